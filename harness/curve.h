@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Bandwidth-latency curves as the harness measures them and as the metrics,
+ * the Mess export and the reference readers exchange them.
+ */
+#ifndef MESS_CURVE_H
+#define MESS_CURVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define MESS_STORE_PCT_UNKNOWN UINT32_MAX
+
+struct mess_point {
+	uint32_t store_pct;	/* issued store share of the generator, % */
+	double read_pct;	/* memory-level read share, % */
+	uint64_t nop;		/* nop count of the generator spin */
+	double bw_gbs;		/* memory-level bandwidth, 1e9 B/s */
+	double read_bw_gbs;
+	double write_bw_gbs;
+	double lat_ns;		/* median chase load-to-use latency */
+	double lat_ns_std;	/* spread of the repeats */
+	uint32_t repeats;
+};
+
+/* One curve: points in order of increasing pressure (nop decreasing). */
+struct mess_curve {
+	uint32_t store_pct;	/* MESS_STORE_PCT_UNKNOWN for reference data */
+	double read_pct;	/* memory-level read share of the curve, % */
+	size_t n, cap;
+	struct mess_point *pts;
+};
+
+struct mess_family {
+	size_t n, cap;
+	struct mess_curve *curves;
+	double unloaded_ns;	/* chase-only latency; 0 if not measured */
+};
+
+/* A wave: bandwidth fell while pressure rose (from point i-1 to point i). */
+struct mess_wave {
+	uint64_t nop_from, nop_to;
+	double bw_from_gbs, bw_to_gbs;
+	double lat_to_ns;
+};
+
+#define MESS_MAX_WAVES 16
+
+struct mess_curve_summary {
+	uint32_t store_pct;
+	double read_pct;
+	size_t npoints;
+	double max_bw_gbs;
+	double lat_at_max_bw_ns;
+	int saturated;		/* latency reached 2x unloaded */
+	double sat_bw_gbs;	/* bandwidth at the first such point */
+	double sat_lat_ns;
+	double max_lat_ns;
+	size_t nwaves;		/* all waves found; at most MESS_MAX_WAVES kept */
+	struct mess_wave waves[MESS_MAX_WAVES];
+};
+
+struct mess_summary {
+	double unloaded_ns;
+	double peak_gbs;	/* 0: theoretical peak unknown */
+	double wave_tol;	/* relative bandwidth drop that counts as a wave */
+	size_t ncurves;
+	struct mess_curve_summary *curves;
+	int have_sat;		/* at least one curve saturated */
+	double sat_bw_min_gbs, sat_bw_max_gbs;
+	double max_lat_min_ns, max_lat_max_ns;
+	double max_bw_gbs;	/* highest bandwidth of the family */
+};
+
+#endif

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The C view of the hand-written kernels in kernels/asm/<isa>/.  Every ISA
+ * exports exactly these symbols with these prototypes; an ISA that lacks a
+ * variant still exports its table, with every entry's fn left NULL, so the
+ * harness registry never has gaps.
+ */
+#ifndef MESS_KERNELS_H
+#define MESS_KERNELS_H
+
+#include <stdint.h>
+
+/* Dependent loads per iteration of mess_chase: loop overhead is one
+ * decrement and one branch per this many loads (< 0.1 %). */
+#define MESS_CHASE_UNROLL 1024
+
+/* Memory operations per generator iteration, and mixes from 0 % to 100 %
+ * stores in steps of 2 %. */
+#define MESS_GEN_OPS 100
+#define MESS_GEN_MIX_STEP 2
+#define MESS_GEN_NMIXES (MESS_GEN_OPS / MESS_GEN_MIX_STEP + 1)
+/* The nop spin runs after every this many memory operations. */
+#define MESS_GEN_SPIN_EVERY 4
+
+/*
+ * Follow the chain starting at p for iters * MESS_CHASE_UNROLL dependent
+ * loads (each line holds the address of the next); returns where it stopped.
+ */
+void *mess_chase(void *p, uint64_t iters);
+
+/*
+ * One traffic generator kernel: iters iterations, each of MESS_GEN_OPS
+ * vector memory operations of which `stores` are stores (placed by
+ * mess_mix_is_store) and the rest loads.  Loads walk ld sequentially and are
+ * XOR-folded into *cksum (the XOR of every 64-bit word loaded, so tests can
+ * prove which bytes were read); stores write the 64-bit pattern to st
+ * sequentially.  After every MESS_GEN_SPIN_EVERY operations a spin of `nops`
+ * nop instructions runs (0: none, maximum pressure).  ld and st must be
+ * aligned to the kernel's width.
+ */
+typedef void mess_gen_fn(const void *ld, void *st, uint64_t iters,
+			 uint64_t nops, uint64_t pattern, uint64_t *cksum);
+
+/*
+ * Per-iteration traffic, declared in the assembly beside each kernel (the
+ * harness accounts bandwidth from it, never from a formula of its own).
+ * Layout is shared with the assembly: keep the static assert below.
+ */
+struct mess_gen_kernel {
+	mess_gen_fn *fn;	/* NULL: variant not built for this ISA */
+	uint32_t store_pct;	/* issued store share, % */
+	uint32_t width;		/* bytes per memory operation */
+	uint32_t loads;		/* per iteration */
+	uint32_t stores;	/* per iteration */
+	uint32_t bytes_loaded;	/* per iteration */
+	uint32_t bytes_stored;	/* per iteration */
+	uint32_t nontemporal;	/* stores bypass the caches (no write-allocate) */
+	uint32_t reserved;
+};
+_Static_assert(sizeof(struct mess_gen_kernel) == 40, "layout shared with asm");
+
+/* One table per variant, MESS_GEN_NMIXES entries ordered by store_pct.
+ *  vec:     the ISA's base vector width (x86_64 AVX2 32 B, aarch64 ldr q 16 B)
+ *  wide:    the widest (x86_64 AVX-512 64 B, aarch64 ldp q 32 B)
+ *  nt:      base width, non-temporal stores (x86_64 vmovntpd)
+ *  wide_nt: widest, non-temporal stores (x86_64 AVX-512 vmovntpd) */
+extern const struct mess_gen_kernel mess_gen_vec[MESS_GEN_NMIXES];
+extern const struct mess_gen_kernel mess_gen_wide[MESS_GEN_NMIXES];
+extern const struct mess_gen_kernel mess_gen_nt[MESS_GEN_NMIXES];
+extern const struct mess_gen_kernel mess_gen_wide_nt[MESS_GEN_NMIXES];
+
+/*
+ * Bresenham placement of s stores among MESS_GEN_OPS operations: operation
+ * i is a store iff floor((i+1)s/100) > floor(i s/100).  The assembly
+ * templates evaluate the same expression with assembler arithmetic.
+ */
+static inline int mess_mix_is_store(unsigned s, unsigned i)
+{
+	return (i + 1) * s / MESS_GEN_OPS != i * s / MESS_GEN_OPS;
+}
+
+#endif
