@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Pointer chase for the latency side of the Mess curves: every load's
+ * address is the previous load's value, so the core cannot overlap two
+ * misses and the time per load is the loaded latency of the memory system.
+ */
+
+/* Mirror of kernels/include/mess_kernels.h (C-only, so not included). */
+#define MESS_CHASE_UNROLL	1024
+
+	.text
+
+/* void *mess_chase(void *p, uint64_t iters) */
+	.p2align 6
+	.globl	mess_chase
+	.type	mess_chase, %function
+mess_chase:
+	cbz	x1, 2f
+	/* Unrolled so the loop branch is < 0.1 % of the work being timed. */
+	.p2align 6
+1:
+	.rept	MESS_CHASE_UNROLL
+	ldr	x0, [x0]
+	.endr
+	subs	x1, x1, #1
+	b.ne	1b
+2:
+	ret
+	.size	mess_chase, . - mess_chase
+
+	.section .note.GNU-stack, "", %progbits

@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Traffic generators for the bandwidth side of the Mess curves (aarch64).
+ *
+ * One template, GEN_MIX, writes one kernel per read/write mix and, right
+ * beside it, that kernel's entry in its variant's table.  The entry's load
+ * and store counts are the counters the template bumped while it emitted the
+ * instructions, so the traffic the harness accounts for cannot drift from
+ * the traffic the code issues.
+ *
+ * Registers (AAPCS64): x0 = ld, x1 = st, x2 = iters, x3 = nops,
+ * x4 = pattern, x5 = cksum; scratch x9, x10; v0-v3 accumulators, v4 the
+ * store pattern, v16-v23 load temporaries.  v8-v15 and x19-x28 are
+ * callee-saved and never touched.
+ */
+
+/* Mirrors of kernels/include/mess_kernels.h (C-only, so not included). */
+#define MESS_GEN_OPS		100
+#define MESS_GEN_SPIN_EVERY	4
+
+/* Largest immediate offsets: ldr/str q scale an unsigned imm12 by 16,
+ * ldp/stp q a signed imm7 by 16. */
+#define MAXOFF_Q		65520
+#define MAXOFF_QPAIR		1008
+
+/* One load (pair = 0: ldr q, 16 B; 1: ldp q, 32 B) XOR-folded into v<a>. */
+.macro GEN_LOAD1 pair, off, a, t, u
+	.if \pair
+	ldp	q\t, q\u, [x0, #\off]
+	eor	v\a\().16b, v\a\().16b, v\t\().16b
+	eor	v\a\().16b, v\a\().16b, v\u\().16b
+	.else
+	ldr	q\t, [x0, #\off]
+	eor	v\a\().16b, v\a\().16b, v\t\().16b
+	.endif
+.endm
+
+/*
+ * Load k goes to accumulator k % 4: four independent chains keep the XOR
+ * latency off the critical path, and XOR-folding (rather than dropping the
+ * value) keeps the load observable to the tests.
+ */
+.macro GEN_LOAD pair, off, k
+	.if ((\k) & 3) == 0
+	GEN_LOAD1 \pair, \off, 0, 16, 20
+	.elseif ((\k) & 3) == 1
+	GEN_LOAD1 \pair, \off, 1, 17, 21
+	.elseif ((\k) & 3) == 2
+	GEN_LOAD1 \pair, \off, 2, 18, 22
+	.else
+	GEN_LOAD1 \pair, \off, 3, 19, 23
+	.endif
+.endm
+
+.macro GEN_STORE pair, off
+	.if \pair
+	stp	q4, q4, [x1, #\off]
+	.else
+	str	q4, [x1, #\off]
+	.endif
+.endm
+
+/*
+ * Rate control: a run-time count keeps one binary per mix for every
+ * pressure level; inline, so nops = 0 costs a test and branch, not a call.
+ */
+.macro GEN_SPIN
+	cbz	x3, 8f
+	mov	x9, x3
+7:
+	nop
+	subs	x9, x9, #1
+	b.ne	7b
+8:
+.endm
+
+/*
+ * Offsets beyond the addressing mode's reach are handled by moving the
+ * pointer forward and tracking how far in base_sym, instead of
+ * post-indexing every access: that would chain each address on the one
+ * before it.
+ */
+.macro GEN_REBASE emit, reg, off_sym, base_sym, maxoff
+	.if \off_sym > \maxoff
+	.if \emit
+	add	\reg, \reg, #\off_sym
+	.endif
+	.set	\base_sym, \base_sym + \off_sym
+	.set	\off_sym, 0
+	.endif
+.endm
+
+/*
+ * mess_gen_<var>_s<s>(ld, st, iters, nops, pattern, cksum) and its table
+ * entry.  w: bytes per operation (16: q registers, 32: q pairs); nt: the
+ * table's nontemporal flag; emit = 0 writes only the table entry, fn NULL.
+ */
+.macro GEN_MIX var, s, w, nt, emit
+	.if \w == 32
+	.set	.Lpair, 1
+	.set	.Lmaxoff, MAXOFF_QPAIR
+	.else
+	.set	.Lpair, 0
+	.set	.Lmaxoff, MAXOFF_Q
+	.endif
+
+	.if \emit
+	.text
+	.p2align 6
+	.globl	mess_gen_\var\()_s\s
+	.type	mess_gen_\var\()_s\s, %function
+mess_gen_\var\()_s\s:
+	movi	v0.2d, #0
+	movi	v1.2d, #0
+	movi	v2.2d, #0
+	movi	v3.2d, #0
+	cbz	x2, 9f
+	dup	v4.2d, x4
+
+	.p2align 6
+1:
+	.endif
+	.set	.Lnld, 0
+	.set	.Lnst, 0
+	.set	.Lldb, 0
+	.set	.Lstb, 0
+	.set	.Lop, 0
+	.rept	MESS_GEN_OPS
+	/* Bresenham: op i is a store iff floor((i+1)s/100) > floor(is/100). */
+	.if ((.Lop + 1) * \s) / MESS_GEN_OPS - (.Lop * \s) / MESS_GEN_OPS
+	.set	.Loff, .Lnst * \w - .Lstb
+	GEN_REBASE \emit, x1, .Loff, .Lstb, .Lmaxoff
+	.if \emit
+	GEN_STORE .Lpair, .Loff
+	.endif
+	.set	.Lnst, .Lnst + 1
+	.else
+	.set	.Loff, .Lnld * \w - .Lldb
+	GEN_REBASE \emit, x0, .Loff, .Lldb, .Lmaxoff
+	.if \emit
+	GEN_LOAD .Lpair, .Loff, .Lnld
+	.endif
+	.set	.Lnld, .Lnld + 1
+	.endif
+	.set	.Lop, .Lop + 1
+	.if \emit && (.Lop % MESS_GEN_SPIN_EVERY) == 0
+	GEN_SPIN
+	.endif
+	.endr
+
+	.if \emit
+	.if .Lnld * \w - .Lldb
+	add	x0, x0, #(.Lnld * \w - .Lldb)
+	.endif
+	.if .Lnst * \w - .Lstb
+	add	x1, x1, #(.Lnst * \w - .Lstb)
+	.endif
+	subs	x2, x2, #1
+	b.ne	1b
+9:
+	eor	v0.16b, v0.16b, v1.16b
+	eor	v2.16b, v2.16b, v3.16b
+	eor	v0.16b, v0.16b, v2.16b
+	mov	x9, v0.d[0]
+	mov	x10, v0.d[1]
+	eor	x9, x9, x10
+	str	x9, [x5]
+	ret
+	.size	mess_gen_\var\()_s\s, . - mess_gen_\var\()_s\s
+	.endif
+
+	.pushsection .data.rel.ro.mess_gen_\var, "aw", %progbits
+	.if \emit
+	.quad	mess_gen_\var\()_s\s
+	.else
+	.quad	0
+	.endif
+	.long	\s, \w, .Lnld, .Lnst, .Lnld * \w, .Lnst * \w, \nt, 0
+	.popsection
+.endm
+
+/* One variant: its table, and one kernel per mix filling it in order. */
+.macro GEN_VARIANT var, w, nt, emit
+	.pushsection .data.rel.ro.mess_gen_\var, "aw", %progbits
+	.p2align 6
+	.globl	mess_gen_\var
+	.type	mess_gen_\var, %object
+mess_gen_\var:
+	.popsection
+
+	.irp s, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30, \
+		32, 34, 36, 38, 40, 42, 44, 46, 48, 50, 52, 54, 56, 58, 60, \
+		62, 64, 66, 68, 70, 72, 74, 76, 78, 80, 82, 84, 86, 88, 90, \
+		92, 94, 96, 98, 100
+	GEN_MIX \var, \s, \w, \nt, \emit
+	.endr
+
+	.pushsection .data.rel.ro.mess_gen_\var, "aw", %progbits
+	.size	mess_gen_\var, . - mess_gen_\var
+	.popsection
+.endm
+
+	GEN_VARIANT vec,	16, 0, 1	/* ldr q / str q */
+	GEN_VARIANT wide,	32, 0, 1	/* ldp q / stp q */
+/* No equivalent streaming store yet (DC ZVA is future work): fn NULL. */
+	GEN_VARIANT nt,		16, 1, 0
+	GEN_VARIANT wide_nt,	32, 1, 0
+
+	.section .note.GNU-stack, "", %progbits

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Traffic generators for the bandwidth side of the Mess curves (x86_64).
+ *
+ * One template, GEN_MIX, writes one kernel per read/write mix and, right
+ * beside it, that kernel's entry in its variant's table.  The entry's load
+ * and store counts are the counters the template bumped while it emitted the
+ * instructions, so the traffic the harness accounts for cannot drift from
+ * the traffic the code issues.
+ *
+ * Registers (SysV): rdi = ld, rsi = st, rdx = iters, rcx = nops,
+ * r8 = pattern, r9 = cksum; scratch rax, r10; vector 0-3 accumulators,
+ * 4 the store pattern.  No callee-saved register is touched.
+ */
+
+/* Mirrors of kernels/include/mess_kernels.h (C-only, so not included). */
+#define MESS_GEN_OPS		100
+#define MESS_GEN_SPIN_EVERY	4
+
+/*
+ * XOR one load into accumulator k % 4: four independent chains keep the
+ * XOR latency off the critical path, and XOR-folding (rather than dropping
+ * the value) keeps the load observable to the tests.
+ */
+.macro GEN_LOAD xorop, vr, off, k
+	.if ((\k) & 3) == 0
+	\xorop	\off(%rdi), %\vr\()0, %\vr\()0
+	.elseif ((\k) & 3) == 1
+	\xorop	\off(%rdi), %\vr\()1, %\vr\()1
+	.elseif ((\k) & 3) == 2
+	\xorop	\off(%rdi), %\vr\()2, %\vr\()2
+	.else
+	\xorop	\off(%rdi), %\vr\()3, %\vr\()3
+	.endif
+.endm
+
+/*
+ * Rate control: a run-time count keeps one binary per mix for every
+ * pressure level; inline, so nops = 0 costs a test and branch, not a call.
+ */
+.macro GEN_SPIN
+	test	%rcx, %rcx
+	jz	8f
+	mov	%rcx, %rax
+7:
+	nop
+	dec	%rax
+	jnz	7b
+8:
+.endm
+
+/*
+ * mess_gen_<var>_s<s>(ld, st, iters, nops, pattern, cksum) and its table
+ * entry.  w: bytes per operation; vr: ymm or zmm; xorop: the load-XOR;
+ * stop: the store; nt: 1 if stop bypasses the caches.
+ */
+.macro GEN_MIX var, s, w, vr, xorop, stop, nt
+	.text
+	.p2align 6
+	.globl	mess_gen_\var\()_s\s
+	.type	mess_gen_\var\()_s\s, @function
+mess_gen_\var\()_s\s:
+	/* VEX zeroing clears the whole zmm, so iters = 0 folds to 0. */
+	vpxor	%xmm0, %xmm0, %xmm0
+	vpxor	%xmm1, %xmm1, %xmm1
+	vpxor	%xmm2, %xmm2, %xmm2
+	vpxor	%xmm3, %xmm3, %xmm3
+	test	%rdx, %rdx
+	jz	9f
+	.ifc \vr, zmm
+	vpbroadcastq %r8, %zmm4
+	.else
+	vmovq	%r8, %xmm4
+	vpbroadcastq %xmm4, %ymm4
+	.endif
+
+	.p2align 6
+1:
+	.set	.Lnld, 0
+	.set	.Lnst, 0
+	.set	.Lop, 0
+	.rept	MESS_GEN_OPS
+	/* Bresenham: op i is a store iff floor((i+1)s/100) > floor(is/100). */
+	.if ((.Lop + 1) * \s) / MESS_GEN_OPS - (.Lop * \s) / MESS_GEN_OPS
+	\stop	%\vr\()4, .Lnst*\w(%rsi)
+	.set	.Lnst, .Lnst + 1
+	.else
+	GEN_LOAD \xorop, \vr, .Lnld*\w, .Lnld
+	.set	.Lnld, .Lnld + 1
+	.endif
+	.set	.Lop, .Lop + 1
+	.if (.Lop % MESS_GEN_SPIN_EVERY) == 0
+	GEN_SPIN
+	.endif
+	.endr
+	.if .Lnld
+	add	$(.Lnld * \w), %rdi
+	.endif
+	.if .Lnst
+	add	$(.Lnst * \w), %rsi
+	.endif
+	dec	%rdx
+	jnz	1b
+	.if \nt
+	/* Drain the write-combining buffers before the caller reads a clock. */
+	sfence
+	.endif
+9:
+	\xorop	%\vr\()1, %\vr\()0, %\vr\()0
+	\xorop	%\vr\()3, %\vr\()2, %\vr\()2
+	\xorop	%\vr\()2, %\vr\()0, %\vr\()0
+	.ifc \vr, zmm
+	vextracti64x4 $1, %zmm0, %ymm1
+	vpxor	%ymm1, %ymm0, %ymm0
+	.endif
+	vextracti128 $1, %ymm0, %xmm1
+	vpxor	%xmm1, %xmm0, %xmm0
+	vpextrq	$1, %xmm0, %rax
+	vmovq	%xmm0, %r10
+	xor	%r10, %rax
+	mov	%rax, (%r9)
+	vzeroupper
+	ret
+	.size	mess_gen_\var\()_s\s, . - mess_gen_\var\()_s\s
+
+	.pushsection .data.rel.ro.mess_gen_\var, "aw", @progbits
+	.quad	mess_gen_\var\()_s\s
+	.long	\s, \w, .Lnld, .Lnst, .Lnld * \w, .Lnst * \w, \nt, 0
+	.popsection
+.endm
+
+/* One variant: its table, and one kernel per mix filling it in order. */
+.macro GEN_VARIANT var, w, vr, xorop, stop, nt
+	.pushsection .data.rel.ro.mess_gen_\var, "aw", @progbits
+	.p2align 6
+	.globl	mess_gen_\var
+	.type	mess_gen_\var, @object
+mess_gen_\var:
+	.popsection
+
+	.irp s, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30, \
+		32, 34, 36, 38, 40, 42, 44, 46, 48, 50, 52, 54, 56, 58, 60, \
+		62, 64, 66, 68, 70, 72, 74, 76, 78, 80, 82, 84, 86, 88, 90, \
+		92, 94, 96, 98, 100
+	GEN_MIX \var, \s, \w, \vr, \xorop, \stop, \nt
+	.endr
+
+	.pushsection .data.rel.ro.mess_gen_\var, "aw", @progbits
+	.size	mess_gen_\var, . - mess_gen_\var
+	.popsection
+.endm
+
+	GEN_VARIANT vec,	32, ymm, vpxor,  vmovdqa,   0	/* AVX2 */
+	GEN_VARIANT wide,	64, zmm, vpxorq, vmovdqa64, 0	/* AVX-512F */
+	GEN_VARIANT nt,		32, ymm, vpxor,  vmovntpd,  1	/* AVX2 */
+	GEN_VARIANT wide_nt,	64, zmm, vpxorq, vmovntpd,  1	/* AVX-512F */
+
+	.section .note.GNU-stack, "", @progbits

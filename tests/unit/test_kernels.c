@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Semantic tests of the hand-written kernels of one ISA: the chase follows
+ * exactly the chain it is given, and every generator touches exactly the
+ * bytes its table entry declares (the harness accounts bandwidth from those
+ * entries, so an entry that lies would silently skew every curve).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mess_kernels.h"
+
+#define SENTINEL 0xa5
+#define GEN_ITERS 3
+/* Reads or writes past the declared bytes land here and get caught. */
+#define GUARD 4096
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
+
+/* xorshift64: fixed seed, so a failure reproduces. */
+static uint64_t rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static void *xaligned_alloc(size_t align, size_t size)
+{
+	void *p = aligned_alloc(align, (size + align - 1) / align * align);
+
+	assert_non_null(p);
+	return p;
+}
+
+/* ---- mix placement ---- */
+
+static unsigned count_stores(unsigned s, unsigned from, unsigned len)
+{
+	unsigned i, n = 0;
+
+	for (i = from; i < from + len; i++)
+		n += mess_mix_is_store(s, i % MESS_GEN_OPS);
+	return n;
+}
+
+/*
+ * Iterations repeat back to back, so windows that wrap around the end must
+ * be even too.  |n - w s/100| < 1 is |100 n - w s| < 100 in integers.
+ */
+static void check_windows(unsigned s)
+{
+	unsigned w, from, n;
+	long d;
+
+	for (w = 1; w <= MESS_GEN_OPS; w++) {
+		for (from = 0; from < MESS_GEN_OPS; from++) {
+			n = count_stores(s, from, w);
+			d = 100L * n - (long)w * s;
+			if (d <= -100 || d >= 100)
+				fail_msg("s=%u: %u stores in ops %u..%u",
+					 s, n, from, from + w - 1);
+		}
+	}
+}
+
+static void test_mix_placement(void **state)
+{
+	unsigned s;
+
+	for (s = 0; s <= MESS_GEN_OPS; s++) {
+		assert_int_equal(count_stores(s, 0, MESS_GEN_OPS), s);
+		check_windows(s);
+	}
+}
+
+/* ---- pointer chase ---- */
+
+static void check_chase(size_t stride)
+{
+	const size_t n = 4 * MESS_CHASE_UNROLL;
+	size_t *next = malloc(n * sizeof(*next));
+	char *buf = xaligned_alloc(64, n * stride);
+	size_t i, j, t, len;
+	void *start, *want;
+
+	assert_non_null(next);
+	/* Sattolo: a uniformly random permutation that is one n-cycle. */
+	for (i = 0; i < n; i++)
+		next[i] = i;
+	for (i = n - 1; i > 0; i--) {
+		j = rnd() % i;
+		t = next[i];
+		next[i] = next[j];
+		next[j] = t;
+	}
+	for (i = 0, len = 0; len == 0 || i != 0; len++)
+		i = next[i];
+	assert_int_equal(len, n);
+
+	memset(buf, 0, n * stride);
+	for (i = 0; i < n; i++)
+		*(void **)(buf + i * stride) = buf + next[i] * stride;
+
+	start = buf + 17 * stride;
+	for (i = 17, j = 0; j < MESS_CHASE_UNROLL; j++)
+		i = next[i];
+	want = buf + i * stride;
+
+	assert_ptr_equal(mess_chase(start, 0), start);
+	assert_ptr_equal(mess_chase(start, 1), want);
+	assert_ptr_equal(mess_chase(want, 3), start);
+	assert_ptr_equal(mess_chase(start, 4), start);
+
+	free(buf);
+	free(next);
+}
+
+static void test_chase_64(void **state)
+{
+	check_chase(64);
+}
+
+static void test_chase_256(void **state)
+{
+	check_chase(256);
+}
+
+/* ---- traffic generators ---- */
+
+struct gen_case {
+	const char *name;
+	const struct mess_gen_kernel *table;
+	uint32_t width;
+	uint32_t nontemporal;
+	const char *feature;	/* CPU feature the kernels need, or NULL */
+};
+
+#if defined(__x86_64__)
+static struct gen_case gen_cases[] = {
+	{ "vec", mess_gen_vec, 32, 0, "avx2" },
+	{ "wide", mess_gen_wide, 64, 0, "avx512f" },
+	{ "nt", mess_gen_nt, 32, 1, "avx2" },
+	{ "wide_nt", mess_gen_wide_nt, 64, 1, "avx512f" },
+};
+
+static int have_feature(const char *f)
+{
+	__builtin_cpu_init();
+	/* __builtin_cpu_supports wants a literal. */
+	if (!strcmp(f, "avx2"))
+		return __builtin_cpu_supports("avx2");
+	if (!strcmp(f, "avx512f"))
+		return __builtin_cpu_supports("avx512f");
+	return 0;
+}
+#elif defined(__aarch64__)
+/* Advanced SIMD is baseline in AArch64: nothing to probe. */
+static struct gen_case gen_cases[] = {
+	{ "vec", mess_gen_vec, 16, 0, NULL },
+	{ "wide", mess_gen_wide, 32, 0, NULL },
+	{ "nt", mess_gen_nt, 16, 1, NULL },
+	{ "wide_nt", mess_gen_wide_nt, 32, 1, NULL },
+};
+
+static int have_feature(const char *f)
+{
+	return 0;
+}
+#else
+#error "no kernels for this ISA"
+#endif
+
+static void test_gen_table(void **state)
+{
+	const struct gen_case *c = *state;
+	unsigned idx, i, stores, with_fn = 0;
+
+	for (idx = 0; idx < MESS_GEN_NMIXES; idx++) {
+		const struct mess_gen_kernel *k = &c->table[idx];
+
+		stores = 0;
+		for (i = 0; i < MESS_GEN_OPS; i++)
+			stores += mess_mix_is_store(idx * MESS_GEN_MIX_STEP, i);
+
+		assert_int_equal(k->store_pct, idx * MESS_GEN_MIX_STEP);
+		assert_int_equal(k->width, c->width);
+		assert_int_equal(k->stores, stores);
+		assert_int_equal(k->loads, MESS_GEN_OPS - stores);
+		assert_int_equal(k->bytes_loaded, k->loads * c->width);
+		assert_int_equal(k->bytes_stored, k->stores * c->width);
+		assert_int_equal(k->nontemporal, c->nontemporal);
+		assert_int_equal(k->reserved, 0);
+		with_fn += k->fn != NULL;
+	}
+	/* A variant is built for all mixes or for none: no registry gaps. */
+	if (with_fn != 0 && with_fn != MESS_GEN_NMIXES)
+		fail_msg("mess_gen_%s: %u of %d entries have a kernel",
+			 c->name, with_fn, MESS_GEN_NMIXES);
+#if defined(__x86_64__)
+	assert_int_equal(with_fn, MESS_GEN_NMIXES);
+#endif
+}
+
+static uint64_t xor_words(const void *p, size_t bytes)
+{
+	const uint64_t *w = p;
+	uint64_t x = 0;
+	size_t i;
+
+	for (i = 0; i < bytes / 8; i++)
+		x ^= w[i];
+	return x;
+}
+
+/*
+ * Run one kernel and check the exact footprint: the checksum proves which
+ * load bytes were read, the sentinel which store bytes were written.
+ */
+static uint64_t run_gen(const struct gen_case *c,
+			const struct mess_gen_kernel *k, const uint8_t *ld,
+			const uint8_t *ld_copy, uint8_t *st, size_t size,
+			uint64_t iters, uint64_t nops, uint64_t pattern)
+{
+	size_t nld = iters * k->bytes_loaded, nst = iters * k->bytes_stored;
+	uint64_t cksum = ~pattern;
+	size_t i;
+
+	assert_true(nld + GUARD <= size && nst + GUARD <= size);
+	memset(st, SENTINEL, size);
+	k->fn(ld, st, iters, nops, pattern, &cksum);
+
+	if (cksum != xor_words(ld, nld))
+		fail_msg("mess_gen_%s_s%u iters=%llu nops=%llu: cksum %#llx, want %#llx",
+			 c->name, k->store_pct, (unsigned long long)iters,
+			 (unsigned long long)nops, (unsigned long long)cksum,
+			 (unsigned long long)xor_words(ld, nld));
+	for (i = 0; i < nst / 8; i++)
+		if (((const uint64_t *)st)[i] != pattern)
+			fail_msg("mess_gen_%s_s%u iters=%llu: st word %zu not stored",
+				 c->name, k->store_pct,
+				 (unsigned long long)iters, i);
+	for (i = nst; i < size; i++)
+		if (st[i] != SENTINEL)
+			fail_msg("mess_gen_%s_s%u iters=%llu: st byte %zu of %zu stored",
+				 c->name, k->store_pct,
+				 (unsigned long long)iters, i, nst);
+	assert_memory_equal(ld, ld_copy, size);
+	return cksum;
+}
+
+static void test_gen_run(void **state)
+{
+	const struct gen_case *c = *state;
+	const size_t size = (size_t)GEN_ITERS * MESS_GEN_OPS * 64 + GUARD;
+	uint8_t *ld, *ld_copy, *st, *st0;
+	uint64_t cksum0, cksum5, pattern;
+	unsigned idx;
+	size_t i;
+
+	if (!c->table[0].fn) {
+		print_message("mess_gen_%s: no kernels on this ISA (fn NULL)\n",
+			      c->name);
+		skip();
+	}
+	if (c->feature && !have_feature(c->feature)) {
+		print_message("mess_gen_%s: CPU lacks %s\n", c->name,
+			      c->feature);
+		skip();
+	}
+
+	ld = xaligned_alloc(64, size);
+	ld_copy = malloc(size);
+	st = xaligned_alloc(64, size);
+	st0 = malloc(size);
+	assert_non_null(ld_copy);
+	assert_non_null(st0);
+	for (i = 0; i < size / 8; i++)
+		((uint64_t *)ld)[i] = rnd();
+	memcpy(ld_copy, ld, size);
+
+	for (idx = 0; idx < MESS_GEN_NMIXES; idx++) {
+		const struct mess_gen_kernel *k = &c->table[idx];
+
+		pattern = 0x0123456789abcdefULL ^ ((uint64_t)idx << 56);
+
+		cksum0 = run_gen(c, k, ld, ld_copy, st, size, 0, 0, pattern);
+		assert_int_equal(cksum0, 0);
+
+		cksum0 = run_gen(c, k, ld, ld_copy, st, size, GEN_ITERS, 0,
+				 pattern);
+		memcpy(st0, st, size);
+		cksum5 = run_gen(c, k, ld, ld_copy, st, size, GEN_ITERS, 5,
+				 pattern);
+		/* The spin changes the rate, never the traffic. */
+		assert_int_equal(cksum0, cksum5);
+		assert_memory_equal(st0, st, size);
+	}
+
+	free(st0);
+	free(st);
+	free(ld_copy);
+	free(ld);
+}
+
+/* Named per variant: cmocka would print the function name four times. */
+#define GEN_TESTS(i, var)						\
+	{ .name = "mess_gen_" #var "_table", .test_func = test_gen_table, \
+	  .initial_state = &gen_cases[i] },				\
+	{ .name = "mess_gen_" #var "_run", .test_func = test_gen_run,	\
+	  .initial_state = &gen_cases[i] }
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mix_placement),
+		cmocka_unit_test(test_chase_64),
+		cmocka_unit_test(test_chase_256),
+		GEN_TESTS(0, vec),
+		GEN_TESTS(1, wide),
+		GEN_TESTS(2, nt),
+		GEN_TESTS(3, wide_nt),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
