@@ -73,4 +73,38 @@ struct mess_summary {
 	double max_bw_gbs;	/* highest bandwidth of the family */
 };
 
+/*
+ * Containers.  A curve owns its points, a family owns its curves; both
+ * start zeroed ({0}) and grow on demand.
+ */
+
+/* Append a copy of *p.  0 or -ENOMEM (the curve is left unchanged). */
+int mess_curve_add(struct mess_curve *c, const struct mess_point *p);
+void mess_curve_free(struct mess_curve *c);
+void mess_family_free(struct mess_family *f);
+
+/*
+ * Find or create the curve of a family.  A measured curve is identified by
+ * its store_pct alone: that is the knob the sweep turns, while the
+ * memory-level read share is a measurement that drifts from point to point;
+ * read_pct then only initialises a new curve.  Curves with store_pct ==
+ * MESS_STORE_PCT_UNKNOWN (reference data) are identified by read_pct
+ * (exact match; NAN matches NAN).  NULL on -ENOMEM.  The pointer is valid
+ * until the next call that creates a curve (the array may move).
+ */
+struct mess_curve *mess_family_curve(struct mess_family *f, uint32_t store_pct,
+				     double read_pct);
+
+/* Points to increasing pressure: nop descending, ties keep their order. */
+void mess_curve_sort_pressure(struct mess_curve *c);
+
+/*
+ * Curves by increasing read_pct (NAN last), ties by store_pct, then by
+ * their current order: the order readers and writers present a family in.
+ */
+void mess_family_sort_read(struct mess_family *f);
+
+/* Curves by increasing store_pct, ties keep their order. */
+void mess_family_sort_store(struct mess_family *f);
+
 #endif

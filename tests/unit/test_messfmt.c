@@ -1,0 +1,505 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Curve files: Mess simulator export round trip, curves.csv round trip,
+ * reader error handling, and the public reference reader.
+ */
+#define _XOPEN_SOURCE 700
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "curve.h"
+#include "messfmt.h"
+
+/* Export prints 6 decimals of MB/s and of ns. */
+#define BW_EPS 1e-6	/* GB/s */
+#define LAT_EPS 1e-6	/* ns */
+
+/* cmocka 1.1.5 has no assert_double_equal. */
+#define assert_near(a, b, eps) \
+	check_near((a), (b), (eps), #a, __FILE__, __LINE__)
+
+static void check_near(double a, double b, double eps, const char *expr,
+		       const char *file, int line)
+{
+	if (fabs(a - b) <= eps)
+		return;
+	print_error("%s = %.12g, expected %.12g (+-%g)\n", expr, a, b, eps);
+	_fail(file, line);
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int flag,
+		    struct FTW *ftw)
+{
+	return remove(path);
+}
+
+static void rm_tree(const char *dir)
+{
+	nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+static char *make_tmpdir(void)
+{
+	char tmpl[] = "/tmp/test_messfmt.XXXXXX";
+	char *d = mkdtemp(tmpl);
+
+	assert_non_null(d);
+	return strdup(d);
+}
+
+static void add(struct mess_curve *c, uint64_t nop, double bw, double lat)
+{
+	struct mess_point p = {
+		.store_pct = c->store_pct,
+		.read_pct = c->read_pct,
+		.nop = nop,
+		.bw_gbs = bw,
+		.read_bw_gbs = bw * c->read_pct / 100.0,
+		.write_bw_gbs = bw * (100.0 - c->read_pct) / 100.0,
+		.lat_ns = lat,
+		.lat_ns_std = 0.5,
+		.repeats = 3,
+	};
+
+	assert_int_equal(mess_curve_add(c, &p), 0);
+}
+
+/*
+ * Five measured curves, two of them (read 70.6% and 69.7%) on R = 70:
+ * 69.7 is closer and must win.  Values carry many decimals to check the
+ * printed precision; curve store 0 has a wave, so bandwidth order differs
+ * from pressure order.
+ */
+static void make_family(struct mess_family *f)
+{
+	static const struct {
+		uint32_t store;
+		double read;
+	} cv[] = { { 0, 99.2 }, { 10, 89.9 }, { 30, 70.6 }, { 40, 69.7 },
+		   { 60, 50.0 } };
+	size_t i;
+	int k;
+
+	memset(f, 0, sizeof(*f));
+	for (i = 0; i < sizeof(cv) / sizeof(cv[0]); i++) {
+		struct mess_curve *c = mess_family_curve(f, cv[i].store,
+							 cv[i].read);
+
+		assert_non_null(c);
+		/* added in pressure order, so the csv test can compare 1:1 */
+		for (k = 0; k < 7; k++)
+			add(c, 4000 >> k, 31.123456789 * k + i + 0.5,
+			    100.987654321 + 17.3 * k * k + i);
+		if (i == 0) {
+			/* nop 10 falls to less than nop 31's bandwidth */
+			add(c, 10, 150.000001, 999.25);
+		}
+	}
+	/* An empty curve exports nothing and says so. */
+	assert_non_null(mess_family_curve(f, 100, 1.0));
+}
+
+static int cmp_bw_desc(const void *a, const void *b)
+{
+	const struct mess_point *x = a, *y = b;
+
+	return (x->bw_gbs < y->bw_gbs) - (x->bw_gbs > y->bw_gbs);
+}
+
+static void check_file(const char *dir, int r, const struct mess_curve *src)
+{
+	struct mess_curve c = { .read_pct = NAN };
+	struct mess_point *exp;
+	char path[512];
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s/bwlat_%d.txt", dir, r);
+	assert_int_equal(mess_export_read(path, &c), 0);
+	assert_near(c.read_pct, r, 0.0);
+	assert_int_equal(c.n, src->n);
+
+	exp = malloc(src->n * sizeof(*exp));
+	assert_non_null(exp);
+	memcpy(exp, src->pts, src->n * sizeof(*exp));
+	qsort(exp, src->n, sizeof(*exp), cmp_bw_desc);
+	for (i = 0; i < c.n; i++) {
+		if (i)
+			assert_true(c.pts[i].bw_gbs <= c.pts[i - 1].bw_gbs);
+		assert_near(c.pts[i].bw_gbs, exp[i].bw_gbs, BW_EPS);
+		assert_near(c.pts[i].lat_ns, exp[i].lat_ns, LAT_EPS);
+	}
+	free(exp);
+	mess_curve_free(&c);
+}
+
+static void test_export_roundtrip(void **state)
+{
+	struct mess_family f;
+	char note[1024], path[512];
+	char *dir = make_tmpdir();
+	char *out;
+	struct dirent *de;
+	DIR *d;
+	int seen = 0;
+
+	make_family(&f);
+	/* A directory that does not exist yet is created. */
+	snprintf(path, sizeof(path), "%s/mess", dir);
+	out = strdup(path);
+	assert_int_equal(mess_export_dir(out, &f, note, sizeof(note)), 0);
+	print_message("note: %s\n", note);
+	assert_non_null(strstr(note, "bwlat_70.txt: kept curve store 40% (read 69.70%), dropped curve store 30% (read 70.60%)"));
+	assert_non_null(strstr(note, "store 100% (read 1.00%) has no points"));
+
+	d = opendir(out);
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (!strcmp(de->d_name, "bwlat_100.txt"))
+			seen |= 1;
+		else if (!strcmp(de->d_name, "bwlat_90.txt"))
+			seen |= 2;
+		else if (!strcmp(de->d_name, "bwlat_70.txt"))
+			seen |= 4;
+		else if (!strcmp(de->d_name, "bwlat_50.txt"))
+			seen |= 8;
+		else
+			fail_msg("unexpected file %s", de->d_name);
+	}
+	closedir(d);
+	assert_int_equal(seen, 15);
+
+	check_file(out, 100, &f.curves[0]);
+	check_file(out, 90, &f.curves[1]);
+	check_file(out, 70, &f.curves[3]);
+	check_file(out, 50, &f.curves[4]);
+
+	/* Exporting again into the existing directory works. */
+	assert_int_equal(mess_export_dir(out, &f, NULL, 0), 0);
+	/* A tiny note buffer is truncated, never overrun. */
+	note[0] = 'x';
+	note[5] = 'Z';
+	assert_int_equal(mess_export_dir(out, &f, note, 4), 0);
+	assert_int_equal(strlen(note), 3);
+	assert_int_equal(note[5], 'Z');
+
+	free(out);
+	mess_family_free(&f);
+	assert_int_equal(mess_export_dir(dir, &f, note, sizeof(note)), -EINVAL);
+	rm_tree(dir);
+	free(dir);
+}
+
+static void test_export_tie_keeps_first(void **state)
+{
+	struct mess_family f = { 0 };
+	struct mess_curve *c;
+	char note[256];
+	char *dir = make_tmpdir();
+	struct mess_curve back = { .read_pct = NAN };
+	char path[512];
+
+	/* 41.5 and 42.5 are both 0.5 from 42: the earlier curve stays. */
+	c = mess_family_curve(&f, 10, 41.5);
+	assert_non_null(c);
+	add(c, 100, 10.0, 100.0);
+	c = mess_family_curve(&f, 20, 42.5);
+	assert_non_null(c);
+	add(c, 100, 20.0, 200.0);
+	assert_int_equal(mess_export_dir(dir, &f, note, sizeof(note)), 0);
+	assert_non_null(strstr(note, "kept curve store 10%"));
+	snprintf(path, sizeof(path), "%s/bwlat_42.txt", dir);
+	assert_int_equal(mess_export_read(path, &back), 0);
+	assert_int_equal(back.n, 1);
+	assert_near(back.pts[0].bw_gbs, 10.0, BW_EPS);
+	mess_curve_free(&back);
+	mess_family_free(&f);
+	rm_tree(dir);
+	free(dir);
+}
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "w");
+
+	assert_non_null(fp);
+	fputs(text, fp);
+	assert_int_equal(fclose(fp), 0);
+}
+
+static void test_export_read_rejects(void **state)
+{
+	static const char *const bad[] = {
+		"1000.5 120.2\n123 abc\n",
+		"1000.5 120.2 7\n",
+		"1000.5\n",
+		"1000.5,120.2\n",
+		"nan 120\n",
+		"-5 120\n",
+	};
+	char *dir = make_tmpdir();
+	char path[512];
+	struct mess_curve c = { .read_pct = 12.0 };
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s/curve.txt", dir);
+	/* Blank lines and CRLF are fine. */
+	write_text(path, "2000.000001 150.5\r\n\n1000 120\n   \n");
+	assert_int_equal(mess_export_read(path, &c), 0);
+	assert_int_equal(c.n, 2);
+	assert_near(c.read_pct, 12.0, 0.0);
+	assert_near(c.pts[0].bw_gbs, 2.000000001, 1e-12);
+	assert_near(c.pts[1].lat_ns, 120.0, 0.0);
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		write_text(path, bad[i]);
+		assert_int_equal(mess_export_read(path, &c), -EINVAL);
+		/* Nothing of a rejected file is kept. */
+		assert_int_equal(c.n, 2);
+	}
+	snprintf(path, sizeof(path), "%s/missing.txt", dir);
+	assert_int_equal(mess_export_read(path, &c), -ENOENT);
+	mess_curve_free(&c);
+	rm_tree(dir);
+	free(dir);
+}
+
+static void test_curves_csv_roundtrip(void **state)
+{
+	struct mess_family f, g = { 0 };
+	char *dir = make_tmpdir();
+	char path[512];
+	struct mess_point odd;
+	size_t i, j;
+	FILE *fp;
+
+	make_family(&f);
+	snprintf(path, sizeof(path), "%s/curves.csv", dir);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	assert_int_equal(mess_curves_csv_write_header(fp), 0);
+	/* Rows interleaved across curves, as a sweep might measure them. */
+	for (j = 0; j < 8; j++)
+		for (i = f.n; i-- > 0;)
+			if (j < f.curves[i].n)
+				assert_int_equal(mess_curves_csv_write_row(fp,
+					&f.curves[i].pts[j], "counters"), 0);
+	/* A point without a latency spread and with a drifting read share. */
+	odd = f.curves[1].pts[0];
+	odd.nop = 1;
+	odd.read_pct = 95.0;
+	odd.lat_ns_std = NAN;
+	assert_int_equal(mess_curves_csv_write_row(fp, &odd, NULL), 0);
+	assert_int_equal(mess_curves_csv_write_row(fp, &odd, "a,b"), -EINVAL);
+	odd.store_pct = MESS_STORE_PCT_UNKNOWN;
+	assert_int_equal(mess_curves_csv_write_row(fp, &odd, "x"), -EINVAL);
+	assert_int_equal(fclose(fp), 0);
+
+	assert_int_equal(mess_curves_csv_read(path, &g), 0);
+	/* The empty curve wrote no rows, so it does not come back. */
+	assert_int_equal(g.n, 5);
+	for (i = 0; i < g.n; i++) {
+		const struct mess_curve *a = &f.curves[i], *b = &g.curves[i];
+		size_t n = a->n;
+
+		assert_int_equal(b->store_pct, a->store_pct);
+		if (i == 1) {
+			/* median of 7 x 89.9 and one 95.0 */
+			assert_near(b->read_pct, 89.9, 1e-9);
+			n++;
+		} else {
+			assert_near(b->read_pct, a->read_pct, 1e-9);
+		}
+		assert_int_equal(b->n, n);
+		for (j = 0; j < a->n; j++) {
+			const struct mess_point *p = &a->pts[j], *q = &b->pts[j];
+
+			assert_int_equal(q->nop, p->nop);
+			assert_int_equal(q->store_pct, p->store_pct);
+			assert_int_equal(q->repeats, p->repeats);
+			assert_near(q->read_pct, p->read_pct, 1e-4);
+			assert_near(q->bw_gbs, p->bw_gbs, 1e-6);
+			assert_near(q->read_bw_gbs, p->read_bw_gbs, 1e-6);
+			assert_near(q->write_bw_gbs, p->write_bw_gbs, 1e-6);
+			assert_near(q->lat_ns, p->lat_ns, 1e-4);
+			assert_near(q->lat_ns_std, p->lat_ns_std, 1e-4);
+		}
+		for (j = 1; j < b->n; j++)
+			assert_true(b->pts[j - 1].nop >= b->pts[j].nop);
+	}
+	assert_int_equal(g.curves[1].pts[g.curves[1].n - 1].nop, 1);
+	assert_true(isnan(g.curves[1].pts[g.curves[1].n - 1].lat_ns_std));
+	mess_family_free(&g);
+	mess_family_free(&f);
+	rm_tree(dir);
+	free(dir);
+}
+
+static void test_curves_csv_rejects(void **state)
+{
+	static const char *const bad[] = {
+		/* a different header */
+		"store_pct,read_pct,nop,bw_gbs,read_bw_gbs,write_bw_gbs,lat_ns,lat_ns_std,repeats\n",
+		"read_pct,store_pct,nop,bw_gbs,read_bw_gbs,write_bw_gbs,lat_ns,lat_ns_std,repeats,bw_source\n",
+		"",
+		/* non-numeric fields */
+		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,abc,1,0,120.5,0.1,3,counters\n",
+		MESS_CURVES_CSV_HEADER "\nx,100.0,1000,1.5,1,0,120.5,0.1,3,counters\n",
+		MESS_CURVES_CSV_HEADER "\n0,100.0,-1000,1.5,1,0,120.5,0.1,3,counters\n",
+		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,nan,0.1,3,counters\n",
+		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5 ns,0.1,3,counters\n",
+		/* wrong field count */
+		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3\n",
+		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,a,b\n",
+	};
+	char *dir = make_tmpdir();
+	char path[512];
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s/curves.csv", dir);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct mess_family f = { 0 };
+
+		write_text(path, bad[i]);
+		if (mess_curves_csv_read(path, &f) != -EINVAL)
+			fail_msg("case %zu accepted", i);
+		mess_family_free(&f);
+	}
+	/* Good file, CRLF line ends and an empty optional field. */
+	{
+		struct mess_family f = { 0 };
+
+		write_text(path, MESS_CURVES_CSV_HEADER "\r\n"
+			   "0,99.5,1000,1.5,1.4,0.1,120.5,,3,counters\r\n"
+			   "0,99.7,10,100.25,99,1.25,220.5,2.5,3,counters\r\n");
+		assert_int_equal(mess_curves_csv_read(path, &f), 0);
+		assert_int_equal(f.n, 1);
+		assert_int_equal(f.curves[0].n, 2);
+		assert_near(f.curves[0].read_pct, 99.6, 1e-9);
+		assert_true(isnan(f.curves[0].pts[0].lat_ns_std));
+		mess_family_free(&f);
+	}
+	rm_tree(dir);
+	free(dir);
+}
+
+static void test_reference_by_header_name(void **state)
+{
+	char *dir = make_tmpdir();
+	char path[512];
+	struct mess_family f = { 0 };
+	const struct mess_curve *c;
+
+	snprintf(path, sizeof(path), "%s/memory_curves.csv", dir);
+	/* Columns in another order, no rd_percentage_actual_mean. */
+	write_text(path,
+		   "latency_mean,pause,extra,bandwidth_mean,read_pct_rounded,latency_std\n"
+		   "150.5,100.0,x,80.25,60.0,\n"
+		   "110.0,5000.0,y,0.0,60.0,0.5\n"
+		   "300.0,0.0,z,120.0,60.0,3.0\n"
+		   "105.0,5000.0,,0.0,100.0,0.1\n");
+	assert_int_equal(mess_reference_read(path, &f), 0);
+	assert_int_equal(f.n, 2);
+	c = &f.curves[0];
+	assert_int_equal(c->store_pct, MESS_STORE_PCT_UNKNOWN);
+	assert_near(c->read_pct, 60.0, 0.0);
+	assert_int_equal(c->n, 3);
+	assert_int_equal(c->pts[0].nop, 5000);
+	assert_int_equal(c->pts[1].nop, 100);
+	assert_int_equal(c->pts[2].nop, 0);
+	assert_near(c->pts[1].bw_gbs, 80.25, 0.0);
+	assert_near(c->pts[1].lat_ns, 150.5, 0.0);
+	assert_true(isnan(c->pts[1].lat_ns_std));
+	assert_near(c->pts[0].lat_ns_std, 0.5, 0.0);
+	assert_near(c->pts[1].read_pct, 60.0, 0.0);
+	assert_near(f.curves[1].read_pct, 100.0, 0.0);
+	mess_family_free(&f);
+
+	/* A required column missing. */
+	write_text(path, "latency_mean,pause,read_pct_rounded\n150.5,100.0,60.0\n");
+	assert_int_equal(mess_reference_read(path, &f), -EINVAL);
+	mess_family_free(&f);
+	/* A row with a missing field. */
+	write_text(path, "latency_mean,pause,bandwidth_mean,read_pct_rounded\n150.5,100.0,60.0\n");
+	assert_int_equal(mess_reference_read(path, &f), -EINVAL);
+	mess_family_free(&f);
+	/* A fractional nop count. */
+	write_text(path, "latency_mean,pause,bandwidth_mean,read_pct_rounded\n150.5,100.5,60.0,50\n");
+	assert_int_equal(mess_reference_read(path, &f), -EINVAL);
+	mess_family_free(&f);
+	rm_tree(dir);
+	free(dir);
+}
+
+static void test_reference_grace(void **state)
+{
+	const char *ref = getenv("MESS_REFERENCE");
+	struct mess_family f = { 0 };
+	char path[4096];
+	size_t i, j, npts = 0;
+
+	if (!ref || !*ref) {
+		print_message("MESS_REFERENCE unset: skipped\n");
+		skip();
+	}
+	snprintf(path, sizeof(path), "%s/Grace-LPDDR5/memory_curves.csv", ref);
+	if (access(path, R_OK)) {
+		print_message("%s missing: skipped\n", path);
+		skip();
+	}
+	assert_int_equal(mess_reference_read(path, &f), 0);
+	assert_true(f.n >= 10);
+	for (i = 0; i < f.n; i++) {
+		const struct mess_curve *c = &f.curves[i];
+
+		assert_true(c->read_pct >= 0.0 && c->read_pct <= 100.0);
+		assert_near(c->read_pct, round(c->read_pct), 0.0);
+		if (i)
+			assert_true(f.curves[i - 1].read_pct < c->read_pct);
+		for (j = 0; j < c->n; j++) {
+			const struct mess_point *p = &c->pts[j];
+
+			assert_true(p->read_pct >= 0.0 && p->read_pct <= 100.0);
+			assert_true(fabs(p->read_pct - c->read_pct) < 2.0);
+			assert_true(isfinite(p->bw_gbs) && isfinite(p->lat_ns));
+			assert_true(p->lat_ns > 50.0);
+			assert_near(p->read_bw_gbs + p->write_bw_gbs,
+					    p->bw_gbs, 1e-9);
+			if (j)
+				assert_true(c->pts[j - 1].nop >= p->nop);
+		}
+		npts += c->n;
+	}
+	/* 420 lines: the header and 419 points. */
+	assert_int_equal(npts, 419);
+	mess_family_free(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_export_roundtrip),
+		cmocka_unit_test(test_export_tie_keeps_first),
+		cmocka_unit_test(test_export_read_rejects),
+		cmocka_unit_test(test_curves_csv_roundtrip),
+		cmocka_unit_test(test_curves_csv_rejects),
+		cmocka_unit_test(test_reference_by_header_name),
+		cmocka_unit_test(test_reference_grace),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

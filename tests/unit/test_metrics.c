@@ -1,0 +1,632 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Summary metrics: hand-computed synthetic families, edge cases, the JSON
+ * and Markdown writers, and sanity checks on the public reference curves.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+
+#include "curve.h"
+#include "messfmt.h"
+#include "metrics.h"
+
+#define EPS 1e-9
+
+/* cmocka 1.1.5 has no assert_double_equal. */
+#define assert_near(a, b, eps) \
+	check_near((a), (b), (eps), #a, __FILE__, __LINE__)
+
+static void check_near(double a, double b, double eps, const char *expr,
+		       const char *file, int line)
+{
+	if (fabs(a - b) <= eps)
+		return;
+	print_error("%s = %.12g, expected %.12g (+-%g)\n", expr, a, b, eps);
+	_fail(file, line);
+}
+
+static void add(struct mess_curve *c, uint64_t nop, double bw, double lat)
+{
+	struct mess_point p = {
+		.store_pct = c->store_pct,
+		.read_pct = c->read_pct,
+		.nop = nop,
+		.bw_gbs = bw,
+		.lat_ns = lat,
+		.repeats = 1,
+	};
+
+	assert_int_equal(mess_curve_add(c, &p), 0);
+}
+
+/*
+ * Unloaded 100 ns, so saturation is at 200 ns.  Points are added out of
+ * pressure order on purpose: the summary must order them itself.
+ *
+ * A (store 0, read 100): max bw 160 @ 300 ns; first >= 200 ns at nop 100
+ *   (150 GB/s, 210 ns); 150 -> 148.5 is a 1% drop (below the 2% tolerance,
+ *   no wave); 160 -> 140 is 12.5% (one wave, nop 20 -> 10); max lat 400.
+ * B (store 50, read 60): tops out at 190 ns: not saturated.
+ * C (store 100, read 30): exactly 200 ns at nop 100 (60 GB/s) counts; the
+ *   dip back to 190 ns afterwards does not move the first crossing.
+ */
+static void make_family(struct mess_family *f)
+{
+	struct mess_curve *c;
+
+	memset(f, 0, sizeof(*f));
+	c = mess_family_curve(f, 0, 100.0);
+	assert_non_null(c);
+	add(c, 20, 160.0, 300.0);
+	add(c, 1000, 10.0, 105.0);
+	add(c, 500, 50.0, 120.0);
+	add(c, 5, 150.0, 400.0);
+	add(c, 200, 100.0, 180.0);
+	add(c, 100, 150.0, 210.0);
+	add(c, 50, 148.5, 260.0);
+	add(c, 10, 140.0, 320.0);
+
+	c = mess_family_curve(f, 50, 60.0);
+	assert_non_null(c);
+	add(c, 1000, 5.0, 102.0);
+	add(c, 100, 80.0, 150.0);
+	add(c, 10, 120.0, 190.0);
+
+	c = mess_family_curve(f, 100, 30.0);
+	assert_non_null(c);
+	add(c, 1000, 5.0, 101.0);
+	add(c, 100, 60.0, 200.0);
+	add(c, 50, 70.0, 190.0);
+	add(c, 10, 90.0, 250.0);
+}
+
+static void test_curve_metrics(void **state)
+{
+	struct mess_family f;
+	struct mess_summary s;
+	const struct mess_curve_summary *a, *b, *c;
+
+	make_family(&f);
+	assert_int_equal(mess_summarise(&f, 100.0, 200.0, 0.02, &s), 0);
+	assert_int_equal(s.ncurves, 3);
+	a = &s.curves[0];
+	b = &s.curves[1];
+	c = &s.curves[2];
+
+	assert_int_equal(a->store_pct, 0);
+	assert_int_equal(a->npoints, 8);
+	assert_near(a->max_bw_gbs, 160.0, EPS);
+	assert_near(a->lat_at_max_bw_ns, 300.0, EPS);
+	assert_true(a->saturated);
+	assert_near(a->sat_bw_gbs, 150.0, EPS);
+	assert_near(a->sat_lat_ns, 210.0, EPS);
+	assert_near(a->max_lat_ns, 400.0, EPS);
+	assert_int_equal(a->nwaves, 1);
+	assert_int_equal(a->waves[0].nop_from, 20);
+	assert_int_equal(a->waves[0].nop_to, 10);
+	assert_near(a->waves[0].bw_from_gbs, 160.0, EPS);
+	assert_near(a->waves[0].bw_to_gbs, 140.0, EPS);
+	assert_near(a->waves[0].lat_to_ns, 320.0, EPS);
+
+	assert_false(b->saturated);
+	assert_true(isnan(b->sat_bw_gbs));
+	assert_near(b->max_bw_gbs, 120.0, EPS);
+	assert_near(b->max_lat_ns, 190.0, EPS);
+	assert_int_equal(b->nwaves, 0);
+
+	assert_true(c->saturated);
+	assert_near(c->sat_bw_gbs, 60.0, EPS);
+	assert_near(c->sat_lat_ns, 200.0, EPS);
+	assert_near(c->max_bw_gbs, 90.0, EPS);
+	assert_near(c->max_lat_ns, 250.0, EPS);
+
+	assert_true(s.have_sat);
+	assert_near(s.sat_bw_min_gbs, 60.0, EPS);
+	assert_near(s.sat_bw_max_gbs, 150.0, EPS);
+	assert_near(s.max_lat_min_ns, 190.0, EPS);
+	assert_near(s.max_lat_max_ns, 400.0, EPS);
+	assert_near(s.max_bw_gbs, 160.0, EPS);
+
+	mess_summary_free(&s);
+	assert_null(s.curves);
+
+	/* A looser tolerance turns the 1% drop into a wave too. */
+	assert_int_equal(mess_summarise(&f, 100.0, 0.0, 0.005, &s), 0);
+	assert_int_equal(s.curves[0].nwaves, 2);
+	assert_int_equal(s.curves[0].waves[0].nop_from, 100);
+	assert_int_equal(s.curves[0].waves[0].nop_to, 50);
+	mess_summary_free(&s);
+
+	/* A higher unloaded latency moves the saturation point. */
+	assert_int_equal(mess_summarise(&f, 130.0, 0.0, 0.02, &s), 0);
+	assert_near(s.curves[0].sat_bw_gbs, 148.5, EPS);
+	assert_false(s.curves[2].saturated);
+	assert_near(s.sat_bw_min_gbs, 148.5, EPS);
+	assert_near(s.sat_bw_max_gbs, 148.5, EPS);
+	mess_summary_free(&s);
+	mess_family_free(&f);
+}
+
+static void test_no_saturation(void **state)
+{
+	struct mess_family f = { 0 };
+	struct mess_summary s;
+	struct mess_curve *c = mess_family_curve(&f, 0, 100.0);
+
+	assert_non_null(c);
+	add(c, 100, 10.0, 100.0);
+	add(c, 10, 50.0, 150.0);
+	assert_int_equal(mess_summarise(&f, 100.0, 0.0, 0.02, &s), 0);
+	assert_false(s.have_sat);
+	assert_true(isnan(s.sat_bw_min_gbs) && isnan(s.sat_bw_max_gbs));
+	assert_near(s.max_lat_min_ns, 150.0, EPS);
+	assert_near(s.max_lat_max_ns, 150.0, EPS);
+	mess_summary_free(&s);
+	mess_family_free(&f);
+}
+
+static void test_edges(void **state)
+{
+	struct mess_family f = { 0 };
+	struct mess_summary s;
+	struct mess_curve *c;
+
+	/* Empty family. */
+	assert_int_equal(mess_summarise(&f, 100.0, 0.0, 0.02, &s), 0);
+	assert_int_equal(s.ncurves, 0);
+	assert_false(s.have_sat);
+	assert_true(isnan(s.max_bw_gbs));
+	mess_summary_free(&s);
+
+	/* Bad arguments. */
+	assert_int_equal(mess_summarise(&f, 0.0, 0.0, 0.02, &s), -EINVAL);
+	assert_int_equal(mess_summarise(&f, NAN, 0.0, 0.02, &s), -EINVAL);
+	assert_int_equal(mess_summarise(&f, 100.0, -1.0, 0.02, &s), -EINVAL);
+	assert_int_equal(mess_summarise(&f, 100.0, 0.0, 1.0, &s), -EINVAL);
+	assert_int_equal(mess_summarise(&f, 100.0, 0.0, -0.1, &s), -EINVAL);
+	assert_int_equal(mess_summarise(NULL, 100.0, 0.0, 0.02, &s), -EINVAL);
+
+	/* An empty curve, a one-point curve and a curve with a NAN point. */
+	assert_non_null(mess_family_curve(&f, 10, 90.0));
+	c = mess_family_curve(&f, 20, 80.0);
+	assert_non_null(c);
+	add(c, 5, 42.0, 250.0);
+	c = mess_family_curve(&f, 30, 70.0);
+	assert_non_null(c);
+	add(c, 100, 10.0, 110.0);
+	add(c, 50, NAN, 500.0);
+	add(c, 10, 20.0, INFINITY);
+	add(c, 5, 30.0, 120.0);
+	assert_int_equal(f.n, 3);
+
+	assert_int_equal(mess_summarise(&f, 100.0, 0.0, 0.02, &s), 0);
+	assert_int_equal(s.curves[0].npoints, 0);
+	assert_true(isnan(s.curves[0].max_bw_gbs));
+	assert_true(isnan(s.curves[0].max_lat_ns));
+	assert_false(s.curves[0].saturated);
+	assert_int_equal(s.curves[1].npoints, 1);
+	assert_near(s.curves[1].max_bw_gbs, 42.0, EPS);
+	assert_true(s.curves[1].saturated);
+	assert_int_equal(s.curves[2].npoints, 2);
+	assert_near(s.curves[2].max_lat_ns, 120.0, EPS);
+	assert_near(s.curves[2].max_bw_gbs, 30.0, EPS);
+	/* The empty curve stays out of the ranges. */
+	assert_near(s.max_lat_min_ns, 120.0, EPS);
+	assert_near(s.max_lat_max_ns, 250.0, EPS);
+	assert_near(s.max_bw_gbs, 42.0, EPS);
+	mess_summary_free(&s);
+	mess_family_free(&f);
+	assert_int_equal(f.n, 0);
+	assert_null(f.curves);
+}
+
+static void test_many_waves(void **state)
+{
+	struct mess_family f = { 0 };
+	struct mess_summary s;
+	struct mess_curve *c = mess_family_curve(&f, 0, 100.0);
+	int i;
+
+	assert_non_null(c);
+	/* A saw tooth: 20 falls of 10%, more than MESS_MAX_WAVES. */
+	for (i = 0; i < 40; i++)
+		add(c, 1000 - i, i % 2 ? 90.0 : 100.0, 100.0 + i);
+	assert_int_equal(mess_summarise(&f, 100.0, 0.0, 0.02, &s), 0);
+	assert_int_equal(s.curves[0].nwaves, 20);
+	assert_int_equal(s.curves[0].waves[MESS_MAX_WAVES - 1].nop_to,
+			 1000 - (2 * MESS_MAX_WAVES - 1));
+	mess_summary_free(&s);
+	mess_family_free(&f);
+}
+
+static void test_family_containers(void **state)
+{
+	struct mess_family f = { 0 };
+	struct mess_curve *c;
+	int i;
+
+	/* Known store share: one curve whatever the measured read share. */
+	c = mess_family_curve(&f, 40, 61.0);
+	assert_non_null(c);
+	assert_ptr_equal(mess_family_curve(&f, 40, 58.3), c);
+	assert_near(c->read_pct, 61.0, EPS);
+	/* Reference curves: identified by read share. */
+	c = mess_family_curve(&f, MESS_STORE_PCT_UNKNOWN, 70.0);
+	assert_non_null(c);
+	assert_ptr_equal(mess_family_curve(&f, MESS_STORE_PCT_UNKNOWN, 70.0), c);
+	assert_ptr_not_equal(mess_family_curve(&f, MESS_STORE_PCT_UNKNOWN, 72.0), c);
+	assert_int_equal(f.n, 3);
+
+	/* Growth beyond the first allocation keeps every curve. */
+	for (i = 0; i < 30; i++)
+		assert_non_null(mess_family_curve(&f, (uint32_t)i, 100.0 - i));
+	assert_int_equal(f.n, 3 + 30);
+
+	/* Sorting by pressure is stable among equal nop counts. */
+	c = mess_family_curve(&f, 0, 100.0);
+	mess_curve_free(c);
+	add(c, 10, 1.0, 1.0);
+	add(c, 100, 2.0, 2.0);
+	add(c, 10, 3.0, 3.0);
+	add(c, 1000, 4.0, 4.0);
+	add(c, 100, 5.0, 5.0);
+	mess_curve_sort_pressure(c);
+	assert_int_equal(c->pts[0].nop, 1000);
+	assert_near(c->pts[1].bw_gbs, 2.0, EPS);
+	assert_near(c->pts[2].bw_gbs, 5.0, EPS);
+	assert_near(c->pts[3].bw_gbs, 1.0, EPS);
+	assert_near(c->pts[4].bw_gbs, 3.0, EPS);
+
+	mess_family_sort_read(&f);
+	for (i = 1; i < (int)f.n; i++)
+		assert_true(f.curves[i - 1].read_pct <= f.curves[i].read_pct);
+	mess_family_sort_store(&f);
+	for (i = 1; i < (int)f.n; i++)
+		assert_true(f.curves[i - 1].store_pct <= f.curves[i].store_pct);
+	mess_family_free(&f);
+}
+
+static void test_unloaded_from_curves(void **state)
+{
+	struct mess_family f = { 0 };
+	struct mess_curve *c;
+
+	assert_true(isnan(mess_unloaded_from_curves(&f)));
+	c = mess_family_curve(&f, MESS_STORE_PCT_UNKNOWN, 100.0);
+	assert_non_null(c);
+	add(c, 1000, 0.0, 110.0);
+	add(c, 100, 3.0, 105.0);	/* 1.5% of 200: counts */
+	add(c, 50, 5.0, 90.0);		/* 2.5%: too loaded to count */
+	add(c, 10, 200.0, 300.0);
+	c = mess_family_curve(&f, MESS_STORE_PCT_UNKNOWN, 50.0);
+	assert_non_null(c);
+	add(c, 1000, 0.5, 107.0);
+	add(c, 10, 150.0, 400.0);
+	assert_near(mess_unloaded_from_curves(&f), 105.0, EPS);
+	mess_family_free(&f);
+}
+
+/* ---- a small JSON syntax checker, so the writer is checked as JSON ---- */
+
+static const char *js_ws(const char *p)
+{
+	while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
+		p++;
+	return p;
+}
+
+static const char *js_value(const char *p);
+
+static const char *js_string(const char *p)
+{
+	if (*p++ != '"')
+		return NULL;
+	for (; *p && *p != '"'; p++)
+		if (*p == '\\' && !*++p)
+			return NULL;
+	return *p == '"' ? p + 1 : NULL;
+}
+
+static const char *js_number(const char *p)
+{
+	char *end;
+
+	if (*p != '-' && (*p < '0' || *p > '9'))
+		return NULL;
+	strtod(p, &end);
+	return end > p ? end : NULL;
+}
+
+static const char *js_seq(const char *p, char close, int object)
+{
+	p = js_ws(p + 1);
+	if (*p == close)
+		return p + 1;
+	for (;;) {
+		if (object) {
+			p = js_string(p);
+			if (!p)
+				return NULL;
+			p = js_ws(p);
+			if (*p++ != ':')
+				return NULL;
+		}
+		p = js_value(js_ws(p));
+		if (!p)
+			return NULL;
+		p = js_ws(p);
+		if (*p == close)
+			return p + 1;
+		if (*p++ != ',')
+			return NULL;
+		p = js_ws(p);
+	}
+}
+
+static const char *js_value(const char *p)
+{
+	if (*p == '{')
+		return js_seq(p, '}', 1);
+	if (*p == '[')
+		return js_seq(p, ']', 0);
+	if (*p == '"')
+		return js_string(p);
+	if (!strncmp(p, "null", 4))
+		return p + 4;
+	if (!strncmp(p, "true", 4))
+		return p + 4;
+	if (!strncmp(p, "false", 5))
+		return p + 5;
+	return js_number(p);
+}
+
+static int json_valid(const char *s)
+{
+	const char *end = js_value(js_ws(s));
+
+	return end && !*js_ws(end);
+}
+
+static char *render(const struct mess_summary *s, int json, const char *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	assert_non_null(fp);
+	if (json)
+		assert_int_equal(mess_summary_write_json(fp, s, arg), 0);
+	else
+		assert_int_equal(mess_summary_write_md(fp, s, arg), 0);
+	assert_int_equal(fclose(fp), 0);
+	return buf;
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (; (hay = strstr(hay, needle)); hay++)
+		n++;
+	return n;
+}
+
+static void test_json(void **state)
+{
+	struct mess_family f;
+	struct mess_summary s;
+	char *js;
+
+	make_family(&f);
+	assert_int_equal(mess_summarise(&f, 100.0, 200.0, 0.02, &s), 0);
+	js = render(&s, 1, "\"unloaded_random_ns\": 247.1");
+	assert_true(json_valid(js));
+	assert_non_null(strstr(js, "\"schema\": 1,"));
+	assert_non_null(strstr(js, "\"unloaded_random_ns\": 247.1,"));
+	assert_non_null(strstr(js, "\"unloaded_ns\": 100.0000"));
+	assert_non_null(strstr(js, "\"peak_gbs\": 200.0000"));
+	/* 160 of 200 GB/s */
+	assert_non_null(strstr(js, "\"max_bw_pct_peak\": 80.00"));
+	assert_non_null(strstr(js, "\"sat_bw_min_pct_peak\": 30.00"));
+	assert_non_null(strstr(js, "\"sat_bw_max_pct_peak\": 75.00"));
+	assert_non_null(strstr(js, "\"sat_bw_min_gbs\": 60.0000"));
+	assert_non_null(strstr(js, "\"max_lat_max_ns\": 400.0000"));
+	/* Curve B never saturates. */
+	assert_int_equal(count(js, "\"saturation\": null"), 1);
+	assert_non_null(strstr(js, "\"bw_from_gbs\": 160.0000, \"bw_to_gbs\": 140.0000"));
+	assert_int_equal(count(js, "\"nop_from\""), 1);
+	free(js);
+	mess_summary_free(&s);
+
+	/* Peak unknown: every % of peak is null; extra may be NULL. */
+	assert_int_equal(mess_summarise(&f, 100.0, 0.0, 0.02, &s), 0);
+	js = render(&s, 1, NULL);
+	assert_true(json_valid(js));
+	assert_non_null(strstr(js, "\"peak_gbs\": null"));
+	/* family 3, max_bw of each curve 3, saturation of A and C 2 */
+	assert_int_equal(count(js, "_pct_peak\": null"), 3 + 3 + 2);
+	assert_null(strstr(js, "_pct_peak\": 8"));
+	free(js);
+	mess_summary_free(&s);
+	mess_family_free(&f);
+
+	/* Empty family and NAN metrics stay valid JSON. */
+	memset(&f, 0, sizeof(f));
+	assert_int_equal(mess_summarise(&f, 100.0, 0.0, 0.02, &s), 0);
+	js = render(&s, 1, "  ");
+	assert_true(json_valid(js));
+	assert_non_null(strstr(js, "\"max_bw_gbs\": null"));
+	free(js);
+	mess_summary_free(&s);
+}
+
+static void test_json_waves_capped(void **state)
+{
+	struct mess_family f = { 0 };
+	struct mess_summary s;
+	struct mess_curve *c = mess_family_curve(&f, 0, 100.0);
+	char *js;
+	int i;
+
+	assert_non_null(c);
+	for (i = 0; i < 40; i++)
+		add(c, 1000 - i, i % 2 ? 90.0 : 100.0, 100.0 + i);
+	assert_int_equal(mess_summarise(&f, 100.0, 0.0, 0.02, &s), 0);
+	js = render(&s, 1, NULL);
+	assert_true(json_valid(js));
+	assert_int_equal(count(js, "\"nop_from\""), MESS_MAX_WAVES);
+	assert_non_null(strstr(js, "\"waves_count\": 20"));
+	free(js);
+	mess_summary_free(&s);
+	mess_family_free(&f);
+}
+
+static void test_markdown(void **state)
+{
+	struct mess_family f;
+	struct mess_summary s;
+	char *md;
+
+	make_family(&f);
+	assert_int_equal(mess_summarise(&f, 100.0, 200.0, 0.02, &s), 0);
+	md = render(&s, 0, "Synthetic");
+	assert_non_null(strstr(md, "## Synthetic"));
+	assert_non_null(strstr(md, "max BW [GB/s]"));
+	assert_non_null(strstr(md, "[% peak]"));
+	assert_non_null(strstr(md, "max lat [ns]"));
+	/* Row of curve B: read 60, store 50, not saturated. */
+	assert_non_null(strstr(md, "| 60.0 | 50 | 3 | 120.0 | 60.0 | 190.0 | none | none | 190.0 | 0 |"));
+	assert_non_null(strstr(md, "60.0 – 150.0"));
+	assert_non_null(strstr(md, "30.0 – 75.0"));
+	free(md);
+	mess_summary_free(&s);
+
+	assert_int_equal(mess_summarise(&f, 100.0, 0.0, 0.02, &s), 0);
+	md = render(&s, 0, NULL);
+	assert_null(strstr(md, "% peak"));
+	assert_non_null(strstr(md, "| 60.0 | 50 | 3 | 120.0 | 190.0 | none | 190.0 | 0 |"));
+	free(md);
+	mess_summary_free(&s);
+	mess_family_free(&f);
+}
+
+/* ---- public reference curves ---- */
+
+static const char *const machines[] = {
+	"MN5-HBM-XeonMax9480-HBM2",
+	"MN5-GPP-SPR8480-DDR5",
+	"Grace-LPDDR5",
+	"CTE-AMD-EPYC7742-DDR4",
+};
+
+static int read_machine(const char *name, struct mess_family *f)
+{
+	const char *ref = getenv("MESS_REFERENCE");
+	char path[4096];
+	struct stat st;
+
+	if (!ref || !*ref) {
+		print_message("MESS_REFERENCE unset: reference checks skipped\n");
+		return -ENOENT;
+	}
+	snprintf(path, sizeof(path), "%s/%s/memory_curves.csv", ref, name);
+	if (stat(path, &st)) {
+		print_message("%s missing: reference checks skipped\n", path);
+		return -ENOENT;
+	}
+	memset(f, 0, sizeof(*f));
+	assert_int_equal(mess_reference_read(path, f), 0);
+	return 0;
+}
+
+static void test_reference_hbm_vs_ddr5(void **state)
+{
+	struct mess_family hbm, ddr5;
+	struct mess_summary sh, sd;
+	double uh, ud;
+	size_t i;
+
+	if (read_machine(machines[0], &hbm))
+		skip();
+	if (read_machine(machines[1], &ddr5)) {
+		mess_family_free(&hbm);
+		skip();
+	}
+	uh = mess_unloaded_from_curves(&hbm);
+	ud = mess_unloaded_from_curves(&ddr5);
+	assert_int_equal(mess_summarise(&hbm, uh, 0.0, 0.02, &sh), 0);
+	/* 8 channels x DDR5-4800 x 8 B = 307.2 GB/s theoretical. */
+	assert_int_equal(mess_summarise(&ddr5, ud, 307.2, 0.02, &sd), 0);
+
+	assert_true(sh.max_bw_gbs > sd.max_bw_gbs);
+	assert_true(sd.max_bw_gbs > 150.0 && sd.max_bw_gbs < 320.0);
+	/* DDR5 saturates and its best curve is the all-read one. */
+	assert_true(sd.have_sat);
+	assert_true(sd.sat_bw_min_gbs <= sd.sat_bw_max_gbs);
+	assert_true(sd.sat_bw_max_gbs <= sd.max_bw_gbs);
+	for (i = 0; i < sd.ncurves; i++)
+		if (sd.curves[i].read_pct == 100.0)
+			assert_near(sd.curves[i].max_bw_gbs,
+					    sd.max_bw_gbs, EPS);
+	assert_true(sd.max_lat_min_ns > 2.0 * ud);
+
+	mess_summary_free(&sh);
+	mess_summary_free(&sd);
+	mess_family_free(&hbm);
+	mess_family_free(&ddr5);
+}
+
+static void test_reference_all(void **state)
+{
+	size_t m, i;
+
+	for (m = 0; m < sizeof(machines) / sizeof(machines[0]); m++) {
+		struct mess_family f;
+		double u;
+
+		if (read_machine(machines[m], &f))
+			skip();
+		assert_true(f.n >= 10);
+		u = mess_unloaded_from_curves(&f);
+		print_message("%-26s %2zu curves, unloaded %.1f ns\n",
+			      machines[m], f.n, u);
+		assert_true(u >= 80.0 && u <= 200.0);
+		for (i = 0; i < f.n; i++) {
+			if (f.curves[i].n < 5)
+				print_message("%s: curve read %.0f%% has %zu points\n",
+					      machines[m], f.curves[i].read_pct,
+					      f.curves[i].n);
+			assert_true(f.curves[i].n >= 5);
+		}
+		mess_family_free(&f);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_curve_metrics),
+		cmocka_unit_test(test_no_saturation),
+		cmocka_unit_test(test_edges),
+		cmocka_unit_test(test_many_waves),
+		cmocka_unit_test(test_family_containers),
+		cmocka_unit_test(test_unloaded_from_curves),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_json_waves_capped),
+		cmocka_unit_test(test_markdown),
+		cmocka_unit_test(test_reference_hbm_vs_ddr5),
+		cmocka_unit_test(test_reference_all),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

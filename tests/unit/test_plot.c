@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The family plot: curves.dat is always written; the images only where
+ * gnuplot is installed (it is optional), so that part skips without it.
+ */
+#define _XOPEN_SOURCE 700
+#include <errno.h>
+#include <ftw.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "curve.h"
+#include "plot.h"
+
+static int rm_entry(const char *path, const struct stat *sb, int flag,
+		    struct FTW *ftw)
+{
+	return remove(path);
+}
+
+static int have_gnuplot(void)
+{
+	const char *path = getenv("PATH");
+	char buf[4096], *dup, *dir, *save = NULL;
+	int found = 0;
+
+	if (!path)
+		return !access("/usr/bin/gnuplot", X_OK);
+	dup = strdup(path);
+	assert_non_null(dup);
+	for (dir = strtok_r(dup, ":", &save); dir && !found;
+	     dir = strtok_r(NULL, ":", &save)) {
+		snprintf(buf, sizeof(buf), "%s/gnuplot", dir);
+		found = !access(buf, X_OK);
+	}
+	free(dup);
+	return found;
+}
+
+static off_t file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? -1 : st.st_size;
+}
+
+static void test_plot_family(void **state)
+{
+	char tmpl[] = "/tmp/test_plot.XXXXXX";
+	char path[512], line[256], err[256];
+	struct mess_family f = { 0 };
+	int k, blocks = 0, rows = 0, ret;
+	uint32_t store;
+	char *dir = mkdtemp(tmpl);
+	FILE *fp;
+
+	assert_non_null(dir);
+	/* Store shares 0, 50, 100 % with their read shares; one empty curve. */
+	for (store = 0; store <= 100; store += 50) {
+		struct mess_curve *c = mess_family_curve(&f, store,
+							 100.0 - store * 0.6);
+
+		assert_non_null(c);
+		for (k = 0; k < 8; k++) {
+			struct mess_point p = {
+				.store_pct = store,
+				.nop = 1000u >> k,
+				.bw_gbs = 20.0 * k * (1.0 - store / 300.0),
+				.lat_ns = 100.0 + 3.0 * k * k + store / 10.0,
+			};
+
+			assert_int_equal(mess_curve_add(c, &p), 0);
+		}
+	}
+	assert_non_null(mess_family_curve(&f, 25, 80.0));
+
+	/* Nothing to draw is an error of its own, not a gnuplot failure. */
+	{
+		struct mess_family empty = { 0 };
+
+		assert_non_null(mess_family_curve(&empty, 0, 100.0));
+		assert_int_equal(mess_plot(dir, &empty, 100.0, NULL, err,
+					   sizeof(err)), -ENODATA);
+		assert_non_null(strstr(err, "no points"));
+		mess_family_free(&empty);
+	}
+
+	/* Run from the repository root (make check-unit) the script is here. */
+	if (!getenv("MESS_PLOTS_DIR") && !access("plots/curves.gp", R_OK))
+		setenv("MESS_PLOTS_DIR", "plots", 1);
+
+	ret = mess_plot(dir, &f, 100.0, "synthetic 'family' [test]", err,
+			sizeof(err));
+	print_message("mess_plot: %d %s\n", ret, err);
+
+	snprintf(path, sizeof(path), "%s/plots/curves.dat", dir);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	while (fgets(line, sizeof(line), fp)) {
+		if (!strncmp(line, "# curve", 7))
+			blocks++;
+		else if (line[0] != '#' && line[0] != '\n')
+			rows++;
+	}
+	fclose(fp);
+	/* The empty curve gets no block: it would shift gnuplot's indices. */
+	assert_int_equal(blocks, 3);
+	assert_int_equal(rows, 24);
+
+	if (!have_gnuplot()) {
+		assert_int_equal(ret, -ENOENT);
+		mess_family_free(&f);
+		nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+		print_message("gnuplot not installed: image check skipped\n");
+		skip();
+	}
+	assert_int_equal(ret, 0);
+	snprintf(path, sizeof(path), "%s/plots/curves.png", dir);
+	assert_true(file_size(path) > 1000);
+	snprintf(path, sizeof(path), "%s/plots/curves.svg", dir);
+	assert_true(file_size(path) > 1000);
+
+	/* Without an unloaded latency the plot still renders. */
+	assert_int_equal(mess_plot(dir, &f, 0.0, NULL, err, sizeof(err)), 0);
+
+	mess_family_free(&f);
+	nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plot_family),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
