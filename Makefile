@@ -22,15 +22,18 @@ CROSS_aarch64 := aarch64-linux-gnu-
 # flags never depend on it.
 HOST_ARCH := $(shell uname -m)
 EMU = $(if $(filter $(ARCH),$(HOST_ARCH)),,qemu-$(ARCH))
+# Where qemu-user finds a foreign ISA's loader when no multiarch libc is
+# installed (Debian's cross toolchains put one here).
+export QEMU_LD_PREFIX ?= $(wildcard /usr/$(ARCH)-linux-gnu)
 
 VERSION := 0.1.0
 GIT_REV := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
 
 OPTFLAGS ?= -O2 -g
-WARNFLAGS := -Wall -Wextra -Wshadow -Wno-unused-parameter
+WARNFLAGS := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wno-format-truncation
 CPPFLAGS += -Iharness -Ikernels/include -D_GNU_SOURCE
 CFLAGS_ALL = -std=gnu11 $(OPTFLAGS) $(WARNFLAGS) -pthread -MMD -MP $(CFLAGS)
-ASFLAGS_ALL = -MMD -MP $(ASFLAGS)
+ASFLAGS_ALL = -g -MMD -MP $(ASFLAGS)
 BUILD_INFO = -DMESS_VERSION='"$(VERSION)"' -DMESS_GIT_REV='"$(GIT_REV)"' \
 	-DMESS_CFLAGS='"$(strip $(OPTFLAGS) $(CFLAGS))"'
 LDLIBS_HARNESS := -lhwloc -lnuma -lpthread -lm
@@ -60,7 +63,7 @@ KERNEL_TEST := $(BUILD)/tests/test_kernels
 MESS_REFERENCE ?= $(abspath ../shared/reference/mess-results)
 export MESS_REFERENCE
 
-.PHONY: all check check-unit check-cli check-smoke check-kernels clean \
+.PHONY: all print-mess check check-unit check-cli check-smoke check-kernels clean \
 	$(addprefix check-,$(ISAS))
 .DEFAULT_GOAL := all
 
@@ -121,3 +124,7 @@ clean:
 	rm -rf build
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# The harness binary for this compiler, for run.sh.
+print-mess:
+	@echo $(MESS)

@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: MIT
+#include "options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum opt_type { OPT_FLAG, OPT_UINT, OPT_INT, OPT_SIZE, OPT_DOUBLE, OPT_STR };
+
+struct opt {
+	const char *name;
+	enum opt_type type;
+	size_t off;
+	size_t len;		/* OPT_STR buffer size */
+	double min, max;
+	const char *arg;
+	const char *help;
+};
+
+#define F(field) offsetof(struct mess_cfg, field)
+#define S(field) F(field), sizeof(((struct mess_cfg *)0)->field)
+
+static const struct opt opts[] = {
+	{ "quick", OPT_FLAG, F(quick), 0, 0, 0, NULL,
+	  "CI-sized smoke run: mixes 0,50,100, 6 points, 1 repeat, buffer 4x LLC" },
+	{ "out", OPT_STR, S(out), 0, 0, "DIR",
+	  "run directory (default results/<host>-<UTC timestamp>)" },
+	{ "resume", OPT_STR, S(resume), 0, 0, "DIR",
+	  "continue an interrupted run in DIR with its original options" },
+	{ "mixes", OPT_STR, S(mixes), 0, 0, "LIST",
+	  "store percentages: even values 0..100 (e.g. 0,20-40,100), 'all' (51) or 'default' (0,10,..,100)" },
+	{ "points", OPT_UINT, F(points), 0, 3, 200, "N",
+	  "minimum points per curve (default 12)" },
+	{ "repeats", OPT_UINT, F(repeats), 0, 1, 50, "N",
+	  "chase repeats per point; median and spread are reported (default 3)" },
+	{ "cores", OPT_STR, S(cores), 0, 0, "LIST",
+	  "generator cores, hwloc logical indices (default: all but the chase core)" },
+	{ "chase-core", OPT_INT, F(chase_core), 0, 0, MESS_MAX_CORES - 1, "N",
+	  "core that runs the pointer chase (default 0)" },
+	{ "buffer", OPT_SIZE, F(buffer), 0, 1 << 20, 1ULL << 46, "SIZE",
+	  "chase buffer, e.g. 512M, 2G (default 1G, at least 4x LLC)" },
+	{ "stride", OPT_SIZE, F(stride), 0, 64, 1 << 20, "BYTES",
+	  "distance between chased lines, multiple of 64 (default 256)" },
+	{ "window", OPT_SIZE, F(window), 0, 0, 1ULL << 40, "BYTES",
+	  "TLB-locality window visited before moving on; 0 = fully random (default 256K)" },
+	{ "gen-bytes", OPT_SIZE, F(gen_bytes), 0, 1 << 20, 1ULL << 40, "SIZE",
+	  "each generator's load and store array (default max(2x LLC, 64M))" },
+	{ "variant", OPT_STR, S(variant), 0, 0, "NAME",
+	  "traffic-generator variant (see --list; default: widest available)" },
+	{ "chase-ms", OPT_DOUBLE, F(chase_ms), 0, 1, 60000, "MS",
+	  "chase time per repeat (default 100)" },
+	{ "peak-gbs", OPT_DOUBLE, F(peak_gbs), 0, 0, 1e7, "GB/S",
+	  "theoretical peak bandwidth, to report ranges as % of it" },
+	{ "wave-tol", OPT_DOUBLE, F(wave_tol), 0, 0, 1, "FRACTION",
+	  "bandwidth drop that counts as a wave (default 0.02)" },
+	{ "mem-node", OPT_INT, F(mem_node), 0, -1, 4095, "N",
+	  "NUMA node for all buffers (default: the chase core's node)" },
+	{ "seed", OPT_UINT, F(seed), 0, 0, 1.8e19, "N",
+	  "seed of the chase permutation (default 1)" },
+	{ "max-nop", OPT_UINT, F(max_nop), 0, 1, 1 << 30, "N",
+	  "largest nop count the autotuner may try (default 4194304)" },
+	{ "no-plots", OPT_FLAG, F(no_plots), 0, 0, 0, NULL,
+	  "do not run gnuplot" },
+	{ "list", OPT_FLAG, F(list), 0, 0, 0, NULL,
+	  "list generator variants and mixes, with what this machine supports" },
+	{ "help", OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
+};
+
+#define NOPTS (sizeof(opts) / sizeof(opts[0]))
+
+void mess_options_defaults(struct mess_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	strcpy(cfg->mixes, "default");
+	cfg->points = 12;
+	cfg->repeats = 3;
+	cfg->stride = 256;
+	cfg->window = 256 << 10;
+	cfg->chase_ms = 100;
+	cfg->wave_tol = 0.02;
+	cfg->mem_node = -1;
+	cfg->seed = 1;
+	cfg->max_nop = 1 << 22;
+}
+
+static void quick_defaults(struct mess_cfg *cfg)
+{
+	strcpy(cfg->mixes, "0,50,100");
+	cfg->points = 6;
+	cfg->repeats = 1;
+	cfg->chase_ms = 40;
+}
+
+static const char *allowed(const struct opt *o, char *buf, size_t len)
+{
+	switch (o->type) {
+	case OPT_UINT:
+	case OPT_INT:
+		snprintf(buf, len, "an integer from %.0f to %.0f", o->min,
+			 o->max);
+		break;
+	case OPT_SIZE:
+		snprintf(buf, len,
+			 "a size from %.0f bytes, with optional K, M, G or T suffix (powers of 1024)",
+			 o->min);
+		break;
+	case OPT_DOUBLE:
+		snprintf(buf, len, "a number from %g to %g", o->min, o->max);
+		break;
+	default:
+		snprintf(buf, len, "a value");
+	}
+	return buf;
+}
+
+static int parse_size(const char *s, double *v)
+{
+	char *end;
+	double x = strtod(s, &end);
+
+	if (end == s || !isfinite(x))
+		return -EINVAL;
+	const char *units = "KMGT", *u = *end ? strchr(units, toupper(*end)) : NULL;
+
+	if (u) {
+		x *= pow(1024, (double)(u - units + 1));
+		if (*++end == 'i')
+			end++;
+	}
+	if (*end == 'B')
+		end++;
+	if (*end || x != floor(x))
+		return -EINVAL;
+	*v = x;
+	return 0;
+}
+
+static int set_opt(struct mess_cfg *cfg, const struct opt *o, const char *val,
+		   char *err, size_t errlen)
+{
+	char *p = (char *)cfg + o->off, *end, buf[128];
+	double x = 0;
+
+	switch (o->type) {
+	case OPT_FLAG:
+		*(int *)p = 1;
+		return 0;
+	case OPT_STR:
+		if (strlen(val) >= o->len) {
+			snprintf(err, errlen, "--%s: value too long (at most %zu characters)",
+				 o->name, o->len - 1);
+			return -EINVAL;
+		}
+		strcpy(p, val);
+		return 0;
+	case OPT_SIZE:
+		if (parse_size(val, &x))
+			goto bad;
+		break;
+	case OPT_UINT:
+	case OPT_INT:
+		errno = 0;
+		x = (double)strtoll(val, &end, 10);
+		if (errno || end == val || *end)
+			goto bad;
+		break;
+	case OPT_DOUBLE:
+		x = strtod(val, &end);
+		if (end == val || *end || !isfinite(x))
+			goto bad;
+		break;
+	}
+	if (x < o->min || x > o->max)
+		goto bad;
+	if (o->type == OPT_INT)
+		*(int64_t *)p = (int64_t)x;
+	else if (o->type == OPT_DOUBLE)
+		*(double *)p = x;
+	else
+		*(uint64_t *)p = (uint64_t)x;
+	return 0;
+bad:
+	snprintf(err, errlen, "--%s: '%s' is not allowed; allowed: %s", o->name,
+		 val, allowed(o, buf, sizeof(buf)));
+	return -EINVAL;
+}
+
+int mess_parse_list(const char *s, int *out, int max, int limit, int step,
+		    int *n)
+{
+	const char *p = s;
+
+	*n = 0;
+	if (!*s)
+		return -EINVAL;
+	while (*p) {
+		char *end;
+		long a = strtol(p, &end, 10), b;
+
+		if (end == p || a < 0)
+			return -EINVAL;
+		b = a;
+		p = end;
+		if (*p == '-') {
+			b = strtol(p + 1, &end, 10);
+			if (end == p + 1 || b < a)
+				return -EINVAL;
+			p = end;
+		}
+		if (a % step || b % step)
+			return -EINVAL;
+		for (long v = a; v <= b; v += step) {
+			if (v >= limit || *n >= max)
+				return -ERANGE;
+			out[(*n)++] = (int)v;
+		}
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int resolve_mixes(struct mess_cfg *cfg, char *err, size_t errlen)
+{
+	int v[MESS_GEN_OPS + 1], n, rc;
+	int seen[MESS_GEN_OPS + 1] = { 0 };
+
+	cfg->nmixes = 0;
+	if (!strcmp(cfg->mixes, "all") || !strcmp(cfg->mixes, "default")) {
+		int step = cfg->mixes[0] == 'a' ? MESS_GEN_MIX_STEP : 10;
+
+		for (int s = 0; s <= MESS_GEN_OPS; s += step)
+			cfg->mix[cfg->nmixes++] = (unsigned)s;
+		return 0;
+	}
+	rc = mess_parse_list(cfg->mixes, v, MESS_GEN_OPS + 1, MESS_GEN_OPS + 1,
+			     MESS_GEN_MIX_STEP, &n);
+	if (rc) {
+		snprintf(err, errlen,
+			 "--mixes: '%s' is not allowed; allowed: store percentages 0..100 in steps of %d (e.g. 0,10,50-60), 'all' or 'default'",
+			 cfg->mixes, MESS_GEN_MIX_STEP);
+		return -EINVAL;
+	}
+	/* Ranges step by the mix granularity: "20-30" is 20,22,..,30. */
+	for (int i = 0; i < n; i++)
+		if (!seen[v[i]]) {
+			seen[v[i]] = 1;
+			cfg->mix[cfg->nmixes++] = (unsigned)v[i];
+		}
+	return 0;
+}
+
+int mess_options_parse(struct mess_cfg *cfg, int argc, char **argv,
+		       char *err, size_t errlen)
+{
+	mess_options_defaults(cfg);
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--quick"))
+			quick_defaults(cfg);
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *val = NULL;
+		const struct opt *o = NULL;
+		size_t nl;
+
+		if (!strcmp(a, "-h"))
+			a = "--help";
+		if (strncmp(a, "--", 2)) {
+			snprintf(err, errlen, "unexpected argument '%s' (options start with --; see --help)", a);
+			return -EINVAL;
+		}
+		a += 2;
+		nl = strcspn(a, "=");
+		for (size_t j = 0; j < NOPTS; j++)
+			if (strlen(opts[j].name) == nl &&
+			    !strncmp(opts[j].name, a, nl))
+				o = &opts[j];
+		if (!o) {
+			snprintf(err, errlen, "unknown option '--%.*s' (see --help)",
+				 (int)nl, a);
+			return -EINVAL;
+		}
+		if (a[nl] == '=')
+			val = a + nl + 1;
+		if (o->type == OPT_FLAG) {
+			if (val) {
+				snprintf(err, errlen, "--%s takes no value", o->name);
+				return -EINVAL;
+			}
+		} else if (!val) {
+			if (i + 1 >= argc) {
+				snprintf(err, errlen, "--%s needs a value (%s)",
+					 o->name, o->arg);
+				return -EINVAL;
+			}
+			val = argv[++i];
+		}
+		if (set_opt(cfg, o, val, err, errlen))
+			return -EINVAL;
+	}
+	if (cfg->stride % 64) {
+		snprintf(err, errlen, "--stride: '%llu' is not allowed; allowed: a multiple of 64 bytes from 64",
+			 (unsigned long long)cfg->stride);
+		return -EINVAL;
+	}
+	if (cfg->window && cfg->window < cfg->stride) {
+		snprintf(err, errlen, "--window: %llu is smaller than --stride %llu; allowed: 0 (fully random) or at least the stride",
+			 (unsigned long long)cfg->window,
+			 (unsigned long long)cfg->stride);
+		return -EINVAL;
+	}
+	return resolve_mixes(cfg, err, errlen);
+}
+
+void mess_options_usage(FILE *f, const char *prog)
+{
+	fprintf(f,
+		"usage: %s [OPTION]...\n"
+		"Characterise the memory system with bandwidth-latency curves (the Mess method):\n"
+		"a pointer chase on one core measures load-to-use latency while traffic\n"
+		"generators on the other cores load the memory at rates set by a nop count,\n"
+		"for read/write mixes from 100%% loads to 100%% stores.\n\n",
+		prog);
+	for (size_t i = 0; i < NOPTS; i++) {
+		char lhs[64];
+
+		snprintf(lhs, sizeof(lhs), "--%s%s%s", opts[i].name,
+			 opts[i].arg ? " " : "", opts[i].arg ? opts[i].arg : "");
+		fprintf(f, "  %-22s %s\n", lhs, opts[i].help);
+	}
+	fprintf(f,
+		"\nExamples:\n"
+		"  %s --quick                      smoke run, under a minute or two\n"
+		"  %s                              default family: 11 mixes, >= 12 points each\n"
+		"  %s --mixes all --repeats 5      51 mixes, more repeats\n"
+		"  %s --cores 1-15 --mem-node 1    generators on cores 1-15, memory on node 1 (HBM, CXL)\n"
+		"  %s --variant nt --mixes 100     non-temporal stores: memory write share above 50%%\n"
+		"  %s --resume results/host-20261122T101500Z\n"
+		"\nExit status: 0 ok, 1 bad usage, 2 failure, 3 not supported here, 130 interrupted\n"
+		"(partial result kept; continue it with --resume).\n",
+		prog, prog, prog, prog, prog, prog);
+}

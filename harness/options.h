@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/* The command line: one option table drives parsing, validation and help. */
+#ifndef MESS_OPTIONS_H
+#define MESS_OPTIONS_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "mess_kernels.h"
+
+#define MESS_MAX_CORES 4096
+
+struct mess_cfg {
+	char out[PATH_MAX];	/* run directory ("" = results/<host>-<utc>) */
+	char resume[PATH_MAX];
+	char mixes[512];	/* "default", "all" or a list */
+	char cores[512];	/* generator cores; "" = all but the chase core */
+	char variant[32];	/* "" = default from the registry */
+	int quick;
+	int list;
+	int help;
+	int no_plots;
+	uint64_t points;	/* minimum points per curve */
+	uint64_t repeats;
+	int64_t chase_core;
+	uint64_t buffer;	/* chase buffer bytes; 0 = auto */
+	uint64_t stride;
+	uint64_t window;	/* TLB window bytes; 0 = fully random */
+	uint64_t gen_bytes;	/* per generator array; 0 = auto */
+	double chase_ms;	/* chase time per repeat */
+	double peak_gbs;
+	double wave_tol;
+	int64_t mem_node;	/* -1: the chase core's node */
+	uint64_t seed;
+	uint64_t max_nop;
+	/* Resolved after parsing. */
+	int nmixes;
+	unsigned mix[MESS_GEN_NMIXES];	/* store percentages */
+};
+
+/*
+ * Parse argv into cfg.  Returns 0, or -EINVAL after printing one line that
+ * names the option and what it allows into err.
+ */
+int mess_options_parse(struct mess_cfg *cfg, int argc, char **argv,
+		       char *err, size_t errlen);
+void mess_options_defaults(struct mess_cfg *cfg);
+void mess_options_usage(FILE *f, const char *prog);
+/* Parse a list like "0-3,8,10-11" into out[], each < limit; values and
+ * range ends must be multiples of step, ranges advance by step. */
+int mess_parse_list(const char *s, int *out, int max, int limit, int step,
+		    int *n);
+
+#endif
