@@ -63,7 +63,7 @@ KERNEL_TEST := $(BUILD)/tests/test_kernels
 MESS_REFERENCE ?= $(abspath ../shared/reference/mess-results)
 export MESS_REFERENCE
 
-.PHONY: all print-mess check check-unit check-cli check-smoke check-kernels clean \
+.PHONY: all print-mess bench check check-unit check-cli check-smoke check-kernels clean \
 	$(addprefix check-,$(ISAS))
 .DEFAULT_GOAL := all
 
@@ -128,3 +128,13 @@ clean:
 # The harness binary for this compiler, for run.sh.
 print-mess:
 	@echo $(MESS)
+
+# Peer comparisons (not tests): tests/bench/compare.sh prints the figures.
+BENCH := $(BUILD)/bench/compare
+$(BENCH): $(BUILD)/tests/bench/compare.o $(LIB) $(KERNEL_OBJS)
+	$(quiet) LD $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_HARNESS)
+
+bench: $(BENCH) $(MESS)
+	$(Q)tests/bench/compare.sh ./$(BENCH)

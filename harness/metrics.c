@@ -68,7 +68,11 @@ static void summarise_curve(const struct mess_curve *c, const size_t *idx,
 		if (i > 0) {
 			const struct mess_point *q = &c->pts[idx[i - 1]];
 
-			if (p->bw_gbs < q->bw_gbs * (1.0 - wave_tol)) {
+			/* A wave is the paper's pattern: bandwidth falls while
+			 * latency keeps rising.  A drop with falling latency
+			 * is measurement noise, not a memory-system effect. */
+			if (p->bw_gbs < q->bw_gbs * (1.0 - wave_tol) &&
+			    p->lat_ns > q->lat_ns) {
 				if (cs->nwaves < MESS_MAX_WAVES) {
 					struct mess_wave *w = &cs->waves[cs->nwaves];
 
@@ -349,7 +353,7 @@ int mess_summary_write_md(FILE *fp, const struct mess_summary *s,
 		fprintf(fp, "Theoretical peak: %.1f GB/s. ", peak);
 	else
 		fputs("Theoretical peak: unknown. ", fp);
-	fprintf(fp, "Saturation: latency >= 2 x unloaded (%.1f ns); wave: bandwidth drop > %.1f%% while pressure rises.\n\n",
+	fprintf(fp, "Saturation: latency >= 2 x unloaded (%.1f ns); wave: bandwidth drop > %.1f%% while pressure and latency rise.\n\n",
 		2.0 * s->unloaded_ns, 100.0 * s->wave_tol);
 
 	fputs(have_peak ? "| family metric | GB/s or ns | % of peak |\n|---|---:|---:|\n" :

@@ -470,6 +470,27 @@ static void test_json(void **state)
 	mess_summary_free(&s);
 }
 
+/* Bandwidth falling while latency also falls is noise, not a wave. */
+static void test_drop_with_falling_latency_is_no_wave(void **state)
+{
+	struct mess_family f = { 0 };
+	struct mess_summary s;
+	struct mess_curve *c = mess_family_curve(&f, 0, 100.0);
+
+	assert_non_null(c);
+	add(c, 300, 50.0, 110.0);
+	add(c, 200, 100.0, 130.0);
+	add(c, 100, 80.0, 125.0);	/* -20 %, latency down: noise */
+	add(c, 50, 120.0, 180.0);
+	add(c, 0, 100.0, 260.0);	/* -17 %, latency up: a wave */
+	assert_int_equal(mess_summarise(&f, 100.0, 0.0, 0.02, &s), 0);
+	assert_int_equal(s.curves[0].nwaves, 1);
+	assert_int_equal(s.curves[0].waves[0].nop_from, 50);
+	assert_int_equal(s.curves[0].waves[0].nop_to, 0);
+	mess_summary_free(&s);
+	mess_family_free(&f);
+}
+
 static void test_json_waves_capped(void **state)
 {
 	struct mess_family f = { 0 };
@@ -623,6 +644,7 @@ int main(void)
 		cmocka_unit_test(test_unloaded_from_curves),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_json_waves_capped),
+		cmocka_unit_test(test_drop_with_falling_latency_is_no_wave),
 		cmocka_unit_test(test_markdown),
 		cmocka_unit_test(test_reference_hbm_vs_ddr5),
 		cmocka_unit_test(test_reference_all),
