@@ -66,6 +66,8 @@ export MESS_REFERENCE
 .PHONY: all print-mess bench check check-unit check-cli check-smoke check-kernels clean \
 	$(addprefix check-,$(ISAS))
 .DEFAULT_GOAL := all
+# Keep test objects: they are intermediate files of pattern rules.
+.SECONDARY:
 
 all: $(MESS)
 

@@ -260,6 +260,16 @@ int main(int argc, char **argv)
 	if (!r->ngen)
 		fprintf(stderr, "warning: no generator cores (a 1-core machine or --cores left none): only the unloaded latency is measured\n");
 
+	if (!r->cfg.resume[0] && r->cfg.out[0]) {
+		char csv[PATH_MAX + 16];
+
+		snprintf(csv, sizeof(csv), "%s/curves.csv", r->cfg.out);
+		if (!access(csv, F_OK)) {
+			fprintf(stderr, "mess: --out: %s already holds a run; allowed: a new directory, or --resume %s\n",
+				r->cfg.out, r->cfg.out);
+			return EXIT_USAGE;
+		}
+	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	rc = setup(r);
@@ -267,6 +277,11 @@ int main(int argc, char **argv)
 		rc = mess_run_open(r, argc, argv);
 	if (!rc && r->cfg.resume[0])
 		rc = mess_run_load_resume(r);
+	if (rc == -EEXIST) {
+		fprintf(stderr, "mess: --out: %s already holds a run; allowed: a new directory, or --resume %s\n",
+			r->dir, r->dir);
+		return EXIT_USAGE;
+	}
 	if (rc) {
 		fprintf(stderr, "mess: setup failed: %s\n", strerror(-rc));
 		return EXIT_FAIL;

@@ -108,11 +108,14 @@ int mess_run_open(struct mess_run *r, int argc, char **argv)
 		mess_utc_now(utc, sizeof(utc), 1);
 		snprintf(r->dir, sizeof(r->dir), "results/%s-%s", host, utc);
 	}
+	snprintf(path, sizeof(path), "%s/curves.csv", r->dir);
+	fresh = access(path, F_OK) != 0;
+	/* Appending a new run to an old one would mix two machines' states. */
+	if (!fresh && !r->cfg.resume[0])
+		return -EEXIST;
 	err = mkdir_p(r->dir);
 	if (err)
 		return err;
-	snprintf(path, sizeof(path), "%s/curves.csv", r->dir);
-	fresh = access(path, F_OK) != 0;
 	r->csv = fopen(path, "a");
 	if (!r->csv)
 		return -errno;
@@ -376,7 +379,8 @@ int mess_run_finish(struct mess_run *r, int complete)
 	mess_utc_now(r->end_utc, sizeof(r->end_utc), 0);
 
 	err = rewrite_csv(r);
-	if (!err)
+	/* Interrupted before the unloaded latency: nothing to summarise. */
+	if (!err && r->unloaded_ns > 0)
 		err = write_summary(r, complete);
 
 	snprintf(path, sizeof(path), "%s/mess", r->dir);

@@ -47,6 +47,10 @@ check "bwlat_100.txt and bwlat_50.txt exist" '[ -s "$d/mess/bwlat_100.txt" ] && 
 check "bwlat files: two numeric columns, bandwidth descending" \
 	'for f in "$d"/mess/bwlat_*.txt; do awk "NF!=2 || (NR>1 && \$1>prev) {exit 1} {prev=\$1}" "$f" || exit 1; done'
 
+./run.sh --quick --out "$d" >/dev/null 2>"$out/again.err"
+rc=$?
+check "a second run into the same --out is refused (exit $rc)" '[ $rc -eq 1 ] && grep -q "already holds a run" "$out/again.err"'
+
 # Interrupt a run, then resume it to completion.
 ./run.sh --quick --out "$out/intr" >/dev/null 2>"$out/intr.err" &
 pid=$!
