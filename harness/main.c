@@ -181,6 +181,8 @@ static int setup(struct mess_run *r)
 				      r->ngen, r->gen_bytes, r->node, 1);
 		if (err)
 			return err;
+		/* Recorded now: the arrays are gone when meta.json is final. */
+		mess_gens_hugepages(&r->gens, &r->gen_hp, &r->gen_huge_pct);
 	}
 	return 0;
 }

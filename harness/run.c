@@ -225,8 +225,8 @@ int mess_run_write_meta(struct mess_run *r, int complete)
 {
 	FILE *f = open_tmp(r, "meta.json");
 	struct utsname u;
-	enum mess_hp ghp = MESS_HP_NONE;
-	double gpct = 0;
+	enum mess_hp ghp = r->gen_hp;
+	double gpct = r->gen_huge_pct;
 	const struct mess_gen_kernel *k = &r->var->table[0];
 	char host[256] = "";
 
@@ -234,8 +234,6 @@ int mess_run_write_meta(struct mess_run *r, int complete)
 		return -errno;
 	uname(&u);
 	gethostname(host, sizeof(host) - 1);
-	if (r->ngen)
-		mess_gens_hugepages(&r->gens, &ghp, &gpct);
 
 	fprintf(f, "{\n  \"schema\": %d,\n  \"tool\": \"mess\",\n", META_SCHEMA);
 	fprintf(f, "  \"version\": \"%s\",\n  \"git_revision\": \"%s\",\n",

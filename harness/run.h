@@ -32,6 +32,8 @@ struct mess_run {
 	uint32_t nlines;
 	uint64_t chase_iters;	/* per repeat, adapted to chase_ms */
 	struct mess_gens gens;
+	enum mess_hp gen_hp;	/* worst over the generator arrays */
+	double gen_huge_pct;
 
 	double unloaded_ns, unloaded_std_ns;
 	double unloaded_random_ns, unloaded_random_std_ns;
