@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "messfmt.h"
+#include "util.h"
 
 #define MESS_GRID_STEPS 51	/* R = 0, 2, ..., 100 */
 
@@ -168,19 +169,6 @@ static void describe(char *buf, size_t len, const struct mess_curve *c)
 			 c->store_pct, c->read_pct);
 }
 
-static int mkdir_one(const char *dir)
-{
-	struct stat st;
-
-	if (!mkdir(dir, 0777))
-		return 0;
-	if (errno != EEXIST)
-		return -errno;
-	if (stat(dir, &st))
-		return -errno;
-	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
-}
-
 static int write_bwlat(const char *path, const struct mess_curve *c)
 {
 	struct mess_point *rows;
@@ -267,7 +255,7 @@ int mess_export_dir(const char *dir, const struct mess_family *f, char *note,
 		}
 	}
 
-	ret = mkdir_one(dir);
+	ret = mess_mkdir_p(dir);
 	if (ret)
 		return ret;
 	plen = strlen(dir) + sizeof("/bwlat_100.txt");

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "plot.h"
+#include "util.h"
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -25,19 +26,6 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
-}
-
-static int mkdir_one(const char *dir)
-{
-	struct stat st;
-
-	if (!mkdir(dir, 0777))
-		return 0;
-	if (errno != EEXIST)
-		return -errno;
-	if (stat(dir, &st))
-		return -errno;
-	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 }
 
 static int usable(const struct mess_point *p)
@@ -292,9 +280,9 @@ int mess_plot(const char *rundir, const struct mess_family *f,
 	snprintf(pp->svg, sizeof(pp->svg), "%s/curves.svg", pp->dir);
 	snprintf(pp->log, sizeof(pp->log), "%s/gnuplot.log", pp->dir);
 
-	ret = mkdir_one(rundir);
+	ret = mess_mkdir_p(rundir);
 	if (!ret)
-		ret = mkdir_one(pp->dir);
+		ret = mess_mkdir_p(pp->dir);
 	if (!ret)
 		ret = write_dat(pp->dat, f);
 	if (ret < 0) {

@@ -16,6 +16,7 @@
 #include "metrics.h"
 #include "plot.h"
 #include "run.h"
+#include "util.h"
 
 #define META_SCHEMA 1
 #define BW_SOURCE "accounted"
@@ -28,25 +29,6 @@ void mess_utc_now(char *buf, size_t len, int compact)
 	gmtime_r(&t, &tm);
 	strftime(buf, len, compact ? "%Y%m%dT%H%M%SZ" : "%Y-%m-%dT%H:%M:%SZ",
 		 &tm);
-}
-
-static int mkdir_p(const char *path)
-{
-	char tmp[PATH_MAX];
-
-	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(tmp, 0777) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(tmp, 0777) && errno != EEXIST)
-		return -errno;
-	return 0;
 }
 
 static void json_str(FILE *f, const char *s)
@@ -113,7 +95,7 @@ int mess_run_open(struct mess_run *r, int argc, char **argv)
 	/* Appending a new run to an old one would mix two machines' states. */
 	if (!fresh && !r->cfg.resume[0])
 		return -EEXIST;
-	err = mkdir_p(r->dir);
+	err = mess_mkdir_p(r->dir);
 	if (err)
 		return err;
 	r->csv = fopen(path, "a");

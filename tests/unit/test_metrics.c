@@ -22,18 +22,7 @@
 
 #define EPS 1e-9
 
-/* cmocka 1.1.5 has no assert_double_equal. */
-#define assert_near(a, b, eps) \
-	check_near((a), (b), (eps), #a, __FILE__, __LINE__)
-
-static void check_near(double a, double b, double eps, const char *expr,
-		       const char *file, int line)
-{
-	if (fabs(a - b) <= eps)
-		return;
-	print_error("%s = %.12g, expected %.12g (+-%g)\n", expr, a, b, eps);
-	_fail(file, line);
-}
+#include "near.h"
 
 static void add(struct mess_curve *c, uint64_t nop, double bw, double lat)
 {
