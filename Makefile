@@ -101,7 +101,7 @@ $(KERNEL_TEST): $(BUILD)/tests/unit/test_kernels.o $(KERNEL_OBJS)
 	$(quiet) LD $@
 	$(Q)$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_TEST)
 
-check: check-unit check-cli check-smoke
+check: check-unit check-cli check-smoke $(BENCH)
 
 check-unit: $(UNIT_TESTS)
 	@set -e; for t in $^; do echo "== $$t"; $(EMU) ./$$t; done

@@ -175,7 +175,8 @@ static void measure_repeats(struct mess_run *r, const struct mess_gen_kernel *k,
 
 int mess_measure_unloaded(struct mess_run *r)
 {
-	unsigned reps = r->cfg.repeats < 3 ? 3 : (unsigned)r->cfg.repeats;
+	/* Cheap next to the sweep, and the figure every curve is read against. */
+	unsigned reps = r->cfg.repeats < 7 ? 7 : (unsigned)r->cfg.repeats;
 	uint32_t *order = malloc((size_t)r->nlines * sizeof(*order));
 	uint32_t per_window = (uint32_t)(r->cfg.window / r->cfg.stride);
 	struct mess_rng rng;
