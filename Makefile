@@ -53,6 +53,7 @@ LIB_SRCS := $(filter-out harness/main.c,$(wildcard harness/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libmess.a
 MESS := $(BUILD)/mess
+BENCH := $(BUILD)/bench/compare
 
 # Unit tests of the maths link the harness library; the kernel test links
 # only the kernels and cmocka, so it cross-builds without hwloc.
@@ -132,7 +133,6 @@ print-mess:
 	@echo $(MESS)
 
 # Peer comparisons (not tests): tests/bench/compare.sh prints the figures.
-BENCH := $(BUILD)/bench/compare
 $(BENCH): $(BUILD)/tests/bench/compare.o $(LIB) $(KERNEL_OBJS)
 	$(quiet) LD $@
 	@mkdir -p $(@D)
