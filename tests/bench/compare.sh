@@ -13,12 +13,15 @@ $pin "$cmp" chase $gb 262144 256 0
 $pin "$cmp" chase $gb 0 256 1
 $pin "$cmp" chase $gb 0 256 0
 $pin "$cmp" chase $gb 262144 64 1
-echo "== one core, 100% loads, full pressure"
+# likwid-bench's S0 workgroup runs on the first CPU of socket 0: use the
+# same CPU and the same 1 GiB array so the two differ only in the kernel.
+echo "== CPU 0, 100% loads, full pressure, 1 GiB"
+pin0="taskset -c 0"
 for i in 1 2 3; do
-	$pin "$cmp" gen wide 0 $((2 * llc))
-	$pin "$cmp" gen vec 0 $((2 * llc))
+	$pin0 "$cmp" gen wide 0 $gb
+	$pin0 "$cmp" gen vec 0 $gb
 	if command -v likwid-bench >/dev/null; then
 		likwid-bench -t load_avx -w S0:1GB:1 2>/dev/null | awk '/MByte\/s/ {printf "likwid-bench load_avx: %.2f GB/s\n", $2 / 1000}'
 	fi
-	$pin "$cmp" copy $((2 * llc))
+	$pin0 "$cmp" copy $((gb / 2))
 done
