@@ -339,9 +339,12 @@ static int write_summary(struct mess_run *r, int complete)
 		goto out;
 	}
 	mess_summary_write_md(f, &s, title);
-	fprintf(f, "\nUnloaded latency, fully random chase over the whole buffer (page walks included): %.1f ns.\n"
-		   "Bandwidth is %s: see meta.json `bw_accounting`.\n",
-		r->unloaded_random_ns, BW_SOURCE);
+	fprintf(f, "\nUnloaded latency: %.1f ns, standard deviation %.1f ns over %u repeats (%s chase).\n"
+		   "Unloaded latency, fully random chase over the whole buffer (page walks included): %.1f ns (sd %.1f ns).\n"
+		   "Bandwidth is %s: see meta.json `bw_accounting`; per-point latency spread is `lat_ns_std` in curves.csv.\n",
+		r->unloaded_ns, r->unloaded_std_ns, r->unloaded_repeats,
+		r->cfg.window ? "TLB-window" : "fully random",
+		r->unloaded_random_ns, r->unloaded_random_std_ns, BW_SOURCE);
 	err = commit_tmp(r, "summary.md", f);
 out:
 	mess_summary_free(&s);

@@ -37,6 +37,7 @@ struct mess_run {
 
 	double unloaded_ns, unloaded_std_ns;
 	double unloaded_random_ns, unloaded_random_std_ns;
+	unsigned unloaded_repeats;
 	struct mess_family fam;
 	int done[MESS_GEN_OPS + 1];	/* mixes finished (resume) */
 

@@ -185,6 +185,7 @@ int mess_measure_unloaded(struct mess_run *r)
 
 	if (!order)
 		return -ENOMEM;
+	r->unloaded_repeats = reps;
 	if (r->ngen)
 		mess_gens_set(&r->gens, NULL, 0);
 
