@@ -87,8 +87,6 @@ static void *gen_main(void *arg)
 					t->want_huge);
 	pthread_mutex_lock(&g->mu);
 	g->ready++;
-	if (t->err)
-		g->failed++;
 	pthread_cond_broadcast(&g->cv);
 	for (;;) {
 		while (!g->quit && g->cmd_seq == seen)

@@ -29,7 +29,7 @@ struct mess_gens {
 	uint64_t nop;
 	atomic_uint run_seq;	/* threads run while this equals their seq */
 	int quit;
-	int ready, failed;
+	int ready;
 	size_t array_bytes;
 };
 

@@ -297,13 +297,6 @@ static int rewrite_csv(struct mess_run *r)
 	return commit_tmp(r, "curves.csv", f);
 }
 
-static int cmp_curve(const void *a, const void *b)
-{
-	const struct mess_curve *x = a, *y = b;
-
-	return (x->store_pct > y->store_pct) - (x->store_pct < y->store_pct);
-}
-
 static int write_summary(struct mess_run *r, int complete)
 {
 	struct mess_summary s;
@@ -356,7 +349,7 @@ int mess_run_finish(struct mess_run *r, int complete)
 	char path[PATH_MAX + 64], title[300], err_s[256];
 	int err;
 
-	qsort(r->fam.curves, r->fam.n, sizeof(*r->fam.curves), cmp_curve);
+	mess_family_sort_store(&r->fam);
 	for (size_t i = 0; i < r->fam.n; i++)
 		mess_curve_sort_pressure(&r->fam.curves[i]);
 	mess_utc_now(r->end_utc, sizeof(r->end_utc), 0);
