@@ -7,24 +7,45 @@
 
 CROSS_COMPILE ?=
 CC := $(CROSS_COMPILE)gcc
-ARCH := $(shell $(CC) -dumpmachine 2>/dev/null | cut -d- -f1)
+# GNU says powerpc64le, the kernel (uname -m), qemu and Debian's users say
+# ppc64le: the directory names follow the latter.
+ARCH := $(subst powerpc64le,ppc64le,$(shell $(CC) -dumpmachine 2>/dev/null | cut -d- -f1))
 ifeq ($(ARCH),)
 $(error cannot run '$(CC) -dumpmachine': is the (cross) compiler installed?)
 endif
 BUILD := build/$(ARCH)
 
 # The ISAs whose kernels we ship, and the compiler prefix for each.
-ISAS := x86_64 aarch64
+ISAS := x86_64 aarch64 riscv64 ppc64le
 CROSS_x86_64 := x86_64-linux-gnu-
 CROSS_aarch64 := aarch64-linux-gnu-
+CROSS_riscv64 := riscv64-linux-gnu-
+CROSS_ppc64le := powerpc64le-linux-gnu-
 
-# Only to pick the runner of test binaries (native or qemu-user): build
-# flags never depend on it.
+# Only to pick the runner of test binaries (native or qemu-user) and, for a
+# foreign ISA, where its libraries come from: code generation never depends
+# on it.
 HOST_ARCH := $(shell uname -m)
-EMU = $(if $(filter $(ARCH),$(HOST_ARCH)),,qemu-$(ARCH))
-# Where qemu-user finds a foreign ISA's loader when no multiarch libc is
-# installed (Debian's cross toolchains put one here).
-export QEMU_LD_PREFIX ?= $(wildcard /usr/$(ARCH)-linux-gnu)
+FOREIGN := $(if $(filter $(ARCH),$(HOST_ARCH)),,1)
+EMU = $(if $(FOREIGN),qemu-$(ARCH))
+
+# A foreign ISA links static cmocka, hwloc and libnuma built from Debian's
+# sources by tools/cross-deps.sh (bookworm has no riscv64 packages to
+# install); static binaries run under qemu-user with no sysroot.
+ifneq ($(FOREIGN),)
+DEPS := build/deps/$(ARCH)
+CPPFLAGS += -I$(DEPS)/include
+LDFLAGS += -static -L$(DEPS)/lib
+endif
+
+# CPUs each ISA's kernel tests run on under qemu-user ('default' is qemu's
+# own): with and without the optional vector extensions, so both the
+# run-time selection and the vector kernels are exercised.  RVV at two
+# vector lengths proves the declared traffic does not depend on VLEN.
+QEMU_CPUS_x86_64 := default
+QEMU_CPUS_aarch64 := default
+QEMU_CPUS_riscv64 := default rv64,v=true,vlen=128 rv64,v=true,vlen=512
+QEMU_CPUS_ppc64le := default power8 power10
 
 VERSION := 0.1.0
 GIT_REV := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
@@ -64,7 +85,7 @@ KERNEL_TEST := $(BUILD)/tests/test_kernels
 MESS_REFERENCE ?= $(abspath ../shared/reference/mess-results)
 export MESS_REFERENCE
 
-.PHONY: all print-mess bench check check-unit check-cli check-smoke check-kernels clean \
+.PHONY: all print-mess bench check check-unit check-cli check-smoke check-kernels check-e2e clean \
 	$(addprefix check-,$(ISAS))
 .DEFAULT_GOAL := all
 # Keep test objects: they are intermediate files of pattern rules.
@@ -107,13 +128,45 @@ check: check-unit check-cli check-smoke $(BENCH)
 check-unit: $(UNIT_TESTS)
 	@set -e; for t in $^; do echo "== $$t"; $(EMU) ./$$t; done
 
-# Kernel semantics of one ISA, built with that ISA's compiler.
+# Kernel semantics of one ISA, built with that ISA's compiler; under
+# qemu-user once per emulated CPU.
 check-kernels: $(KERNEL_TEST)
-	@echo "== $(KERNEL_TEST) ($(if $(EMU),$(EMU),native))"
-	$(Q)$(EMU) ./$(KERNEL_TEST)
+ifeq ($(FOREIGN),)
+	@echo "== $(KERNEL_TEST) (native)"
+	$(Q)./$(KERNEL_TEST)
+else
+	$(Q)set -e; for cpu in $(QEMU_CPUS_$(ARCH)); do \
+		echo "== $(KERNEL_TEST) ($(EMU), cpu $$cpu)"; \
+		if [ $$cpu = default ]; then unset QEMU_CPU; else export QEMU_CPU=$$cpu; fi; \
+		$(EMU) ./$(KERNEL_TEST); \
+	done
+endif
 
+# The whole harness end to end on a tiny sweep: under qemu the figures mean
+# nothing, but every result file must be complete and well formed.
+check-e2e: $(MESS)
+ifeq ($(FOREIGN),)
+	$(Q)tests/e2e.sh "" ./$(MESS) $(BUILD)/e2e
+else
+	$(Q)set -e; for cpu in $(QEMU_CPUS_$(ARCH)); do \
+		if [ $$cpu = default ]; then unset QEMU_CPU; else export QEMU_CPU=$$cpu; fi; \
+		tests/e2e.sh "$(EMU)" ./$(MESS) $(BUILD)/e2e-$$(echo $$cpu | tr -c 'a-z0-9\n' _); \
+	done
+endif
+
+# One ISA's kernel tests and, for a foreign ISA, the e2e sweep under qemu.
+# What cannot run here (no cross compiler, no qemu, no Debian sources for
+# the libraries) is reported as SKIPPED with the reason, never passed.
 $(addprefix check-,$(ISAS)): check-%:
-	$(Q)$(MAKE) --no-print-directory CROSS_COMPILE=$(CROSS_$*) check-kernels
+	$(Q)if [ "$(HOST_ARCH)" = "$*" ]; then \
+		exec $(MAKE) --no-print-directory CROSS_COMPILE= check-kernels; fi; \
+	skip() { echo "SKIPPED check-$*: $$1"; mkdir -p build; echo "check-$*: $$1" >>build/skipped.txt; exit 0; }; \
+	command -v $(CROSS_$*)gcc >/dev/null || skip "no $(CROSS_$*)gcc (apt-get install gcc-$(CROSS_$*:-=))"; \
+	command -v qemu-$* >/dev/null || skip "no qemu-$* (apt-get install qemu-user)"; \
+	rc=0; tools/cross-deps.sh $* $(CROSS_$*) build/deps/$* || rc=$$?; \
+	[ $$rc -ne 77 ] || skip "no static cmocka/hwloc/libnuma for $* (see above)"; \
+	[ $$rc -eq 0 ] || exit $$rc; \
+	$(MAKE) --no-print-directory CROSS_COMPILE=$(CROSS_$*) check-kernels check-e2e
 
 check-cli: $(MESS)
 	$(Q)tests/cli/run-cli-tests.sh ./$(MESS) tests/cli/cases.txt
@@ -122,6 +175,7 @@ check-smoke: $(MESS)
 	$(Q)tests/smoke.sh
 
 check: $(addprefix check-,$(ISAS))
+	@if [ -s build/skipped.txt ]; then echo "== skipped:"; sort -u build/skipped.txt; rm -f build/skipped.txt; fi
 
 clean:
 	rm -rf build

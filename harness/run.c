@@ -252,6 +252,17 @@ int mess_run_write_meta(struct mess_run *r, int complete)
 	fprintf(f, ", \"vector_width_bytes\": %u, \"nontemporal_stores\": %s, \"ops_per_iteration\": %d, \"nop_spin_every_ops\": %d, \"array_bytes_per_thread\": %zu},\n",
 		k->width, k->nontemporal ? "true" : "false", MESS_GEN_OPS,
 		MESS_GEN_SPIN_EVERY, r->gen_bytes);
+	/* Which variants this CPU could run, and why not, so a reader knows
+	 * whether the choice was the widest the hardware offers. */
+	fprintf(f, "  \"variant_selection\": {\"chosen_by\": \"%s\", \"variants\": {",
+		r->cfg.variant[0] ? "--variant" : "default: widest available (run-time CPU features)");
+	for (unsigned i = 0; i < mess_nvariants; i++) {
+		const char *why = mess_variant_unavailable(&mess_variants[i]);
+
+		fprintf(f, "%s\"%s\": ", i ? ", " : "", mess_variants[i].name);
+		json_str(f, why ? why : "available");
+	}
+	fprintf(f, "}},\n");
 	fprintf(f, "  \"chase\": {\"buffer_bytes\": %zu, \"stride_bytes\": %llu, \"window_bytes\": %llu, \"mode\": \"%s\", \"lines\": %u, \"loads_per_iteration\": %d, \"ms_per_repeat\": %g, \"seed\": %llu},\n",
 		r->chase.len, (unsigned long long)r->cfg.stride,
 		(unsigned long long)r->cfg.window,

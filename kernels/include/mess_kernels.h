@@ -60,10 +60,15 @@ struct mess_gen_kernel {
 _Static_assert(sizeof(struct mess_gen_kernel) == 40, "layout shared with asm");
 
 /* One table per variant, MESS_GEN_NMIXES entries ordered by store_pct.
- *  vec:     the ISA's base vector width (x86_64 AVX2 32 B, aarch64 ldr q 16 B)
- *  wide:    the widest (x86_64 AVX-512 64 B, aarch64 ldp q 32 B)
+ *  scalar:  64-bit integer loads/stores of the base ISA, 8 B (runs on any
+ *           CPU of the ISA: RV64GC, POWER8, ...)
+ *  vec:     the ISA's base vector width (x86_64 AVX2 32 B, aarch64 ldr q
+ *           16 B, riscv64 RVV 16 B, ppc64le VSX 16 B)
+ *  wide:    the widest (x86_64 AVX-512 64 B, aarch64 ldp q 32 B, riscv64
+ *           RVV LMUL=4 64 B, ppc64le POWER10 lxvp/stxvp 32 B)
  *  nt:      base width, non-temporal stores (x86_64 vmovntpd)
  *  wide_nt: widest, non-temporal stores (x86_64 AVX-512 vmovntpd) */
+extern const struct mess_gen_kernel mess_gen_scalar[MESS_GEN_NMIXES];
 extern const struct mess_gen_kernel mess_gen_vec[MESS_GEN_NMIXES];
 extern const struct mess_gen_kernel mess_gen_wide[MESS_GEN_NMIXES];
 extern const struct mess_gen_kernel mess_gen_nt[MESS_GEN_NMIXES];

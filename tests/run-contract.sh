@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: MIT
+# Sourced by tests/smoke.sh and tests/e2e.sh: the result-directory contract.
+#   check_run_dir DIR MIXES MIN_POINTS
+# MIXES: space-separated store percentages the run measured.  Needs check()
+# from the caller.
+check_run_dir() {
+	local d=$1 mixes=$2 minpts=$3 s f k n
+	local nmix
+	nmix=$(echo $mixes | wc -w)
+	for f in meta.json curves.csv summary.json summary.md plots/curves.png plots/curves.svg; do
+		check "$f exists and is not empty" '[ -s "$d/$f" ]'
+	done
+	check "meta.json is JSON" 'jq -e . "$d/meta.json" >/dev/null'
+	for k in schema version git_revision host cpu_model isa cores llc_bytes numa_nodes huge_pages bw_source compiler cflags start_utc end_utc complete; do
+		check "meta.json has $k" 'jq -e "has(\"$k\")" "$d/meta.json" >/dev/null'
+	done
+	check "meta.json complete" 'jq -e ".complete == true" "$d/meta.json" >/dev/null'
+	check "meta.json huge_pages is hugetlb/thp/none" 'jq -e ".huge_pages | test(\"^(hugetlb|thp|none)$\")" "$d/meta.json" >/dev/null'
+	check "meta.json vector width" 'jq -e ".generator.vector_width_bytes > 0" "$d/meta.json" >/dev/null'
+	check "curves.csv header" '[ "$(head -1 "$d/curves.csv")" = "store_pct,read_pct,nop,bw_gbs,read_bw_gbs,write_bw_gbs,lat_ns,lat_ns_std,repeats,bw_source" ]'
+	for s in $mixes; do
+		check "mix $s has >= $minpts points" '[ "$(awk -F, -v s=$s "NR>1 && \$1==s" "$d/curves.csv" | wc -l)" -ge $minpts ]'
+	done
+	check "every row: 10 fields, positive bw and latency, accounted" \
+		'awk -F, "NR>1 && !(NF==10 && \$4>0 && \$7>0 && \$10==\"accounted\") {exit 1}" "$d/curves.csv"'
+	check "summary.json is JSON with unloaded latency" 'jq -e ".unloaded_ns > 0" "$d/summary.json" >/dev/null'
+	check "summary.json has one entry per curve" 'jq -e "(.curves | length) == $nmix" "$d/summary.json" >/dev/null'
+	check "summary.md mentions unloaded latency" 'grep -qi "unloaded" "$d/summary.md"'
+	check "plots/curves.png is a PNG" 'head -c 8 "$d/plots/curves.png" | grep -q PNG'
+	check "plots/curves.svg is SVG" 'grep -q "<svg" "$d/plots/curves.svg"'
+	n=$(ls "$d"/mess/bwlat_*.txt 2>/dev/null | wc -l)
+	check "mess/ has one bwlat file per curve ($nmix), got $n" '[ "$n" -eq $nmix ]'
+	check "bwlat files: two numeric columns, bandwidth descending" \
+		'for f in "$d"/mess/bwlat_*.txt; do awk "NF!=2 || (NR>1 && \$1>prev) {exit 1} {prev=\$1}" "$f" || exit 1; done'
+}

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# Static cmocka, hwloc and libnuma for one foreign ISA, built from Debian's
+# own source packages with Debian's cross compiler:
+#
+#   tools/cross-deps.sh <arch> <compiler-prefix> <prefix-dir>
+#   e.g. tools/cross-deps.sh riscv64 riscv64-linux-gnu- build/deps/riscv64
+#
+# Why from source: bookworm has no riscv64 port, so there is no
+# libhwloc-dev:riscv64 to install, and multiarch -dev packages for arm64 and
+# ppc64el drag in (and upgrade) half the base system.  One static build per
+# ISA, of the same versions as the native packages, works for all three and
+# lets qemu-user run the binaries without a foreign sysroot.
+#
+# Exit status: 0 built (or already there), 77 cannot build here (the reason
+# is on stderr; the Makefile reports the ISA's tests as skipped), other:
+# a real failure.
+set -euo pipefail
+
+arch=${1:?arch} cross=${2:?compiler prefix} prefix=${3:?prefix dir}
+pkgs=(cmocka hwloc numactl)
+here=$(pwd)
+mkdir -p "$prefix"
+prefix=$(cd "$prefix" && pwd)
+src=$(dirname "$prefix")/src
+log=$prefix/build.log
+
+skip() { echo "cross-deps: $arch: $*" >&2; exit 77; }
+
+command -v "${cross}gcc" >/dev/null ||
+	skip "${cross}gcc not found (apt-get install gcc-${cross%-})"
+
+# The stamp names the source versions, so a Debian update rebuilds.
+versions() {
+	local p v out=
+	for p in "${pkgs[@]}"; do
+		v=$(apt-cache showsrc "$p" 2>/dev/null |
+			sed -n 's/^Version: //p' | sort -V | tail -n1)
+		[ -n "$v" ] || return 1
+		out+="$p=$v "
+	done
+	echo "$out"
+}
+if ! want=$(versions); then
+	# Built before, index gone since: what is there is still good.
+	[ -f "$prefix/.stamp" ] && exit 0
+	skip "no Debian source index for ${pkgs[*]} (add a deb-src line to /etc/apt/sources.list.d and run apt-get update)"
+fi
+if [ -f "$prefix/.stamp" ] && [ "$(cat "$prefix/.stamp")" = "$want" ]; then
+	exit 0
+fi
+
+for t in cmake autoreconf make dpkg-source; do
+	command -v "$t" >/dev/null || skip "$t not found (apt-get install cmake autoconf automake libtool make dpkg-dev)"
+done
+
+# Sources are ISA-independent: fetch once, build per ISA out of tree.
+mkdir -p "$src"
+for p in "${pkgs[@]}"; do
+	ver=$(echo "$want" | tr ' ' '\n' | sed -n "s/^$p=//p")
+	upver=${ver#*:}
+	upver=${upver%-*}
+	if [ ! -d "$src/$p-$upver" ]; then
+		echo "cross-deps: fetching Debian source $p $ver" >&2
+		(cd "$src" && apt-get source -q "$p=$ver" >>"$log" 2>&1) ||
+			skip "apt-get source $p=$ver failed (see $log)"
+	fi
+done
+cmocka_src=$(ls -d "$src"/cmocka-*/ | tail -n1)
+hwloc_src=$(ls -d "$src"/hwloc-*/ | tail -n1)
+numa_src=$(ls -d "$src"/numactl-*/ | tail -n1)
+
+host=$("${cross}gcc" -dumpmachine)
+obj=$prefix/obj
+rm -rf "$obj" "$prefix/include" "$prefix/lib"
+mkdir -p "$obj"
+jobs=$(nproc 2>/dev/null || echo 2)
+step() { echo "cross-deps: $arch: $*" >&2; }
+
+step "cmocka ($cmocka_src)"
+cmake -S "$cmocka_src" -B "$obj/cmocka" -DCMAKE_SYSTEM_NAME=Linux \
+	-DCMAKE_SYSTEM_PROCESSOR="$arch" -DCMAKE_C_COMPILER="${cross}gcc" \
+	-DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_INSTALL_LIBDIR=lib \
+	-DCMAKE_BUILD_TYPE=Release -DWITH_STATIC_LIB=ON \
+	-DWITH_EXAMPLES=OFF -DUNIT_TESTING=OFF >>"$log" 2>&1
+cmake --build "$obj/cmocka" -j"$jobs" >>"$log" 2>&1
+cmake --install "$obj/cmocka" >>"$log" 2>&1
+# cmocka installs its archive as libcmocka-static.a; -lcmocka wants this.
+mv "$prefix/lib/libcmocka-static.a" "$prefix/lib/libcmocka.a"
+rm -f "$prefix"/lib/libcmocka.so*
+
+# Only the library: no lstopo, no I/O discovery, no plugins, so it needs
+# nothing but libc.
+step "hwloc ($hwloc_src)"
+mkdir -p "$obj/hwloc"
+(cd "$obj/hwloc" && "$hwloc_src/configure" --host="$host" \
+	--prefix="$prefix" --libdir="$prefix/lib" --enable-static \
+	--disable-shared --disable-io --disable-libxml2 --disable-libudev \
+	--disable-cairo --disable-plugin-dlopen --disable-plugin-ltdl \
+	--disable-readme --disable-picky >>"$log" 2>&1 &&
+	make -C hwloc -j"$jobs" >>"$log" 2>&1 &&
+	make -C hwloc install >>"$log" 2>&1 &&
+	make -C include install >>"$log" 2>&1)
+
+# numactl ships no generated configure; autoreconf a private copy so the
+# shared source tree stays pristine.
+step "libnuma ($numa_src)"
+cp -a "$numa_src" "$obj/numactl"
+(cd "$obj/numactl" && autoreconf -fi >>"$log" 2>&1 &&
+	./configure --host="$host" --prefix="$prefix" --libdir="$prefix/lib" \
+		--enable-static --disable-shared >>"$log" 2>&1 &&
+	make -j"$jobs" libnuma.la >>"$log" 2>&1 &&
+	mkdir -p "$prefix/include" "$prefix/lib" &&
+	cp numa.h numaif.h numacompat1.h "$prefix/include/" &&
+	cp .libs/libnuma.a "$prefix/lib/")
+
+for f in lib/libcmocka.a lib/libhwloc.a lib/libnuma.a include/cmocka.h \
+	include/hwloc.h include/numa.h; do
+	[ -f "$prefix/$f" ] || { echo "cross-deps: $arch: $f missing after build (see $log)" >&2; exit 1; }
+done
+rm -rf "$obj"
+echo "$want" >"$prefix/.stamp"
+step "done: $prefix ($want)"
+cd "$here"
