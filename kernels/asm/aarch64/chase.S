@@ -3,6 +3,13 @@
  * Pointer chase for the latency side of the Mess curves: every load's
  * address is the previous load's value, so the core cannot overlap two
  * misses and the time per load is the loaded latency of the memory system.
+ *
+ * Time source on aarch64: the harness times with
+ * clock_gettime(CLOCK_MONOTONIC), which the vDSO serves from the generic
+ * timer's virtual count (CNTVCT_EL0, readable from user space at the
+ * CNTFRQ_EL0 rate, typically 1 to 1000 MHz), not from a cycle counter:
+ * PMCCNTR_EL0 is not user-readable unless the kernel allows it, so core
+ * cycles come only through perf.  Nothing here reads a counter.
  */
 
 /* Mirror of kernels/include/mess_kernels.h (C-only, so not included). */

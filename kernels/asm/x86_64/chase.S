@@ -3,6 +3,13 @@
  * Pointer chase for the latency side of the Mess curves: every load's
  * address is the previous load's value, so the core cannot overlap two
  * misses and the time per load is the loaded latency of the memory system.
+ *
+ * Time source on x86_64: the harness times with
+ * clock_gettime(CLOCK_MONOTONIC), which the vDSO serves from the TSC when
+ * the kernel trusts it (constant and invariant), else from a slower
+ * clocksource.  The TSC ticks at a fixed reference rate, not the core clock,
+ * so it is a time base, not a cycle counter; core cycles come only from the
+ * PMU (perf), which a VM may not expose.  Nothing here reads a counter.
  */
 
 /* Mirror of kernels/include/mess_kernels.h (C-only, so not included). */
