@@ -1,0 +1,758 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Noise absorption: the search driven against synthetic machines with a
+ * known three-phase t(k) and seeded noise, the fit on what it measured,
+ * series without phases, and the search rules on hand-made points.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "absorb.h"
+#include "near.h"
+
+#define T0 10.0		/* ns per iteration without noise */
+#define NOISE 0.002	/* relative spread of one run */
+#define REPEATS 7
+#define MAXPTS 256
+
+enum shape {
+	PHASES,		/* flat, straight transient, line */
+	SCATTER,	/* constant, each k off by its own 0.8 % */
+	DECREASING,	/* every noise instruction makes it faster */
+	JUMP_DOWN,	/* 30 % slower at k = 1, then faster with k */
+	WALK,		/* random walk of +-0.5 % steps in k */
+};
+
+struct machine {
+	enum shape shape;
+	double k1, k2;	/* PHASES: end of the flat, start of the line */
+	double s;	/* PHASES: slope of the line, ns/instruction */
+	uint64_t seed;
+};
+
+static uint64_t mix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+/* Standard normal from (seed, k, r), so a k measures the same whenever. */
+static double gauss(uint64_t seed, uint64_t k, uint64_t r)
+{
+	uint64_t h = mix(seed ^ mix(k ^ mix(r)));
+	double u1 = ((h >> 11) + 0.5) / 9007199254740992.0;
+	double u2 = ((mix(h) >> 11) + 0.5) / 9007199254740992.0;
+
+	return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+}
+
+/*
+ * Noise-free t(k).  The transient rises at half the line's slope: the line
+ * extended back passes below the flat level, as when the noise first fills
+ * idle slots and only then competes.
+ */
+static double truth(const struct machine *m, unsigned k)
+{
+	double h = m->s * (m->k2 - m->k1) / 2, w = 0;
+
+	switch (m->shape) {
+	case PHASES:
+		if (k <= m->k1)
+			return T0;
+		if (k < m->k2)
+			return T0 + h * (k - m->k1) / (m->k2 - m->k1);
+		return T0 + h + m->s * (k - m->k2);
+	case SCATTER:
+		return T0 * (1 + 0.008 * gauss(m->seed, k, 1000));
+	case DECREASING:
+		return T0 * (1 - 0.001 * k);
+	case JUMP_DOWN:
+		return k ? T0 * (1.3 - 0.001 * k) : T0;
+	case WALK:
+		for (unsigned j = 1; j <= k; j++)
+			w += mix(m->seed ^ mix(j)) & 1 ? 1 : -1;
+		return T0 * (1 + 0.005 * w);
+	}
+	return NAN;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	const double *x = a, *y = b;
+
+	return (*x > *y) - (*x < *y);
+}
+
+/* Median and standard deviation of REPEATS noisy runs. */
+static void measure(const struct machine *m, unsigned k,
+		    struct mess_absorb_point *p)
+{
+	double run[REPEATS], mean = 0, var = 0, t = truth(m, k);
+
+	for (int r = 0; r < REPEATS; r++) {
+		run[r] = t * (1 + NOISE * gauss(m->seed, k, r));
+		mean += run[r] / REPEATS;
+	}
+	for (int r = 0; r < REPEATS; r++)
+		var += (run[r] - mean) * (run[r] - mean) / (REPEATS - 1);
+	qsort(run, REPEATS, sizeof(run[0]), cmp_double);
+	*p = (struct mess_absorb_point){
+		.k = k,
+		.t = run[REPEATS / 2],
+		.sigma = sqrt(var),
+		.repeats = REPEATS,
+	};
+}
+
+/*
+ * Search until done.  The points go in measurement order and reversed: the
+ * search must not depend on their order.
+ */
+static size_t search(const struct machine *m, const struct mess_absorb_cfg *c,
+		     struct mess_absorb_point *pts)
+{
+	struct mess_absorb_point rev[MAXPTS];
+	size_t n = 0;
+	unsigned k, k_rev;
+	int rc;
+
+	while ((rc = mess_absorb_next(pts, n, c, &k)) == 1) {
+		for (size_t i = 0; i < n; i++) {
+			assert_true(pts[i].k != k);	/* never twice */
+			rev[n - 1 - i] = pts[i];
+		}
+		assert_int_equal(mess_absorb_next(rev, n, c, &k_rev), 1);
+		assert_int_equal(k_rev, k);
+		assert_true(k <= c->kmax);
+		assert_true(n < MAXPTS);
+		measure(m, k, &pts[n++]);
+	}
+	assert_int_equal(rc, 0);
+	return n;
+}
+
+/* k1 as the threshold rule defines it, on the noise-free machine. */
+static unsigned k1_defined(const struct machine *m,
+			   const struct mess_absorb_cfg *c)
+{
+	unsigned k = 0;
+
+	while (k < c->kmax && truth(m, k + 1) - T0 <= c->rel_min * T0)
+		k++;
+	return k;
+}
+
+static void recover(const struct machine *m, unsigned kmax,
+		    enum mess_absorb_status want)
+{
+	struct mess_absorb_point pts[MAXPTS];
+	struct mess_absorb_cfg c;
+	struct mess_absorb_result r;
+	size_t n;
+	unsigned k1;
+
+	mess_absorb_cfg_default(&c, kmax);
+	n = search(m, &c, pts);
+	assert_int_equal(mess_absorb_fit(pts, n, &c, &r), 0);
+	k1 = k1_defined(m, &c);
+	assert_int_equal(r.status, want);
+	assert_null(r.why);
+	assert_false(r.k1_lower_bound);
+	assert_int_equal(r.runs, n);
+	assert_true(n < r.runs_linear);
+	/*
+	 * The bracket meets the precision rule and holds the defined k1,
+	 * give or take one instruction for noise at the threshold.
+	 */
+	assert_true(r.prec <= (r.k1 / c.prec_div > 1 ? r.k1 / c.prec_div : 1));
+	assert_true(r.k1 <= k1 + 1 && k1 <= r.k1 + r.prec);
+	/* The fitted kinks: past k1 the points are doubling steps apart. */
+	assert_near(r.k1_fit, m->k1, 2 + m->k1 / 10);
+	assert_near(r.k2, m->k2, 2 + m->k2 / 6);
+	assert_near(r.slope, m->s, 0.03 * m->s);
+	assert_near(r.base, T0, 0.01 * T0);
+	assert_true(r.r2 > 0.99);
+}
+
+/* Slower from the first noise instruction: NONE, k1 = 0. */
+static void recovers_none_k1_0(void **state)
+{
+	const struct machine m = { PHASES, 0, 3, 0.5, 1 };
+
+	recover(&m, 256, MESS_ABSORB_NONE);
+}
+
+static void recovers_k1_7_steep(void **state)
+{
+	const struct machine m = { PHASES, 7, 20, 0.5, 2 };
+
+	recover(&m, 256, MESS_ABSORB_OK);
+}
+
+static void recovers_k1_40_shallow(void **state)
+{
+	const struct machine m = { PHASES, 40, 80, 0.05, 3 };
+
+	recover(&m, 1024, MESS_ABSORB_OK);
+}
+
+static void recovers_k1_40_very_steep(void **state)
+{
+	const struct machine m = { PHASES, 40, 60, 2.0, 4 };
+
+	recover(&m, 256, MESS_ABSORB_OK);
+}
+
+static void recovers_k1_150(void **state)
+{
+	const struct machine m = { PHASES, 150, 250, 0.2, 5 };
+
+	recover(&m, 1024, MESS_ABSORB_OK);
+}
+
+/* The seeds change only the noise: the result must not depend on luck. */
+static void recovers_k1_100_any_seed(void **state)
+{
+	for (uint64_t seed = 10; seed < 30; seed++) {
+		const struct machine m = { PHASES, 100, 160, 0.3, seed };
+
+		recover(&m, 1024, MESS_ABSORB_OK);
+	}
+}
+
+/* k1 ~ 100 to within 3 (100 / 32): a sweep that fine runs 300+ times. */
+static void search_beats_linear_sweep(void **state)
+{
+	const struct machine m = { PHASES, 100, 160, 0.3, 7 };
+	struct mess_absorb_point pts[MAXPTS];
+	struct mess_absorb_cfg c;
+	struct mess_absorb_result r;
+	unsigned kmax_measured = 0;
+	size_t n;
+
+	mess_absorb_cfg_default(&c, 1024);
+	n = search(&m, &c, pts);
+	assert_int_equal(mess_absorb_fit(pts, n, &c, &r), 0);
+	assert_int_equal(r.status, MESS_ABSORB_OK);
+	for (size_t i = 0; i < n; i++)
+		if (pts[i].k > kmax_measured)
+			kmax_measured = pts[i].k;
+	assert_true(r.prec >= 1 && r.prec <= 3);
+	assert_int_equal(r.runs_linear,
+			 (kmax_measured + r.prec - 1) / r.prec + 1);
+	print_message("  %zu runs vs %u for a linear sweep (step %u to %u)\n",
+		      n, r.runs_linear, r.prec, kmax_measured);
+	assert_true(n < r.runs_linear);
+	assert_true(n <= 24);
+}
+
+/* Flat up to kmax (not a power of two): k1 is only a lower bound. */
+static void never_slower_is_lower_bound(void **state)
+{
+	const struct machine m = { PHASES, 1e9, 2e9, 1.0, 8 };
+	static const unsigned want[] = { 0, 1, 2, 4, 8, 16, 32, 64, 128, 256,
+					 300 };
+	struct mess_absorb_point pts[MAXPTS];
+	struct mess_absorb_cfg c;
+	struct mess_absorb_result r;
+	size_t n;
+
+	mess_absorb_cfg_default(&c, 300);
+	n = search(&m, &c, pts);
+	assert_int_equal(n, sizeof(want) / sizeof(want[0]));
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(pts[i].k, want[i]);
+	assert_int_equal(mess_absorb_fit(pts, n, &c, &r), 0);
+	assert_int_equal(r.status, MESS_ABSORB_OK);
+	assert_true(r.k1_lower_bound);
+	assert_int_equal(r.k1, 300);
+	/* No phase past k1 was seen: nothing is invented for it. */
+	assert_int_equal(r.k2, 0);
+	assert_true(isnan(r.slope) && isnan(r.r2));
+	assert_int_equal(r.prec, 300 / 32);
+	assert_int_equal(r.runs_linear, (300 + 8) / 9 + 1);
+}
+
+/* Drive a machine without phases; returns the fit. */
+static void unclear_machine(const struct machine *m, unsigned kmax,
+			    struct mess_absorb_point *pts, size_t *n,
+			    struct mess_absorb_result *r)
+{
+	struct mess_absorb_cfg c;
+
+	mess_absorb_cfg_default(&c, kmax);
+	*n = search(m, &c, pts);
+	assert_int_equal(mess_absorb_fit(pts, *n, &c, r), 0);
+	assert_int_equal(r->status, MESS_ABSORB_UNCLEAR);
+	assert_non_null(r->why);
+	assert_false(r->k1_lower_bound);
+}
+
+/*
+ * Constant with a 0.8 % offset per k, repeats at 0.2 %: some ks exceed the
+ * 1 % threshold by chance.  Seeds where none of the measured ks does are
+ * flat (lower bound), rightly; the others must not be forced into phases.
+ */
+static void scatter_is_unclear(void **state)
+{
+	unsigned tried = 0;
+
+	for (uint64_t seed = 1; seed <= 40; seed++) {
+		const struct machine m = { SCATTER, 0, 0, 0, seed };
+		struct mess_absorb_point pts[MAXPTS];
+		struct mess_absorb_cfg c;
+		struct mess_absorb_result r;
+		size_t n;
+		int slow = 0;
+
+		mess_absorb_cfg_default(&c, 1024);
+		n = search(&m, &c, pts);
+		for (size_t i = 0; i < n; i++)
+			slow |= pts[i].t - pts[0].t > 0.01 * pts[0].t;
+		if (!slow)
+			continue;
+		tried++;
+		unclear_machine(&m, 1024, pts, &n, &r);
+	}
+	assert_true(tried >= 10);
+}
+
+static void decreasing_is_unclear(void **state)
+{
+	const struct machine fast = { DECREASING, 0, 0, 0, 1 };
+	const struct machine jump = { JUMP_DOWN, 0, 0, 0, 1 };
+	struct mess_absorb_point pts[MAXPTS];
+	struct mess_absorb_result r;
+	size_t n;
+
+	unclear_machine(&fast, 256, pts, &n, &r);
+	assert_string_equal(r.why, "faster than baseline");
+	unclear_machine(&jump, 256, pts, &n, &r);
+	assert_string_equal(r.why, "slope not positive");
+}
+
+/* +-0.5 % steps: it wanders past the threshold, either way. */
+static void random_walk_is_unclear(void **state)
+{
+	for (uint64_t seed = 1; seed <= 20; seed++) {
+		const struct machine m = { WALK, 0, 0, 0, seed };
+		struct mess_absorb_point pts[MAXPTS];
+		struct mess_absorb_result r;
+		size_t n;
+
+		unclear_machine(&m, 1024, pts, &n, &r);
+	}
+}
+
+/* ---- the rules on hand-made points: t0 = 10, thr = 0.1 unless said ---- */
+
+#define MAXHAND 16
+
+struct hand {
+	struct mess_absorb_point p[MAXHAND];
+	size_t n;
+	struct mess_absorb_cfg c;
+};
+
+static void hand_init(struct hand *h, unsigned kmax)
+{
+	memset(h, 0, sizeof(*h));
+	mess_absorb_cfg_default(&h->c, kmax);
+}
+
+static void put(struct hand *h, unsigned k, double t, double sigma)
+{
+	assert_true(h->n < MAXHAND);
+	h->p[h->n++] = (struct mess_absorb_point){ k, t, sigma, 1 };
+}
+
+/* The next k, or -1 when done. */
+static long next(const struct hand *h)
+{
+	unsigned k = 12345;
+	int rc = mess_absorb_next(h->p, h->n, &h->c, &k);
+
+	assert_true(rc == 0 || rc == 1);
+	return rc ? (long)k : -1;
+}
+
+static void next_probes_then_bisects(void **state)
+{
+	struct hand h;
+
+	hand_init(&h, 256);
+	assert_int_equal(next(&h), 0);		/* baseline first */
+	put(&h, 0, 10, 0);
+	assert_int_equal(next(&h), 1);
+	put(&h, 1, 10.05, 0);
+	assert_int_equal(next(&h), 2);
+	put(&h, 2, 10, 0);
+	put(&h, 4, 10.09, 0);
+	assert_int_equal(next(&h), 8);
+	put(&h, 8, 12, 0);			/* first slow */
+	assert_int_equal(next(&h), 6);
+	put(&h, 6, 10, 0);
+	assert_int_equal(next(&h), 7);
+	put(&h, 7, 11, 0);
+	/* k1 = 6 exactly; 7 and 8 are too close to test saturation. */
+	assert_int_equal(next(&h), 16);
+}
+
+/* Bracket width: hi - lo <= max(1, lo / 32). */
+static void next_precision_rule(void **state)
+{
+	struct hand h;
+
+	hand_init(&h, 256);
+	put(&h, 0, 10, 0);
+	put(&h, 64, 10, 0);
+	put(&h, 67, 11, 0);
+	assert_int_equal(next(&h), 65);		/* 3 > 64 / 32 */
+	h.p[2].k = 66;
+	assert_int_equal(next(&h), 132);	/* 2 <= 2: double on */
+	h.p[1].k = 31;
+	h.p[2].k = 33;
+	assert_int_equal(next(&h), 32);		/* below 32: to 1 */
+	h.c.prec_div = 8;
+	h.p[1].k = 64;
+	h.p[2].k = 72;
+	assert_int_equal(next(&h), 144);	/* 8 <= 64 / 8 */
+}
+
+/* thr = max(rel_min t0, n_sigma sigma0); slow means t - t0 > thr. */
+static void next_threshold(void **state)
+{
+	struct hand h;
+
+	hand_init(&h, 256);
+	put(&h, 0, 10, 0.1);			/* thr = 3 x 0.1 = 0.3 */
+	put(&h, 1, 10, 0);
+	put(&h, 2, 10.29, 0);
+	put(&h, 4, 11, 0);
+	assert_int_equal(next(&h), 3);		/* 2 fast: bisect 2..4 */
+	h.p[2].t = 10.31;
+	assert_int_equal(next(&h), 8);		/* 2 slow: k1 = 1 */
+	h.p[0].sigma = 0.01;			/* thr = 1 % of 10 */
+	h.p[2].t = 10.11;
+	assert_int_equal(next(&h), 8);
+	h.p[2].t = 10.09;
+	assert_int_equal(next(&h), 3);
+	h.c.rel_min = 0.02;			/* thr = 0.2 */
+	h.p[2].t = 10.19;
+	assert_int_equal(next(&h), 3);
+}
+
+static void next_stops_on_saturation(void **state)
+{
+	struct hand h;
+
+	hand_init(&h, 256);
+	put(&h, 0, 10, 0);
+	put(&h, 1, 11, 0);
+	put(&h, 2, 12, 0);
+	put(&h, 4, 14.2, 0);	/* slopes 1, 1.1: within 10 % */
+	assert_int_equal(next(&h), -1);
+	h.p[3].t = 14.25;			/* 1, 1.125: not */
+	assert_int_equal(next(&h), 8);
+	h.p[3].t = 13.5;			/* 1, 0.75 */
+	assert_int_equal(next(&h), 8);
+	h.c.slope_tol = 0.3;
+	assert_int_equal(next(&h), -1);
+
+	/* Rising and straight, but back within thr: noise, go on. */
+	hand_init(&h, 256);
+	put(&h, 0, 10, 0);
+	put(&h, 1, 10.2, 0);
+	put(&h, 2, 10.02, 0);
+	put(&h, 4, 10.06, 0);
+	put(&h, 8, 10.14, 0);
+	assert_int_equal(next(&h), 16);
+	/* Chain 1.5x apart: 8, 4, 2, not the bisection's 3. */
+	hand_init(&h, 256);
+	put(&h, 0, 10, 0);
+	put(&h, 1, 10.05, 0);
+	put(&h, 3, 12, 0);
+	put(&h, 2, 11, 0);
+	put(&h, 4, 13, 0);
+	put(&h, 8, 17, 0);
+	assert_int_equal(next(&h), -1);
+	h.p[2].t = 12.9;	/* 3 off the line: not in the chain */
+	assert_int_equal(next(&h), -1);
+	h.p[3].t = 11.5;	/* 2 is */
+	assert_int_equal(next(&h), 16);
+}
+
+static void next_stops_at_kmax(void **state)
+{
+	static const unsigned k[] = { 0, 1, 2, 4, 8, 16, 32, 64 };
+	struct hand h;
+
+	hand_init(&h, 100);
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+		put(&h, k[i], 10, 0);
+	assert_int_equal(next(&h), 100);
+	put(&h, 100, 10, 0);
+	assert_int_equal(next(&h), -1);		/* nothing slow: done */
+	h.p[h.n - 1].t = 20;
+	assert_int_equal(next(&h), 82);	/* slow at kmax: bisect */
+
+	/* Not saturated, but nothing left to measure. */
+	hand_init(&h, 4);
+	put(&h, 0, 10, 0);
+	put(&h, 1, 11, 0);
+	put(&h, 2, 12, 0);
+	put(&h, 4, 16, 0);
+	assert_int_equal(next(&h), -1);
+	h.c.kmax = 1;
+	h.n = 2;
+	assert_int_equal(next(&h), -1);
+}
+
+/* Noise-free three phases: flat 10 to 10, transient to 24, slope 0.25. */
+static double exact(unsigned k)
+{
+	if (k <= 10)
+		return 10;
+	if (k < 24)
+		return 10 + 1.75 * (k - 10) / 14;
+	return 11.75 + 0.25 * (k - 24);
+}
+
+static void fit_exact_phases(void **state)
+{
+	static const unsigned k[] = { 0, 1, 2, 4, 8, 16, 12, 10, 11, 32, 64,
+				      128 };
+	struct mess_absorb_result r;
+	struct hand h;
+
+	hand_init(&h, 256);
+	/* Any order. */
+	for (size_t i = sizeof(k) / sizeof(k[0]); i-- > 0;)
+		put(&h, k[i], exact(k[i]), 0.01);
+	assert_int_equal(mess_absorb_fit(h.p, h.n, &h.c, &r), 0);
+	assert_int_equal(r.status, MESS_ABSORB_OK);
+	assert_null(r.why);
+	assert_int_equal(r.k1, 10);
+	assert_int_equal(r.prec, 1);
+	assert_false(r.k1_lower_bound);
+	assert_int_equal(r.k1_fit, 10);
+	assert_int_equal(r.k2, 24);
+	assert_near(r.base, 10, 1e-12);
+	assert_near(r.thr, 0.1, 1e-12);
+	assert_near(r.flat, 10, 1e-9);
+	assert_near(r.slope, 0.25, 1e-9);
+	assert_near(r.a, 11.75 - 0.25 * 24, 1e-9);
+	assert_near(r.r2, 1, 1e-12);
+	assert_int_equal(r.runs, 12);
+	assert_int_equal(r.runs_linear, 129);
+}
+
+static void fit_rules(void **state)
+{
+	struct mess_absorb_result r;
+	struct hand h;
+
+	/* k1: every smaller k within thr, even if later ones are again. */
+	hand_init(&h, 256);
+	put(&h, 0, 10, 0);
+	put(&h, 1, 10, 0);
+	put(&h, 2, 10.5, 0);
+	put(&h, 4, 10, 0);
+	put(&h, 8, 10, 0);
+	assert_int_equal(mess_absorb_fit(h.p, h.n, &h.c, &r), 0);
+	assert_int_equal(r.k1, 1);
+	assert_int_equal(r.prec, 1);
+	assert_int_equal(r.status, MESS_ABSORB_UNCLEAR);
+
+	/* A step up, then flat: not a line. */
+	hand_init(&h, 256);
+	for (unsigned k = 0; k <= 256; k = k ? 2 * k : 1)
+		put(&h, k, k < 16 ? 10 : 11, 0);
+	assert_int_equal(mess_absorb_fit(h.p, h.n, &h.c, &r), 0);
+	assert_int_equal(r.k1, 8);
+	assert_int_equal(r.status, MESS_ABSORB_UNCLEAR);
+
+	/* Slow from k = 1 but two points past it: nothing to fit. */
+	hand_init(&h, 256);
+	put(&h, 0, 10, 0);
+	put(&h, 1, 11, 0);
+	put(&h, 2, 12, 0);
+	assert_int_equal(mess_absorb_fit(h.p, h.n, &h.c, &r), 0);
+	assert_int_equal(r.status, MESS_ABSORB_UNCLEAR);
+	assert_string_equal(r.why, "too few points past k1");
+	assert_int_equal(r.k1, 0);
+	put(&h, 4, 14, 0);			/* a third: NONE */
+	assert_int_equal(mess_absorb_fit(h.p, h.n, &h.c, &r), 0);
+	assert_int_equal(r.status, MESS_ABSORB_NONE);
+	assert_near(r.slope, 1, 1e-9);
+
+	/* One point 3 % off the line: 1.1 % off the fit, tolerance 1 %. */
+	h.p[3].t = 14 * 1.03;
+	put(&h, 8, 18, 0);
+	put(&h, 16, 26, 0);
+	assert_int_equal(mess_absorb_fit(h.p, h.n, &h.c, &r), 0);
+	assert_int_equal(r.status, MESS_ABSORB_UNCLEAR);
+	assert_string_equal(r.why, "not linear past k2");
+	h.p[3].sigma = 0.1;			/* its own spread: 3 x 0.1 */
+	assert_int_equal(mess_absorb_fit(h.p, h.n, &h.c, &r), 0);
+	assert_int_equal(r.status, MESS_ABSORB_NONE);
+
+	/* R^2: a transient point 0.5 off costs 1e-4 of the variance. */
+	hand_init(&h, 256);
+	for (unsigned k = 0; k <= 128; k = k ? 2 * k : 1)
+		put(&h, k, exact(k) + (k == 16 ? 0.5 : 0), 0.01);
+	put(&h, 10, exact(10), 0.01);
+	put(&h, 11, exact(11), 0.01);
+	put(&h, 12, exact(12), 0.01);
+	assert_int_equal(mess_absorb_fit(h.p, h.n, &h.c, &r), 0);
+	assert_int_equal(r.status, MESS_ABSORB_OK);
+	assert_true(r.r2 < 0.99995 && r.r2 > 0.9998);
+	h.c.r2_min = 0.99995;
+	assert_int_equal(mess_absorb_fit(h.p, h.n, &h.c, &r), 0);
+	assert_int_equal(r.status, MESS_ABSORB_UNCLEAR);
+	assert_string_equal(r.why, "R^2 below minimum");
+
+	/*
+	 * On the line within its own spread (3 x 0.2), but back within thr
+	 * of t0 past k1: saturation is monotonic, this is noise.
+	 */
+	hand_init(&h, 256);
+	for (unsigned k = 0; k <= 8; k = k ? 2 * k : 1)
+		put(&h, k, 10, 0);
+	put(&h, 10, 10.2, 0);
+	put(&h, 11, 10.3, 0);
+	put(&h, 12, 10.4, 0);
+	put(&h, 16, 10.08, 0.2);
+	put(&h, 32, 11.4, 0);
+	put(&h, 64, 13, 0);
+	put(&h, 128, 16.2, 0);
+	assert_int_equal(mess_absorb_fit(h.p, h.n, &h.c, &r), 0);
+	assert_int_equal(r.status, MESS_ABSORB_UNCLEAR);
+	assert_string_equal(r.why, "within threshold past k1 and k2");
+	assert_int_equal(r.k1, 8);
+
+	/* Only the baseline: k1 >= 0, nothing more is claimed. */
+	hand_init(&h, 256);
+	put(&h, 0, 10, 0);
+	assert_int_equal(mess_absorb_fit(h.p, h.n, &h.c, &r), 0);
+	assert_int_equal(r.status, MESS_ABSORB_OK);
+	assert_true(r.k1_lower_bound);
+	assert_int_equal(r.k1, 0);
+}
+
+static void bad_arguments(void **state)
+{
+	struct mess_absorb_result r;
+	struct hand h;
+	unsigned k;
+
+	hand_init(&h, 256);
+	put(&h, 0, 10, 0);
+	put(&h, 1, 11, 0);
+	/* The baseline may be missing for next, not for the fit. */
+	assert_int_equal(mess_absorb_next(NULL, 0, &h.c, &k), 1);
+	assert_int_equal(k, 0);
+	assert_int_equal(mess_absorb_fit(h.p + 1, 1, &h.c, &r), -EINVAL);
+	assert_int_equal(mess_absorb_fit(h.p, 0, &h.c, &r), -EINVAL);
+	assert_int_equal(mess_absorb_fit(NULL, 2, &h.c, &r), -EINVAL);
+	assert_int_equal(mess_absorb_fit(h.p, 2, &h.c, NULL), -EINVAL);
+	assert_int_equal(mess_absorb_next(NULL, 2, &h.c, &k), -EINVAL);
+	assert_int_equal(mess_absorb_next(h.p, 2, &h.c, NULL), -EINVAL);
+	assert_int_equal(mess_absorb_next(h.p, 2, NULL, &k), -EINVAL);
+	assert_int_equal(mess_absorb_fit(h.p, 2, NULL, &r), -EINVAL);
+
+	struct mess_absorb_cfg good = h.c;
+	struct {
+		const char *what;
+		struct mess_absorb_cfg c;
+	} bad[] = {
+		{ "kmax 0", good },	 { "rel_min < 0", good },
+		{ "rel_min nan", good }, { "n_sigma < 0", good },
+		{ "n_sigma inf", good }, { "prec_div 0", good },
+		{ "slope_tol < 0", good }, { "r2_min > 1", good },
+		{ "r2_min nan", good },
+	};
+	bad[0].c.kmax = 0;
+	bad[1].c.rel_min = -0.01;
+	bad[2].c.rel_min = NAN;
+	bad[3].c.n_sigma = -1;
+	bad[4].c.n_sigma = INFINITY;
+	bad[5].c.prec_div = 0;
+	bad[6].c.slope_tol = -0.1;
+	bad[7].c.r2_min = 1.5;
+	bad[8].c.r2_min = NAN;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int rn = mess_absorb_next(h.p, 2, &bad[i].c, &k);
+		int rf = mess_absorb_fit(h.p, 2, &bad[i].c, &r);
+
+		if (rn != -EINVAL || rf != -EINVAL)
+			fail_msg("%s: next %d fit %d", bad[i].what, rn, rf);
+	}
+
+	/* Bad points: same k twice, t <= 0 or not finite, sigma < 0. */
+	struct mess_absorb_point p[3] = { h.p[0], h.p[1], h.p[1] };
+
+	for (int i = 0; i < 5; i++) {
+		p[2] = h.p[1];
+		p[2].k = 2;
+		switch (i) {
+		case 0: p[2].k = 1; break;
+		case 1: p[2].t = 0; break;
+		case 2: p[2].t = NAN; break;
+		case 3: p[2].t = INFINITY; break;
+		case 4: p[2].sigma = -0.1; break;
+		}
+		assert_int_equal(mess_absorb_next(p, 3, &good, &k), -EINVAL);
+		assert_int_equal(mess_absorb_fit(p, 3, &good, &r), -EINVAL);
+	}
+	p[2].sigma = 0;
+	assert_int_equal(mess_absorb_fit(p, 3, &good, &r), 0);
+}
+
+static void status_names(void **state)
+{
+	assert_string_equal(mess_absorb_status_name(MESS_ABSORB_OK), "ok");
+	assert_string_equal(mess_absorb_status_name(MESS_ABSORB_NONE), "none");
+	assert_string_equal(mess_absorb_status_name(MESS_ABSORB_UNCLEAR),
+			    "unclear");
+	assert_string_equal(mess_absorb_status_name(
+				    (enum mess_absorb_status)42), "?");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(recovers_none_k1_0),
+		cmocka_unit_test(recovers_k1_7_steep),
+		cmocka_unit_test(recovers_k1_40_shallow),
+		cmocka_unit_test(recovers_k1_40_very_steep),
+		cmocka_unit_test(recovers_k1_150),
+		cmocka_unit_test(recovers_k1_100_any_seed),
+		cmocka_unit_test(search_beats_linear_sweep),
+		cmocka_unit_test(never_slower_is_lower_bound),
+		cmocka_unit_test(scatter_is_unclear),
+		cmocka_unit_test(decreasing_is_unclear),
+		cmocka_unit_test(random_walk_is_unclear),
+		cmocka_unit_test(next_probes_then_bisects),
+		cmocka_unit_test(next_precision_rule),
+		cmocka_unit_test(next_threshold),
+		cmocka_unit_test(next_stops_on_saturation),
+		cmocka_unit_test(next_stops_at_kmax),
+		cmocka_unit_test(fit_exact_phases),
+		cmocka_unit_test(fit_rules),
+		cmocka_unit_test(bad_arguments),
+		cmocka_unit_test(status_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
