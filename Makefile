@@ -52,7 +52,7 @@ GIT_REV := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(s
 
 OPTFLAGS ?= -O2 -g
 WARNFLAGS := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wno-format-truncation
-CPPFLAGS += -Iharness -Ikernels/include -D_GNU_SOURCE
+CPPFLAGS += -Iharness -Ikernels/include -Ikernels/c -D_GNU_SOURCE
 CFLAGS_ALL = -std=gnu11 $(OPTFLAGS) $(WARNFLAGS) -pthread -MMD -MP $(CFLAGS)
 ASFLAGS_ALL = -g -MMD -MP $(ASFLAGS)
 BUILD_INFO = -DMESS_VERSION='"$(VERSION)"' -DMESS_GIT_REV='"$(GIT_REV)"' \
@@ -68,18 +68,22 @@ Q := @
 quiet = @printf '  %-6s %s\n'
 endif
 
+# Kernels: hand-written asm per ISA, plus the C kernels of the absorption
+# tables (kernels/c/, with per-ISA inline-asm noise sites).
 KERNEL_SRCS := $(wildcard kernels/asm/$(ARCH)/*.S)
-KERNEL_OBJS := $(KERNEL_SRCS:%.S=$(BUILD)/%.o)
+KERNEL_C_SRCS := $(wildcard kernels/c/*.c)
+KERNEL_OBJS := $(KERNEL_SRCS:%.S=$(BUILD)/%.o) $(KERNEL_C_SRCS:%.c=$(BUILD)/%.o)
 LIB_SRCS := $(filter-out harness/main.c,$(wildcard harness/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libmess.a
 MESS := $(BUILD)/mess
 BENCH := $(BUILD)/bench/compare
 
-# Unit tests of the maths link the harness library; the kernel test links
-# only the kernels and cmocka, so it cross-builds without hwloc.
-UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(filter-out tests/unit/test_kernels.c,$(wildcard tests/unit/test_*.c)))
-KERNEL_TEST := $(BUILD)/tests/test_kernels
+# Unit tests of the maths link the harness library; the kernel tests link
+# only the kernels and cmocka, and run on every ISA (under qemu if foreign).
+KERNEL_TEST_SRCS := tests/unit/test_kernels.c tests/unit/test_noise.c tests/unit/test_ckernels.c
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(filter-out $(KERNEL_TEST_SRCS),$(wildcard tests/unit/test_*.c)))
+KERNEL_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(filter $(KERNEL_TEST_SRCS),$(wildcard tests/unit/test_*.c)))
 
 # Public curves for the metric tests; read in place, never copied.
 MESS_REFERENCE ?= $(abspath ../shared/reference/mess-results)
@@ -119,7 +123,7 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB) $(KERNEL_OBJS)
 	$(quiet) LD $@
 	$(Q)$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_TEST) $(LDLIBS_HARNESS)
 
-$(KERNEL_TEST): $(BUILD)/tests/unit/test_kernels.o $(KERNEL_OBJS)
+$(KERNEL_TESTS): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(KERNEL_OBJS)
 	$(quiet) LD $@
 	$(Q)$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_TEST)
 
@@ -130,15 +134,13 @@ check-unit: $(UNIT_TESTS)
 
 # Kernel semantics of one ISA, built with that ISA's compiler; under
 # qemu-user once per emulated CPU.
-check-kernels: $(KERNEL_TEST)
+check-kernels: $(KERNEL_TESTS)
 ifeq ($(FOREIGN),)
-	@echo "== $(KERNEL_TEST) (native)"
-	$(Q)./$(KERNEL_TEST)
+	$(Q)set -e; for t in $^; do echo "== $$t (native)"; ./$$t; done
 else
 	$(Q)set -e; for cpu in $(QEMU_CPUS_$(ARCH)); do \
-		echo "== $(KERNEL_TEST) ($(EMU), cpu $$cpu)"; \
 		if [ $$cpu = default ]; then unset QEMU_CPU; else export QEMU_CPU=$$cpu; fi; \
-		$(EMU) ./$(KERNEL_TEST); \
+		for t in $^; do echo "== $$t ($(EMU), cpu $$cpu)"; $(EMU) ./$$t; done; \
 	done
 endif
 
