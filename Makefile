@@ -143,6 +143,12 @@ else
 		for t in $^; do echo "== $$t ($(EMU), cpu $$cpu)"; $(EMU) ./$$t; done; \
 	done
 endif
+	@# Exactly k noise instructions per iteration, counted by valgrind
+	@# natively and by single-stepping qemu for a foreign ISA.
+	$(Q)rc=0; tests/noise-count.sh ./$(BUILD)/tests/test_noise $(EMU) >$(BUILD)/noise-count.log 2>&1 || rc=$$?; \
+	tail -n1 $(BUILD)/noise-count.log; \
+	if [ $$rc -eq 77 ]; then echo "SKIPPED noise count on $(ARCH) (see $(BUILD)/noise-count.log)"; \
+	elif [ $$rc -ne 0 ]; then cat $(BUILD)/noise-count.log; exit $$rc; fi
 
 # The whole harness end to end on a tiny sweep: under qemu the figures mean
 # nothing, but every result file must be complete and well formed.
