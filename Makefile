@@ -109,7 +109,7 @@ $(BUILD)/%.o: %.S
 
 # Build identity lives in one object so a new revision relinks, not rebuilds.
 $(BUILD)/harness/buildinfo.o: CPPFLAGS += $(BUILD_INFO)
-$(BUILD)/harness/buildinfo.o: .git/index
+$(BUILD)/harness/buildinfo.o: $(wildcard .git/index)
 
 $(LIB): $(LIB_OBJS)
 	$(quiet) AR $@
