@@ -119,10 +119,11 @@ count() {
 			return v
 		}
 		# Keys as "%.0f": awks may turn big numbers into "%.6g" keys.
-		{ a = hex($1); if (NR == 1) first = a; cost[sprintf("%.0f", a)] += $2; total += $2 }
+		{ a = hex($1); if (NR == 1 || a < first) first = a; cost[sprintf("%.0f", a)] += $2; total += $2 }
 		END {
-			# A PIE under qemu runs at some base: the first instruction
-			# logged is the function entry.
+			# A PIE runs at some load base.  The entry is the function'"'"'s
+			# lowest address and always runs, so the lowest address seen
+			# is fstart (callgrind lists costs in no particular order).
 			base = pie ? first - fstart : 0
 			bytes = (bend - bstart) / kmax
 			from = bend - k * bytes
