@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The C view of the hand-written kernels in kernels/asm/<isa>/.  Every ISA
+ * The C view of the hand-written kernels in kernels/asm/<isa>/, whose
+ * assembly includes the constants from here (no mirrored numbers).  Every ISA
  * exports exactly these symbols with these prototypes; an ISA that lacks a
  * variant still exports its table, with every entry's fn left NULL, so the
  * harness registry never has gaps.
@@ -8,7 +9,6 @@
 #ifndef MESS_KERNELS_H
 #define MESS_KERNELS_H
 
-#include <stdint.h>
 
 /* Dependent loads per iteration of mess_chase: loop overhead is one
  * decrement and one branch per this many loads (< 0.1 %). */
@@ -21,6 +21,10 @@
 #define MESS_GEN_NMIXES (MESS_GEN_OPS / MESS_GEN_MIX_STEP + 1)
 /* The nop spin runs after every this many memory operations. */
 #define MESS_GEN_SPIN_EVERY 4
+
+/* The rest is C only: the assembly includes the constants above. */
+#ifndef __ASSEMBLER__
+#include <stdint.h>
 
 /*
  * Follow the chain starting at p for iters * MESS_CHASE_UNROLL dependent
@@ -83,5 +87,7 @@ static inline int mess_mix_is_store(unsigned s, unsigned i)
 {
 	return (i + 1) * s / MESS_GEN_OPS != i * s / MESS_GEN_OPS;
 }
+
+#endif /* __ASSEMBLER__ */
 
 #endif

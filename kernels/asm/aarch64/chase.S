@@ -12,8 +12,7 @@
  * cycles come only through perf.  Nothing here reads a counter.
  */
 
-/* Mirror of kernels/include/mess_kernels.h (C-only, so not included). */
-#define MESS_CHASE_UNROLL	1024
+#include "mess_kernels.h"
 
 	.text
 

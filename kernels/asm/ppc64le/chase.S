@@ -15,8 +15,7 @@
  * nothing here needs.
  */
 
-/* Mirror of kernels/include/mess_kernels.h (C-only, so not included). */
-#define MESS_CHASE_UNROLL	1024
+#include "mess_kernels.h"
 
 	.abiversion 2
 	.machine power8

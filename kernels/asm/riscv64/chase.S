@@ -16,8 +16,7 @@
  * optional extra, never the clock.  Nothing here reads a counter.
  */
 
-/* Mirror of kernels/include/mess_kernels.h (C-only, so not included). */
-#define MESS_CHASE_UNROLL	1024
+#include "mess_kernels.h"
 
 	.text
 

@@ -23,9 +23,7 @@
  * SIGILL on a board without V.
  */
 
-/* Mirrors of kernels/include/mess_kernels.h (C-only, so not included). */
-#define MESS_GEN_OPS		100
-#define MESS_GEN_SPIN_EVERY	4
+#include "mess_gen_table.h"
 
 /* Largest I-type immediate: ld/sd offsets and addi both take a signed imm12. */
 #define MAXIMM			2047
@@ -234,36 +232,9 @@ mess_gen_\var\()_s\s:
 	.size	mess_gen_\var\()_s\s, . - mess_gen_\var\()_s\s
 	.endif
 
-	.pushsection .data.rel.ro.mess_gen_\var, "aw", @progbits
-	.if \emit
-	.quad	mess_gen_\var\()_s\s
-	.else
-	.quad	0
-	.endif
-	.long	\s, \w, .Lnld, .Lnst, .Lnld * \w, .Lnst * \w, \nt, 0
-	.popsection
+	GEN_ENTRY \var, \s, \w, \nt, \emit
 .endm
 
-/* One variant: its table, and one kernel per mix filling it in order. */
-.macro GEN_VARIANT var, w, nt, emit
-	.pushsection .data.rel.ro.mess_gen_\var, "aw", @progbits
-	.p2align 6
-	.globl	mess_gen_\var
-	.type	mess_gen_\var, @object
-mess_gen_\var:
-	.popsection
-
-	.irp s, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30, \
-		32, 34, 36, 38, 40, 42, 44, 46, 48, 50, 52, 54, 56, 58, 60, \
-		62, 64, 66, 68, 70, 72, 74, 76, 78, 80, 82, 84, 86, 88, 90, \
-		92, 94, 96, 98, 100
-	GEN_MIX \var, \s, \w, \nt, \emit
-	.endr
-
-	.pushsection .data.rel.ro.mess_gen_\var, "aw", @progbits
-	.size	mess_gen_\var, . - mess_gen_\var
-	.popsection
-.endm
 
 	GEN_VARIANT scalar,	8, 0, 1		/* ld / sd, base RV64GC */
 

@@ -12,8 +12,7 @@
  * PMU (perf), which a VM may not expose.  Nothing here reads a counter.
  */
 
-/* Mirror of kernels/include/mess_kernels.h (C-only, so not included). */
-#define MESS_CHASE_UNROLL	1024
+#include "mess_kernels.h"
 
 	.text
 
