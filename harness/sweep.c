@@ -305,6 +305,16 @@ static double probe(struct mess_run *r, const struct mess_gen_kernel *k,
 	return settle(r, k, &steady);
 }
 
+static uint64_t lightest_nop(const struct mess_curve *c)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < c->n; i++)
+		if (c->pts[i].nop > n)
+			n = c->pts[i].nop;
+	return n;
+}
+
 static int sweep_mix(struct mess_run *r, struct mix_ctx *m)
 {
 	uint64_t pnop[64];
@@ -316,12 +326,16 @@ static int sweep_mix(struct mess_run *r, struct mix_ctx *m)
 	/* 1. Range: maximum pressure, then doubling nops until nearly idle. */
 	pnop[np] = 0;
 	pbw[np++] = probe(r, m->k, 0);
+	double bwmax = pbw[0];
 	for (uint64_t nop = 1; np < 64 && !mess_interrupted; nop *= 2) {
 		if (nop > r->cfg.max_nop)
 			nop = r->cfg.max_nop;
 		pnop[np] = nop;
 		pbw[np] = probe(r, m->k, nop);
-		if (pbw[np++] < IDLE_FRACTION * pbw[0] || nop >= r->cfg.max_nop)
+		/* Against the largest probe, not the first: one slow window
+		 * at nop 0 must not make nop 1 look idle. */
+		bwmax = fmax(bwmax, pbw[np]);
+		if (pbw[np++] < IDLE_FRACTION * bwmax || nop >= r->cfg.max_nop)
 			break;
 	}
 	if (mess_interrupted)
@@ -343,9 +357,21 @@ static int sweep_mix(struct mess_run *r, struct mix_ctx *m)
 			return err;
 	}
 
-	/* 3. Refine by bisection until dense enough. */
-	for (uint64_t nop; mess_autotune_next(m->c, r->unloaded_ns,
-					      (unsigned)r->cfg.points, &nop);) {
+	/* 3. Refine by bisection until dense enough.  A transient can still
+	 * end the range early, at nop counts too close to bisect (0, 1, 2):
+	 * then extend towards idle, so that the curve gets its points. */
+	for (uint64_t nop;;) {
+		if (!mess_autotune_next(m->c, r->unloaded_ns,
+					(unsigned)r->cfg.points, &nop)) {
+			uint64_t light = lightest_nop(m->c);
+
+			if (m->c->n >= (size_t)r->cfg.points ||
+			    light >= r->cfg.max_nop)
+				break;
+			nop = light ? 2 * light : 1;
+			if (nop > r->cfg.max_nop)
+				nop = r->cfg.max_nop;
+		}
 		err = measure_nop(r, m, nop);
 		if (err)
 			return err;
