@@ -89,7 +89,7 @@ KERNEL_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(filter $(KERNEL_TES
 MESS_REFERENCE ?= $(abspath ../shared/reference/mess-results)
 export MESS_REFERENCE
 
-.PHONY: all print-mess bench check check-unit check-cli check-smoke check-kernels check-e2e clean \
+.PHONY: all print-mess bench check check-unit check-cli check-smoke check-absorb check-kernels check-e2e clean \
 	$(addprefix check-,$(ISAS))
 .DEFAULT_GOAL := all
 # Keep test objects: they are intermediate files of pattern rules.
@@ -127,7 +127,7 @@ $(KERNEL_TESTS): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(KERNEL_OBJS)
 	$(quiet) LD $@
 	$(Q)$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_TEST)
 
-check: check-unit check-cli check-smoke $(BENCH)
+check: check-unit check-cli check-smoke check-absorb $(BENCH)
 
 check-unit: $(UNIT_TESTS)
 	@set -e; for t in $^; do echo "== $$t"; $(EMU) ./$$t; done
@@ -181,6 +181,10 @@ check-cli: $(MESS)
 
 check-smoke: $(MESS)
 	$(Q)tests/smoke.sh
+
+# mess absorb end to end: every kernel, two noise modes, short runs.
+check-absorb: $(MESS)
+	$(Q)tests/absorb-smoke.sh
 
 check: $(addprefix check-,$(ISAS))
 	@if [ -s build/skipped.txt ]; then echo "== skipped:"; sort -u build/skipped.txt; rm -f build/skipped.txt; fi

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Characterise this machine's memory system: bandwidth-latency curve
-# families (the Mess method).  Installs what it needs when run as root,
-# builds the suite, then runs it; every option goes to the harness
-# (./run.sh --help lists them, ./run.sh --quick is the smoke run).
+# families (the Mess method), or with "absorb" the noise-absorption tables.
+# Installs what it needs when run as root, builds the suite, then runs it.
+# With no argument: the curves, then a quick absorption table.  With
+# arguments, the harness gets them all (./run.sh --help and ./run.sh absorb
+# --help list them; --quick is the smoke run of either).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -29,4 +31,12 @@ if command -v dpkg-query >/dev/null 2>&1; then
 fi
 
 make -s -j"$(nproc)" >&2
-exec "$(make -s print-mess)" "$@"
+mess=$(make -s print-mess)
+[ $# -gt 0 ] && exec "$mess" "$@"
+
+# No arguments: the default characterisation, curves then a quick
+# absorption table, in one directory.
+out="results/$(uname -n)-$(date -u +%Y%m%dT%H%M%SZ)"
+"$mess" --out "$out"
+"$mess" absorb --quick --out "$out/absorb"
+echo "run.sh: curves in $out, absorption table in $out/absorb" >&2

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "absorb_run.h"
 #include "run.h"
 
 enum { EXIT_USAGE = 1, EXIT_FAIL = 2, EXIT_SKIP = 3, EXIT_INTR = 130 };
@@ -123,30 +124,34 @@ static int size_buffers(struct mess_run *r, char *err, size_t errlen)
 	return 0;
 }
 
-static int load_resume_args(struct mess_run *r, char *err, size_t errlen)
+/* --resume DIR, alone: the original options of DIR's run. */
+static int resume_args(int argc, char **argv, const char *dir, int *ac,
+		       char ***av, char *err, size_t errlen)
 {
-	static char store[64][PATH_MAX];
-	static char *av[66];
-	char path[PATH_MAX + 16], line[PATH_MAX + 16], dir[PATH_MAX];
-	int ac = 1;
-	FILE *f;
+	int rc;
 
-	snprintf(dir, sizeof(dir), "%s", r->cfg.resume);
-	snprintf(path, sizeof(path), "%s/resume.txt", dir);
-	f = fopen(path, "r");
-	if (!f) {
-		snprintf(err, errlen, "--resume: cannot read %s: %s; allowed: a run directory made by this tool",
-			 path, strerror(errno));
+	if (argc != 3 && !(argc == 2 && strchr(argv[1], '='))) {
+		snprintf(err, errlen, "--resume: takes no other options (the run keeps its original ones)");
 		return -EINVAL;
 	}
-	av[0] = "mess";
-	while (fgets(line, sizeof(line), f) && ac < 65) {
-		line[strcspn(line, "\n")] = 0;
-		if (!strncmp(line, "arg ", 4))
-			av[ac] = strcpy(store[ac], line + 4), ac++;
+	rc = mess_resume_read_args(dir, ac, av);
+	if (rc) {
+		snprintf(err, errlen, "--resume: cannot read %s/resume.txt: %s; allowed: a run directory made by this tool",
+			 dir, strerror(-rc));
+		return -EINVAL;
 	}
-	fclose(f);
-	if (mess_options_parse(&r->cfg, ac, av, err, errlen))
+	return 0;
+}
+
+static int load_resume_args(struct mess_run *r, int argc, char **argv,
+			    char *err, size_t errlen)
+{
+	char dir[PATH_MAX], **av;
+	int ac;
+
+	snprintf(dir, sizeof(dir), "%s", r->cfg.resume);
+	if (resume_args(argc, argv, dir, &ac, &av, err, errlen) ||
+	    mess_options_parse(&r->cfg, ac, av, err, errlen))
 		return -EINVAL;
 	snprintf(r->cfg.resume, sizeof(r->cfg.resume), "%s", dir);
 	return 0;
@@ -187,6 +192,65 @@ static int setup(struct mess_run *r)
 	return 0;
 }
 
+/* `mess absorb ...`: argv[0] is "absorb". */
+static int absorb_main(int argc, char **argv)
+{
+	static struct mess_absorb_opts o;
+	struct mess_absorb *a = NULL;
+	char err[512], dir[PATH_MAX], **av;
+	int rc, frc, ac;
+
+	if (mess_absorb_parse(&o, argc, argv, err, sizeof(err))) {
+		fprintf(stderr, "mess absorb: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (o.help) {
+		mess_absorb_usage(stdout, "mess");
+		return 0;
+	}
+	if (o.resume[0]) {
+		snprintf(dir, sizeof(dir), "%s", o.resume);
+		if (resume_args(argc, argv, dir, &ac, &av, err, sizeof(err)) ||
+		    mess_absorb_parse(&o, ac, av, err, sizeof(err))) {
+			fprintf(stderr, "mess absorb: %s\n", err);
+			return EXIT_USAGE;
+		}
+		snprintf(o.resume, sizeof(o.resume), "%s", dir);
+	}
+	rc = mess_absorb_open(&a, &o, argc, argv, err, sizeof(err));
+	if (rc) {
+		if (rc == -EEXIST)
+			fprintf(stderr, "mess absorb: --out: %s already holds a run; allowed: a new directory, or --resume %s\n",
+				mess_absorb_dir(a), mess_absorb_dir(a));
+		else
+			fprintf(stderr, "mess absorb: %s\n", err);
+		mess_absorb_free(a);
+		return rc == -EINVAL || rc == -EEXIST ? EXIT_USAGE :
+		       rc == -EOPNOTSUPP ? EXIT_SKIP : EXIT_FAIL;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	rc = mess_absorb_measure(a);
+	if (mess_interrupted)
+		rc = -EINTR;
+	frc = mess_absorb_finish(a, rc == 0);
+	snprintf(dir, sizeof(dir), "%s", mess_absorb_dir(a));
+	mess_absorb_free(a);
+	if (rc == -EINTR) {
+		fprintf(stderr, "mess absorb: interrupted; partial result in %s (continue with mess absorb --resume %s)\n",
+			dir, dir);
+		return EXIT_INTR;
+	}
+	if (rc || frc) {
+		fprintf(stderr, "mess absorb: failed: %s; partial result in %s\n",
+			strerror(-(rc ? rc : frc)), dir);
+		return EXIT_FAIL;
+	}
+	fprintf(stderr, "mess absorb: done: %s\n", dir);
+	printf("%s\n", dir);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct mess_run run;
@@ -194,6 +258,8 @@ int main(int argc, char **argv)
 	char err[512];
 	int rc;
 
+	if (argc > 1 && !strcmp(argv[1], "absorb"))
+		return absorb_main(argc - 1, argv + 1);
 	if (mess_options_parse(&r->cfg, argc, argv, err, sizeof(err))) {
 		fprintf(stderr, "mess: %s\n", err);
 		return EXIT_USAGE;
@@ -203,11 +269,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (r->cfg.resume[0]) {
-		if (argc != 3 && !(argc == 2 && strchr(argv[1], '='))) {
-			fprintf(stderr, "mess: --resume: takes no other options (the run keeps its original ones)\n");
-			return EXIT_USAGE;
-		}
-		if (load_resume_args(r, err, sizeof(err))) {
+		if (load_resume_args(r, argc, argv, err, sizeof(err))) {
 			fprintf(stderr, "mess: %s\n", err);
 			return EXIT_USAGE;
 		}

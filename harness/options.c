@@ -8,68 +8,56 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum opt_type { OPT_FLAG, OPT_UINT, OPT_INT, OPT_SIZE, OPT_DOUBLE, OPT_STR };
+#define F(field) MESS_OPT_F(struct mess_cfg, field)
+#define S(field) MESS_OPT_S(struct mess_cfg, field)
 
-struct opt {
-	const char *name;
-	enum opt_type type;
-	size_t off;
-	size_t len;		/* OPT_STR buffer size */
-	double min, max;
-	const char *arg;
-	const char *help;
-};
-
-#define F(field) offsetof(struct mess_cfg, field)
-#define S(field) F(field), sizeof(((struct mess_cfg *)0)->field)
-
-static const struct opt opts[] = {
-	{ "quick", OPT_FLAG, F(quick), 0, 0, 0, NULL,
+static const struct mess_opt mess_cfg_opts[] = {
+	{ "quick", MESS_OPT_FLAG, F(quick), 0, 0, 0, NULL,
 	  "CI-sized smoke run: mixes 0,50,100, 6 points, 1 repeat, buffer 4x LLC" },
-	{ "out", OPT_STR, S(out), 0, 0, "DIR",
+	{ "out", MESS_OPT_STR, S(out), 0, 0, "DIR",
 	  "run directory (default results/<host>-<UTC timestamp>)" },
-	{ "resume", OPT_STR, S(resume), 0, 0, "DIR",
+	{ "resume", MESS_OPT_STR, S(resume), 0, 0, "DIR",
 	  "continue an interrupted run in DIR with its original options" },
-	{ "mixes", OPT_STR, S(mixes), 0, 0, "LIST",
+	{ "mixes", MESS_OPT_STR, S(mixes), 0, 0, "LIST",
 	  "store percentages: even values 0..100 (e.g. 0,20-40,100), 'all' (51) or 'default' (0,10,..,100)" },
-	{ "points", OPT_UINT, F(points), 0, 3, 200, "N",
+	{ "points", MESS_OPT_UINT, F(points), 0, 3, 200, "N",
 	  "minimum points per curve (default 12)" },
-	{ "repeats", OPT_UINT, F(repeats), 0, 1, 50, "N",
+	{ "repeats", MESS_OPT_UINT, F(repeats), 0, 1, 50, "N",
 	  "chase repeats per point; median and spread are reported (default 3)" },
-	{ "cores", OPT_STR, S(cores), 0, 0, "LIST",
+	{ "cores", MESS_OPT_STR, S(cores), 0, 0, "LIST",
 	  "generator cores, hwloc logical indices (default: all but the chase core)" },
-	{ "chase-core", OPT_INT, F(chase_core), 0, 0, MESS_MAX_CORES - 1, "N",
+	{ "chase-core", MESS_OPT_INT, F(chase_core), 0, 0, MESS_MAX_CORES - 1, "N",
 	  "core that runs the pointer chase (default 0)" },
-	{ "buffer", OPT_SIZE, F(buffer), 0, 1 << 20, 1ULL << 46, "SIZE",
+	{ "buffer", MESS_OPT_SIZE, F(buffer), 0, 1 << 20, 1ULL << 46, "SIZE",
 	  "chase buffer, e.g. 512M, 2G (default 1G, at least 4x LLC)" },
-	{ "stride", OPT_SIZE, F(stride), 0, 64, 1 << 20, "BYTES",
+	{ "stride", MESS_OPT_SIZE, F(stride), 0, 64, 1 << 20, "BYTES",
 	  "distance between chased lines, multiple of 64 (default 256)" },
-	{ "window", OPT_SIZE, F(window), 0, 0, 1ULL << 40, "BYTES",
+	{ "window", MESS_OPT_SIZE, F(window), 0, 0, 1ULL << 40, "BYTES",
 	  "TLB-locality window visited before moving on; 0 = fully random (default 256K)" },
-	{ "gen-bytes", OPT_SIZE, F(gen_bytes), 0, 1 << 20, 1ULL << 40, "SIZE",
+	{ "gen-bytes", MESS_OPT_SIZE, F(gen_bytes), 0, 1 << 20, 1ULL << 40, "SIZE",
 	  "each generator's load and store array (default max(2x LLC, 64M))" },
-	{ "variant", OPT_STR, S(variant), 0, 0, "NAME",
+	{ "variant", MESS_OPT_STR, S(variant), 0, 0, "NAME",
 	  "traffic-generator variant (see --list; default: widest available)" },
-	{ "chase-ms", OPT_DOUBLE, F(chase_ms), 0, 1, 60000, "MS",
+	{ "chase-ms", MESS_OPT_DOUBLE, F(chase_ms), 0, 1, 60000, "MS",
 	  "chase time per repeat (default 100)" },
-	{ "peak-gbs", OPT_DOUBLE, F(peak_gbs), 0, 0, 1e7, "GB/S",
+	{ "peak-gbs", MESS_OPT_DOUBLE, F(peak_gbs), 0, 0, 1e7, "GB/S",
 	  "theoretical peak bandwidth, to report ranges as % of it" },
-	{ "wave-tol", OPT_DOUBLE, F(wave_tol), 0, 0, 1, "FRACTION",
+	{ "wave-tol", MESS_OPT_DOUBLE, F(wave_tol), 0, 0, 1, "FRACTION",
 	  "bandwidth drop that counts as a wave (default 0.02)" },
-	{ "mem-node", OPT_INT, F(mem_node), 0, -1, 4095, "N",
+	{ "mem-node", MESS_OPT_INT, F(mem_node), 0, -1, 4095, "N",
 	  "NUMA node for all buffers (default: the chase core's node)" },
-	{ "seed", OPT_UINT, F(seed), 0, 0, 1.8e19, "N",
+	{ "seed", MESS_OPT_UINT, F(seed), 0, 0, 1.8e19, "N",
 	  "seed of the chase permutation (default 1)" },
-	{ "max-nop", OPT_UINT, F(max_nop), 0, 1, 1 << 30, "N",
+	{ "max-nop", MESS_OPT_UINT, F(max_nop), 0, 1, 1 << 30, "N",
 	  "largest nop count the autotuner may try (default 4194304)" },
-	{ "no-plots", OPT_FLAG, F(no_plots), 0, 0, 0, NULL,
+	{ "no-plots", MESS_OPT_FLAG, F(no_plots), 0, 0, 0, NULL,
 	  "do not run gnuplot" },
-	{ "list", OPT_FLAG, F(list), 0, 0, 0, NULL,
+	{ "list", MESS_OPT_FLAG, F(list), 0, 0, 0, NULL,
 	  "list generator variants and mixes, with what this machine supports" },
-	{ "help", OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
+	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
 };
 
-#define NOPTS (sizeof(opts) / sizeof(opts[0]))
+#define NOPTS (sizeof(mess_cfg_opts) / sizeof(mess_cfg_opts[0]))
 
 void mess_options_defaults(struct mess_cfg *cfg)
 {
@@ -94,20 +82,20 @@ static void quick_defaults(struct mess_cfg *cfg)
 	cfg->chase_ms = 40;
 }
 
-static const char *allowed(const struct opt *o, char *buf, size_t len)
+static const char *allowed(const struct mess_opt *o, char *buf, size_t len)
 {
 	switch (o->type) {
-	case OPT_UINT:
-	case OPT_INT:
+	case MESS_OPT_UINT:
+	case MESS_OPT_INT:
 		snprintf(buf, len, "an integer from %.0f to %.0f", o->min,
 			 o->max);
 		break;
-	case OPT_SIZE:
+	case MESS_OPT_SIZE:
 		snprintf(buf, len,
 			 "a size from %.0f bytes, with optional K, M, G or T suffix (powers of 1024)",
 			 o->min);
 		break;
-	case OPT_DOUBLE:
+	case MESS_OPT_DOUBLE:
 		snprintf(buf, len, "a number from %g to %g", o->min, o->max);
 		break;
 	default:
@@ -138,17 +126,17 @@ static int parse_size(const char *s, double *v)
 	return 0;
 }
 
-static int set_opt(struct mess_cfg *cfg, const struct opt *o, const char *val,
+static int set_opt(void *cfg, const struct mess_opt *o, const char *val,
 		   char *err, size_t errlen)
 {
 	char *p = (char *)cfg + o->off, *end, buf[128];
 	double x = 0;
 
 	switch (o->type) {
-	case OPT_FLAG:
+	case MESS_OPT_FLAG:
 		*(int *)p = 1;
 		return 0;
-	case OPT_STR:
+	case MESS_OPT_STR:
 		if (strlen(val) >= o->len) {
 			snprintf(err, errlen, "--%s: value too long (at most %zu characters)",
 				 o->name, o->len - 1);
@@ -156,18 +144,18 @@ static int set_opt(struct mess_cfg *cfg, const struct opt *o, const char *val,
 		}
 		strcpy(p, val);
 		return 0;
-	case OPT_SIZE:
+	case MESS_OPT_SIZE:
 		if (parse_size(val, &x))
 			goto bad;
 		break;
-	case OPT_UINT:
-	case OPT_INT:
+	case MESS_OPT_UINT:
+	case MESS_OPT_INT:
 		errno = 0;
 		x = (double)strtoll(val, &end, 10);
 		if (errno || end == val || *end)
 			goto bad;
 		break;
-	case OPT_DOUBLE:
+	case MESS_OPT_DOUBLE:
 		x = strtod(val, &end);
 		if (end == val || *end || !isfinite(x))
 			goto bad;
@@ -175,9 +163,9 @@ static int set_opt(struct mess_cfg *cfg, const struct opt *o, const char *val,
 	}
 	if (x < o->min || x > o->max)
 		goto bad;
-	if (o->type == OPT_INT)
+	if (o->type == MESS_OPT_INT)
 		*(int64_t *)p = (int64_t)x;
-	else if (o->type == OPT_DOUBLE)
+	else if (o->type == MESS_OPT_DOUBLE)
 		*(double *)p = x;
 	else
 		*(uint64_t *)p = (uint64_t)x;
@@ -255,17 +243,20 @@ static int resolve_mixes(struct mess_cfg *cfg, char *err, size_t errlen)
 	return 0;
 }
 
-int mess_options_parse(struct mess_cfg *cfg, int argc, char **argv,
-		       char *err, size_t errlen)
+int mess_opts_given(int argc, char **argv, const char *name)
 {
-	mess_options_defaults(cfg);
 	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--quick"))
-			quick_defaults(cfg);
+		if (!strncmp(argv[i], "--", 2) && !strcmp(argv[i] + 2, name))
+			return 1;
+	return 0;
+}
 
+int mess_opts_parse(const struct mess_opt *opts, size_t nopts, void *cfg,
+		    int argc, char **argv, char *err, size_t errlen)
+{
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *val = NULL;
-		const struct opt *o = NULL;
+		const struct mess_opt *o = NULL;
 		size_t nl;
 
 		if (!strcmp(a, "-h"))
@@ -276,7 +267,7 @@ int mess_options_parse(struct mess_cfg *cfg, int argc, char **argv,
 		}
 		a += 2;
 		nl = strcspn(a, "=");
-		for (size_t j = 0; j < NOPTS; j++)
+		for (size_t j = 0; j < nopts; j++)
 			if (strlen(opts[j].name) == nl &&
 			    !strncmp(opts[j].name, a, nl))
 				o = &opts[j];
@@ -287,7 +278,7 @@ int mess_options_parse(struct mess_cfg *cfg, int argc, char **argv,
 		}
 		if (a[nl] == '=')
 			val = a + nl + 1;
-		if (o->type == OPT_FLAG) {
+		if (o->type == MESS_OPT_FLAG) {
 			if (val) {
 				snprintf(err, errlen, "--%s takes no value", o->name);
 				return -EINVAL;
@@ -303,6 +294,17 @@ int mess_options_parse(struct mess_cfg *cfg, int argc, char **argv,
 		if (set_opt(cfg, o, val, err, errlen))
 			return -EINVAL;
 	}
+	return 0;
+}
+
+int mess_options_parse(struct mess_cfg *cfg, int argc, char **argv,
+		       char *err, size_t errlen)
+{
+	mess_options_defaults(cfg);
+	if (mess_opts_given(argc, argv, "quick"))
+		quick_defaults(cfg);
+	if (mess_opts_parse(mess_cfg_opts, NOPTS, cfg, argc, argv, err, errlen))
+		return -EINVAL;
 	if (cfg->stride % 64) {
 		snprintf(err, errlen, "--stride: '%llu' is not allowed; allowed: a multiple of 64 bytes from 64",
 			 (unsigned long long)cfg->stride);
@@ -317,22 +319,28 @@ int mess_options_parse(struct mess_cfg *cfg, int argc, char **argv,
 	return resolve_mixes(cfg, err, errlen);
 }
 
-void mess_options_usage(FILE *f, const char *prog)
+void mess_opts_print(FILE *f, const struct mess_opt *opts, size_t nopts)
 {
-	fprintf(f,
-		"usage: %s [OPTION]...\n"
-		"Characterise the memory system with bandwidth-latency curves (the Mess method):\n"
-		"a pointer chase on one core measures load-to-use latency while traffic\n"
-		"generators on the other cores load the memory at rates set by a nop count,\n"
-		"for read/write mixes from 100%% loads to 100%% stores.\n\n",
-		prog);
-	for (size_t i = 0; i < NOPTS; i++) {
+	for (size_t i = 0; i < nopts; i++) {
 		char lhs[64];
 
 		snprintf(lhs, sizeof(lhs), "--%s%s%s", opts[i].name,
 			 opts[i].arg ? " " : "", opts[i].arg ? opts[i].arg : "");
 		fprintf(f, "  %-22s %s\n", lhs, opts[i].help);
 	}
+}
+
+void mess_options_usage(FILE *f, const char *prog)
+{
+	fprintf(f,
+		"usage: %s [OPTION]...\n"
+		"   or: %s absorb [OPTION]...   noise-absorption tables (see %s absorb --help)\n"
+		"Characterise the memory system with bandwidth-latency curves (the Mess method):\n"
+		"a pointer chase on one core measures load-to-use latency while traffic\n"
+		"generators on the other cores load the memory at rates set by a nop count,\n"
+		"for read/write mixes from 100%% loads to 100%% stores.\n\n",
+		prog, prog, prog);
+	mess_opts_print(f, mess_cfg_opts, NOPTS);
 	fprintf(f,
 		"\nExamples:\n"
 		"  %s --quick                      smoke run, under a minute or two\n"

@@ -139,46 +139,30 @@ static int find_gnuplot(char *buf, size_t len)
 	}
 }
 
-static int try_script(char *buf, size_t len, const char *dir)
+static int try_script(char *buf, size_t len, const char *dir,
+		      const char *name)
 {
-	if ((size_t)snprintf(buf, len, "%s/curves.gp", dir) >= len)
+	if ((size_t)snprintf(buf, len, "%s/%s", dir, name) >= len)
 		return -ENAMETOOLONG;
 	return access(buf, R_OK) ? -ENOENT : 0;
 }
 
-static int find_script(char *buf, size_t len)
+static int find_script(char *buf, size_t len, const char *name)
 {
 	const char *env = getenv("MESS_PLOTS_DIR");
-	char exe[PATH_MAX], dir[PATH_MAX + 8];
-	ssize_t n;
-	int up;
+	char rel[PATH_MAX];
 
 	if (env && *env)
-		return try_script(buf, len, env);
+		return try_script(buf, len, env, name);
 #ifdef MESS_PLOTS_DIR
-	if (!try_script(buf, len, MESS_PLOTS_DIR))
+	if (!try_script(buf, len, MESS_PLOTS_DIR, name))
 		return 0;
 #endif
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return -ENOENT;
-	exe[n] = '\0';
-	/* Walk up from the executable's directory to the repository root. */
-	for (up = 0; up < 4; up++) {
-		char *slash = strrchr(exe, '/');
-
-		if (!slash || slash == exe)
-			break;
-		*slash = '\0';
-		snprintf(dir, sizeof(dir), "%s/plots", exe);
-		if (!try_script(buf, len, dir))
-			return 0;
-	}
-	return -ENOENT;
+	snprintf(rel, sizeof(rel), "plots/%s", name);
+	return mess_find_repo_file(rel, buf, len);
 }
 
-/* A gnuplot single-quoted string: only ' is special, written as ''. */
-static void gp_quote(char *dst, size_t len, const char *src)
+void mess_gp_quote(char *dst, size_t len, const char *src)
 {
 	size_t o = 0;
 
@@ -244,10 +228,52 @@ static int run_gnuplot(const char *gnuplot, const char *script,
 }
 
 /* Paths live on the heap: together they are too big for a thread stack. */
+struct gp_paths {
+	char gnuplot[PATH_MAX], script[PATH_MAX];
+};
+
+int mess_gnuplot(const char *script, const char *expr, const char *log,
+		 char *err, size_t errlen)
+{
+	struct gp_paths *gp = malloc(sizeof(*gp));
+	int ret;
+
+	if (!gp) {
+		set_err(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	if (find_gnuplot(gp->gnuplot, sizeof(gp->gnuplot))) {
+		set_err(err, errlen, "gnuplot not found in PATH");
+		ret = -ENOENT;
+		goto out;
+	}
+	if (find_script(gp->script, sizeof(gp->script), script)) {
+		set_err(err, errlen, "plots/%s not found (set MESS_PLOTS_DIR)",
+			script);
+		ret = -ENOENT;
+		goto out;
+	}
+	ret = run_gnuplot(gp->gnuplot, gp->script, expr, log);
+	if (ret < 0) {
+		set_err(err, errlen, "cannot run %s: %s", gp->gnuplot,
+			strerror(-ret));
+	} else if (ret == 127) {
+		set_err(err, errlen, "cannot execute %s", gp->gnuplot);
+		ret = -ENOENT;
+	} else if (ret) {
+		set_err(err, errlen, "gnuplot failed (status %d), see %s", ret,
+			log);
+		ret = -EIO;
+	}
+out:
+	free(gp);
+	return ret;
+}
+
 struct plot_paths {
 	char dir[PATH_MAX - 16];	/* room for the names appended to it */
 	char dat[PATH_MAX], base[PATH_MAX], png[PATH_MAX], svg[PATH_MAX];
-	char log[PATH_MAX], gnuplot[PATH_MAX], script[PATH_MAX];
+	char log[PATH_MAX];
 	char qdat[2 * PATH_MAX], qbase[2 * PATH_MAX], qtitle[512];
 	char expr[5 * PATH_MAX + 640];
 };
@@ -296,20 +322,9 @@ int mess_plot(const char *rundir, const struct mess_family *f,
 		ret = -ENODATA;
 		goto out;
 	}
-	if (find_gnuplot(pp->gnuplot, sizeof(pp->gnuplot))) {
-		set_err(err, errlen, "gnuplot not found in PATH");
-		ret = -ENOENT;
-		goto out;
-	}
-	if (find_script(pp->script, sizeof(pp->script))) {
-		set_err(err, errlen, "plots/curves.gp not found (set MESS_PLOTS_DIR)");
-		ret = -ENOENT;
-		goto out;
-	}
-
-	gp_quote(pp->qdat, sizeof(pp->qdat), pp->dat);
-	gp_quote(pp->qbase, sizeof(pp->qbase), pp->base);
-	gp_quote(pp->qtitle, sizeof(pp->qtitle), title ? title : "");
+	mess_gp_quote(pp->qdat, sizeof(pp->qdat), pp->dat);
+	mess_gp_quote(pp->qbase, sizeof(pp->qbase), pp->base);
+	mess_gp_quote(pp->qtitle, sizeof(pp->qtitle), title ? title : "");
 	if (!isfinite(unloaded_ns) || unloaded_ns < 0.0)
 		unloaded_ns = 0.0;
 	snprintf(pp->expr, sizeof(pp->expr),
@@ -318,18 +333,8 @@ int mess_plot(const char *rundir, const struct mess_family *f,
 	/* Stale images must not pass for new ones if gnuplot fails. */
 	unlink(pp->png);
 	unlink(pp->svg);
-	ret = run_gnuplot(pp->gnuplot, pp->script, pp->expr, pp->log);
-	if (ret < 0) {
-		set_err(err, errlen, "cannot run %s: %s", pp->gnuplot,
-			strerror(-ret));
-	} else if (ret == 127) {
-		set_err(err, errlen, "cannot execute %s", pp->gnuplot);
-		ret = -ENOENT;
-	} else if (ret) {
-		set_err(err, errlen, "gnuplot failed (status %d), see %s", ret,
-			pp->log);
-		ret = -EIO;
-	} else if (!nonempty(pp->png) || !nonempty(pp->svg)) {
+	ret = mess_gnuplot("curves.gp", pp->expr, pp->log, err, errlen);
+	if (!ret && (!nonempty(pp->png) || !nonempty(pp->svg))) {
 		set_err(err, errlen, "gnuplot wrote no %s or %s, see %s",
 			pp->png, pp->svg, pp->log);
 		ret = -EIO;

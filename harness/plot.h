@@ -28,4 +28,14 @@
 int mess_plot(const char *rundir, const struct mess_family *f,
 	      double unloaded_ns, const char *title, char *err, size_t errlen);
 
+/*
+ * Run gnuplot -e expr on the script `name`, found as curves.gp is, with
+ * its output in log.  0; -ENOENT when gnuplot or the script is missing;
+ * -EIO when gnuplot fails; other -errno.  err (may be NULL) says why.
+ */
+int mess_gnuplot(const char *name, const char *expr, const char *log,
+		 char *err, size_t errlen);
+/* src as the inside of a gnuplot single-quoted string (' doubled). */
+void mess_gp_quote(char *dst, size_t len, const char *src);
+
 #endif

@@ -31,47 +31,55 @@ void mess_utc_now(char *buf, size_t len, int compact)
 		 &tm);
 }
 
-static void json_str(FILE *f, const char *s)
+void mess_meta_identity(FILE *f, const struct mess_topo *t)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
+	struct utsname u;
+	char host[256] = "";
+
+	uname(&u);
+	gethostname(host, sizeof(host) - 1);
+	fprintf(f, "  \"version\": \"%s\",\n  \"git_revision\": \"%s\",\n",
+		mess_version, mess_git_rev);
+	fprintf(f, "  \"host\": ");
+	mess_json_str(f, host);
+	fprintf(f, ",\n  \"kernel\": ");
+	mess_json_str(f, u.release);
+	fprintf(f, ",\n  \"cpu_model\": ");
+	mess_json_str(f, t->cpu_model);
+	fprintf(f, ",\n  \"isa\": \"%s\",\n", MESS_ISA);
+	fprintf(f, "  \"compiler\": ");
+	mess_json_str(f, mess_compiler);
+	fprintf(f, ",\n  \"cflags\": ");
+	mess_json_str(f, mess_cflags);
+	fprintf(f, ",\n");
+}
+
+void mess_resume_write_args(FILE *f, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		fprintf(f, "arg %s\n", argv[i]);
+}
+
+int mess_resume_read_args(const char *dir, int *argc, char ***argv)
+{
+	static char store[MESS_RESUME_MAX_ARGS][PATH_MAX];
+	static char *av[MESS_RESUME_MAX_ARGS + 2];
+	char line[PATH_MAX + 16];
+	int ac = 1;
+	FILE *f = mess_file_open(dir, "resume.txt", "r");
+
+	if (!f)
+		return -errno;
+	av[0] = "mess";
+	while (fgets(line, sizeof(line), f) && ac <= MESS_RESUME_MAX_ARGS) {
+		line[strcspn(line, "\n")] = 0;
+		if (!strncmp(line, "arg ", 4))
+			av[ac] = strcpy(store[ac - 1], line + 4), ac++;
 	}
-	fputc('"', f);
-}
-
-static FILE *open_in(const struct mess_run *r, const char *name,
-		     const char *mode)
-{
-	char path[PATH_MAX + 64];
-
-	snprintf(path, sizeof(path), "%s/%s", r->dir, name);
-	return fopen(path, mode);
-}
-
-/* Write to name.tmp then rename, so a reader never sees half a file. */
-static FILE *open_tmp(const struct mess_run *r, const char *name)
-{
-	char tmp[128];
-
-	snprintf(tmp, sizeof(tmp), "%s.tmp", name);
-	return open_in(r, tmp, "w");
-}
-
-static int commit_tmp(const struct mess_run *r, const char *name, FILE *f)
-{
-	char a[PATH_MAX + 64], b[PATH_MAX + 64];
-	int bad = ferror(f) | fclose(f);
-
-	snprintf(a, sizeof(a), "%s/%s.tmp", r->dir, name);
-	snprintf(b, sizeof(b), "%s/%s", r->dir, name);
-	if (bad || rename(a, b))
-		return -EIO;
+	fclose(f);
+	av[ac] = NULL;
+	*argc = ac;
+	*argv = av;
 	return 0;
 }
 
@@ -106,14 +114,13 @@ int mess_run_open(struct mess_run *r, int argc, char **argv)
 		fflush(r->csv);
 	}
 
-	r->resume = open_in(r, "resume.txt", "a");
+	r->resume = mess_file_open(r->dir, "resume.txt", "a");
 	if (!r->resume)
 		return -errno;
 	if (!r->cfg.resume[0]) {
 		fprintf(r->resume,
 			"# mess run state: the original options, then finished mixes\n");
-		for (int i = 1; i < argc; i++)
-			fprintf(r->resume, "arg %s\n", argv[i]);
+		mess_resume_write_args(r->resume, argc, argv);
 	} else {
 		fprintf(r->resume, "resumed %s\n", r->start_utc);
 	}
@@ -128,7 +135,7 @@ int mess_run_load_resume(struct mess_run *r)
 	FILE *f;
 	int err;
 
-	f = open_in(r, "resume.txt", "r");
+	f = mess_file_open(r->dir, "resume.txt", "r");
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
@@ -205,28 +212,16 @@ static void meta_cores(FILE *f, const struct mess_run *r)
 
 int mess_run_write_meta(struct mess_run *r, int complete)
 {
-	FILE *f = open_tmp(r, "meta.json");
-	struct utsname u;
+	FILE *f = mess_tmp_open(r->dir, "meta.json");
 	enum mess_hp ghp = r->gen_hp;
 	double gpct = r->gen_huge_pct;
 	const struct mess_gen_kernel *k = &r->var->table[0];
-	char host[256] = "";
 
 	if (!f)
 		return -errno;
-	uname(&u);
-	gethostname(host, sizeof(host) - 1);
 
 	fprintf(f, "{\n  \"schema\": %d,\n  \"tool\": \"mess\",\n", META_SCHEMA);
-	fprintf(f, "  \"version\": \"%s\",\n  \"git_revision\": \"%s\",\n",
-		mess_version, mess_git_rev);
-	fprintf(f, "  \"host\": ");
-	json_str(f, host);
-	fprintf(f, ",\n  \"kernel\": ");
-	json_str(f, u.release);
-	fprintf(f, ",\n  \"cpu_model\": ");
-	json_str(f, r->topo.cpu_model);
-	fprintf(f, ",\n  \"isa\": \"%s\",\n", MESS_ISA);
+	mess_meta_identity(f, &r->topo);
 	meta_cores(f, r);
 	fprintf(f, "  \"llc_bytes\": %llu,\n  \"llc_level\": %d,\n  \"line_bytes\": %u,\n",
 		(unsigned long long)r->llc_bytes, r->llc_level,
@@ -242,13 +237,9 @@ int mess_run_write_meta(struct mess_run *r, int complete)
 	fprintf(f, "  \"bw_accounting\": \"generator bytes per iteration (declared beside each kernel) x iterations per thread over the chase window, plus one %u-byte line per chase load; ordinary stores count one read and one write (write-allocate), non-temporal stores one write; GB/s = 1e9 B/s\",\n",
 		r->topo.line_bytes);
 	fprintf(f, "  \"counters\": null,\n");
-	fprintf(f, "  \"compiler\": ");
-	json_str(f, mess_compiler);
-	fprintf(f, ",\n  \"cflags\": ");
-	json_str(f, mess_cflags);
-	fprintf(f, ",\n  \"generator\": {\"variant\": \"%s\", \"description\": ",
+	fprintf(f, "  \"generator\": {\"variant\": \"%s\", \"description\": ",
 		r->var->name);
-	json_str(f, r->var->desc);
+	mess_json_str(f, r->var->desc);
 	fprintf(f, ", \"vector_width_bytes\": %u, \"nontemporal_stores\": %s, \"ops_per_iteration\": %d, \"nop_spin_every_ops\": %d, \"array_bytes_per_thread\": %zu},\n",
 		k->width, k->nontemporal ? "true" : "false", MESS_GEN_OPS,
 		MESS_GEN_SPIN_EVERY, r->gen_bytes);
@@ -260,7 +251,7 @@ int mess_run_write_meta(struct mess_run *r, int complete)
 		const char *why = mess_variant_unavailable(&mess_variants[i]);
 
 		fprintf(f, "%s\"%s\": ", i ? ", " : "", mess_variants[i].name);
-		json_str(f, why ? why : "available");
+		mess_json_str(f, why ? why : "available");
 	}
 	fprintf(f, "}},\n");
 	fprintf(f, "  \"chase\": {\"buffer_bytes\": %zu, \"stride_bytes\": %llu, \"window_bytes\": %llu, \"mode\": \"%s\", \"lines\": %u, \"loads_per_iteration\": %d, \"ms_per_repeat\": %g, \"seed\": %llu},\n",
@@ -281,20 +272,20 @@ int mess_run_write_meta(struct mess_run *r, int complete)
 		r->points_measured, r->points_reused, r->remeasured,
 		r->unsteady, r->probes);
 	fprintf(f, "  \"plots\": ");
-	json_str(f, r->plots_note[0] ? r->plots_note : "pending");
+	mess_json_str(f, r->plots_note[0] ? r->plots_note : "pending");
 	fprintf(f, ",\n  \"mess_export\": ");
-	json_str(f, r->export_note[0] ? r->export_note : "pending");
+	mess_json_str(f, r->export_note[0] ? r->export_note : "pending");
 	fprintf(f, ",\n  \"resumed\": %d,\n  \"start_utc\": \"%s\",\n  \"end_utc\": %s%s%s,\n  \"complete\": %s\n}\n",
 		r->resumed, r->start_utc, r->end_utc[0] ? "\"" : "",
 		r->end_utc[0] ? r->end_utc : "null", r->end_utc[0] ? "\"" : "",
 		complete ? "true" : "false");
-	return commit_tmp(r, "meta.json", f);
+	return mess_tmp_commit(r->dir, "meta.json", f);
 }
 
 /* The CSV sorted by mix and pressure, replacing the append-order file. */
 static int rewrite_csv(struct mess_run *r)
 {
-	FILE *f = open_tmp(r, "curves.csv");
+	FILE *f = mess_tmp_open(r->dir, "curves.csv");
 
 	if (!f)
 		return -errno;
@@ -305,7 +296,7 @@ static int rewrite_csv(struct mess_run *r)
 						  BW_SOURCE);
 	fclose(r->csv);
 	r->csv = NULL;
-	return commit_tmp(r, "curves.csv", f);
+	return mess_tmp_commit(r->dir, "curves.csv", f);
 }
 
 static int write_summary(struct mess_run *r, int complete)
@@ -328,16 +319,16 @@ static int write_summary(struct mess_run *r, int complete)
 	snprintf(title, sizeof(title), "%s, %d generator core%s, %s%s",
 		 r->topo.cpu_model, r->ngen, r->ngen == 1 ? "" : "s",
 		 r->var->name, complete ? "" : " (partial)");
-	f = open_tmp(r, "summary.json");
+	f = mess_tmp_open(r->dir, "summary.json");
 	if (!f) {
 		err = -errno;
 		goto out;
 	}
 	mess_summary_write_json(f, &s, extra);
-	err = commit_tmp(r, "summary.json", f);
+	err = mess_tmp_commit(r->dir, "summary.json", f);
 	if (err)
 		goto out;
-	f = open_tmp(r, "summary.md");
+	f = mess_tmp_open(r->dir, "summary.md");
 	if (!f) {
 		err = -errno;
 		goto out;
@@ -349,7 +340,7 @@ static int write_summary(struct mess_run *r, int complete)
 		r->unloaded_ns, r->unloaded_std_ns, r->unloaded_repeats,
 		r->cfg.window ? "TLB-window" : "fully random",
 		r->unloaded_random_ns, r->unloaded_random_std_ns, BW_SOURCE);
-	err = commit_tmp(r, "summary.md", f);
+	err = mess_tmp_commit(r->dir, "summary.md", f);
 out:
 	mess_summary_free(&s);
 	return err;

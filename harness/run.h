@@ -68,5 +68,13 @@ int mess_run_mark_done(struct mess_run *r, unsigned store_pct);
 int mess_run_finish(struct mess_run *r, int complete);
 int mess_run_load_resume(struct mess_run *r);
 void mess_utc_now(char *buf, size_t len, int compact);
+/* meta.json lines every command writes: build, host, CPU, ISA, compiler. */
+void mess_meta_identity(FILE *f, const struct mess_topo *t);
+
+/* resume.txt keeps a run's options as "arg" lines, one per argv word. */
+#define MESS_RESUME_MAX_ARGS 64
+void mess_resume_write_args(FILE *f, int argc, char **argv);
+/* argv (argv[0] "mess") from DIR/resume.txt, in static storage. */
+int mess_resume_read_args(const char *dir, int *argc, char ***argv);
 
 #endif

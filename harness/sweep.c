@@ -15,6 +15,7 @@
 #include "autotune.h"
 #include "chain.h"
 #include "run.h"
+#include "util.h"
 
 #define SETTLE_WINDOW_NS 10e6	/* generator-rate sample */
 #define SETTLE_AGREE 0.03	/* consecutive samples within 3 % */
@@ -114,19 +115,6 @@ static void chase_window(struct mess_run *r, const struct mess_gen_kernel *k,
 	r->chase_iters = want < 4 ? 4 : (uint64_t)want;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, unsigned n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static double stddev(const double *v, unsigned n)
 {
 	double m = 0, s = 0;
@@ -159,7 +147,7 @@ static void measure_repeats(struct mess_run *r, const struct mess_gen_kernel *k,
 			wr[i] = s.wr_gbs;
 		}
 		memcpy(sorted, lat, repeats * sizeof(*lat));
-		p->lat_ns = median(sorted, repeats);
+		p->lat_ns = mess_median(sorted, repeats);
 		if (repeats < 2 || attempt >= REMEASURE_MAX || mess_interrupted ||
 		    (sorted[repeats - 1] - sorted[0]) <=
 			    REPEAT_SPREAD_MAX * p->lat_ns)
@@ -167,8 +155,8 @@ static void measure_repeats(struct mess_run *r, const struct mess_gen_kernel *k,
 		r->remeasured++;
 	}
 	p->lat_ns_std = stddev(lat, repeats);
-	p->read_bw_gbs = median(rd, repeats);
-	p->write_bw_gbs = median(wr, repeats);
+	p->read_bw_gbs = mess_median(rd, repeats);
+	p->write_bw_gbs = mess_median(wr, repeats);
 	p->bw_gbs = p->read_bw_gbs + p->write_bw_gbs;
 	p->read_pct = p->bw_gbs > 0 ? 100.0 * p->read_bw_gbs / p->bw_gbs : 100;
 	p->repeats = repeats;

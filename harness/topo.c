@@ -36,6 +36,22 @@ int mess_topo_llc_of_core(struct mess_topo *t, int core, uint64_t *bytes,
 	return 0;
 }
 
+int mess_topo_caches_of_core(struct mess_topo *t, int core, int *level,
+			     uint64_t *bytes, int max)
+{
+	hwloc_obj_t o = core_obj(t, core);
+	int n = 0;
+
+	if (!o)
+		return -EINVAL;
+	for (; o && n < max; o = o->parent)
+		if (hwloc_obj_type_is_dcache(o->type) && o->attr->cache.size) {
+			level[n] = (int)o->attr->cache.depth;
+			bytes[n++] = o->attr->cache.size;
+		}
+	return n;
+}
+
 int mess_topo_init(struct mess_topo *t)
 {
 	hwloc_topology_t hw;

@@ -22,6 +22,10 @@ void mess_topo_fini(struct mess_topo *t);
 /* LLC seen by one core: on multi-socket machines this is its socket's. */
 int mess_topo_llc_of_core(struct mess_topo *t, int core, uint64_t *bytes,
 			  int *level);
+/* Data and unified caches above the core, innermost first (the latency
+ * ladder's levels): how many, at most max. */
+int mess_topo_caches_of_core(struct mess_topo *t, int core, int *level,
+			     uint64_t *bytes, int max);
 /* Pin the calling thread to one PU of the core. */
 int mess_topo_bind_core(struct mess_topo *t, int core);
 /* NUMA node of the core's PU, or 0 if unknown. */

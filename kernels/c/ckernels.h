@@ -144,10 +144,10 @@ int mess_stream_check(const struct mess_stream *st, size_t n,
  * buffer of `size` bytes, chased by dependent loads.
  *
  * BACKWARD is lmbench's default (each line points `stride` bytes lower, the
- * first to the last) and is what the paper's lat_mem_rd measured, so it is
- * the order of the absorption tables.  A backward constant stride is caught
- * by stride prefetchers once stride is small; RANDOM (one random cycle,
- * Sattolo, seeded) defeats them and is offered for latency proper.
+ * first to the last).  A backward constant stride is caught by stride
+ * prefetchers once stride is small, which makes it a bandwidth figure;
+ * RANDOM (one random cycle, Sattolo, seeded) defeats them and gives latency
+ * proper, so the absorption row and the latency ladder chase RANDOM.
  */
 enum mess_latmemrd_order {
 	MESS_LATMEMRD_BACKWARD,

@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# End to end: ./run.sh absorb on every kernel with two noise modes and
+# short runs, then every file of the absorption contract; an interrupted
+# run resumed to completion; a second run into the same --out refused.
+# The figures of so short a run mean little: the files must be complete
+# and well formed.
+set -u
+cd "$(dirname "$0")/.."
+out=$(mktemp -d /tmp/mess-absorb-smoke.XXXXXX)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$out"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+check() { if eval "$2"; then ok; else bad "$1"; fi; }
+
+KMAX=16
+MODES="fp_add64 memory_ld64"
+# Every kernel, both SPMXV sizes, one q; STREAM and SPMXV on all cores
+# (threads, barrier, slowest thread), the others on one: 5 rows.
+args=(absorb --quick --modes "${MODES// /,}" --q 0.5 --cores all --kmax $KMAX
+      --run-ms 4 --repeats 3)
+ROWS=5
+
+# check_absorb_dir DIR: the contract of a complete run of $args.
+check_absorb_dir() {
+	local d=$1 f id m
+	for f in absorption.csv absorption.md absorption_points.csv meta.json resume.txt ladder.csv summary.json; do
+		check "$f exists and is not empty" '[ -s "$d/$f" ]'
+	done
+	check "absorption.csv header" \
+		'[ "$(head -1 "$d/absorption.csv")" = "kernel,variant,cores,q,mode,k1,k1_rel,k2,slope_ns,base_ns,perf,perf_unit,runs,status" ]'
+	check "absorption_points.csv header" \
+		'[ "$(head -1 "$d/absorption_points.csv")" = "kernel,variant,cores,q,mode,k,time_ns,repeats,spread_ns,paired_base_ns" ]'
+	check "absorption.csv: one row per row x mode ($ROWS x 2)" \
+		'[ "$(tail -n +2 "$d/absorption.csv" | wc -l)" -eq $((ROWS * 2)) ]'
+	check "absorption.csv: no row x mode twice" \
+		'[ -z "$(tail -n +2 "$d/absorption.csv" | cut -d, -f1-5 | sort | uniq -d)" ]'
+	# 14 fields; k1 an integer <= kmax; k1_rel, k2, slope numbers or nan;
+	# base and perf > 0; status ok/none/unclear; none means k1 = 0.
+	check "absorption.csv rows well formed" \
+		'awk -F, -v kmax=$KMAX "
+			function num(x) { return x == \"nan\" || x ~ /^-?[0-9.]+(e[-+]?[0-9]+)?\$/ }
+			NR > 1 && !(NF == 14 && \$6 ~ /^[0-9]+\$/ && \$6 <= kmax &&
+			    num(\$7) && num(\$8) && num(\$9) && \$10 > 0 && \$11 > 0 &&
+			    \$12 != \"\" && \$13 >= 1 &&
+			    \$14 ~ /^(ok|none|unclear)\$/ && (\$14 != \"none\" || \$6 == 0)) { exit 1 }" "$d/absorption.csv"'
+	check "absorption.csv: k2 and slope come together" \
+		'awk -F, "NR > 1 && ((\$8 == \"nan\") != (\$9 == \"nan\")) { exit 1 }" "$d/absorption.csv"'
+	check "absorption.csv: modes are the ones asked for" \
+		'[ "$(tail -n +2 "$d/absorption.csv" | cut -d, -f5 | sort -u | tr "\n" " ")" = "fp_add64 memory_ld64 " ]'
+	check "absorption.csv: perf units" \
+		'awk -F, "NR > 1 && !((\$1 == \"stream\" && \$12 == \"GB/s\") || (\$1 == \"lat_mem_rd\" && \$12 == \"ns/load\") || (\$1 == \"haccmk\" && \$12 == \"GFLOP/s\") || (\$1 == \"spmxv\" && \$12 == \"GFLOP/s/core\")) { exit 1 }" "$d/absorption.csv"'
+	check "absorption_points.csv rows well formed (10 fields, 0 <= k <= kmax, t > 0, spread >= 0, paired base > 0)" \
+		'awk -F, -v kmax=$KMAX "NR > 1 && !(NF == 10 && \$6 ~ /^[0-9]+\$/ && \$6 <= kmax && \$7 > 0 && \$8 == 3 && \$9 >= 0 && \$10 > 0) { exit 1 }" "$d/absorption_points.csv"'
+	check "absorption_points.csv: a baseline (k = 0) for every row x mode" \
+		'[ "$(awk -F, "NR > 1 && \$6 == 0" "$d/absorption_points.csv" | wc -l)" -eq $((ROWS * 2)) ]'
+	check "absorption_points.csv: no k twice in a row x mode" \
+		'[ -z "$(tail -n +2 "$d/absorption_points.csv" | cut -d, -f1-6 | sort | uniq -d)" ]'
+	check "runs in absorption.csv = points in absorption_points.csv" \
+		'[ "$(tail -n +2 "$d/absorption.csv" | awk -F, "{ s += \$13 } END { print s }")" -eq "$(tail -n +2 "$d/absorption_points.csv" | wc -l)" ]'
+	check "absorption.md: the table" 'grep -q "^| kernel | variant | cores | q | performance | fp_add64 | memory_ld64 |" "$d/absorption.md"'
+	check "absorption.md: one table line per row" \
+		'[ "$(grep -cE "^\| (stream|lat_mem_rd|haccmk|spmxv) \|" "$d/absorption.md")" -eq $ROWS ]'
+	check "absorption.md explains statuses and lower bounds" \
+		'grep -q "unclear" "$d/absorption.md" && grep -q "≥" "$d/absorption.md" && grep -q "threshold" "$d/absorption.md"'
+	# The latency ladder: 4 KiB (x1.5, x2 steps) to 4x the LLC, plateaus
+	# in summary.json, one per hwloc cache level and memory last.
+	check "ladder.csv header" \
+		'[ "$(head -1 "$d/ladder.csv")" = "size_bytes,lat_ns,repeats,spread_ns,loads_per_run" ]'
+	check "ladder.csv: sizes from 4 KiB strictly rising to >= 4x LLC - stride, latencies > 0" \
+		'awk -F, -v top=$(($(jq .llc_bytes "$d/meta.json") * 4 - 64)) "NR == 2 && \$1 != 4096 { exit 1 } NR > 2 && \$1 <= last { exit 1 } NR > 1 && !(\$2 > 0 && \$3 == 3) { exit 1 } NR > 1 { last = \$1 } END { if (NR < 12 || last < top) exit 1 }" "$d/ladder.csv"'
+	check "summary.json: ladder levels, memory last, each with a status" \
+		'jq -e ".latency_ladder.levels as \$l | (\$l | length) >= 2 and \$l[-1].level == \"memory\" and all(\$l[]; (.status | type) == \"string\" and (.latency_ns == null or .latency_ns > 0)) and .latency_ladder.stride_bytes == 64" "$d/summary.json" >/dev/null'
+	check "summary.json: the L1 plateau was measured" \
+		'jq -e ".latency_ladder.levels[0] | .level == \"L1\" and .points >= 2 and .latency_ns > 0" "$d/summary.json" >/dev/null'
+	check "absorption.md: the ladder table" 'grep -q "^## Latency ladder" "$d/absorption.md" && grep -q "^| memory |" "$d/absorption.md"'
+	check "meta.json is JSON" 'jq -e . "$d/meta.json" >/dev/null'
+	for k in schema tool version git_revision host cpu_model isa compiler cflags cores llc_bytes numa_nodes timer time repeats spread run_ms work threshold search noise modes k1_rel perf not_run rows plots start_utc end_utc complete; do
+		check "meta.json has $k" 'jq -e "has(\"$k\")" "$d/meta.json" >/dev/null'
+	done
+	check "meta.json: complete, mess absorb, K_MAX 256, kmax $KMAX" \
+		'jq -e ".complete == true and .tool == \"mess absorb\" and .search.K_MAX == 256 and .search.kmax == $KMAX and .repeats == 3" "$d/meta.json" >/dev/null'
+	check "meta.json: threshold rule and values" \
+		'jq -e "(.threshold.rule | test(\"max\")) and .threshold.threshold == 0.01 and .threshold.sigmas == 3" "$d/meta.json" >/dev/null'
+	check "meta.json: one entry per row, each with perf and work per mode" \
+		'jq -e "(.rows | length) == $ROWS and all(.rows[]; .perf > 0 and (.work_per_run | length) == 2 and all(.work_per_run[]; . > 0))" "$d/meta.json" >/dev/null'
+	check "meta.json: STREAM bytes and write-allocate" \
+		'jq -e "any(.rows[]; .kernel == \"stream\" and .bytes_per_element_stream == 24 and .bytes_per_element_write_allocate == 32 and .triad_gbs_write_allocate > .perf)" "$d/meta.json" >/dev/null'
+	check "meta.json: buffers >= 4x LLC (STREAM arrays, lat_mem_rd, memory_ld64 noise)" \
+		'jq -e ".llc_bytes as \$l | all(.rows[] | select(.kernel == \"stream\"); .array_bytes >= 4 * \$l) and all(.rows[] | select(.kernel == \"lat_mem_rd\"); .buffer_bytes >= 4 * \$l) and .noise.memory_ld64_bytes_per_thread >= 4 * \$l" "$d/meta.json" >/dev/null'
+	if command -v gnuplot >/dev/null; then
+		for id in $(jq -r ".rows[].id" "$d/meta.json"); do
+			check "plots/absorb-$id.png is a PNG" 'head -c 8 "$d/plots/absorb-$id.png" | grep -q PNG'
+			check "plots/absorb-$id.svg is SVG" 'grep -q "<svg" "$d/plots/absorb-$id.svg"'
+		done
+		check "plots/ladder.png is a PNG" 'head -c 8 "$d/plots/ladder.png" | grep -q PNG'
+		check "plots/absorb-spmxv.png is a PNG" 'head -c 8 "$d/plots/absorb-spmxv.png" | grep -q PNG'
+		check "plots/absorb-spmxv.svg is SVG" 'grep -q "<svg" "$d/plots/absorb-spmxv.svg"'
+	else
+		echo "absorb-smoke: no gnuplot: plots not checked"
+	fi
+}
+
+start=$(date +%s)
+./run.sh "${args[@]}" --out "$out/run" >"$out/stdout" 2>"$out/stderr"
+rc=$?
+echo "absorb-smoke: ./run.sh ${args[*]} took $(($(date +%s) - start)) s, exit $rc"
+check "exit status 0" '[ $rc -eq 0 ]' || tail -20 "$out/stderr"
+d=$out/run
+check "stdout names the run directory" 'grep -qx "$d" "$out/stdout"'
+check "progress on stderr: kernel, mode, k, slowdown, ETA" \
+	'grep -qE "stream-triad-c[0-9]+ fp_add64 k=[0-9]+: .* x[0-9.]+ of k=0.*ETA" "$out/stderr"'
+check_absorb_dir "$d"
+
+./run.sh "${args[@]}" --out "$d" >/dev/null 2>"$out/again.err"
+rc=$?
+check "a second run into the same --out is refused (exit $rc)" \
+	'[ $rc -eq 1 ] && grep -q "already holds a run" "$out/again.err"'
+
+# Interrupt a run after a few points, then resume it to completion.
+./run.sh "${args[@]}" --out "$out/intr" >/dev/null 2>"$out/intr.err" &
+pid=$!
+for _ in $(seq 1 600); do
+	[ -f "$out/intr/absorption_points.csv" ] &&
+		[ "$(wc -l <"$out/intr/absorption_points.csv")" -ge 12 ] && break
+	sleep 0.1
+done
+# run.sh execs the harness: $pid is mess by now.
+kill -INT $pid
+wait $pid
+rc=$?
+check "interrupted run exits 130 (got $rc)" '[ $rc -eq 130 ]' || tail -5 "$out/intr.err"
+check "interrupted meta.json says complete: false" 'jq -e ".complete == false" "$out/intr/meta.json" >/dev/null'
+check "interrupted run kept its points" '[ "$(wc -l <"$out/intr/absorption_points.csv")" -ge 12 ]'
+check "interrupted absorption.csv has its header" \
+	'[ "$(head -1 "$out/intr/absorption.csv")" = "kernel,variant,cores,q,mode,k1,k1_rel,k2,slope_ns,base_ns,perf,perf_unit,runs,status" ]'
+before=$(($(wc -l <"$out/intr/absorption_points.csv") - 1))
+./run.sh absorb --resume "$out/intr" >/dev/null 2>"$out/resume.err"
+rc=$?
+check "resume exits 0 (got $rc)" '[ $rc -eq 0 ]' || tail -5 "$out/resume.err"
+check "resumed meta.json: complete, resumed once, reused the $before points" \
+	'jq -e ".complete == true and .resumed == 1 and .points_reused == $before" "$out/intr/meta.json" >/dev/null'
+check_absorb_dir "$out/intr"
+
+echo "absorb-smoke: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
