@@ -1795,12 +1795,6 @@ static void plots(struct mess_absorb *a, int complete)
 	rc = mess_mkdir_p(dir);
 	np = rc ? rc : write_plot_data(a, dir, rows, sizeof(rows));
 	ns = np < 0 ? 0 : write_spmxv_data(a, dir, series, sizeof(series), have);
-	if (np <= 0 || ns < 0) {
-		snprintf(a->plots_note, sizeof(a->plots_note), "skipped: %s",
-			 np == 0 ? "no points to plot" :
-			 strerror(-(np < 0 ? np : ns)));
-		goto out;
-	}
 	snprintf(title, sizeof(title), "%s%s", a->topo.cpu_model,
 		 complete ? "" : " (partial)");
 	mess_gp_quote(qdir, sizeof(qdir), dir);
@@ -1809,15 +1803,20 @@ static void plots(struct mess_absorb *a, int complete)
 	for (int j = 0, o = 0; j < a->nmodes; j++)
 		o += snprintf(modes + o, sizeof(modes) - (size_t)o, "%s%s",
 			      j ? " " : "", mess_noise_mode_name(a->modes[j]));
-	if (asprintf(&expr, "outdir='%s'; rows='%s'; modes='%s'; spseries='%s'; sphave='%d %d'; plottitle='%s'",
-		     qdir, rows, modes, ns ? series : "", have[0], have[1],
-		     qtitle) < 0) {
-		expr = NULL;
-		snprintf(a->plots_note, sizeof(a->plots_note), "skipped: out of memory");
-		goto out;
-	}
 	err[0] = 0;
-	rc = mess_gnuplot("absorb.gp", expr, log, err, sizeof(err));
+	if (np <= 0 || ns < 0) {
+		snprintf(err, sizeof(err), "%s", np == 0 ? "no points to plot" :
+			 strerror(-(np < 0 ? np : ns)));
+		rc = -ENODATA;
+	} else if (asprintf(&expr, "outdir='%s'; rows='%s'; modes='%s'; spseries='%s'; sphave='%d %d'; plottitle='%s'",
+			    qdir, rows, modes, ns ? series : "", have[0],
+			    have[1], qtitle) < 0) {
+		expr = NULL;
+		snprintf(err, sizeof(err), "out of memory");
+		rc = -ENOMEM;
+	} else {
+		rc = mess_gnuplot("absorb.gp", expr, log, err, sizeof(err));
+	}
 	if (rc)
 		snprintf(a->plots_note, sizeof(a->plots_note), "skipped: %s",
 			 err[0] ? err : "gnuplot failed");
@@ -1825,14 +1824,14 @@ static void plots(struct mess_absorb *a, int complete)
 		snprintf(a->plots_note, sizeof(a->plots_note),
 			 "plots/absorb-<row>.png and .svg (time per iteration vs k, fitted model)%s",
 			 ns ? ", plots/absorb-spmxv.png and .svg (SPMXV vs q)" : "");
-	if (!rc && a->ladder_done && a->nladder) {
+	if (a->ladder_done && a->nladder && np >= 0) {
+		err[0] = 0;
 		rc = plot_ladder(a, dir, qtitle, err, sizeof(err));
 		snprintf(a->plots_note + strlen(a->plots_note),
 			 sizeof(a->plots_note) - strlen(a->plots_note), "%s%s",
-			 rc ? "; ladder plot skipped: " : ", plots/ladder.png and .svg (latency ladder)",
-			 rc ? err : "");
+			 rc ? "; ladder plot skipped: " : "; plots/ladder.png and .svg (latency ladder)",
+			 rc ? (err[0] ? err : "gnuplot failed") : "");
 	}
-out:
 	free(expr);
 	if (a->plots_note[0] == 's')
 		fprintf(stderr, "warning: plots %s\n", a->plots_note);
@@ -1941,10 +1940,8 @@ static int write_meta(struct mess_absorb *a, int complete)
 		a->points_reused);
 	fprintf(f, "  \"plots\": ");
 	mess_json_str(f, a->plots_note[0] ? a->plots_note : "pending");
-	fprintf(f, ",\n  \"resumed\": %d,\n  \"start_utc\": \"%s\",\n  \"end_utc\": %s%s%s,\n  \"complete\": %s\n}\n",
-		a->resumed, a->start_utc, a->end_utc[0] ? "\"" : "",
-		a->end_utc[0] ? a->end_utc : "null", a->end_utc[0] ? "\"" : "",
-		complete ? "true" : "false");
+	fprintf(f, ",\n");
+	mess_meta_close(f, a->resumed, a->start_utc, a->end_utc, complete);
 	return mess_tmp_commit(a->dir, "meta.json", f);
 }
 
@@ -2083,11 +2080,15 @@ int mess_absorb_open(struct mess_absorb **ap, const struct mess_absorb_opts *o,
 		else
 			runnable++;
 	}
-	if (!runnable) {
+	/* The ladder needs no noise: an ISA without noise sites still gets
+	 * its cache and memory latencies. */
+	if (!runnable && !a->ladder_on) {
 		snprintf(err, errlen, "no noise mode can run: %s",
 			 a->mode_skip[a->modes[0]]);
 		return -EOPNOTSUPP;
 	}
+	if (!runnable)
+		fprintf(stderr, "absorb: no noise mode can run here; measuring the latency ladder only\n");
 	rc = open_dir(a, argc, argv);
 	if (rc) {
 		if (rc != -EEXIST)

@@ -31,6 +31,15 @@ void mess_utc_now(char *buf, size_t len, int compact)
 		 &tm);
 }
 
+void mess_meta_close(FILE *f, int resumed, const char *start_utc,
+		     const char *end_utc, int complete)
+{
+	fprintf(f, "  \"resumed\": %d,\n  \"start_utc\": \"%s\",\n  \"end_utc\": %s%s%s,\n  \"complete\": %s\n}\n",
+		resumed, start_utc, end_utc[0] ? "\"" : "",
+		end_utc[0] ? end_utc : "null", end_utc[0] ? "\"" : "",
+		complete ? "true" : "false");
+}
+
 void mess_meta_identity(FILE *f, const struct mess_topo *t)
 {
 	struct utsname u;
@@ -275,10 +284,8 @@ int mess_run_write_meta(struct mess_run *r, int complete)
 	mess_json_str(f, r->plots_note[0] ? r->plots_note : "pending");
 	fprintf(f, ",\n  \"mess_export\": ");
 	mess_json_str(f, r->export_note[0] ? r->export_note : "pending");
-	fprintf(f, ",\n  \"resumed\": %d,\n  \"start_utc\": \"%s\",\n  \"end_utc\": %s%s%s,\n  \"complete\": %s\n}\n",
-		r->resumed, r->start_utc, r->end_utc[0] ? "\"" : "",
-		r->end_utc[0] ? r->end_utc : "null", r->end_utc[0] ? "\"" : "",
-		complete ? "true" : "false");
+	fprintf(f, ",\n");
+	mess_meta_close(f, r->resumed, r->start_utc, r->end_utc, complete);
 	return mess_tmp_commit(r->dir, "meta.json", f);
 }
 

@@ -70,6 +70,10 @@ int mess_run_load_resume(struct mess_run *r);
 void mess_utc_now(char *buf, size_t len, int compact);
 /* meta.json lines every command writes: build, host, CPU, ISA, compiler. */
 void mess_meta_identity(FILE *f, const struct mess_topo *t);
+/* meta.json's last members (resumes, start and end, complete) and its
+ * closing brace; end_utc "" is written as null (still running). */
+void mess_meta_close(FILE *f, int resumed, const char *start_utc,
+		     const char *end_utc, int complete);
 
 /* resume.txt keeps a run's options as "arg" lines, one per argv word. */
 #define MESS_RESUME_MAX_ARGS 64

@@ -33,5 +33,25 @@ check "meta.json names the generator variant" 'jq -e ".generator.variant | lengt
 # order (widest first): the run-time feature check at work.
 check "default variant is the widest available" \
 	'jq -e "(.variant_selection.variants | to_entries | map(select(.value == \"available\")) | .[0].key) == .generator.variant" "$out/meta.json" >/dev/null'
+# mess absorb, smallest: the latency ladder runs on every ISA (it needs no
+# noise), the lat_mem_rd row only where noise sites exist.
+ab=$out-absorb
+rm -rf "$ab"
+timeout 300 $emu "$mess" absorb --quick --kernels lat_mem_rd --modes l1_ld64 \
+	--kmax 4 --repeats 1 --run-ms 2 --no-plots --out "$ab" \
+	>"$ab.stdout" 2>"$ab.stderr"
+rc=$?
+check "absorb exit status 0" '[ $rc -eq 0 ]' || tail -5 "$ab.stderr"
+check "absorb: ladder.csv from 4 KiB, >= 12 sizes" \
+	'[ "$(sed -n 2p "$ab/ladder.csv" | cut -d, -f1)" = 4096 ] && [ "$(tail -n +2 "$ab/ladder.csv" | wc -l)" -ge 12 ]'
+check "absorb: summary.json levels, memory last" \
+	'jq -e ".latency_ladder.levels[-1].level == \"memory\"" "$ab/summary.json" >/dev/null'
+if grep -q "noise modes not implemented on this ISA" "$ab.stderr"; then
+	check "absorb: no noise here, so no absorption rows" '[ "$(wc -l <"$ab/absorption.csv")" -eq 1 ]'
+	check "absorb: meta.json says why the mode did not run" \
+		'jq -e ".not_run | any(.mode == \"l1_ld64\" and (.why | test(\"not implemented\")))" "$ab/meta.json" >/dev/null'
+else
+	check "absorb: one absorption row" '[ "$(wc -l <"$ab/absorption.csv")" -eq 2 ]'
+fi
 echo "e2e ($isa, $(jq -r .generator.variant "$out/meta.json" 2>/dev/null)): $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
