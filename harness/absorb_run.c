@@ -240,6 +240,7 @@ struct mess_absorb {
 
 	/* lat_mem_rd's latency ladder, measured before the rows. */
 	int ladder_on, ladder_done;
+	const char *ladder_skip;	/* why it could not run, or NULL */
 	struct mess_ladder_pt ladder[LADDER_MAX];
 	size_t nladder;
 	char ladder_hp[32];
@@ -1368,6 +1369,12 @@ static int run_ladder(struct mess_absorb *a)
 		(unsigned long long)(4 * a->llc_bytes >> 20));
 	pool_call(&a->pool, 1, job_ladder, a);
 	err = pool_err(&a->pool, 1);
+	if (err == -ENOMEM) {
+		/* The rows may still fit: they go on without it. */
+		a->ladder_skip = "not enough memory for its buffer (4x the LLC)";
+		fprintf(stderr, "absorb: latency ladder skipped: %s\n", a->ladder_skip);
+		return 0;
+	}
 	if (err)
 		return err;
 	a->ladder_done = 1;
@@ -1517,6 +1524,8 @@ static void md_notes(FILE *f, const struct mess_absorb *a)
 		if (a->rows[i].skip)
 			fprintf(f, "- **%s not run**: %s.\n", a->rows[i].id,
 				a->rows[i].skip);
+	if (a->ladder_skip)
+		fprintf(f, "- **latency ladder not run**: %s.\n", a->ladder_skip);
 }
 
 static void md_ladder(FILE *f, const struct mess_absorb *a)
@@ -1952,6 +1961,11 @@ static int write_meta(struct mess_absorb *a, int complete)
 			fprintf(f, "}");
 			first = 0;
 		}
+	if (a->ladder_skip) {
+		fprintf(f, "%s{\"ladder\": \"lat_mem_rd\", \"why\": ", first ? "" : ", ");
+		mess_json_str(f, a->ladder_skip);
+		fprintf(f, "}");
+	}
 	fprintf(f, "],\n  \"rows\": [");
 	first = 1;
 	for (size_t i = 0; i < a->nrows; i++) {
