@@ -94,6 +94,8 @@ if (words(spseries) > 0) {
 		set xlabel 'swapping probability q'
 		set xrange [-0.05:1.05]
 		set yrange [0:*]
+		# Headroom above the highest point: the key must not hide it.
+		set offsets 0, 0, graph 0.35, 0
 		set key top right
 		set title 'performance'
 		set ylabel 'GFLOP/s per core'
@@ -122,6 +124,7 @@ if (words(spseries) > 0) {
 			}
 		}
 		unset multiplot
+		unset offsets
 		set output
 	}
 }
