@@ -1,14 +1,76 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Assembly only: the ISA-independent half of every kernels/asm/<isa>/gen.S.
- * Each ISA defines GEN_MIX var, s, ... (one kernel for s % stores, with its
- * load and store counts in the assembler symbols .Lnld and .Lnst) and calls
+ * Each ISA defines GEN_MIX var, s, ... (one kernel for s % stores: its
+ * prologue, GEN_OPS for the body, its loop branch and epilogue) and calls
  * GEN_ENTRY at its end; GEN_VARIANT lays out the table around the 51 mixes.
  */
 #ifndef MESS_GEN_TABLE_H
 #define MESS_GEN_TABLE_H
 
 #include "mess_kernels.h"
+
+/*
+ * The MESS_GEN_OPS operations of one iteration, in the order every ISA
+ * issues them: op i is a store iff floor((i+1)s/100) > floor(is/100)
+ * (Bresenham), with the nop spin every MESS_GEN_SPIN_EVERY operations.
+ * Each ISA supplies
+ *   GEN_LOAD  isa_args, off, k   load at off(load pointer) into chain k % 4
+ *   GEN_STORE isa_args, off      store at off(store pointer)
+ *   GEN_ADVANCE reg, bytes       add bytes to a pointer
+ *   GEN_SPIN
+ * Offsets beyond maxoff (the addressing mode's reach) move the pointer
+ * forward and count how far in .Lldb / .Lstb, instead of stepping it on
+ * every access, which would chain each address on the one before it; the
+ * pointers end the iteration advanced by what it covered.  The counts are
+ * left in .Lnld / .Lnst for GEN_ENTRY.  emit = 0: only the counts.
+ */
+.macro GEN_OPS emit, s, w, maxoff, ldp, stp, isa_args:vararg
+	.set	.Lnld, 0
+	.set	.Lnst, 0
+	.set	.Lldb, 0
+	.set	.Lstb, 0
+	.set	.Lop, 0
+	.rept	MESS_GEN_OPS
+	.if ((.Lop + 1) * \s) / MESS_GEN_OPS - (.Lop * \s) / MESS_GEN_OPS
+	.set	.Loff, .Lnst * \w - .Lstb
+	.if .Loff > \maxoff
+	.if \emit
+	GEN_ADVANCE \stp, .Loff
+	.endif
+	.set	.Lstb, .Lstb + .Loff
+	.set	.Loff, 0
+	.endif
+	.if \emit
+	GEN_STORE \isa_args, .Loff
+	.endif
+	.set	.Lnst, .Lnst + 1
+	.else
+	.set	.Loff, .Lnld * \w - .Lldb
+	.if .Loff > \maxoff
+	.if \emit
+	GEN_ADVANCE \ldp, .Loff
+	.endif
+	.set	.Lldb, .Lldb + .Loff
+	.set	.Loff, 0
+	.endif
+	.if \emit
+	GEN_LOAD \isa_args, .Loff, .Lnld
+	.endif
+	.set	.Lnld, .Lnld + 1
+	.endif
+	.set	.Lop, .Lop + 1
+	.if \emit && (.Lop % MESS_GEN_SPIN_EVERY) == 0
+	GEN_SPIN
+	.endif
+	.endr
+	.if \emit && .Lnld * \w - .Lldb
+	GEN_ADVANCE \ldp, (.Lnld * \w - .Lldb)
+	.endif
+	.if \emit && .Lnst * \w - .Lstb
+	GEN_ADVANCE \stp, (.Lnst * \w - .Lstb)
+	.endif
+.endm
 
 /* The kernel's entry in its variant's table (struct mess_gen_kernel): the
  * counts are the ones the template bumped while emitting the code, so the

@@ -126,20 +126,9 @@
 8:
 .endm
 
-/*
- * Offsets beyond the addressing mode's reach are handled by moving the
- * pointer forward and tracking how far in base_sym, instead of updating
- * the pointer on every access: that would chain each address on the one
- * before it.
- */
-.macro GEN_REBASE emit, reg, off_sym, base_sym, maxoff
-	.if \off_sym > \maxoff
-	.if \emit
-	addi	\reg, \reg, \off_sym
-	.endif
-	.set	\base_sym, \base_sym + \off_sym
-	.set	\off_sym, 0
-	.endif
+/* Moves a pointer on (GEN_OPS, past the addressing mode's reach). */
+.macro GEN_ADVANCE reg, bytes
+	addi	\reg, \reg, \bytes
 .endm
 
 /*
@@ -196,41 +185,9 @@ mess_gen_\var\()_s\s:
 	.p2align 6
 1:
 	.endif
-	.set	.Lnld, 0
-	.set	.Lnst, 0
-	.set	.Lldb, 0
-	.set	.Lstb, 0
-	.set	.Lop, 0
-	.rept	MESS_GEN_OPS
-	/* Bresenham: op i is a store iff floor((i+1)s/100) > floor(is/100). */
-	.if ((.Lop + 1) * \s) / MESS_GEN_OPS - (.Lop * \s) / MESS_GEN_OPS
-	.set	.Loff, .Lnst * \w - .Lstb
-	GEN_REBASE \emit, %r4, .Loff, .Lstb, .Lmaxoff
-	.if \emit
-	GEN_STORE \w, .Loff
-	.endif
-	.set	.Lnst, .Lnst + 1
-	.else
-	.set	.Loff, .Lnld * \w - .Lldb
-	GEN_REBASE \emit, %r3, .Loff, .Lldb, .Lmaxoff
-	.if \emit
-	GEN_LOAD \w, .Loff, .Lnld
-	.endif
-	.set	.Lnld, .Lnld + 1
-	.endif
-	.set	.Lop, .Lop + 1
-	.if \emit && (.Lop % MESS_GEN_SPIN_EVERY) == 0
-	GEN_SPIN
-	.endif
-	.endr
+	GEN_OPS \emit, \s, \w, .Lmaxoff, %r3, %r4, \w
 
 	.if \emit
-	.if .Lnld * \w - .Lldb
-	addi	%r3, %r3, (.Lnld * \w - .Lldb)
-	.endif
-	.if .Lnst * \w - .Lstb
-	addi	%r4, %r4, (.Lnst * \w - .Lstb)
-	.endif
 	/* The spin owns ctr, so the iteration count lives in r5. */
 	subic.	%r5, %r5, 1
 	bne	1b

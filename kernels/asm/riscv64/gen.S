@@ -123,19 +123,12 @@
 .endm
 
 /*
- * Offsets beyond the imm12 reach are handled by moving the pointer forward
- * and tracking how far in base_sym, instead of stepping it every access:
- * that would chain each address on the one before it.  maxoff + w <= MAXIMM,
- * so the step itself, and the one closing the iteration, fit one addi.
+ * Moves a pointer on (GEN_OPS, past the imm12 reach).  maxoff + w <=
+ * MAXIMM, so the step itself, and the one closing the iteration, fit one
+ * addi.
  */
-.macro GEN_REBASE emit, reg, off_sym, base_sym, maxoff
-	.if \off_sym > \maxoff
-	.if \emit
-	addi	\reg, \reg, \off_sym
-	.endif
-	.set	\base_sym, \base_sym + \off_sym
-	.set	\off_sym, 0
-	.endif
+.macro GEN_ADVANCE reg, bytes
+	addi	\reg, \reg, \bytes
 .endm
 
 /*
@@ -176,41 +169,9 @@ mess_gen_\var\()_s\s:
 	.p2align 6
 1:
 	.endif
-	.set	.Lnld, 0
-	.set	.Lnst, 0
-	.set	.Lldb, 0
-	.set	.Lstb, 0
-	.set	.Lop, 0
-	.rept	MESS_GEN_OPS
-	/* Bresenham: op i is a store iff floor((i+1)s/100) > floor(is/100). */
-	.if ((.Lop + 1) * \s) / MESS_GEN_OPS - (.Lop * \s) / MESS_GEN_OPS
-	.set	.Loff, .Lnst * \w - .Lstb
-	GEN_REBASE \emit, a1, .Loff, .Lstb, .Lmaxoff
-	.if \emit
-	GEN_STORE .Lvec, .Loff
-	.endif
-	.set	.Lnst, .Lnst + 1
-	.else
-	.set	.Loff, .Lnld * \w - .Lldb
-	GEN_REBASE \emit, a0, .Loff, .Lldb, .Lmaxoff
-	.if \emit
-	GEN_LOAD .Lvec, .Loff, .Lnld
-	.endif
-	.set	.Lnld, .Lnld + 1
-	.endif
-	.set	.Lop, .Lop + 1
-	.if \emit && (.Lop % MESS_GEN_SPIN_EVERY) == 0
-	GEN_SPIN
-	.endif
-	.endr
+	GEN_OPS \emit, \s, \w, .Lmaxoff, a0, a1, .Lvec
 
 	.if \emit
-	.if .Lnld * \w - .Lldb
-	addi	a0, a0, (.Lnld * \w - .Lldb)
-	.endif
-	.if .Lnst * \w - .Lstb
-	addi	a1, a1, (.Lnst * \w - .Lstb)
-	.endif
 	addi	a2, a2, -1
 	bnez	a2, 1b
 9:

@@ -23,7 +23,7 @@
  * the value) keeps the load observable to the tests.  General-purpose
  * registers share no name stem, so the scalar ones are spelled out.
  */
-.macro GEN_LOAD xorop, vr, off, k
+.macro GEN_LOAD xorop, stop, vr, off, k
 	.ifc \vr, gpr
 	.if ((\k) & 3) == 0
 	\xorop	\off(%rdi), %r9
@@ -45,12 +45,17 @@
 	.endif
 .endm
 
-.macro GEN_STORE stop, vr, off
+.macro GEN_STORE xorop, stop, vr, off
 	.ifc \vr, gpr
 	\stop	%r8, \off(%rsi)
 	.else
 	\stop	%\vr\()4, \off(%rsi)
 	.endif
+.endm
+
+/* Moves a pointer on at the end of an iteration (GEN_OPS). */
+.macro GEN_ADVANCE reg, bytes
+	add	$(\bytes), \reg
 .endm
 
 /*
@@ -109,29 +114,8 @@ mess_gen_\var\()_s\s:
 
 	.p2align 6
 1:
-	.set	.Lnld, 0
-	.set	.Lnst, 0
-	.set	.Lop, 0
-	.rept	MESS_GEN_OPS
-	/* Bresenham: op i is a store iff floor((i+1)s/100) > floor(is/100). */
-	.if ((.Lop + 1) * \s) / MESS_GEN_OPS - (.Lop * \s) / MESS_GEN_OPS
-	GEN_STORE \stop, \vr, .Lnst*\w
-	.set	.Lnst, .Lnst + 1
-	.else
-	GEN_LOAD \xorop, \vr, .Lnld*\w, .Lnld
-	.set	.Lnld, .Lnld + 1
-	.endif
-	.set	.Lop, .Lop + 1
-	.if (.Lop % MESS_GEN_SPIN_EVERY) == 0
-	GEN_SPIN
-	.endif
-	.endr
-	.if .Lnld
-	add	$(.Lnld * \w), %rdi
-	.endif
-	.if .Lnst
-	add	$(.Lnst * \w), %rsi
-	.endif
+	/* disp32 reaches any offset of an iteration: no pointer steps. */
+	GEN_OPS 1, \s, \w, 0x7fffffff, %rdi, %rsi, \xorop, \stop, \vr
 	dec	%rdx
 	jnz	1b
 	.if \nt
