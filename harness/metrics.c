@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "metrics.h"
+#include "util.h"
 
 static int usable(const struct mess_point *p)
 {
@@ -197,14 +198,6 @@ double mess_unloaded_from_curves(const struct mess_family *f)
 /* ---- writers ---- */
 
 /* JSON has no NaN: an unknown number is null. */
-static void json_num(FILE *fp, double v, int decimals)
-{
-	if (isfinite(v))
-		fprintf(fp, "%.*f", decimals, v);
-	else
-		fputs("null", fp);
-}
-
 static double pct_of(double v, double peak)
 {
 	return peak > 0.0 ? 100.0 * v / peak : NAN;
@@ -235,28 +228,28 @@ static void json_curve(FILE *fp, const struct mess_curve_summary *cs,
 	fputs("    {\n      \"store_pct\": ", fp);
 	json_store(fp, cs->store_pct);
 	fputs(",\n      \"read_pct\": ", fp);
-	json_num(fp, cs->read_pct, 2);
+	mess_json_num(fp, cs->read_pct, 2);
 	fprintf(fp, ",\n      \"points\": %zu", cs->npoints);
 	fputs(",\n      \"max_bw_gbs\": ", fp);
-	json_num(fp, cs->max_bw_gbs, 4);
+	mess_json_num(fp, cs->max_bw_gbs, 4);
 	fputs(",\n      \"max_bw_pct_peak\": ", fp);
-	json_num(fp, pct_of(cs->max_bw_gbs, peak), 2);
+	mess_json_num(fp, pct_of(cs->max_bw_gbs, peak), 2);
 	fputs(",\n      \"lat_at_max_bw_ns\": ", fp);
-	json_num(fp, cs->lat_at_max_bw_ns, 4);
+	mess_json_num(fp, cs->lat_at_max_bw_ns, 4);
 	fputs(",\n      \"saturation\": ", fp);
 	if (cs->saturated) {
 		fputs("{ \"bw_gbs\": ", fp);
-		json_num(fp, cs->sat_bw_gbs, 4);
+		mess_json_num(fp, cs->sat_bw_gbs, 4);
 		fputs(", \"bw_pct_peak\": ", fp);
-		json_num(fp, pct_of(cs->sat_bw_gbs, peak), 2);
+		mess_json_num(fp, pct_of(cs->sat_bw_gbs, peak), 2);
 		fputs(", \"lat_ns\": ", fp);
-		json_num(fp, cs->sat_lat_ns, 4);
+		mess_json_num(fp, cs->sat_lat_ns, 4);
 		fputs(" }", fp);
 	} else {
 		fputs("null", fp);
 	}
 	fputs(",\n      \"max_lat_ns\": ", fp);
-	json_num(fp, cs->max_lat_ns, 4);
+	mess_json_num(fp, cs->max_lat_ns, 4);
 	fprintf(fp, ",\n      \"waves_count\": %zu", cs->nwaves);
 	fputs(",\n      \"waves\": [", fp);
 	for (k = 0; k < kept; k++) {
@@ -265,11 +258,11 @@ static void json_curve(FILE *fp, const struct mess_curve_summary *cs,
 		fprintf(fp, "%s\n        { \"nop_from\": %llu, \"nop_to\": %llu, \"bw_from_gbs\": ",
 			k ? "," : "", (unsigned long long)w->nop_from,
 			(unsigned long long)w->nop_to);
-		json_num(fp, w->bw_from_gbs, 4);
+		mess_json_num(fp, w->bw_from_gbs, 4);
 		fputs(", \"bw_to_gbs\": ", fp);
-		json_num(fp, w->bw_to_gbs, 4);
+		mess_json_num(fp, w->bw_to_gbs, 4);
 		fputs(", \"lat_to_ns\": ", fp);
-		json_num(fp, w->lat_to_ns, 4);
+		mess_json_num(fp, w->lat_to_ns, 4);
 		fputs(" }", fp);
 	}
 	fputs(kept ? "\n      ]\n    }" : "]\n    }", fp);
@@ -287,32 +280,32 @@ int mess_summary_write_json(FILE *fp, const struct mess_summary *s,
 	}
 
 	fputs("{\n  \"schema\": 1,\n  \"unloaded_ns\": ", fp);
-	json_num(fp, s->unloaded_ns, 4);
+	mess_json_num(fp, s->unloaded_ns, 4);
 	fputs(",\n  \"peak_gbs\": ", fp);
-	json_num(fp, peak > 0.0 ? peak : NAN, 4);
+	mess_json_num(fp, peak > 0.0 ? peak : NAN, 4);
 	fputs(",\n  \"wave_tol_pct\": ", fp);
-	json_num(fp, 100.0 * s->wave_tol, 2);
+	mess_json_num(fp, 100.0 * s->wave_tol, 2);
 	if (has_content(extra_json_members))
 		fprintf(fp, ",\n  %s", extra_json_members);
 
 	fputs(",\n  \"family\": {\n    \"max_bw_gbs\": ", fp);
-	json_num(fp, s->max_bw_gbs, 4);
+	mess_json_num(fp, s->max_bw_gbs, 4);
 	fputs(",\n    \"max_bw_pct_peak\": ", fp);
-	json_num(fp, pct_of(s->max_bw_gbs, peak), 2);
+	mess_json_num(fp, pct_of(s->max_bw_gbs, peak), 2);
 	fprintf(fp, ",\n    \"curves\": %zu,\n    \"saturated_curves\": %zu",
 		s->ncurves, nsat);
 	fputs(",\n    \"sat_bw_min_gbs\": ", fp);
-	json_num(fp, s->sat_bw_min_gbs, 4);
+	mess_json_num(fp, s->sat_bw_min_gbs, 4);
 	fputs(",\n    \"sat_bw_max_gbs\": ", fp);
-	json_num(fp, s->sat_bw_max_gbs, 4);
+	mess_json_num(fp, s->sat_bw_max_gbs, 4);
 	fputs(",\n    \"sat_bw_min_pct_peak\": ", fp);
-	json_num(fp, pct_of(s->sat_bw_min_gbs, peak), 2);
+	mess_json_num(fp, pct_of(s->sat_bw_min_gbs, peak), 2);
 	fputs(",\n    \"sat_bw_max_pct_peak\": ", fp);
-	json_num(fp, pct_of(s->sat_bw_max_gbs, peak), 2);
+	mess_json_num(fp, pct_of(s->sat_bw_max_gbs, peak), 2);
 	fputs(",\n    \"max_lat_min_ns\": ", fp);
-	json_num(fp, s->max_lat_min_ns, 4);
+	mess_json_num(fp, s->max_lat_min_ns, 4);
 	fputs(",\n    \"max_lat_max_ns\": ", fp);
-	json_num(fp, s->max_lat_max_ns, 4);
+	mess_json_num(fp, s->max_lat_max_ns, 4);
 	fprintf(fp, ",\n    \"waves_count\": %zu\n  },\n  \"curves\": [", nwaves);
 	for (i = 0; i < s->ncurves; i++) {
 		fputs(i ? ",\n" : "\n", fp);

@@ -2,6 +2,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <math.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,4 +116,12 @@ double mess_median(double *v, unsigned n)
 {
 	qsort(v, n, sizeof(*v), cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+void mess_json_num(FILE *f, double v, int decimals)
+{
+	if (isfinite(v))
+		fprintf(f, "%.*f", decimals, v);
+	else
+		fputs("null", f);
 }

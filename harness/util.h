@@ -23,5 +23,7 @@ int mess_find_repo_file(const char *rel, char *buf, size_t len);
 double mess_median(double *v, unsigned n);
 /* s as a JSON string literal, quotes included. */
 void mess_json_str(FILE *f, const char *s);
+/* v with that many decimals, or null when it is not finite (NaN: unknown). */
+void mess_json_num(FILE *f, double v, int decimals);
 
 #endif
