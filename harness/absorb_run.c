@@ -224,6 +224,7 @@ struct mess_absorb {
 	struct mess_absorb_cfg acfg;
 	struct mess_wl_env env;
 	size_t noise_bytes;	/* memory_ld64 buffer per thread */
+	double noise_huge_pct;	/* least THP share of those buffers */
 	struct pool pool;
 	int pool_up;
 
@@ -532,6 +533,17 @@ static int pool_start(struct mess_absorb *a, int n)
 	}
 	/* Each thread's noise buffer is first touched by that thread. */
 	pool_call(p, n, job_noise_init, a);
+	/* Huge pages are best effort: without them every memory_ld64 load
+	 * may add a page walk, so what was obtained goes to meta.json. */
+	a->noise_huge_pct = NAN;
+	for (int i = 0; i < n; i++) {
+		const struct mess_noise *nz = &p->th[i].nz[MESS_NOISE_MODE_memory_ld64];
+
+		if (a->mode_on[MESS_NOISE_MODE_memory_ld64] &&
+		    !p->th[i].nz_err[MESS_NOISE_MODE_memory_ld64])
+			a->noise_huge_pct = fmin(a->noise_huge_pct,
+				mess_thp_pct(nz->mem_lo, (size_t)(nz->mem_hi - nz->mem_lo)));
+	}
 	for (int m = 0; m < MESS_NOISE_NMODES; m++)
 		for (int i = 0; i < n; i++) {
 			err = p->th[i].nz_err[m];
@@ -1300,14 +1312,6 @@ static int write_ladder_csv(struct mess_absorb *a)
 	return mess_tmp_commit(a->dir, LADDER_CSV, f);
 }
 
-static void json_num(FILE *f, double x)
-{
-	if (isfinite(x))
-		fprintf(f, "%.6g", x);
-	else
-		fprintf(f, "null");
-}
-
 /* summary.json: the machine parameters other tools read (the plateaus). */
 static int write_summary(struct mess_absorb *a)
 {
@@ -1343,9 +1347,9 @@ static int write_summary(struct mess_absorb *a)
 		fprintf(f, ", \"window_bytes\": [%llu, %llu], \"points\": %u, \"latency_ns\": ",
 			(unsigned long long)p->lo, (unsigned long long)p->hi,
 			p->npts);
-		json_num(f, p->lat_ns);
+		mess_json_num(f, p->lat_ns, 3);
 		fprintf(f, ", \"spread\": ");
-		json_num(f, p->spread);
+		mess_json_num(f, p->spread, 3);
 		fprintf(f, ", \"measured_capacity_bytes\": ");
 		if (p->edge_bytes)
 			fprintf(f, "%llu", (unsigned long long)p->edge_bytes);
@@ -1914,8 +1918,10 @@ static int write_meta(struct mess_absorb *a, int complete)
 	fprintf(f, "  \"search\": {\"kmax\": %u, \"K_MAX\": %d, \"prec_div\": %u, \"slope_tol\": %g, \"r2_min\": %g, \"stop_slowdown\": %d, \"stop_rule\": \"no k past the largest measured once a point is stop_slowdown x t0 and three are 2 x t0 or more\"},\n",
 		a->acfg.kmax, MESS_NOISE_KMAX, a->acfg.prec_div,
 		a->acfg.slope_tol, a->acfg.r2_min, STOP_SLOWDOWN);
-	fprintf(f, "  \"noise\": {\"memory_ld64_bytes_per_thread\": %zu, \"insn_bytes\": {",
+	fprintf(f, "  \"noise\": {\"memory_ld64_bytes_per_thread\": %zu, \"memory_ld64_huge_pct_min\": ",
 		a->noise_bytes);
+	mess_json_num(f, a->noise_huge_pct, 1);
+	fprintf(f, ", \"memory_ld64_huge_pages\": \"THP requested (madvise); huge_pct_min is the least share obtained over the threads, null if not measured\", \"insn_bytes\": {");
 	for (int i = 0; i < a->nmodes; i++)
 		fprintf(f, "%s\"%s\": %u", i ? ", " : "",
 			mess_noise_mode_name(a->modes[i]),

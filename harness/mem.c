@@ -2,6 +2,7 @@
 #include "mem.h"
 
 #include <errno.h>
+#include <math.h>
 #include <numa.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,7 +36,7 @@ size_t mess_mem_available(void)
 	return (size_t)kb << 10;
 }
 
-/* kB of AnonHugePages in the mapping that starts at p. */
+/* kB of AnonHugePages in the mapping that holds p. */
 static long smaps_anon_huge_kb(const void *p)
 {
 	FILE *f = fopen("/proc/self/smaps", "r");
@@ -58,6 +59,15 @@ static long smaps_anon_huge_kb(const void *p)
 	}
 	fclose(f);
 	return kb;
+}
+
+double mess_thp_pct(const void *p, size_t len)
+{
+	long kb = smaps_anon_huge_kb(p);
+
+	if (kb < 0 || !len)
+		return NAN;
+	return 100.0 * (double)kb * 1024 / (double)len;
 }
 
 int mess_buf_alloc(struct mess_buf *b, size_t len, int node, int want_huge)
@@ -111,9 +121,9 @@ int mess_buf_alloc(struct mess_buf *b, size_t len, int node, int want_huge)
 	if (b->hp == MESS_HP_HUGETLB) {
 		b->huge_pct = 100.0;
 	} else {
-		long kb = smaps_anon_huge_kb(b->p);
-
-		b->huge_pct = kb > 0 ? 100.0 * (double)kb * 1024 / rlen : 0;
+		b->huge_pct = mess_thp_pct(b->p, rlen);
+		if (!(b->huge_pct > 0))
+			b->huge_pct = 0;
 		b->hp = b->huge_pct > 0 ? MESS_HP_THP : MESS_HP_NONE;
 	}
 	return 0;

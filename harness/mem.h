@@ -27,6 +27,9 @@ struct mess_buf {
  */
 int mess_buf_alloc(struct mess_buf *b, size_t len, int node, int want_huge);
 void mess_buf_free(struct mess_buf *b);
+/* Share (%) of [p, p + len) backed by transparent huge pages, from
+ * /proc/self/smaps (the mapping holding p); NAN when it cannot be read. */
+double mess_thp_pct(const void *p, size_t len);
 const char *mess_hp_name(enum mess_hp hp);
 /* Bytes the kernel says can still be allocated (MemAvailable), 0 unknown. */
 size_t mess_mem_available(void);
