@@ -51,13 +51,15 @@ VERSION := 0.1.0
 GIT_REV := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
 
 OPTFLAGS ?= -O2 -g
-WARNFLAGS := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wno-format-truncation
-CPPFLAGS += -Iharness -Ikernels/include -Ikernels/c -D_GNU_SOURCE
+WARNFLAGS := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wno-format-truncation \
+	-Werror=implicit-function-declaration
+CPPFLAGS += -Iharness -Iinclude -Ikernels/include -Ikernels/c -D_GNU_SOURCE
 CFLAGS_ALL = -std=gnu11 $(OPTFLAGS) $(WARNFLAGS) -pthread -MMD -MP $(CFLAGS)
 ASFLAGS_ALL = -g -MMD -MP $(ASFLAGS)
 BUILD_INFO = -DMESS_VERSION='"$(VERSION)"' -DMESS_GIT_REV='"$(GIT_REV)"' \
 	-DMESS_CFLAGS='"$(strip $(OPTFLAGS) $(CFLAGS))"'
-LDLIBS_HARNESS := -lhwloc -lnuma -lpthread -lm
+LDLIBS_LIB := -ljansson -lm
+LDLIBS_HARNESS := -lhwloc -lnuma -lpthread $(LDLIBS_LIB)
 LDLIBS_TEST := -lcmocka -lm
 
 ifeq ($(V),1)
@@ -73,9 +75,17 @@ endif
 KERNEL_SRCS := $(wildcard kernels/asm/$(ARCH)/*.S)
 KERNEL_C_SRCS := $(wildcard kernels/c/*.c)
 KERNEL_OBJS := $(KERNEL_SRCS:%.S=$(BUILD)/%.o) $(KERNEL_C_SRCS:%.c=$(BUILD)/%.o)
-LIB_SRCS := $(filter-out harness/main.c,$(wildcard harness/*.c))
+# Layers (tools/layering.sh checks them): main.c and its command table ->
+# one folder per command (harness/<command>/) -> shared services
+# (harness/core/) -> the maths and file formats (lib/, headers in
+# include/mess/), which link neither hwloc nor pthread so that a simulator
+# can link them alone.
+LIB_SRCS := $(wildcard lib/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libmess.a
+HARNESS_SRCS := $(wildcard harness/core/*.c) $(filter-out harness/core/%,$(wildcard harness/*/*.c))
+HARNESS_OBJS := $(HARNESS_SRCS:%.c=$(BUILD)/%.o)
+HARNESS_LIB := $(BUILD)/libmess-harness.a
 MESS := $(BUILD)/mess
 BENCH := $(BUILD)/bench/compare
 
@@ -108,18 +118,22 @@ $(BUILD)/%.o: %.S
 	$(Q)$(CC) $(CPPFLAGS) $(ASFLAGS_ALL) -c $< -o $@
 
 # Build identity lives in one object so a new revision relinks, not rebuilds.
-$(BUILD)/harness/buildinfo.o: CPPFLAGS += $(BUILD_INFO)
-$(BUILD)/harness/buildinfo.o: $(wildcard .git/index)
+$(BUILD)/harness/core/buildinfo.o: CPPFLAGS += $(BUILD_INFO)
+$(BUILD)/harness/core/buildinfo.o: $(wildcard .git/index)
 
 $(LIB): $(LIB_OBJS)
 	$(quiet) AR $@
 	$(Q)rm -f $@ && $(CROSS_COMPILE)ar rcs $@ $^
 
-$(MESS): $(BUILD)/harness/main.o $(LIB) $(KERNEL_OBJS)
+$(HARNESS_LIB): $(HARNESS_OBJS)
+	$(quiet) AR $@
+	$(Q)rm -f $@ && $(CROSS_COMPILE)ar rcs $@ $^
+
+$(MESS): $(BUILD)/harness/main.o $(HARNESS_LIB) $(LIB) $(KERNEL_OBJS)
 	$(quiet) LD $@
 	$(Q)$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_HARNESS)
 
-$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB) $(KERNEL_OBJS)
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(HARNESS_LIB) $(LIB) $(KERNEL_OBJS)
 	$(quiet) LD $@
 	$(Q)$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_TEST) $(LDLIBS_HARNESS)
 
@@ -199,7 +213,7 @@ print-mess:
 	@echo $(MESS)
 
 # Peer comparisons (not tests): tests/bench/compare.sh prints the figures.
-$(BENCH): $(BUILD)/tests/bench/compare.o $(LIB) $(KERNEL_OBJS)
+$(BENCH): $(BUILD)/tests/bench/compare.o $(HARNESS_LIB) $(LIB) $(KERNEL_OBJS)
 	$(quiet) LD $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_HARNESS)

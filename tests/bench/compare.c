@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chain.h"
-#include "gen.h"
-#include "mem.h"
-#include "registry.h"
+#include "core/chain.h"
+#include "curves/gen.h"
+#include "core/mem.h"
+#include "curves/registry.h"
 
 #define RUNS 7
 

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "absorb.h"
+#include "mess/absorb.h"
 #include "near.h"
 
 #define T0 10.0		/* ns per iteration without noise */

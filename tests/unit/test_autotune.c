@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "autotune.h"
+#include "mess/autotune.h"
 
 #define L0 100.0	/* unloaded latency, ns */
 #define BMAX 200.0	/* GB/s at nop 0 */

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "ladder.h"
+#include "mess/ladder.h"
 #include "near.h"
 
 #define KiB (UINT64_C(1) << 10)

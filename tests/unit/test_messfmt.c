@@ -20,8 +20,8 @@
 
 #include <cmocka.h>
 
-#include "curve.h"
-#include "messfmt.h"
+#include "mess/curve.h"
+#include "mess/messfmt.h"
 
 /* Export prints 6 decimals of MB/s and of ns. */
 #define BW_EPS 1e-6	/* GB/s */

@@ -18,8 +18,8 @@
 
 #include <cmocka.h>
 
-#include "curve.h"
-#include "plot.h"
+#include "mess/curve.h"
+#include "core/plot.h"
 
 static int rm_entry(const char *path, const struct stat *sb, int flag,
 		    struct FTW *ftw)

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+#include "core/clock.h"
+
+#include <stdio.h>
+#include <time.h>
+
+double mess_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+void mess_utc_now(char *buf, size_t len, int compact)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, compact ? "%Y%m%dT%H%M%SZ" : "%Y-%m-%dT%H:%M:%SZ",
+		 &tm);
+}
+
+void mess_fmt_dur(double s, char *buf, size_t len)
+{
+	long t = (long)(s + 0.5);
+
+	snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
+}

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+/* The one time source of every measurement, and UTC stamps for results. */
+#ifndef MESS_CLOCK_H
+#define MESS_CLOCK_H
+
+#include <stddef.h>
+
+/* clock_gettime(CLOCK_MONOTONIC) in ns. */
+double mess_now_ns(void);
+/* Now in UTC: "2026-11-23T14:07:22Z", or compact "20261123T140722Z". */
+void mess_utc_now(char *buf, size_t len, int compact);
+/* Seconds as m:ss, for progress lines. */
+void mess_fmt_dur(double s, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: MIT
+#include "core/options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *allowed(const struct mess_opt *o, char *buf, size_t len)
+{
+	switch (o->type) {
+	case MESS_OPT_UINT:
+	case MESS_OPT_INT:
+		snprintf(buf, len, "an integer from %.0f to %.0f", o->min,
+			 o->max);
+		break;
+	case MESS_OPT_SIZE:
+		snprintf(buf, len,
+			 "a size from %.0f bytes, with optional K, M, G or T suffix (powers of 1024)",
+			 o->min);
+		break;
+	case MESS_OPT_DOUBLE:
+		snprintf(buf, len, "a number from %g to %g", o->min, o->max);
+		break;
+	default:
+		snprintf(buf, len, "a value");
+	}
+	return buf;
+}
+
+static int parse_size(const char *s, double *v)
+{
+	char *end;
+	double x = strtod(s, &end);
+
+	if (end == s || !isfinite(x))
+		return -EINVAL;
+	const char *units = "KMGT", *u = *end ? strchr(units, toupper(*end)) : NULL;
+
+	if (u) {
+		x *= pow(1024, (double)(u - units + 1));
+		if (*++end == 'i')
+			end++;
+	}
+	if (*end == 'B')
+		end++;
+	if (*end || x != floor(x))
+		return -EINVAL;
+	*v = x;
+	return 0;
+}
+
+static int set_opt(void *cfg, const struct mess_opt *o, const char *val,
+		   char *err, size_t errlen)
+{
+	char *p = (char *)cfg + o->off, *end, buf[128];
+	double x = 0;
+
+	switch (o->type) {
+	case MESS_OPT_FLAG:
+		*(int *)p = 1;
+		return 0;
+	case MESS_OPT_STR:
+		if (strlen(val) >= o->len) {
+			snprintf(err, errlen, "--%s: value too long (at most %zu characters)",
+				 o->name, o->len - 1);
+			return -EINVAL;
+		}
+		strcpy(p, val);
+		return 0;
+	case MESS_OPT_SIZE:
+		if (parse_size(val, &x))
+			goto bad;
+		break;
+	case MESS_OPT_UINT:
+	case MESS_OPT_INT:
+		errno = 0;
+		x = (double)strtoll(val, &end, 10);
+		if (errno || end == val || *end)
+			goto bad;
+		break;
+	case MESS_OPT_DOUBLE:
+		x = strtod(val, &end);
+		if (end == val || *end || !isfinite(x))
+			goto bad;
+		break;
+	}
+	if (x < o->min || x > o->max)
+		goto bad;
+	if (o->type == MESS_OPT_INT)
+		*(int64_t *)p = (int64_t)x;
+	else if (o->type == MESS_OPT_DOUBLE)
+		*(double *)p = x;
+	else
+		*(uint64_t *)p = (uint64_t)x;
+	return 0;
+bad:
+	snprintf(err, errlen, "--%s: '%s' is not allowed; allowed: %s", o->name,
+		 val, allowed(o, buf, sizeof(buf)));
+	return -EINVAL;
+}
+
+int mess_parse_list(const char *s, int *out, int max, int limit, int step,
+		    int *n)
+{
+	const char *p = s;
+
+	*n = 0;
+	if (!*s)
+		return -EINVAL;
+	while (*p) {
+		char *end;
+		long a = strtol(p, &end, 10), b;
+
+		if (end == p || a < 0)
+			return -EINVAL;
+		b = a;
+		p = end;
+		if (*p == '-') {
+			b = strtol(p + 1, &end, 10);
+			if (end == p + 1 || b < a)
+				return -EINVAL;
+			p = end;
+		}
+		if (a % step || b % step)
+			return -EINVAL;
+		for (long v = a; v <= b; v += step) {
+			if (v >= limit || *n >= max)
+				return -ERANGE;
+			out[(*n)++] = (int)v;
+		}
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+int mess_opts_given(int argc, char **argv, const char *name)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strncmp(argv[i], "--", 2) && !strcmp(argv[i] + 2, name))
+			return 1;
+	return 0;
+}
+
+int mess_opts_parse(const struct mess_opt *opts, size_t nopts, void *cfg,
+		    int argc, char **argv, char *err, size_t errlen)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *val = NULL;
+		const struct mess_opt *o = NULL;
+		size_t nl;
+
+		if (!strcmp(a, "-h"))
+			a = "--help";
+		if (strncmp(a, "--", 2)) {
+			snprintf(err, errlen, "unexpected argument '%s' (options start with --; see --help)", a);
+			return -EINVAL;
+		}
+		a += 2;
+		nl = strcspn(a, "=");
+		for (size_t j = 0; j < nopts; j++)
+			if (strlen(opts[j].name) == nl &&
+			    !strncmp(opts[j].name, a, nl))
+				o = &opts[j];
+		if (!o) {
+			snprintf(err, errlen, "unknown option '--%.*s' (see --help)",
+				 (int)nl, a);
+			return -EINVAL;
+		}
+		if (a[nl] == '=')
+			val = a + nl + 1;
+		if (o->type == MESS_OPT_FLAG) {
+			if (val) {
+				snprintf(err, errlen, "--%s takes no value", o->name);
+				return -EINVAL;
+			}
+		} else if (!val) {
+			if (i + 1 >= argc) {
+				snprintf(err, errlen, "--%s needs a value (%s)",
+					 o->name, o->arg);
+				return -EINVAL;
+			}
+			val = argv[++i];
+		}
+		if (set_opt(cfg, o, val, err, errlen))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+void mess_opts_print(FILE *f, const struct mess_opt *opts, size_t nopts)
+{
+	for (size_t i = 0; i < nopts; i++) {
+		char lhs[64];
+
+		snprintf(lhs, sizeof(lhs), "--%s%s%s", opts[i].name,
+			 opts[i].arg ? " " : "", opts[i].arg ? opts[i].arg : "");
+		fprintf(f, "  %-22s %s\n", lhs, opts[i].help);
+	}
+}

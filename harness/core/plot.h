@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/* The family plot: gnuplot renders what we write, if it is installed. */
+#ifndef MESS_PLOT_H
+#define MESS_PLOT_H
+
+#include <stddef.h>
+
+#include "mess/curve.h"
+
+/*
+ * Write <rundir>/plots/curves.dat (one gnuplot index block per non-empty
+ * curve, two blank lines apart; columns bw_gbs lat_ns read_pct store_pct,
+ * store_pct -1 when unknown, rows in increasing pressure) and render it
+ * with plots/curves.gp into <rundir>/plots/curves.png and curves.svg.
+ * gnuplot's output goes to <rundir>/plots/gnuplot.log.
+ *
+ * curves.gp is looked up in $MESS_PLOTS_DIR, then in the MESS_PLOTS_DIR the
+ * build may define, then in "plots" of the ancestors of the executable's
+ * directory (build/<arch>/mess and build/<arch>/tests/test_plot both reach the
+ * repository root that way).
+ *
+ * unloaded_ns <= 0 or NAN draws no unloaded-latency line; title may be NULL.
+ * Returns 0; -ENOENT when gnuplot or curves.gp is missing (curves.dat is
+ * still written; plotting is optional, the caller only reports it);
+ * -ENODATA when no curve has a point; -EIO when gnuplot fails; other
+ * -errno.  err (may be NULL) says why.
+ */
+int mess_plot(const char *rundir, const struct mess_family *f,
+	      double unloaded_ns, const char *title, char *err, size_t errlen);
+
+/*
+ * Run gnuplot -e expr on the script `name`, found as curves.gp is, with
+ * its output in log.  0; -ENOENT when gnuplot or the script is missing;
+ * -EIO when gnuplot fails; other -errno.  err (may be NULL) says why.
+ */
+int mess_gnuplot(const char *name, const char *expr, const char *log,
+		 char *err, size_t errlen);
+/* src as the inside of a gnuplot single-quoted string (' doubled). */
+void mess_gp_quote(char *dst, size_t len, const char *src);
+
+#endif

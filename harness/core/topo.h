@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/* Machine topology from hwloc: cores, last-level cache, NUMA nodes. */
+#ifndef MESS_TOPO_H
+#define MESS_TOPO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The most cores a core list may name. */
+#define MESS_MAX_CORES 4096
+
+struct mess_topo {
+	void *hw;		/* hwloc_topology_t */
+	int ncores;		/* cores we may run on (hwloc logical order) */
+	int *core_pu;		/* OS index of the first PU of each core */
+	int nnodes;		/* NUMA nodes */
+	uint64_t llc_bytes;	/* largest cache above core 0 */
+	int llc_level;		/* 3 for L3, ... */
+	unsigned line_bytes;	/* cache line size (64 if unknown) */
+	char cpu_model[128];
+};
+
+int mess_topo_init(struct mess_topo *t);
+void mess_topo_fini(struct mess_topo *t);
+/* LLC seen by one core: on multi-socket machines this is its socket's. */
+int mess_topo_llc_of_core(struct mess_topo *t, int core, uint64_t *bytes,
+			  int *level);
+/* Data and unified caches above the core, innermost first (the latency
+ * ladder's levels): how many, at most max. */
+int mess_topo_caches_of_core(struct mess_topo *t, int core, int *level,
+			     uint64_t *bytes, int max);
+/* Pin the calling thread to one PU of the core. */
+int mess_topo_bind_core(struct mess_topo *t, int core);
+/* NUMA node of the core's PU, or 0 if unknown. */
+int mess_topo_node_of_core(struct mess_topo *t, int core);
+
+#endif

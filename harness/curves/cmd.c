@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `mess curves` (the default command): the machine, the cores and the
+ * buffers resolved from the options, then the unloaded latency and the
+ * sweep of every mix into the run directory.
+ */
+#include "curves/cmd.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/rundir.h"
+#include "core/signals.h"
+#include "curves/run.h"
+
+const char *mess_curves_unavailable(void)
+{
+	return mess_variant_default() ? NULL :
+		"no traffic generator variant runs on this CPU (see mess --list)";
+}
+
+void mess_curves_usage(FILE *f)
+{
+	mess_options_usage(f, "mess");
+}
+
+static void list_registry(const struct mess_topo *t)
+{
+	const struct mess_variant *def = mess_variant_default();
+
+	printf("ISA %s, %d cores, LLC %llu KiB (L%d), %d NUMA node%s, CPU %s\n\n",
+	       MESS_ISA, t->ncores, (unsigned long long)(t->llc_bytes >> 10),
+	       t->llc_level, t->nnodes, t->nnodes == 1 ? "" : "s",
+	       t->cpu_model);
+	printf("chase: mess_chase, %d unrolled dependent loads per iteration\n\n",
+	       MESS_CHASE_UNROLL);
+	printf("generator variants (--variant):\n");
+	for (unsigned i = 0; i < mess_nvariants; i++) {
+		const struct mess_variant *v = &mess_variants[i];
+		const char *why = mess_variant_unavailable(v);
+
+		printf("  %-8s %-55s %s%s\n", v->name, v->desc,
+		       why ? "unavailable: " : "available",
+		       why ? why : (v == def ? " (default)" : ""));
+	}
+	printf("\nmixes (--mixes): store share 0..100%% in steps of %d%% (%d kernels per variant),\n"
+	       "%d memory operations per iteration, nop spin every %d operations\n",
+	       MESS_GEN_MIX_STEP, MESS_GEN_NMIXES, MESS_GEN_OPS,
+	       MESS_GEN_SPIN_EVERY);
+}
+
+static int pick_cores(struct mess_run *r, char *err, size_t errlen)
+{
+	struct mess_cfg *c = &r->cfg;
+	int n = r->topo.ncores;
+
+	if (c->chase_core >= n) {
+		snprintf(err, errlen, "--chase-core: core %lld out of range; allowed: 0-%d on this machine",
+			 (long long)c->chase_core, n - 1);
+		return -EINVAL;
+	}
+	r->chase_core = (int)c->chase_core;
+	if (c->cores[0]) {
+		if (mess_parse_list(c->cores, r->gen_cores, MESS_MAX_CORES, n,
+				    1, &r->ngen)) {
+			snprintf(err, errlen, "--cores: '%s' is not allowed; allowed: a list of cores in 0-%d such as 1-3,5",
+				 c->cores, n - 1);
+			return -EINVAL;
+		}
+		for (int i = 0; i < r->ngen; i++)
+			if (r->gen_cores[i] == r->chase_core) {
+				snprintf(err, errlen, "--cores: core %d also runs the chase (--chase-core); allowed: other cores",
+					 r->chase_core);
+				return -EINVAL;
+			}
+	} else {
+		for (int i = 0; i < n; i++)
+			if (i != r->chase_core)
+				r->gen_cores[r->ngen++] = i;
+	}
+	return 0;
+}
+
+static size_t round2m(uint64_t x)
+{
+	return (size_t)((x + MESS_HUGE_BYTES - 1) & ~(MESS_HUGE_BYTES - 1));
+}
+
+/* Buffer sizes against the LLC and the memory the kernel can give us. */
+static int size_buffers(struct mess_run *r, char *err, size_t errlen)
+{
+	struct mess_cfg *c = &r->cfg;
+	uint64_t llc4 = 4 * r->llc_bytes;
+	size_t avail = mess_mem_available(), need;
+
+	if (!c->buffer)
+		c->buffer = c->quick ? llc4 : (llc4 > (1ULL << 30) ? llc4 : 1ULL << 30);
+	c->buffer = round2m(c->buffer);
+	if (c->buffer < llc4)
+		fprintf(stderr, "warning: --buffer %llu MiB is below 4x the LLC (%llu MiB): latencies will include cache hits\n",
+			(unsigned long long)(c->buffer >> 20),
+			(unsigned long long)(llc4 >> 20));
+	if (c->buffer / c->stride > UINT32_MAX) {
+		snprintf(err, errlen, "--buffer: %llu lines of --stride %llu is too many; allowed: at most 2^32 lines",
+			 (unsigned long long)(c->buffer / c->stride),
+			 (unsigned long long)c->stride);
+		return -EINVAL;
+	}
+	r->gen_bytes = round2m(c->gen_bytes ? c->gen_bytes :
+			       (2 * r->llc_bytes > (64u << 20) ? 2 * r->llc_bytes : 64u << 20));
+	need = c->buffer + (size_t)r->ngen * 2 * r->gen_bytes;
+	/* Leave a tenth for the system; shrink automatic generator arrays
+	 * before refusing. */
+	while (avail && need > avail / 10 * 9 && !c->gen_bytes &&
+	       r->gen_bytes > (64u << 20)) {
+		r->gen_bytes = round2m(r->gen_bytes / 2);
+		need = c->buffer + (size_t)r->ngen * 2 * r->gen_bytes;
+	}
+	if (avail && need > avail / 10 * 9) {
+		snprintf(err, errlen, "--buffer/--gen-bytes: the run needs %zu MiB but %zu MiB is available; allowed: a total below %zu MiB",
+			 need >> 20, avail >> 20, avail / 10 * 9 >> 20);
+		return -EINVAL;
+	}
+	r->nlines = (uint32_t)(c->buffer / c->stride);
+	return 0;
+}
+
+static int load_resume_args(struct mess_run *r, int argc, char **argv,
+			    char *err, size_t errlen)
+{
+	char dir[PATH_MAX], **av;
+	int ac;
+
+	snprintf(dir, sizeof(dir), "%s", r->cfg.resume);
+	if (mess_resume_args(argc, argv, dir, &ac, &av, err, errlen) ||
+	    mess_options_parse(&r->cfg, ac, av, err, errlen))
+		return -EINVAL;
+	snprintf(r->cfg.resume, sizeof(r->cfg.resume), "%s", dir);
+	return 0;
+}
+
+static int setup(struct mess_run *r)
+{
+	int err;
+
+	r->node = r->cfg.mem_node >= 0 ? (int)r->cfg.mem_node
+				       : mess_topo_node_of_core(&r->topo, r->chase_core);
+	err = mess_topo_bind_core(&r->topo, r->chase_core);
+	if (err) {
+		fprintf(stderr, "mess: cannot pin the chase to core %d: %s\n",
+			r->chase_core, strerror(-err));
+		return err;
+	}
+	fprintf(stderr, "mess: %s, chase on core %d, %d generator core%s, LLC %llu MiB, memory node %d\n",
+		r->topo.cpu_model, r->chase_core, r->ngen,
+		r->ngen == 1 ? "" : "s",
+		(unsigned long long)(r->llc_bytes >> 20), r->node);
+	fprintf(stderr, "mess: allocating %llu MiB chase buffer and %d x 2 x %zu MiB generator arrays\n",
+		(unsigned long long)(r->cfg.buffer >> 20), r->ngen,
+		r->gen_bytes >> 20);
+	err = mess_buf_alloc(&r->chase, r->cfg.buffer, r->node, 1);
+	if (err)
+		return err;
+	if (r->chase.hp == MESS_HP_NONE)
+		fprintf(stderr, "warning: no huge pages for the chase buffer (hugetlbfs pool empty, THP unavailable): TLB misses may inflate latency; recorded in meta.json\n");
+	if (r->ngen) {
+		err = mess_gens_start(&r->gens, &r->topo, r->gen_cores,
+				      r->ngen, r->gen_bytes, r->node, 1);
+		if (err)
+			return err;
+		/* Recorded now: the arrays are gone when meta.json is final. */
+		mess_gens_hugepages(&r->gens, &r->gen_hp, &r->gen_huge_pct);
+	}
+	return 0;
+}
+
+int mess_curves_main(int argc, char **argv)
+{
+	static struct mess_run run;
+	struct mess_run *r = &run;
+	char err[512];
+	int rc;
+
+	if (mess_options_parse(&r->cfg, argc, argv, err, sizeof(err))) {
+		fprintf(stderr, "mess: %s\n", err);
+		return -EINVAL;
+	}
+	if (r->cfg.help) {
+		mess_curves_usage(stdout);
+		return 0;
+	}
+	if (r->cfg.resume[0]) {
+		if (load_resume_args(r, argc, argv, err, sizeof(err))) {
+			fprintf(stderr, "mess: %s\n", err);
+			return -EINVAL;
+		}
+	}
+	rc = mess_topo_init(&r->topo);
+	if (rc) {
+		fprintf(stderr, "mess: hwloc could not read the topology: %s\n",
+			strerror(-rc));
+		return -EIO;
+	}
+	if (r->cfg.list) {
+		list_registry(&r->topo);
+		return 0;
+	}
+	if (r->cfg.variant[0]) {
+		r->var = mess_variant_find(r->cfg.variant);
+		if (!r->var) {
+			fprintf(stderr, "mess: --variant: '%s' is not a variant; allowed:",
+				r->cfg.variant);
+			for (unsigned i = 0; i < mess_nvariants; i++)
+				fprintf(stderr, " %s", mess_variants[i].name);
+			fprintf(stderr, "\n");
+			return -EINVAL;
+		}
+	} else {
+		r->var = mess_variant_default();
+		if (!r->var) {
+			fprintf(stderr, "mess: no traffic generator variant runs on this CPU (see --list)\n");
+			return -EOPNOTSUPP;
+		}
+	}
+	if (mess_variant_unavailable(r->var)) {
+		fprintf(stderr, "mess: --variant %s cannot run here: %s\n",
+			r->var->name, mess_variant_unavailable(r->var));
+		return -EOPNOTSUPP;
+	}
+	if (pick_cores(r, err, sizeof(err))) {
+		fprintf(stderr, "mess: %s\n", err);
+		return -EINVAL;
+	}
+	mess_topo_llc_of_core(&r->topo, r->chase_core, &r->llc_bytes,
+			      &r->llc_level);
+	if (r->cfg.mem_node >= r->topo.nnodes) {
+		fprintf(stderr, "mess: --mem-node: node %lld out of range; allowed: 0-%d on this machine\n",
+			(long long)r->cfg.mem_node, r->topo.nnodes - 1);
+		return -EINVAL;
+	}
+	if (size_buffers(r, err, sizeof(err))) {
+		fprintf(stderr, "mess: %s\n", err);
+		return -EINVAL;
+	}
+	if (!r->ngen)
+		fprintf(stderr, "warning: no generator cores (a 1-core machine or --cores left none): only the unloaded latency is measured\n");
+
+	if (!r->cfg.resume[0] && r->cfg.out[0]) {
+		char csv[PATH_MAX + 16];
+
+		snprintf(csv, sizeof(csv), "%s/curves.csv", r->cfg.out);
+		if (!access(csv, F_OK)) {
+			fprintf(stderr, "mess: --out: %s already holds a run; allowed: a new directory, or --resume %s\n",
+				r->cfg.out, r->cfg.out);
+			return -EINVAL;
+		}
+	}
+	mess_signals_install();
+	rc = setup(r);
+	if (!rc)
+		rc = mess_run_open(r, argc, argv);
+	if (!rc && r->cfg.resume[0])
+		rc = mess_run_load_resume(r);
+	if (rc == -EEXIST) {
+		fprintf(stderr, "mess: --out: %s already holds a run; allowed: a new directory, or --resume %s\n",
+			r->dir, r->dir);
+		return -EINVAL;
+	}
+	if (rc) {
+		fprintf(stderr, "mess: setup failed: %s\n", strerror(-rc));
+		return rc == -EINVAL || rc == -EOPNOTSUPP ? -EIO : rc;
+	}
+	fprintf(stderr, "mess: writing %s\n", r->dir);
+
+	rc = mess_measure_unloaded(r);
+	if (!rc && !mess_interrupted) {
+		fprintf(stderr, "mess: unloaded latency %.1f ns (+-%.1f, %s chase), fully random %.1f ns\n",
+			r->unloaded_ns, r->unloaded_std_ns,
+			r->cfg.window ? "TLB-window" : "random",
+			r->unloaded_random_ns);
+		rc = mess_sweep(r);
+	}
+	if (r->ngen)
+		mess_gens_stop(&r->gens);
+	if (mess_interrupted)
+		rc = -EINTR;
+	int frc = mess_run_finish(r, rc == 0);
+
+	if (rc == -EINTR) {
+		fprintf(stderr, "mess: interrupted; partial result in %s (continue with --resume %s)\n",
+			r->dir, r->dir);
+		return -EINTR;
+	}
+	if (rc || frc) {
+		fprintf(stderr, "mess: failed: %s; partial result in %s\n",
+			strerror(-(rc ? rc : frc)), r->dir);
+		return -EIO;
+	}
+	fprintf(stderr, "mess: done: %s\n", r->dir);
+	printf("%s\n", r->dir);
+	return 0;
+}

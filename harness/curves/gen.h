@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Traffic-generator threads: one per generator core, each with its own load
+ * and store arrays, running the selected kernel until told otherwise and
+ * publishing its progress so bandwidth can be accounted over any window.
+ */
+#ifndef MESS_GEN_H
+#define MESS_GEN_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "core/mem.h"
+#include "core/pool.h"
+#include "core/topo.h"
+#include "mess_kernels.h"
+
+struct mess_gen_thread;
+
+struct mess_gens {
+	struct mess_pool pool;	/* thread i on the i-th generator core */
+	struct mess_gen_thread *th;
+	int n;
+	int node, want_huge;
+	size_t array_bytes;
+	const struct mess_gen_kernel *k;	/* NULL: idle */
+	uint64_t nop;
+	atomic_int stop;	/* the running kernel loops end when set */
+	int running;
+};
+
+/* Traffic moved by the generators since they were started. */
+struct mess_gen_snap {
+	uint64_t iters;		/* kernel iterations summed over threads */
+	double t_ns;
+};
+
+int mess_gens_start(struct mess_gens *g, struct mess_topo *topo,
+		    const int *cores, int n, size_t array_bytes, int node,
+		    int want_huge);
+/* Switch every thread to kernel k at nop count (k NULL: idle). */
+void mess_gens_set(struct mess_gens *g, const struct mess_gen_kernel *k,
+		   uint64_t nop);
+void mess_gens_snap(struct mess_gens *g, struct mess_gen_snap *s);
+void mess_gens_stop(struct mess_gens *g);
+/* Worst huge-page coverage over the generator arrays. */
+void mess_gens_hugepages(struct mess_gens *g, enum mess_hp *hp, double *pct);
+
+#endif

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+/* The curve command's options: one table drives parsing, help and errors. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "curves/run.h"
+
+#define F(field) MESS_OPT_F(struct mess_cfg, field)
+#define S(field) MESS_OPT_S(struct mess_cfg, field)
+
+static const struct mess_opt mess_cfg_opts[] = {
+	{ "quick", MESS_OPT_FLAG, F(quick), 0, 0, 0, NULL,
+	  "CI-sized smoke run: mixes 0,50,100, 6 points, 1 repeat, buffer 4x LLC" },
+	{ "out", MESS_OPT_STR, S(out), 0, 0, "DIR",
+	  "run directory (default results/<host>-<UTC timestamp>)" },
+	{ "resume", MESS_OPT_STR, S(resume), 0, 0, "DIR",
+	  "continue an interrupted run in DIR with its original options" },
+	{ "mixes", MESS_OPT_STR, S(mixes), 0, 0, "LIST",
+	  "store percentages: even values 0..100 (e.g. 0,20-40,100), 'all' (51) or 'default' (0,10,..,100)" },
+	{ "points", MESS_OPT_UINT, F(points), 0, 3, 200, "N",
+	  "minimum points per curve (default 12)" },
+	{ "repeats", MESS_OPT_UINT, F(repeats), 0, 1, 50, "N",
+	  "chase repeats per point; median and spread are reported (default 3)" },
+	{ "cores", MESS_OPT_STR, S(cores), 0, 0, "LIST",
+	  "generator cores, hwloc logical indices (default: all but the chase core)" },
+	{ "chase-core", MESS_OPT_INT, F(chase_core), 0, 0, MESS_MAX_CORES - 1, "N",
+	  "core that runs the pointer chase (default 0)" },
+	{ "buffer", MESS_OPT_SIZE, F(buffer), 0, 1 << 20, 1ULL << 46, "SIZE",
+	  "chase buffer, e.g. 512M, 2G (default 1G, at least 4x LLC)" },
+	{ "stride", MESS_OPT_SIZE, F(stride), 0, 64, 1 << 20, "BYTES",
+	  "distance between chased lines, multiple of 64 (default 256)" },
+	{ "window", MESS_OPT_SIZE, F(window), 0, 0, 1ULL << 40, "BYTES",
+	  "TLB-locality window visited before moving on; 0 = fully random (default 256K)" },
+	{ "gen-bytes", MESS_OPT_SIZE, F(gen_bytes), 0, 1 << 20, 1ULL << 40, "SIZE",
+	  "each generator's load and store array (default max(2x LLC, 64M))" },
+	{ "variant", MESS_OPT_STR, S(variant), 0, 0, "NAME",
+	  "traffic-generator variant (see --list; default: widest available)" },
+	{ "chase-ms", MESS_OPT_DOUBLE, F(chase_ms), 0, 1, 60000, "MS",
+	  "chase time per repeat (default 100)" },
+	{ "peak-gbs", MESS_OPT_DOUBLE, F(peak_gbs), 0, 0, 1e7, "GB/S",
+	  "theoretical peak bandwidth, to report ranges as % of it" },
+	{ "wave-tol", MESS_OPT_DOUBLE, F(wave_tol), 0, 0, 1, "FRACTION",
+	  "bandwidth drop that counts as a wave (default 0.02)" },
+	{ "mem-node", MESS_OPT_INT, F(mem_node), 0, -1, 4095, "N",
+	  "NUMA node for all buffers (default: the chase core's node)" },
+	{ "seed", MESS_OPT_UINT, F(seed), 0, 0, 1.8e19, "N",
+	  "seed of the chase permutation (default 1)" },
+	{ "max-nop", MESS_OPT_UINT, F(max_nop), 0, 1, 1 << 30, "N",
+	  "largest nop count the autotuner may try (default 4194304)" },
+	{ "no-plots", MESS_OPT_FLAG, F(no_plots), 0, 0, 0, NULL,
+	  "do not run gnuplot" },
+	{ "list", MESS_OPT_FLAG, F(list), 0, 0, 0, NULL,
+	  "list generator variants and mixes, with what this machine supports" },
+	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
+};
+
+#define NOPTS (sizeof(mess_cfg_opts) / sizeof(mess_cfg_opts[0]))
+
+void mess_options_defaults(struct mess_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	strcpy(cfg->mixes, "default");
+	cfg->points = 12;
+	cfg->repeats = 3;
+	cfg->stride = 256;
+	cfg->window = 256 << 10;
+	cfg->chase_ms = 100;
+	cfg->wave_tol = 0.02;
+	cfg->mem_node = -1;
+	cfg->seed = 1;
+	cfg->max_nop = 1 << 22;
+}
+
+static void quick_defaults(struct mess_cfg *cfg)
+{
+	strcpy(cfg->mixes, "0,50,100");
+	cfg->points = 6;
+	cfg->repeats = 1;
+	cfg->chase_ms = 40;
+}
+
+static int resolve_mixes(struct mess_cfg *cfg, char *err, size_t errlen)
+{
+	int v[MESS_GEN_OPS + 1], n, rc;
+	int seen[MESS_GEN_OPS + 1] = { 0 };
+
+	cfg->nmixes = 0;
+	if (!strcmp(cfg->mixes, "all") || !strcmp(cfg->mixes, "default")) {
+		int step = cfg->mixes[0] == 'a' ? MESS_GEN_MIX_STEP : 10;
+
+		for (int s = 0; s <= MESS_GEN_OPS; s += step)
+			cfg->mix[cfg->nmixes++] = (unsigned)s;
+		return 0;
+	}
+	rc = mess_parse_list(cfg->mixes, v, MESS_GEN_OPS + 1, MESS_GEN_OPS + 1,
+			     MESS_GEN_MIX_STEP, &n);
+	if (rc) {
+		snprintf(err, errlen,
+			 "--mixes: '%s' is not allowed; allowed: store percentages 0..100 in steps of %d (e.g. 0,10,50-60), 'all' or 'default'",
+			 cfg->mixes, MESS_GEN_MIX_STEP);
+		return -EINVAL;
+	}
+	/* Ranges step by the mix granularity: "20-30" is 20,22,..,30. */
+	for (int i = 0; i < n; i++)
+		if (!seen[v[i]]) {
+			seen[v[i]] = 1;
+			cfg->mix[cfg->nmixes++] = (unsigned)v[i];
+		}
+	return 0;
+}
+
+int mess_options_parse(struct mess_cfg *cfg, int argc, char **argv,
+		       char *err, size_t errlen)
+{
+	mess_options_defaults(cfg);
+	if (mess_opts_given(argc, argv, "quick"))
+		quick_defaults(cfg);
+	if (mess_opts_parse(mess_cfg_opts, NOPTS, cfg, argc, argv, err, errlen))
+		return -EINVAL;
+	if (cfg->stride % 64) {
+		snprintf(err, errlen, "--stride: '%llu' is not allowed; allowed: a multiple of 64 bytes from 64",
+			 (unsigned long long)cfg->stride);
+		return -EINVAL;
+	}
+	if (cfg->window && cfg->window < cfg->stride) {
+		snprintf(err, errlen, "--window: %llu is smaller than --stride %llu; allowed: 0 (fully random) or at least the stride",
+			 (unsigned long long)cfg->window,
+			 (unsigned long long)cfg->stride);
+		return -EINVAL;
+	}
+	return resolve_mixes(cfg, err, errlen);
+}
+
+void mess_options_usage(FILE *f, const char *prog)
+{
+	fprintf(f,
+		"usage: %s [OPTION]...\n"
+		"   or: %s absorb [OPTION]...   noise-absorption tables (see %s absorb --help)\n"
+		"Characterise the memory system with bandwidth-latency curves (the Mess method):\n"
+		"a pointer chase on one core measures load-to-use latency while traffic\n"
+		"generators on the other cores load the memory at rates set by a nop count,\n"
+		"for read/write mixes from 100%% loads to 100%% stores.\n\n",
+		prog, prog, prog);
+	mess_opts_print(f, mess_cfg_opts, NOPTS);
+	fprintf(f,
+		"\nExamples:\n"
+		"  %s --quick                      smoke run, under a minute or two\n"
+		"  %s                              default family: 11 mixes, >= 12 points each\n"
+		"  %s --mixes all --repeats 5      51 mixes, more repeats\n"
+		"  %s --cores 1-15 --mem-node 1    generators on cores 1-15, memory on node 1 (HBM, CXL)\n"
+		"  %s --variant nt --mixes 100     non-temporal stores: memory write share above 50%%\n"
+		"  %s --resume results/host-20261122T101500Z\n"
+		"\nExit status: 0 ok, 1 bad usage, 2 failure, 3 not supported here, 130 interrupted\n"
+		"(partial result kept; continue it with --resume).\n",
+		prog, prog, prog, prog, prog, prog);
+}

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/* One characterisation run: its machine state, buffers and result files. */
+#ifndef MESS_RUN_H
+#define MESS_RUN_H
+
+#include <limits.h>
+#include <stdio.h>
+
+#include "mess/curve.h"
+#include "curves/gen.h"
+#include "core/mem.h"
+#include "core/options.h"
+#include "core/signals.h"
+#include "curves/registry.h"
+#include "core/topo.h"
+
+struct mess_cfg {
+	char out[PATH_MAX];	/* run directory ("" = results/<host>-<utc>) */
+	char resume[PATH_MAX];
+	char mixes[512];	/* "default", "all" or a list */
+	char cores[512];	/* generator cores; "" = all but the chase core */
+	char variant[32];	/* "" = default from the registry */
+	int quick;
+	int list;
+	int help;
+	int no_plots;
+	uint64_t points;	/* minimum points per curve */
+	uint64_t repeats;
+	int64_t chase_core;
+	uint64_t buffer;	/* chase buffer bytes; 0 = auto */
+	uint64_t stride;
+	uint64_t window;	/* TLB window bytes; 0 = fully random */
+	uint64_t gen_bytes;	/* per generator array; 0 = auto */
+	double chase_ms;	/* chase time per repeat */
+	double peak_gbs;
+	double wave_tol;
+	int64_t mem_node;	/* -1: the chase core's node */
+	uint64_t seed;
+	uint64_t max_nop;
+	/* Resolved after parsing. */
+	int nmixes;
+	unsigned mix[MESS_GEN_NMIXES];	/* store percentages */
+};
+
+/*
+ * Parse argv into cfg.  Returns 0, or -EINVAL after printing one line that
+ * names the option and what it allows into err.
+ */
+int mess_options_parse(struct mess_cfg *cfg, int argc, char **argv,
+		       char *err, size_t errlen);
+void mess_options_defaults(struct mess_cfg *cfg);
+void mess_options_usage(FILE *f, const char *prog);
+struct mess_run {
+	struct mess_cfg cfg;
+	char argv_saved[4096];	/* original options, one per line */
+	struct mess_topo topo;
+	const struct mess_variant *var;
+	int chase_core;
+	int gen_cores[MESS_MAX_CORES];
+	int ngen;
+	int node;		/* NUMA node of every buffer */
+	uint64_t llc_bytes;
+	int llc_level;
+	size_t gen_bytes;
+
+	struct mess_buf chase;
+	void *chase_p;		/* where the chase continues from */
+	uint32_t nlines;
+	uint64_t chase_iters;	/* per repeat, adapted to chase_ms */
+	struct mess_gens gens;
+	enum mess_hp gen_hp;	/* worst over the generator arrays */
+	double gen_huge_pct;
+
+	double unloaded_ns, unloaded_std_ns;
+	double unloaded_random_ns, unloaded_random_std_ns;
+	unsigned unloaded_repeats;
+	struct mess_family fam;
+	int done[MESS_GEN_OPS + 1];	/* mixes finished (resume) */
+
+	char dir[PATH_MAX];
+	FILE *csv;
+	FILE *resume;
+	char start_utc[32], end_utc[32];
+	int resumed;
+	double t0_ns;
+	unsigned points_measured, points_reused, remeasured, unsteady;
+	unsigned probes;
+	double point_ns_total;	/* time spent in measured points, for ETA */
+	char plots_note[256];
+	char export_note[512];
+};
+
+
+/* sweep.c */
+int mess_measure_unloaded(struct mess_run *r);
+int mess_sweep(struct mess_run *r);
+
+/* run.c */
+int mess_run_open(struct mess_run *r, int argc, char **argv);
+int mess_run_write_meta(struct mess_run *r, int complete);
+int mess_run_record_point(struct mess_run *r, const struct mess_point *p);
+int mess_run_mark_done(struct mess_run *r, unsigned store_pct);
+int mess_run_finish(struct mess_run *r, int complete);
+int mess_run_load_resume(struct mess_run *r);
+
+#endif

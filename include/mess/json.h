@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * JSON through jansson, the same way in every file the suite writes: a
+ * number rounded to the decimals its measurement supports (null when it is
+ * unknown: never a made-up 0), objects keeping their insertion order, two
+ * spaces of indentation.
+ */
+#ifndef MESS_JSON_H
+#define MESS_JSON_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+/* v rounded to `decimals`, or null when v is not finite. */
+json_t *mess_json_real(double v, int decimals);
+/* s, or null when s is NULL. */
+json_t *mess_json_str_or_null(const char *s);
+/* Set key to v in obj, stealing v; a NULL v (out of memory) sets nothing. */
+int mess_json_set(json_t *obj, const char *key, json_t *v);
+/* j with a final newline; 0 or -EIO. */
+int mess_json_dumpf(const json_t *j, FILE *f);
+
+#endif

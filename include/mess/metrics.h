@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Summary metrics of a curve family (Mess paper, sections II.C and III).
+ *
+ * Per curve, with its points taken in increasing pressure order (nop
+ * descending; the family is not modified, the order is computed here) and
+ * points whose bandwidth or latency is not finite left out:
+ *  - max_bw_gbs: the highest bandwidth; lat_at_max_bw_ns its latency (the
+ *    lowest-pressure point when several share the maximum);
+ *  - saturation: the FIRST point in pressure order whose latency is
+ *    >= 2 x unloaded_ns; sat_bw_gbs/sat_lat_ns are that point's.  A curve
+ *    that never gets there is not saturated;
+ *  - max_lat_ns: the highest latency;
+ *  - waves: every point i (i >= 1) with bw[i] < bw[i-1] * (1 - wave_tol),
+ *    i.e. bandwidth fell by more than wave_tol (relative) although the
+ *    pressure rose.  nwaves counts them all; the first MESS_MAX_WAVES are
+ *    kept.
+ * An empty curve (no usable point) has npoints 0, NAN metrics and is left
+ * out of the family ranges.
+ *
+ * Family:
+ *  - saturated bandwidth range: min..max of sat_bw_gbs over saturated curves
+ *    (NAN when none is: have_sat == 0);
+ *  - maximum latency range: min..max of max_lat_ns over non-empty curves;
+ *  - max_bw_gbs: the highest bandwidth of any curve.
+ * Percentages of the theoretical peak are derived by the writers, only when
+ * peak_gbs > 0.
+ */
+#ifndef MESS_METRICS_H
+#define MESS_METRICS_H
+
+#include <stdio.h>
+
+#include "mess/curve.h"
+#include "mess/json.h"
+
+/*
+ * Fill *out (out->curves is allocated, free with mess_summary_free).
+ * unloaded_ns must be finite and > 0 (saturation is relative to it);
+ * peak_gbs >= 0 (0: unknown); 0 <= wave_tol < 1.  0, -EINVAL or -ENOMEM.
+ */
+int mess_summarise(const struct mess_family *f, double unloaded_ns,
+		   double peak_gbs, double wave_tol, struct mess_summary *out);
+void mess_summary_free(struct mess_summary *s);
+
+/*
+ * Unloaded latency of a family measured without a chase-only run (the
+ * reference data): the minimum latency among the points whose bandwidth is
+ * at most 2% of the family's maximum bandwidth, i.e. the near-idle points
+ * every curve starts with.  The minimum, not the mean, because such points
+ * can only be slowed by residual traffic, never sped up.  NAN when the
+ * family has no such point.
+ */
+double mess_unloaded_from_curves(const struct mess_family *f);
+
+/*
+ * The summary as JSON: "schema": 1; units in key names (_gbs, _ns, _pct),
+ * NAN and "not saturated" as null, "_pct_peak" members null when the peak
+ * is unknown.  The members of extra (may be NULL) follow wave_tol_pct.
+ * NULL when out of memory.
+ */
+json_t *mess_summary_json(const struct mess_summary *s, const json_t *extra);
+/* The same, written to fp: 0, -ENOMEM or -EIO. */
+int mess_summary_write_json(FILE *fp, const struct mess_summary *s,
+			    const json_t *extra);
+
+/* Markdown tables for people; title may be NULL.  0 or -EIO. */
+int mess_summary_write_md(FILE *fp, const struct mess_summary *s,
+			  const char *title);
+
+#endif

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The statistics every measurement reports: median, a spread robust to one
+ * disturbed repeat (scaled median absolute deviation) and the sample
+ * standard deviation.  Pure functions, no allocation.
+ */
+#ifndef MESS_STATS_H
+#define MESS_STATS_H
+
+/* A MAD of normally distributed values times this estimates their sd. */
+#define MESS_MAD_TO_SD 1.4826
+
+/* Median of v[0..n), n > 0; sorts v in place. */
+double mess_median(double *v, unsigned n);
+/*
+ * MESS_MAD_TO_SD x the median absolute deviation of v[0..n) from its
+ * median, n > 0, n <= 256; v is left unchanged.  *median (may be NULL)
+ * gets the median.
+ */
+double mess_mad_sd(const double *v, unsigned n, double *median);
+/* Sample standard deviation (n - 1); 0 when n < 2. */
+double mess_stddev(const double *v, unsigned n);
+
+#endif

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Growable curve and family containers.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mess/curve.h"
+
+int mess_curve_add(struct mess_curve *c, const struct mess_point *p)
+{
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 16;
+		struct mess_point *pts;
+
+		if (cap > SIZE_MAX / sizeof(*pts))
+			return -ENOMEM;
+		pts = realloc(c->pts, cap * sizeof(*pts));
+		if (!pts)
+			return -ENOMEM;
+		c->pts = pts;
+		c->cap = cap;
+	}
+	c->pts[c->n++] = *p;
+	return 0;
+}
+
+void mess_curve_free(struct mess_curve *c)
+{
+	if (!c)
+		return;
+	free(c->pts);
+	c->pts = NULL;
+	c->n = 0;
+	c->cap = 0;
+}
+
+void mess_family_free(struct mess_family *f)
+{
+	size_t i;
+
+	if (!f)
+		return;
+	for (i = 0; i < f->n; i++)
+		mess_curve_free(&f->curves[i]);
+	free(f->curves);
+	f->curves = NULL;
+	f->n = 0;
+	f->cap = 0;
+}
+
+static int same_read_pct(double a, double b)
+{
+	return a == b || (isnan(a) && isnan(b));
+}
+
+struct mess_curve *mess_family_curve(struct mess_family *f, uint32_t store_pct,
+				     double read_pct)
+{
+	struct mess_curve *c;
+	size_t i;
+
+	for (i = 0; i < f->n; i++) {
+		c = &f->curves[i];
+		if (c->store_pct != store_pct)
+			continue;
+		if (store_pct != MESS_STORE_PCT_UNKNOWN ||
+		    same_read_pct(c->read_pct, read_pct))
+			return c;
+	}
+
+	if (f->n == f->cap) {
+		size_t cap = f->cap ? 2 * f->cap : 8;
+		struct mess_curve *curves;
+
+		if (cap > SIZE_MAX / sizeof(*curves))
+			return NULL;
+		curves = realloc(f->curves, cap * sizeof(*curves));
+		if (!curves)
+			return NULL;
+		f->curves = curves;
+		f->cap = cap;
+	}
+	c = &f->curves[f->n++];
+	memset(c, 0, sizeof(*c));
+	c->store_pct = store_pct;
+	c->read_pct = read_pct;
+	return c;
+}
+
+/*
+ * Insertion sorts: they are stable, which qsort() is not, and curves hold
+ * tens to hundreds of points, so the quadratic worst case does not matter.
+ */
+void mess_curve_sort_pressure(struct mess_curve *c)
+{
+	size_t i, j;
+
+	for (i = 1; i < c->n; i++) {
+		struct mess_point p = c->pts[i];
+
+		for (j = i; j > 0 && c->pts[j - 1].nop < p.nop; j--)
+			c->pts[j] = c->pts[j - 1];
+		c->pts[j] = p;
+	}
+}
+
+/* Strictly before, so that equal keys never move past each other. */
+static int curve_read_before(const struct mess_curve *a,
+			     const struct mess_curve *b)
+{
+	if (isnan(a->read_pct) != isnan(b->read_pct))
+		return isnan(b->read_pct);
+	if (!isnan(a->read_pct) && a->read_pct != b->read_pct)
+		return a->read_pct < b->read_pct;
+	return a->store_pct < b->store_pct;
+}
+
+static int curve_store_before(const struct mess_curve *a,
+			      const struct mess_curve *b)
+{
+	return a->store_pct < b->store_pct;
+}
+
+static void sort_curves(struct mess_family *f,
+			int (*before)(const struct mess_curve *,
+				      const struct mess_curve *))
+{
+	size_t i, j;
+
+	for (i = 1; i < f->n; i++) {
+		struct mess_curve c = f->curves[i];
+
+		for (j = i; j > 0 && before(&c, &f->curves[j - 1]); j--)
+			f->curves[j] = f->curves[j - 1];
+		f->curves[j] = c;
+	}
+}
+
+void mess_family_sort_read(struct mess_family *f)
+{
+	sort_curves(f, curve_read_before);
+}
+
+void mess_family_sort_store(struct mess_family *f)
+{
+	sort_curves(f, curve_store_before);
+}

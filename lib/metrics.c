@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Summary metrics of a curve family and their JSON / Markdown reports.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mess/metrics.h"
+#include "mess/json.h"
+
+static int usable(const struct mess_point *p)
+{
+	return isfinite(p->bw_gbs) && isfinite(p->lat_ns);
+}
+
+/*
+ * Indices of the usable points in increasing pressure order.  The caller's
+ * curve is const and may not be sorted yet; a stable insertion sort keeps
+ * measurement order among equal nop counts.
+ */
+static size_t pressure_order(const struct mess_curve *c, size_t *idx)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < c->n; i++) {
+		if (!usable(&c->pts[i]))
+			continue;
+		for (j = n; j > 0 && c->pts[idx[j - 1]].nop < c->pts[i].nop; j--)
+			idx[j] = idx[j - 1];
+		idx[j] = i;
+		n++;
+	}
+	return n;
+}
+
+static void summarise_curve(const struct mess_curve *c, const size_t *idx,
+			    size_t n, double unloaded_ns, double wave_tol,
+			    struct mess_curve_summary *cs)
+{
+	double sat_ns = 2.0 * unloaded_ns;
+	size_t i;
+
+	memset(cs, 0, sizeof(*cs));
+	cs->store_pct = c->store_pct;
+	cs->read_pct = c->read_pct;
+	cs->npoints = n;
+	cs->max_bw_gbs = NAN;
+	cs->lat_at_max_bw_ns = NAN;
+	cs->sat_bw_gbs = NAN;
+	cs->sat_lat_ns = NAN;
+	cs->max_lat_ns = NAN;
+
+	for (i = 0; i < n; i++) {
+		const struct mess_point *p = &c->pts[idx[i]];
+
+		if (i == 0 || p->bw_gbs > cs->max_bw_gbs) {
+			cs->max_bw_gbs = p->bw_gbs;
+			cs->lat_at_max_bw_ns = p->lat_ns;
+		}
+		if (i == 0 || p->lat_ns > cs->max_lat_ns)
+			cs->max_lat_ns = p->lat_ns;
+		if (!cs->saturated && p->lat_ns >= sat_ns) {
+			cs->saturated = 1;
+			cs->sat_bw_gbs = p->bw_gbs;
+			cs->sat_lat_ns = p->lat_ns;
+		}
+		if (i > 0) {
+			const struct mess_point *q = &c->pts[idx[i - 1]];
+
+			/* A wave is the paper's pattern: bandwidth falls while
+			 * latency keeps rising.  A drop with falling latency
+			 * is measurement noise, not a memory-system effect. */
+			if (p->bw_gbs < q->bw_gbs * (1.0 - wave_tol) &&
+			    p->lat_ns > q->lat_ns) {
+				if (cs->nwaves < MESS_MAX_WAVES) {
+					struct mess_wave *w = &cs->waves[cs->nwaves];
+
+					w->nop_from = q->nop;
+					w->nop_to = p->nop;
+					w->bw_from_gbs = q->bw_gbs;
+					w->bw_to_gbs = p->bw_gbs;
+					w->lat_to_ns = p->lat_ns;
+				}
+				cs->nwaves++;
+			}
+		}
+	}
+}
+
+static void widen(double *lo, double *hi, double v)
+{
+	if (isnan(*lo) || v < *lo)
+		*lo = v;
+	if (isnan(*hi) || v > *hi)
+		*hi = v;
+}
+
+int mess_summarise(const struct mess_family *f, double unloaded_ns,
+		   double peak_gbs, double wave_tol, struct mess_summary *out)
+{
+	size_t i, maxn = 0, *idx = NULL;
+
+	if (!f || !out || (f->n && !f->curves))
+		return -EINVAL;
+	if (!isfinite(unloaded_ns) || unloaded_ns <= 0.0)
+		return -EINVAL;
+	if (!isfinite(peak_gbs) || peak_gbs < 0.0)
+		return -EINVAL;
+	if (!(wave_tol >= 0.0 && wave_tol < 1.0))
+		return -EINVAL;
+
+	memset(out, 0, sizeof(*out));
+	out->unloaded_ns = unloaded_ns;
+	out->peak_gbs = peak_gbs;
+	out->wave_tol = wave_tol;
+	out->sat_bw_min_gbs = NAN;
+	out->sat_bw_max_gbs = NAN;
+	out->max_lat_min_ns = NAN;
+	out->max_lat_max_ns = NAN;
+	out->max_bw_gbs = NAN;
+	if (!f->n)
+		return 0;
+
+	for (i = 0; i < f->n; i++)
+		if (f->curves[i].n > maxn)
+			maxn = f->curves[i].n;
+	out->curves = calloc(f->n, sizeof(*out->curves));
+	idx = malloc((maxn ? maxn : 1) * sizeof(*idx));
+	if (!out->curves || !idx) {
+		free(idx);
+		mess_summary_free(out);
+		return -ENOMEM;
+	}
+	out->ncurves = f->n;
+
+	for (i = 0; i < f->n; i++) {
+		struct mess_curve_summary *cs = &out->curves[i];
+		size_t n = pressure_order(&f->curves[i], idx);
+
+		summarise_curve(&f->curves[i], idx, n, unloaded_ns, wave_tol,
+				cs);
+		if (!n)
+			continue;
+		if (isnan(out->max_bw_gbs) || cs->max_bw_gbs > out->max_bw_gbs)
+			out->max_bw_gbs = cs->max_bw_gbs;
+		widen(&out->max_lat_min_ns, &out->max_lat_max_ns,
+		      cs->max_lat_ns);
+		if (cs->saturated) {
+			out->have_sat = 1;
+			widen(&out->sat_bw_min_gbs, &out->sat_bw_max_gbs,
+			      cs->sat_bw_gbs);
+		}
+	}
+	free(idx);
+	return 0;
+}
+
+void mess_summary_free(struct mess_summary *s)
+{
+	if (!s)
+		return;
+	free(s->curves);
+	s->curves = NULL;
+	s->ncurves = 0;
+}
+
+double mess_unloaded_from_curves(const struct mess_family *f)
+{
+	double max_bw = NAN, lim, best = NAN;
+	size_t i, j;
+
+	if (!f)
+		return NAN;
+	for (i = 0; i < f->n; i++)
+		for (j = 0; j < f->curves[i].n; j++) {
+			const struct mess_point *p = &f->curves[i].pts[j];
+
+			if (usable(p) && (isnan(max_bw) || p->bw_gbs > max_bw))
+				max_bw = p->bw_gbs;
+		}
+	if (isnan(max_bw))
+		return NAN;
+	/* An all-idle family (max 0) still has its idle points qualify. */
+	lim = 0.02 * fmax(max_bw, 0.0);
+	for (i = 0; i < f->n; i++)
+		for (j = 0; j < f->curves[i].n; j++) {
+			const struct mess_point *p = &f->curves[i].pts[j];
+
+			if (usable(p) && p->bw_gbs <= lim &&
+			    (isnan(best) || p->lat_ns < best))
+				best = p->lat_ns;
+		}
+	return best;
+}
+
+/* ---- writers ---- */
+
+/* JSON has no NaN: an unknown number is null. */
+static double pct_of(double v, double peak)
+{
+	return peak > 0.0 ? 100.0 * v / peak : NAN;
+}
+
+static json_t *json_store(uint32_t store_pct)
+{
+	return store_pct == MESS_STORE_PCT_UNKNOWN ? json_null() :
+						     json_integer(store_pct);
+}
+
+static json_t *json_curve(const struct mess_curve_summary *cs, double peak)
+{
+	size_t kept = cs->nwaves < MESS_MAX_WAVES ? cs->nwaves : MESS_MAX_WAVES;
+	json_t *waves = json_array(), *sat = json_null();
+
+	for (size_t k = 0; k < kept; k++) {
+		const struct mess_wave *w = &cs->waves[k];
+
+		json_array_append_new(waves, json_pack("{s:I, s:I, s:o, s:o, s:o}",
+			"nop_from", (json_int_t)w->nop_from,
+			"nop_to", (json_int_t)w->nop_to,
+			"bw_from_gbs", mess_json_real(w->bw_from_gbs, 4),
+			"bw_to_gbs", mess_json_real(w->bw_to_gbs, 4),
+			"lat_to_ns", mess_json_real(w->lat_to_ns, 4)));
+	}
+	if (cs->saturated)
+		sat = json_pack("{s:o, s:o, s:o}",
+				"bw_gbs", mess_json_real(cs->sat_bw_gbs, 4),
+				"bw_pct_peak", mess_json_real(pct_of(cs->sat_bw_gbs, peak), 2),
+				"lat_ns", mess_json_real(cs->sat_lat_ns, 4));
+	return json_pack("{s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:I, s:o}",
+		"store_pct", json_store(cs->store_pct),
+		"read_pct", mess_json_real(cs->read_pct, 2),
+		"points", (json_int_t)cs->npoints,
+		"max_bw_gbs", mess_json_real(cs->max_bw_gbs, 4),
+		"max_bw_pct_peak", mess_json_real(pct_of(cs->max_bw_gbs, peak), 2),
+		"lat_at_max_bw_ns", mess_json_real(cs->lat_at_max_bw_ns, 4),
+		"saturation", sat,
+		"max_lat_ns", mess_json_real(cs->max_lat_ns, 4),
+		"waves_count", (json_int_t)cs->nwaves,
+		"waves", waves);
+}
+
+json_t *mess_summary_json(const struct mess_summary *s, const json_t *extra)
+{
+	double peak = s->peak_gbs;
+	size_t nsat = 0, nwaves = 0;
+	json_t *j, *curves = json_array();
+	const char *key;
+	json_t *v;
+
+	for (size_t i = 0; i < s->ncurves; i++) {
+		nsat += !!s->curves[i].saturated;
+		nwaves += s->curves[i].nwaves;
+		json_array_append_new(curves, json_curve(&s->curves[i], peak));
+	}
+	j = json_pack("{s:i, s:o, s:o, s:o}", "schema", 1,
+		      "unloaded_ns", mess_json_real(s->unloaded_ns, 4),
+		      "peak_gbs", mess_json_real(peak > 0.0 ? peak : NAN, 4),
+		      "wave_tol_pct", mess_json_real(100.0 * s->wave_tol, 2));
+	if (!j || !curves) {
+		json_decref(j);
+		json_decref(curves);
+		return NULL;
+	}
+	if (extra)
+		json_object_foreach((json_t *)extra, key, v)
+			json_object_set(j, key, v);
+	json_object_set_new(j, "family", json_pack(
+		"{s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:I}",
+		"max_bw_gbs", mess_json_real(s->max_bw_gbs, 4),
+		"max_bw_pct_peak", mess_json_real(pct_of(s->max_bw_gbs, peak), 2),
+		"curves", (json_int_t)s->ncurves,
+		"saturated_curves", (json_int_t)nsat,
+		"sat_bw_min_gbs", mess_json_real(s->sat_bw_min_gbs, 4),
+		"sat_bw_max_gbs", mess_json_real(s->sat_bw_max_gbs, 4),
+		"sat_bw_min_pct_peak", mess_json_real(pct_of(s->sat_bw_min_gbs, peak), 2),
+		"sat_bw_max_pct_peak", mess_json_real(pct_of(s->sat_bw_max_gbs, peak), 2),
+		"max_lat_min_ns", mess_json_real(s->max_lat_min_ns, 4),
+		"max_lat_max_ns", mess_json_real(s->max_lat_max_ns, 4),
+		"waves_count", (json_int_t)nwaves));
+	json_object_set_new(j, "curves", curves);
+	return j;
+}
+
+int mess_summary_write_json(FILE *fp, const struct mess_summary *s,
+			    const json_t *extra)
+{
+	json_t *j = mess_summary_json(s, extra);
+	int err = j ? mess_json_dumpf(j, fp) : -ENOMEM;
+
+	json_decref(j);
+	return err;
+}
+
+/* Markdown cell: a number, or the dash people read as "no data". */
+static void md_num(FILE *fp, double v, int decimals)
+{
+	if (isfinite(v))
+		fprintf(fp, " %.*f |", decimals, v);
+	else
+		fputs(" – |", fp);
+}
+
+static void md_range(FILE *fp, double lo, double hi, int decimals)
+{
+	if (isfinite(lo) && isfinite(hi))
+		fprintf(fp, " %.*f – %.*f |", decimals, lo, decimals, hi);
+	else
+		fputs(" – |", fp);
+}
+
+int mess_summary_write_md(FILE *fp, const struct mess_summary *s,
+			  const char *title)
+{
+	double peak = s->peak_gbs;
+	int have_peak = peak > 0.0;
+	size_t i;
+
+	if (title && *title)
+		fprintf(fp, "## %s\n\n", title);
+	fprintf(fp, "Unloaded latency: %.1f ns. ", s->unloaded_ns);
+	if (have_peak)
+		fprintf(fp, "Theoretical peak: %.1f GB/s. ", peak);
+	else
+		fputs("Theoretical peak: unknown. ", fp);
+	fprintf(fp, "Saturation: latency >= 2 x unloaded (%.1f ns); wave: bandwidth drop > %.1f%% while pressure and latency rise.\n\n",
+		2.0 * s->unloaded_ns, 100.0 * s->wave_tol);
+
+	fputs(have_peak ? "| family metric | GB/s or ns | % of peak |\n|---|---:|---:|\n" :
+			  "| family metric | GB/s or ns |\n|---|---:|\n", fp);
+	fputs("| max bandwidth [GB/s] |", fp);
+	md_num(fp, s->max_bw_gbs, 1);
+	if (have_peak)
+		md_num(fp, pct_of(s->max_bw_gbs, peak), 1);
+	fputs("\n| saturated bandwidth range [GB/s] |", fp);
+	if (s->have_sat) {
+		md_range(fp, s->sat_bw_min_gbs, s->sat_bw_max_gbs, 1);
+		if (have_peak)
+			md_range(fp, pct_of(s->sat_bw_min_gbs, peak),
+				 pct_of(s->sat_bw_max_gbs, peak), 1);
+	} else {
+		fputs(have_peak ? " none | none |" : " none |", fp);
+	}
+	fputs("\n| maximum latency range [ns] |", fp);
+	md_range(fp, s->max_lat_min_ns, s->max_lat_max_ns, 1);
+	if (have_peak)
+		fputs(" |", fp);
+	fputs("\n\n", fp);
+
+	fputs(have_peak ?
+	      "| read [%] | store [%] | points | max BW [GB/s] | max BW [% peak] | lat at max BW [ns] | sat. BW [GB/s] | sat. BW [% peak] | max lat [ns] | waves |\n"
+	      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n" :
+	      "| read [%] | store [%] | points | max BW [GB/s] | lat at max BW [ns] | sat. BW [GB/s] | max lat [ns] | waves |\n"
+	      "|---:|---:|---:|---:|---:|---:|---:|---:|\n", fp);
+	for (i = 0; i < s->ncurves; i++) {
+		const struct mess_curve_summary *cs = &s->curves[i];
+
+		fputs("|", fp);
+		md_num(fp, cs->read_pct, 1);
+		if (cs->store_pct == MESS_STORE_PCT_UNKNOWN)
+			fputs(" – |", fp);
+		else
+			fprintf(fp, " %u |", cs->store_pct);
+		fprintf(fp, " %zu |", cs->npoints);
+		md_num(fp, cs->max_bw_gbs, 1);
+		if (have_peak)
+			md_num(fp, pct_of(cs->max_bw_gbs, peak), 1);
+		md_num(fp, cs->lat_at_max_bw_ns, 1);
+		if (cs->saturated) {
+			md_num(fp, cs->sat_bw_gbs, 1);
+			if (have_peak)
+				md_num(fp, pct_of(cs->sat_bw_gbs, peak), 1);
+		} else {
+			fputs(have_peak ? " none | none |" : " none |", fp);
+		}
+		md_num(fp, cs->max_lat_ns, 1);
+		fprintf(fp, " %zu |\n", cs->nwaves);
+	}
+	return ferror(fp) ? -EIO : 0;
+}
