@@ -11,6 +11,7 @@
 #include "absorb/cmd.h"
 #include "core/cmd.h"
 #include "curves/cmd.h"
+#include "ladder/cmd.h"
 
 enum { EXIT_USAGE = 1, EXIT_FAIL = 2, EXIT_SKIP = 3, EXIT_INTR = 130 };
 
@@ -20,6 +21,8 @@ static const struct mess_cmd cmds[] = {
 	  mess_curves_main, mess_curves_usage, mess_curves_unavailable },
 	{ "absorb", "noise-absorption tables (STREAM, lat_mem_rd, HACCmk, SPMXV) and the latency ladder",
 	  mess_absorb_main, mess_absorb_usage, mess_absorb_unavailable },
+	{ "ladder", "the lat_mem_rd latency ladder: cache and memory latency plateaus",
+	  mess_ladder_main, mess_ladder_usage, NULL },
 };
 
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 
 json_t *mess_json_real(double v, int decimals)
 {
@@ -34,4 +35,27 @@ int mess_json_dumpf(const json_t *j, FILE *f)
 	if (json_dumpf(j, f, JSON_INDENT(2) | JSON_REAL_PRECISION(15)))
 		return -EIO;
 	return fputc('\n', f) == EOF ? -EIO : 0;
+}
+
+json_t *mess_json_pack(const char *fmt, ...)
+{
+	json_error_t e;
+	json_t *j;
+	va_list ap;
+
+	va_start(ap, fmt);
+	j = json_vpack_ex(&e, 0, fmt, ap);
+	va_end(ap);
+	if (!j)
+		fprintf(stderr, "mess: internal error: json_pack: %s at %d of \"%s\"\n",
+			e.text, e.position, fmt);
+	return j;
+}
+
+int mess_json_merge(json_t *obj, json_t *other)
+{
+	int err = other && !json_object_update(obj, other) ? 0 : -ENOMEM;
+
+	json_decref(other);
+	return err;
 }

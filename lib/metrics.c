@@ -217,7 +217,7 @@ static json_t *json_curve(const struct mess_curve_summary *cs, double peak)
 	for (size_t k = 0; k < kept; k++) {
 		const struct mess_wave *w = &cs->waves[k];
 
-		json_array_append_new(waves, json_pack("{s:I, s:I, s:o, s:o, s:o}",
+		json_array_append_new(waves, mess_json_pack("{s:I, s:I, s:o, s:o, s:o}",
 			"nop_from", (json_int_t)w->nop_from,
 			"nop_to", (json_int_t)w->nop_to,
 			"bw_from_gbs", mess_json_real(w->bw_from_gbs, 4),
@@ -225,11 +225,11 @@ static json_t *json_curve(const struct mess_curve_summary *cs, double peak)
 			"lat_to_ns", mess_json_real(w->lat_to_ns, 4)));
 	}
 	if (cs->saturated)
-		sat = json_pack("{s:o, s:o, s:o}",
+		sat = mess_json_pack("{s:o, s:o, s:o}",
 				"bw_gbs", mess_json_real(cs->sat_bw_gbs, 4),
 				"bw_pct_peak", mess_json_real(pct_of(cs->sat_bw_gbs, peak), 2),
 				"lat_ns", mess_json_real(cs->sat_lat_ns, 4));
-	return json_pack("{s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:I, s:o}",
+	return mess_json_pack("{s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:I, s:o}",
 		"store_pct", json_store(cs->store_pct),
 		"read_pct", mess_json_real(cs->read_pct, 2),
 		"points", (json_int_t)cs->npoints,
@@ -255,7 +255,7 @@ json_t *mess_summary_json(const struct mess_summary *s, const json_t *extra)
 		nwaves += s->curves[i].nwaves;
 		json_array_append_new(curves, json_curve(&s->curves[i], peak));
 	}
-	j = json_pack("{s:i, s:o, s:o, s:o}", "schema", 1,
+	j = mess_json_pack("{s:i, s:o, s:o, s:o}", "schema", 1,
 		      "unloaded_ns", mess_json_real(s->unloaded_ns, 4),
 		      "peak_gbs", mess_json_real(peak > 0.0 ? peak : NAN, 4),
 		      "wave_tol_pct", mess_json_real(100.0 * s->wave_tol, 2));
@@ -267,7 +267,7 @@ json_t *mess_summary_json(const struct mess_summary *s, const json_t *extra)
 	if (extra)
 		json_object_foreach((json_t *)extra, key, v)
 			json_object_set(j, key, v);
-	json_object_set_new(j, "family", json_pack(
+	json_object_set_new(j, "family", mess_json_pack(
 		"{s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:I}",
 		"max_bw_gbs", mess_json_real(s->max_bw_gbs, 4),
 		"max_bw_pct_peak", mess_json_real(pct_of(s->max_bw_gbs, peak), 2),

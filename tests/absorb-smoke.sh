@@ -25,7 +25,7 @@ ROWS=5
 # check_absorb_dir DIR: the contract of a complete run of $args.
 check_absorb_dir() {
 	local d=$1 f id m
-	for f in absorption.csv absorption.md absorption_points.csv meta.json resume.txt ladder.csv summary.json; do
+	for f in absorption.csv absorption.md absorption_points.csv meta.json resume.json ladder.csv summary.json; do
 		check "$f exists and is not empty" '[ -s "$d/$f" ]'
 	done
 	check "absorption.csv header" \

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "absorb/absorb_run.h"
+#include "absorb/absorb.h"
 #include "core/rundir.h"
 #include "core/signals.h"
 
@@ -45,7 +45,7 @@ int mess_absorb_main(int argc, char **argv)
 	if (rc) {
 		if (rc == -EEXIST)
 			fprintf(stderr, "mess absorb: --out: %s already holds a run; allowed: a new directory, or --resume %s\n",
-				mess_absorb_dir(a), mess_absorb_dir(a));
+				a->rd.dir, a->rd.dir);
 		else
 			fprintf(stderr, "mess absorb: %s\n", err);
 		mess_absorb_free(a);
@@ -56,20 +56,7 @@ int mess_absorb_main(int argc, char **argv)
 	if (mess_interrupted)
 		rc = -EINTR;
 	frc = mess_absorb_finish(a, rc == 0);
-	snprintf(dir, sizeof(dir), "%s", mess_absorb_dir(a));
+	rc = mess_rundir_end(&a->rd, rc, frc);
 	mess_absorb_free(a);
-	if (rc == -EINTR) {
-		fprintf(stderr, "mess absorb: interrupted; partial result in %s (continue with mess absorb --resume %s)\n",
-			dir, dir);
-		return -EINTR;
-	}
-	if (rc || frc) {
-		fprintf(stderr, "mess absorb: failed: %s; partial result in %s\n",
-			strerror(-(rc ? rc : frc)), dir);
-		return -EIO;
-	}
-	fprintf(stderr, "mess absorb: done: %s\n", dir);
-	printf("%s\n", dir);
-	return 0;
+	return rc == -EINTR || !rc ? rc : -EIO;
 }
-

@@ -13,11 +13,18 @@
 #include "core/mem.h"
 
 const struct mess_wl_kinfo mess_wl_kernels[MESS_WL_NKERNELS] = {
-#define MESS_WL_INFO(n, sym, u, it, sc, q) \
-	[MESS_WL_##n] = { #n, sym, u, it, sc, q },
+#define MESS_WL_INFO(n, sym, u, it, sc, q, l, wa, sh) \
+	[MESS_WL_##n] = { #n, sym, u, it, sc, q, l, wa, sh },
 	MESS_WL_KERNELS(MESS_WL_INFO)
 #undef MESS_WL_INFO
 };
+
+double mess_wl_perf_wa(enum mess_wl_kernel k, double perf)
+{
+	const struct mess_stream_op *tr = &mess_stream_ops[MESS_STREAM_TRIAD];
+
+	return mess_wl_kernels[k].wa ? perf * tr->bytes_wa / tr->bytes : NAN;
+}
 
 /*
  * lat_mem_rd: --stride (lmbench's default, 512 / sizeof(char *) = 64) over
@@ -445,47 +452,61 @@ void mess_wl_row_id(const struct mess_wl_row *row, char *buf, size_t len)
 		snprintf(buf + n, len - (size_t)n, "-q%g", row->q);
 }
 
-static void meta_buf(FILE *f, const char *name, const struct mess_buf *b)
+static void meta_buf(json_t *j, const char *name, const struct mess_buf *b)
 {
-	fprintf(f, ", \"%s_huge_pages\": \"%s\", \"%s_huge_pct\": %.1f", name,
-		mess_hp_name(b->hp), name, b->huge_pct);
+	char k[64];
+
+	snprintf(k, sizeof(k), "%s_huge_pages", name);
+	json_object_set_new(j, k, json_string(mess_hp_name(b->hp)));
+	snprintf(k, sizeof(k), "%s_huge_pct", name);
+	json_object_set_new(j, k, mess_json_real(b->huge_pct, 1));
 }
 
-void mess_wl_meta(const struct mess_wl *w, FILE *f)
+json_t *mess_wl_meta(const struct mess_wl *w)
 {
 	const struct wl_thread *th = &w->th[0];
+	json_t *j = mess_json_pack("{s:s}", "iteration",
+				   mess_wl_kernels[w->row.kernel].iteration);
 
-	fprintf(f, "\"iteration\": \"%s\"",
-		mess_wl_kernels[w->row.kernel].iteration);
+	if (!j)
+		return NULL;
 	switch (w->row.kernel) {
 	case MESS_WL_stream:
-		fprintf(f, ", \"array_bytes\": %zu, \"array_bytes_per_thread\": %zu, \"elements_per_thread\": %zu, \"bytes_per_element_stream\": %u, \"bytes_per_element_write_allocate\": %u, \"scalar\": %g",
-			th->n * sizeof(double) * w->row.cores,
-			th->n * sizeof(double), th->n,
-			mess_stream_ops[MESS_STREAM_TRIAD].bytes,
-			mess_stream_ops[MESS_STREAM_TRIAD].bytes_wa,
-			MESS_STREAM_SCALAR);
-		meta_buf(f, "arrays", &th->arr[0]);
+		mess_json_merge(j, mess_json_pack("{s:I, s:I, s:I, s:i, s:i, s:f}",
+			"array_bytes", (json_int_t)(th->n * sizeof(double) * w->row.cores),
+			"array_bytes_per_thread", (json_int_t)(th->n * sizeof(double)),
+			"elements_per_thread", (json_int_t)th->n,
+			"bytes_per_element_stream", (int)mess_stream_ops[MESS_STREAM_TRIAD].bytes,
+			"bytes_per_element_write_allocate", (int)mess_stream_ops[MESS_STREAM_TRIAD].bytes_wa,
+			"scalar", (double)MESS_STREAM_SCALAR));
+		meta_buf(j, "arrays", &th->arr[0]);
 		break;
 	case MESS_WL_lat_mem_rd:
-		fprintf(f, ", \"buffer_bytes\": %zu, \"stride_bytes\": %llu, \"order\": \"%s\", \"seed\": %d",
-			w->lat_bytes, (unsigned long long)w->env.stride, w->row.variant, LAT_SEED);
-		meta_buf(f, "buffer", &th->buf);
+		mess_json_merge(j, mess_json_pack("{s:I, s:I, s:s, s:i}",
+			"buffer_bytes", (json_int_t)w->lat_bytes,
+			"stride_bytes", (json_int_t)w->env.stride,
+			"order", w->row.variant, "seed", LAT_SEED));
+		meta_buf(j, "buffer", &th->buf);
 		break;
 	case MESS_WL_haccmk:
-		fprintf(f, ", \"neighbours\": %u, \"check_targets\": %d, \"flops_per_interaction\": %d, \"data_bytes\": %zu",
-			th->h.count, MESS_HACCMK_TARGETS, MESS_HACCMK_FLOPS,
-			(size_t)th->h.count * 7 * sizeof(double));
+		mess_json_merge(j, mess_json_pack("{s:i, s:i, s:i, s:I}",
+			"neighbours", (int)th->h.count,
+			"check_targets", MESS_HACCMK_TARGETS,
+			"flops_per_interaction", MESS_HACCMK_FLOPS,
+			"data_bytes", (json_int_t)((size_t)th->h.count * 7 * sizeof(double))));
 		break;
 	case MESS_WL_spmxv:
-		fprintf(f, ", \"rows\": %u, \"nnz_per_row\": %u, \"nnz\": %llu, \"bytes\": %llu, \"q\": %g, \"seed\": %d, \"flops_per_nnz\": %d, \"matrix_memory\": \"malloc by the generator (no huge-page request)\"",
-			w->mx->n, w->mx->A.nnz_per_row,
-			(unsigned long long)w->mx->A.nnz,
-			(unsigned long long)mess_spmxv_bytes(&w->mx->A),
-			w->row.q, SPMXV_SEED, MESS_SPMXV_FLOPS);
-		meta_buf(f, "vectors", &w->mx->x);
+		mess_json_merge(j, mess_json_pack("{s:i, s:i, s:I, s:I, s:f, s:i, s:i, s:s}",
+			"rows", (int)w->mx->n, "nnz_per_row", (int)w->mx->A.nnz_per_row,
+			"nnz", (json_int_t)w->mx->A.nnz,
+			"bytes", (json_int_t)mess_spmxv_bytes(&w->mx->A),
+			"q", w->row.q, "seed", SPMXV_SEED,
+			"flops_per_nnz", MESS_SPMXV_FLOPS,
+			"matrix_memory", "malloc by the generator (no huge-page request)"));
+		meta_buf(j, "vectors", &w->mx->x);
 		break;
 	default:
 		break;
 	}
+	return j;
 }

@@ -19,21 +19,29 @@
 #include <stdio.h>
 
 #include "ckernels.h"
+#include "mess/json.h"
 
 /*
  * X(name, kernel functions (their names less _<mode>), perf unit,
- *   iteration, scales with cores, has q)
+ *   iteration, scales with cores, has q, ladder, wa, shares data):
+ *   ladder       asking for the kernel also measures the latency ladder
+ *                (lat_mem_rd is its kernel);
+ *   wa           performance is also reported with the write-allocate read
+ *                of every stored line (STREAM's bytes leave it out);
+ *   shares data  rows that differ only in core count pass their data on
+ *                instead of generating it again (SPMXV's matrix).
  */
 #define MESS_WL_KERNELS(X)                                                 \
 	X(stream, "mess_stream_triad", "GB/s",                             \
-	  "array element (triad a = b + s c)", 1, 0)                       \
-	X(lat_mem_rd, "mess_latmemrd", "ns/load", "dependent load", 0, 0)  \
+	  "array element (triad a = b + s c)", 1, 0, 0, 1, 0)              \
+	X(lat_mem_rd, "mess_latmemrd", "ns/load", "dependent load", 0, 0,  \
+	  1, 0, 0)                                                         \
 	X(haccmk, "mess_haccmk", "GFLOP/s",                                \
-	  "particle-particle interaction", 0, 0)                           \
-	X(spmxv, "mess_spmxv", "GFLOP/s/core", "non-zero", 1, 1)
+	  "particle-particle interaction", 0, 0, 0, 0, 0)                  \
+	X(spmxv, "mess_spmxv", "GFLOP/s/core", "non-zero", 1, 1, 0, 0, 1)
 
 enum mess_wl_kernel {
-#define MESS_WL_ENUM(n, sym, u, it, sc, q) MESS_WL_##n,
+#define MESS_WL_ENUM(n, sym, u, it, sc, q, l, wa, sh) MESS_WL_##n,
 	MESS_WL_KERNELS(MESS_WL_ENUM)
 #undef MESS_WL_ENUM
 	MESS_WL_NKERNELS
@@ -45,7 +53,10 @@ struct mess_wl_kinfo {
 	const char *perf_unit;
 	const char *iteration;	/* what "per iteration" means */
 	int scales;		/* runs at the --cores counts; else 1 core */
-	int has_q;		/* rows for every --q */
+	int has_q;		/* rows for every --q; plotted against q */
+	int ladder;		/* comes with the latency ladder */
+	int wa;			/* has a write-allocate performance */
+	int shares_data;	/* rows of other core counts reuse the data */
 };
 
 extern const struct mess_wl_kinfo mess_wl_kernels[MESS_WL_NKERNELS];
@@ -117,9 +128,13 @@ double mess_wl_perf(const struct mess_wl *w, unsigned phase, double ns_iter);
 int mess_wl_check(struct mess_wl *w, int tid, enum mess_noise_mode m,
 		  struct mess_noise *nz, uint64_t max_iters);
 
+/* Performance with the write-allocate read of every stored line, from
+ * the reported one; NAN when the kernel has no such figure (wa 0). */
+double mess_wl_perf_wa(enum mess_wl_kernel k, double perf);
+
 /* Row identity: "kernel-variant-cN[-qQ]", for file names and resume. */
 void mess_wl_row_id(const struct mess_wl_row *row, char *buf, size_t len);
-/* The row's sizes and memory as JSON members (no braces), for meta.json. */
-void mess_wl_meta(const struct mess_wl *w, FILE *f);
+/* The row's sizes and memory, members of its meta.json object. */
+json_t *mess_wl_meta(const struct mess_wl *w);
 
 #endif

@@ -9,9 +9,12 @@
 
 #include <errno.h>
 #include <math.h>
+#include <limits.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "ckernels.h"
+#include "core/mem.h"
 #include "core/clock.h"
 #include "core/signals.h"
 #include "mess/ladder.h"
@@ -82,9 +85,95 @@ int mess_ladder_measure(const struct mess_ladder_opts *o,
 		if (err)
 			return err;
 		*n = (size_t)i + 1;
-		fprintf(stderr, "absorb: ladder [%d/%d] %llu KiB: %.2f ns/load (spread %.2g)\n",
+		fprintf(stderr, "ladder: [%d/%d] %llu KiB: %.2f ns/load (spread %.2g)\n",
 			i + 1, ns, (unsigned long long)(sizes[i] >> 10),
 			pts[i].lat_ns, pts[i].spread_ns);
 	}
 	return 0;
+}
+
+void mess_ladder_init(struct mess_ladder *l, struct mess_topo *t, int core,
+		      uint64_t stride, double run_ms, unsigned repeats,
+		      int node)
+{
+	int lv[MESS_LADDER_CACHES], n, level;
+	uint64_t by[MESS_LADDER_CACHES];
+
+	memset(l, 0, sizeof(*l));
+	l->core = core;
+	mess_topo_llc_of_core(t, core, &l->llc_bytes, &level);
+	l->o = (struct mess_ladder_opts){
+		.lo = 4096 > 16 * stride ? 4096 : 16 * stride,
+		.hi = 4 * l->llc_bytes, .stride = stride, .run_ms = run_ms,
+		.repeats = repeats, .node = node,
+	};
+	n = mess_topo_caches_of_core(t, core, lv, by, MESS_LADDER_CACHES);
+	for (int i = 0; i < n; i++)
+		l->caches[l->ncaches++] = (struct mess_ladder_cache){ lv[i], by[i] };
+	snprintf(l->hp, sizeof(l->hp), "none");
+	l->huge_pct = NAN;
+}
+
+static void fit(struct mess_ladder *l)
+{
+	uint64_t sizes[MESS_LADDER_MAX];
+	double lat[MESS_LADDER_MAX];
+
+	for (size_t i = 0; i < l->n; i++) {
+		sizes[i] = l->pts[i].size;
+		lat[i] = l->pts[i].lat_ns;
+	}
+	l->plat_ok = !mess_ladder_plateaus(sizes, lat, l->n, l->caches,
+					   l->ncaches, MESS_LADDER_FLAT_TOL,
+					   l->plat);
+}
+
+int mess_ladder_run(struct mess_ladder *l)
+{
+	struct mess_buf b = { .node = -1 };
+	int err = mess_ladder_measure(&l->o, l->pts, MESS_LADDER_MAX, &l->n, &b);
+
+	snprintf(l->hp, sizeof(l->hp), "%s", mess_hp_name(b.hp));
+	l->huge_pct = b.huge_pct;
+	mess_buf_free(&b);
+	/* An interrupted ladder keeps its plateaus so far. */
+	if (l->n)
+		fit(l);
+	return err;
+}
+
+int mess_ladder_load(struct mess_ladder *l, const char *dir)
+{
+	char line[256], path[PATH_MAX + 32];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/" MESS_LADDER_CSV, dir);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	l->n = 0;
+	while (fgets(line, sizeof(line), f) && l->n < MESS_LADDER_MAX) {
+		struct mess_ladder_pt *p = &l->pts[l->n];
+		unsigned long long size, loads;
+
+		if (sscanf(line, "%llu,%lf,%u,%lf,%llu", &size, &p->lat_ns,
+			   &p->repeats, &p->spread_ns, &loads) != 5)
+			continue;
+		p->size = size;
+		p->loads = loads;
+		l->n++;
+	}
+	fclose(f);
+	if (!l->n)
+		return -EIO;
+	fit(l);
+	return 0;
+}
+
+void mess_ladder_report(const struct mess_ladder *l, const char *who)
+{
+	for (size_t i = 0; l->plat_ok && i <= l->ncaches; i++)
+		fprintf(stderr, "%s: ladder %s%.0d: %.2f ns (%s)\n", who,
+			l->plat[i].level ? "L" : "memory", l->plat[i].level,
+			l->plat[i].lat_ns, l->plat[i].status);
 }

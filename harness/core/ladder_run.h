@@ -9,8 +9,18 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/mem.h"
+#include "core/topo.h"
+#include "mess/json.h"
+#include "mess/ladder.h"
+
+#define MESS_LADDER_CSV "ladder.csv"
+#define MESS_LADDER_MAX 128
+#define MESS_LADDER_CACHES 8
+/* A plateau: its window's spread, and its step over the level below. */
+#define MESS_LADDER_FLAT_TOL 0.20
 
 struct mess_ladder_opts {
 	uint64_t lo, hi;	/* smallest and largest buffer, bytes */
@@ -40,5 +50,49 @@ struct mess_ladder_pt {
 int mess_ladder_measure(const struct mess_ladder_opts *o,
 			struct mess_ladder_pt *pts, size_t max, size_t *n,
 			struct mess_buf *buf);
+
+/*
+ * A measured (or reloaded) ladder with its plateaus: what the files, the
+ * Markdown section and the plot are written from.  Used by `mess ladder`
+ * and by `mess absorb` whenever it runs lat_mem_rd.
+ */
+struct mess_ladder {
+	struct mess_ladder_opts o;
+	int core;		/* the core it runs on (hwloc logical) */
+	uint64_t llc_bytes;
+	struct mess_ladder_pt pts[MESS_LADDER_MAX];
+	size_t n;
+	struct mess_ladder_cache caches[MESS_LADDER_CACHES];
+	size_t ncaches;
+	struct mess_ladder_plateau plat[MESS_LADDER_CACHES + 1];
+	int plat_ok;		/* plat[] holds ncaches + 1 levels */
+	char hp[32];		/* huge pages obtained for the buffer */
+	double huge_pct;
+};
+
+/*
+ * The ladder of `core`: from well inside L1 to 4x the LLC (so that, in
+ * random order, three loads in four miss it), the caches hwloc reports.
+ */
+void mess_ladder_init(struct mess_ladder *l, struct mess_topo *t, int core,
+		      uint64_t stride, double run_ms, unsigned repeats,
+		      int node);
+/* Measure on the calling thread (pinned to l->core), then the plateaus:
+ * 0, -EINTR, -ENOMEM, -EINVAL or -ENOSPC. */
+int mess_ladder_run(struct mess_ladder *l);
+/* ladder.csv of an earlier session back into l (hp and huge_pct are the
+ * caller's to restore), plateaus found again: 0 or -errno. */
+int mess_ladder_load(struct mess_ladder *l, const char *dir);
+/* ladder.csv and summary.json (tmp + rename): 0 or -errno. */
+int mess_ladder_write(const struct mess_ladder *l, const char *dir,
+		      const char *cpu_model);
+/* The Markdown section: table of plateaus and how to read it. */
+void mess_ladder_md(const struct mess_ladder *l, FILE *f);
+/* dir/plots/ladder.png and .svg from the run's ladder.csv: 0 or -errno
+ * with err set. */
+int mess_ladder_plot(const struct mess_ladder *l, const char *rundir,
+		     const char *title, char *err, size_t errlen);
+/* One stderr line per plateau. */
+void mess_ladder_report(const struct mess_ladder *l, const char *who);
 
 #endif

@@ -1,98 +1,210 @@
 // SPDX-License-Identifier: MIT
-/*
- * What every command's run directory shares: meta.json's identity and
- * trailer, and the resume state's original options.
- */
 #include "core/rundir.h"
 
 #include <errno.h>
-#include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include "core/buildinfo.h"
+#include "core/clock.h"
 #include "core/isa.h"
 #include "core/util.h"
 
-void mess_meta_close(FILE *f, int resumed, const char *start_utc,
-		     const char *end_utc, int complete)
+#define STATE_SCHEMA 1
+
+static json_t *load_state(const char *dir)
 {
-	fprintf(f, "  \"resumed\": %d,\n  \"start_utc\": \"%s\",\n  \"end_utc\": %s%s%s,\n  \"complete\": %s\n}\n",
-		resumed, start_utc, end_utc[0] ? "\"" : "",
-		end_utc[0] ? end_utc : "null", end_utc[0] ? "\"" : "",
-		complete ? "true" : "false");
+	char path[PATH_MAX + 32];
+	json_error_t e;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, MESS_RESUME_FILE);
+	return json_load_file(path, 0, &e);
 }
 
-void mess_meta_identity(FILE *f, const struct mess_topo *t)
+int mess_rundir_save(struct mess_rundir *d)
+{
+	FILE *f = mess_tmp_open(d->dir, MESS_RESUME_FILE);
+	int err;
+
+	if (!f)
+		return -errno;
+	err = mess_json_dumpf(d->state, f);
+	if (err) {
+		fclose(f);
+		return err;
+	}
+	return mess_tmp_commit(d->dir, MESS_RESUME_FILE, f);
+}
+
+/* The state of a run this session starts: its options, nothing done. */
+static json_t *new_state(const char *cmd, int argc, char **argv)
+{
+	json_t *args = json_array();
+
+	for (int i = 1; i < argc; i++)
+		json_array_append_new(args, json_string(argv[i]));
+	return mess_json_pack("{s:i, s:s, s:o, s:[]}", "schema", STATE_SCHEMA,
+			 "tool", cmd, "args", args, "resumed");
+}
+
+int mess_rundir_open(struct mess_rundir *d, const char *cmd, const char *kind,
+		     const char *out, const char *resume, const char *marker,
+		     int argc, char **argv)
+{
+	char host[256] = "host", utc[32], path[PATH_MAX + 64];
+	const char *tool;
+	int err;
+
+	memset(d, 0, sizeof(*d));
+	d->cmd = cmd;
+	gethostname(host, sizeof(host) - 1);
+	mess_utc_now(d->start_utc, sizeof(d->start_utc), 0);
+	if (resume && resume[0]) {
+		snprintf(d->dir, sizeof(d->dir), "%s", resume);
+	} else if (out && out[0]) {
+		snprintf(d->dir, sizeof(d->dir), "%s", out);
+	} else {
+		mess_utc_now(utc, sizeof(utc), 1);
+		snprintf(d->dir, sizeof(d->dir), "results/%s%s%s-%s", host,
+			 kind[0] ? "-" : "", kind, utc);
+	}
+	if (resume && resume[0]) {
+		d->state = load_state(d->dir);
+		tool = json_string_value(json_object_get(d->state, "tool"));
+		if (!d->state || !tool || strcmp(tool, cmd))
+			return -EINVAL;
+		d->resumed = (int)json_array_size(json_object_get(d->state, "resumed")) + 1;
+		json_array_append_new(json_object_get(d->state, "resumed"),
+				      json_string(d->start_utc));
+		return mess_rundir_save(d);
+	}
+	/* Two sessions' points must not mix unasked. */
+	snprintf(path, sizeof(path), "%s/%s", d->dir, marker);
+	if (!access(path, F_OK))
+		return -EEXIST;
+	err = mess_mkdir_p(d->dir);
+	if (err)
+		return err;
+	d->state = new_state(cmd, argc, argv);
+	if (!d->state)
+		return -ENOMEM;
+	return mess_rundir_save(d);
+}
+
+json_t *mess_rundir_meta(const struct mess_rundir *d,
+			 const struct mess_topo *t, int schema)
 {
 	struct utsname u;
 	char host[256] = "";
 
 	uname(&u);
 	gethostname(host, sizeof(host) - 1);
-	fprintf(f, "  \"version\": \"%s\",\n  \"git_revision\": \"%s\",\n",
-		mess_version, mess_git_rev);
-	fprintf(f, "  \"host\": ");
-	mess_json_str(f, host);
-	fprintf(f, ",\n  \"kernel\": ");
-	mess_json_str(f, u.release);
-	fprintf(f, ",\n  \"cpu_model\": ");
-	mess_json_str(f, t->cpu_model);
-	fprintf(f, ",\n  \"isa\": \"%s\",\n", MESS_ISA);
-	fprintf(f, "  \"compiler\": ");
-	mess_json_str(f, mess_compiler);
-	fprintf(f, ",\n  \"cflags\": ");
-	mess_json_str(f, mess_cflags);
-	fprintf(f, ",\n");
+	return mess_json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s}",
+			 "schema", schema, "tool", d->cmd,
+			 "version", mess_version, "git_revision", mess_git_rev,
+			 "host", host, "kernel", u.release,
+			 "cpu_model", t->cpu_model, "isa", MESS_ISA,
+			 "compiler", mess_compiler, "cflags", mess_cflags);
 }
 
-void mess_resume_write_args(FILE *f, int argc, char **argv)
+void mess_rundir_stop_clock(struct mess_rundir *d)
 {
-	for (int i = 1; i < argc; i++)
-		fprintf(f, "arg %s\n", argv[i]);
+	mess_utc_now(d->end_utc, sizeof(d->end_utc), 0);
 }
 
-int mess_resume_read_args(const char *dir, int *argc, char ***argv)
+int mess_rundir_write_meta(struct mess_rundir *d, json_t *meta, int complete)
 {
-	static char store[MESS_RESUME_MAX_ARGS][PATH_MAX];
-	static char *av[MESS_RESUME_MAX_ARGS + 2];
-	char line[PATH_MAX + 16];
-	int ac = 1;
-	FILE *f = mess_file_open(dir, "resume.txt", "r");
+	FILE *f;
+	int err;
 
-	if (!f)
+	if (!meta)
+		return -ENOMEM;
+	json_object_set_new(meta, "resumed", json_integer(d->resumed));
+	json_object_set_new(meta, "start_utc", json_string(d->start_utc));
+	json_object_set_new(meta, "end_utc", d->end_utc[0] ?
+			    json_string(d->end_utc) : json_null());
+	json_object_set_new(meta, "complete", json_boolean(complete));
+	f = mess_tmp_open(d->dir, "meta.json");
+	if (!f) {
+		json_decref(meta);
 		return -errno;
-	av[0] = "mess";
-	while (fgets(line, sizeof(line), f) && ac <= MESS_RESUME_MAX_ARGS) {
-		line[strcspn(line, "\n")] = 0;
-		if (!strncmp(line, "arg ", 4))
-			av[ac] = strcpy(store[ac - 1], line + 4), ac++;
 	}
-	fclose(f);
-	av[ac] = NULL;
-	*argc = ac;
-	*argv = av;
+	err = mess_json_dumpf(meta, f);
+	json_decref(meta);
+	if (err) {
+		fclose(f);
+		return err;
+	}
+	return mess_tmp_commit(d->dir, "meta.json", f);
+}
+
+int mess_rundir_end(const struct mess_rundir *d, int rc, int frc)
+{
+	if (rc == -EINTR) {
+		fprintf(stderr, "%s: interrupted; partial result in %s (continue with %s --resume %s)\n",
+			d->cmd, d->dir, d->cmd, d->dir);
+		return rc;
+	}
+	if (rc || frc) {
+		fprintf(stderr, "%s: failed: %s; partial result in %s\n", d->cmd,
+			strerror(-(rc ? rc : frc)), d->dir);
+		return rc ? rc : frc;
+	}
+	fprintf(stderr, "%s: done: %s\n", d->cmd, d->dir);
+	printf("%s\n", d->dir);
 	return 0;
 }
 
+void mess_rundir_close(struct mess_rundir *d)
+{
+	json_decref(d->state);
+	d->state = NULL;
+}
 
-/* --resume DIR, alone: the original options of DIR's run. */
 int mess_resume_args(int argc, char **argv, const char *dir, int *ac,
 		     char ***av, char *err, size_t errlen)
 {
-	int rc;
+	static char store[MESS_RESUME_MAX_ARGS][PATH_MAX];
+	static char *v[MESS_RESUME_MAX_ARGS + 2];
+	json_t *st, *args, *a;
+	size_t i;
+	int n = 1;
 
 	if (argc != 3 && !(argc == 2 && strchr(argv[1], '='))) {
 		snprintf(err, errlen, "--resume: takes no other options (the run keeps its original ones)");
 		return -EINVAL;
 	}
-	rc = mess_resume_read_args(dir, ac, av);
-	if (rc) {
-		snprintf(err, errlen, "--resume: cannot read %s/resume.txt: %s; allowed: a run directory made by this tool",
-			 dir, strerror(-rc));
+	st = load_state(dir);
+	args = json_object_get(st, "args");
+	if (!json_is_array(args) || json_array_size(args) > MESS_RESUME_MAX_ARGS) {
+		char path[PATH_MAX + 32];
+
+		snprintf(path, sizeof(path), "%s/%s", dir, MESS_RESUME_FILE);
+		snprintf(err, errlen, "--resume: cannot read %s: %s; allowed: a run directory made by this tool",
+			 path, access(path, R_OK) ? strerror(errno) :
+			 st ? "no list of at most 64 options in it" : "not valid JSON");
+		json_decref(st);
 		return -EINVAL;
 	}
+	v[0] = "mess";
+	json_array_foreach(args, i, a) {
+		const char *s = json_string_value(a);
+
+		if (!s || strlen(s) >= PATH_MAX) {
+			snprintf(err, errlen, "--resume: %s/%s: option %zu is not a string of at most %d bytes; allowed: a run directory made by this tool",
+				 dir, MESS_RESUME_FILE, i + 1, PATH_MAX - 1);
+			json_decref(st);
+			return -EINVAL;
+		}
+		strcpy(store[n - 1], s);
+		v[n] = store[n - 1];
+		n++;
+	}
+	v[n] = NULL;
+	json_decref(st);
+	*ac = n;
+	*av = v;
 	return 0;
 }
-

@@ -1,29 +1,79 @@
 /* SPDX-License-Identifier: MIT */
-/* What every command's run directory shares. */
+/*
+ * The run directory every command writes, one lifecycle for all:
+ *
+ *   open     the directory from --resume, --out or results/<host>[-<kind>]-
+ *            <UTC>; a directory that already holds a run of this command is
+ *            refused unless resumed; resume.json holds the original options
+ *            and, as the command records it, the state a resume needs;
+ *   meta     meta.json: identity (build, host, CPU, ISA, compiler), the
+ *            command's members, then the trailer (resumes, start and end,
+ *            complete), rewritten whole (tmp + rename) whenever it changes;
+ *   end      the one end-of-run message (done, interrupted: resume with...,
+ *            failed: partial result in ...).
+ *
+ * Points are not here: each command appends its own CSV and flushes it per
+ * point, so an interrupted run loses at most the point in flight.
+ */
 #ifndef MESS_RUNDIR_H
 #define MESS_RUNDIR_H
 
-#include <stdio.h>
+#include <limits.h>
 
 #include "core/topo.h"
+#include "mess/json.h"
 
-/* meta.json lines every command writes: build, host, CPU, ISA, compiler. */
-void mess_meta_identity(FILE *f, const struct mess_topo *t);
-/* meta.json's last members (resumes, start and end, complete) and its
- * closing brace; end_utc "" is written as null (still running). */
-void mess_meta_close(FILE *f, int resumed, const char *start_utc,
-		     const char *end_utc, int complete);
-
-/* resume.txt keeps a run's options as "arg" lines, one per argv word. */
+#define MESS_RESUME_FILE "resume.json"
 #define MESS_RESUME_MAX_ARGS 64
-void mess_resume_write_args(FILE *f, int argc, char **argv);
-/* argv (argv[0] "mess") from DIR/resume.txt, in static storage. */
-int mess_resume_read_args(const char *dir, int *argc, char ***argv);
+
+struct mess_rundir {
+	char dir[PATH_MAX];
+	const char *cmd;	/* "mess", "mess absorb": messages, meta "tool" */
+	char start_utc[32], end_utc[32];
+	int resumed;		/* sessions that continued this run */
+	/*
+	 * resume.json: {"schema", "tool", "args": [...], "resumed": [UTC...],
+	 * then the command's own members}.  The command edits it and calls
+	 * mess_rundir_save().
+	 */
+	json_t *state;
+};
+
+/*
+ * Open the run directory.  kind ("" or "absorb") names a default
+ * directory results/<host>-<kind>-<UTC>; marker is the file whose presence
+ * means "holds a run" (e.g. "curves.csv").  With resume set, the state of
+ * the earlier sessions is loaded and this session recorded.  0; -EEXIST
+ * (out already holds a run); -EINVAL (resume is no run of this command);
+ * other -errno.
+ */
+int mess_rundir_open(struct mess_rundir *d, const char *cmd, const char *kind,
+		     const char *out, const char *resume, const char *marker,
+		     int argc, char **argv);
+/* resume.json, written whole (tmp + rename): 0 or -errno. */
+int mess_rundir_save(struct mess_rundir *d);
+/* A new meta.json object: schema, tool and the identity members. */
+json_t *mess_rundir_meta(const struct mess_rundir *d,
+			 const struct mess_topo *t, int schema);
+/*
+ * Append the trailer (resumed, start_utc, end_utc: null while running,
+ * complete) to meta, write it as meta.json (tmp + rename) and release it.
+ * 0 or -errno.
+ */
+int mess_rundir_write_meta(struct mess_rundir *d, json_t *meta, int complete);
+/* Stamp the end time (before the final files are written). */
+void mess_rundir_stop_clock(struct mess_rundir *d);
+/*
+ * The end-of-run message on stderr, and the directory on stdout when done;
+ * returns rc, or frc when rc is 0 (the final files failed).
+ */
+int mess_rundir_end(const struct mess_rundir *d, int rc, int frc);
+void mess_rundir_close(struct mess_rundir *d);
 
 /*
  * --resume DIR given alone (argv holds nothing else): the original
- * options of DIR's run into *ac, *av.  0, or -EINVAL with err naming the
- * option and what it allows.
+ * options of DIR's run into *ac, *av (argv[0] "mess", static storage).  0,
+ * or -EINVAL with err naming the option and what it allows.
  */
 int mess_resume_args(int argc, char **argv, const char *dir, int *ac,
 		     char ***av, char *err, size_t errlen);

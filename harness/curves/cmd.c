@@ -249,32 +249,20 @@ int mess_curves_main(int argc, char **argv)
 	if (!r->ngen)
 		fprintf(stderr, "warning: no generator cores (a 1-core machine or --cores left none): only the unloaded latency is measured\n");
 
-	if (!r->cfg.resume[0] && r->cfg.out[0]) {
-		char csv[PATH_MAX + 16];
-
-		snprintf(csv, sizeof(csv), "%s/curves.csv", r->cfg.out);
-		if (!access(csv, F_OK)) {
-			fprintf(stderr, "mess: --out: %s already holds a run; allowed: a new directory, or --resume %s\n",
-				r->cfg.out, r->cfg.out);
-			return -EINVAL;
-		}
-	}
 	mess_signals_install();
 	rc = setup(r);
 	if (!rc)
 		rc = mess_run_open(r, argc, argv);
-	if (!rc && r->cfg.resume[0])
-		rc = mess_run_load_resume(r);
 	if (rc == -EEXIST) {
 		fprintf(stderr, "mess: --out: %s already holds a run; allowed: a new directory, or --resume %s\n",
-			r->dir, r->dir);
-		return -EINVAL;
+			r->rd.dir, r->rd.dir);
+		return rc;
 	}
 	if (rc) {
 		fprintf(stderr, "mess: setup failed: %s\n", strerror(-rc));
 		return rc == -EINVAL || rc == -EOPNOTSUPP ? -EIO : rc;
 	}
-	fprintf(stderr, "mess: writing %s\n", r->dir);
+	fprintf(stderr, "mess: writing %s\n", r->rd.dir);
 
 	rc = mess_measure_unloaded(r);
 	if (!rc && !mess_interrupted) {
@@ -288,19 +276,7 @@ int mess_curves_main(int argc, char **argv)
 		mess_gens_stop(&r->gens);
 	if (mess_interrupted)
 		rc = -EINTR;
-	int frc = mess_run_finish(r, rc == 0);
-
-	if (rc == -EINTR) {
-		fprintf(stderr, "mess: interrupted; partial result in %s (continue with --resume %s)\n",
-			r->dir, r->dir);
-		return -EINTR;
-	}
-	if (rc || frc) {
-		fprintf(stderr, "mess: failed: %s; partial result in %s\n",
-			strerror(-(rc ? rc : frc)), r->dir);
-		return -EIO;
-	}
-	fprintf(stderr, "mess: done: %s\n", r->dir);
-	printf("%s\n", r->dir);
-	return 0;
+	rc = mess_rundir_end(&r->rd, rc, mess_run_finish(r, rc == 0));
+	mess_rundir_close(&r->rd);
+	return rc == -EINTR || !rc ? rc : -EIO;
 }

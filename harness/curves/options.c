@@ -135,13 +135,12 @@ int mess_options_parse(struct mess_cfg *cfg, int argc, char **argv,
 void mess_options_usage(FILE *f, const char *prog)
 {
 	fprintf(f,
-		"usage: %s [OPTION]...\n"
-		"   or: %s absorb [OPTION]...   noise-absorption tables (see %s absorb --help)\n"
+		"usage: %s [curves] [OPTION]...\n"
 		"Characterise the memory system with bandwidth-latency curves (the Mess method):\n"
 		"a pointer chase on one core measures load-to-use latency while traffic\n"
 		"generators on the other cores load the memory at rates set by a nop count,\n"
 		"for read/write mixes from 100%% loads to 100%% stores.\n\n",
-		prog, prog, prog);
+		prog);
 	mess_opts_print(f, mess_cfg_opts, NOPTS);
 	fprintf(f,
 		"\nExamples:\n"

@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "mess/messfmt.h"
@@ -22,78 +20,24 @@
 #define META_SCHEMA 1
 #define BW_SOURCE "accounted"
 
-int mess_run_open(struct mess_run *r, int argc, char **argv)
+/* The points of earlier sessions, and the mixes they finished. */
+static int load_resume(struct mess_run *r)
 {
-	char host[256] = "host", utc[32], path[PATH_MAX + 64];
-	int err, fresh;
-
-	gethostname(host, sizeof(host) - 1);
-	mess_utc_now(r->start_utc, sizeof(r->start_utc), 0);
-	if (r->cfg.resume[0]) {
-		snprintf(r->dir, sizeof(r->dir), "%s", r->cfg.resume);
-	} else if (r->cfg.out[0]) {
-		snprintf(r->dir, sizeof(r->dir), "%s", r->cfg.out);
-	} else {
-		mess_utc_now(utc, sizeof(utc), 1);
-		snprintf(r->dir, sizeof(r->dir), "results/%s-%s", host, utc);
-	}
-	snprintf(path, sizeof(path), "%s/curves.csv", r->dir);
-	fresh = access(path, F_OK) != 0;
-	/* Appending a new run to an old one would mix two machines' states. */
-	if (!fresh && !r->cfg.resume[0])
-		return -EEXIST;
-	err = mess_mkdir_p(r->dir);
-	if (err)
-		return err;
-	r->csv = fopen(path, "a");
-	if (!r->csv)
-		return -errno;
-	if (fresh) {
-		mess_curves_csv_write_header(r->csv);
-		fflush(r->csv);
-	}
-
-	r->resume = mess_file_open(r->dir, "resume.txt", "a");
-	if (!r->resume)
-		return -errno;
-	if (!r->cfg.resume[0]) {
-		fprintf(r->resume,
-			"# mess run state: the original options, then finished mixes\n");
-		mess_resume_write_args(r->resume, argc, argv);
-	} else {
-		fprintf(r->resume, "resumed %s\n", r->start_utc);
-	}
-	fflush(r->resume);
-	return mess_run_write_meta(r, 0);
-}
-
-int mess_run_load_resume(struct mess_run *r)
-{
-	char path[PATH_MAX + 64], line[PATH_MAX + 16];
+	char path[PATH_MAX + 64];
 	struct mess_family old = { 0 };
-	FILE *f;
+	json_t *v;
+	size_t i;
 	int err;
 
-	f = mess_file_open(r->dir, "resume.txt", "r");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned s;
-
-		if (sscanf(line, "done %u", &s) == 1 && s <= MESS_GEN_OPS)
-			r->done[s] = 1;
-		else if (!strncmp(line, "resumed ", 8))
-			r->resumed++;
-	}
-	fclose(f);
-
-	snprintf(path, sizeof(path), "%s/curves.csv", r->dir);
+	json_array_foreach(json_object_get(r->rd.state, "done_mixes"), i, v)
+		if (json_is_integer(v) && json_integer_value(v) >= 0 &&
+		    json_integer_value(v) <= MESS_GEN_OPS)
+			r->done[json_integer_value(v)] = 1;
+	snprintf(path, sizeof(path), "%s/curves.csv", r->rd.dir);
 	err = mess_curves_csv_read(path, &old);
 	if (err == -ENOENT)
 		return 0;
-	if (err)
-		return err;
-	for (size_t i = 0; i < old.n; i++) {
+	for (i = 0; !err && i < old.n; i++) {
 		struct mess_curve *c = &old.curves[i];
 		struct mess_curve *d =
 			mess_family_curve(&r->fam, c->store_pct, c->read_pct);
@@ -111,6 +55,29 @@ int mess_run_load_resume(struct mess_run *r)
 	return err;
 }
 
+int mess_run_open(struct mess_run *r, int argc, char **argv)
+{
+	char path[PATH_MAX + 64];
+	int err, fresh;
+
+	err = mess_rundir_open(&r->rd, "mess", "", r->cfg.out, r->cfg.resume,
+			       "curves.csv", argc, argv);
+	if (!err && !json_object_get(r->rd.state, "done_mixes"))
+		err = mess_json_set(r->rd.state, "done_mixes", json_array());
+	if (!err && r->cfg.resume[0])
+		err = load_resume(r);
+	if (err)
+		return err;
+	snprintf(path, sizeof(path), "%s/curves.csv", r->rd.dir);
+	fresh = access(path, F_OK) != 0;
+	r->csv = fopen(path, "a");
+	if (!r->csv)
+		return -errno;
+	if (fresh && (mess_curves_csv_write_header(r->csv) || fflush(r->csv)))
+		return -EIO;
+	return mess_run_write_meta(r, 0);
+}
+
 int mess_run_record_point(struct mess_run *r, const struct mess_point *p)
 {
 	struct mess_curve *c = mess_family_curve(&r->fam, p->store_pct, 0);
@@ -121,10 +88,9 @@ int mess_run_record_point(struct mess_run *r, const struct mess_point *p)
 	err = mess_curve_add(c, p);
 	if (err)
 		return err;
-	mess_curves_csv_write_row(r->csv, p, BW_SOURCE);
 	/* Flushed per point: an interrupted run loses at most the point in
 	 * flight. */
-	if (fflush(r->csv))
+	if (mess_curves_csv_write_row(r->csv, p, BW_SOURCE) || fflush(r->csv))
 		return -EIO;
 	return 0;
 }
@@ -132,97 +98,114 @@ int mess_run_record_point(struct mess_run *r, const struct mess_point *p)
 int mess_run_mark_done(struct mess_run *r, unsigned store_pct)
 {
 	r->done[store_pct] = 1;
-	fprintf(r->resume, "done %u\n", store_pct);
-	return fflush(r->resume) ? -EIO : 0;
+	json_array_append_new(json_object_get(r->rd.state, "done_mixes"),
+			      json_integer(store_pct));
+	return mess_rundir_save(&r->rd);
 }
 
-static void meta_cores(FILE *f, const struct mess_run *r)
+static json_t *int_array(const int *v, int n, const int *map)
 {
-	fprintf(f, "  \"cores\": {\"chase\": %d, \"chase_pu\": %d, \"generators\": [",
-		r->chase_core, r->topo.core_pu[r->chase_core]);
-	for (int i = 0; i < r->ngen; i++)
-		fprintf(f, "%s%d", i ? ", " : "", r->gen_cores[i]);
-	fprintf(f, "], \"generator_pus\": [");
-	for (int i = 0; i < r->ngen; i++)
-		fprintf(f, "%s%d", i ? ", " : "", r->topo.core_pu[r->gen_cores[i]]);
-	fprintf(f, "], \"numbering\": \"hwloc logical core index; *_pus are OS PU numbers\", \"machine_cores\": %d},\n",
-		r->topo.ncores);
+	json_t *a = json_array();
+
+	for (int i = 0; i < n; i++)
+		json_array_append_new(a, json_integer(map ? map[v[i]] : v[i]));
+	return a;
+}
+
+static json_t *meta_cores(const struct mess_run *r)
+{
+	return mess_json_pack("{s:i, s:i, s:o, s:o, s:s, s:i}",
+			 "chase", r->chase_core,
+			 "chase_pu", r->topo.core_pu[r->chase_core],
+			 "generators", int_array(r->gen_cores, r->ngen, NULL),
+			 "generator_pus", int_array(r->gen_cores, r->ngen, r->topo.core_pu),
+			 "numbering", "hwloc logical core index; *_pus are OS PU numbers",
+			 "machine_cores", r->topo.ncores);
+}
+
+/* Which variants this CPU could run, and why not, so a reader knows
+ * whether the choice was the widest the hardware offers. */
+static json_t *meta_variants(const struct mess_run *r)
+{
+	json_t *v = json_object();
+
+	for (unsigned i = 0; i < mess_nvariants; i++) {
+		const char *why = mess_variant_unavailable(&mess_variants[i]);
+
+		json_object_set_new(v, mess_variants[i].name,
+				    json_string(why ? why : "available"));
+	}
+	return mess_json_pack("{s:s, s:o}", "chosen_by", r->cfg.variant[0] ? "--variant" :
+			 "default: widest available (run-time CPU features)",
+			 "variants", v);
 }
 
 int mess_run_write_meta(struct mess_run *r, int complete)
 {
-	FILE *f = mess_tmp_open(r->dir, "meta.json");
 	enum mess_hp ghp = r->gen_hp;
-	double gpct = r->gen_huge_pct;
 	const struct mess_gen_kernel *k = &r->var->table[0];
+	json_t *m = mess_rundir_meta(&r->rd, &r->topo, META_SCHEMA);
+	json_t *mixes = json_array();
+	char acc[512];
 
-	if (!f)
-		return -errno;
-
-	fprintf(f, "{\n  \"schema\": %d,\n  \"tool\": \"mess\",\n", META_SCHEMA);
-	mess_meta_identity(f, &r->topo);
-	meta_cores(f, r);
-	fprintf(f, "  \"llc_bytes\": %llu,\n  \"llc_level\": %d,\n  \"line_bytes\": %u,\n",
-		(unsigned long long)r->llc_bytes, r->llc_level,
-		r->topo.line_bytes);
-	fprintf(f, "  \"numa_nodes\": %d,\n  \"memory_node\": %d,\n",
-		r->topo.nnodes, r->node);
-	fprintf(f, "  \"huge_pages\": \"%s\",\n", mess_hp_name(
-		r->ngen && ghp < r->chase.hp ? ghp : r->chase.hp));
-	fprintf(f, "  \"huge_pages_detail\": {\"chase\": \"%s\", \"chase_huge_pct\": %.1f, \"generators\": \"%s\", \"generators_min_huge_pct\": %.1f, \"source\": \"/proc/self/smaps after first touch\"},\n",
-		mess_hp_name(r->chase.hp), r->chase.huge_pct,
-		r->ngen ? mess_hp_name(ghp) : "unused", gpct);
-	fprintf(f, "  \"bw_source\": \"%s\",\n", BW_SOURCE);
-	fprintf(f, "  \"bw_accounting\": \"generator bytes per iteration (declared beside each kernel) x iterations per thread over the chase window, plus one %u-byte line per chase load; ordinary stores count one read and one write (write-allocate), non-temporal stores one write; GB/s = 1e9 B/s\",\n",
-		r->topo.line_bytes);
-	fprintf(f, "  \"counters\": null,\n");
-	fprintf(f, "  \"generator\": {\"variant\": \"%s\", \"description\": ",
-		r->var->name);
-	mess_json_str(f, r->var->desc);
-	fprintf(f, ", \"vector_width_bytes\": %u, \"nontemporal_stores\": %s, \"ops_per_iteration\": %d, \"nop_spin_every_ops\": %d, \"array_bytes_per_thread\": %zu},\n",
-		k->width, k->nontemporal ? "true" : "false", MESS_GEN_OPS,
-		MESS_GEN_SPIN_EVERY, r->gen_bytes);
-	/* Which variants this CPU could run, and why not, so a reader knows
-	 * whether the choice was the widest the hardware offers. */
-	fprintf(f, "  \"variant_selection\": {\"chosen_by\": \"%s\", \"variants\": {",
-		r->cfg.variant[0] ? "--variant" : "default: widest available (run-time CPU features)");
-	for (unsigned i = 0; i < mess_nvariants; i++) {
-		const char *why = mess_variant_unavailable(&mess_variants[i]);
-
-		fprintf(f, "%s\"%s\": ", i ? ", " : "", mess_variants[i].name);
-		mess_json_str(f, why ? why : "available");
-	}
-	fprintf(f, "}},\n");
-	fprintf(f, "  \"chase\": {\"buffer_bytes\": %zu, \"stride_bytes\": %llu, \"window_bytes\": %llu, \"mode\": \"%s\", \"lines\": %u, \"loads_per_iteration\": %d, \"ms_per_repeat\": %g, \"seed\": %llu},\n",
-		r->chase.len, (unsigned long long)r->cfg.stride,
-		(unsigned long long)r->cfg.window,
-		r->cfg.window ? "tlb-window" : "random", r->nlines,
-		MESS_CHASE_UNROLL, r->cfg.chase_ms,
-		(unsigned long long)r->cfg.seed);
-	fprintf(f, "  \"repeats\": %llu,\n  \"points_min\": %llu,\n  \"mixes\": [",
-		(unsigned long long)r->cfg.repeats,
-		(unsigned long long)r->cfg.points);
 	for (int i = 0; i < r->cfg.nmixes; i++)
-		fprintf(f, "%s%u", i ? ", " : "", r->cfg.mix[i]);
-	fprintf(f, "],\n  \"quick\": %s,\n", r->cfg.quick ? "true" : "false");
-	fprintf(f, "  \"unloaded_ns\": %.3f,\n  \"unloaded_std_ns\": %.3f,\n  \"unloaded_random_ns\": %.3f,\n",
-		r->unloaded_ns, r->unloaded_std_ns, r->unloaded_random_ns);
-	fprintf(f, "  \"points_measured\": %u,\n  \"points_reused\": %u,\n  \"points_remeasured_for_spread\": %u,\n  \"points_generators_unsteady\": %u,\n  \"probes\": %u,\n",
-		r->points_measured, r->points_reused, r->remeasured,
-		r->unsteady, r->probes);
-	fprintf(f, "  \"plots\": ");
-	mess_json_str(f, r->plots_note[0] ? r->plots_note : "pending");
-	fprintf(f, ",\n  \"mess_export\": ");
-	mess_json_str(f, r->export_note[0] ? r->export_note : "pending");
-	fprintf(f, ",\n");
-	mess_meta_close(f, r->resumed, r->start_utc, r->end_utc, complete);
-	return mess_tmp_commit(r->dir, "meta.json", f);
+		json_array_append_new(mixes, json_integer(r->cfg.mix[i]));
+	snprintf(acc, sizeof(acc), "generator bytes per iteration (declared beside each kernel) x iterations per thread over the chase window, plus one %u-byte line per chase load; ordinary stores count one read and one write (write-allocate), non-temporal stores one write; GB/s = 1e9 B/s",
+		 r->topo.line_bytes);
+	if (m && mess_json_merge(m, mess_json_pack(
+		"{s:o, s:I, s:i, s:i, s:i, s:i, s:s, s:{s:s, s:o, s:s, s:o, s:s}, s:s, s:s, s:n,"
+		" s:{s:s, s:s, s:i, s:b, s:i, s:i, s:I}, s:o,"
+		" s:{s:I, s:I, s:I, s:s, s:i, s:i, s:f, s:I},"
+		" s:I, s:I, s:o, s:b, s:o, s:o, s:o,"
+		" s:i, s:i, s:i, s:i, s:i, s:s, s:s}",
+		"cores", meta_cores(r),
+		"llc_bytes", (json_int_t)r->llc_bytes, "llc_level", r->llc_level,
+		"line_bytes", (int)r->topo.line_bytes,
+		"numa_nodes", r->topo.nnodes, "memory_node", r->node,
+		"huge_pages", mess_hp_name(r->ngen && ghp < r->chase.hp ? ghp : r->chase.hp),
+		"huge_pages_detail",
+		"chase", mess_hp_name(r->chase.hp),
+		"chase_huge_pct", mess_json_real(r->chase.huge_pct, 1),
+		"generators", r->ngen ? mess_hp_name(ghp) : "unused",
+		"generators_min_huge_pct", mess_json_real(r->gen_huge_pct, 1),
+		"source", "/proc/self/smaps after first touch",
+		"bw_source", BW_SOURCE, "bw_accounting", acc, "counters",
+		"generator", "variant", r->var->name, "description", r->var->desc,
+		"vector_width_bytes", (int)k->width,
+		"nontemporal_stores", k->nontemporal,
+		"ops_per_iteration", MESS_GEN_OPS,
+		"nop_spin_every_ops", MESS_GEN_SPIN_EVERY,
+		"array_bytes_per_thread", (json_int_t)r->gen_bytes,
+		"variant_selection", meta_variants(r),
+		"chase", "buffer_bytes", (json_int_t)r->chase.len,
+		"stride_bytes", (json_int_t)r->cfg.stride,
+		"window_bytes", (json_int_t)r->cfg.window,
+		"mode", r->cfg.window ? "tlb-window" : "random",
+		"lines", (int)r->nlines, "loads_per_iteration", MESS_CHASE_UNROLL,
+		"ms_per_repeat", r->cfg.chase_ms, "seed", (json_int_t)r->cfg.seed,
+		"repeats", (json_int_t)r->cfg.repeats,
+		"points_min", (json_int_t)r->cfg.points, "mixes", mixes,
+		"quick", r->cfg.quick,
+		"unloaded_ns", mess_json_real(r->unloaded_ns, 3),
+		"unloaded_std_ns", mess_json_real(r->unloaded_std_ns, 3),
+		"unloaded_random_ns", mess_json_real(r->unloaded_random_ns, 3),
+		"points_measured", (int)r->points_measured,
+		"points_reused", (int)r->points_reused,
+		"points_remeasured_for_spread", (int)r->remeasured,
+		"points_generators_unsteady", (int)r->unsteady,
+		"probes", (int)r->probes,
+		"plots", r->plots_note[0] ? r->plots_note : "pending",
+		"mess_export", r->export_note[0] ? r->export_note : "pending"))) {
+		json_decref(m);
+		m = NULL;
+	}
+	return mess_rundir_write_meta(&r->rd, m, complete);
 }
 
 /* The CSV sorted by mix and pressure, replacing the append-order file. */
 static int rewrite_csv(struct mess_run *r)
 {
-	FILE *f = mess_tmp_open(r->dir, "curves.csv");
+	FILE *f = mess_tmp_open(r->rd.dir, "curves.csv");
 
 	if (!f)
 		return -errno;
@@ -233,7 +216,7 @@ static int rewrite_csv(struct mess_run *r)
 						  BW_SOURCE);
 	fclose(r->csv);
 	r->csv = NULL;
-	return mess_tmp_commit(r->dir, "curves.csv", f);
+	return mess_tmp_commit(r->rd.dir, "curves.csv", f);
 }
 
 static int write_summary(struct mess_run *r, int complete)
@@ -248,16 +231,16 @@ static int write_summary(struct mess_run *r, int complete)
 			     r->cfg.wave_tol, &s);
 	if (err)
 		return err;
-	extra = json_pack("{s:o, s:o, s:o, s:s, s:s, s:b}",
+	extra = mess_json_pack("{s:o, s:o, s:o, s:s, s:s, s:b}",
 			  "unloaded_std_ns", mess_json_real(r->unloaded_std_ns, 3),
 			  "unloaded_random_ns", mess_json_real(r->unloaded_random_ns, 3),
 			  "unloaded_random_std_ns", mess_json_real(r->unloaded_random_std_ns, 3),
 			  "chase_mode", r->cfg.window ? "tlb-window" : "random",
-			  "bw_source", BW_SOURCE, complete);
+			  "bw_source", BW_SOURCE, "complete", complete);
 	snprintf(title, sizeof(title), "%s, %d generator core%s, %s%s",
 		 r->topo.cpu_model, r->ngen, r->ngen == 1 ? "" : "s",
 		 r->var->name, complete ? "" : " (partial)");
-	f = mess_tmp_open(r->dir, "summary.json");
+	f = mess_tmp_open(r->rd.dir, "summary.json");
 	if (!f) {
 		err = -errno;
 		goto out;
@@ -266,10 +249,10 @@ static int write_summary(struct mess_run *r, int complete)
 	if (err)
 		fclose(f);
 	else
-		err = mess_tmp_commit(r->dir, "summary.json", f);
+		err = mess_tmp_commit(r->rd.dir, "summary.json", f);
 	if (err)
 		goto out;
-	f = mess_tmp_open(r->dir, "summary.md");
+	f = mess_tmp_open(r->rd.dir, "summary.md");
 	if (!f) {
 		err = -errno;
 		goto out;
@@ -281,7 +264,7 @@ static int write_summary(struct mess_run *r, int complete)
 		r->unloaded_ns, r->unloaded_std_ns, r->unloaded_repeats,
 		r->cfg.window ? "TLB-window" : "fully random",
 		r->unloaded_random_ns, r->unloaded_random_std_ns, BW_SOURCE);
-	err = mess_tmp_commit(r->dir, "summary.md", f);
+	err = mess_tmp_commit(r->rd.dir, "summary.md", f);
 out:
 	json_decref(extra);
 	mess_summary_free(&s);
@@ -296,14 +279,14 @@ int mess_run_finish(struct mess_run *r, int complete)
 	mess_family_sort_store(&r->fam);
 	for (size_t i = 0; i < r->fam.n; i++)
 		mess_curve_sort_pressure(&r->fam.curves[i]);
-	mess_utc_now(r->end_utc, sizeof(r->end_utc), 0);
+	mess_rundir_stop_clock(&r->rd);
 
 	err = rewrite_csv(r);
 	/* Interrupted before the unloaded latency: nothing to summarise. */
 	if (!err && r->unloaded_ns > 0)
 		err = write_summary(r, complete);
 
-	snprintf(path, sizeof(path), "%s/mess", r->dir);
+	snprintf(path, sizeof(path), "%s/mess", r->rd.dir);
 	if (!err && mess_export_dir(path, &r->fam, r->export_note,
 				    sizeof(r->export_note)) == 0) {
 		if (!r->export_note[0])
@@ -320,7 +303,7 @@ int mess_run_finish(struct mess_run *r, int complete)
 		snprintf(title, sizeof(title), "%s%s", r->topo.cpu_model,
 			 complete ? "" : " (partial)");
 		err_s[0] = 0;
-		if (mess_plot(r->dir, &r->fam, r->unloaded_ns, title, err_s,
+		if (mess_plot(r->rd.dir, &r->fam, r->unloaded_ns, title, err_s,
 			      sizeof(err_s)))
 			snprintf(r->plots_note, sizeof(r->plots_note),
 				 "skipped: %s", err_s[0] ? err_s : "gnuplot failed");
@@ -332,8 +315,5 @@ int mess_run_finish(struct mess_run *r, int complete)
 	}
 	int merr = mess_run_write_meta(r, complete && !err);
 
-	if (r->resume)
-		fclose(r->resume);
-	r->resume = NULL;
 	return err ? err : merr;
 }

@@ -10,6 +10,7 @@
 #include "curves/gen.h"
 #include "core/mem.h"
 #include "core/options.h"
+#include "core/rundir.h"
 #include "core/signals.h"
 #include "curves/registry.h"
 #include "core/topo.h"
@@ -52,7 +53,6 @@ void mess_options_defaults(struct mess_cfg *cfg);
 void mess_options_usage(FILE *f, const char *prog);
 struct mess_run {
 	struct mess_cfg cfg;
-	char argv_saved[4096];	/* original options, one per line */
 	struct mess_topo topo;
 	const struct mess_variant *var;
 	int chase_core;
@@ -77,11 +77,8 @@ struct mess_run {
 	struct mess_family fam;
 	int done[MESS_GEN_OPS + 1];	/* mixes finished (resume) */
 
-	char dir[PATH_MAX];
+	struct mess_rundir rd;
 	FILE *csv;
-	FILE *resume;
-	char start_utc[32], end_utc[32];
-	int resumed;
 	double t0_ns;
 	unsigned points_measured, points_reused, remeasured, unsteady;
 	unsigned probes;
@@ -95,12 +92,11 @@ struct mess_run {
 int mess_measure_unloaded(struct mess_run *r);
 int mess_sweep(struct mess_run *r);
 
-/* run.c */
+/* report.c: the run directory's files */
 int mess_run_open(struct mess_run *r, int argc, char **argv);
 int mess_run_write_meta(struct mess_run *r, int complete);
 int mess_run_record_point(struct mess_run *r, const struct mess_point *p);
 int mess_run_mark_done(struct mess_run *r, unsigned store_pct);
 int mess_run_finish(struct mess_run *r, int complete);
-int mess_run_load_resume(struct mess_run *r);
 
 #endif

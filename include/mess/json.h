@@ -17,6 +17,15 @@ json_t *mess_json_real(double v, int decimals);
 json_t *mess_json_str_or_null(const char *s);
 /* Set key to v in obj, stealing v; a NULL v (out of memory) sets nothing. */
 int mess_json_set(json_t *obj, const char *key, json_t *v);
+/*
+ * json_pack, saying on stderr where a format does not match its arguments
+ * (a programming error, which would otherwise only show as a missing
+ * file).  NULL on failure.
+ */
+json_t *mess_json_pack(const char *fmt, ...);
+/* Move the members of other (stolen; NULL: out of memory) into obj, in
+ * their order: 0 or -ENOMEM. */
+int mess_json_merge(json_t *obj, json_t *other);
 /* j with a final newline; 0 or -EIO. */
 int mess_json_dumpf(const json_t *j, FILE *f);
 

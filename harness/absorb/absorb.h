@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `mess absorb`, inside its folder: the noise-absorption tables (Delval et
+ * al., sections 4 and 6).  For every row (kernel, variant, cores, q) and
+ * noise mode: the clean kernel's performance, then the search of
+ * mess/absorb.h over k with every point measured, appended and flushed as
+ * it comes, then the fit.
+ *
+ *   options.c  the option table, defaults, --help
+ *   plan.c     the options against this machine: rows, modes, loop census
+ *   measure.c  pinned threads, timed runs, points, searches, the ladder
+ *   state.c    the run directory: points file, resume state, reloading
+ *   report.c   absorption.csv and absorption.md
+ *   plots.c    the gnuplot data and plots
+ *   meta.c     meta.json
+ *
+ * The writers take the results (struct absorb_table) as const; only the
+ * driver (struct mess_absorb) holds threads, files and progress.
+ */
+#ifndef MESS_ABSORB_ABSORB_H
+#define MESS_ABSORB_ABSORB_H
+
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "absorb/workload.h"
+#include "core/ladder_run.h"
+#include "core/pool.h"
+#include "core/rundir.h"
+#include "core/topo.h"
+#include "mess/absorb.h"
+#include "mess/json.h"
+
+#define ABSORB_POINTS_CSV "absorption_points.csv"
+#define ABSORB_META_SCHEMA 1
+#define ABSORB_MAX_REPEATS 50
+/* A baseline this spread (relative) is measured again: a disturbed one
+ * would otherwise set the noise threshold for its whole search. */
+#define ABSORB_REMEASURE_REL 0.05
+#define ABSORB_REMEASURE_MAX 2
+/* Searches extend k no further once a point is this many times t0. */
+#define ABSORB_STOP_SLOWDOWN 16
+#define ABSORB_MAX_COUNTS 8
+
+struct mess_absorb_opts {
+	char out[PATH_MAX];
+	char resume[PATH_MAX];
+	char kernels[256];
+	char modes[256];
+	char q[256];
+	char cores[256];	/* core counts, "all" = every core */
+	uint64_t repeats;
+	uint64_t kmax;
+	double threshold;	/* relative slowdown floor */
+	double sigmas;		/* x the baseline spread */
+	double run_ms;		/* one timed run at k = 0 */
+	uint64_t stride;	/* lat_mem_rd: bytes between pointers */
+	int quick;
+	int no_plots;
+	int help;
+};
+
+/* One row x mode: its search. */
+struct pair {
+	struct mess_absorb_point pts[MESS_NOISE_KMAX + 1];
+	size_t n;
+	uint64_t iters;		/* work per timed run; 0: not chosen yet */
+	int done;
+	struct mess_absorb_result res;
+};
+
+struct row {
+	struct mess_wl_row wl;
+	char id[96];		/* file names and the resume state */
+	char key[128];		/* CSV columns kernel,variant,cores,q */
+	double perf;		/* clean performance; NAN until measured */
+	json_t *meta;		/* its meta.json object */
+	const char *skip;	/* why it could not run, or NULL */
+	struct pair pair[MESS_NOISE_NMODES];
+};
+
+/* One kernel x mode's innermost noisy loop, from the disassembly. */
+struct loop_census {
+	int sites;		/* noise sites per loop iteration */
+	int body;		/* loop less the payload: what runs at k = 0 */
+	int clean_body;		/* the same loop in the clean function; 0: unknown */
+	int overhead;		/* site instructions besides the payload */
+	int extra;		/* what the compiler added around the sites */
+};
+
+/* What the tables, plots and meta.json are written from. */
+struct absorb_table {
+	struct mess_absorb_opts o;
+	struct mess_absorb_cfg acfg;
+	const char *cpu_model;
+	int ncores;
+	const int *core_pu;	/* OS PU of each core */
+	uint64_t llc_bytes;
+	int llc_level;
+	int numa_nodes;
+	int counts[ABSORB_MAX_COUNTS];
+	int ncounts;
+	enum mess_noise_mode modes[MESS_NOISE_NMODES];
+	int nmodes;
+	const char *mode_skip[MESS_NOISE_NMODES];	/* why not, or NULL */
+	char mode_why[MESS_NOISE_NMODES][96];
+	int mode_on[MESS_NOISE_NMODES];
+	struct row *rows;
+	size_t nrows;
+	size_t noise_bytes;	/* memory_ld64 buffer per thread */
+	double noise_huge_pct;	/* least THP share of those buffers */
+	struct loop_census loops[MESS_WL_NKERNELS][MESS_NOISE_NMODES];
+	char census_note[256];
+	/* lat_mem_rd's latency ladder, measured before the rows. */
+	int ladder_on, ladder_done;
+	const char *ladder_skip;	/* why it could not run, or NULL */
+	struct mess_ladder ladder;
+	unsigned points_measured, points_reused, remeasured;
+	char plots_note[512];
+};
+
+struct worker;
+
+/* The driver: the results, and the threads and files that make them. */
+struct mess_absorb {
+	struct absorb_table t;
+	struct mess_topo topo;
+	struct mess_wl_env env;
+	struct mess_pool pool;
+	struct worker *wk;
+	struct mess_rundir rd;
+	FILE *points;
+	double t0_ns;
+	unsigned pairs_todo, pairs_now;
+};
+
+/* ---- the command's phases (cmd.c) ---- */
+
+/* 0, or -EINVAL with err naming the option. */
+int mess_absorb_parse(struct mess_absorb_opts *o, int argc, char **argv,
+		      char *err, size_t errlen);
+/*
+ * Resolve the options against this machine, open (or, with --resume,
+ * reopen) the run directory and start the pinned threads.  0; -EINVAL
+ * (bad option for this machine, err says why); -EEXIST (--out holds a
+ * run); -EOPNOTSUPP (nothing can run here, err says why); other -errno.
+ */
+int mess_absorb_open(struct mess_absorb **a, const struct mess_absorb_opts *o,
+		     int argc, char **argv, char *err, size_t errlen);
+/* Measure every row and mode not finished: 0, -EINTR or -errno. */
+int mess_absorb_measure(struct mess_absorb *a);
+/* Tables, plots and meta.json (complete or not); 0 or -errno. */
+int mess_absorb_finish(struct mess_absorb *a, int complete);
+void mess_absorb_free(struct mess_absorb *a);
+
+/* ---- between the files of this folder ---- */
+
+/* A fitted line exists: k2 and the slope mean something. */
+static inline int absorb_has_line(const struct mess_absorb_result *res)
+{
+	return isfinite(res->slope);
+}
+
+/* options.c */
+void absorb_defaults(struct mess_absorb_opts *o, int quick);
+
+/* plan.c */
+struct row *absorb_find_row(struct absorb_table *t, const char *key,
+			    int by_id);
+int absorb_row_todo(const struct absorb_table *t, const struct row *r);
+
+/* measure.c */
+int absorb_pool_start(struct mess_absorb *a, int n);
+void absorb_pool_stop(struct mess_absorb *a);
+
+/* state.c: the resume state and the points file */
+int absorb_state_open(struct mess_absorb *a, int argc, char **argv);
+int absorb_record_point(struct mess_absorb *a, struct row *r,
+			enum mess_noise_mode m,
+			const struct mess_absorb_point *pt, double paired);
+int absorb_record_work(struct mess_absorb *a, const struct row *r,
+		       enum mess_noise_mode m);
+int absorb_record_perf(struct mess_absorb *a, struct row *r, json_t *meta);
+int absorb_record_done(struct mess_absorb *a, const struct row *r,
+		       enum mess_noise_mode m);
+int absorb_record_ladder(struct mess_absorb *a);
+/* The partial result, valid after every finished search. */
+int absorb_save(struct mess_absorb *a);
+
+/* report.c */
+int absorb_write_tables(const struct absorb_table *t, const char *dir,
+			const char *start_utc, int complete);
+/* k1 per instruction of the loop (section 2.4); NAN without a census. */
+double absorb_k1_rel(const struct absorb_table *t, const struct row *r,
+		     enum mess_noise_mode m);
+
+/* plots.c: every plot; the outcome goes to t->plots_note. */
+void absorb_plots(struct absorb_table *t, const char *rundir, int complete);
+
+/* meta.c */
+int absorb_write_meta(const struct absorb_table *t, struct mess_rundir *rd,
+		      const struct mess_topo *topo, int complete);
+
+#endif

@@ -1,0 +1,588 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `mess absorb`'s measurements: rows x noise modes, each a search over k
+ * (mess/absorb.h) whose every point is a median of timed runs on pinned
+ * threads (core/pool.h); the latency ladder first when lat_mem_rd runs.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "absorb/absorb.h"
+#include "core/clock.h"
+#include "core/signals.h"
+#include "mess/stats.h"
+
+/* A pool thread's timing and noise state: written by their thread every
+ * run, so each on its own lines. */
+struct worker {
+	_Alignas(128) double elapsed;
+	uint64_t done;
+	struct mess_noise nz[MESS_NOISE_NMODES];
+	int nz_err[MESS_NOISE_NMODES];
+};
+
+static void job_noise_init(struct mess_pool_thread *pt, void *arg)
+{
+	const struct mess_absorb *a = arg;
+	struct worker *t = &a->wk[pt->idx];
+
+	for (int m = 0; m < MESS_NOISE_NMODES; m++)
+		if (m == MESS_NOISE_MODE_none || a->t.mode_on[m])
+			t->nz_err[m] = mess_noise_init(&t->nz[m], m, 0,
+						       a->t.noise_bytes);
+}
+
+int absorb_pool_start(struct mess_absorb *a, int n)
+{
+	struct mess_pool *p = &a->pool;
+	int err;
+
+	a->wk = aligned_alloc(_Alignof(struct worker), sizeof(*a->wk) * (size_t)n);
+	if (!a->wk)
+		return -ENOMEM;
+	memset(a->wk, 0, sizeof(*a->wk) * (size_t)n);
+	err = mess_pool_start(p, &a->topo, NULL, n);
+	if (err) {
+		fprintf(stderr, "mess: cannot pin a thread: %s\n", strerror(-err));
+		return err;
+	}
+	/* Each thread's noise buffer is first touched by that thread. */
+	mess_pool_call(p, n, job_noise_init, a);
+	/* Huge pages are best effort: without them every memory_ld64 load
+	 * may add a page walk, so what was obtained goes to meta.json. */
+	a->t.noise_huge_pct = NAN;
+	for (int i = 0; i < n; i++) {
+		const struct mess_noise *nz = &a->wk[i].nz[MESS_NOISE_MODE_memory_ld64];
+
+		if (a->t.mode_on[MESS_NOISE_MODE_memory_ld64] &&
+		    !a->wk[i].nz_err[MESS_NOISE_MODE_memory_ld64])
+			a->t.noise_huge_pct = fmin(a->t.noise_huge_pct,
+				mess_thp_pct(nz->mem_lo, (size_t)(nz->mem_hi - nz->mem_lo)));
+	}
+	for (int m = 0; m < MESS_NOISE_NMODES; m++)
+		for (int i = 0; i < n; i++) {
+			err = a->wk[i].nz_err[m];
+			if (!err || a->t.mode_skip[m])
+				continue;
+			if (m == MESS_NOISE_MODE_none)
+				return err;
+			snprintf(a->t.mode_why[m], sizeof(a->t.mode_why[m]),
+				 "its noise state cannot be set up on core %d: %s",
+				 i, strerror(-err));
+			a->t.mode_skip[m] = a->t.mode_why[m];
+			fprintf(stderr, "absorb: mode %s skipped: %s\n",
+				mess_noise_mode_name(m), a->t.mode_skip[m]);
+		}
+	return 0;
+}
+
+void absorb_pool_stop(struct mess_absorb *a)
+{
+	mess_pool_stop(&a->pool);
+	for (int i = 0; a->wk && i < a->topo.ncores; i++)
+		for (int m = 0; m < MESS_NOISE_NMODES; m++)
+			mess_noise_free(&a->wk[i].nz[m]);
+	free(a->wk);
+	a->wk = NULL;
+}
+
+/* ---- timing ---- */
+
+struct timed {
+	struct worker *wk;
+	struct mess_wl *w;
+	enum mess_noise_mode m;
+	uint64_t iters;
+	int phase;		/* clean-performance phase, or -1: a noisy run */
+};
+
+/* A run in this many calls: Ctrl-C is noticed within a slice even where
+ * heavy noise makes one run last seconds. */
+#define SLICES 8
+
+static void job_timed(struct mess_pool_thread *pt, void *arg)
+{
+	const struct timed *j = arg;
+	struct worker *t = &j->wk[pt->idx];
+	uint64_t left = j->iters, slice = j->iters / SLICES + 1, done = 0;
+	double t0;
+
+	mess_pool_barrier(pt);
+	t0 = mess_now_ns();
+	if (j->phase >= 0) {
+		done = mess_wl_phase(j->w, pt->idx, (unsigned)j->phase, j->iters);
+	} else {
+		while (left && !mess_interrupted) {
+			uint64_t n = left < slice ? left : slice;
+
+			done += mess_wl_run(j->w, pt->idx, j->m, &t->nz[j->m], n);
+			left -= n;
+		}
+	}
+	t->elapsed = mess_now_ns() - t0;
+	t->done = done;
+}
+
+/* ns per iteration of the slowest thread; *elapsed its wall time. */
+static double timed_run(struct mess_absorb *a, int cores, struct timed *j,
+			double *elapsed)
+{
+	double worst = 0, el = 0;
+
+	j->wk = a->wk;
+	mess_pool_call(&a->pool, cores, job_timed, j);
+	for (int i = 0; i < cores; i++) {
+		const struct worker *t = &a->wk[i];
+		double per = t->done ? t->elapsed / (double)t->done : INFINITY;
+
+		if (per > worst)
+			worst = per;
+		if (t->elapsed > el)
+			el = t->elapsed;
+	}
+	if (elapsed)
+		*elapsed = el;
+	return worst;
+}
+
+static int set_k(struct mess_absorb *a, int cores, enum mess_noise_mode m,
+		 unsigned k)
+{
+	for (int c = 0; c < cores; c++) {
+		int err = mess_noise_set_k(&a->wk[c].nz[m], k);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * Work per timed run: the iterations that take run_ms at k = 0 of this
+ * instantiation, found by growing a short run; every k of the row and
+ * mode then does the same work.
+ */
+static int calibrate(struct mess_absorb *a, struct mess_wl *w, int cores,
+		     enum mess_noise_mode m, uint64_t *iters)
+{
+	double target = a->t.o.run_ms * 1e6, el, per;
+	struct timed j = { NULL, w, m, 256, -1 };
+	int err = set_k(a, cores, m, 0);
+
+	if (err)
+		return err;
+	for (;;) {
+		if (mess_interrupted)
+			return -EINTR;
+		per = timed_run(a, cores, &j, &el);
+		if (el >= target / 16 || j.iters >= (1ULL << 40))
+			break;
+		j.iters *= el > 0 && target / 16 / el < 16 ? 4 : 16;
+	}
+	/* From the time per iteration: kernels round a run up to whole
+	 * targets or rows, so short runs do more than asked. */
+	*iters = (uint64_t)(target / per);
+	if (!*iters)
+		*iters = 1;
+	return 0;
+}
+
+/*
+ * A point: --repeats pairs of runs, k = 0 then k, back to back.  The
+ * slowdown is the median of the pairs' ratios, scaled by the baseline t0
+ * (the k = 0 point), so that drift slower than a pair of runs (a shared
+ * host, frequency, a VM's neighbours) cancels instead of reading as
+ * absorption or slowdown; the k = 0 point pairs k = 0 with itself, its
+ * ratios' spread being the noise floor the threshold compares with.
+ * *paired gets the median of the pairs' own k = 0 runs, to show the drift.
+ */
+static int measure_pairs(struct mess_absorb *a, struct row *r,
+			 struct mess_wl *w, enum mess_noise_mode m, unsigned k,
+			 struct mess_absorb_point *pt, double *paired)
+{
+	struct pair *pr = &r->pair[m];
+	struct timed j = { NULL, w, m, pr->iters, -1 };
+	double t0[ABSORB_MAX_REPEATS], tk[2 * ABSORB_MAX_REPEATS];
+	double q[ABSORB_MAX_REPEATS] = { 0 };
+	double base = NAN, med, mad;
+	unsigned n = (unsigned)a->t.o.repeats;
+	int err = 0;
+
+	for (size_t i = 0; i < pr->n; i++)
+		if (pr->pts[i].k == 0)
+			base = pr->pts[i].t;
+	for (unsigned i = 0; i < n && !err; i++) {
+		if (mess_interrupted)
+			return -EINTR;
+		err = set_k(a, r->wl.cores, m, 0);
+		t0[i] = timed_run(a, r->wl.cores, &j, NULL);
+		if (!err)
+			err = set_k(a, r->wl.cores, m, k);
+		tk[i] = timed_run(a, r->wl.cores, &j, NULL);
+		q[i] = tk[i] / t0[i];
+	}
+	if (err)
+		return err;
+	mad = mess_mad_sd(q, n, &med);
+	if (k == 0 || isnan(base)) {
+		/* Both runs of every pair are the baseline here. */
+		memcpy(tk + n, t0, n * sizeof(*t0));
+		base = mess_median(tk, 2 * n);
+	}
+	*paired = mess_median(t0, n);
+	*pt = (struct mess_absorb_point){
+		.k = k,
+		.t = k ? base * med : base,
+		.sigma = base * mad,
+		.repeats = n,
+	};
+	return isfinite(pt->t) && pt->t > 0 ? 0 : -EIO;
+}
+
+/*
+ * A point.  The baseline (k = 0) is measured again while its spread is too
+ * wide: its spread sets the noise threshold of the whole search.  Other
+ * points keep their spread (the fit sees it); measuring them again too
+ * would double a quick table's time on a noisy host for little.
+ */
+static int measure_point(struct mess_absorb *a, struct row *r,
+			 struct mess_wl *w, enum mess_noise_mode m, unsigned k,
+			 struct mess_absorb_point *pt, double *paired)
+{
+	struct mess_absorb_point c;
+	double cp;
+	int err = measure_pairs(a, r, w, m, k, pt, paired);
+
+	for (int i = 0; !err && k == 0 && i < ABSORB_REMEASURE_MAX &&
+			pt->sigma > ABSORB_REMEASURE_REL * pt->t; i++) {
+		a->t.remeasured++;
+		err = measure_pairs(a, r, w, m, k, &c, &cp);
+		if (!err && c.sigma < pt->sigma) {
+			*pt = c;
+			*paired = cp;
+		}
+	}
+	return err;
+}
+
+static void progress(struct mess_absorb *a, const struct row *r,
+		     enum mess_noise_mode m, const struct mess_absorb_point *pt)
+{
+	const struct pair *pr = &r->pair[m];
+	double el = (mess_now_ns() - a->t0_ns) / 1e9, base = NAN;
+	char e[16], eta[32] = "";
+
+	for (size_t i = 0; i < pr->n; i++)
+		if (pr->pts[i].k == 0)
+			base = pr->pts[i].t;
+	mess_fmt_dur(el, e, sizeof(e));
+	/* Whole row x mode searches left, at this session's pace so far. */
+	if (a->pairs_now) {
+		char t[16];
+
+		mess_fmt_dur(el / a->pairs_now * (a->pairs_todo - a->pairs_now), t,
+			sizeof(t));
+		snprintf(eta, sizeof(eta), ", ETA ~%s", t);
+	} else {
+		snprintf(eta, sizeof(eta), ", ETA after the first search");
+	}
+	fprintf(stderr, "absorb: [%u/%u] %s %s k=%u: %.4g ns/iter (spread %.2g, x%.3f of k=0) | %s elapsed%s\n",
+		a->pairs_now + 1, a->pairs_todo, r->id, mess_noise_mode_name(m),
+		pt->k, pt->t, pt->sigma, pt->t / base, e, eta);
+}
+
+struct job_ctx {
+	struct worker *wk;
+	struct mess_wl *w;
+	enum mess_noise_mode m;
+	uint64_t max_iters;
+};
+
+static void job_wl_init(struct mess_pool_thread *t, void *arg)
+{
+	t->err = mess_wl_thread_init(arg, t->idx);
+}
+
+static void job_check(struct mess_pool_thread *t, void *arg)
+{
+	const struct job_ctx *c = arg;
+
+	t->err = mess_wl_check(c->w, t->idx, c->m, &c->wk[t->idx].nz[c->m],
+			       c->max_iters);
+}
+
+/* The clean check covers all the data; a noisy one costs about a run. */
+static int check(struct mess_absorb *a, struct row *r, struct mess_wl *w,
+		 enum mess_noise_mode m)
+{
+	struct job_ctx c = { a->wk, w, m, m == MESS_NOISE_MODE_none ? UINT64_MAX :
+				   r->pair[m].iters };
+	int err;
+
+	err = mess_pool_call(&a->pool, r->wl.cores, job_check, &c);
+	if (err == -EDOM)
+		fprintf(stderr, "mess: %s %s: wrong results: the %s instantiation broke the kernel\n",
+			r->id, mess_noise_mode_name(m),
+			m == MESS_NOISE_MODE_none ? "clean" : "noisy");
+	return err;
+}
+
+/*
+ * The clean kernel's performance: one warm-up trial, then the best of
+ * --repeats trials (STREAM's rule: rounds of its four operations over the
+ * whole arrays, the triad reported).
+ */
+static int measure_perf(struct mess_absorb *a, struct row *r,
+			struct mess_wl *w)
+{
+	unsigned nph = mess_wl_nphases(w), pp = mess_wl_perf_phase(w);
+	double best[MESS_STREAM_NOPS];
+	struct timed j = { NULL, w, MESS_NOISE_MODE_none, 0, 0 };
+	json_t *phases, *meta;
+	char rule[64];
+	int err = 0;
+
+	if (nph == 1)
+		err = calibrate(a, w, r->wl.cores, MESS_NOISE_MODE_none, &j.iters);
+	for (unsigned p = 0; p < nph; p++)
+		best[p] = INFINITY;
+	for (unsigned t = 0; !err && t <= a->t.o.repeats; t++) {
+		for (unsigned p = 0; p < nph; p++) {
+			double x;
+
+			j.phase = (int)p;
+			x = timed_run(a, r->wl.cores, &j, NULL);
+			if (t && x < best[p])
+				best[p] = x;
+		}
+		if (mess_interrupted)
+			err = -EINTR;
+	}
+	if (!err)
+		err = check(a, r, w, MESS_NOISE_MODE_none);
+	if (err)
+		return err;
+	r->perf = mess_wl_perf(w, pp, best[pp]);
+
+	phases = json_object();
+	for (unsigned p = 0; p < nph; p++)
+		json_object_set_new(phases, mess_wl_phase_name(w, p),
+				    mess_json_real(mess_wl_perf(w, p, best[p]), 6));
+	snprintf(rule, sizeof(rule), "best of %llu trials after one warm-up",
+		 (unsigned long long)a->t.o.repeats);
+	meta = mess_json_pack("{s:s, s:s, s:s, s:i, s:o, s:o, s:s, s:s, s:o}",
+		"id", r->id, "kernel", mess_wl_kernels[r->wl.kernel].name,
+		"variant", r->wl.variant, "cores", r->wl.cores,
+		"q", mess_json_real(r->wl.q, 6),
+		"perf", mess_json_real(r->perf, 6),
+		"perf_unit", mess_wl_kernels[r->wl.kernel].perf_unit,
+		"perf_rule", rule, "phases", phases);
+	if (mess_wl_kernels[r->wl.kernel].wa)
+		err = mess_json_set(meta, "triad_gbs_write_allocate",
+			mess_json_real(mess_wl_perf_wa(r->wl.kernel, r->perf), 6));
+	else
+		err = mess_json_set(meta, "clean_iters_per_run",
+				    json_integer((json_int_t)j.iters));
+	if (!err)
+		err = mess_json_merge(meta, mess_wl_meta(w));
+	if (err) {
+		json_decref(meta);
+		return -ENOMEM;
+	}
+	return absorb_record_perf(a, r, meta);
+}
+
+/*
+ * Whether to stop short of k: a step past the largest k measured once a
+ * point is ABSORB_STOP_SLOWDOWN x the baseline and three points at least twice
+ * it give the fit its line.  The kernel is buried under the noise there
+ * (memory_ld64 costs a memory access per instruction), every further run
+ * lasts that many k = 0 runs, and no point past the largest can move k1
+ * (bisection steps, below it, still run).
+ */
+static int buried(const struct pair *pr, unsigned k)
+{
+	double base = NAN, worst = 0;
+	unsigned kmax = 0, slow = 0;
+
+	for (size_t i = 0; i < pr->n; i++) {
+		if (pr->pts[i].k == 0)
+			base = pr->pts[i].t;
+		if (pr->pts[i].k > kmax)
+			kmax = pr->pts[i].k;
+		if (pr->pts[i].t > worst)
+			worst = pr->pts[i].t;
+	}
+	for (size_t i = 0; i < pr->n; i++)
+		slow += pr->pts[i].t >= 2 * base;
+	return k > kmax && slow >= 3 && worst >= ABSORB_STOP_SLOWDOWN * base;
+}
+
+static int run_pair(struct mess_absorb *a, struct row *r, struct mess_wl *w,
+		    enum mess_noise_mode m)
+{
+	struct pair *pr = &r->pair[m];
+	const char *mn = mess_noise_mode_name(m);
+	struct timed warm = { NULL, w, m, 0, -1 };
+	unsigned kmax = 0;
+	int err = 0;
+
+	if (!pr->iters) {
+		err = calibrate(a, w, r->wl.cores, m, &pr->iters);
+		if (!err)
+			err = absorb_record_work(a, r, m);
+	}
+	/* One whole run before the first point: the calibration's runs
+	 * are shorter, and this instantiation's code and noise buffers may
+	 * not have run since the row was set up. */
+	warm.iters = pr->iters;
+	if (!err)
+		err = set_k(a, r->wl.cores, m, 0);
+	if (!err)
+		timed_run(a, r->wl.cores, &warm, NULL);
+	while (!err) {
+		struct mess_absorb_point pt;
+		unsigned k;
+		int rc = mess_absorb_next(pr->pts, pr->n, &a->t.acfg, &k);
+
+		if (rc <= 0) {
+			err = rc;
+			break;
+		}
+		if (buried(pr, k))
+			break;
+		double paired;
+
+		err = measure_point(a, r, w, m, k, &pt, &paired);
+		if (!err)
+			err = absorb_record_point(a, r, m, &pt, paired);
+		if (!err)
+			progress(a, r, m, &pt);
+	}
+	/* The noise at the largest k must not have changed the results. */
+	for (size_t i = 0; i < pr->n; i++)
+		if (pr->pts[i].k > kmax)
+			kmax = pr->pts[i].k;
+	if (!err)
+		err = set_k(a, r->wl.cores, m, kmax);
+	if (!err)
+		err = check(a, r, w, m);
+	if (!err)
+		err = mess_absorb_fit(pr->pts, pr->n, &a->t.acfg, &pr->res);
+	if (err)
+		return err;
+	pr->done = 1;
+	a->pairs_now++;
+	fprintf(stderr, "absorb: %s %s: k1 %s%u (%s%s%s), %u runs\n", r->id,
+		mn, pr->res.k1_lower_bound ? ">=" : "", pr->res.k1,
+		mess_absorb_status_name(pr->res.status),
+		pr->res.why ? ": " : "", pr->res.why ? pr->res.why : "",
+		pr->res.runs);
+	err = absorb_record_done(a, r, m);
+	return err ? err : absorb_save(a);
+}
+
+/* Rows that differ only in core count pass their data on (the workload
+ * table says which kernels can) instead of generating it again. */
+static int same_data(const struct row *x, const struct row *y)
+{
+	return x && x->wl.kernel == y->wl.kernel &&
+	       mess_wl_kernels[x->wl.kernel].shares_data &&
+	       !strcmp(x->wl.variant, y->wl.variant) && x->wl.q == y->wl.q;
+}
+
+static int run_row(struct mess_absorb *a, struct row *r, struct mess_wl **prev,
+		   struct row **prev_row)
+{
+	struct mess_wl *w = NULL;
+	int err;
+
+	if (*prev && !same_data(*prev_row, r)) {
+		mess_wl_destroy(*prev);
+		*prev = NULL;
+	}
+	fprintf(stderr, "absorb: %s: setting up\n", r->id);
+	err = mess_wl_create(&w, &r->wl, &a->env, *prev);
+	mess_wl_destroy(*prev);
+	*prev = NULL;
+	if (!err)
+		err = mess_pool_call(&a->pool, r->wl.cores, job_wl_init, w);
+	if (err == -ENOMEM) {
+		/* Too big for this machine: the others still run. */
+		r->skip = "not enough memory for its data";
+		fprintf(stderr, "absorb: %s: skipped: %s\n", r->id, r->skip);
+		mess_wl_destroy(w);
+		return 0;
+	}
+	if (!err)
+		err = measure_perf(a, r, w);
+	if (!err)
+		fprintf(stderr, "absorb: %s: clean performance %.4g %s\n", r->id,
+			r->perf, mess_wl_kernels[r->wl.kernel].perf_unit);
+	for (int i = 0; !err && i < a->t.nmodes; i++) {
+		enum mess_noise_mode m = a->t.modes[i];
+
+		if (!a->t.mode_skip[m] && !r->pair[m].done)
+			err = run_pair(a, r, w, m);
+	}
+	*prev = w;
+	*prev_row = r;
+	return err;
+}
+
+/* ---- the latency ladder ---- */
+
+static void job_ladder(struct mess_pool_thread *t, void *arg)
+{
+	struct mess_absorb *a = arg;
+
+	t->err = mess_ladder_run(&a->t.ladder);
+}
+
+static int run_ladder(struct mess_absorb *a)
+{
+	int err;
+
+	fprintf(stderr, "absorb: lat_mem_rd latency ladder, %llu B stride, up to %llu MiB\n",
+		(unsigned long long)a->t.ladder.o.stride,
+		(unsigned long long)(a->t.ladder.o.hi >> 20));
+	err = mess_pool_call(&a->pool, 1, job_ladder, a);
+	if (err == -ENOMEM) {
+		/* The rows may still fit: they go on without it. */
+		a->t.ladder_skip = "not enough memory for its buffer (4x the LLC)";
+		fprintf(stderr, "absorb: latency ladder skipped: %s\n", a->t.ladder_skip);
+		return 0;
+	}
+	if (err)
+		return err;
+	a->t.ladder_done = 1;
+	err = mess_ladder_write(&a->t.ladder, a->rd.dir, a->t.cpu_model);
+	if (!err)
+		mess_ladder_report(&a->t.ladder, "absorb");
+	return err ? err : absorb_record_ladder(a);
+}
+
+int mess_absorb_measure(struct mess_absorb *a)
+{
+	struct mess_wl *prev = NULL;
+	struct row *prev_row = NULL;
+	int err = 0;
+
+	if (a->t.ladder_on && !a->t.ladder_done) {
+		err = run_ladder(a);
+		if (err)
+			return mess_interrupted ? -EINTR : err;
+	}
+	a->t0_ns = mess_now_ns();
+	for (size_t i = 0; i < a->t.nrows; i++)
+		a->pairs_todo += (unsigned)absorb_row_todo(&a->t, &a->t.rows[i]);
+	for (size_t i = 0; !err && i < a->t.nrows; i++)
+		if (absorb_row_todo(&a->t, &a->t.rows[i]))
+			err = run_row(a, &a->t.rows[i], &prev, &prev_row);
+	mess_wl_destroy(prev);
+	if (mess_interrupted)
+		err = -EINTR;
+	return err;
+}

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+/* `mess absorb`'s meta.json: how every figure of the run was measured. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "absorb/absorb.h"
+
+static json_t *cores_json(const struct absorb_table *t)
+{
+	json_t *counts = json_array(), *pus = json_array();
+
+	for (int i = 0; i < t->ncounts; i++)
+		json_array_append_new(counts, json_integer(t->counts[i]));
+	for (int i = 0; i < t->ncores; i++)
+		json_array_append_new(pus, json_integer(t->core_pu[i]));
+	return mess_json_pack("{s:i, s:o, s:s, s:o}", "machine_cores", t->ncores,
+		"counts", counts,
+		"placement", "thread i pinned to core i (hwloc logical index), i < the row's count",
+		"pus", pus);
+}
+
+static json_t *noise_json(const struct absorb_table *t)
+{
+	json_t *bytes = json_object();
+
+	for (int i = 0; i < t->nmodes; i++)
+		json_object_set_new(bytes, mess_noise_mode_name(t->modes[i]),
+				    json_integer(mess_noise_insn_bytes(t->modes[i])));
+	return mess_json_pack("{s:I, s:o, s:s, s:o}",
+		"memory_ld64_bytes_per_thread", (json_int_t)t->noise_bytes,
+		"memory_ld64_huge_pct_min", mess_json_real(t->noise_huge_pct, 1),
+		"memory_ld64_huge_pages", "THP requested (madvise); huge_pct_min is the least share obtained over the threads, null if not measured",
+		"insn_bytes", bytes);
+}
+
+static json_t *loops_json(const struct absorb_table *t)
+{
+	json_t *loops = json_object();
+	char key[96];
+
+	for (int k = 0; k < MESS_WL_NKERNELS; k++)
+		for (int i = 0; i < t->nmodes; i++) {
+			const struct loop_census *c = &t->loops[k][t->modes[i]];
+
+			if (!c->clean_body)
+				continue;
+			snprintf(key, sizeof(key), "%s_%s", mess_wl_kernels[k].symbol,
+				 mess_noise_mode_name(t->modes[i]));
+			json_object_set_new(loops, key, mess_json_pack(
+				"{s:i, s:i, s:i, s:i, s:i}", "sites", c->sites,
+				"body", c->body, "clean_body", c->clean_body,
+				"overhead", c->overhead, "extra", c->extra));
+		}
+	return loops;
+}
+
+static json_t *not_run_json(const struct absorb_table *t)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; i < MESS_NOISE_NMODES; i++)
+		if (t->mode_on[i] && t->mode_skip[i])
+			json_array_append_new(a, mess_json_pack("{s:s, s:s}",
+				"mode", mess_noise_mode_name(i), "why", t->mode_skip[i]));
+	for (size_t i = 0; i < t->nrows; i++)
+		if (t->rows[i].skip)
+			json_array_append_new(a, mess_json_pack("{s:s, s:s}",
+				"row", t->rows[i].id, "why", t->rows[i].skip));
+	if (t->ladder_skip)
+		json_array_append_new(a, mess_json_pack("{s:s, s:s}",
+			"ladder", "lat_mem_rd", "why", t->ladder_skip));
+	return a;
+}
+
+/* Each measured row's own object, with the work per run of each mode. */
+static json_t *rows_json(const struct absorb_table *t)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < t->nrows; i++) {
+		const struct row *r = &t->rows[i];
+		json_t *o, *work = json_object();
+
+		if (!r->meta)
+			continue;
+		for (int j = 0; j < t->nmodes; j++)
+			json_object_set_new(work, mess_noise_mode_name(t->modes[j]),
+				json_integer((json_int_t)r->pair[t->modes[j]].iters));
+		o = json_deep_copy(r->meta);
+		json_object_set_new(o, "work_per_run", work);
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+int absorb_write_meta(const struct absorb_table *t, struct mess_rundir *rd,
+		      const struct mess_topo *topo, int complete)
+{
+	json_t *m = mess_rundir_meta(rd, topo, ABSORB_META_SCHEMA);
+	json_t *modes = json_array();
+	char rule[160], k1src[320];
+
+	for (int i = 0; i < t->nmodes; i++)
+		json_array_append_new(modes, json_string(mess_noise_mode_name(t->modes[i])));
+	snprintf(rule, sizeof(rule), "a baseline (k = 0) point whose spread exceeds %g of its time is measured again, up to %d times; the least spread one is kept",
+		 ABSORB_REMEASURE_REL, ABSORB_REMEASURE_MAX);
+	snprintf(k1src, sizeof(k1src), "%s", t->census_note);
+	if (!m || mess_json_merge(m, mess_json_pack(
+		"{s:o, s:I, s:i, s:i, s:s, s:s, s:s, s:I, s:s, s:f, s:s,"
+		" s:{s:s, s:f, s:f},"
+		" s:{s:i, s:i, s:i, s:f, s:f, s:i, s:s},"
+		" s:o, s:o, s:{s:s, s:s}, s:o, s:s, s:o, s:o,"
+		" s:b, s:i, s:i, s:i, s:s, s:s}",
+		"cores", cores_json(t),
+		"llc_bytes", (json_int_t)t->llc_bytes, "llc_level", t->llc_level,
+		"numa_nodes", t->numa_nodes,
+		"huge_pages", "requested for every mess_buf (hugetlbfs, else THP); what each row obtained is in rows[]",
+		"timer", "clock_gettime(CLOCK_MONOTONIC) around each run",
+		"time", "ns per inner-loop iteration of the slowest thread; threads pinned, started together by a spinning barrier; a point is repeats pairs of runs (k = 0, then k): t0 x median of the pairs' ratios, t0 the k = 0 point (paired with itself); spread: t0 x the spread of the ratios",
+		"repeats", (json_int_t)t->o.repeats,
+		"spread", "1.4826 x median absolute deviation (a standard deviation robust to one disturbed repeat)",
+		"run_ms", t->o.run_ms,
+		"work", "iterations per run chosen at k = 0 of each row and mode so that a run takes run_ms, the same for every k (rows[].work_per_run)",
+		"threshold",
+		"rule", "slow when t(k) - t0 > max(threshold * t0, sigmas * spread0); k1 = largest measured k with it and every smaller k not slow",
+		"threshold", t->o.threshold, "sigmas", t->o.sigmas,
+		"search",
+		"kmax", (int)t->acfg.kmax, "K_MAX", MESS_NOISE_KMAX,
+		"prec_div", (int)t->acfg.prec_div, "slope_tol", t->acfg.slope_tol,
+		"r2_min", t->acfg.r2_min, "stop_slowdown", ABSORB_STOP_SLOWDOWN,
+		"stop_rule", "no k past the largest measured once a point is stop_slowdown x t0 and three are 2 x t0 or more",
+		"noise", noise_json(t), "modes", modes,
+		"k1_rel", "rule", "k1 x sites / clean_body of loops[<kernel>_<mode>]",
+		"source", k1src,
+		"loops", loops_json(t),
+		"perf", "clean kernel, best of repeats trials after a warm-up: stream GB/s with STREAM bytes (triad_gbs_write_allocate adds the write-allocate read), lat_mem_rd ns per load, haccmk GFLOP/s, spmxv GFLOP/s per core",
+		"not_run", not_run_json(t), "rows", rows_json(t),
+		"quick", t->o.quick, "points_measured", (int)t->points_measured,
+		"points_reused", (int)t->points_reused,
+		"points_remeasured_for_spread", (int)t->remeasured,
+		"remeasure_rule", rule,
+		"plots", t->plots_note[0] ? t->plots_note : "pending"))) {
+		json_decref(m);
+		m = NULL;
+	}
+	return mess_rundir_write_meta(rd, m, complete);
+}
+
+int mess_absorb_finish(struct mess_absorb *a, int complete)
+{
+	int err;
+
+	mess_rundir_stop_clock(&a->rd);
+	err = absorb_write_tables(&a->t, a->rd.dir, a->rd.start_utc, complete);
+	if (a->t.o.no_plots)
+		snprintf(a->t.plots_note, sizeof(a->t.plots_note), "skipped: --no-plots");
+	else if (!err)
+		absorb_plots(&a->t, a->rd.dir, complete);
+	if (!err)
+		err = absorb_write_meta(&a->t, &a->rd, &a->topo, complete);
+	if (!err && a->t.ladder_done)
+		err = mess_ladder_write(&a->t.ladder, a->rd.dir, a->t.cpu_model);
+	return err;
+}

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+/* `mess absorb`'s options: one table drives parsing, help and errors. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "absorb/absorb.h"
+#include "core/options.h"
+
+#define F(field) MESS_OPT_F(struct mess_absorb_opts, field)
+#define S(field) MESS_OPT_S(struct mess_absorb_opts, field)
+
+static const struct mess_opt absorb_opts[] = {
+	{ "quick", MESS_OPT_FLAG, F(quick), 0, 0, 0, NULL,
+	  "smoke-sized table (about a minute on 2 cores): runs of 10 ms, q 0,1, kmax 64, k1 to k1/8, slopes within 25%, SPMXV large 2x LLC" },
+	{ "out", MESS_OPT_STR, S(out), 0, 0, "DIR",
+	  "run directory (default results/<host>-absorb-<UTC timestamp>)" },
+	{ "resume", MESS_OPT_STR, S(resume), 0, 0, "DIR",
+	  "continue an interrupted run in DIR with its original options" },
+	{ "kernels", MESS_OPT_STR, S(kernels), 0, 0, "LIST",
+	  "kernels: stream, lat_mem_rd, haccmk, spmxv (default all)" },
+	{ "modes", MESS_OPT_STR, S(modes), 0, 0, "LIST",
+	  "noise modes: fp_add64, int64_add, l1_ld64, memory_ld64 (default all)" },
+	{ "q", MESS_OPT_STR, S(q), 0, 0, "LIST",
+	  "SPMXV swapping probabilities in [0,1] (default 0,0.25,0.5,1)" },
+	{ "cores", MESS_OPT_STR, S(cores), 0, 0, "LIST",
+	  "core counts of the STREAM and SPMXV rows, or 'all' (default 1,all)" },
+	{ "repeats", MESS_OPT_UINT, F(repeats), 0, 1, ABSORB_MAX_REPEATS, "N",
+	  "timed runs per point: median and spread (default 5)" },
+	{ "kmax", MESS_OPT_UINT, F(kmax), 0, 1, MESS_NOISE_KMAX, "K",
+	  "largest noise quantity measured (default 256)" },
+	{ "threshold", MESS_OPT_DOUBLE, F(threshold), 0, 0, 1, "REL",
+	  "slowdown floor of the noise threshold, x baseline (default 0.01)" },
+	{ "sigmas", MESS_OPT_DOUBLE, F(sigmas), 0, 0, 100, "N",
+	  "noise threshold in baseline spreads (default 3)" },
+	{ "run-ms", MESS_OPT_DOUBLE, F(run_ms), 0, 1, 10000, "MS",
+	  "length of one timed run at k = 0 (default 100)" },
+	{ "stride", MESS_OPT_SIZE, F(stride), 0, 8, 1 << 20, "BYTES",
+	  "lat_mem_rd stride, ladder and row, a multiple of 8 (default 64, lmbench's)" },
+	{ "no-plots", MESS_OPT_FLAG, F(no_plots), 0, 0, 0, NULL,
+	  "do not run gnuplot" },
+	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
+};
+
+#define NOPTS (sizeof(absorb_opts) / sizeof(absorb_opts[0]))
+
+void absorb_defaults(struct mess_absorb_opts *o, int quick)
+{
+	memset(o, 0, sizeof(*o));
+	strcpy(o->kernels, "stream,lat_mem_rd,haccmk,spmxv");
+	strcpy(o->modes, "fp_add64,int64_add,l1_ld64,memory_ld64");
+	strcpy(o->q, quick ? "0,1" : "0,0.25,0.5,1");
+	strcpy(o->cores, "1,all");
+	o->repeats = 5;
+	o->kmax = quick ? 64 : MESS_NOISE_KMAX;
+	o->threshold = 0.01;
+	o->sigmas = 3;
+	o->run_ms = quick ? 10 : 100;
+	o->stride = 64;
+}
+
+int mess_absorb_parse(struct mess_absorb_opts *o, int argc, char **argv,
+		      char *err, size_t errlen)
+{
+	absorb_defaults(o, mess_opts_given(argc, argv, "quick"));
+	if (mess_opts_parse(absorb_opts, NOPTS, o, argc, argv, err, errlen))
+		return -EINVAL;
+	if (o->stride % sizeof(void *)) {
+		snprintf(err, errlen, "--stride: '%llu' is not allowed; allowed: a multiple of %zu bytes from 8",
+			 (unsigned long long)o->stride, sizeof(void *));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void mess_absorb_usage(FILE *f)
+{
+	const char *prog = "mess";
+
+	fprintf(f,
+		"usage: %s absorb [OPTION]...\n"
+		"Noise-absorption tables (Delval et al., \"Noise Injection for Performance\n"
+		"Bottleneck Analysis\"): k noise instructions of one mode are injected per\n"
+		"inner-loop iteration of STREAM triad, lat_mem_rd, HACCmk and SPMXV; the\n"
+		"absorption k1 is the largest k the kernel takes without slowing down beyond\n"
+		"the noise threshold max(threshold x t0, sigmas x spread0).\n\n",
+		prog);
+	mess_opts_print(f, absorb_opts, NOPTS);
+	fprintf(f,
+		"\nRows: stream triad and spmxv (small, large) x q at each --cores count;\n"
+		"lat_mem_rd (one random chain over 4x LLC, lmbench's 64-byte stride) and\n"
+		"haccmk on 1 core.\n"
+		"\nExamples:\n"
+		"  %s absorb --quick                          the whole table, smoke-sized (about a minute)\n"
+		"  %s absorb                                  the whole table\n"
+		"  %s absorb --kernels stream --modes fp_add64,memory_ld64 --cores all\n"
+		"  %s absorb --kernels spmxv --q 0,0.1,0.25,0.5,1 --repeats 7\n"
+		"  %s absorb --resume results/host-absorb-20261122T101500Z\n"
+		"\nFiles: absorption.csv, absorption.md, absorption_points.csv, meta.json, plots/;\n"
+		"with lat_mem_rd also ladder.csv and summary.json (see results/README.md).\n"
+		"Exit status: 0 ok, 1 bad usage, 2 failure, 3 nothing can run here (no noise\n"
+		"modes on this ISA), 130 interrupted (partial result kept; --resume continues).\n",
+		prog, prog, prog, prog, prog);
+}

@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `mess absorb` against this machine: the rows (kernel, variant, cores, q)
+ * and noise modes the options ask for, which of them can run here and why
+ * not, and the loop sizes k1_rel is computed from.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "absorb/absorb.h"
+#include "core/isa.h"
+#include "core/util.h"
+
+/* One word of a list option as a number (kernel, mode, q, core count). */
+typedef int list_item_fn(const char *w, int ncores, double *v);
+
+static int item_kernel(const char *w, int ncores, double *v)
+{
+	enum mess_wl_kernel k;
+	int err = mess_wl_kernel_parse(w, &k);
+
+	*v = k;
+	return err;
+}
+
+static int item_mode(const char *w, int ncores, double *v)
+{
+	enum mess_noise_mode m;
+	int err = mess_noise_mode_parse(w, &m);
+
+	*v = m;
+	return err || m == MESS_NOISE_MODE_none ? -EINVAL : 0;
+}
+
+static int item_q(const char *w, int ncores, double *v)
+{
+	char *end;
+
+	*v = strtod(w, &end);
+	return end != w && !*end && *v >= 0 && *v <= 1 ? 0 : -EINVAL;
+}
+
+static int item_cores(const char *w, int ncores, double *v)
+{
+	char *end;
+
+	*v = strcmp(w, "all") ? (double)strtol(w, &end, 10) : ncores;
+	if (strcmp(w, "all") && (end == w || *end))
+		return -EINVAL;
+	return *v >= 1 && *v <= ncores ? 0 : -EINVAL;
+}
+
+struct list_opt {
+	const char *name;
+	list_item_fn *item;
+	const char *allowed;	/* %d: the machine's cores */
+};
+
+static const struct list_opt list_opts[] = {
+	{ "kernels", item_kernel, "is not a kernel; allowed: a comma-separated list of stream, lat_mem_rd, haccmk, spmxv" },
+	{ "modes", item_mode, "is not a noise mode; allowed: a comma-separated list of fp_add64, int64_add, l1_ld64, memory_ld64" },
+	{ "q", item_q, "is not allowed; allowed: up to 32 swapping probabilities from 0 to 1, comma-separated (e.g. 0,0.25,1)" },
+	{ "cores", item_cores, "is not allowed; allowed: up to 8 core counts from 1 to %d, or 'all', comma-separated" },
+};
+
+/* The distinct values of a comma-separated list, in order, at most max. */
+static int parse_list(const struct list_opt *lo, const char *s, int ncores,
+		      double *v, int max, int *n, char *err, size_t errlen)
+{
+	char w[64], fmt[256];
+
+	*n = 0;
+	while (*s) {
+		size_t len = strcspn(s, ",");
+		double x;
+		int dup = 0;
+
+		snprintf(w, sizeof(w), "%.*s", (int)(len < sizeof(w) ? len : sizeof(w) - 1), s);
+		s += len + (s[len] == ',');
+		if (!len || lo->item(w, ncores, &x) || *n >= max) {
+			snprintf(fmt, sizeof(fmt), "--%s: '%%s' %s", lo->name,
+				 lo->allowed);
+			snprintf(err, errlen, fmt, w, ncores);
+			return -EINVAL;
+		}
+		for (int i = 0; i < *n; i++)
+			dup |= v[i] == x;
+		if (!dup)
+			v[(*n)++] = x;
+	}
+	if (!*n) {
+		snprintf(err, errlen, "--%s: needs at least one value", lo->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int resolve(struct mess_absorb *a, char *err, size_t errlen,
+		   enum mess_wl_kernel *kern, int *nkern, double *qs, int *nq)
+{
+	const char *lists[] = { a->t.o.kernels, a->t.o.modes, a->t.o.q, a->t.o.cores };
+	const int max[] = { MESS_WL_NKERNELS, MESS_NOISE_NMODES, 32, 8 };
+	double v[4][32];
+	int n[4];
+
+	for (int i = 0; i < 4; i++)
+		if (parse_list(&list_opts[i], lists[i], a->topo.ncores, v[i],
+			       max[i], &n[i], err, errlen))
+			return -EINVAL;
+	*nkern = n[0];
+	for (int i = 0; i < n[0]; i++)
+		kern[i] = (enum mess_wl_kernel)v[0][i];
+	a->t.nmodes = n[1];
+	for (int i = 0; i < n[1]; i++) {
+		a->t.modes[i] = (enum mess_noise_mode)v[1][i];
+		a->t.mode_on[a->t.modes[i]] = 1;
+	}
+	*nq = n[2];
+	memcpy(qs, v[2], sizeof(double) * (size_t)n[2]);
+	a->t.ncounts = n[3];
+	for (int i = 0; i < n[3]; i++)
+		a->t.counts[i] = (int)v[3][i];
+	return 0;
+}
+
+static void q_str(double q, char *buf, size_t len)
+{
+	if (isnan(q))
+		snprintf(buf, len, "nan");
+	else
+		snprintf(buf, len, "%g", q);
+}
+
+static int add_row(struct mess_absorb *a, enum mess_wl_kernel k,
+		   const char *variant, double q, int cores)
+{
+	struct row *r, *rows = realloc(a->t.rows, (a->t.nrows + 1) * sizeof(*rows));
+	char qs[32];
+
+	if (!rows)
+		return -ENOMEM;
+	a->t.rows = rows;
+	r = &rows[a->t.nrows++];
+	memset(r, 0, sizeof(*r));
+	r->wl = (struct mess_wl_row){ k, variant, cores, q };
+	r->perf = NAN;
+	mess_wl_row_id(&r->wl, r->id, sizeof(r->id));
+	q_str(q, qs, sizeof(qs));
+	snprintf(r->key, sizeof(r->key), "%s,%s,%d,%s",
+		 mess_wl_kernels[k].name, variant, cores, qs);
+	return 0;
+}
+
+/* Rows of one SPMXV matrix stay together: it moves between them. */
+static int make_rows(struct mess_absorb *a, const enum mess_wl_kernel *kern,
+		     int nkern, const double *qs, int nq)
+{
+	for (int i = 0; i < nkern; i++) {
+		const struct mess_wl_kinfo *ki = &mess_wl_kernels[kern[i]];
+
+		for (const char *const *v = mess_wl_variants(kern[i]); *v; v++)
+			for (int j = 0; j < (ki->has_q ? nq : 1); j++)
+				for (int c = 0; c < (ki->scales ? a->t.ncounts : 1); c++) {
+					int err = add_row(a, kern[i], *v,
+						ki->has_q ? qs[j] : NAN,
+						ki->scales ? a->t.counts[c] : 1);
+
+					if (err)
+						return err;
+				}
+	}
+	return 0;
+}
+
+struct row *absorb_find_row(struct absorb_table *t, const char *key,
+			    int by_id)
+{
+	for (size_t i = 0; i < t->nrows; i++)
+		if (!strcmp(by_id ? t->rows[i].id : t->rows[i].key, key))
+			return &t->rows[i];
+	return NULL;
+}
+
+int absorb_row_todo(const struct absorb_table *t, const struct row *r)
+{
+	int n = 0;
+
+	if (r->skip)
+		return 0;
+	for (int i = 0; i < t->nmodes; i++)
+		n += !t->mode_skip[t->modes[i]] && !r->pair[t->modes[i]].done;
+	return n;
+}
+
+/*
+ * The loop sizes for k1_rel: tools/noise-census.sh on this binary.  Per
+ * kernel and mode, the loop with the most sites (lat_mem_rd's unrolled
+ * loop, not its remainder loop).
+ */
+static void census(struct mess_absorb *a)
+{
+	char exe[PATH_MAX], script[PATH_MAX], cmd[2 * PATH_MAX + 64], line[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int rows = 0, st;
+	FILE *p;
+
+	if (n <= 0 || mess_find_repo_file("tools/noise-census.sh", script,
+					  sizeof(script)) ||
+	    strchr(script, '\'') || memchr(exe, '\'', (size_t)n)) {
+		snprintf(a->t.census_note, sizeof(a->t.census_note),
+			 "nan: tools/noise-census.sh not found next to this binary");
+		return;
+	}
+	exe[n] = 0;
+	snprintf(cmd, sizeof(cmd), "sh '%s' objdump '%s' 2>/dev/null", script, exe);
+	p = popen(cmd, "r");
+	while (p && fgets(line, sizeof(line), p)) {
+		char fn[128], kern[128], mode[32];
+		int sites, body, ovh, extra, clean;
+		enum mess_noise_mode m;
+
+		/* file function kernel mode loop sites payload overhead
+		 * overhead_insns body clean_body extra ... */
+		if (sscanf(line, "%*s %127s %127s %31s %*s %d %*d %d %*s %d %d %d",
+			   fn, kern, mode, &sites, &ovh, &body, &clean, &extra) != 8 ||
+		    mess_noise_mode_parse(mode, &m) || m == MESS_NOISE_MODE_none)
+			continue;
+		for (int k = 0; k < MESS_WL_NKERNELS; k++) {
+			struct loop_census *c = &a->t.loops[k][m];
+
+			if (strcmp(kern, mess_wl_kernels[k].symbol) || sites <= c->sites)
+				continue;
+			*c = (struct loop_census){ sites, body, clean, ovh, extra };
+			rows++;
+		}
+	}
+	st = p ? pclose(p) : -1;
+	if (rows)
+		snprintf(a->t.census_note, sizeof(a->t.census_note),
+			 "loop sizes from tools/noise-census.sh on this binary (meta.json loops)%s",
+			 st ? "; it also flagged malformed noise sites, left out" : "");
+	else
+		snprintf(a->t.census_note, sizeof(a->t.census_note),
+			 "nan: tools/noise-census.sh gave no loop sizes (is binutils' objdump installed?)");
+}
+
+/* Which modes run here: an ISA without noise sites says so at init. */
+static void probe_modes(struct mess_absorb *a)
+{
+	for (int i = 0; i < a->t.nmodes; i++) {
+		struct mess_noise nz;
+		int err = mess_noise_init(&nz, a->t.modes[i], 0, 1 << 20);
+
+		mess_noise_free(&nz);
+		if (err == -EOPNOTSUPP)
+			a->t.mode_skip[a->t.modes[i]] =
+				"noise modes not implemented on this ISA (" MESS_ISA ")";
+		else if (err)
+			a->t.mode_skip[a->t.modes[i]] = "its noise state cannot be set up here";
+	}
+}
+
+int mess_absorb_open(struct mess_absorb **ap, const struct mess_absorb_opts *o,
+		     int argc, char **argv, char *err, size_t errlen)
+{
+	struct mess_absorb *a = calloc(1, sizeof(*a));
+	enum mess_wl_kernel kern[MESS_WL_NKERNELS];
+	double qs[32];
+	int nkern, nq, rc, runnable = 0;
+
+	if (!a)
+		return -ENOMEM;
+	*ap = a;
+	a->t.o = *o;
+	rc = mess_topo_init(&a->topo);
+	if (rc) {
+		snprintf(err, errlen, "hwloc could not read the topology: %s",
+			 strerror(-rc));
+		return rc == -EINVAL ? -EIO : rc;
+	}
+	mess_topo_llc_of_core(&a->topo, 0, &a->t.llc_bytes, &a->t.llc_level);
+	a->t.cpu_model = a->topo.cpu_model;
+	a->t.ncores = a->topo.ncores;
+	a->t.core_pu = a->topo.core_pu;
+	a->t.numa_nodes = a->topo.nnodes;
+	rc = resolve(a, err, errlen, kern, &nkern, qs, &nq);
+	if (!rc)
+		rc = make_rows(a, kern, nkern, qs, nq);
+	if (rc)
+		return rc;
+	for (int i = 0; i < nkern; i++)
+		a->t.ladder_on |= mess_wl_kernels[kern[i]].ladder;
+	/* On thread 0 of the pool, which is pinned to core 0. */
+	mess_ladder_init(&a->t.ladder, &a->topo, 0, o->stride, o->run_ms,
+			 (unsigned)o->repeats, -1);
+	mess_absorb_cfg_default(&a->t.acfg, (unsigned)o->kmax);
+	a->t.acfg.rel_min = o->threshold;
+	a->t.acfg.n_sigma = o->sigmas;
+	/* A coarser k1 and an earlier stop past it: at large k a run of
+	 * memory_ld64 noise takes a hundred times the k = 0 run. */
+	if (o->quick) {
+		a->t.acfg.prec_div = 8;
+		a->t.acfg.slope_tol = 0.25;
+	}
+	a->env = (struct mess_wl_env){ a->t.llc_bytes, o->quick, -1, o->stride };
+	/* memory_ld64 loads must miss every cache: 4x the LLC per thread. */
+	a->t.noise_bytes = 4 * a->t.llc_bytes;
+	probe_modes(a);
+	census(a);
+	for (int i = 0; i < a->t.nmodes; i++) {
+		const char *why = a->t.mode_skip[a->t.modes[i]];
+
+		if (why)
+			fprintf(stderr, "absorb: mode %s skipped: %s\n",
+				mess_noise_mode_name(a->t.modes[i]), why);
+		else
+			runnable++;
+	}
+	/* The ladder needs no noise: an ISA without noise sites still gets
+	 * its cache and memory latencies. */
+	if (!runnable && !a->t.ladder_on) {
+		snprintf(err, errlen, "no noise mode can run: %s",
+			 a->t.mode_skip[a->t.modes[0]]);
+		return -EOPNOTSUPP;
+	}
+	if (!runnable)
+		fprintf(stderr, "absorb: no noise mode can run here; measuring the latency ladder only\n");
+	rc = absorb_state_open(a, argc, argv);
+	if (rc) {
+		if (rc != -EEXIST)
+			snprintf(err, errlen, "cannot set up %s: %s", a->rd.dir,
+				 strerror(-rc));
+		return rc == -EINVAL ? -EIO : rc;
+	}
+	fprintf(stderr, "absorb: %s, %d cores, LLC %llu MiB; %zu rows x %d modes; writing %s\n",
+		a->topo.cpu_model, a->topo.ncores,
+		(unsigned long long)(a->t.llc_bytes >> 20), a->t.nrows, runnable,
+		a->rd.dir);
+	rc = absorb_pool_start(a, a->topo.ncores);
+	if (!rc)
+		rc = absorb_save(a);
+	if (rc)
+		snprintf(err, errlen, "cannot start the measuring threads: %s",
+			 strerror(-rc));
+	return rc;
+}
+
+void mess_absorb_free(struct mess_absorb *a)
+{
+	if (!a)
+		return;
+	absorb_pool_stop(a);
+	if (a->points)
+		fclose(a->points);
+	mess_rundir_close(&a->rd);
+	for (size_t i = 0; i < a->t.nrows; i++)
+		json_decref(a->t.rows[i].meta);
+	free(a->t.rows);
+	if (a->topo.hw)
+		mess_topo_fini(&a->topo);
+	free(a);
+}

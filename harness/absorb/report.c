@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+/* absorption.csv and absorption.md, from the results alone. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "absorb/absorb.h"
+#include "core/buildinfo.h"
+#include "core/isa.h"
+#include "core/util.h"
+
+#define TABLE_CSV "absorption.csv"
+#define TABLE_HEADER "kernel,variant,cores,q,mode,k1,k1_rel,k2,slope_ns,base_ns,perf,perf_unit,runs,status"
+
+/*
+ * k1_rel = k1 / |l1.l2| (section 2.4): noise instructions per instruction
+ * of the loop around the sites.  The counts come from the disassembly of
+ * this very binary (tools/noise-census.sh): the clean loop body, and the
+ * sites per loop iteration (lat_mem_rd's loop is unrolled, one site per
+ * load, so k per load is sites x k per loop iteration).
+ */
+double absorb_k1_rel(const struct absorb_table *t, const struct row *r,
+		     enum mess_noise_mode m)
+{
+	const struct loop_census *c = &t->loops[r->wl.kernel][m];
+
+	if (!c->clean_body)
+		return NAN;
+	return (double)r->pair[m].res.k1 * c->sites / c->clean_body;
+}
+
+static void csv_num(FILE *f, double x)
+{
+	if (isfinite(x))
+		fprintf(f, ",%.6g", x);
+	else
+		fprintf(f, ",nan");
+}
+
+static int write_csv(const struct absorb_table *t, const char *dir)
+{
+	FILE *f = mess_tmp_open(dir, TABLE_CSV);
+
+	if (!f)
+		return -errno;
+	fprintf(f, TABLE_HEADER "\n");
+	for (size_t i = 0; i < t->nrows; i++) {
+		const struct row *r = &t->rows[i];
+
+		for (int j = 0; j < t->nmodes; j++) {
+			const struct pair *pr = &r->pair[t->modes[j]];
+			const struct mess_absorb_result *res = &pr->res;
+
+			if (!pr->done)
+				continue;
+			fprintf(f, "%s,%s,%u", r->key,
+				mess_noise_mode_name(t->modes[j]), res->k1);
+			csv_num(f, absorb_k1_rel(t, r, t->modes[j]));
+			csv_num(f, absorb_has_line(res) ? res->k2 : NAN);
+			csv_num(f, res->slope);
+			csv_num(f, res->base);
+			csv_num(f, r->perf);
+			fprintf(f, ",%s,%u,%s\n",
+				mess_wl_kernels[r->wl.kernel].perf_unit,
+				res->runs, mess_absorb_status_name(res->status));
+		}
+	}
+	return mess_tmp_commit(dir, TABLE_CSV, f);
+}
+
+static void k1_cell(char *buf, size_t len, const struct pair *pr)
+{
+	const struct mess_absorb_result *res = &pr->res;
+
+	if (!pr->done)
+		snprintf(buf, len, "–");
+	else
+		snprintf(buf, len, "%s%u%s", res->k1_lower_bound ? "≥" : "",
+			 res->k1,
+			 res->status == MESS_ABSORB_UNCLEAR ? "?" : "");
+}
+
+static void md_q(FILE *f, double q)
+{
+	if (isnan(q))
+		fprintf(f, " |");
+	else
+		fprintf(f, " %g |", q);
+}
+
+
+/*
+ * What depends on this run: its parameters and what did not run.  How to
+ * read the table is the same for every run: results/README.md.
+ */
+static void md_notes(FILE *f, const struct absorb_table *t)
+{
+	fprintf(f, "\n## This run\n\n"
+		"How to read the tables (k1, ≥, ?, k2, slope, k1_rel, runs): results/README.md, \"Absorption tables\".\n\n"
+		"- threshold: slow when t(k) − t0 > max(%g × t0, %g × spread0)\n"
+		"- search: kmax %llu (K_MAX %d), k1 to max(1, k1/%u), slopes within %g, R² ≥ %g, stop at %d × t0\n"
+		"- points: %llu pairs of runs (k = 0, then k) of %g ms each; a baseline spread above %g × t0 measured again (up to %d times)\n"
+		"- performance: best of %llu trials after a warm-up\n"
+		"- k1_rel: %s\n",
+		t->o.threshold, t->o.sigmas, (unsigned long long)t->o.kmax,
+		MESS_NOISE_KMAX, t->acfg.prec_div, t->acfg.slope_tol,
+		t->acfg.r2_min, ABSORB_STOP_SLOWDOWN,
+		(unsigned long long)t->o.repeats, t->o.run_ms,
+		ABSORB_REMEASURE_REL, ABSORB_REMEASURE_MAX,
+		(unsigned long long)t->o.repeats, t->census_note);
+	for (int i = 0; i < MESS_NOISE_NMODES; i++)
+		if (t->mode_on[i] && t->mode_skip[i])
+			fprintf(f, "- **%s not run**: %s.\n",
+				mess_noise_mode_name(i), t->mode_skip[i]);
+	for (size_t i = 0; i < t->nrows; i++)
+		if (t->rows[i].skip)
+			fprintf(f, "- **%s not run**: %s.\n", t->rows[i].id,
+				t->rows[i].skip);
+	if (t->ladder_skip)
+		fprintf(f, "- **latency ladder not run**: %s.\n", t->ladder_skip);
+}
+
+static int write_md(const struct absorb_table *t, const char *dir,
+		    const char *start_utc, int complete)
+{
+	FILE *f = mess_tmp_open(dir, "absorption.md");
+	char cell[32];
+
+	if (!f)
+		return -errno;
+	fprintf(f, "# Noise absorption: %s\n\n", t->cpu_model);
+	fprintf(f, "mess absorb %s (%s), ISA %s, %d cores, LLC %llu MiB; started %s%s.\n\n",
+		mess_version, mess_git_rev, MESS_ISA, t->ncores,
+		(unsigned long long)(t->llc_bytes >> 20), start_utc,
+		complete ? "" : "; **partial** (interrupted or still running: continue with --resume)");
+	fprintf(f, "Absorption k1 per noise mode, in noise instructions per inner-loop iteration.\n\n");
+	fprintf(f, "| kernel | variant | cores | q | performance |");
+	for (int j = 0; j < t->nmodes; j++)
+		fprintf(f, " %s |", mess_noise_mode_name(t->modes[j]));
+	fprintf(f, "\n|---|---|---:|---:|---:|");
+	for (int j = 0; j < t->nmodes; j++)
+		fprintf(f, "---:|");
+	fprintf(f, "\n");
+	for (size_t i = 0; i < t->nrows; i++) {
+		const struct row *r = &t->rows[i];
+
+		fprintf(f, "| %s | %s | %d |", mess_wl_kernels[r->wl.kernel].name,
+			r->wl.variant, r->wl.cores);
+		md_q(f, r->wl.q);
+		if (isfinite(r->perf) && mess_wl_kernels[r->wl.kernel].wa)
+			fprintf(f, " %.4g %s (%.4g with write-allocate) |",
+				r->perf, mess_wl_kernels[r->wl.kernel].perf_unit,
+				mess_wl_perf_wa(r->wl.kernel, r->perf));
+		else if (isfinite(r->perf))
+			fprintf(f, " %.4g %s |", r->perf,
+				mess_wl_kernels[r->wl.kernel].perf_unit);
+		else
+			fprintf(f, " %s |", r->skip ? "not run" : "–");
+		for (int j = 0; j < t->nmodes; j++) {
+			k1_cell(cell, sizeof(cell), &r->pair[t->modes[j]]);
+			fprintf(f, " %s |", cell);
+		}
+		fprintf(f, "\n");
+	}
+	fprintf(f, "\n## Details\n\n| row | mode | k1 | k1_rel | k2 | slope ns/insn | base ns/iter | R² | runs (linear sweep) | status |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+	for (size_t i = 0; i < t->nrows; i++) {
+		const struct row *r = &t->rows[i];
+
+		for (int j = 0; j < t->nmodes; j++) {
+			const struct pair *pr = &r->pair[t->modes[j]];
+			const struct mess_absorb_result *res = &pr->res;
+
+			if (!pr->done)
+				continue;
+			k1_cell(cell, sizeof(cell), pr);
+			fprintf(f, "| %s | %s | %s | %.3g |", r->id,
+				mess_noise_mode_name(t->modes[j]), cell,
+				absorb_k1_rel(t, r, t->modes[j]));
+			if (absorb_has_line(res))
+				fprintf(f, " %u | %.4g |", res->k2, res->slope);
+			else
+				fprintf(f, " – | – |");
+			fprintf(f, " %.4g | %.3f | %u (%u) | %s%s%s |\n",
+				res->base, res->r2, res->runs, res->runs_linear,
+				mess_absorb_status_name(res->status),
+				res->why ? ": " : "", res->why ? res->why : "");
+		}
+	}
+	if (t->ladder_done)
+		mess_ladder_md(&t->ladder, f);
+	md_notes(f, t);
+	return mess_tmp_commit(dir, "absorption.md", f);
+}
+
+int absorb_write_tables(const struct absorb_table *t, const char *dir,
+			const char *start_utc, int complete)
+{
+	int err = write_csv(t, dir);
+
+	return err ? err : write_md(t, dir, start_utc, complete);
+}

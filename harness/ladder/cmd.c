@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `mess ladder`: the lat_mem_rd latency ladder alone (mess absorb measures
+ * the same ladder whenever it runs lat_mem_rd): one pinned thread, buffers
+ * from a few KiB to 4x the LLC, the cache and memory plateaus read back
+ * against hwloc's cache sizes.
+ */
+#include "ladder/cmd.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/ladder_run.h"
+#include "core/options.h"
+#include "core/pool.h"
+#include "core/rundir.h"
+#include "core/signals.h"
+
+#define META_SCHEMA 1
+
+struct ladder_opts {
+	char out[PATH_MAX];
+	uint64_t stride;
+	uint64_t repeats;
+	double run_ms;
+	int64_t core;
+	int64_t mem_node;
+	int quick;
+	int no_plots;
+	int help;
+};
+
+#define F(field) MESS_OPT_F(struct ladder_opts, field)
+#define S(field) MESS_OPT_S(struct ladder_opts, field)
+
+static const struct mess_opt opts[] = {
+	{ "quick", MESS_OPT_FLAG, F(quick), 0, 0, 0, NULL,
+	  "smoke-sized: runs of 10 ms, 3 repeats" },
+	{ "out", MESS_OPT_STR, S(out), 0, 0, "DIR",
+	  "run directory (default results/<host>-ladder-<UTC timestamp>)" },
+	{ "stride", MESS_OPT_SIZE, F(stride), 0, 8, 1 << 20, "BYTES",
+	  "bytes between the chased pointers, a multiple of 8 (default 64, lmbench's)" },
+	{ "repeats", MESS_OPT_UINT, F(repeats), 0, 1, 64, "N",
+	  "timed runs per size: median and spread (default 5)" },
+	{ "run-ms", MESS_OPT_DOUBLE, F(run_ms), 0, 1, 10000, "MS",
+	  "length of one timed run (default 100)" },
+	{ "core", MESS_OPT_INT, F(core), 0, 0, MESS_MAX_CORES - 1, "N",
+	  "core that runs the chase, hwloc logical index (default 0)" },
+	{ "mem-node", MESS_OPT_INT, F(mem_node), 0, -1, 4095, "N",
+	  "NUMA node of the buffer (default: the core's own)" },
+	{ "no-plots", MESS_OPT_FLAG, F(no_plots), 0, 0, 0, NULL,
+	  "do not run gnuplot" },
+	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
+};
+
+#define NOPTS (sizeof(opts) / sizeof(opts[0]))
+
+void mess_ladder_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: mess ladder [OPTION]...\n"
+		"The lat_mem_rd latency ladder (lmbench's size sweep): ns per dependent load\n"
+		"over one random cycle through buffers from 4 KiB to 4x the LLC, and the\n"
+		"plateau of each cache level and of memory.\n\n");
+	mess_opts_print(f, opts, NOPTS);
+	fprintf(f,
+		"\nExamples:\n"
+		"  mess ladder --quick                 smoke-sized, about half a minute\n"
+		"  mess ladder --core 8 --mem-node 1   core 8's caches, memory on node 1 (HBM, CXL)\n"
+		"\nFiles: ladder.csv, summary.json, ladder.md, meta.json, plots/ladder.png (see\n"
+		"results/README.md).  An interrupted ladder keeps the sizes measured so far\n"
+		"(meta.json says \"complete\": false); it is measured again, not resumed.\n"
+		"Exit status: 0 ok, 1 bad usage, 2 failure, 130 interrupted.\n");
+}
+
+static int parse(struct ladder_opts *o, int argc, char **argv, char *err,
+		 size_t errlen)
+{
+	int quick = mess_opts_given(argc, argv, "quick");
+
+	*o = (struct ladder_opts){ .stride = 64, .repeats = quick ? 3 : 5,
+				   .run_ms = quick ? 10 : 100, .mem_node = -1 };
+	if (mess_opts_parse(opts, NOPTS, o, argc, argv, err, errlen))
+		return -EINVAL;
+	if (o->stride % sizeof(void *)) {
+		snprintf(err, errlen, "--stride: '%llu' is not allowed; allowed: a multiple of %zu bytes from 8",
+			 (unsigned long long)o->stride, sizeof(void *));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void job_ladder(struct mess_pool_thread *t, void *arg)
+{
+	t->err = mess_ladder_run(arg);
+}
+
+static json_t *meta(const struct mess_rundir *rd, const struct mess_topo *t,
+		    const struct ladder_opts *o, const struct mess_ladder *l,
+		    const char *plots)
+{
+	json_t *m = mess_rundir_meta(rd, t, META_SCHEMA);
+
+	if (m && mess_json_merge(m, mess_json_pack(
+		"{s:i, s:i, s:I, s:i, s:I, s:I, s:I, s:i, s:f, s:s, s:s, s:o, s:b, s:s}",
+		"core", (int)o->core, "core_pu", t->core_pu[o->core],
+		"llc_bytes", (json_int_t)l->llc_bytes, "memory_node", l->o.node,
+		"stride_bytes", (json_int_t)l->o.stride,
+		"min_bytes", (json_int_t)l->o.lo, "max_bytes", (json_int_t)l->o.hi,
+		"repeats", (int)l->o.repeats, "run_ms", l->o.run_ms,
+		"timer", "clock_gettime(CLOCK_MONOTONIC) around each run",
+		"huge_pages", l->hp, "huge_pct", mess_json_real(l->huge_pct, 1),
+		"quick", o->quick, "plots", plots))) {
+		json_decref(m);
+		return NULL;
+	}
+	return m;
+}
+
+static int write_md(const struct mess_ladder *l, const char *dir,
+		    const char *cpu, int complete)
+{
+	char path[PATH_MAX + 16];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/ladder.md", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	fprintf(f, "# Latency ladder: %s%s\n", cpu, complete ? "" : " (partial)");
+	mess_ladder_md(l, f);
+	return fclose(f) ? -EIO : 0;
+}
+
+int mess_ladder_main(int argc, char **argv)
+{
+	static struct mess_ladder l;
+	struct ladder_opts o;
+	struct mess_topo topo = { 0 };
+	struct mess_rundir rd = { 0 };
+	struct mess_pool pool = { 0 };
+	char err[512] = "", title[300], plots[600] = "skipped: --no-plots";
+	int rc, core, frc = 0;
+
+	if (parse(&o, argc, argv, err, sizeof(err))) {
+		fprintf(stderr, "mess ladder: %s\n", err);
+		return -EINVAL;
+	}
+	if (o.help) {
+		mess_ladder_usage(stdout);
+		return 0;
+	}
+	rc = mess_topo_init(&topo);
+	if (rc) {
+		fprintf(stderr, "mess ladder: hwloc could not read the topology: %s\n",
+			strerror(-rc));
+		return -EIO;
+	}
+	core = (int)o.core;
+	if (core >= topo.ncores || o.mem_node >= topo.nnodes) {
+		fprintf(stderr, core >= topo.ncores ?
+			"mess ladder: --core: core %lld out of range; allowed: 0-%d on this machine\n" :
+			"mess ladder: --mem-node: node %lld out of range; allowed: 0-%d on this machine\n",
+			core >= topo.ncores ? (long long)o.core : (long long)o.mem_node,
+			(core >= topo.ncores ? topo.ncores : topo.nnodes) - 1);
+		mess_topo_fini(&topo);
+		return -EINVAL;
+	}
+	mess_ladder_init(&l, &topo, core, o.stride, o.run_ms, (unsigned)o.repeats,
+			 o.mem_node >= 0 ? (int)o.mem_node :
+					   mess_topo_node_of_core(&topo, core));
+	rc = mess_rundir_open(&rd, "mess ladder", "ladder", o.out, NULL,
+			      MESS_LADDER_CSV, argc, argv);
+	if (rc == -EEXIST)
+		fprintf(stderr, "mess ladder: --out: %s already holds a ladder; allowed: a new directory\n",
+			rd.dir);
+	else if (rc)
+		fprintf(stderr, "mess ladder: cannot set up %s: %s\n", rd.dir,
+			strerror(-rc));
+	if (!rc)
+		rc = mess_rundir_write_meta(&rd, meta(&rd, &topo, &o, &l, "pending"), 0);
+	if (!rc)
+		rc = mess_pool_start(&pool, &topo, &core, 1);
+	if (rc) {
+		mess_rundir_close(&rd);
+		mess_topo_fini(&topo);
+		return rc == -EEXIST ? rc : -EIO;
+	}
+	fprintf(stderr, "mess ladder: %s, core %d, %llu B stride, %llu KiB to %llu MiB; writing %s\n",
+		topo.cpu_model, core, (unsigned long long)o.stride,
+		(unsigned long long)(l.o.lo >> 10), (unsigned long long)(l.o.hi >> 20),
+		rd.dir);
+	mess_signals_install();
+	rc = mess_pool_call(&pool, 1, job_ladder, &l);
+	mess_pool_stop(&pool);
+	if (mess_interrupted)
+		rc = -EINTR;
+	mess_rundir_stop_clock(&rd);
+	/* Whatever was measured is kept, an interrupted ladder too. */
+	if (l.n) {
+		mess_ladder_report(&l, "mess ladder");
+		frc = mess_ladder_write(&l, rd.dir, topo.cpu_model);
+		if (!frc)
+			frc = write_md(&l, rd.dir, topo.cpu_model, !rc);
+		snprintf(title, sizeof(title), "%s%s", topo.cpu_model, rc ? " (partial)" : "");
+		if (!frc && !o.no_plots) {
+			if (mess_ladder_plot(&l, rd.dir, title, err, sizeof(err)))
+				snprintf(plots, sizeof(plots), "skipped: %s", err);
+			else
+				snprintf(plots, sizeof(plots), "plots/ladder.png and .svg");
+		}
+	}
+	if (!frc)
+		frc = mess_rundir_write_meta(&rd, meta(&rd, &topo, &o, &l, plots), !rc);
+	rc = mess_rundir_end(&rd, rc, frc);
+	mess_rundir_close(&rd);
+	mess_topo_fini(&topo);
+	return rc == -EINTR || !rc ? rc : -EIO;
+}
