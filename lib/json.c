@@ -18,11 +18,6 @@ json_t *mess_json_real(double v, int decimals)
 	return json_real(v);
 }
 
-json_t *mess_json_str_or_null(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
 int mess_json_set(json_t *obj, const char *key, json_t *v)
 {
 	if (!v)

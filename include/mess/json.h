@@ -13,8 +13,6 @@
 
 /* v rounded to `decimals`, or null when v is not finite. */
 json_t *mess_json_real(double v, int decimals);
-/* s, or null when s is NULL. */
-json_t *mess_json_str_or_null(const char *s);
 /* Set key to v in obj, stealing v; a NULL v (out of memory) sets nothing. */
 int mess_json_set(json_t *obj, const char *key, json_t *v);
 /*
