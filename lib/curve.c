@@ -148,3 +148,17 @@ void mess_family_sort_store(struct mess_family *f)
 {
 	sort_curves(f, curve_store_before);
 }
+
+int mess_point_usable(const struct mess_point *p)
+{
+	return isfinite(p->bw_gbs) && isfinite(p->lat_ns);
+}
+
+size_t mess_curve_usable(const struct mess_curve *c)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->n; i++)
+		n += mess_point_usable(&c->pts[i]);
+	return n;
+}

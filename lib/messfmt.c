@@ -145,20 +145,6 @@ static void note_add(char *note, size_t notelen, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int usable(const struct mess_point *p)
-{
-	return isfinite(p->bw_gbs) && isfinite(p->lat_ns);
-}
-
-static size_t usable_points(const struct mess_curve *c)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < c->n; i++)
-		n += usable(&c->pts[i]);
-	return n;
-}
-
 static void describe(char *buf, size_t len, const struct mess_curve *c)
 {
 	if (c->store_pct == MESS_STORE_PCT_UNKNOWN)
@@ -180,7 +166,7 @@ static int write_bwlat(const char *path, const struct mess_curve *c)
 		return -ENOMEM;
 	/* Stable insertion by bandwidth descending. */
 	for (i = 0; i < c->n; i++) {
-		if (!usable(&c->pts[i]))
+		if (!mess_point_usable(&c->pts[i]))
 			continue;
 		for (j = n; j > 0 && rows[j - 1].bw_gbs < c->pts[i].bw_gbs; j--)
 			rows[j] = rows[j - 1];
@@ -228,7 +214,7 @@ int mess_export_dir(const char *dir, const struct mess_family *f, char *note,
 		double rd = c->read_pct;
 
 		describe(a, sizeof(a), c);
-		if (!usable_points(c)) {
+		if (!mess_curve_usable(c)) {
 			note_add(note, notelen, "%s has no points, not exported", a);
 			continue;
 		}

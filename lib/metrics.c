@@ -10,11 +10,6 @@
 #include "mess/metrics.h"
 #include "mess/json.h"
 
-static int usable(const struct mess_point *p)
-{
-	return isfinite(p->bw_gbs) && isfinite(p->lat_ns);
-}
-
 /*
  * Indices of the usable points in increasing pressure order.  The caller's
  * curve is const and may not be sorted yet; a stable insertion sort keeps
@@ -25,7 +20,7 @@ static size_t pressure_order(const struct mess_curve *c, size_t *idx)
 	size_t i, j, n = 0;
 
 	for (i = 0; i < c->n; i++) {
-		if (!usable(&c->pts[i]))
+		if (!mess_point_usable(&c->pts[i]))
 			continue;
 		for (j = n; j > 0 && c->pts[idx[j - 1]].nop < c->pts[i].nop; j--)
 			idx[j] = idx[j - 1];
@@ -177,7 +172,7 @@ double mess_unloaded_from_curves(const struct mess_family *f)
 		for (j = 0; j < f->curves[i].n; j++) {
 			const struct mess_point *p = &f->curves[i].pts[j];
 
-			if (usable(p) && (isnan(max_bw) || p->bw_gbs > max_bw))
+			if (mess_point_usable(p) && (isnan(max_bw) || p->bw_gbs > max_bw))
 				max_bw = p->bw_gbs;
 		}
 	if (isnan(max_bw))
@@ -188,7 +183,7 @@ double mess_unloaded_from_curves(const struct mess_family *f)
 		for (j = 0; j < f->curves[i].n; j++) {
 			const struct mess_point *p = &f->curves[i].pts[j];
 
-			if (usable(p) && p->bw_gbs <= lim &&
+			if (mess_point_usable(p) && p->bw_gbs <= lim &&
 			    (isnan(best) || p->lat_ns < best))
 				best = p->lat_ns;
 		}

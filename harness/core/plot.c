@@ -28,11 +28,6 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int usable(const struct mess_point *p)
-{
-	return isfinite(p->bw_gbs) && isfinite(p->lat_ns);
-}
-
 /* NAN first, so that it is drawn under everything else. */
 static int read_before(const struct mess_curve *a, const struct mess_curve *b)
 {
@@ -83,7 +78,7 @@ static int write_dat(const char *path, const struct mess_family *f)
 
 		/* The family need not be sorted: order a copy of indices. */
 		for (j = 0, n = 0; j < c->n; j++) {
-			if (!usable(&c->pts[j]))
+			if (!mess_point_usable(&c->pts[j]))
 				continue;
 			for (k = n; k > 0 && c->pts[idx[k - 1]].nop < c->pts[j].nop; k--)
 				idx[k] = idx[k - 1];

@@ -73,6 +73,12 @@ struct mess_summary {
 	double max_bw_gbs;	/* highest bandwidth of the family */
 };
 
+/* A point every reader, metric and plot can use: finite bandwidth and
+ * latency (a point that could not be measured keeps NAN there). */
+int mess_point_usable(const struct mess_point *p);
+/* How many of the curve's points are usable. */
+size_t mess_curve_usable(const struct mess_curve *c);
+
 /*
  * Containers.  A curve owns its points, a family owns its curves; both
  * start zeroed ({0}) and grow on demand.

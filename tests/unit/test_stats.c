@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+/* The statistics module and the JSON number rule, with known answers. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "mess/json.h"
+#include "mess/stats.h"
+#include "near.h"
+
+static void test_median(void **state)
+{
+	double odd[] = { 5, 1, 3 }, even[] = { 4, 1, 3, 2 }, one[] = { 7 };
+
+	assert_near(mess_median(odd, 3), 3, 0);
+	assert_near(mess_median(even, 4), 2.5, 0);
+	assert_near(mess_median(one, 1), 7, 0);
+}
+
+/* 1, 2, 3, 4, 100: median 3, deviations 2 1 0 1 97, their median 1. */
+static void test_mad_sd(void **state)
+{
+	double v[] = { 1, 100, 3, 4, 2 }, copy[5], med = 0;
+
+	memcpy(copy, v, sizeof(v));
+	assert_near(mess_mad_sd(v, 5, &med), MESS_MAD_TO_SD * 1, 1e-12);
+	assert_near(med, 3, 0);
+	/* The input is left as it was (callers reuse it). */
+	assert_memory_equal(v, copy, sizeof(v));
+	/* One disturbed repeat barely moves it: the point of using it. */
+	v[1] = 1e9;
+	assert_near(mess_mad_sd(v, 5, NULL), MESS_MAD_TO_SD * 1, 1e-12);
+	/* Identical values: no spread. */
+	double same[] = { 2, 2, 2 };
+	assert_near(mess_mad_sd(same, 3, NULL), 0, 0);
+}
+
+/* 2, 4, 4, 4, 5, 5, 7, 9: mean 5, squared deviations sum 32, n - 1 = 7. */
+static void test_stddev(void **state)
+{
+	double v[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+
+	assert_near(mess_stddev(v, 8), sqrt(32.0 / 7), 1e-12);
+	assert_near(mess_stddev(v, 1), 0, 0);
+}
+
+/* Unknown numbers are null, never 0; known ones keep their decimals. */
+static void test_json_real(void **state)
+{
+	json_t *a = mess_json_real(NAN, 3), *b = mess_json_real(INFINITY, 1);
+	json_t *c = mess_json_real(12.34567, 2), *d = mess_json_real(-0.0049, 2);
+	char *s;
+
+	assert_true(json_is_null(a));
+	assert_true(json_is_null(b));
+	assert_near(json_real_value(c), 12.35, 1e-12);
+	assert_near(json_real_value(d), 0, 1e-12);
+	/* Printed with the digits the rounding left, not 12.349999999. */
+	s = json_dumps(c, JSON_ENCODE_ANY | JSON_REAL_PRECISION(15));
+	assert_string_equal(s, "12.35");
+	free(s);
+	json_decref(a);
+	json_decref(b);
+	json_decref(c);
+	json_decref(d);
+}
+
+/* A pack format that does not match its arguments is NULL, not a crash
+ * or a file with a member missing. */
+static void test_json_pack_merge(void **state)
+{
+	json_t *o = mess_json_pack("{s:i}", "a", 1);
+
+	assert_non_null(o);
+	assert_null(mess_json_pack("{s:i, s:o}", "b", 2, "c", NULL));
+	assert_int_equal(mess_json_merge(o, mess_json_pack("{s:i, s:s}", "b", 2,
+							   "c", "x")), 0);
+	assert_int_equal(json_object_size(o), 3);
+	assert_string_equal(json_object_iter_key(json_object_iter(o)), "a");
+	assert_int_equal(mess_json_merge(o, NULL), -ENOMEM);
+	json_decref(o);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_median),
+		cmocka_unit_test(test_mad_sd),
+		cmocka_unit_test(test_stddev),
+		cmocka_unit_test(test_json_real),
+		cmocka_unit_test(test_json_pack_merge),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
