@@ -34,7 +34,7 @@ int mess_absorb_main(int argc, char **argv)
 	}
 	if (o.resume[0]) {
 		snprintf(dir, sizeof(dir), "%s", o.resume);
-		if (mess_resume_args(argc, argv, dir, &ac, &av, err, sizeof(err)) ||
+		if (mess_resume_args("mess absorb", argc, argv, dir, &ac, &av, err, sizeof(err)) ||
 		    mess_absorb_parse(&o, ac, av, err, sizeof(err))) {
 			fprintf(stderr, "mess absorb: %s\n", err);
 			return -EINVAL;

@@ -163,12 +163,13 @@ void mess_rundir_close(struct mess_rundir *d)
 	d->state = NULL;
 }
 
-int mess_resume_args(int argc, char **argv, const char *dir, int *ac,
-		     char ***av, char *err, size_t errlen)
+int mess_resume_args(const char *cmd, int argc, char **argv, const char *dir,
+		     int *ac, char ***av, char *err, size_t errlen)
 {
 	static char store[MESS_RESUME_MAX_ARGS][PATH_MAX];
 	static char *v[MESS_RESUME_MAX_ARGS + 2];
 	json_t *st, *args, *a;
+	const char *tool;
 	size_t i;
 	int n = 1;
 
@@ -178,6 +179,13 @@ int mess_resume_args(int argc, char **argv, const char *dir, int *ac,
 	}
 	st = load_state(dir);
 	args = json_object_get(st, "args");
+	tool = json_string_value(json_object_get(st, "tool"));
+	if (tool && strcmp(tool, cmd)) {
+		snprintf(err, errlen, "--resume: %s is a run of '%s'; allowed: a run directory of '%s'",
+			 dir, tool, cmd);
+		json_decref(st);
+		return -EINVAL;
+	}
 	if (!json_is_array(args) || json_array_size(args) > MESS_RESUME_MAX_ARGS) {
 		char path[PATH_MAX + 32];
 

@@ -72,10 +72,10 @@ void mess_rundir_close(struct mess_rundir *d);
 
 /*
  * --resume DIR given alone (argv holds nothing else): the original
- * options of DIR's run into *ac, *av (argv[0] "mess", static storage).  0,
- * or -EINVAL with err naming the option and what it allows.
+ * options of DIR's run of cmd into *ac, *av (argv[0] "mess", static
+ * storage).  0, or -EINVAL with err naming the option and what it allows.
  */
-int mess_resume_args(int argc, char **argv, const char *dir, int *ac,
-		     char ***av, char *err, size_t errlen);
+int mess_resume_args(const char *cmd, int argc, char **argv, const char *dir,
+		     int *ac, char ***av, char *err, size_t errlen);
 
 #endif

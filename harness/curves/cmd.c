@@ -136,7 +136,7 @@ static int load_resume_args(struct mess_run *r, int argc, char **argv,
 	int ac;
 
 	snprintf(dir, sizeof(dir), "%s", r->cfg.resume);
-	if (mess_resume_args(argc, argv, dir, &ac, &av, err, errlen) ||
+	if (mess_resume_args("mess", argc, argv, dir, &ac, &av, err, errlen) ||
 	    mess_options_parse(&r->cfg, ac, av, err, errlen))
 		return -EINVAL;
 	snprintf(r->cfg.resume, sizeof(r->cfg.resume), "%s", dir);
@@ -250,16 +250,25 @@ int mess_curves_main(int argc, char **argv)
 		fprintf(stderr, "warning: no generator cores (a 1-core machine or --cores left none): only the unloaded latency is measured\n");
 
 	mess_signals_install();
-	rc = setup(r);
-	if (!rc)
-		rc = mess_run_open(r, argc, argv);
+	/* The directory first: a run it would overwrite is refused before
+	 * gigabytes are allocated and faulted in. */
+	rc = mess_rundir_open(&r->rd, "mess", "", r->cfg.out, r->cfg.resume,
+			      "curves.csv", argc, argv);
 	if (rc == -EEXIST) {
 		fprintf(stderr, "mess: --out: %s already holds a run; allowed: a new directory, or --resume %s\n",
 			r->rd.dir, r->rd.dir);
+		mess_rundir_close(&r->rd);
 		return rc;
 	}
+	if (!rc)
+		rc = setup(r);
+	if (!rc)
+		rc = mess_run_open(r);
 	if (rc) {
 		fprintf(stderr, "mess: setup failed: %s\n", strerror(-rc));
+		if (r->ngen)
+			mess_gens_stop(&r->gens);
+		mess_rundir_close(&r->rd);
 		return rc == -EINVAL || rc == -EOPNOTSUPP ? -EIO : rc;
 	}
 	fprintf(stderr, "mess: writing %s\n", r->rd.dir);

@@ -55,14 +55,12 @@ static int load_resume(struct mess_run *r)
 	return err;
 }
 
-int mess_run_open(struct mess_run *r, int argc, char **argv)
+int mess_run_open(struct mess_run *r)
 {
 	char path[PATH_MAX + 64];
-	int err, fresh;
+	int err = 0, fresh;
 
-	err = mess_rundir_open(&r->rd, "mess", "", r->cfg.out, r->cfg.resume,
-			       "curves.csv", argc, argv);
-	if (!err && !json_object_get(r->rd.state, "done_mixes"))
+	if (!json_object_get(r->rd.state, "done_mixes"))
 		err = mess_json_set(r->rd.state, "done_mixes", json_array());
 	if (!err && r->cfg.resume[0])
 		err = load_resume(r);

@@ -93,7 +93,9 @@ int mess_measure_unloaded(struct mess_run *r);
 int mess_sweep(struct mess_run *r);
 
 /* report.c: the run directory's files */
-int mess_run_open(struct mess_run *r, int argc, char **argv);
+/* After mess_rundir_open and the buffers: curves.csv, the points of
+ * earlier sessions, meta.json. */
+int mess_run_open(struct mess_run *r);
 int mess_run_write_meta(struct mess_run *r, int complete);
 int mess_run_record_point(struct mess_run *r, const struct mess_point *p);
 int mess_run_mark_done(struct mess_run *r, unsigned store_pct);

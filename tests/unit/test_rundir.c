@@ -105,7 +105,7 @@ static void test_lifecycle(void **state)
 	mess_rundir_close(&e);
 	/* ...a resume gets the original options and the recorded state... */
 	char *rargv[] = { "mess", "--resume", dir };
-	assert_int_equal(mess_resume_args(3, rargv, dir, &ac, &av, err,
+	assert_int_equal(mess_resume_args("mess test", 3, rargv, dir, &ac, &av, err,
 					  sizeof(err)), 0);
 	assert_int_equal(ac, 4);
 	assert_string_equal(av[1], "--quick");
@@ -127,9 +127,13 @@ static void test_lifecycle(void **state)
 	assert_int_equal(mess_rundir_open(&e, "mess other", "", NULL, dir,
 					  "points.csv", 3, rargv), -EINVAL);
 	mess_rundir_close(&e);
+	/* Nor resumed as another command. */
+	assert_int_equal(mess_resume_args("mess other", 3, rargv, dir, &ac, &av,
+					  err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "is a run of 'mess test'"));
 	/* --resume takes no other options. */
 	char *bad[] = { "mess", "--resume", dir, "--quick" };
-	assert_int_equal(mess_resume_args(4, bad, dir, &ac, &av, err,
+	assert_int_equal(mess_resume_args("mess test", 4, bad, dir, &ac, &av, err,
 					  sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "takes no other options"));
 }
@@ -144,14 +148,14 @@ static void test_resume_args_hostile(void **state)
 
 	snprintf(dir, sizeof(dir), "%s/h", base);
 	assert_int_equal(mkdir(dir, 0777), 0);
-	assert_int_equal(mess_resume_args(3, rargv, dir, &ac, &av, err,
+	assert_int_equal(mess_resume_args("mess test", 3, rargv, dir, &ac, &av, err,
 					  sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "No such file"));
 	snprintf(path, sizeof(path), "%s/%s", dir, MESS_RESUME_FILE);
 	f = fopen(path, "w");
 	fprintf(f, "{\"args\": [\"--quick\", 3]}");
 	fclose(f);
-	assert_int_equal(mess_resume_args(3, rargv, dir, &ac, &av, err,
+	assert_int_equal(mess_resume_args("mess test", 3, rargv, dir, &ac, &av, err,
 					  sizeof(err)), -EINVAL);
 	f = fopen(path, "w");
 	fprintf(f, "{\"args\": [");
@@ -159,12 +163,12 @@ static void test_resume_args_hostile(void **state)
 		fprintf(f, "%s\"--quick\"", i ? ", " : "");
 	fprintf(f, "]}");
 	fclose(f);
-	assert_int_equal(mess_resume_args(3, rargv, dir, &ac, &av, err,
+	assert_int_equal(mess_resume_args("mess test", 3, rargv, dir, &ac, &av, err,
 					  sizeof(err)), -EINVAL);
 	f = fopen(path, "w");
 	fprintf(f, "not json");
 	fclose(f);
-	assert_int_equal(mess_resume_args(3, rargv, dir, &ac, &av, err,
+	assert_int_equal(mess_resume_args("mess test", 3, rargv, dir, &ac, &av, err,
 					  sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "not valid JSON"));
 }
