@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # End to end: ./run.sh absorb on every kernel with two noise modes and
 # short runs, then every file of the absorption contract; an interrupted
-# run resumed to completion; a second run into the same --out refused.
+# run resumed to completion; a second run into the same --out refused;
+# mess ladder alone, whole and interrupted.
 # The figures of so short a run mean little: the files must be complete
 # and well formed.
 set -u
@@ -142,6 +143,42 @@ check "resume exits 0 (got $rc)" '[ $rc -eq 0 ]' || tail -5 "$out/resume.err"
 check "resumed meta.json: complete, resumed once, reused the $before points" \
 	'jq -e ".complete == true and .resumed == 1 and .points_reused == $before" "$out/intr/meta.json" >/dev/null'
 check_absorb_dir "$out/intr"
+
+# mess ladder alone: the same ladder files, its own meta.json and ladder.md,
+# and an interrupted ladder keeps the sizes measured so far.
+./run.sh ladder --quick --run-ms 2 --repeats 1 --out "$out/lad" >"$out/lad.out" 2>"$out/lad.err"
+rc=$?
+check "mess ladder exits 0 (got $rc)" '[ $rc -eq 0 ]' || tail -5 "$out/lad.err"
+for f in ladder.csv summary.json ladder.md meta.json resume.json; do
+	check "ladder: $f exists and is not empty" '[ -s "$out/lad/$f" ]'
+done
+check "ladder: stdout names the run directory" 'grep -qx "$out/lad" "$out/lad.out"'
+check "ladder: csv header" \
+	'[ "$(head -1 "$out/lad/ladder.csv")" = "size_bytes,lat_ns,repeats,spread_ns,loads_per_run" ]'
+check "ladder: meta.json complete, tool, repeats 1" \
+	'jq -e ".complete == true and .tool == \"mess ladder\" and .repeats == 1 and (.huge_pages | type) == \"string\"" "$out/lad/meta.json" >/dev/null'
+check "ladder: summary.json has memory last and every level a latency" \
+	'jq -e ".latency_ladder.levels[-1].level == \"memory\" and all(.latency_ladder.levels[]; .latency_ns > 0)" "$out/lad/summary.json" >/dev/null'
+check "ladder: sizes in the csv match summary.json" \
+	'[ "$(tail -n +2 "$out/lad/ladder.csv" | wc -l)" = "$(jq .latency_ladder.sizes "$out/lad/summary.json")" ]'
+./run.sh ladder --quick --out "$out/lad" >/dev/null 2>"$out/lad2.err"
+rc=$?
+check "ladder: a second run into the same --out is refused (exit $rc)" \
+	'[ $rc -eq 1 ] && grep -q "already holds a ladder" "$out/lad2.err"'
+./run.sh ladder --run-ms 20 --repeats 3 --out "$out/ladi" >/dev/null 2>"$out/ladi.err" &
+pid=$!
+for _ in $(seq 1 600); do
+	[ "$(grep -c '^ladder: \[' "$out/ladi.err" 2>/dev/null)" -ge 3 ] && break
+	sleep 0.1
+done
+kill -INT $pid
+wait $pid
+rc=$?
+check "ladder: interrupted exits 130 (got $rc)" '[ $rc -eq 130 ]' || tail -5 "$out/ladi.err"
+check "ladder: interrupted meta.json says complete: false" \
+	'jq -e ".complete == false" "$out/ladi/meta.json" >/dev/null'
+check "ladder: interrupted ladder kept its sizes" \
+	'[ "$(tail -n +2 "$out/ladi/ladder.csv" | wc -l)" -ge 3 ]'
 
 echo "absorb-smoke: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
