@@ -253,7 +253,7 @@ static int write_summary(struct mess_run *r, int complete)
 			  "unloaded_random_ns", mess_json_real(r->unloaded_random_ns, 3),
 			  "unloaded_random_std_ns", mess_json_real(r->unloaded_random_std_ns, 3),
 			  "chase_mode", r->cfg.window ? "tlb-window" : "random",
-			  "bw_source", BW_SOURCE, complete);
+			  "bw_source", BW_SOURCE, "complete", complete);
 	snprintf(title, sizeof(title), "%s, %d generator core%s, %s%s",
 		 r->topo.cpu_model, r->ngen, r->ngen == 1 ? "" : "s",
 		 r->var->name, complete ? "" : " (partial)");
