@@ -10,8 +10,12 @@ CC := $(CROSS_COMPILE)gcc
 # GNU says powerpc64le, the kernel (uname -m), qemu and Debian's users say
 # ppc64le: the directory names follow the latter.
 ARCH := $(subst powerpc64le,ppc64le,$(shell $(CC) -dumpmachine 2>/dev/null | cut -d- -f1))
+# make check installs the compiler first (tools/deps.sh), so only the
+# other goals need one to start.
 ifeq ($(ARCH),)
+ifneq ($(filter-out check clean,$(or $(MAKECMDGOALS),all)),)
 $(error cannot run '$(CC) -dumpmachine': is the (cross) compiler installed?)
+endif
 endif
 BUILD := build/$(ARCH)
 
@@ -99,7 +103,7 @@ KERNEL_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(filter $(KERNEL_TES
 MESS_REFERENCE ?= $(abspath ../shared/reference/mess-results)
 export MESS_REFERENCE
 
-.PHONY: all print-mess bench check check-unit check-cli check-smoke check-absorb check-kernels check-e2e clean \
+.PHONY: all print-mess bench check check-suites check-unit check-cli check-smoke check-absorb check-kernels check-e2e clean \
 	$(addprefix check-,$(ISAS))
 .DEFAULT_GOAL := all
 # Keep test objects: they are intermediate files of pattern rules.
@@ -198,10 +202,19 @@ check-smoke: $(MESS)
 check-absorb: $(MESS)
 	$(Q)tests/absorb-smoke.sh
 
-# Everything make check runs, in one list.
-check: check-unit check-cli check-smoke check-absorb $(BENCH) \
+# Everything make check runs, in one list.  First the check set of
+# tools/debian-packages.txt (tools/deps.sh installs it as root, else names
+# the apt-get line and fails); the suites then run in a second make, so
+# that none starts before the packages are in, and it finds the compiler
+# that this one may have lacked.
+CHECKS := check-unit check-cli check-smoke check-absorb $(BENCH) \
 	$(addprefix check-,$(ISAS))
+check:
+	$(Q)tools/deps.sh check
+	$(Q)$(MAKE) --no-print-directory check-suites
 	@if [ -s build/skipped.txt ]; then echo "== skipped:"; sort -u build/skipped.txt; rm -f build/skipped.txt; fi
+
+check-suites: $(CHECKS)
 
 clean:
 	rm -rf build
