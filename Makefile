@@ -93,6 +93,14 @@ HARNESS_LIB := $(BUILD)/libmess-harness.a
 MESS := $(BUILD)/mess
 BENCH := $(BUILD)/bench/compare
 
+# What mess reads at run time, staged as `make install` lays it out under
+# $(PREFIX)/share/mess, so that the binary finds it beside itself
+# (mess_data_file), never in the source tree.
+DATA := $(BUILD)/share/mess
+PLOT_SCRIPTS := $(wildcard plots/*.gp)
+DATA_FILES := $(PLOT_SCRIPTS:%=$(DATA)/%)
+PREFIX ?= /usr/local
+
 # Unit tests of the maths link the harness library; the kernel tests link
 # only the kernels and cmocka, and run on every ISA (under qemu if foreign).
 KERNEL_TEST_SRCS := tests/unit/test_kernels.c tests/unit/test_noise.c tests/unit/test_ckernels.c
@@ -103,13 +111,18 @@ KERNEL_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(filter $(KERNEL_TES
 MESS_REFERENCE ?= $(abspath ../shared/reference/mess-results)
 export MESS_REFERENCE
 
-.PHONY: all print-mess bench check check-suites check-unit check-cli check-smoke check-absorb check-kernels check-e2e clean \
+.PHONY: all install uninstall print-mess bench check check-suites check-unit check-cli check-smoke check-absorb check-kernels check-e2e clean \
 	$(addprefix check-,$(ISAS))
 .DEFAULT_GOAL := all
 # Keep test objects: they are intermediate files of pattern rules.
 .SECONDARY:
 
-all: $(MESS)
+all: $(MESS) $(DATA_FILES)
+
+$(DATA)/plots/%.gp: plots/%.gp
+	$(quiet) CP $@
+	@mkdir -p $(@D)
+	$(Q)cp $< $@
 
 $(BUILD)/%.o: %.c
 	$(quiet) CC $@
@@ -145,8 +158,8 @@ $(KERNEL_TESTS): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(KERNEL_OBJS)
 	$(quiet) LD $@
 	$(Q)$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_TEST)
 
-check-unit: $(UNIT_TESTS)
-	@set -e; for t in $^; do echo "== $$t"; $(EMU) ./$$t; done
+check-unit: $(UNIT_TESTS) $(DATA_FILES)
+	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; $(EMU) ./$$t; done
 
 # Kernel semantics of one ISA, built with that ISA's compiler; under
 # qemu-user once per emulated CPU.
@@ -168,7 +181,7 @@ endif
 
 # The whole harness end to end on a tiny sweep: under qemu the figures mean
 # nothing, but every result file must be complete and well formed.
-check-e2e: $(MESS)
+check-e2e: all
 ifeq ($(FOREIGN),)
 	$(Q)tests/e2e.sh "" ./$(MESS) $(BUILD)/e2e
 else
@@ -192,14 +205,14 @@ $(addprefix check-,$(ISAS)): check-%:
 	[ $$rc -eq 0 ] || exit $$rc; \
 	$(MAKE) --no-print-directory CROSS_COMPILE=$(CROSS_$*) check-kernels check-e2e
 
-check-cli: $(MESS)
+check-cli: all
 	$(Q)tests/cli/run-cli-tests.sh ./$(MESS) tests/cli/cases.txt
 
-check-smoke: $(MESS)
+check-smoke: all
 	$(Q)tests/smoke.sh
 
 # mess absorb end to end: every kernel, two noise modes, short runs.
-check-absorb: $(MESS)
+check-absorb: all
 	$(Q)tests/absorb-smoke.sh
 
 # Everything make check runs, in one list.  First the check set of
@@ -215,6 +228,19 @@ check:
 	@if [ -s build/skipped.txt ]; then echo "== skipped:"; sort -u build/skipped.txt; rm -f build/skipped.txt; fi
 
 check-suites: $(CHECKS)
+
+# $(PREFIX)/bin/mess and its data in $(PREFIX)/share/mess; DESTDIR for
+# staged installs (packages).
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/mess/plots
+	install -m 755 $(MESS) $(DESTDIR)$(PREFIX)/bin/mess
+	install -m 644 $(DATA_FILES) $(DESTDIR)$(PREFIX)/share/mess/plots/
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/mess \
+		$(addprefix $(DESTDIR)$(PREFIX)/share/mess/,$(PLOT_SCRIPTS))
+	rmdir $(DESTDIR)$(PREFIX)/share/mess/plots $(DESTDIR)$(PREFIX)/share/mess \
+		2>/dev/null || true
 
 clean:
 	rm -rf build

@@ -84,6 +84,57 @@ void mess_json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* The directory of the running executable, without the trailing slash. */
+static int exe_dir(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len);
+	char *slash;
+
+	if (n <= 0)
+		return -ENOENT;
+	if ((size_t)n >= len)
+		return -ENAMETOOLONG;
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	if (!slash)
+		return -ENOENT;
+	*slash = '\0';
+	return 0;
+}
+
+static int try_file(char *buf, size_t len, const char *dir, const char *name)
+{
+	int n = snprintf(buf, len, "%s/%s", dir, name);
+
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	return access(buf, R_OK) ? -ENOENT : 0;
+}
+
+int mess_data_file(const char *name, char *buf, size_t len)
+{
+	const char *env = getenv("MESS_DATADIR");
+	char dir[PATH_MAX], sub[PATH_MAX + 32];
+	int err;
+
+	if (env && *env)
+		return try_file(buf, len, env, name);
+	err = exe_dir(dir, sizeof(dir));
+	if (err)
+		return err;
+	/* Installed: <prefix>/bin/mess reads <prefix>/share/mess; in the build
+	 * tree the tests (build/<arch>/tests/) reach the staged data the same
+	 * way. */
+	snprintf(sub, sizeof(sub), "%s/../share/mess", dir);
+	if (!try_file(buf, len, sub, name))
+		return 0;
+	/* The build tree: build/<arch>/mess next to build/<arch>/share/mess. */
+	snprintf(sub, sizeof(sub), "%s/share/mess", dir);
+	return try_file(buf, len, sub, name);
+}
+
+/* Only census() still looks up the source tree; it moves to the built
+ * noise-loops.tsv (mess_data_file), and this goes with it. */
 int mess_find_repo_file(const char *rel, char *buf, size_t len)
 {
 	char exe[PATH_MAX];
