@@ -98,7 +98,12 @@ BENCH := $(BUILD)/bench/compare
 # (mess_data_file), never in the source tree.
 DATA := $(BUILD)/share/mess
 PLOT_SCRIPTS := $(wildcard plots/*.gp)
-DATA_FILES := $(PLOT_SCRIPTS:%=$(DATA)/%)
+DATA_FILES := $(PLOT_SCRIPTS:%=$(DATA)/%) $(DATA)/noise-loops.tsv
+# The loop census for mess absorb's k1_rel, taken from the kernel objects
+# here rather than from the binary at run time (which needed the source
+# tree and objdump on the measured machine).  Every kernels/c object: one
+# without noise sites adds no row.
+CENSUS_OBJS := $(KERNEL_C_SRCS:%.c=$(BUILD)/%.o)
 PREFIX ?= /usr/local
 
 # Unit tests of the maths link the harness library; the kernel tests link
@@ -123,6 +128,12 @@ $(DATA)/plots/%.gp: plots/%.gp
 	$(quiet) CP $@
 	@mkdir -p $(@D)
 	$(Q)cp $< $@
+
+# Never fails the build: without objdump the file says why it is empty.
+$(DATA)/noise-loops.tsv: tools/noise-census.sh $(CENSUS_OBJS)
+	$(quiet) CENSUS $@
+	@mkdir -p $(@D)
+	$(Q)sh tools/noise-census.sh -o $@ $(CROSS_COMPILE)objdump $(CENSUS_OBJS)
 
 $(BUILD)/%.o: %.c
 	$(quiet) CC $@
@@ -234,11 +245,12 @@ check-suites: $(CHECKS)
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/mess/plots
 	install -m 755 $(MESS) $(DESTDIR)$(PREFIX)/bin/mess
-	install -m 644 $(DATA_FILES) $(DESTDIR)$(PREFIX)/share/mess/plots/
+	install -m 644 $(PLOT_SCRIPTS:%=$(DATA)/%) $(DESTDIR)$(PREFIX)/share/mess/plots/
+	install -m 644 $(DATA)/noise-loops.tsv $(DESTDIR)$(PREFIX)/share/mess/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/mess \
-		$(addprefix $(DESTDIR)$(PREFIX)/share/mess/,$(PLOT_SCRIPTS))
+		$(addprefix $(DESTDIR)$(PREFIX)/share/mess/,$(PLOT_SCRIPTS) noise-loops.tsv)
 	rmdir $(DESTDIR)$(PREFIX)/share/mess/plots $(DESTDIR)$(PREFIX)/share/mess \
 		2>/dev/null || true
 
