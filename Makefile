@@ -90,7 +90,9 @@ LIB := $(BUILD)/libmess.a
 HARNESS_SRCS := $(wildcard harness/core/*.c) $(filter-out harness/core/%,$(wildcard harness/*/*.c))
 HARNESS_OBJS := $(HARNESS_SRCS:%.c=$(BUILD)/%.o)
 HARNESS_LIB := $(BUILD)/libmess-harness.a
+MAIN_OBJ := $(BUILD)/harness/main.o
 MESS := $(BUILD)/mess
+BENCH_OBJ := $(BUILD)/tests/bench/compare.o
 BENCH := $(BUILD)/bench/compare
 
 # What mess reads at run time, staged as `make install` lays it out under
@@ -111,6 +113,11 @@ PREFIX ?= /usr/local
 KERNEL_TEST_SRCS := tests/unit/test_kernels.c tests/unit/test_noise.c tests/unit/test_ckernels.c
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(filter-out $(KERNEL_TEST_SRCS),$(wildcard tests/unit/test_*.c)))
 KERNEL_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(filter $(KERNEL_TEST_SRCS),$(wildcard tests/unit/test_*.c)))
+TEST_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/unit/test_*.c))
+
+# Every object the rules below build: their .d files name the headers.
+OBJS := $(MAIN_OBJ) $(HARNESS_OBJS) $(LIB_OBJS) $(KERNEL_OBJS) $(TEST_OBJS) \
+	$(BENCH_OBJ)
 
 # Public curves for the metric tests; read in place, never copied.
 MESS_REFERENCE ?= $(abspath ../shared/reference/mess-results)
@@ -157,7 +164,7 @@ $(HARNESS_LIB): $(HARNESS_OBJS)
 	$(quiet) AR $@
 	$(Q)rm -f $@ && $(CROSS_COMPILE)ar rcs $@ $^
 
-$(MESS): $(BUILD)/harness/main.o $(HARNESS_LIB) $(LIB) $(KERNEL_OBJS)
+$(MESS): $(MAIN_OBJ) $(HARNESS_LIB) $(LIB) $(KERNEL_OBJS)
 	$(quiet) LD $@
 	$(Q)$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_HARNESS)
 
@@ -257,14 +264,14 @@ uninstall:
 clean:
 	rm -rf build
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(OBJS:.o=.d)
 
 # The harness binary for this compiler, for run.sh.
 print-mess:
 	@echo $(MESS)
 
 # Peer comparisons (not tests): tests/bench/compare.sh prints the figures.
-$(BENCH): $(BUILD)/tests/bench/compare.o $(HARNESS_LIB) $(LIB) $(KERNEL_OBJS)
+$(BENCH): $(BENCH_OBJ) $(HARNESS_LIB) $(LIB) $(KERNEL_OBJS)
 	$(quiet) LD $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_HARNESS)
