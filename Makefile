@@ -55,7 +55,7 @@ VERSION := 0.1.0
 GIT_REV := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
 
 OPTFLAGS ?= -O2 -g
-WARNFLAGS := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wno-format-truncation \
+WARNFLAGS := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wformat-truncation \
 	-Werror=implicit-function-declaration
 CPPFLAGS += -Iharness -Iinclude -Ikernels/include -Ikernels/c -D_GNU_SOURCE
 CFLAGS_ALL = -std=gnu11 $(OPTFLAGS) $(WARNFLAGS) -pthread -MMD -MP $(CFLAGS)

@@ -182,7 +182,8 @@ int mess_curves_main(int argc, char **argv)
 {
 	static struct mess_run run;
 	struct mess_run *r = &run;
-	char err[512];
+	/* Room for the longest message: --cores quotes the whole list. */
+	char err[sizeof(run.cfg.cores) + 256];
 	int rc;
 
 	if (mess_options_parse(&r->cfg, argc, argv, err, sizeof(err))) {
@@ -251,8 +252,13 @@ int mess_curves_main(int argc, char **argv)
 
 	if (!r->cfg.resume[0] && r->cfg.out[0]) {
 		char csv[PATH_MAX + 16];
+		int n = snprintf(csv, sizeof(csv), "%s/curves.csv", r->cfg.out);
 
-		snprintf(csv, sizeof(csv), "%s/curves.csv", r->cfg.out);
+		if (n < 0 || (size_t)n >= sizeof(csv)) {
+			fprintf(stderr, "mess: --out: path too long; allowed: below %d bytes\n",
+				PATH_MAX);
+			return -EINVAL;
+		}
 		if (!access(csv, F_OK)) {
 			fprintf(stderr, "mess: --out: %s already holds a run; allowed: a new directory, or --resume %s\n",
 				r->cfg.out, r->cfg.out);
