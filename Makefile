@@ -123,7 +123,7 @@ OBJS := $(MAIN_OBJ) $(HARNESS_OBJS) $(LIB_OBJS) $(KERNEL_OBJS) $(TEST_OBJS) \
 MESS_REFERENCE ?= $(abspath ../shared/reference/mess-results)
 export MESS_REFERENCE
 
-.PHONY: all install uninstall print-mess bench check check-suites check-unit check-cli check-smoke check-absorb check-kernels check-e2e clean \
+.PHONY: all install uninstall print-mess bench check check-suites check-layering check-unit check-cli check-smoke check-absorb check-kernels check-e2e clean \
 	$(addprefix check-,$(ISAS))
 .DEFAULT_GOAL := all
 # Keep test objects: they are intermediate files of pattern rules.
@@ -233,12 +233,18 @@ check-smoke: all
 check-absorb: all
 	$(Q)tests/absorb-smoke.sh
 
+# The include rules of the layers, after a self-test showing that the
+# check catches a violation of each.
+check-layering:
+	$(Q)tests/layering.sh
+	$(Q)tools/layering.sh && echo "layering: ok"
+
 # Everything make check runs, in one list.  First the check set of
 # tools/debian-packages.txt (tools/deps.sh installs it as root, else names
 # the apt-get line and fails); the suites then run in a second make, so
 # that none starts before the packages are in, and it finds the compiler
 # that this one may have lacked.
-CHECKS := check-unit check-cli check-smoke check-absorb $(BENCH) \
+CHECKS := check-layering check-unit check-cli check-smoke check-absorb $(BENCH) \
 	$(addprefix check-,$(ISAS))
 check:
 	$(Q)tools/deps.sh check
