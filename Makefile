@@ -10,8 +10,12 @@ CC := $(CROSS_COMPILE)gcc
 # GNU says powerpc64le, the kernel (uname -m), qemu and Debian's users say
 # ppc64le: the directory names follow the latter.
 ARCH := $(subst powerpc64le,ppc64le,$(shell $(CC) -dumpmachine 2>/dev/null | cut -d- -f1))
+# make check installs the compiler first (tools/deps.sh), so only the
+# other goals need one to start.
 ifeq ($(ARCH),)
+ifneq ($(filter-out check clean,$(or $(MAKECMDGOALS),all)),)
 $(error cannot run '$(CC) -dumpmachine': is the (cross) compiler installed?)
+endif
 endif
 BUILD := build/$(ARCH)
 
@@ -29,9 +33,9 @@ HOST_ARCH := $(shell uname -m)
 FOREIGN := $(if $(filter $(ARCH),$(HOST_ARCH)),,1)
 EMU = $(if $(FOREIGN),qemu-$(ARCH))
 
-# A foreign ISA links static cmocka, hwloc and libnuma built from Debian's
-# sources by tools/cross-deps.sh (bookworm has no riscv64 packages to
-# install); static binaries run under qemu-user with no sysroot.
+# A foreign ISA links static cmocka, hwloc, libnuma and jansson built from
+# Debian's sources by tools/cross-deps.sh (bookworm has no riscv64 packages
+# to install); static binaries run under qemu-user with no sysroot.
 ifneq ($(FOREIGN),)
 DEPS := build/deps/$(ARCH)
 CPPFLAGS += -I$(DEPS)/include
@@ -51,7 +55,7 @@ VERSION := 0.1.0
 GIT_REV := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
 
 OPTFLAGS ?= -O2 -g
-WARNFLAGS := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wno-format-truncation \
+WARNFLAGS := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wformat-truncation \
 	-Werror=implicit-function-declaration
 CPPFLAGS += -Iharness -Iinclude -Ikernels/include -Ikernels/c -D_GNU_SOURCE
 CFLAGS_ALL = -std=gnu11 $(OPTFLAGS) $(WARNFLAGS) -pthread -MMD -MP $(CFLAGS)
@@ -86,26 +90,57 @@ LIB := $(BUILD)/libmess.a
 HARNESS_SRCS := $(wildcard harness/core/*.c) $(filter-out harness/core/%,$(wildcard harness/*/*.c))
 HARNESS_OBJS := $(HARNESS_SRCS:%.c=$(BUILD)/%.o)
 HARNESS_LIB := $(BUILD)/libmess-harness.a
+MAIN_OBJ := $(BUILD)/harness/main.o
 MESS := $(BUILD)/mess
+BENCH_OBJ := $(BUILD)/tests/bench/compare.o
 BENCH := $(BUILD)/bench/compare
+
+# What mess reads at run time, staged as `make install` lays it out under
+# $(PREFIX)/share/mess, so that the binary finds it beside itself
+# (mess_data_file), never in the source tree.
+DATA := $(BUILD)/share/mess
+PLOT_SCRIPTS := $(wildcard plots/*.gp)
+DATA_FILES := $(PLOT_SCRIPTS:%=$(DATA)/%) $(DATA)/noise-loops.tsv
+# The loop census for mess absorb's k1_rel, taken from the kernel objects
+# here rather than from the binary at run time (which needed the source
+# tree and objdump on the measured machine).  Every kernels/c object: one
+# without noise sites adds no row.
+CENSUS_OBJS := $(KERNEL_C_SRCS:%.c=$(BUILD)/%.o)
+PREFIX ?= /usr/local
 
 # Unit tests of the maths link the harness library; the kernel tests link
 # only the kernels and cmocka, and run on every ISA (under qemu if foreign).
 KERNEL_TEST_SRCS := tests/unit/test_kernels.c tests/unit/test_noise.c tests/unit/test_ckernels.c
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(filter-out $(KERNEL_TEST_SRCS),$(wildcard tests/unit/test_*.c)))
 KERNEL_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(filter $(KERNEL_TEST_SRCS),$(wildcard tests/unit/test_*.c)))
+TEST_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/unit/test_*.c))
+
+# Every object the rules below build: their .d files name the headers.
+OBJS := $(MAIN_OBJ) $(HARNESS_OBJS) $(LIB_OBJS) $(KERNEL_OBJS) $(TEST_OBJS) \
+	$(BENCH_OBJ)
 
 # Public curves for the metric tests; read in place, never copied.
 MESS_REFERENCE ?= $(abspath ../shared/reference/mess-results)
 export MESS_REFERENCE
 
-.PHONY: all print-mess bench check check-unit check-cli check-smoke check-absorb check-kernels check-e2e clean \
+.PHONY: all install uninstall print-mess bench check check-suites check-layering check-unit check-cli check-smoke check-absorb check-kernels check-e2e clean \
 	$(addprefix check-,$(ISAS))
 .DEFAULT_GOAL := all
 # Keep test objects: they are intermediate files of pattern rules.
 .SECONDARY:
 
-all: $(MESS)
+all: $(MESS) $(DATA_FILES)
+
+$(DATA)/plots/%.gp: plots/%.gp
+	$(quiet) CP $@
+	@mkdir -p $(@D)
+	$(Q)cp $< $@
+
+# Never fails the build: without objdump the file says why it is empty.
+$(DATA)/noise-loops.tsv: tools/noise-census.sh $(CENSUS_OBJS)
+	$(quiet) CENSUS $@
+	@mkdir -p $(@D)
+	$(Q)sh tools/noise-census.sh -o $@ $(CROSS_COMPILE)objdump $(CENSUS_OBJS)
 
 $(BUILD)/%.o: %.c
 	$(quiet) CC $@
@@ -129,7 +164,7 @@ $(HARNESS_LIB): $(HARNESS_OBJS)
 	$(quiet) AR $@
 	$(Q)rm -f $@ && $(CROSS_COMPILE)ar rcs $@ $^
 
-$(MESS): $(BUILD)/harness/main.o $(HARNESS_LIB) $(LIB) $(KERNEL_OBJS)
+$(MESS): $(MAIN_OBJ) $(HARNESS_LIB) $(LIB) $(KERNEL_OBJS)
 	$(quiet) LD $@
 	$(Q)$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_HARNESS)
 
@@ -141,10 +176,8 @@ $(KERNEL_TESTS): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(KERNEL_OBJS)
 	$(quiet) LD $@
 	$(Q)$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_TEST)
 
-check: check-unit check-cli check-smoke check-absorb $(BENCH)
-
-check-unit: $(UNIT_TESTS)
-	@set -e; for t in $^; do echo "== $$t"; $(EMU) ./$$t; done
+check-unit: $(UNIT_TESTS) $(DATA_FILES)
+	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; $(EMU) ./$$t; done
 
 # Kernel semantics of one ISA, built with that ISA's compiler; under
 # qemu-user once per emulated CPU.
@@ -166,7 +199,7 @@ endif
 
 # The whole harness end to end on a tiny sweep: under qemu the figures mean
 # nothing, but every result file must be complete and well formed.
-check-e2e: $(MESS)
+check-e2e: all
 ifeq ($(FOREIGN),)
 	$(Q)tests/e2e.sh "" ./$(MESS) $(BUILD)/e2e
 else
@@ -186,34 +219,65 @@ $(addprefix check-,$(ISAS)): check-%:
 	command -v $(CROSS_$*)gcc >/dev/null || skip "no $(CROSS_$*)gcc (apt-get install gcc-$(CROSS_$*:-=))"; \
 	command -v qemu-$* >/dev/null || skip "no qemu-$* (apt-get install qemu-user)"; \
 	rc=0; tools/cross-deps.sh $* $(CROSS_$*) build/deps/$* || rc=$$?; \
-	[ $$rc -ne 77 ] || skip "no static cmocka/hwloc/libnuma for $* (see above)"; \
+	[ $$rc -ne 77 ] || skip "no static cmocka/hwloc/libnuma/jansson for $* (see above)"; \
 	[ $$rc -eq 0 ] || exit $$rc; \
 	$(MAKE) --no-print-directory CROSS_COMPILE=$(CROSS_$*) check-kernels check-e2e
 
-check-cli: $(MESS)
+check-cli: all
 	$(Q)tests/cli/run-cli-tests.sh ./$(MESS) tests/cli/cases.txt
 
-check-smoke: $(MESS)
+check-smoke: all
 	$(Q)tests/smoke.sh
 
 # mess absorb end to end: every kernel, two noise modes, short runs.
-check-absorb: $(MESS)
+check-absorb: all
 	$(Q)tests/absorb-smoke.sh
 
-check: $(addprefix check-,$(ISAS))
+# The include rules of the layers, after a self-test showing that the
+# check catches a violation of each.
+check-layering:
+	$(Q)tests/layering.sh
+	$(Q)tools/layering.sh && echo "layering: ok"
+
+# Everything make check runs, in one list.  First the check set of
+# tools/debian-packages.txt (tools/deps.sh installs it as root, else names
+# the apt-get line and fails); the suites then run in a second make, so
+# that none starts before the packages are in, and it finds the compiler
+# that this one may have lacked.
+CHECKS := check-layering check-unit check-cli check-smoke check-absorb $(BENCH) \
+	$(addprefix check-,$(ISAS))
+check:
+	$(Q)tools/deps.sh check
+	$(Q)$(MAKE) --no-print-directory check-suites
 	@if [ -s build/skipped.txt ]; then echo "== skipped:"; sort -u build/skipped.txt; rm -f build/skipped.txt; fi
+
+check-suites: $(CHECKS)
+
+# $(PREFIX)/bin/mess and its data in $(PREFIX)/share/mess; DESTDIR for
+# staged installs (packages).
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/mess/plots
+	install -m 755 $(MESS) $(DESTDIR)$(PREFIX)/bin/mess
+	install -m 644 $(PLOT_SCRIPTS:%=$(DATA)/%) $(DESTDIR)$(PREFIX)/share/mess/plots/
+	install -m 644 $(DATA)/noise-loops.tsv $(DESTDIR)$(PREFIX)/share/mess/
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/mess \
+		$(addprefix $(DESTDIR)$(PREFIX)/share/mess/,$(PLOT_SCRIPTS) noise-loops.tsv)
+	rmdir $(DESTDIR)$(PREFIX)/share/mess/plots $(DESTDIR)$(PREFIX)/share/mess \
+		2>/dev/null || true
 
 clean:
 	rm -rf build
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(OBJS:.o=.d)
 
 # The harness binary for this compiler, for run.sh.
 print-mess:
 	@echo $(MESS)
 
 # Peer comparisons (not tests): tests/bench/compare.sh prints the figures.
-$(BENCH): $(BUILD)/tests/bench/compare.o $(HARNESS_LIB) $(LIB) $(KERNEL_OBJS)
+$(BENCH): $(BENCH_OBJ) $(HARNESS_LIB) $(LIB) $(KERNEL_OBJS)
 	$(quiet) LD $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_HARNESS)

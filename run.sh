@@ -8,27 +8,9 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-PKGS="make gcc libc6-dev libhwloc-dev libnuma-dev libpfm4-dev gnuplot-nox"
-
-if command -v dpkg-query >/dev/null 2>&1; then
-	missing=$(for p in $PKGS; do
-		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
-			grep -q 'install ok installed' || echo "$p"
-	done | tr '\n' ' ')
-	if [ -n "${missing// /}" ]; then
-		if [ "$(id -u)" = 0 ]; then
-			echo "run.sh: installing $missing" >&2
-			export DEBIAN_FRONTEND=noninteractive
-			apt-get update -q >&2
-			# shellcheck disable=SC2086
-			apt-get install -y -q $missing >&2
-		else
-			echo "run.sh: missing Debian packages; as root run:" >&2
-			echo "  apt-get install -y $missing" >&2
-			exit 1
-		fi
-	fi
-fi
+# The run set of tools/debian-packages.txt: installed as root, else the
+# apt-get line to run and exit 1.
+tools/deps.sh run
 
 make -s -j"$(nproc)" >&2
 mess=$(make -s print-mess)

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# Static cmocka, hwloc and libnuma for one foreign ISA, built from Debian's
-# own source packages with Debian's cross compiler:
+# Static cmocka, hwloc, libnuma and jansson for one foreign ISA, built from
+# Debian's own source packages with Debian's cross compiler:
 #
 #   tools/cross-deps.sh <arch> <compiler-prefix> <prefix-dir>
 #   e.g. tools/cross-deps.sh riscv64 riscv64-linux-gnu- build/deps/riscv64
@@ -19,7 +19,7 @@
 set -euo pipefail
 
 arch=${1:?arch} cross=${2:?compiler prefix} prefix=${3:?prefix dir}
-pkgs=(cmocka hwloc numactl)
+pkgs=(cmocka hwloc numactl jansson)
 here=$(pwd)
 mkdir -p "$prefix"
 prefix=$(cd "$prefix" && pwd)
@@ -70,6 +70,7 @@ done
 cmocka_src=$(ls -d "$src"/cmocka-*/ | tail -n1)
 hwloc_src=$(ls -d "$src"/hwloc-*/ | tail -n1)
 numa_src=$(ls -d "$src"/numactl-*/ | tail -n1)
+jansson_src=$(ls -d "$src"/jansson-*/ | tail -n1)
 
 host=$("${cross}gcc" -dumpmachine)
 obj=$prefix/obj
@@ -115,8 +116,24 @@ cp -a "$numa_src" "$obj/numactl"
 	cp numa.h numaif.h numacompat1.h "$prefix/include/" &&
 	cp .libs/libnuma.a "$prefix/lib/")
 
-for f in lib/libcmocka.a lib/libhwloc.a lib/libnuma.a include/cmocka.h \
-	include/hwloc.h include/numa.h; do
+# lib/ (the maths and file formats) writes its JSON with jansson.  Only the
+# static archive and its two headers: no docs (sphinx), tests or examples.
+step "jansson ($jansson_src)"
+cmake -S "$jansson_src" -B "$obj/jansson" -DCMAKE_SYSTEM_NAME=Linux \
+	-DCMAKE_SYSTEM_PROCESSOR="$arch" -DCMAKE_C_COMPILER="${cross}gcc" \
+	-DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_BUILD_TYPE=Release \
+	-DJANSSON_BUILD_SHARED_LIBS=OFF -DJANSSON_BUILD_DOCS=OFF \
+	-DJANSSON_EXAMPLES=OFF -DJANSSON_WITHOUT_TESTS=ON \
+	-DJANSSON_INSTALL=OFF >>"$log" 2>&1
+cmake --build "$obj/jansson" -j"$jobs" >>"$log" 2>&1
+mkdir -p "$prefix/include" "$prefix/lib"
+cp "$obj/jansson/lib/libjansson.a" "$prefix/lib/"
+cp "$obj/jansson/include/jansson.h" "$obj/jansson/include/jansson_config.h" \
+	"$prefix/include/"
+
+for f in lib/libcmocka.a lib/libhwloc.a lib/libnuma.a lib/libjansson.a \
+	include/cmocka.h include/hwloc.h include/numa.h include/jansson.h \
+	include/jansson_config.h; do
 	[ -f "$prefix/$f" ] || { echo "cross-deps: $arch: $f missing after build (see $log)" >&2; exit 1; }
 done
 rm -rf "$obj"

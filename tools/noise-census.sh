@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# usage: tools/noise-census.sh OBJDUMP OBJECT...
+# usage: tools/noise-census.sh [-o FILE] OBJDUMP OBJECT...
 #
 # Payload and overhead of the noise sites (kernels/c/noise_asm.h) in built
 # objects, from their disassembly, and the size of the loops around them,
@@ -40,19 +40,55 @@
 #   stack_ops clean_stack_ops		stack-addressed operands in body and
 #					clean_body: spills show up here
 # A site whose block is not KMAX instructions of one mode is reported with
-# mode "?" on stderr, and the exit status is 1.
+# mode "?" on stderr, and the exit status is 1; 2 when objdump cannot read
+# an object.
+#
+# With -o FILE (the build's share/mess/noise-loops.tsv, which mess absorb
+# reads for k1_rel): the same table in FILE after comment lines (#) that
+# say what it is and name the columns; a flagged site adds a "# flagged:"
+# line.  When the census cannot run (no objdump, say) FILE is the single
+# line "# unavailable: <reason>".  Exit 0 either way, so that a build never
+# fails for want of it; 2 if FILE cannot be written.
 set -eu
 
 KMAX=256
-[ $# -ge 2 ] || { echo "usage: $0 OBJDUMP OBJECT..." >&2; exit 2; }
+usage() { echo "usage: $0 [-o FILE] OBJDUMP OBJECT..." >&2; exit 2; }
+if [ "${1:-}" = -o ]; then
+	[ $# -ge 4 ] || usage
+	out=$2
+	shift 2
+	rc=0
+	sh "$0" "$@" >"$out.tmp" 2>"$out.err" || rc=$?
+	if [ $rc -le 1 ] && head -n1 "$out.tmp" | grep -q '^file	function	'; then
+		{
+			echo "# noise-loops.tsv: the noise sites of the C kernels and the loops around"
+			echo "# them, by tools/noise-census.sh $1 at build time (its header explains"
+			echo "# each column).  Lines starting with # are comments; the first other line"
+			echo "# names the tab-separated columns, one row per loop; sizes are static"
+			echo "# instruction counts, - when there is none.  mess absorb reads function"
+			echo "# kernel mode sites overhead body clean_body extra."
+			[ $rc -eq 0 ] || sed 's/^/# flagged: /' "$out.err"
+			cat "$out.tmp"
+		} >"$out.new" || exit 2
+	else
+		why=$(sed -n '1{s/^[^:]*noise-census[.sh]*: //;p;}' "$out.err")
+		echo "# unavailable: ${why:-tools/noise-census.sh failed (exit $rc)}" >"$out.new" || exit 2
+		echo "noise-census: $out: unavailable: ${why:-exit $rc}" >&2
+	fi
+	rm -f "$out.tmp" "$out.err"
+	mv "$out.new" "$out" || exit 2
+	exit 0
+fi
+[ $# -ge 2 ] || usage
 objdump=$1
 shift
 command -v "$objdump" >/dev/null || { echo "$0: no $objdump" >&2; exit 2; }
 
+# An object objdump cannot read is said (exit 2), not taken as no sites.
 for f in "$@"; do
 	echo "@@FILE $f"
-	"$objdump" -d --no-show-raw-insn "$f"
-done | awk -v kmax=$KMAX '
+	"$objdump" -d --no-show-raw-insn "$f" || echo "@@FAILED $f"
+done | awk -v kmax=$KMAX -v objdump="$objdump" '
 function hex(s,   i, v) {
 	v = 0
 	s = tolower(s)
@@ -126,6 +162,12 @@ function new_func(name) {
 
 /^@@FILE / { file = substr($0, 8); next }
 
+/^@@FAILED / {
+	printf "noise-census: %s cannot read %s\n", objdump, substr($0, 10) > "/dev/stderr"
+	unread = 1
+	next
+}
+
 /^[0-9a-f]+ <[^>]+>:$/ {
 	name = $2
 	gsub(/^<|>:$/, "", name)
@@ -169,7 +211,7 @@ END {
 	}
 	for (f = 1; f <= nf; f++)
 		report(f)
-	exit bad
+	exit unread ? 2 : bad
 }
 
 # Sites and loops of function f.

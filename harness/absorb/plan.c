@@ -196,36 +196,35 @@ int absorb_row_todo(const struct absorb_table *t, const struct row *r)
 }
 
 /*
- * The loop sizes for k1_rel: tools/noise-census.sh on this binary.  Per
- * kernel and mode, the loop with the most sites (lat_mem_rd's unrolled
- * loop, not its remainder loop).
+ * The loop sizes for k1_rel: the census tools/noise-census.sh made of the
+ * kernel objects at build time, installed beside the binary as data
+ * (noise-loops.tsv; its comment lines say why when it could not be
+ * made).  Per kernel and mode, the loop with the most sites (lat_mem_rd's
+ * unrolled loop, not its remainder loop).
  */
 static void census(struct mess_absorb *a)
 {
-	char exe[PATH_MAX], script[PATH_MAX], cmd[2 * PATH_MAX + 64], line[4096];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	int rows = 0, st;
-	FILE *p;
+	char path[PATH_MAX], line[4096], why[200] = "";
+	int rows = 0;
+	FILE *f = NULL;
 
-	if (n <= 0 || mess_find_repo_file("tools/noise-census.sh", script,
-					  sizeof(script)) ||
-	    strchr(script, '\'') || memchr(exe, '\'', (size_t)n)) {
-		snprintf(a->t.census_note, sizeof(a->t.census_note),
-			 "nan: tools/noise-census.sh not found next to this binary");
-		return;
-	}
-	exe[n] = 0;
-	snprintf(cmd, sizeof(cmd), "sh '%s' objdump '%s' 2>/dev/null", script, exe);
-	p = popen(cmd, "r");
-	while (p && fgets(line, sizeof(line), p)) {
-		char fn[128], kern[128], mode[32];
+	if (!mess_data_file("noise-loops.tsv", path, sizeof(path)))
+		f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		char kern[128], mode[32];
 		int sites, body, ovh, extra, clean;
 		enum mess_noise_mode m;
 
+		if (!strncmp(line, "# unavailable: ", 15)) {
+			snprintf(why, sizeof(why), "%.*s", (int)strcspn(line + 15, "\n"),
+				 line + 15);
+			continue;
+		}
 		/* file function kernel mode loop sites payload overhead
 		 * overhead_insns body clean_body extra ... */
-		if (sscanf(line, "%*s %127s %127s %31s %*s %d %*d %d %*s %d %d %d",
-			   fn, kern, mode, &sites, &ovh, &body, &clean, &extra) != 8 ||
+		if (line[0] == '#' ||
+		    sscanf(line, "%*s %*s %127s %31s %*s %d %*d %d %*s %d %d %d",
+			   kern, mode, &sites, &ovh, &body, &clean, &extra) != 7 ||
 		    mess_noise_mode_parse(mode, &m) || m == MESS_NOISE_MODE_none)
 			continue;
 		for (int k = 0; k < MESS_WL_NKERNELS; k++) {
@@ -237,14 +236,16 @@ static void census(struct mess_absorb *a)
 			rows++;
 		}
 	}
-	st = p ? pclose(p) : -1;
+	if (f)
+		fclose(f);
 	if (rows)
 		snprintf(a->t.census_note, sizeof(a->t.census_note),
-			 "loop sizes from tools/noise-census.sh on this binary (meta.json loops)%s",
-			 st ? "; it also flagged malformed noise sites, left out" : "");
+			 "loop sizes from noise-loops.tsv, the build's census of the kernel objects by tools/noise-census.sh (meta.json loops)");
 	else
 		snprintf(a->t.census_note, sizeof(a->t.census_note),
-			 "nan: tools/noise-census.sh gave no loop sizes (is binutils' objdump installed?)");
+			 "nan: no loop sizes: %s",
+			 why[0] ? why : f ? "noise-loops.tsv holds no noise loop" :
+			 "noise-loops.tsv not found (set MESS_DATADIR, or make install)");
 }
 
 /* Which modes run here: an ISA without noise sites says so at init. */

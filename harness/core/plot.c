@@ -134,27 +134,14 @@ static int find_gnuplot(char *buf, size_t len)
 	}
 }
 
-static int try_script(char *buf, size_t len, const char *dir,
-		      const char *name)
-{
-	if ((size_t)snprintf(buf, len, "%s/%s", dir, name) >= len)
-		return -ENAMETOOLONG;
-	return access(buf, R_OK) ? -ENOENT : 0;
-}
-
 static int find_script(char *buf, size_t len, const char *name)
 {
-	const char *env = getenv("MESS_PLOTS_DIR");
-	char rel[PATH_MAX];
+	char rel[64];
+	int n = snprintf(rel, sizeof(rel), "plots/%s", name);
 
-	if (env && *env)
-		return try_script(buf, len, env, name);
-#ifdef MESS_PLOTS_DIR
-	if (!try_script(buf, len, MESS_PLOTS_DIR, name))
-		return 0;
-#endif
-	snprintf(rel, sizeof(rel), "plots/%s", name);
-	return mess_find_repo_file(rel, buf, len);
+	if (n < 0 || (size_t)n >= sizeof(rel))
+		return -ENAMETOOLONG;
+	return mess_data_file(rel, buf, len);
 }
 
 void mess_gp_quote(char *dst, size_t len, const char *src)
@@ -243,7 +230,8 @@ int mess_gnuplot(const char *script, const char *expr, const char *log,
 		goto out;
 	}
 	if (find_script(gp->script, sizeof(gp->script), script)) {
-		set_err(err, errlen, "plots/%s not found (set MESS_PLOTS_DIR)",
+		set_err(err, errlen,
+			"plots/%s not found in the data directory (set MESS_DATADIR)",
 			script);
 		ret = -ENOENT;
 		goto out;

@@ -14,10 +14,8 @@
  * with plots/curves.gp into <rundir>/plots/curves.png and curves.svg.
  * gnuplot's output goes to <rundir>/plots/gnuplot.log.
  *
- * curves.gp is looked up in $MESS_PLOTS_DIR, then in the MESS_PLOTS_DIR the
- * build may define, then in "plots" of the ancestors of the executable's
- * directory (build/<arch>/mess and build/<arch>/tests/test_plot both reach the
- * repository root that way).
+ * curves.gp is the data file plots/curves.gp (mess_data_file: installed
+ * under <prefix>/share/mess, staged under build/<arch>/share/mess).
  *
  * unloaded_ns <= 0 or NAN draws no unloaded-latency line; title may be NULL.
  * Returns 0; -ENOENT when gnuplot or curves.gp is missing (curves.dat is

@@ -70,45 +70,51 @@ int mess_tmp_commit(const char *dir, const char *name, FILE *f)
 	return 0;
 }
 
-void mess_json_str(FILE *f, const char *s)
+/* The directory of the running executable, without the trailing slash. */
+static int exe_dir(char *buf, size_t len)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-int mess_find_repo_file(const char *rel, char *buf, size_t len)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	ssize_t n = readlink("/proc/self/exe", buf, len);
+	char *slash;
 
 	if (n <= 0)
 		return -ENOENT;
-	exe[n] = '\0';
-	for (int up = 0; up < 4; up++) {
-		char *slash = strrchr(exe, '/');
-
-		if (!slash || slash == exe)
-			break;
-		*slash = '\0';
-		if ((size_t)snprintf(buf, len, "%s/%s", exe, rel) < len &&
-		    !access(buf, R_OK))
-			return 0;
-	}
-	return -ENOENT;
+	if ((size_t)n >= len)
+		return -ENAMETOOLONG;
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	if (!slash)
+		return -ENOENT;
+	*slash = '\0';
+	return 0;
 }
 
-void mess_json_num(FILE *f, double v, int decimals)
+static int try_file(char *buf, size_t len, const char *dir, const char *name)
 {
-	if (isfinite(v))
-		fprintf(f, "%.*f", decimals, v);
-	else
-		fputs("null", f);
+	int n = snprintf(buf, len, "%s/%s", dir, name);
+
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	return access(buf, R_OK) ? -ENOENT : 0;
+}
+
+int mess_data_file(const char *name, char *buf, size_t len)
+{
+	const char *env = getenv("MESS_DATADIR");
+	char dir[PATH_MAX], sub[PATH_MAX + 32];
+	int err;
+
+	if (env && *env)
+		return try_file(buf, len, env, name);
+	err = exe_dir(dir, sizeof(dir));
+	if (err)
+		return err;
+	/* Installed: <prefix>/bin/mess reads <prefix>/share/mess; in the build
+	 * tree the tests (build/<arch>/tests/) reach the staged data the same
+	 * way. */
+	snprintf(sub, sizeof(sub), "%s/../share/mess", dir);
+	if (!try_file(buf, len, sub, name))
+		return 0;
+	/* The build tree: build/<arch>/mess next to build/<arch>/share/mess. */
+	snprintf(sub, sizeof(sub), "%s/share/mess", dir);
+	return try_file(buf, len, sub, name);
 }

@@ -14,14 +14,13 @@ FILE *mess_file_open(const char *dir, const char *name, const char *mode);
 FILE *mess_tmp_open(const char *dir, const char *name);
 int mess_tmp_commit(const char *dir, const char *name, FILE *f);
 /*
- * rel (e.g. "plots/curves.gp") under the ancestors of the executable's
- * directory: build/<arch>/mess and build/<arch>/tests/x both reach the
- * repository root that way.  0 with its path in buf, or -ENOENT.
+ * The data file `name` the harness reads at run time (e.g.
+ * "plots/curves.gp", "noise-loops.tsv"): in $MESS_DATADIR when set, else in
+ * <executable's dir>/../share/mess (installed: <prefix>/bin/mess and
+ * <prefix>/share/mess), else in <executable's dir>/share/mess (the build
+ * tree: build/<arch>/mess, staged by make).  0 with its path in buf;
+ * -ENOENT, or -ENAMETOOLONG when a path does not fit in buf.
  */
-int mess_find_repo_file(const char *rel, char *buf, size_t len);
-/* s as a JSON string literal, quotes included. */
-void mess_json_str(FILE *f, const char *s);
-/* v with that many decimals, or null when it is not finite (NaN: unknown). */
-void mess_json_num(FILE *f, double v, int decimals);
+int mess_data_file(const char *name, char *buf, size_t len);
 
 #endif

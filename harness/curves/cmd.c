@@ -182,7 +182,8 @@ int mess_curves_main(int argc, char **argv)
 {
 	static struct mess_run run;
 	struct mess_run *r = &run;
-	char err[512];
+	/* Room for the longest message: --cores quotes the whole list. */
+	char err[sizeof(run.cfg.cores) + 256];
 	int rc;
 
 	if (mess_options_parse(&r->cfg, argc, argv, err, sizeof(err))) {

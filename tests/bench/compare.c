@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/chain.h"
+#include "core/clock.h"
 #include "curves/gen.h"
 #include "core/mem.h"
 #include "curves/registry.h"

@@ -338,15 +338,6 @@ static char *render(const struct mess_summary *s, const char *title)
 	return buf;
 }
 
-static size_t count(const char *hay, const char *needle)
-{
-	size_t n = 0;
-
-	for (; (hay = strstr(hay, needle)); hay++)
-		n++;
-	return n;
-}
-
 /* Number at a path of object keys and array indices ("family.max_bw_gbs",
  * "curves.1.saturation"); NAN when the member is null, fails when absent. */
 static double num_at(json_t *j, const char *path)

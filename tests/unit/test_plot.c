@@ -6,6 +6,7 @@
 #define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <ftw.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +21,7 @@
 
 #include "mess/curve.h"
 #include "core/plot.h"
+#include "core/util.h"
 
 static int rm_entry(const char *path, const struct stat *sb, int flag,
 		    struct FTW *ftw)
@@ -94,10 +96,8 @@ static void test_plot_family(void **state)
 		mess_family_free(&empty);
 	}
 
-	/* Run from the repository root (make check-unit) the script is here. */
-	if (!getenv("MESS_PLOTS_DIR") && !access("plots/curves.gp", R_OK))
-		setenv("MESS_PLOTS_DIR", "plots", 1);
-
+	/* curves.gp comes from the data make stages in build/<arch>/share/mess
+	 * (or from $MESS_DATADIR): nothing is read from the source tree. */
 	ret = mess_plot(dir, &f, 100.0, "synthetic 'family' [test]", err,
 			sizeof(err));
 	print_message("mess_plot: %d %s\n", ret, err);
@@ -136,9 +136,45 @@ static void test_plot_family(void **state)
 	nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
 }
 
+/*
+ * $MESS_DATADIR, when set, is the only place looked at; without it this
+ * binary (build/<arch>/tests/) finds the data make staged in
+ * build/<arch>/share/mess as <its dir>/../share/mess, the way an installed
+ * <prefix>/bin/mess finds <prefix>/share/mess.
+ */
+static void test_data_file(void **state)
+{
+	char dir[] = "/tmp/mess-datadir-XXXXXX", want[PATH_MAX], path[PATH_MAX];
+	FILE *fp;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(want, sizeof(want), "%s/x.tsv", dir);
+	fp = fopen(want, "w");
+	assert_non_null(fp);
+	fclose(fp);
+
+	setenv("MESS_DATADIR", dir, 1);
+	assert_int_equal(mess_data_file("x.tsv", path, sizeof(path)), 0);
+	assert_string_equal(path, want);
+	assert_int_equal(mess_data_file("plots/curves.gp", path, sizeof(path)),
+			 -ENOENT);
+	/* A buffer too small is an error, never a truncated path. */
+	assert_int_equal(mess_data_file("x.tsv", path, 8), -ENAMETOOLONG);
+
+	unsetenv("MESS_DATADIR");
+	assert_int_equal(mess_data_file("x.tsv", path, sizeof(path)), -ENOENT);
+	assert_int_equal(mess_data_file("plots/curves.gp", path, sizeof(path)),
+			 0);
+	assert_non_null(strstr(path, "/share/mess/plots/curves.gp"));
+
+	remove(want);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_data_file),
 		cmocka_unit_test(test_plot_family),
 	};
 

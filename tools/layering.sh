@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# usage: tools/layering.sh [ROOT]
+#
+# The include rules of the layers (README, Makefile): dependencies point
+# down only, main.c -> harness/<command>/ -> harness/core/ -> lib/ with
+# include/mess/, and the kernels stand alone.  From the #include lines of
+# the tree at ROOT (default: this repository):
+#   lib/, include/mess/  only "mess/..." headers, and none of hwloc, libnuma
+#                        or pthread (a simulator links lib/ alone)
+#   harness/core/        only "core/...", "mess/..." and the kernel headers
+#                        (kernels/include/*.h, kernels/c/*.h by bare name);
+#                        never a command folder's header
+#   harness/<command>/   never another command folder's header
+#   kernels/             only their own headers: nothing of harness/, lib/
+#                        or include/
+# Prints each violation as "file:line: <what> includes <header>: <rule>".
+# Exit status: 0 none, 1 some, 2 usage.
+set -euo pipefail
+
+root=${1:-$(dirname "$0")/..}
+[ -d "$root/harness" ] || { echo "usage: $0 [ROOT] (no harness/ in $root)" >&2; exit 2; }
+cd "$root"
+
+# The command folders, and the kernel headers included by bare name.
+cmds=$(find harness -mindepth 1 -maxdepth 1 -type d ! -name core -printf '%f\n' | sort)
+khdrs=$(find kernels/include kernels/c -maxdepth 1 -name '*.h' -printf '%f\n' 2>/dev/null | sort -u)
+kall=$(find kernels -name '*.h' -printf '%f\n' 2>/dev/null | sort -u)
+
+dirs=
+for d in lib include/mess harness kernels; do
+	[ -d "$d" ] && dirs+=" $d"
+done
+# shellcheck disable=SC2086
+grep -rnE --include='*.c' --include='*.h' --include='*.S' \
+	'^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"][^">]+[">]' $dirs |
+	awk -v cmds="$cmds" -v khdrs="$khdrs" -v kall="$kall" '
+BEGIN {
+	split(cmds, a, "\n")
+	for (i in a)
+		if (a[i] != "")
+			is_cmd[a[i]] = 1
+	split(khdrs, a, "\n")
+	for (i in a)
+		if (a[i] != "")
+			is_khdr[a[i]] = 1
+	split(kall, a, "\n")
+	for (i in a)
+		if (a[i] != "")
+			is_kown[a[i]] = 1
+	banned["hwloc.h"] = banned["numa.h"] = banned["numaif.h"] = 1
+	banned["pthread.h"] = 1
+	bad = 0
+}
+
+function say(what, hdr, rule) {
+	printf "%s:%s: %s includes %s: %s\n", file, line, what, hdr, rule
+	bad = 1
+}
+
+{
+	# file:line:text; a path holds no colon here.
+	file = $0
+	sub(/:.*/, "", file)
+	rest = substr($0, length(file) + 2)
+	line = rest
+	sub(/:.*/, "", line)
+	text = substr(rest, length(line) + 2)
+	match(text, /[<"][^">]+[">]/)
+	hdr = substr(text, RSTART, RLENGTH)
+	name = substr(hdr, 2, RLENGTH - 2)
+	quoted = substr(hdr, 1, 1) == "\""
+	top = name
+	sub(/\/.*/, "", top)
+	if (name !~ /\//)
+		top = ""
+
+	if (file ~ /^(lib|include\/mess)\//) {
+		if (quoted && top != "mess")
+			say("lib", hdr, "lib/ and include/mess/ include only \"mess/...\" headers")
+		else if (!quoted && (name in banned || top == "hwloc"))
+			say("lib", hdr, "lib/ and include/mess/ use neither hwloc, libnuma nor pthread")
+	} else if (file ~ /^harness\/core\//) {
+		if (!quoted)
+			next
+		if (top in is_cmd)
+			say("core", hdr, "harness/core/ never includes a command folder'"'"'s header")
+		else if (top != "core" && top != "mess" && !(top == "" && name in is_khdr))
+			say("core", hdr, "harness/core/ includes only \"core/...\", \"mess/...\" and kernel headers")
+	} else if (file ~ /^harness\/[^\/]+\//) {
+		cmd = file
+		sub(/^harness\//, "", cmd)
+		sub(/\/.*/, "", cmd)
+		if (quoted && top != cmd && (top in is_cmd))
+			say("command " cmd, hdr, "a command never includes another command folder'"'"'s header")
+	} else if (file ~ /^kernels\//) {
+		if (!quoted)
+			next
+		if (top == "core" || top == "mess" || (top in is_cmd) || name ~ /^\.\.\/|\/\.\.\// ||
+		    (top == "" && !(name in is_kown)))
+			say("kernel", hdr, "kernels/ include only their own headers, nothing of harness/, lib/ or include/")
+	}
+}
+
+END { exit bad }
+'
