@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Characterise this machine's memory system: bandwidth-latency curve
-# families (the Mess method), or with "absorb" the noise-absorption tables.
+# families (the Mess method), or with "absorb" the noise-absorption tables,
+# with "ladder" the latency ladder.
 # Installs what it needs when run as root, builds the suite, then runs it.
 # With no argument: the curves, then a quick absorption table.  With
 # arguments, the harness gets them all (./run.sh --help and ./run.sh absorb

@@ -17,6 +17,11 @@ static const char *allowed(const struct mess_opt *o, char *buf, size_t len)
 			 o->max);
 		break;
 	case MESS_OPT_SIZE:
+		if (o->len) {
+			snprintf(buf, len, "a multiple of %zu bytes from %.0f",
+				 o->len, o->min);
+			break;
+		}
 		snprintf(buf, len,
 			 "a size from %.0f bytes, with optional K, M, G or T suffix (powers of 1024)",
 			 o->min);
@@ -87,7 +92,7 @@ static int set_opt(void *cfg, const struct mess_opt *o, const char *val,
 			goto bad;
 		break;
 	}
-	if (x < o->min || x > o->max)
+	if (x < o->min || x > o->max || (o->type == MESS_OPT_SIZE && o->len && fmod(x, (double)o->len)))
 		goto bad;
 	if (o->type == MESS_OPT_INT)
 		*(int64_t *)p = (int64_t)x;

@@ -27,7 +27,8 @@ struct mess_opt {
 	const char *name;
 	enum mess_opt_type type;
 	size_t off;
-	size_t len;		/* MESS_OPT_STR buffer size */
+	size_t len;		/* MESS_OPT_STR: buffer size; MESS_OPT_SIZE:
+				 * the value is a multiple of it (0: any) */
 	double min, max;
 	const char *arg;
 	const char *help;

@@ -28,7 +28,7 @@ static const struct mess_opt mess_cfg_opts[] = {
 	  "core that runs the pointer chase (default 0)" },
 	{ "buffer", MESS_OPT_SIZE, F(buffer), 0, 1 << 20, 1ULL << 46, "SIZE",
 	  "chase buffer, e.g. 512M, 2G (default 1G, at least 4x LLC)" },
-	{ "stride", MESS_OPT_SIZE, F(stride), 0, 64, 1 << 20, "BYTES",
+	{ "stride", MESS_OPT_SIZE, F(stride), 64, 64, 1 << 20, "BYTES",
 	  "distance between chased lines, multiple of 64 (default 256)" },
 	{ "window", MESS_OPT_SIZE, F(window), 0, 0, 1ULL << 40, "BYTES",
 	  "TLB-locality window visited before moving on; 0 = fully random (default 256K)" },
@@ -118,11 +118,6 @@ int mess_options_parse(struct mess_cfg *cfg, int argc, char **argv,
 		quick_defaults(cfg);
 	if (mess_opts_parse(mess_cfg_opts, NOPTS, cfg, argc, argv, err, errlen))
 		return -EINVAL;
-	if (cfg->stride % 64) {
-		snprintf(err, errlen, "--stride: '%llu' is not allowed; allowed: a multiple of 64 bytes from 64",
-			 (unsigned long long)cfg->stride);
-		return -EINVAL;
-	}
 	if (cfg->window && cfg->window < cfg->stride) {
 		snprintf(err, errlen, "--window: %llu is smaller than --stride %llu; allowed: 0 (fully random) or at least the stride",
 			 (unsigned long long)cfg->window,

@@ -40,7 +40,7 @@ static const struct mess_opt opts[] = {
 	  "smoke-sized: runs of 10 ms, 3 repeats" },
 	{ "out", MESS_OPT_STR, S(out), 0, 0, "DIR",
 	  "run directory (default results/<host>-ladder-<UTC timestamp>)" },
-	{ "stride", MESS_OPT_SIZE, F(stride), 0, 8, 1 << 20, "BYTES",
+	{ "stride", MESS_OPT_SIZE, F(stride), sizeof(void *), 8, 1 << 20, "BYTES",
 	  "bytes between the chased pointers, a multiple of 8 (default 64, lmbench's)" },
 	{ "repeats", MESS_OPT_UINT, F(repeats), 0, 1, 64, "N",
 	  "timed runs per size: median and spread (default 5)" },
@@ -84,11 +84,6 @@ static int parse(struct ladder_opts *o, int argc, char **argv, char *err,
 				   .run_ms = quick ? 10 : 100, .mem_node = -1 };
 	if (mess_opts_parse(opts, NOPTS, o, argc, argv, err, errlen))
 		return -EINVAL;
-	if (o->stride % sizeof(void *)) {
-		snprintf(err, errlen, "--stride: '%llu' is not allowed; allowed: a multiple of %zu bytes from 8",
-			 (unsigned long long)o->stride, sizeof(void *));
-		return -EINVAL;
-	}
 	return 0;
 }
 
