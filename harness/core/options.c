@@ -92,7 +92,8 @@ static int set_opt(void *cfg, const struct mess_opt *o, const char *val,
 			goto bad;
 		break;
 	}
-	if (x < o->min || x > o->max || (o->type == MESS_OPT_SIZE && o->len && fmod(x, (double)o->len)))
+	if (x < o->min || x > o->max ||
+	    (o->type == MESS_OPT_SIZE && o->len && fmod(x, (double)o->len)))
 		goto bad;
 	if (o->type == MESS_OPT_INT)
 		*(int64_t *)p = (int64_t)x;
