@@ -163,13 +163,9 @@ static inline int absorb_has_line(const struct mess_absorb_result *res)
 	return isfinite(res->slope);
 }
 
-/* options.c */
-void absorb_defaults(struct mess_absorb_opts *o, int quick);
-
 /* plan.c */
 struct row *absorb_find_row(struct absorb_table *t, const char *key,
 			    int by_id);
-int absorb_row_todo(const struct absorb_table *t, const struct row *r);
 
 /* measure.c */
 int absorb_pool_start(struct mess_absorb *a, int n);
@@ -192,9 +188,6 @@ int absorb_save(struct mess_absorb *a);
 /* report.c */
 int absorb_write_tables(const struct absorb_table *t, const char *dir,
 			const char *start_utc, int complete);
-/* k1 per instruction of the loop (section 2.4); NAN without a census. */
-double absorb_k1_rel(const struct absorb_table *t, const struct row *r,
-		     enum mess_noise_mode m);
 
 /* plots.c: every plot; the outcome goes to t->plots_note. */
 void absorb_plots(struct absorb_table *t, const char *rundir, int complete);

@@ -564,6 +564,18 @@ static int run_ladder(struct mess_absorb *a)
 	return err ? err : absorb_record_ladder(a);
 }
 
+/* Searches of the row still to run here. */
+static int row_todo(const struct absorb_table *t, const struct row *r)
+{
+	int n = 0;
+
+	if (r->skip)
+		return 0;
+	for (int i = 0; i < t->nmodes; i++)
+		n += !t->mode_skip[t->modes[i]] && !r->pair[t->modes[i]].done;
+	return n;
+}
+
 int mess_absorb_measure(struct mess_absorb *a)
 {
 	struct mess_wl *prev = NULL;
@@ -577,9 +589,9 @@ int mess_absorb_measure(struct mess_absorb *a)
 	}
 	a->t0_ns = mess_now_ns();
 	for (size_t i = 0; i < a->t.nrows; i++)
-		a->pairs_todo += (unsigned)absorb_row_todo(&a->t, &a->t.rows[i]);
+		a->pairs_todo += (unsigned)row_todo(&a->t, &a->t.rows[i]);
 	for (size_t i = 0; !err && i < a->t.nrows; i++)
-		if (absorb_row_todo(&a->t, &a->t.rows[i]))
+		if (row_todo(&a->t, &a->t.rows[i]))
 			err = run_row(a, &a->t.rows[i], &prev, &prev_row);
 	mess_wl_destroy(prev);
 	if (mess_interrupted)

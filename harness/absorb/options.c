@@ -44,7 +44,7 @@ static const struct mess_opt absorb_opts[] = {
 
 #define NOPTS (sizeof(absorb_opts) / sizeof(absorb_opts[0]))
 
-void absorb_defaults(struct mess_absorb_opts *o, int quick)
+static void defaults(struct mess_absorb_opts *o, int quick)
 {
 	memset(o, 0, sizeof(*o));
 	strcpy(o->kernels, "stream,lat_mem_rd,haccmk,spmxv");
@@ -62,7 +62,7 @@ void absorb_defaults(struct mess_absorb_opts *o, int quick)
 int mess_absorb_parse(struct mess_absorb_opts *o, int argc, char **argv,
 		      char *err, size_t errlen)
 {
-	absorb_defaults(o, mess_opts_given(argc, argv, "quick"));
+	defaults(o, mess_opts_given(argc, argv, "quick"));
 	if (mess_opts_parse(absorb_opts, NOPTS, o, argc, argv, err, errlen))
 		return -EINVAL;
 	return 0;

@@ -184,17 +184,6 @@ struct row *absorb_find_row(struct absorb_table *t, const char *key,
 	return NULL;
 }
 
-int absorb_row_todo(const struct absorb_table *t, const struct row *r)
-{
-	int n = 0;
-
-	if (r->skip)
-		return 0;
-	for (int i = 0; i < t->nmodes; i++)
-		n += !t->mode_skip[t->modes[i]] && !r->pair[t->modes[i]].done;
-	return n;
-}
-
 /*
  * The loop sizes for k1_rel: the census tools/noise-census.sh made of the
  * kernel objects at build time, installed beside the binary as data

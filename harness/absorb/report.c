@@ -19,7 +19,7 @@
  * sites per loop iteration (lat_mem_rd's loop is unrolled, one site per
  * load, so k per load is sites x k per loop iteration).
  */
-double absorb_k1_rel(const struct absorb_table *t, const struct row *r,
+static double k1_rel(const struct absorb_table *t, const struct row *r,
 		     enum mess_noise_mode m)
 {
 	const struct loop_census *c = &t->loops[r->wl.kernel][m];
@@ -55,7 +55,7 @@ static int write_csv(const struct absorb_table *t, const char *dir)
 				continue;
 			fprintf(f, "%s,%s,%u", r->key,
 				mess_noise_mode_name(t->modes[j]), res->k1);
-			csv_num(f, absorb_k1_rel(t, r, t->modes[j]));
+			csv_num(f, k1_rel(t, r, t->modes[j]));
 			csv_num(f, absorb_has_line(res) ? res->k2 : NAN);
 			csv_num(f, res->slope);
 			csv_num(f, res->base);
@@ -175,7 +175,7 @@ static int write_md(const struct absorb_table *t, const char *dir,
 			k1_cell(cell, sizeof(cell), pr);
 			fprintf(f, "| %s | %s | %s | %.3g |", r->id,
 				mess_noise_mode_name(t->modes[j]), cell,
-				absorb_k1_rel(t, r, t->modes[j]));
+				k1_rel(t, r, t->modes[j]));
 			if (absorb_has_line(res))
 				fprintf(f, " %u | %.4g |", res->k2, res->slope);
 			else

@@ -2,7 +2,6 @@
 #include "core/util.h"
 
 #include <errno.h>
-#include <math.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "curves/gen.h"
 
-#include "core/clock.h"
-
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include "core/clock.h"
 
 /* Progress counters of different threads must not share a cache line, or
  * publishing progress would itself generate coherence traffic. */

@@ -99,13 +99,15 @@ static json_t *meta(const struct mess_rundir *rd, const struct mess_topo *t,
 	json_t *m = mess_rundir_meta(rd, t, META_SCHEMA);
 
 	if (m && mess_json_merge(m, mess_json_pack(
-		"{s:i, s:i, s:I, s:i, s:I, s:I, s:I, s:i, s:f, s:s, s:s, s:o, s:b, s:s}",
+		"{s:i, s:i, s:I, s:i, s:I, s:I, s:I, s:i, s:f, s:s, s:s, s:s, s:s, s:o, s:b, s:s}",
 		"core", (int)o->core, "core_pu", t->core_pu[o->core],
 		"llc_bytes", (json_int_t)l->llc_bytes, "memory_node", l->o.node,
 		"stride_bytes", (json_int_t)l->o.stride,
 		"min_bytes", (json_int_t)l->o.lo, "max_bytes", (json_int_t)l->o.hi,
 		"repeats", (int)l->o.repeats, "run_ms", l->o.run_ms,
 		"timer", "clock_gettime(CLOCK_MONOTONIC) around each run",
+		"latency", "ns per dependent load: median of repeats runs per size (ladder.csv lat_ns)",
+		"spread", "1.4826 x median absolute deviation of the runs (ladder.csv spread_ns)",
 		"huge_pages", l->hp, "huge_pct", mess_json_real(l->huge_pct, 1),
 		"quick", o->quick, "plots", plots))) {
 		json_decref(m);
