@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Load a curve family from any of the layouts users hold, and say how it
+ * was measured, so that exports, comparisons and simulators take any of
+ * them:
+ *  - a run directory of this suite (curves.csv, with meta.json and
+ *    summary.json beside it), or its curves.csv alone;
+ *  - a Mess directory of bwlat_<R>.txt files (MB/s, ns, no header), such
+ *    as a run's mess/ or an export;
+ *  - a Mess-Results directory holding memory_curves.csv, or that file
+ *    (the layout of ../shared/reference/mess-results/);
+ *  - a PROFET curves.json ({"<R>": [[MB/s, cycles], ...]}) or a directory
+ *    holding exactly one .json file and no bwlat file; latency is in CPU
+ *    cycles there and is converted with a frequency (the ghz argument, or
+ *    the info.txt/plotter.txt beside it when it gives one).
+ */
+#ifndef MESS_LOAD_H
+#define MESS_LOAD_H
+
+#include <stddef.h>
+
+#include "mess/curve.h"
+
+enum mess_set_kind {
+	MESS_SET_RUN,		/* this suite's curves.csv (+ meta.json) */
+	MESS_SET_BWLAT,		/* bwlat_<R>.txt directory */
+	MESS_SET_MESS_RESULTS,	/* memory_curves.csv */
+	MESS_SET_PROFET,	/* curves.json in cycles */
+};
+
+/* How a set was measured, as far as its files say: NAN, -1 or "" when
+ * they do not. */
+struct mess_set_info {
+	enum mess_set_kind kind;
+	const char *kind_name;	/* "run", "bwlat", "mess-results", "profet" */
+	char path[4096];	/* the file or directory that was read */
+	char label[128];	/* short name: the directory's base name */
+	double unloaded_ns;	/* also stored in the family */
+	const char *unloaded_source; /* "chase-only run", "lowest-bandwidth
+				      * points", "none" */
+	double cpu_ghz;		/* nominal, from the set's metadata */
+	double cpu_ghz_measured;
+	int latency_from_cycles; /* 1: converted from cycles with cpu_ghz */
+	char bw_source[32];	/* "accounted", "counters" (Mess-Results are
+				 * counter-measured) or "" */
+	char huge_pages[32];
+	int cores;		/* traffic generator threads, -1 unknown */
+	double stride_bytes, window_bytes;
+	char tool[64];		/* "mess 0.1.0 (git ...)" or the publisher */
+	char cpu_model[128];
+	int complete;		/* 1, 0, or -1 unknown */
+};
+
+/*
+ * Read the set at path into f (zeroed by the caller; freed by the caller
+ * also on error), detecting its layout.  ghz > 0 overrides the frequency a
+ * cycle-based set is converted with; 0 means "from its metadata".  On error
+ * err holds one line naming the file, the line number where there is one,
+ * and what is wrong.
+ * 0, -ENOENT (nothing readable at path), -EINVAL (malformed, or a
+ * cycle-based set and no frequency), -ENOMEM.
+ */
+int mess_set_load(const char *path, double ghz, struct mess_family *f,
+		  struct mess_set_info *info, char *err, size_t errlen);
+
+#endif
