@@ -85,8 +85,11 @@ KERNEL_OBJS := $(KERNEL_SRCS:%.S=$(BUILD)/%.o) $(KERNEL_C_SRCS:%.c=$(BUILD)/%.o)
 # include/mess/), which link neither hwloc nor pthread so that a simulator
 # can link them alone.
 LIB_SRCS := $(wildcard lib/*.c)
-LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/pic/%.o)
 LIB := $(BUILD)/libmess.a
+SONAME := libmess.so.0
+SHLIB := $(BUILD)/$(SONAME)
+PUBLIC_HEADERS := $(wildcard include/mess/*.h)
 HARNESS_SRCS := $(wildcard harness/core/*.c) $(filter-out harness/core/%,$(wildcard harness/*/*.c))
 HARNESS_OBJS := $(HARNESS_SRCS:%.c=$(BUILD)/%.o)
 HARNESS_LIB := $(BUILD)/libmess-harness.a
@@ -94,6 +97,8 @@ MAIN_OBJ := $(BUILD)/harness/main.o
 MESS := $(BUILD)/mess
 BENCH_OBJ := $(BUILD)/tests/bench/compare.o
 BENCH := $(BUILD)/bench/compare
+BENCH_MODEL_OBJ := $(BUILD)/tests/bench/model.o
+BENCH_MODEL := $(BUILD)/bench/model
 
 # What mess reads at run time, staged as `make install` lays it out under
 # $(PREFIX)/share/mess, so that the binary finds it beside itself
@@ -117,7 +122,7 @@ TEST_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/unit/test_*.c))
 
 # Every object the rules below build: their .d files name the headers.
 OBJS := $(MAIN_OBJ) $(HARNESS_OBJS) $(LIB_OBJS) $(KERNEL_OBJS) $(TEST_OBJS) \
-	$(BENCH_OBJ)
+	$(BENCH_OBJ) $(BENCH_MODEL_OBJ)
 
 # Public curves for the metric tests; read in place, never copied.
 MESS_REFERENCE ?= $(abspath ../shared/reference/mess-results)
@@ -129,7 +134,7 @@ export MESS_REFERENCE
 # Keep test objects: they are intermediate files of pattern rules.
 .SECONDARY:
 
-all: $(MESS) $(DATA_FILES)
+all: $(MESS) $(DATA_FILES) $(if $(FOREIGN),,$(SHLIB) $(BUILD)/mess.pc)
 
 $(DATA)/plots/%.gp: plots/%.gp
 	$(quiet) CP $@
@@ -159,6 +164,30 @@ $(BUILD)/harness/core/buildinfo.o: $(wildcard .git/index)
 $(LIB): $(LIB_OBJS)
 	$(quiet) AR $@
 	$(Q)rm -f $@ && $(CROSS_COMPILE)ar rcs $@ $^
+
+# The same objects as a shared library, for simulators that load the curve
+# model (include/mess/model.h) at run time: position-independent, and
+# linked against what lib/ may use (jansson, libm) only.  Native builds
+# only: a foreign ISA links everything statically.
+# (In their own directory, so that no object built without -fPIC is reused.)
+$(BUILD)/pic/%.o: %.c
+	$(quiet) CC $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS_ALL) -fPIC -c $< -o $@
+
+$(SHLIB): $(LIB_OBJS)
+	$(quiet) LD $@
+	$(Q)$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS) -o $@ $^ $(LDLIBS_LIB)
+	$(Q)ln -sf $(SONAME) $(BUILD)/libmess.so
+
+$(BUILD)/mess.pc: Makefile
+	$(quiet) GEN $@
+	$(Q)printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' \
+		'includedir=$${prefix}/include' '' 'Name: mess' \
+		'Description: memory-system curve families, their readers and the curve model' \
+		'Version: $(VERSION)' 'Requires.private: jansson' \
+		'Libs: -L$${libdir} -lmess' 'Libs.private: -lm' \
+		'Cflags: -I$${includedir}' >$@
 
 $(HARNESS_LIB): $(HARNESS_OBJS)
 	$(quiet) AR $@
@@ -244,7 +273,7 @@ check-layering:
 # the apt-get line and fails); the suites then run in a second make, so
 # that none starts before the packages are in, and it finds the compiler
 # that this one may have lacked.
-CHECKS := check-layering check-unit check-cli check-smoke check-absorb $(BENCH) \
+CHECKS := check-layering check-unit check-cli check-smoke check-absorb $(BENCH) $(BENCH_MODEL) \
 	$(addprefix check-,$(ISAS))
 check:
 	$(Q)tools/deps.sh check
@@ -260,11 +289,23 @@ install: all
 	install -m 755 $(MESS) $(DESTDIR)$(PREFIX)/bin/mess
 	install -m 644 $(PLOT_SCRIPTS:%=$(DATA)/%) $(DESTDIR)$(PREFIX)/share/mess/plots/
 	install -m 644 $(DATA)/noise-loops.tsv $(DESTDIR)$(PREFIX)/share/mess/
+	install -d $(DESTDIR)$(PREFIX)/include/mess $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(PREFIX)/include/mess/
+	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
+ifeq ($(FOREIGN),)
+	install -m 755 $(SHLIB) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libmess.so
+	install -m 644 $(BUILD)/mess.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+endif
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/mess \
+	rm -f $(DESTDIR)$(PREFIX)/bin/mess $(DESTDIR)$(PREFIX)/lib/libmess.a \
+		$(DESTDIR)$(PREFIX)/lib/$(SONAME) $(DESTDIR)$(PREFIX)/lib/libmess.so \
+		$(DESTDIR)$(PREFIX)/lib/pkgconfig/mess.pc \
+		$(addprefix $(DESTDIR)$(PREFIX)/,$(PUBLIC_HEADERS)) \
 		$(addprefix $(DESTDIR)$(PREFIX)/share/mess/,$(PLOT_SCRIPTS) noise-loops.tsv)
 	rmdir $(DESTDIR)$(PREFIX)/share/mess/plots $(DESTDIR)$(PREFIX)/share/mess \
+		$(DESTDIR)$(PREFIX)/include/mess \
 		2>/dev/null || true
 
 clean:
@@ -282,5 +323,12 @@ $(BENCH): $(BENCH_OBJ) $(HARNESS_LIB) $(LIB) $(KERNEL_OBJS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_HARNESS)
 
-bench: $(BENCH) $(MESS)
+# The curve model as a simulator calls it: ns per query.
+$(BENCH_MODEL): $(BENCH_MODEL_OBJ) $(LIB)
+	$(quiet) LD $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_LIB)
+
+bench: $(BENCH) $(BENCH_MODEL) $(MESS)
+	$(Q)$(BENCH_MODEL) $(MESS_REFERENCE)/MN5-GPP-SPR8480-DDR5/memory_curves.csv
 	$(Q)tests/bench/compare.sh ./$(BENCH)
