@@ -243,6 +243,8 @@ static int write_info(const struct mess_export_in *in, const char *dir,
 		fprintf(o.fp, "CPU_FREQ=%.6f\n", in->ghz);
 	if (isfinite(u))
 		fprintf(o.fp, "UNLOADED_NS=%.3f\n", u);
+	if (in->extra_info)
+		fputs(in->extra_info, o.fp);
 	fprintf(o.fp, "SOURCES=curve-sources.tsv (measured, interpolated or extrapolated per read share)\n");
 	return out_close(&o, 0, err, errlen);
 }

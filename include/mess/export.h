@@ -46,6 +46,9 @@ struct mess_export_in {
 	/* Why read shares below the family's lowest are not measured, for
 	 * curve-sources.tsv (may be NULL). */
 	const char *below_note;
+	/* More "KEY=value" lines for info.txt, each ending in a newline
+	 * (may be NULL). */
+	const char *extra_info;
 	/* Filled by mess_export (set by it: leave NULL). */
 	struct mess_export_tally *tally;
 };
