@@ -128,7 +128,7 @@ OBJS := $(MAIN_OBJ) $(HARNESS_OBJS) $(LIB_OBJS) $(KERNEL_OBJS) $(TEST_OBJS) \
 MESS_REFERENCE ?= $(abspath ../shared/reference/mess-results)
 export MESS_REFERENCE
 
-.PHONY: all install uninstall print-mess bench check check-suites check-layering check-unit check-cli check-smoke check-absorb check-kernels check-e2e clean \
+.PHONY: all install uninstall print-mess bench check check-suites check-example check-layering check-unit check-cli check-smoke check-absorb check-kernels check-e2e clean \
 	$(addprefix check-,$(ISAS))
 .DEFAULT_GOAL := all
 # Keep test objects: they are intermediate files of pattern rules.
@@ -262,6 +262,21 @@ check-smoke: all
 check-absorb: all
 	$(Q)tests/absorb-smoke.sh
 
+# examples/simulator.c built the way a simulator's build would do it:
+# against a staged `make install`, found through pkg-config, run from the
+# shared library, on a public curve set.
+STAGE := $(BUILD)/stage
+check-example: all
+	$(Q)rm -rf $(STAGE) && $(MAKE) --no-print-directory install DESTDIR=$(abspath $(STAGE)) PREFIX=/usr >/dev/null
+	$(Q)PKG_CONFIG_PATH=$(STAGE)/usr/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$(STAGE) \
+		$(CC) -Wall -Werror -o $(BUILD)/example-simulator examples/simulator.c \
+		$$(PKG_CONFIG_PATH=$(STAGE)/usr/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$(STAGE) pkg-config --cflags --libs mess)
+	$(Q)LD_LIBRARY_PATH=$(STAGE)/usr/lib $(BUILD)/example-simulator \
+		$(MESS_REFERENCE)/MN5-HBM-XeonMax9480-HBM2 70 >$(BUILD)/example.out
+	$(Q)LD_LIBRARY_PATH=$(STAGE)/usr/lib ldd $(BUILD)/example-simulator | grep -q 'libmess.so.0 => .*$(STAGE)' && \
+		[ $$(grep -c ' ns ' $(BUILD)/example.out) -eq 11 ] && \
+		! grep -q -e nan -e inf $(BUILD)/example.out && echo "example: ok (linked $(SONAME) from a staged install)"
+
 # The include rules of the layers, after a self-test showing that the
 # check catches a violation of each.
 check-layering:
@@ -273,7 +288,7 @@ check-layering:
 # the apt-get line and fails); the suites then run in a second make, so
 # that none starts before the packages are in, and it finds the compiler
 # that this one may have lacked.
-CHECKS := check-layering check-unit check-cli check-smoke check-absorb $(BENCH) $(BENCH_MODEL) \
+CHECKS := check-layering check-unit check-cli check-smoke check-absorb check-example $(BENCH) $(BENCH_MODEL) \
 	$(addprefix check-,$(ISAS))
 check:
 	$(Q)tools/deps.sh check

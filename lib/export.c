@@ -209,6 +209,14 @@ static int for_each_share(const struct mess_export_in *in, const char *dir,
 		describe_from(from, sizeof(from), src, lo, hi,
 			      r < rmin ? in->below_note : NULL);
 		ret = row(ctx, r, bw, lat, n, src, from);
+		if (in->tally) {
+			if (src & MESS_SRC_EXTRAPOLATED)
+				in->tally->extrapolated++;
+			else if (src)
+				in->tally->interpolated++;
+			else
+				in->tally->measured++;
+		}
 		fprintf(o.fp, "%s\t%d\t%s\t%s\n", file, r, mess_src_name(src), from);
 	}
 	free(bw);
@@ -235,6 +243,8 @@ static int write_info(const struct mess_export_in *in, const char *dir,
 		fprintf(o.fp, "CPU_FREQ=%.6f\n", in->ghz);
 	if (isfinite(u))
 		fprintf(o.fp, "UNLOADED_NS=%.3f\n", u);
+	if (in->extra_info)
+		fputs(in->extra_info, o.fp);
 	fprintf(o.fp, "SOURCES=curve-sources.tsv (measured, interpolated or extrapolated per read share)\n");
 	return out_close(&o, 0, err, errlen);
 }
@@ -430,9 +440,11 @@ const struct mess_export_format *mess_export_find(const char *name)
 }
 
 int mess_export(const struct mess_export_format *fmt,
-		const struct mess_export_in *in, const char *dir, char *err,
-		size_t errlen)
+		const struct mess_export_in *in, const char *dir,
+		struct mess_export_tally *tally, char *err, size_t errlen)
 {
+	struct mess_export_in copy;
+
 	if (!fmt || !in || !in->m || !in->fam || !dir || !*dir)
 		return fail(err, errlen, -EINVAL, "nothing to export");
 	if (fmt->needs_ghz && !(in->ghz > 0))
@@ -441,5 +453,9 @@ int mess_export(const struct mess_export_format *fmt,
 			    fmt->name);
 	if (mkdir(dir, 0777) && errno != EEXIST)
 		return fail(err, errlen, -errno, "%s: %s", dir, strerror(errno));
-	return fmt->write(in, dir, err, errlen);
+	copy = *in;
+	if (tally)
+		memset(tally, 0, sizeof(*tally));
+	copy.tally = tally;
+	return fmt->write(&copy, dir, err, errlen);
 }

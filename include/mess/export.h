@@ -34,6 +34,8 @@
 /* The Mess simulator's grid: 0, 2, ..., 100. */
 #define MESS_EXPORT_SHARES 51
 
+struct mess_export_tally;
+
 struct mess_export_in {
 	const struct mess_family *fam;	/* the measured points (csv) */
 	const struct mess_model *m;	/* built from fam */
@@ -44,6 +46,11 @@ struct mess_export_in {
 	/* Why read shares below the family's lowest are not measured, for
 	 * curve-sources.tsv (may be NULL). */
 	const char *below_note;
+	/* More "KEY=value" lines for info.txt, each ending in a newline
+	 * (may be NULL). */
+	const char *extra_info;
+	/* Filled by mess_export (set by it: leave NULL). */
+	struct mess_export_tally *tally;
 };
 
 struct mess_export_format {
@@ -60,15 +67,21 @@ extern const struct mess_export_format mess_export_formats[];
 /* The row of a format, NULL if there is none. */
 const struct mess_export_format *mess_export_find(const char *name);
 
+/* How many of the 51 shares were measured, interpolated, extrapolated. */
+struct mess_export_tally {
+	unsigned measured, interpolated, extrapolated;
+};
+
 /*
  * Write the format into dir (created if missing, one level); files are
  * replaced whole (written beside and renamed), so a reader never sees half
- * a file.  0, -EINVAL (nothing to export, or cycles wanted and no
- * frequency), -ENOMEM or -errno of the file system; err says which file.
+ * a file.  tally (may be NULL) counts the shares.  0, -EINVAL (nothing to
+ * export, or cycles wanted and no frequency), -ENOMEM or -errno of the
+ * file system; err says which file.
  */
 int mess_export(const struct mess_export_format *fmt,
-		const struct mess_export_in *in, const char *dir, char *err,
-		size_t errlen);
+		const struct mess_export_in *in, const char *dir,
+		struct mess_export_tally *tally, char *err, size_t errlen);
 
 /*
  * The curve the mess, profet and json formats write for read share r (an

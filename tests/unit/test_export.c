@@ -170,7 +170,7 @@ static void test_mess_and_profet_on_reference(void **state)
 				     .tool = "Mess-Results", .bw_source = "counters" };
 
 	snprintf(dir, sizeof(dir), "%s/mess", tmpl);
-	assert_int_equal(mess_export(mess_export_find("mess"), &in, dir, err,
+	assert_int_equal(mess_export(mess_export_find("mess"), &in, dir, NULL, err,
 				     sizeof(err)), 0);
 	sim_load(dir, sim, &leadoff);
 	for (int r = 0; r <= 100; r += 2)
@@ -189,11 +189,11 @@ static void test_mess_and_profet_on_reference(void **state)
 
 	/* PROFET without a frequency is refused; with one, cycles. */
 	snprintf(dir, sizeof(dir), "%s/profet", tmpl);
-	assert_int_equal(mess_export(mess_export_find("profet"), &in, dir, err,
+	assert_int_equal(mess_export(mess_export_find("profet"), &in, dir, NULL, err,
 				     sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "--ghz"));
 	in.ghz = 2.0;
-	assert_int_equal(mess_export(mess_export_find("profet"), &in, dir, err,
+	assert_int_equal(mess_export(mess_export_find("profet"), &in, dir, NULL, err,
 				     sizeof(err)), 0);
 	snprintf(path, sizeof(path), "%s/curves.json", dir);
 	j = json_load_file(path, 0, NULL);
