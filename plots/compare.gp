@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: MIT
+# mess compare: compare.png overlays every set's curves on the same axes
+# (one hue per set, lighter for fewer reads); compare-ratio.png shows each
+# set's latency over the first set's at the same bandwidth, one line per
+# read share, up to the lower of the two maximum bandwidths.
+#
+#   gnuplot -e "datafile='c/plots/compare.dat'; ratiofile='c/plots/compare-ratio.dat'; \
+#               outbase='c/plots/compare'; nsets=2; label1='DDR5'; label2='HBM'" \
+#           plots/compare.gp
+#
+# datafile: index blocks (one per curve) of "bw_gbs lat_ns read_pct set";
+# ratiofile: blocks of "bw_gbs ratio read_pct set" (set >= 1, 0-based).
+# Writes outbase.png/.svg and outbase-ratio.png/.svg.
+
+if (!exists("datafile")) datafile = 'compare.dat'
+if (!exists("ratiofile")) ratiofile = 'compare-ratio.dat'
+if (!exists("outbase")) outbase = 'compare'
+if (!exists("nsets")) nsets = 2
+
+# Per set the dark end of a ColorBrewer sequential palette (Blues, Oranges,
+# Greens, Purples, Reds, Greys, then browns and teals), mixed with white
+# for fewer reads: 35 % of the hue at 0 % reads, all of it at 100 %.
+array dark[8] = [0x08519c, 0xd94801, 0x238b45, 0x6a51a3, 0xcb181d, 0x252525, 0x8c510a, 0x01665e]
+chan(c, s, t) = int(255 - (255 - ((c >> s) & 255)) * t)
+shade(c, t) = (chan(c, 16, t) << 16) + (chan(c, 8, t) << 8) + chan(c, 0, t)
+col(set, r) = shade(dark[int(set) + 1], 0.35 + 0.65 * r / 100)
+label(i) = exists(sprintf('label%d', i)) ? value(sprintf('label%d', i)) : sprintf('set %d', i)
+
+set border 3 lw 1.2
+set tics nomirror out
+set mxtics 2
+set mytics 2
+set grid xtics ytics back lt 1 lc rgb '#e4e4e4' lw 0.8
+set key top left noenhanced box opaque
+
+# ---- overlay ----
+stats datafile using 1:2 nooutput
+nblocks = STATS_blocks
+set terminal pngcairo size 1200,800 enhanced font 'Sans,15' linewidth 1.2
+set output outbase.'.png'
+set title 'Bandwidth-latency curves on the same axes (lighter: fewer reads)' font ',17'
+set xlabel 'Memory bandwidth [GB/s]'
+set ylabel 'Load-to-use latency [ns]'
+set xrange [0:*]
+set yrange [0:*]
+plot for [i=0:nblocks-1] datafile index i using 1:2:(col($4, $3)) \
+	with linespoints lc rgb variable lw 1.3 pt 7 ps 0.4 notitle, \
+     for [s=1:nsets] NaN with linespoints lc rgb dark[s] lw 3 pt 7 title label(s)
+set terminal svg size 1200,800 dynamic enhanced font 'Sans,15' \
+	linewidth 1.2 background rgb 'white'
+set output outbase.'.svg'
+replot
+set output
+
+# ---- latency ratio ----
+stats ratiofile using 1:2 nooutput
+rblocks = STATS_blocks
+set terminal pngcairo size 1200,800 enhanced font 'Sans,15' linewidth 1.2
+set output outbase.'-ratio.png'
+set title sprintf('Latency over %s''s at the same bandwidth, read shares 50-100 %% (lighter: fewer reads)', label(1)) noenhanced font ',17'
+set ylabel sprintf('latency / latency of %s', label(1)) noenhanced
+set yrange [0:*]
+set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead back dt (8,5) lw 1.5 lc rgb '#555555'
+plot for [i=0:rblocks-1] ratiofile index i using 1:2:(col($4, $3)) \
+	with lines lc rgb variable lw 2 notitle, \
+     for [s=2:nsets] NaN with lines lc rgb dark[s] lw 3 \
+	title sprintf('%s / %s', label(s), label(1))
+set terminal svg size 1200,800 dynamic enhanced font 'Sans,15' \
+	linewidth 1.2 background rgb 'white'
+set output outbase.'-ratio.svg'
+replot
+set output
