@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "absorb/cmd.h"
+#include "compare/cmd.h"
 #include "core/cmd.h"
 #include "curves/cmd.h"
 #include "export/cmd.h"
@@ -26,6 +27,8 @@ static const struct mess_cmd cmds[] = {
 	  mess_ladder_main, mess_ladder_usage, NULL },
 	{ "export", "write a curve set for the Mess simulator, PROFET or people",
 	  mess_export_main, mess_export_usage, NULL },
+	{ "compare", "curve families side by side (runs, public sets): figures, ratios, application verdicts",
+	  mess_compare_main, mess_compare_usage, NULL },
 };
 
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `mess compare A B [C...]`: curve families side by side, whatever layout
+ * each was read from (mess_set_load), written by the comparison service
+ * (core/compare.h) into a new directory.  Nothing is measured.
+ */
+#include "compare/cmd.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/compare.h"
+#include "core/options.h"
+#include "core/rundir.h"
+#include "mess/load.h"
+
+#define META_SCHEMA 1
+
+struct compare_opts {
+	char out[PATH_MAX];
+	char app[1024];		/* the last --app; every one is read by apps() */
+	double ghz;
+	int no_plots;
+	int help;
+};
+
+#define F(field) MESS_OPT_F(struct compare_opts, field)
+#define S(field) MESS_OPT_S(struct compare_opts, field)
+
+static const struct mess_opt opts[] = {
+	{ "out", MESS_OPT_STR, S(out), 0, 0, "DIR",
+	  "new or empty directory (default results/<host>-compare-<UTC timestamp>)" },
+	{ "app", MESS_OPT_STR, S(app), 0, 0, "R:BW[,R:BW]",
+	  "an application moving BW GB/s at R % reads: which set serves it at lower latency (repeatable)" },
+	{ "ghz", MESS_OPT_DOUBLE, F(ghz), 0, 0.1, 20, "GHZ",
+	  "CPU frequency turning a PROFET set's cycles into ns (default: the set's info.txt/plotter.txt)" },
+	{ "no-plots", MESS_OPT_FLAG, F(no_plots), 0, 0, 0, NULL,
+	  "do not run gnuplot" },
+	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
+};
+
+#define NOPTS (sizeof(opts) / sizeof(opts[0]))
+
+void mess_compare_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: mess compare A B [C...] [OPTION]...\n"
+		"Curve families side by side: unloaded latency, maximum bandwidth, saturation,\n"
+		"and per read share (50..100 %%) the latency at a common bandwidth and the\n"
+		"bandwidth where latency doubles; ratios against A; warnings where the sets\n"
+		"were measured differently.  Each set (up to %d) is a run directory of this\n"
+		"suite, a Mess bwlat_<R>.txt directory, a Mess-Results directory or its\n"
+		"memory_curves.csv, or a PROFET curves.json.\n\n", MESS_CMP_MAX_SETS);
+	mess_opts_print(f, opts, NOPTS);
+	fprintf(f,
+		"\nExamples:\n"
+		"  mess compare $MESS_REFERENCE/MN5-GPP-SPR8480-DDR5 $MESS_REFERENCE/MN5-HBM-XeonMax9480-HBM2\n"
+		"                                      DDR5 against HBM2 (public Mess results)\n"
+		"  mess compare results/ddr results/hbm --app 70:150 --app 100:400\n"
+		"                                      which memory serves these applications faster\n"
+		"  mess compare ddr/curves.json hbm/curves.json --ghz 2.0\n"
+		"                                      PROFET sets, cycles at 2.0 GHz\n"
+		"\nFiles: compare.json, compare.md, meta.json, plots/compare.png and\n"
+		"plots/compare-ratio.png (see results/README.md).  Warnings and verdicts also\n"
+		"go to stderr; the directory is printed on stdout.\n"
+		"Exit status: 0 ok, 1 bad usage or a set that cannot be read, 2 failure.\n");
+}
+
+/* Every --app of argv, in order (the table keeps only the last). */
+static int apps(int argc, char **argv, double *r, double *bw, size_t *n,
+		char *err, size_t errlen)
+{
+	*n = 0;
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		const char *v = !strcmp(argv[i], "--app") && i + 1 < argc ? argv[++i] :
+				!strncmp(argv[i], "--app=", 6) ? argv[i] + 6 : NULL;
+
+		if (v && mess_compare_parse_apps(v, r, bw, MESS_COMPARE_MAX_APPS,
+						 n, err, errlen))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* mess_rundir_open refuses a directory holding a comparison; this one
+ * also holds other results (a run's meta.json), so any file is refused. */
+static int used(const char *dir)
+{
+	DIR *d = dir[0] ? opendir(dir) : NULL;
+	struct dirent *e;
+	int any = 0;
+
+	while (d && !any && (e = readdir(d)))
+		any = strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	if (d)
+		closedir(d);
+	return any || (dir[0] && !d && errno != ENOENT);
+}
+
+static int usable(const struct mess_family *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (mess_curve_usable(&f->curves[i]))
+			return 1;
+	return 0;
+}
+
+struct loaded {
+	struct mess_family fam[MESS_CMP_MAX_SETS];
+	struct mess_set_info info[MESS_CMP_MAX_SETS];
+	char label[MESS_CMP_MAX_SETS][160];
+	struct mess_compare_set set[MESS_CMP_MAX_SETS];
+	size_t n;
+};
+
+static int load(struct loaded *l, char **pos, int npos, double ghz)
+{
+	char err[1024];
+
+	for (int i = 0; i < npos; i++) {
+		int rc = mess_set_load(pos[i], ghz, &l->fam[i], &l->info[i], err,
+				       sizeof(err));
+
+		l->n = (size_t)i + 1;
+		if (rc) {
+			fprintf(stderr, "mess compare: %s\n", err[0] ? err : strerror(-rc));
+			return rc == -ENOMEM ? rc : -EINVAL;
+		}
+		/* Refused here, before anything is written. */
+		if (!usable(&l->fam[i])) {
+			fprintf(stderr, "mess compare: %s: no curve with a usable point; allowed: a set with measured points\n",
+				l->info[i].path);
+			return -EINVAL;
+		}
+		/* Two sets from directories of one name stay apart. */
+		snprintf(l->label[i], sizeof(l->label[i]), "%s",
+			 l->info[i].label[0] ? l->info[i].label : pos[i]);
+		for (int j = 0; j < i; j++)
+			if (!strcmp(l->label[j], l->label[i])) {
+				snprintf(l->label[i], sizeof(l->label[i]), "%.120s #%d",
+					 l->info[i].label, i + 1);
+				break;
+			}
+		l->set[i] = (struct mess_compare_set){ &l->fam[i], &l->info[i],
+						      l->label[i] };
+	}
+	return 0;
+}
+
+static json_t *meta(const struct mess_rundir *rd, const struct loaded *l,
+		    char **pos, const struct compare_opts *o, const double *r,
+		    const double *bw, size_t napps, const char *plots)
+{
+	static const struct mess_topo none;
+	json_t *m = mess_rundir_meta(rd, &none, META_SCHEMA);
+	json_t *sets = json_array(), *a = json_array();
+
+	/* The identity is the build's; the CPU is each set's, below. */
+	json_object_del(m, "cpu_model");
+	for (size_t i = 0; i < l->n; i++)
+		json_array_append_new(sets, mess_json_pack(
+			"{s:s, s:s, s:s, s:s, s:s, s:s, s:b}",
+			"label", l->label[i], "argument", pos[i],
+			"path", l->info[i].path, "kind", l->info[i].kind_name,
+			"cpu_model", l->info[i].cpu_model, "tool", l->info[i].tool,
+			"latency_from_cycles", l->info[i].latency_from_cycles == 1));
+	for (size_t i = 0; i < napps; i++)
+		json_array_append_new(a, mess_json_pack("{s:f, s:f}", "read_pct", r[i],
+						       "bw_gbs", bw[i]));
+	if (m && mess_json_merge(m, mess_json_pack("{s:s, s:o, s:o, s:o, s:s, s:s}",
+		"measured", "nothing: every figure is read from the sets' files through the curve model",
+		"sets", sets, "ghz", o->ghz > 0 ? json_real(o->ghz) : json_null(),
+		"apps", a, "plots", plots,
+		"files", "compare.json, compare.md, plots/compare.*, plots/compare-ratio.* (results/README.md)"))) {
+		json_decref(m);
+		return NULL;
+	}
+	return m;
+}
+
+int mess_compare_main(int argc, char **argv)
+{
+	static struct loaded l;
+	struct compare_opts o = { 0 };
+	struct mess_rundir rd = { 0 };
+	char err[512] = "", plots[600] = "skipped: --no-plots", *pos[MESS_CMP_MAX_SETS];
+	double r[MESS_COMPARE_MAX_APPS], bw[MESS_COMPARE_MAX_APPS];
+	size_t napps = 0;
+	int npos = 0, rc;
+
+	if (mess_opts_parse_pos(opts, NOPTS, &o, argc, argv, pos,
+				MESS_CMP_MAX_SETS, &npos, err, sizeof(err)) ||
+	    apps(argc, argv, r, bw, &napps, err, sizeof(err))) {
+		fprintf(stderr, "mess compare: %s\n", err);
+		return -EINVAL;
+	}
+	if (o.help) {
+		mess_compare_usage(stdout);
+		return 0;
+	}
+	if (npos < 2) {
+		fprintf(stderr, "mess compare: %d set%s given; allowed: 2 to %d sets (run directories, bwlat directories, Mess-Results directories or memory_curves.csv, PROFET json)\n",
+			npos, npos == 1 ? "" : "s", MESS_CMP_MAX_SETS);
+		return -EINVAL;
+	}
+	if (used(o.out)) {
+		fprintf(stderr, "mess compare: --out: %s exists and is not empty; allowed: a new or empty directory\n",
+			o.out);
+		return -EEXIST;
+	}
+	memset(&l, 0, sizeof(l));
+	rc = load(&l, pos, npos, o.ghz);
+	if (!rc) {
+		rc = mess_rundir_open(&rd, "mess compare", "compare", o.out, NULL,
+				      MESS_COMPARE_JSON, argc, argv);
+		if (rc)
+			fprintf(stderr, "mess compare: cannot set up %s: %s\n", rd.dir,
+				strerror(-rc));
+	}
+	if (!rc) {
+		struct mess_compare_opts co = {
+			.cmd = "mess compare", .app_read_pct = r, .app_bw_gbs = bw,
+			.napps = napps, .no_plots = o.no_plots, .plots_note = plots,
+			.plots_note_len = sizeof(plots),
+		};
+		int frc;
+
+		rc = mess_compare_write(rd.dir, l.set, l.n, &co);
+		mess_rundir_stop_clock(&rd);
+		frc = mess_rundir_write_meta(&rd, meta(&rd, &l, pos, &o, r, bw, napps,
+						       plots), !rc);
+		rc = mess_rundir_end(&rd, rc, frc);
+		mess_rundir_close(&rd);
+		/* A set with nothing to compare is bad input, said above. */
+		rc = rc == -EINVAL ? rc : rc ? -EIO : 0;
+	}
+	for (size_t i = 0; i < l.n; i++)
+		mess_family_free(&l.fam[i]);
+	return rc;
+}

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# usage: tests/compare.sh MESS
+#
+# mess compare end to end: the public DDR5 and HBM2 sets (HBM's maximum
+# bandwidth must come out above DDR5's), two quick runs of this machine
+# against each other and against a public set (the warnings), the files,
+# the refusals.  Reads $MESS_REFERENCE (the Makefile exports it).
+set -u
+mess=$1
+ref=${MESS_REFERENCE:-$(dirname "$0")/../../shared/reference/mess-results}
+ddr=$ref/MN5-GPP-SPR8480-DDR5
+hbm=$ref/MN5-HBM-XeonMax9480-HBM2
+out=$(mktemp -d /tmp/mess-compare.XXXXXX)
+trap 'rm -rf "$out"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+check() { if eval "$2"; then ok; else bad "$1"; fi; }
+jqe() { jq -e "$1" "$2" >/dev/null 2>&1; }
+
+if ! command -v jq >/dev/null; then
+	echo "SKIPPED compare: no jq (apt-get install jq)"
+	exit 0
+fi
+if [ ! -d "$ddr" ] || [ ! -d "$hbm" ]; then
+	echo "SKIPPED compare: no public sets in $ref (set MESS_REFERENCE)"
+	exit 0
+fi
+
+# ---- DDR5 against HBM2, the public sets ----
+d=$out/ref
+start=$(date +%s%N)
+"$mess" compare "$ddr" "$hbm" --out "$d" --no-plots --app 100:300 --app 70:100,50:900 \
+	>"$out/ref.out" 2>"$out/ref.err"
+rc=$?
+ms=$((($(date +%s%N) - start) / 1000000))
+echo "compare: DDR5 vs HBM2 (public sets) took $ms ms, exit $rc"
+check "exit 0" '[ $rc -eq 0 ]' || cat "$out/ref.err"
+check "stdout names the directory" 'grep -qx "$d" "$out/ref.out"'
+for f in compare.json compare.md meta.json; do
+	check "$f written" '[ -s "$d/$f" ]'
+done
+j=$d/compare.json
+check "schema 1, two sets, six read shares" \
+	'jqe ".schema == 1 and (.sets | length) == 2 and (.read_shares | length) == 6" "$j"'
+check "HBM maximum bandwidth above DDR5's" \
+	'jqe ".sets[1].max_bw_gbs > .sets[0].max_bw_gbs" "$j"'
+check "ratio HBM / DDR5 max bandwidth above 1" \
+	'jqe ".ratios[0].set == .sets[1].label and .ratios[0].max_bw > 1" "$j"'
+check "every per-share figure says where it comes from" \
+	'jqe "[.read_shares[].sets[] | .max_bw_gbs_source, .lat_at_common_bw_ns_source] | all(. == \"measured\" or . == \"interpolated\" or (. | startswith(\"extrapolated\")))" "$j"'
+check "common bandwidth is half the lower maximum" \
+	'jqe "all(.read_shares[]; (.common_bw_gbs - 0.5 * ([.sets[].max_bw_gbs] | min) | fabs) < 0.02)" "$j"'
+check "unloaded latency from the lowest-bandwidth points" \
+	'jqe "all(.sets[]; .unloaded_source == \"lowest-bandwidth points\" and .unloaded_ns > 50)" "$j"'
+check "three verdicts; 300 GB/s at 100 % reads is HBM's" \
+	'jqe "(.apps | length) == 3 and .apps[0].best == .sets[1].label and .apps[0].sets[0].sustains == false" "$j"'
+check "900 GB/s is beyond both: extrapolated, said so" \
+	'jqe ".apps[2].best_sustains == false" "$j" && grep -q "beyond every set" "$d/compare.md"'
+check "verdicts on stderr" 'grep -q "mess compare: --app 100% reads at 300 GB/s:" "$out/ref.err"'
+check "no NaN in the JSON" '! grep -qi nan "$j"'
+check "meta.json names both paths and the version" \
+	'jqe "(.sets | length) == 2 and .version != null and .complete == true and (.sets[0].path | length) > 0" "$d/meta.json"'
+check "compare.md has the side-by-side table and the ratios" \
+	'grep -q "| maximum bandwidth \[GB/s\] |" "$d/compare.md" && grep -q "## Ratios against" "$d/compare.md"'
+check "under a second" '[ $ms -lt 1000 ]'
+
+"$mess" compare "$ddr" "$hbm" --out "$d" --no-plots >/dev/null 2>"$out/again.err"
+rc=$?
+check "a second comparison into the same --out is refused (exit $rc)" \
+	'[ $rc -eq 1 ] && grep -q "exists and is not empty" "$out/again.err"'
+mkdir "$out/empty"
+"$mess" compare "$ddr" /nonexistent/set --out "$out/bad" --no-plots >/dev/null 2>"$out/bad.err"
+rc=$?
+check "an unreadable set: exit 1, nothing written (exit $rc)" '[ $rc -eq 1 ] && [ ! -e "$out/bad" ]'
+
+# ---- two quick runs of this machine, and one against a public set ----
+for r in a b; do
+	"$mess" --quick --no-plots --out "$out/run-$r" >/dev/null 2>"$out/run-$r.err" ||
+		{ bad "quick run $r failed"; tail -5 "$out/run-$r.err"; }
+done
+if [ -s "$out/run-a/curves.csv" ] && [ -s "$out/run-b/curves.csv" ]; then
+	"$mess" compare "$out/run-a" "$out/run-b" --out "$out/empty" --app 100:1 \
+		>/dev/null 2>"$out/runs.err"
+	rc=$?
+	check "two quick runs compare (exit $rc), into an empty --out" '[ $rc -eq 0 ]' || cat "$out/runs.err"
+	j=$out/empty/compare.json
+	check "runs: chase-only unloaded latency, accounted bandwidth" \
+		'jqe "all(.sets[]; .unloaded_source == \"chase-only run\" and .bw_source == \"accounted\")" "$j"'
+	if command -v gnuplot >/dev/null; then
+		check "overlay and ratio plots" \
+			'[ -s "$out/empty/plots/compare.png" ] && [ -s "$out/empty/plots/compare-ratio.svg" ]'
+	fi
+	"$mess" compare "$out/run-a" "$ddr" --out "$out/mixed" --no-plots >/dev/null 2>"$out/mixed.err"
+	rc=$?
+	check "a run against a public set (exit $rc)" '[ $rc -eq 0 ]' || cat "$out/mixed.err"
+	check "warning on stderr: bandwidth accounted vs counters" \
+		'grep -q "warning: bandwidth measured differently.*accounted.*counters" "$out/mixed.err"'
+	check "the same warning in compare.json and compare.md" \
+		'jqe "any(.warnings[]; test(\"accounted\"))" "$out/mixed/compare.json" && grep -q "\*\*warning\*\*: bandwidth" "$out/mixed/compare.md"'
+fi
+
+echo "compare: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
