@@ -194,8 +194,8 @@ static int put(char *buf, size_t len, size_t *o, const char *fmt, ...)
 const char *mess_cmp_src(int src)
 {
 	static const char *const extrap[4] = {
-		NULL, "extrapolated (bandwidth)", "extrapolated (read share)",
-		"extrapolated (bandwidth, read share)",
+		NULL, "extrapolated in bandwidth", "extrapolated in read share",
+		"extrapolated in bandwidth and read share",
 	};
 	int k = (src & MESS_SRC_EXTRAP_BW ? 1 : 0) | (src & MESS_SRC_EXTRAP_READ ? 2 : 0);
 

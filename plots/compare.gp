@@ -9,7 +9,8 @@
 #           plots/compare.gp
 #
 # datafile: index blocks (one per curve) of "bw_gbs lat_ns read_pct set";
-# ratiofile: blocks of "bw_gbs ratio read_pct set" (set >= 1, 0-based).
+# ratiofile: blocks of "bw_gbs ratio read_pct set last" (set >= 1, 0-based;
+# last is 1 on the row that carries the read-share label).
 # Writes outbase.png/.svg and outbase-ratio.png/.svg.
 
 if (!exists("datafile")) datafile = 'compare.dat'
@@ -57,12 +58,16 @@ stats ratiofile using 1:2 nooutput
 rblocks = STATS_blocks
 set terminal pngcairo size 1200,800 enhanced font 'Sans,15' linewidth 1.2
 set output outbase.'-ratio.png'
-set title sprintf('Latency over %s''s at the same bandwidth, read shares 50-100 %% (lighter: fewer reads)', label(1)) noenhanced font ',17'
+set title sprintf("Latency over %s's at the same bandwidth\none line per read share, labelled at its end, up to the lower maximum bandwidth", label(1)) noenhanced font ',16'
 set ylabel sprintf('latency / latency of %s', label(1)) noenhanced
 set yrange [0:*]
 set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead back dt (8,5) lw 1.5 lc rgb '#555555'
+set offsets 0, graph 0.06, 0, 0
 plot for [i=0:rblocks-1] ratiofile index i using 1:2:(col($4, $3)) \
 	with lines lc rgb variable lw 2 notitle, \
+     for [i=0:rblocks-1] ratiofile index i \
+	using 1:($5 > 0 ? $2 : NaN):(sprintf('%.0f%%', $3)) with labels left \
+	offset 0.4,0 font ',11' tc rgb '#444444' notitle, \
      for [s=2:nsets] NaN with lines lc rgb dark[s] lw 3 \
 	title sprintf('%s / %s', label(s), label(1))
 set terminal svg size 1200,800 dynamic enhanced font 'Sans,15' \

@@ -167,7 +167,7 @@ const char *const mess_compare_method[][2] = {
 	{ "model", "latency(bandwidth, read share) of include/mess/model.h: linear along a curve, mixed between the two curves around a read share at the same fraction of their maximum bandwidth, a monotonic line past the maximum" },
 	{ "common_bw", "per read share, 0.5 x the lowest maximum bandwidth among the sets there, so that every set answers inside its own range" },
 	{ "bw_at_2x_unloaded", "per read share, the lowest bandwidth at which the model's latency reaches 2x the set's unloaded latency" },
-	{ "sources", "measured: a point; interpolated: between points or curves; extrapolated (bandwidth): beyond the curve's range; extrapolated (read share): outside the set's read shares, its nearest curve" },
+	{ "sources", "measured: a point; interpolated: between points or curves; extrapolated in bandwidth: beyond the curve's measured bandwidths (past the maximum: a line rising at least as steeply as the curve); extrapolated in read share: outside the set's read shares, its nearest curve as it is" },
 	{ "ratios", "each set's figure over the first set's" },
 	{ "apps", "latency of each set at the application's read share and bandwidth; the lowest among the sets that sustain that bandwidth wins; best_lower_by_pct = (set - best) / set x 100" },
 	{ NULL, NULL },

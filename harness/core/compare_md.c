@@ -187,10 +187,12 @@ int mess_compare_write_md(const struct mess_compare_ctx *c, FILE *f)
 	shares(c, f);
 	ratios(c, f);
 	apps(c, f);
-	fprintf(f, "\n## Plots\n\n%s.  `plots/compare.png`: every curve of every set on the same axes, one colour per set, lighter for fewer reads.  "
-		   "`plots/compare-ratio.png`: each set's latency over %s's at the same bandwidth, per read share of the grid, "
-		   "up to the lower of the two maximum bandwidths (below 1: lower latency than %s).\n",
-		c->plots, c->labels[0], c->labels[0]);
+	fprintf(f, "\n## Plots\n\n%s.\n", c->plots);
+	if (strncmp(c->plots, "skipped", 7))
+		fprintf(f, "\n- `plots/compare.png`: every curve of every set on the same axes, one colour per set, lighter for fewer reads.\n"
+			   "- `plots/compare-ratio.png`: each set's latency over %s's at the same bandwidth, one line per read share of the grid, "
+			   "up to the lower of the two maximum bandwidths (below 1: lower latency than %s).\n",
+			c->labels[0], c->labels[0]);
 	fprintf(f, "\n## How it was computed\n\n");
 	for (size_t k = 0; mess_compare_method[k][0]; k++)
 		fprintf(f, "- %s: %s.\n", mess_compare_method[k][0],

@@ -51,7 +51,7 @@ static int write_ratio(const struct mess_compare_ctx *c, FILE *fp)
 {
 	int blocks = 0;
 
-	fputs("# bw_gbs latency_ratio read_pct set (against set 0)\n", fp);
+	fputs("# bw_gbs latency_ratio read_pct set(against set 0) last\n", fp);
 	for (size_t i = 1; i < c->n; i++)
 		for (size_t k = 0; k < MESS_CMP_NSHARES; k++) {
 			const struct mess_cmp_set *a = &c->cmp.set[i], *z = &c->cmp.set[0];
@@ -69,7 +69,8 @@ static int write_ratio(const struct mess_compare_ctx *c, FILE *fp)
 				    mess_model_latency(z->model, r, bw, &lz) < 0 ||
 				    !(lz > 0))
 					continue;
-				fprintf(fp, "%.4f %.5f %.0f %zu\n", bw, la / lz, r, i);
+				fprintf(fp, "%.4f %.5f %.0f %zu %d\n", bw, la / lz, r, i,
+					s == RATIO_STEPS);
 			}
 		}
 	return blocks;

@@ -80,8 +80,9 @@ int mess_compare_new(const struct mess_family *const *f, size_t n,
 		     struct mess_cmp *c, size_t *bad);
 void mess_compare_free(struct mess_cmp *c);
 
-/* The flags in words: "measured", "interpolated", "extrapolated
- * (bandwidth)", "extrapolated (read share)", both, or "none" (src < 0). */
+/* The flags in words: "measured", "interpolated", "extrapolated in
+ * bandwidth", "extrapolated in read share", "extrapolated in bandwidth and
+ * read share", or "none" (src < 0). */
 const char *mess_cmp_src(int src);
 
 /* a / b, the flags of both; none when either is none or b is not > 0. */
