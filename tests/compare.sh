@@ -70,7 +70,7 @@ check "under a second" '[ $ms -lt 1000 ]'
 "$mess" compare "$ddr" "$hbm" --out "$d" --no-plots >/dev/null 2>"$out/again.err"
 rc=$?
 check "a second comparison into the same --out is refused (exit $rc)" \
-	'[ $rc -eq 1 ] && grep -q "exists and is not empty" "$out/again.err"'
+	'[ $rc -eq 1 ] && grep -q "exists and is not an empty directory" "$out/again.err"'
 mkdir "$out/empty"
 "$mess" compare "$ddr" /nonexistent/set --out "$out/bad" --no-plots >/dev/null 2>"$out/bad.err"
 rc=$?

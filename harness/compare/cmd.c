@@ -207,7 +207,7 @@ int mess_compare_main(int argc, char **argv)
 		return -EINVAL;
 	}
 	if (used(o.out)) {
-		fprintf(stderr, "mess compare: --out: %s exists and is not empty; allowed: a new or empty directory\n",
+		fprintf(stderr, "mess compare: --out: %s exists and is not an empty directory; allowed: a new or empty directory\n",
 			o.out);
 		return -EEXIST;
 	}
