@@ -12,6 +12,7 @@
 #include "core/cmd.h"
 #include "curves/cmd.h"
 #include "ladder/cmd.h"
+#include "nodes/cmd.h"
 
 enum { EXIT_USAGE = 1, EXIT_FAIL = 2, EXIT_SKIP = 3, EXIT_INTR = 130 };
 
@@ -23,6 +24,8 @@ static const struct mess_cmd cmds[] = {
 	  mess_absorb_main, mess_absorb_usage, mess_absorb_unavailable },
 	{ "ladder", "the lat_mem_rd latency ladder: cache and memory latency plateaus",
 	  mess_ladder_main, mess_ladder_usage, NULL },
+	{ "nodes", "the NUMA nodes: kind of memory (DRAM, HBM, CXL, ...), capacity, cores, firmware figures",
+	  mess_nodes_main, mess_nodes_usage, NULL },
 };
 
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
