@@ -49,8 +49,12 @@ void mess_nodes_usage(FILE *f)
 	for (int k = 0; k < MESS_NKINDS; k++)
 		fprintf(f, "  %-8s %s\n", mess_kinds[k].name, mess_kinds[k].desc);
 	fprintf(f,
-		"A node without a subtype is shown as \"dram (no subtype: assumed)\": hwloc names\n"
-		"the kind only where it sees more than one.\n"
+		"The nearest node of a kind: one local to the chase core (its hwloc cpuset holds\n"
+		"the core), then the lowest firmware latency from the core, then the lowest node\n"
+		"number; meta.json's memory_node_choice says which rule chose it.  unknown cannot\n"
+		"be asked for.  A node without a subtype is shown as \"dram (no subtype:\n"
+		"assumed)\": hwloc (2.8 and later) labels nodes only where it finds more than one\n"
+		"kind of memory.\n"
 		"\nExamples:\n"
 		"  mess nodes                          the table\n"
 		"  mess nodes --json | jq '.nodes[] | select(.kind == \"hbm\") | .node'\n"
@@ -149,7 +153,7 @@ static void print_table(const struct mess_node *v, int n)
 		if (seen[k])
 			printf("%s: %s\n", mess_kinds[k].name, mess_kinds[k].desc);
 	if (assumed)
-		printf("no subtype: hwloc names the kind of memory only where it sees more than one; DRAM is assumed\n");
+		printf("no subtype: hwloc labels nodes only where it finds more than one kind of memory; DRAM is assumed\n");
 	if (tiers)
 		printf("tier: hwloc's MemoryTier, 0 for the highest-bandwidth tier\n");
 	if (wide)
