@@ -171,21 +171,21 @@ static int bwlat_row(const struct mess_lines *l, char *line, double *mbs,
 {
 	char *tok[2], *save = NULL, *t, q[64];
 	size_t n = 0;
-	int ret;
+	int ret, header;
 
 	mess_quote(q, sizeof(q), mess_trim(line));
+	header = isalpha((unsigned char)q[0]) && strncasecmp(q, "nan", 3) &&
+		 strncasecmp(q, "inf", 3);
 	for (t = strtok_r(line, " \t\v\f\r", &save); t;
 	     t = strtok_r(NULL, " \t\v\f\r", &save)) {
 		if (n < 2)
 			tok[n] = t;
 		n++;
 	}
-	if (n != 2 || strchr(q, ','))
+	if (n != 2 || strchr(q, ',') || header)
 		return mess_file_err(err, errlen, l->path, l->no,
 				     "expected two numbers 'MB/s ns', got '%s'%s", q,
-				     isalpha((unsigned char)q[0]) && strncasecmp(q, "nan", 3) &&
-				     strncasecmp(q, "inf", 3) ?
-				     " (bwlat files have no header)" : "");
+				     header ? " (bwlat files have no header)" : "");
 	ret = mess_field_num(l, tok[0], "bandwidth", 0, MESS_NUM_NONNEG, mbs, err, errlen);
 	if (!ret)
 		ret = mess_field_num(l, tok[1], "latency", 0, MESS_NUM_POS, ns, err, errlen);

@@ -149,6 +149,24 @@ int mess_parse_u64(char *field, uint64_t max, uint64_t *out)
 	return 0;
 }
 
+int mess_parse_pct(const char *s, size_t n, int *r)
+{
+	size_t i;
+	int v = 0;
+
+	if (!n)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -EINVAL;
+		v = v * 10 + (s[i] - '0');
+		if (v > 100)
+			return -EINVAL;
+	}
+	*r = v;
+	return 0;
+}
+
 int mess_lines_open(struct mess_lines *l, const char *path, char *err,
 		    size_t errlen)
 {
@@ -199,19 +217,19 @@ static const struct {
 	double lo;
 	int lo_open;
 	double hi;
-	const char *what;
+	const char *fmt;	/* the name, then the value */
 } num_rules[] = {
 	[MESS_NUM_ANY] = { -INFINITY, 0, INFINITY, "" },
-	[MESS_NUM_NONNEG] = { 0.0, 0, INFINITY, "is negative" },
-	[MESS_NUM_POS] = { 0.0, 1, INFINITY, "must be > 0" },
-	[MESS_NUM_PCT] = { 0.0, 0, 100.0, "is outside 0..100" },
+	[MESS_NUM_NONNEG] = { 0.0, 0, INFINITY, "negative %s: %g" },
+	[MESS_NUM_POS] = { 0.0, 1, INFINITY, "%s must be > 0: %g" },
+	[MESS_NUM_PCT] = { 0.0, 0, 100.0, "%s outside 0..100: %g" },
 };
 
 const char *mess_num_problem(double v, enum mess_num_rule rule)
 {
 	if (v < num_rules[rule].lo || v > num_rules[rule].hi ||
 	    (num_rules[rule].lo_open && v == num_rules[rule].lo))
-		return num_rules[rule].what;
+		return num_rules[rule].fmt;
 	return NULL;
 }
 
@@ -228,9 +246,13 @@ int mess_field_num(const struct mess_lines *l, char *field, const char *name,
 				     name, mess_number_why(field),
 				     mess_quote(q, sizeof(q), mess_trim(field)));
 	why = isnan(v) ? NULL : mess_num_problem(v, rule);
-	if (why)
-		return mess_file_err(err, errlen, l->path, l->no, "%s %s: %g",
-				     name, why, v);
+	if (why) {
+		char what[128];
+
+		/* fmt is one of the table's, all "%s ... %g". */
+		snprintf(what, sizeof(what), why, name, v);
+		return mess_file_err(err, errlen, l->path, l->no, "%s", what);
+	}
 	*out = v;
 	return 0;
 }

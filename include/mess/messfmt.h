@@ -40,6 +40,23 @@ int mess_export_dir(const char *dir, const struct mess_family *f, char *note,
 int mess_export_read(const char *path, struct mess_curve *c, char *err,
 		     size_t errlen);
 
+/* name (no directory) is bwlat_*.txt, whatever stands for R. */
+int mess_bwlat_name(const char *name);
+
+/*
+ * Read a directory of bwlat_<R>.txt files, or one such file, into f: one
+ * curve per file, read_pct R (an integer 0..100 in the name, else -EINVAL;
+ * shares may be missing), store_pct MESS_STORE_PCT_UNKNOWN, points in the
+ * file's order; curves sorted by read_pct.  A directory's
+ * curve-sources.tsv (header "file<TAB>read_pct<TAB>source<TAB>from",
+ * source measured, interpolated or extrapolated), when there is one,
+ * leaves out the files it marks filled in; their count goes to
+ * *skipped_filled (may be NULL).  No curve left is -EINVAL.  On error f
+ * keeps what was read; the caller frees it.
+ */
+int mess_bwlat_read(const char *path, struct mess_family *f,
+		    int *skipped_filled, char *err, size_t errlen);
+
 /*
  * Read a public reference memory_curves.csv into f (columns found by header
  * name): one curve per read_pct_rounded (store_pct MESS_STORE_PCT_UNKNOWN),
@@ -59,8 +76,7 @@ int mess_reference_read(const char *csv_path, struct mess_family *f,
  * Read a PROFET curves.json, {"<R>": [[MB/s, cycles], ...], ...} with R an
  * integer read percentage 0..100 (each at most once; some may be missing),
  * into f: one curve per R (store_pct MESS_STORE_PCT_UNKNOWN), latency
- * cycles / ghz ns (ghz > 0), points by increasing bandwidth (the file has
- * no pressure; up to saturation the two orders agree).  A key written
+ * cycles / ghz ns (ghz > 0), points in the file's order.  A key written
  * twice, a curve without rows, a row that is not two numbers, MB/s >= 0
  * and cycles > 0, are -EINVAL; the line of the key or of the row is looked
  * up in the text.  On error f keeps what was read; the caller frees it.

@@ -49,6 +49,10 @@ const char *mess_number_why(const char *field);
 /* Decimal digits only (no sign, no blank inside), at most max. */
 int mess_parse_u64(char *field, uint64_t max, uint64_t *out);
 
+/* A read percentage naming a curve (file name, JSON key): the n bytes at s
+ * are decimal digits only (n >= 1) worth 0..100.  0 or -EINVAL. */
+int mess_parse_pct(const char *s, size_t n, int *r);
+
 /* What a value must be, beyond finite. */
 enum mess_num_rule {
 	MESS_NUM_ANY,
@@ -57,7 +61,8 @@ enum mess_num_rule {
 	MESS_NUM_PCT,		/* a read share naming a curve: 0..100 */
 };
 
-/* NULL when v obeys rule, else what is wrong ("is negative", ...). */
+/* NULL when v obeys rule, else a format of what is wrong, taking the
+ * value's name and the value ("negative %s: %g"). */
 const char *mess_num_problem(double v, enum mess_num_rule rule);
 
 /* A file read line by line, counting lines for the error messages. */
