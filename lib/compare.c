@@ -331,18 +331,21 @@ static void w_complete(const struct mess_set_info *i, char *b, size_t l)
 			     i->complete == 0 ? "partial (interrupted)" : "unknown");
 }
 
+/* only: a difference counts only when some set has this value (NULL:
+ * any difference, "unknown" included: then nothing shows they match). */
 static const struct {
 	const char *what;
 	void (*fmt)(const struct mess_set_info *, char *, size_t);
+	const char *only;
 } diffs[] = {
-	{ "bandwidth measured differently (bw_source: accounted by the generator vs memory counters)", w_bw_source },
-	{ "huge pages differ", w_huge },
-	{ "traffic-generator core counts differ", w_cores },
-	{ "chase strides differ", w_stride },
-	{ "chase windows differ", w_window },
-	{ "measured by different tools or versions", w_tool },
-	{ "latency units differ", w_cycles },
-	{ "run completeness differs", w_complete },
+	{ "bandwidth measured differently (bw_source: accounted by the generator vs memory counters)", w_bw_source, NULL },
+	{ "huge pages differ", w_huge, NULL },
+	{ "traffic-generator core counts differ", w_cores, NULL },
+	{ "chase strides differ", w_stride, NULL },
+	{ "chase windows differ", w_window, NULL },
+	{ "measured by different tools or versions", w_tool, NULL },
+	{ "latency units differ", w_cycles, NULL },
+	{ "a set is a partial run", w_complete, "partial (interrupted)" },
 };
 
 size_t mess_compare_warnings(const struct mess_set_info *const *info,
@@ -355,14 +358,15 @@ size_t mess_compare_warnings(const struct mess_set_info *const *info,
 	if (n > MESS_CMP_MAX_SETS)
 		n = MESS_CMP_MAX_SETS;
 	for (size_t d = 0; d < sizeof(diffs) / sizeof(diffs[0]); d++) {
-		int differ = 0;
+		int differ = 0, only = !diffs[d].only;
 		size_t o = 0;
 
 		for (size_t i = 0; i < n; i++) {
 			diffs[d].fmt(info[i], v[i], sizeof(v[i]));
 			differ |= i > 0 && strcmp(v[i], v[0]);
+			only |= diffs[d].only && !strcmp(v[i], diffs[d].only);
 		}
-		if (!differ)
+		if (!differ || !only)
 			continue;
 		if (count < max) {
 			lines[count][0] = 0;

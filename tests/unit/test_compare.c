@@ -278,6 +278,12 @@ static void test_warnings(void **state)
 	assert_non_null(strstr(lines[2], "ref converted from CPU cycles at 2.100 GHz"));
 	/* Only the first max lines are kept, all are counted. */
 	assert_int_equal(mess_compare_warnings(info, labels, 2, lines, 1), 3);
+	/* Completeness: unknown against complete is no warning, partial is. */
+	b.complete = -1;
+	assert_int_equal(mess_compare_warnings(info, labels, 2, lines, 8), 3);
+	b.complete = 0;
+	assert_int_equal(mess_compare_warnings(info, labels, 2, lines, 8), 4);
+	assert_string_equal(lines[3], "a set is a partial run: mine complete; ref partial (interrupted)");
 }
 
 int main(void)
