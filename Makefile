@@ -85,8 +85,11 @@ KERNEL_OBJS := $(KERNEL_SRCS:%.S=$(BUILD)/%.o) $(KERNEL_C_SRCS:%.c=$(BUILD)/%.o)
 # include/mess/), which link neither hwloc nor pthread so that a simulator
 # can link them alone.
 LIB_SRCS := $(wildcard lib/*.c)
-LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/pic/%.o)
 LIB := $(BUILD)/libmess.a
+SONAME := libmess.so.0
+SHLIB := $(BUILD)/$(SONAME)
+PUBLIC_HEADERS := $(wildcard include/mess/*.h)
 HARNESS_SRCS := $(wildcard harness/core/*.c) $(filter-out harness/core/%,$(wildcard harness/*/*.c))
 HARNESS_OBJS := $(HARNESS_SRCS:%.c=$(BUILD)/%.o)
 HARNESS_LIB := $(BUILD)/libmess-harness.a
@@ -94,6 +97,8 @@ MAIN_OBJ := $(BUILD)/harness/main.o
 MESS := $(BUILD)/mess
 BENCH_OBJ := $(BUILD)/tests/bench/compare.o
 BENCH := $(BUILD)/bench/compare
+BENCH_MODEL_OBJ := $(BUILD)/tests/bench/model.o
+BENCH_MODEL := $(BUILD)/bench/model
 
 # What mess reads at run time, staged as `make install` lays it out under
 # $(PREFIX)/share/mess, so that the binary finds it beside itself
@@ -117,19 +122,19 @@ TEST_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/unit/test_*.c))
 
 # Every object the rules below build: their .d files name the headers.
 OBJS := $(MAIN_OBJ) $(HARNESS_OBJS) $(LIB_OBJS) $(KERNEL_OBJS) $(TEST_OBJS) \
-	$(BENCH_OBJ)
+	$(BENCH_OBJ) $(BENCH_MODEL_OBJ)
 
 # Public curves for the metric tests; read in place, never copied.
 MESS_REFERENCE ?= $(abspath ../shared/reference/mess-results)
 export MESS_REFERENCE
 
-.PHONY: all install uninstall print-mess bench check check-suites check-layering check-unit check-cli check-smoke check-absorb check-kernels check-e2e clean \
+.PHONY: all install uninstall print-mess bench check check-suites check-example check-layering check-unit check-cli check-smoke check-absorb check-kernels check-e2e clean \
 	$(addprefix check-,$(ISAS))
 .DEFAULT_GOAL := all
 # Keep test objects: they are intermediate files of pattern rules.
 .SECONDARY:
 
-all: $(MESS) $(DATA_FILES)
+all: $(MESS) $(DATA_FILES) $(if $(FOREIGN),,$(SHLIB) $(BUILD)/mess.pc)
 
 $(DATA)/plots/%.gp: plots/%.gp
 	$(quiet) CP $@
@@ -159,6 +164,30 @@ $(BUILD)/harness/core/buildinfo.o: $(wildcard .git/index)
 $(LIB): $(LIB_OBJS)
 	$(quiet) AR $@
 	$(Q)rm -f $@ && $(CROSS_COMPILE)ar rcs $@ $^
+
+# The same objects as a shared library, for simulators that load the curve
+# model (include/mess/model.h) at run time: position-independent, and
+# linked against what lib/ may use (jansson, libm) only.  Native builds
+# only: a foreign ISA links everything statically.
+# (In their own directory, so that no object built without -fPIC is reused.)
+$(BUILD)/pic/%.o: %.c
+	$(quiet) CC $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS_ALL) -fPIC -c $< -o $@
+
+$(SHLIB): $(LIB_OBJS)
+	$(quiet) LD $@
+	$(Q)$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS) -o $@ $^ $(LDLIBS_LIB)
+	$(Q)ln -sf $(SONAME) $(BUILD)/libmess.so
+
+$(BUILD)/mess.pc: Makefile
+	$(quiet) GEN $@
+	$(Q)printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' \
+		'includedir=$${prefix}/include' '' 'Name: mess' \
+		'Description: memory-system curve families, their readers and the curve model' \
+		'Version: $(VERSION)' 'Requires.private: jansson' \
+		'Libs: -L$${libdir} -lmess' 'Libs.private: -lm' \
+		'Cflags: -I$${includedir}' >$@
 
 $(HARNESS_LIB): $(HARNESS_OBJS)
 	$(quiet) AR $@
@@ -233,6 +262,21 @@ check-smoke: all
 check-absorb: all
 	$(Q)tests/absorb-smoke.sh
 
+# examples/simulator.c built the way a simulator's build would do it:
+# against a staged `make install`, found through pkg-config, run from the
+# shared library, on a public curve set.
+STAGE := $(BUILD)/stage
+check-example: all
+	$(Q)rm -rf $(STAGE) && $(MAKE) --no-print-directory install DESTDIR=$(abspath $(STAGE)) PREFIX=/usr >/dev/null
+	$(Q)PKG_CONFIG_PATH=$(STAGE)/usr/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$(STAGE) \
+		$(CC) -Wall -Werror -o $(BUILD)/example-simulator examples/simulator.c \
+		$$(PKG_CONFIG_PATH=$(STAGE)/usr/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$(STAGE) pkg-config --cflags --libs mess)
+	$(Q)LD_LIBRARY_PATH=$(STAGE)/usr/lib $(BUILD)/example-simulator \
+		$(MESS_REFERENCE)/MN5-HBM-XeonMax9480-HBM2 70 >$(BUILD)/example.out
+	$(Q)LD_LIBRARY_PATH=$(STAGE)/usr/lib ldd $(BUILD)/example-simulator | grep -q 'libmess.so.0 => .*$(STAGE)' && \
+		[ $$(grep -c ' ns ' $(BUILD)/example.out) -eq 11 ] && \
+		! grep -q -e nan -e inf $(BUILD)/example.out && echo "example: ok (linked $(SONAME) from a staged install)"
+
 # The include rules of the layers, after a self-test showing that the
 # check catches a violation of each.
 check-layering:
@@ -244,7 +288,7 @@ check-layering:
 # the apt-get line and fails); the suites then run in a second make, so
 # that none starts before the packages are in, and it finds the compiler
 # that this one may have lacked.
-CHECKS := check-layering check-unit check-cli check-smoke check-absorb $(BENCH) \
+CHECKS := check-layering check-unit check-cli check-smoke check-absorb check-example $(BENCH) $(BENCH_MODEL) \
 	$(addprefix check-,$(ISAS))
 check:
 	$(Q)tools/deps.sh check
@@ -260,11 +304,23 @@ install: all
 	install -m 755 $(MESS) $(DESTDIR)$(PREFIX)/bin/mess
 	install -m 644 $(PLOT_SCRIPTS:%=$(DATA)/%) $(DESTDIR)$(PREFIX)/share/mess/plots/
 	install -m 644 $(DATA)/noise-loops.tsv $(DESTDIR)$(PREFIX)/share/mess/
+	install -d $(DESTDIR)$(PREFIX)/include/mess $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(PREFIX)/include/mess/
+	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
+ifeq ($(FOREIGN),)
+	install -m 755 $(SHLIB) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libmess.so
+	install -m 644 $(BUILD)/mess.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+endif
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/mess \
+	rm -f $(DESTDIR)$(PREFIX)/bin/mess $(DESTDIR)$(PREFIX)/lib/libmess.a \
+		$(DESTDIR)$(PREFIX)/lib/$(SONAME) $(DESTDIR)$(PREFIX)/lib/libmess.so \
+		$(DESTDIR)$(PREFIX)/lib/pkgconfig/mess.pc \
+		$(addprefix $(DESTDIR)$(PREFIX)/,$(PUBLIC_HEADERS)) \
 		$(addprefix $(DESTDIR)$(PREFIX)/share/mess/,$(PLOT_SCRIPTS) noise-loops.tsv)
 	rmdir $(DESTDIR)$(PREFIX)/share/mess/plots $(DESTDIR)$(PREFIX)/share/mess \
+		$(DESTDIR)$(PREFIX)/include/mess \
 		2>/dev/null || true
 
 clean:
@@ -282,5 +338,12 @@ $(BENCH): $(BENCH_OBJ) $(HARNESS_LIB) $(LIB) $(KERNEL_OBJS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_HARNESS)
 
-bench: $(BENCH) $(MESS)
+# The curve model as a simulator calls it: ns per query.
+$(BENCH_MODEL): $(BENCH_MODEL_OBJ) $(LIB)
+	$(quiet) LD $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_LIB)
+
+bench: $(BENCH) $(BENCH_MODEL) $(MESS)
+	$(Q)$(BENCH_MODEL) $(MESS_REFERENCE)/MN5-GPP-SPR8480-DDR5/memory_curves.csv
 	$(Q)tests/bench/compare.sh ./$(BENCH)

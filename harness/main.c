@@ -11,6 +11,7 @@
 #include "absorb/cmd.h"
 #include "core/cmd.h"
 #include "curves/cmd.h"
+#include "export/cmd.h"
 #include "ladder/cmd.h"
 
 enum { EXIT_USAGE = 1, EXIT_FAIL = 2, EXIT_SKIP = 3, EXIT_INTR = 130 };
@@ -23,6 +24,8 @@ static const struct mess_cmd cmds[] = {
 	  mess_absorb_main, mess_absorb_usage, mess_absorb_unavailable },
 	{ "ladder", "the lat_mem_rd latency ladder: cache and memory latency plateaus",
 	  mess_ladder_main, mess_ladder_usage, NULL },
+	{ "export", "write a curve set for the Mess simulator, PROFET or people",
+	  mess_export_main, mess_export_usage, NULL },
 };
 
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))

@@ -28,8 +28,17 @@ check_run_dir() {
 	check "summary.md mentions unloaded latency" 'grep -qi "unloaded" "$d/summary.md"'
 	check "plots/curves.png is a PNG" 'head -c 8 "$d/plots/curves.png" | grep -q PNG'
 	check "plots/curves.svg is SVG" 'grep -q "<svg" "$d/plots/curves.svg"'
-	n=$(ls "$d"/mess/bwlat_*.txt 2>/dev/null | wc -l)
-	check "mess/ has one bwlat file per curve ($nmix), got $n" '[ "$n" -eq $nmix ]'
-	check "bwlat files: two numeric columns, bandwidth descending" \
-		'for f in "$d"/mess/bwlat_*.txt; do awk "NF!=2 || (NR>1 && \$1>prev) {exit 1} {prev=\$1}" "$f" || exit 1; done'
+	# The Mess simulator opens bwlat_0 ... bwlat_100 and indexes them by
+	# position: every one must be there, and nothing else by that name.
+	n=$(ls "$d"/mess/ | grep -c bwlat)
+	check "mess/ has the simulator's 51 bwlat files, got $n" '[ "$n" -eq 51 ]'
+	check "every even share 0..100 has its file" \
+		'for r in $(seq 0 2 100); do [ -s "$d/mess/bwlat_$r.txt" ] || exit 1; done'
+	check "bwlat files: two non-negative numbers, bandwidth strictly descending" \
+		'for f in "$d"/mess/bwlat_*.txt; do awk "NF!=2 || \$1<0 || \$2<=0 || (NR>1 && \$1>=prev) {exit 1} {prev=\$1}" "$f" || exit 1; done'
+	check "curve-sources.tsv: 51 shares, $nmix or fewer measured" \
+		'[ $(awk -F"\t" "NR>1" "$d/mess/curve-sources.tsv" | wc -l) -eq 51 ] &&
+		 m=$(awk -F"\t" "NR>1 && \$3==\"measured\"" "$d/mess/curve-sources.tsv" | wc -l) &&
+		 [ "$m" -ge 1 ] && [ "$m" -le $nmix ]'
+	check "no JSON in mess/ (PROFET would pick it up)" '! ls "$d"/mess/ | grep -q "\.json$"'
 }

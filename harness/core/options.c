@@ -153,19 +153,35 @@ int mess_opts_given(int argc, char **argv, const char *name)
 	return 0;
 }
 
-int mess_opts_parse(const struct mess_opt *opts, size_t nopts, void *cfg,
-		    int argc, char **argv, char *err, size_t errlen)
+int mess_opts_parse_pos(const struct mess_opt *opts, size_t nopts, void *cfg,
+			int argc, char **argv, char **pos, int maxpos,
+			int *npos, char *err, size_t errlen)
 {
+	int only_pos = 0;
+
+	if (npos)
+		*npos = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *val = NULL;
 		const struct mess_opt *o = NULL;
 		size_t nl;
 
-		if (!strcmp(a, "-h"))
+		if (!strcmp(a, "-h") && !only_pos)
 			a = "--help";
-		if (strncmp(a, "--", 2)) {
-			snprintf(err, errlen, "unexpected argument '%s' (options start with --; see --help)", a);
-			return -EINVAL;
+		if (!strcmp(a, "--") && !only_pos && maxpos) {
+			only_pos = 1;	/* a path may start with -- */
+			continue;
+		}
+		if (only_pos || strncmp(a, "--", 2)) {
+			if (*npos >= maxpos) {
+				snprintf(err, errlen, maxpos ?
+					 "unexpected argument '%s': at most %d allowed (see --help)" :
+					 "unexpected argument '%s' (options start with --; see --help)",
+					 a, maxpos);
+				return -EINVAL;
+			}
+			pos[(*npos)++] = argv[i];
+			continue;
 		}
 		a += 2;
 		nl = strcspn(a, "=");
@@ -197,6 +213,15 @@ int mess_opts_parse(const struct mess_opt *opts, size_t nopts, void *cfg,
 			return -EINVAL;
 	}
 	return 0;
+}
+
+int mess_opts_parse(const struct mess_opt *opts, size_t nopts, void *cfg,
+		    int argc, char **argv, char *err, size_t errlen)
+{
+	int n;
+
+	return mess_opts_parse_pos(opts, nopts, cfg, argc, argv, NULL, 0, &n,
+				   err, errlen);
 }
 
 void mess_opts_print(FILE *f, const struct mess_opt *opts, size_t nopts)

@@ -40,6 +40,12 @@ struct mess_opt {
 /* Set the options of argv[1..] into cfg; 0 or -EINVAL with err set. */
 int mess_opts_parse(const struct mess_opt *opts, size_t nopts, void *cfg,
 		    int argc, char **argv, char *err, size_t errlen);
+/* The same, also taking up to maxpos arguments that are not options (a
+ * run directory, files) into pos[], in order; after "--" every argument is
+ * one.  *npos says how many. */
+int mess_opts_parse_pos(const struct mess_opt *opts, size_t nopts, void *cfg,
+			int argc, char **argv, char **pos, int maxpos,
+			int *npos, char *err, size_t errlen);
 /* One help line per option. */
 void mess_opts_print(FILE *f, const struct mess_opt *opts, size_t nopts);
 /* Whether argv[1..] holds --name: presets (--quick) apply before the rest. */

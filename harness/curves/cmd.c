@@ -154,6 +154,9 @@ static int setup(struct mess_run *r)
 			r->chase_core, strerror(-err));
 		return err;
 	}
+	/* On the chase core, before any traffic: the clock it runs at. */
+	mess_cpufreq_nominal(r->topo.core_pu[r->chase_core], &r->freq);
+	mess_cpufreq_measure(&r->freq);
 	fprintf(stderr, "mess: %s, chase on core %d, %d generator core%s, LLC %llu MiB, memory node %d\n",
 		r->topo.cpu_model, r->chase_core, r->ngen,
 		r->ngen == 1 ? "" : "s",

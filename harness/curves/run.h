@@ -8,6 +8,7 @@
 
 #include "mess/curve.h"
 #include "curves/gen.h"
+#include "core/cpufreq.h"
 #include "core/mem.h"
 #include "core/options.h"
 #include "core/rundir.h"
@@ -85,6 +86,7 @@ struct mess_run {
 	double point_ns_total;	/* time spent in measured points, for ETA */
 	char plots_note[256];
 	char export_note[512];
+	struct mess_cpufreq freq;	/* for cycle-based consumers */
 };
 
 

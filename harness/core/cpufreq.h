@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CPU frequency a run ran at, so that cycle-based consumers (PROFET,
+ * older Mess loaders) can convert the curves' nanoseconds: the nominal
+ * figure the system states, and one measured on the calling thread's core.
+ */
+#ifndef MESS_CPUFREQ_H
+#define MESS_CPUFREQ_H
+
+#include <jansson.h>
+
+struct mess_cpufreq {
+	double nominal_ghz;	/* NAN: the system does not say */
+	char nominal_source[128];
+	double measured_ghz;	/* NAN: not measured */
+	double measured_spread_pct; /* (max - min) / median of the repeats */
+};
+
+/* Nominal frequency of OS CPU pu from sysfs or /proc/cpuinfo; always
+ * fills f (NAN and the reason when unknown). */
+void mess_cpufreq_nominal(int pu, struct mess_cpufreq *f);
+
+/*
+ * Clock the calling thread's core (pin it first): a chain of dependent
+ * register-register integer adds, one cycle each on every core we know,
+ * timed over about 10 ms, five times; the median.  About 60 ms.
+ */
+void mess_cpufreq_measure(struct mess_cpufreq *f);
+
+/* {nominal_ghz, nominal_source, measured_ghz, measured_spread_pct,
+ * measured_method}; NULL when out of memory. */
+json_t *mess_cpufreq_json(const struct mess_cpufreq *f);
+
+/* The figure to convert with: measured when there is one, else nominal
+ * (NAN if neither). */
+double mess_cpufreq_ghz(const struct mess_cpufreq *f);
+
+#endif

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Curve families written for the programs that consume them, so that each
+ * reads the files without edits:
+ *  - mess:   bwlat_0.txt ... bwlat_100.txt, every even read percentage, as
+ *            the Mess simulator opens them: "MB/s ns" per line, no header,
+ *            highest bandwidth first, the whole system's bandwidth;
+ *  - profet: one curves.json {"<R>": [[MB/s, cycles], ...]}, R the same 51
+ *            read percentages, latency in CPU cycles at a stated frequency;
+ *  - csv:    the measured points in the Mess-Results memory_curves.csv
+ *            layout (nothing filled in, nothing smoothed);
+ *  - json:   the 51 curves of the mess format with their sources, in ns.
+ * Every format also writes curve-sources.tsv (which read share is
+ * measured, interpolated or extrapolated, and from what) and info.txt (the
+ * set, units, frequency): names that no consumer picks up (they contain no
+ * "bwlat" and do not end in .json).
+ *
+ * A read share is "measured" when a curve of the family lies within 1% of
+ * it (the Mess simulator's grid is 2% wide); the file then holds that
+ * curve's points as the model keeps them (include/mess/model.h: rising
+ * bandwidth only).  Between measured shares the model interpolates at the
+ * union of both neighbours' points (each at the same fraction of its
+ * maximum); outside them the nearest curve is used as it is, marked
+ * extrapolated.
+ */
+#ifndef MESS_EXPORT_H
+#define MESS_EXPORT_H
+
+#include <stddef.h>
+
+#include "mess/curve.h"
+#include "mess/model.h"
+
+/* The Mess simulator's grid: 0, 2, ..., 100. */
+#define MESS_EXPORT_SHARES 51
+
+struct mess_export_tally;
+
+struct mess_export_in {
+	const struct mess_family *fam;	/* the measured points (csv) */
+	const struct mess_model *m;	/* built from fam */
+	double ghz;		/* CPU frequency for cycles; 0: unknown */
+	const char *origin;	/* what was read, for info.txt (may be NULL) */
+	const char *tool;	/* who measured it (may be NULL) */
+	const char *bw_source;	/* "accounted", "counters" (may be NULL) */
+	/* Why read shares below the family's lowest are not measured, for
+	 * curve-sources.tsv (may be NULL). */
+	const char *below_note;
+	/* More "KEY=value" lines for info.txt, each ending in a newline
+	 * (may be NULL). */
+	const char *extra_info;
+	/* Filled by mess_export (set by it: leave NULL). */
+	struct mess_export_tally *tally;
+};
+
+struct mess_export_format {
+	const char *name;
+	const char *what;	/* one line for --help */
+	int needs_ghz;
+	int (*write)(const struct mess_export_in *in, const char *dir,
+		     char *err, size_t errlen);
+};
+
+/* The formats, ended by a row with name NULL. */
+extern const struct mess_export_format mess_export_formats[];
+
+/* The row of a format, NULL if there is none. */
+const struct mess_export_format *mess_export_find(const char *name);
+
+/* How many of the 51 shares were measured, interpolated, extrapolated. */
+struct mess_export_tally {
+	unsigned measured, interpolated, extrapolated;
+};
+
+/*
+ * Write the format into dir (created if missing, one level); files are
+ * replaced whole (written beside and renamed), so a reader never sees half
+ * a file.  tally (may be NULL) counts the shares.  0, -EINVAL (nothing to
+ * export, or cycles wanted and no frequency), -ENOMEM or -errno of the
+ * file system; err says which file.
+ */
+int mess_export(const struct mess_export_format *fmt,
+		const struct mess_export_in *in, const char *dir,
+		struct mess_export_tally *tally, char *err, size_t errlen);
+
+/*
+ * The curve the mess, profet and json formats write for read share r (an
+ * even integer 0..100): *n points in increasing bandwidth into bw/lat
+ * (caller's arrays of cap entries; cap >= the sum of all curves' points
+ * suffices), *src its MESS_SRC_* flags, from_lo/from_hi the measured read
+ * shares it came from (equal when one).  0, -EINVAL or -ENOSPC.
+ */
+int mess_export_share(const struct mess_model *m, int r, double *bw,
+		      double *lat, size_t cap, size_t *n, int *src,
+		      double *from_lo, double *from_hi);
+
+#endif

@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Exports for the Mess simulator, PROFET and people (include/mess/export.h
+ * has the formats and the rules).
+ */
+#include "mess/export.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "mess/json.h"
+
+/* A share this close to a measured curve's is that curve (the simulator's
+ * grid is 2% wide: each file stands for +-1%). */
+#define SAME_SHARE 1.0
+
+static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return ret;
+}
+
+/* ---- files replaced whole ---- */
+
+struct out {
+	char path[4352], tmp[4360];
+	FILE *fp;
+};
+
+static int out_open(struct out *o, const char *dir, const char *name,
+		    char *err, size_t errlen)
+{
+	int n = snprintf(o->path, sizeof(o->path), "%s/%s", dir, name);
+
+	if (n < 0 || (size_t)n >= sizeof(o->path))
+		return fail(err, errlen, -ENAMETOOLONG, "%s/%s: name too long",
+			    dir, name);
+	snprintf(o->tmp, sizeof(o->tmp), "%s.tmp", o->path);
+	o->fp = fopen(o->tmp, "w");
+	if (!o->fp)
+		return fail(err, errlen, -errno, "%s: %s", o->tmp, strerror(errno));
+	return 0;
+}
+
+/* Close and rename into place; on any earlier write error (ret) or a
+ * failed close, remove the partial file instead. */
+static int out_close(struct out *o, int ret, char *err, size_t errlen)
+{
+	int bad = ferror(o->fp);
+
+	if (fclose(o->fp) || bad) {
+		if (!ret)
+			ret = fail(err, errlen, errno ? -errno : -EIO, "%s: %s",
+				   o->tmp, strerror(errno ? errno : EIO));
+	}
+	if (!ret && rename(o->tmp, o->path))
+		ret = fail(err, errlen, -errno, "%s: %s", o->path, strerror(errno));
+	if (ret)
+		remove(o->tmp);
+	return ret;
+}
+
+/* ---- the 51 shares ---- */
+
+static size_t total_points(const struct mess_model *m)
+{
+	size_t sum = 0, n;
+
+	for (size_t i = 0; i < mess_model_ncurves(m); i++) {
+		mess_model_curve(m, i, NULL, &n, NULL, NULL, NULL);
+		sum += n;
+	}
+	return sum;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+int mess_export_share(const struct mess_model *m, int r, double *bw,
+		      double *lat, size_t cap, size_t *n, int *src,
+		      double *from_lo, double *from_hi)
+{
+	size_t nc = mess_model_ncurves(m), best = nc, lo = nc, hi = nc, k = 0;
+	const double *cb, *cl;
+	double rc, mx, bestd = INFINITY, prev_u = 0;
+	size_t cn;
+
+	if (r < 0 || r > 100)
+		return -EINVAL;
+	for (size_t i = 0; i < nc; i++) {
+		mess_model_curve(m, i, &rc, NULL, NULL, NULL, NULL);
+		if (fabs(rc - r) <= SAME_SHARE && fabs(rc - r) < bestd) {
+			best = i;
+			bestd = fabs(rc - r);
+		}
+		if (rc < r)
+			lo = i;
+		else if (hi == nc)
+			hi = i;
+	}
+	/* Measured, or outside the family: one curve as it is. */
+	if (best == nc && (lo == nc || hi == nc))
+		best = lo == nc ? hi : lo;
+	if (best < nc) {
+		mess_model_curve(m, best, &rc, &cn, &cb, &cl, NULL);
+		if (cn > cap)
+			return -ENOSPC;
+		memcpy(bw, cb, cn * sizeof(*bw));
+		memcpy(lat, cl, cn * sizeof(*lat));
+		*n = cn;
+		*src = bestd <= SAME_SHARE ? MESS_SRC_MEASURED : MESS_SRC_EXTRAP_READ;
+		*from_lo = *from_hi = rc;
+		return 0;
+	}
+	/* Between two measured shares: both curves' points, as fractions of
+	 * their own maximum, placed on the interpolated maximum. */
+	for (int side = 0; side < 2; side++) {
+		mess_model_curve(m, side ? hi : lo, side ? from_hi : from_lo,
+				 &cn, &cb, NULL, NULL);
+		if (k + cn > cap)
+			return -ENOSPC;
+		for (size_t i = 0; i < cn; i++)
+			bw[k++] = cb[i] / cb[cn - 1];
+	}
+	qsort(bw, k, sizeof(*bw), cmp_double);
+	*src = mess_model_max_bw(m, r, &mx);
+	*n = 0;
+	for (size_t i = 0; i < k; i++) {
+		double u = bw[i];
+
+		/* Both curves share a fraction; in place, *n <= i, so no
+		 * fraction still to be read is overwritten. */
+		if (*n && u - prev_u < 1e-9)
+			continue;
+		prev_u = u;
+		bw[*n] = u * mx;
+		*src |= mess_model_latency(m, r, bw[*n], &lat[*n]);
+		(*n)++;
+	}
+	return 0;
+}
+
+/*
+ * Every share once, in order, calling row() for each; fills the sources
+ * file as it goes.  The scratch arrays hold every point of the family:
+ * the most any share can have.
+ */
+typedef int (*share_fn)(void *ctx, int r, const double *bw, const double *lat,
+			size_t n, int src, const char *from);
+
+static void describe_from(char *s, size_t len, int src, double lo, double hi,
+			  const char *below_note)
+{
+	if (!(src & (MESS_SRC_INTERP_READ | MESS_SRC_EXTRAP_READ)))
+		snprintf(s, len, "the curve at %.1f%% reads", lo);
+	else if (src & MESS_SRC_EXTRAP_READ)
+		snprintf(s, len, "the nearest measured curve (%.1f%% reads), as it is%s%s",
+			 lo, below_note ? "; " : "", below_note ? below_note : "");
+	else
+		snprintf(s, len, "the curves at %.1f%% and %.1f%% reads, mixed at equal fractions of their maximum bandwidth",
+			 lo, hi);
+}
+
+static int for_each_share(const struct mess_export_in *in, const char *dir,
+			  const char *file_fmt, share_fn row, void *ctx,
+			  char *err, size_t errlen)
+{
+	size_t cap = total_points(in->m), n;
+	double *bw = malloc(2 * (cap ? cap : 1) * sizeof(double)), *lat, lo, hi;
+	double rmin;
+	struct out o;
+	int ret, src;
+
+	if (!bw)
+		return fail(err, errlen, -ENOMEM, "out of memory");
+	lat = bw + cap;
+	mess_model_curve(in->m, 0, &rmin, NULL, NULL, NULL, NULL);
+	ret = out_open(&o, dir, "curve-sources.tsv", err, errlen);
+	if (ret) {
+		free(bw);
+		return ret;
+	}
+	fprintf(o.fp, "file\tread_pct\tsource\tfrom\n");
+	for (int r = 0; r <= 100 && !ret; r += 2) {
+		char file[64], from[512];
+
+		ret = mess_export_share(in->m, r, bw, lat, cap, &n, &src, &lo, &hi);
+		if (ret) {
+			ret = fail(err, errlen, ret, "read share %d%%: %s", r,
+				   strerror(-ret));
+			break;
+		}
+		snprintf(file, sizeof(file), file_fmt, r);
+		describe_from(from, sizeof(from), src, lo, hi,
+			      r < rmin ? in->below_note : NULL);
+		ret = row(ctx, r, bw, lat, n, src, from);
+		if (in->tally) {
+			if (src & MESS_SRC_EXTRAPOLATED)
+				in->tally->extrapolated++;
+			else if (src)
+				in->tally->interpolated++;
+			else
+				in->tally->measured++;
+		}
+		fprintf(o.fp, "%s\t%d\t%s\t%s\n", file, r, mess_src_name(src), from);
+	}
+	free(bw);
+	return out_close(&o, ret, err, errlen);
+}
+
+static int write_info(const struct mess_export_in *in, const char *dir,
+		      const char *format, const char *lat_unit, char *err,
+		      size_t errlen)
+{
+	struct out o;
+	int ret = out_open(&o, dir, "info.txt", err, errlen);
+	double u = mess_model_unloaded_ns(in->m);
+
+	if (ret)
+		return ret;
+	fprintf(o.fp, "# mess export: what these files hold and how they were measured\n"
+		      "FORMAT=%s\nSOURCE=%s\nMEASURED_BY=%s\nBANDWIDTH_SOURCE=%s\n"
+		      "BANDWIDTH_UNIT=MB/s (1e6 B/s, the whole system)\nLATENCY_UNIT=%s\n",
+		format, in->origin ? in->origin : "unknown",
+		in->tool ? in->tool : "unknown",
+		in->bw_source ? in->bw_source : "unknown", lat_unit);
+	if (in->ghz > 0)
+		fprintf(o.fp, "CPU_FREQ=%.6f\n", in->ghz);
+	if (isfinite(u))
+		fprintf(o.fp, "UNLOADED_NS=%.3f\n", u);
+	if (in->extra_info)
+		fputs(in->extra_info, o.fp);
+	fprintf(o.fp, "SOURCES=curve-sources.tsv (measured, interpolated or extrapolated per read share)\n");
+	return out_close(&o, 0, err, errlen);
+}
+
+/* ---- mess: bwlat_<R>.txt ---- */
+
+struct mess_ctx {
+	const char *dir;
+	char *err;
+	size_t errlen;
+};
+
+static int mess_row(void *ctx, int r, const double *bw, const double *lat,
+		    size_t n, int src, const char *from)
+{
+	struct mess_ctx *c = ctx;
+	char name[32];
+	struct out o;
+	int ret;
+
+	snprintf(name, sizeof(name), "bwlat_%d.txt", r);
+	ret = out_open(&o, c->dir, name, c->err, c->errlen);
+	if (ret)
+		return ret;
+	/* Highest bandwidth first: the simulator walks down from the top. */
+	for (size_t i = n; i-- > 0;)
+		fprintf(o.fp, "%.3f %.3f\n", bw[i] * 1e3, lat[i]);
+	return out_close(&o, 0, c->err, c->errlen);
+}
+
+static int write_mess(const struct mess_export_in *in, const char *dir,
+		      char *err, size_t errlen)
+{
+	struct mess_ctx c = { dir, err, errlen };
+	int ret = for_each_share(in, dir, "bwlat_%d.txt", mess_row, &c, err,
+				 errlen);
+
+	return ret ? ret : write_info(in, dir, "mess", "ns", err, errlen);
+}
+
+/* ---- profet and json: one document ---- */
+
+struct doc_ctx {
+	json_t *curves;		/* "<R>": points, or {source, from, points} */
+	double ghz;		/* > 0: latency in cycles (profet) */
+	int with_sources;
+};
+
+static int doc_row(void *ctx, int r, const double *bw, const double *lat,
+		   size_t n, int src, const char *from)
+{
+	struct doc_ctx *c = ctx;
+	json_t *pts = json_array(), *v = pts;
+	char key[8];
+
+	if (!pts)
+		return -ENOMEM;
+	if (c->with_sources) {
+		v = mess_json_pack("{s:s, s:s, s:o}", "source", mess_src_name(src),
+				   "from", from, "points", pts);
+		if (!v)
+			return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		double l = c->ghz > 0 ? lat[i] * c->ghz : lat[i];
+
+		if (json_array_append_new(pts, json_pack("[ff]", bw[i] * 1e3, l)))
+			return -ENOMEM;
+	}
+	snprintf(key, sizeof(key), "%d", r);
+	return json_object_set_new(c->curves, key, v) ? -ENOMEM : 0;
+}
+
+static int write_doc(const struct mess_export_in *in, const char *dir,
+		     const char *name, json_t *root, json_t *curves, double ghz,
+		     char *err, size_t errlen)
+{
+	/* PROFET reads bare point lists; our own document says more. */
+	struct doc_ctx c = { curves, ghz, root != curves };
+	struct out o;
+	int ret;
+
+	ret = for_each_share(in, dir, name, doc_row, &c, err, errlen);
+	if (!ret)
+		ret = out_open(&o, dir, name, err, errlen);
+	if (!ret)
+		ret = out_close(&o, mess_json_dumpf(root, o.fp), err, errlen);
+	return ret;
+}
+
+static int write_profet(const struct mess_export_in *in, const char *dir,
+			char *err, size_t errlen)
+{
+	json_t *root = json_object();
+	int ret;
+
+	if (!root)
+		return fail(err, errlen, -ENOMEM, "out of memory");
+	ret = write_doc(in, dir, "curves.json", root, root, in->ghz, err, errlen);
+	json_decref(root);
+	return ret ? ret : write_info(in, dir, "profet", "CPU cycles at CPU_FREQ GHz",
+				      err, errlen);
+}
+
+static int write_json(const struct mess_export_in *in, const char *dir,
+		      char *err, size_t errlen)
+{
+	json_t *curves = json_object();
+	json_t *root = mess_json_pack("{s:i, s:s, s:s, s:o, s:O}", "schema", 1,
+				      "bandwidth_unit", "MB/s", "latency_unit", "ns",
+				      "unloaded_ns", mess_json_real(mess_model_unloaded_ns(in->m), 3),
+				      "curves", curves);
+	int ret;
+
+	if (!root || !curves) {
+		json_decref(root);
+		json_decref(curves);
+		return fail(err, errlen, -ENOMEM, "out of memory");
+	}
+	ret = write_doc(in, dir, "mess-curves.json", root, curves, 0, err, errlen);
+	json_decref(curves);
+	json_decref(root);
+	return ret ? ret : write_info(in, dir, "json", "ns", err, errlen);
+}
+
+/* ---- csv: the measured points, Mess-Results layout ---- */
+
+static void csv_num(FILE *fp, double v, const char *sep)
+{
+	if (isfinite(v))
+		fprintf(fp, "%.6f%s", v, sep);
+	else
+		fprintf(fp, "%s", sep);
+}
+
+static int write_csv(const struct mess_export_in *in, const char *dir,
+		     char *err, size_t errlen)
+{
+	struct out o;
+	int ret = out_open(&o, dir, "memory_curves.csv", err, errlen);
+
+	if (ret)
+		return ret;
+	/* The smoothed columns carry the measured values: nothing is
+	 * smoothed here (info.txt says so). */
+	fprintf(o.fp, "read_pct_rounded,pause,bandwidth_mean,bandwidth_std,"
+		      "rd_percentage_actual_mean,latency_mean,latency_std,"
+		      "bandwidth_smooth,latency_smooth,rw_ratio\n");
+	for (size_t i = 0; i < in->fam->n; i++) {
+		const struct mess_curve *c = &in->fam->curves[i];
+
+		for (size_t k = 0; k < c->n; k++) {
+			const struct mess_point *p = &c->pts[k];
+			double rd = isfinite(p->read_pct) ? p->read_pct : c->read_pct;
+
+			if (!mess_point_usable(p) || !isfinite(rd))
+				continue;
+			fprintf(o.fp, "%.1f,%llu,", round(rd),
+				(unsigned long long)p->nop);
+			csv_num(o.fp, p->bw_gbs, ",");
+			csv_num(o.fp, NAN, ",");
+			csv_num(o.fp, rd / 100, ",");
+			csv_num(o.fp, p->lat_ns, ",");
+			csv_num(o.fp, p->lat_ns_std, ",");
+			csv_num(o.fp, p->bw_gbs, ",");
+			csv_num(o.fp, p->lat_ns, ",");
+			if (c->store_pct != MESS_STORE_PCT_UNKNOWN)
+				fprintf(o.fp, "%u\n", 100 - c->store_pct);
+			else
+				fprintf(o.fp, "\n");
+		}
+	}
+	ret = out_close(&o, 0, err, errlen);
+	return ret ? ret : write_info(in, dir, "csv (Mess-Results memory_curves.csv layout; "
+					       "bandwidth in GB/s there; *_smooth = the means, not smoothed)",
+				      "ns", err, errlen);
+}
+
+const struct mess_export_format mess_export_formats[] = {
+	{ "mess", "bwlat_0.txt ... bwlat_100.txt for the Mess simulator (MB/s, ns)", 0, write_mess },
+	{ "profet", "curves.json for PROFET (MB/s, CPU cycles: needs the frequency)", 1, write_profet },
+	{ "csv", "memory_curves.csv, the measured points in the Mess-Results layout", 0, write_csv },
+	{ "json", "mess-curves.json: the 51 curves of the mess format with their sources", 0, write_json },
+	{ NULL, NULL, 0, NULL },
+};
+
+const struct mess_export_format *mess_export_find(const char *name)
+{
+	for (const struct mess_export_format *f = mess_export_formats; f->name; f++)
+		if (name && !strcmp(f->name, name))
+			return f;
+	return NULL;
+}
+
+int mess_export(const struct mess_export_format *fmt,
+		const struct mess_export_in *in, const char *dir,
+		struct mess_export_tally *tally, char *err, size_t errlen)
+{
+	struct mess_export_in copy;
+
+	if (!fmt || !in || !in->m || !in->fam || !dir || !*dir)
+		return fail(err, errlen, -EINVAL, "nothing to export");
+	if (fmt->needs_ghz && !(in->ghz > 0))
+		return fail(err, errlen, -EINVAL,
+			    "%s: latency is written in CPU cycles and no frequency is known: give --ghz",
+			    fmt->name);
+	if (mkdir(dir, 0777) && errno != EEXIST)
+		return fail(err, errlen, -errno, "%s: %s", dir, strerror(errno));
+	copy = *in;
+	if (tally)
+		memset(tally, 0, sizeof(*tally));
+	copy.tally = tally;
+	return fmt->write(&copy, dir, err, errlen);
+}

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The exports read the way their consumers read them: the Mess simulator's
+ * loader (every even read percentage, a descending search, ns) and
+ * PROFET's curves.json (MB/s, cycles); the 51 shares' sources on a
+ * hand-made family with known answers.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "mess/export.h"
+#include "mess/messfmt.h"
+#include "mess/model.h"
+#include "near.h"
+
+static void add_curve(struct mess_family *f, double read_pct, size_t n,
+		      const double *bw, const double *lat)
+{
+	struct mess_curve *c = mess_family_curve(f, MESS_STORE_PCT_UNKNOWN,
+						 read_pct);
+
+	for (size_t i = 0; i < n; i++) {
+		struct mess_point p = { .store_pct = MESS_STORE_PCT_UNKNOWN,
+					.read_pct = read_pct, .nop = 100 - i,
+					.bw_gbs = bw[i], .lat_ns = lat[i] };
+		assert_int_equal(mess_curve_add(c, &p), 0);
+	}
+}
+
+/* 50% reads: (10, 100), (20, 120); 100%: (20, 100), (40, 120). */
+static void test_shares(void **state)
+{
+	double b50[] = { 10, 20 }, l50[] = { 100, 120 };
+	double b100[] = { 20, 40 }, l100[] = { 100, 120 };
+	struct mess_family f = { 0 };
+	struct mess_model *m;
+	double bw[8], lat[8], lo, hi;
+	size_t n;
+	int src;
+
+	add_curve(&f, 50.6, 2, b50, l50);
+	add_curve(&f, 100, 2, b100, l100);
+	assert_int_equal(mess_model_new(&f, &m), 0);
+
+	/* Within 1% of a curve: that curve, measured. */
+	assert_int_equal(mess_export_share(m, 50, bw, lat, 8, &n, &src, &lo, &hi), 0);
+	assert_int_equal(src, MESS_SRC_MEASURED);
+	assert_int_equal(n, 2);
+	assert_near(lo, 50.6, 0);
+	assert_near(bw[1], 20, 0);
+	/* Below the family: the nearest curve as it is, extrapolated. */
+	assert_int_equal(mess_export_share(m, 0, bw, lat, 8, &n, &src, &lo, &hi), 0);
+	assert_int_equal(src, MESS_SRC_EXTRAP_READ);
+	assert_near(lat[0], 100, 0);
+	/* Between: both curves' points (fractions 0.5 and 1 of their
+	 * maximum, shared) on the interpolated maximum. */
+	assert_int_equal(mess_export_share(m, 76, bw, lat, 8, &n, &src, &lo, &hi), 0);
+	assert_true(src & MESS_SRC_INTERP_READ);
+	assert_false(src & MESS_SRC_EXTRAPOLATED);
+	assert_near(lo, 50.6, 0);
+	assert_near(hi, 100, 0);
+	assert_int_equal(n, 2);
+	assert_near(bw[1], 20 + (76 - 50.6) / (100 - 50.6) * 20, 1e-9);
+	assert_near(lat[1], 120, 1e-9);
+	assert_near(lat[0], 100, 1e-9);
+	/* Too small a buffer is refused, not overrun. */
+	assert_int_equal(mess_export_share(m, 76, bw, lat, 3, &n, &src, &lo, &hi),
+			 -ENOSPC);
+	assert_int_equal(mess_export_share(m, 101, bw, lat, 8, &n, &src, &lo, &hi),
+			 -EINVAL);
+	mess_model_free(m);
+	mess_family_free(&f);
+}
+
+/* One bwlat file as the simulator reads it: (MB/s, ns) pairs in order. */
+struct simcurve {
+	size_t n;
+	double bw[512], lat[512], maxbw, maxlat;
+};
+
+static void sim_load(const char *dir, struct simcurve *c, double *leadoff)
+{
+	for (int r = 0; r <= 100; r += 2) {
+		char path[4300];
+		FILE *fp;
+		struct simcurve *s = &c[r / 2];
+
+		snprintf(path, sizeof(path), "%s/bwlat_%d.txt", dir, r);
+		fp = fopen(path, "r");
+		assert_non_null(fp);	/* every share has its file */
+		s->n = 0;
+		while (s->n < 512 && fscanf(fp, "%lf %lf", &s->bw[s->n], &s->lat[s->n]) == 2) {
+			assert_true(s->bw[s->n] >= 0 && s->lat[s->n] > 0);
+			if (s->n)	/* highest bandwidth first */
+				assert_true(s->bw[s->n] < s->bw[s->n - 1]);
+			s->maxbw = fmax(s->maxbw, s->bw[s->n]);
+			s->maxlat = fmax(s->maxlat, s->lat[s->n]);
+			*leadoff = fmin(*leadoff, s->lat[s->n]);
+			s->n++;
+		}
+		assert_true(feof(fp));	/* nothing it could not read */
+		fclose(fp);
+		assert_true(s->n >= 2);
+	}
+}
+
+/* The simulator's lookup without its smoothing: walk down while the
+ * file's bandwidth is at least the query, interpolate with the point
+ * above, saturate at 99% of the maximum, never below the lead-off. */
+static double sim_latency(const struct simcurve *c, double read_frac,
+			  double mbs, double leadoff)
+{
+	const struct simcurve *s = &c[(int)floor(100 * read_frac * 0.5 + 0.5)];
+	size_t j;
+	double l;
+
+	if (mbs > 0.99 * s->maxbw)
+		return s->maxlat;
+	for (j = 0; j < s->n && s->bw[j] >= mbs; j++)
+		;
+	if (j == s->n)
+		j--;
+	if (j == 0)
+		return s->lat[0];
+	l = s->lat[j] + (mbs - s->bw[j]) / (s->bw[j - 1] - s->bw[j]) *
+				(s->lat[j - 1] - s->lat[j]);
+	return fmax(l, leadoff);
+}
+
+static int rm_dir(const char *dir)
+{
+	char cmd[4300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+static void test_mess_and_profet_on_reference(void **state)
+{
+	const char *ref = getenv("MESS_REFERENCE");
+	static struct simcurve sim[MESS_EXPORT_SHARES];
+	char tmpl[] = "/tmp/mess-export-XXXXXX", path[4400], dir[4200];
+	struct mess_family f = { 0 };
+	struct mess_model *m;
+	double leadoff = INFINITY, maxlat = 0;
+	char err[512];
+	json_t *j;
+
+	if (!ref) {
+		skip();
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/MN5-HBM-XeonMax9480-HBM2/memory_curves.csv", ref);
+	assert_int_equal(mess_reference_read(path, &f), 0);
+	assert_int_equal(mess_model_new(&f, &m), 0);
+	assert_non_null(mkdtemp(tmpl));
+
+	struct mess_export_in in = { .fam = &f, .m = m, .origin = path,
+				     .tool = "Mess-Results", .bw_source = "counters" };
+
+	snprintf(dir, sizeof(dir), "%s/mess", tmpl);
+	assert_int_equal(mess_export(mess_export_find("mess"), &in, dir, NULL, err,
+				     sizeof(err)), 0);
+	sim_load(dir, sim, &leadoff);
+	for (int r = 0; r <= 100; r += 2)
+		maxlat = fmax(maxlat, sim[r / 2].maxlat);
+	for (int r = 0; r <= 100; r++) {
+		const struct simcurve *s = &sim[(int)floor(r * 0.5 + 0.5)];
+
+		for (int k = 0; k <= 50; k++) {
+			double l = sim_latency(sim, r / 100.0, s->maxbw * k / 50,
+					       leadoff);
+
+			assert_true(isfinite(l));
+			assert_true(l >= leadoff && l <= maxlat);
+		}
+	}
+
+	/* PROFET without a frequency is refused; with one, cycles. */
+	snprintf(dir, sizeof(dir), "%s/profet", tmpl);
+	assert_int_equal(mess_export(mess_export_find("profet"), &in, dir, NULL, err,
+				     sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--ghz"));
+	in.ghz = 2.0;
+	assert_int_equal(mess_export(mess_export_find("profet"), &in, dir, NULL, err,
+				     sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/curves.json", dir);
+	j = json_load_file(path, 0, NULL);
+	assert_non_null(j);
+	assert_int_equal(json_object_size(j), MESS_EXPORT_SHARES);
+	/* The 80% curve, lowest bandwidth: its ns from bwlat_80, x 2 GHz. */
+	json_t *p0 = json_array_get(json_object_get(j, "80"), 0);
+	const struct simcurve *s80 = &sim[40];
+
+	assert_near(json_real_value(json_array_get(p0, 0)), s80->bw[s80->n - 1], 1e-3);
+	assert_near(json_real_value(json_array_get(p0, 1)), 2 * s80->lat[s80->n - 1], 2e-3);
+	json_decref(j);
+	/* Nothing a consumer would pick up besides its own files. */
+	snprintf(path, sizeof(path), "ls %s/profet | grep -c -e bwlat -e '\\.json$' | grep -qx 1", tmpl);
+	assert_int_equal(system(path), 0);
+	snprintf(path, sizeof(path), "test $(grep -c measured %s/mess/curve-sources.tsv) -gt 5 && "
+		 "test $(wc -l < %s/mess/curve-sources.tsv) -eq 52", tmpl, tmpl);
+	assert_int_equal(system(path), 0);
+
+	mess_model_free(m);
+	mess_family_free(&f);
+	assert_int_equal(rm_dir(tmpl), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_shares),
+		cmocka_unit_test(test_mess_and_profet_on_reference),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
