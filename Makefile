@@ -254,6 +254,7 @@ $(addprefix check-,$(ISAS)): check-%:
 
 check-cli: all
 	$(Q)tests/cli/run-cli-tests.sh ./$(MESS) tests/cli/cases.txt
+	$(Q)tests/nodes.sh ./$(MESS)
 
 check-smoke: all
 	$(Q)tests/smoke.sh

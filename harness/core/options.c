@@ -145,6 +145,30 @@ int mess_parse_list(const char *s, int *out, int max, int limit, int step,
 	return 0;
 }
 
+int mess_format_list(const int *v, int n, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < n; i++) {
+		int j = i;
+		int w;
+
+		while (j + 1 < n && v[j + 1] == v[j] + 1)
+			j++;
+		w = j > i ? snprintf(buf + at, len - at, "%s%d-%d", i ? "," : "", v[i], v[j])
+			  : snprintf(buf + at, len - at, "%s%d", i ? "," : "", v[i]);
+		if (w < 0 || (size_t)w >= len - at) {
+			if (len >= 4)
+				strcpy(buf + (at + 4 <= len ? at : len - 4), "...");
+			return -ENOSPC;
+		}
+		at += (size_t)w;
+		i = j;
+	}
+	return 0;
+}
+
 int mess_opts_given(int argc, char **argv, const char *name)
 {
 	for (int i = 1; i < argc; i++)

@@ -55,5 +55,8 @@ int mess_opts_given(int argc, char **argv, const char *name);
  * range ends must be multiples of step, ranges advance by step. */
 int mess_parse_list(const char *s, int *out, int max, int limit, int step,
 		    int *n);
+/* Its inverse: ascending v[0..n) as "0-3,8" ("" when n is 0); 0, or
+ * -ENOSPC when it did not fit (buf then ends in "..."). */
+int mess_format_list(const int *v, int n, char *buf, size_t len);
 
 #endif

@@ -146,8 +146,7 @@ static int setup(struct mess_run *r)
 {
 	int err;
 
-	r->node = r->cfg.mem_node >= 0 ? (int)r->cfg.mem_node
-				       : mess_topo_node_of_core(&r->topo, r->chase_core);
+	r->node = r->mem.node;
 	err = mess_topo_bind_core(&r->topo, r->chase_core);
 	if (err) {
 		fprintf(stderr, "mess: cannot pin the chase to core %d: %s\n",
@@ -240,11 +239,15 @@ int mess_curves_main(int argc, char **argv)
 	}
 	mess_topo_llc_of_core(&r->topo, r->chase_core, &r->llc_bytes,
 			      &r->llc_level);
-	if (r->cfg.mem_node >= r->topo.nnodes) {
-		fprintf(stderr, "mess: --mem-node: node %lld out of range; allowed: 0-%d on this machine\n",
-			(long long)r->cfg.mem_node, r->topo.nnodes - 1);
-		return -EINVAL;
+	rc = mess_memsel_resolve(&r->topo, r->cfg.mem_node, r->chase_core,
+				 &r->mem, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "mess: %s\n", rc == -ENOMEM ? strerror(-rc) : err);
+		return rc == -ENOMEM ? -EIO : rc;
 	}
+	if (r->mem.how != MESS_MEMSEL_DEFAULT)
+		fprintf(stderr, "mess: --mem-node %s: node %d (%s)\n", r->mem.given,
+			r->mem.node, r->mem.rule);
 	if (size_buffers(r, err, sizeof(err))) {
 		fprintf(stderr, "mess: %s\n", err);
 		return -EINVAL;

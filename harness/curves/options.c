@@ -42,8 +42,8 @@ static const struct mess_opt mess_cfg_opts[] = {
 	  "theoretical peak bandwidth, to report ranges as % of it" },
 	{ "wave-tol", MESS_OPT_DOUBLE, F(wave_tol), 0, 0, 1, "FRACTION",
 	  "bandwidth drop that counts as a wave (default 0.02)" },
-	{ "mem-node", MESS_OPT_INT, F(mem_node), 0, -1, 4095, "N",
-	  "NUMA node for all buffers (default: the chase core's node)" },
+	{ "mem-node", MESS_OPT_STR, S(mem_node), 0, 0, MESS_MEMSEL_ARG,
+	  "NUMA node for all buffers: its number, or a kind (hbm, cxl, ...) for the nearest node of it (see mess nodes; default: the chase core's node)" },
 	{ "seed", MESS_OPT_UINT, F(seed), 0, 0, 1.8e19, "N",
 	  "seed of the chase permutation (default 1)" },
 	{ "max-nop", MESS_OPT_UINT, F(max_nop), 0, 1, 1 << 30, "N",
@@ -67,7 +67,6 @@ void mess_options_defaults(struct mess_cfg *cfg)
 	cfg->window = 256 << 10;
 	cfg->chase_ms = 100;
 	cfg->wave_tol = 0.02;
-	cfg->mem_node = -1;
 	cfg->seed = 1;
 	cfg->max_nop = 1 << 22;
 }
@@ -142,10 +141,11 @@ void mess_options_usage(FILE *f, const char *prog)
 		"  %s --quick                      smoke run, under a minute or two\n"
 		"  %s                              default family: 11 mixes, >= 12 points each\n"
 		"  %s --mixes all --repeats 5      51 mixes, more repeats\n"
-		"  %s --cores 1-15 --mem-node 1    generators on cores 1-15, memory on node 1 (HBM, CXL)\n"
+		"  %s --cores 1-15 --mem-node 1    generators on cores 1-15, memory on node 1\n"
+		"  %s --mem-node hbm               memory on the HBM node nearest to the chase core\n"
 		"  %s --variant nt --mixes 100     non-temporal stores: memory write share above 50%%\n"
 		"  %s --resume results/host-20261122T101500Z\n"
 		"\nExit status: 0 ok, 1 bad usage, 2 failure, 3 not supported here, 130 interrupted\n"
 		"(partial result kept; continue it with --resume).\n",
-		prog, prog, prog, prog, prog, prog);
+		prog, prog, prog, prog, prog, prog, prog);
 }

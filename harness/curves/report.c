@@ -154,7 +154,7 @@ int mess_run_write_meta(struct mess_run *r, int complete)
 	snprintf(acc, sizeof(acc), "generator bytes per iteration (declared beside each kernel) x iterations per thread over the chase window, plus one %u-byte line per chase load; ordinary stores count one read and one write (write-allocate), non-temporal stores one write; GB/s = 1e9 B/s",
 		 r->topo.line_bytes);
 	if (m && mess_json_merge(m, mess_json_pack(
-		"{s:o, s:I, s:i, s:i, s:i, s:i, s:s, s:{s:s, s:o, s:s, s:o, s:s}, s:s, s:s, s:n,"
+		"{s:o, s:I, s:i, s:i, s:i, s:i, s:o, s:s, s:{s:s, s:o, s:s, s:o, s:s}, s:s, s:s, s:n,"
 		" s:{s:s, s:s, s:i, s:b, s:i, s:i, s:I}, s:o,"
 		" s:{s:I, s:I, s:I, s:s, s:i, s:i, s:f, s:I},"
 		" s:I, s:I, s:o, s:b, s:o, s:o, s:o,"
@@ -163,6 +163,7 @@ int mess_run_write_meta(struct mess_run *r, int complete)
 		"llc_bytes", (json_int_t)r->llc_bytes, "llc_level", r->llc_level,
 		"line_bytes", (int)r->topo.line_bytes,
 		"numa_nodes", r->topo.nnodes, "memory_node", r->node,
+		"memory_node_choice", mess_memsel_json(&r->mem),
 		"huge_pages", mess_hp_name(r->ngen && ghp < r->chase.hp ? ghp : r->chase.hp),
 		"huge_pages_detail",
 		"chase", mess_hp_name(r->chase.hp),

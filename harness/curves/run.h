@@ -10,6 +10,7 @@
 #include "curves/gen.h"
 #include "core/cpufreq.h"
 #include "core/mem.h"
+#include "core/memsel.h"
 #include "core/options.h"
 #include "core/rundir.h"
 #include "core/signals.h"
@@ -36,7 +37,7 @@ struct mess_cfg {
 	double chase_ms;	/* chase time per repeat */
 	double peak_gbs;
 	double wave_tol;
-	int64_t mem_node;	/* -1: the chase core's node */
+	char mem_node[MESS_MEMSEL_LEN];	/* "": the chase core's node */
 	uint64_t seed;
 	uint64_t max_nop;
 	/* Resolved after parsing. */
@@ -60,6 +61,7 @@ struct mess_run {
 	int gen_cores[MESS_MAX_CORES];
 	int ngen;
 	int node;		/* NUMA node of every buffer */
+	struct mess_memsel mem;	/* how --mem-node chose it */
 	uint64_t llc_bytes;
 	int llc_level;
 	size_t gen_bytes;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/ladder_run.h"
+#include "core/memsel.h"
 #include "core/options.h"
 #include "core/pool.h"
 #include "core/rundir.h"
@@ -26,7 +27,8 @@ struct ladder_opts {
 	uint64_t repeats;
 	double run_ms;
 	int64_t core;
-	int64_t mem_node;
+	char mem_node[MESS_MEMSEL_LEN];
+	struct mess_memsel mem;	/* --mem-node resolved */
 	int quick;
 	int no_plots;
 	int help;
@@ -48,8 +50,8 @@ static const struct mess_opt opts[] = {
 	  "length of one timed run (default 100)" },
 	{ "core", MESS_OPT_INT, F(core), 0, 0, MESS_MAX_CORES - 1, "N",
 	  "core that runs the chase, hwloc logical index (default 0)" },
-	{ "mem-node", MESS_OPT_INT, F(mem_node), 0, -1, 4095, "N",
-	  "NUMA node of the buffer (default: the core's own)" },
+	{ "mem-node", MESS_OPT_STR, S(mem_node), 0, 0, MESS_MEMSEL_ARG,
+	  "NUMA node of the buffer: its number, or a kind (hbm, cxl, ...) for the nearest node of it (see mess nodes; default: the core's own)" },
 	{ "no-plots", MESS_OPT_FLAG, F(no_plots), 0, 0, 0, NULL,
 	  "do not run gnuplot" },
 	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
@@ -68,11 +70,12 @@ void mess_ladder_usage(FILE *f)
 	fprintf(f,
 		"\nExamples:\n"
 		"  mess ladder --quick                 smoke-sized, about half a minute\n"
-		"  mess ladder --core 8 --mem-node 1   core 8's caches, memory on node 1 (HBM, CXL)\n"
+		"  mess ladder --core 8 --mem-node 1   core 8's caches, memory on node 1\n"
+		"  mess ladder --mem-node hbm          memory on the HBM node nearest to core 0\n"
 		"\nFiles: ladder.csv, summary.json, ladder.md, meta.json, plots/ladder.png (see\n"
 		"results/README.md).  An interrupted ladder keeps the sizes measured so far\n"
 		"(meta.json says \"complete\": false); it is measured again, not resumed.\n"
-		"Exit status: 0 ok, 1 bad usage, 2 failure, 130 interrupted.\n");
+		"Exit status: 0 ok, 1 bad usage, 2 failure, 3 no node of the --mem-node kind here,\n130 interrupted.\n");
 }
 
 static int parse(struct ladder_opts *o, int argc, char **argv, char *err,
@@ -81,7 +84,7 @@ static int parse(struct ladder_opts *o, int argc, char **argv, char *err,
 	int quick = mess_opts_given(argc, argv, "quick");
 
 	*o = (struct ladder_opts){ .stride = 64, .repeats = quick ? 3 : 5,
-				   .run_ms = quick ? 10 : 100, .mem_node = -1 };
+				   .run_ms = quick ? 10 : 100 };
 	if (mess_opts_parse(opts, NOPTS, o, argc, argv, err, errlen))
 		return -EINVAL;
 	return 0;
@@ -99,9 +102,10 @@ static json_t *meta(const struct mess_rundir *rd, const struct mess_topo *t,
 	json_t *m = mess_rundir_meta(rd, t, META_SCHEMA);
 
 	if (m && mess_json_merge(m, mess_json_pack(
-		"{s:i, s:i, s:I, s:i, s:I, s:I, s:I, s:i, s:f, s:s, s:s, s:s, s:s, s:o, s:b, s:s}",
+		"{s:i, s:i, s:I, s:i, s:o, s:I, s:I, s:I, s:i, s:f, s:s, s:s, s:s, s:s, s:o, s:b, s:s}",
 		"core", (int)o->core, "core_pu", t->core_pu[o->core],
 		"llc_bytes", (json_int_t)l->llc_bytes, "memory_node", l->o.node,
+		"memory_node_choice", mess_memsel_json(&o->mem),
 		"stride_bytes", (json_int_t)l->o.stride,
 		"min_bytes", (json_int_t)l->o.lo, "max_bytes", (json_int_t)l->o.hi,
 		"repeats", (int)l->o.repeats, "run_ms", l->o.run_ms,
@@ -156,18 +160,23 @@ int mess_ladder_main(int argc, char **argv)
 		return -EIO;
 	}
 	core = (int)o.core;
-	if (core >= topo.ncores || o.mem_node >= topo.nnodes) {
-		fprintf(stderr, core >= topo.ncores ?
-			"mess ladder: --core: core %lld out of range; allowed: 0-%d on this machine\n" :
-			"mess ladder: --mem-node: node %lld out of range; allowed: 0-%d on this machine\n",
-			core >= topo.ncores ? (long long)o.core : (long long)o.mem_node,
-			(core >= topo.ncores ? topo.ncores : topo.nnodes) - 1);
+	if (core >= topo.ncores) {
+		fprintf(stderr, "mess ladder: --core: core %d out of range; allowed: 0-%d on this machine\n",
+			core, topo.ncores - 1);
 		mess_topo_fini(&topo);
 		return -EINVAL;
 	}
+	rc = mess_memsel_resolve(&topo, o.mem_node, core, &o.mem, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "mess ladder: %s\n", rc == -ENOMEM ? strerror(-rc) : err);
+		mess_topo_fini(&topo);
+		return rc == -ENOMEM ? -EIO : rc;
+	}
+	if (o.mem.how != MESS_MEMSEL_DEFAULT)
+		fprintf(stderr, "mess ladder: --mem-node %s: node %d (%s)\n", o.mem.given,
+			o.mem.node, o.mem.rule);
 	mess_ladder_init(&l, &topo, core, o.stride, o.run_ms, (unsigned)o.repeats,
-			 o.mem_node >= 0 ? (int)o.mem_node :
-					   mess_topo_node_of_core(&topo, core));
+			 o.mem.node);
 	rc = mess_rundir_open(&rd, "mess ladder", "ladder", o.out, NULL,
 			      MESS_LADDER_CSV, argc, argv);
 	if (rc == -EEXIST)

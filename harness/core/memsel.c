@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: MIT
+#include "core/memsel.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/options.h"
+
+/* "a node number 0-3 or a kind: dram, hbm, cxl, nvm, spm" */
+static void allowed(const struct mess_node *nodes, int n, char *buf, size_t len)
+{
+	int os[n];
+	char list[128];
+	size_t at;
+
+	for (int i = 0; i < n; i++)
+		os[i] = nodes[i].os;
+	mess_format_list(os, n, list, sizeof(list));
+	at = (size_t)snprintf(buf, len, "a node number %s (the nodes of this machine) or a kind:",
+			      list);
+	for (int k = 0; k < MESS_KIND_UNKNOWN && at < len; k++)
+		at += (size_t)snprintf(buf + at, len - at, "%s %s", k ? "," : "",
+				       mess_kinds[k].name);
+}
+
+/* "(nodes: 0 dram, 1 dram)" */
+static void present(const struct mess_node *nodes, int n, char *buf, size_t len)
+{
+	size_t at = (size_t)snprintf(buf, len, "(nodes:");
+
+	for (int i = 0; i < n && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s %d %s", i ? "," : "",
+				       nodes[i].os, mess_kinds[nodes[i].kind].name);
+	if (at < len)
+		snprintf(buf + at, len - at, ")");
+}
+
+struct cand {
+	const struct mess_node *node;
+	int local;
+	double lat;	/* NAN: not given */
+};
+
+/* Nearer first: local to the core, then the lower firmware latency (one
+ * not given counts as worse), then the lower OS index. */
+static int nearer(const void *pa, const void *pb)
+{
+	const struct cand *a = pa, *b = pb;
+	double la = isnan(a->lat) ? INFINITY : a->lat;
+	double lb = isnan(b->lat) ? INFINITY : b->lat;
+
+	if (a->local != b->local)
+		return b->local - a->local;
+	if (la != lb)
+		return la < lb ? -1 : 1;
+	return a->node->os - b->node->os;
+}
+
+/* The node of the kind nearest to the core, and which rule told it from
+ * the runner-up.  -ENOENT when there is none. */
+static int nearest(struct mess_topo *t, const struct mess_node *nodes, int n,
+		   enum mess_kind kind, int core, struct mess_memsel *m)
+{
+	struct cand c[n];
+	const char *name = mess_kinds[kind].name;
+	int nc = 0;
+
+	for (int i = 0; i < n; i++)
+		if (nodes[i].kind == kind)
+			c[nc++] = (struct cand){ &nodes[i],
+				mess_node_has_core(t, nodes[i].os, core),
+				mess_node_latency_from(t, nodes[i].os, core) };
+	if (!nc)
+		return -ENOENT;
+	qsort(c, (size_t)nc, sizeof(c[0]), nearer);
+	m->node = c[0].node->os;
+	if (nc == 1)
+		snprintf(m->rule, sizeof(m->rule), "the only %s node", name);
+	else if (c[0].local != c[1].local)
+		snprintf(m->rule, sizeof(m->rule),
+			 "locality: the %s node whose cpuset holds core %d (hwloc)",
+			 name, core);
+	else if (!isnan(c[0].lat) && (isnan(c[1].lat) || c[0].lat < c[1].lat))
+		snprintf(m->rule, sizeof(m->rule),
+			 "latency: the firmware's lowest from core %d among %d %s nodes (%.0f ns)",
+			 core, nc, name, c[0].lat);
+	else
+		snprintf(m->rule, sizeof(m->rule),
+			 "lowest OS index: neither locality nor firmware latency tells the %d %s nodes apart",
+			 nc, name);
+	return 0;
+}
+
+static const struct mess_node *find(const struct mess_node *nodes, int n, int os)
+{
+	for (int i = 0; i < n; i++)
+		if (nodes[i].os == os)
+			return &nodes[i];
+	return NULL;
+}
+
+int mess_memsel_resolve(struct mess_topo *t, const char *val, int core,
+			struct mess_memsel *m, char *err, size_t errlen)
+{
+	struct mess_node *nodes;
+	const struct mess_node *chosen;
+	char buf[256], *end;
+	int n = mess_nodes_list(t, &nodes), kind, rc = 0;
+	long num;
+
+	if (n < 0)
+		return n;
+	memset(m, 0, sizeof(*m));
+	snprintf(m->given, sizeof(m->given), "%s", val);
+	kind = mess_kind_find(val);
+	num = strtol(val, &end, 10);
+	if (!*val) {
+		m->how = MESS_MEMSEL_DEFAULT;
+		m->node = mess_topo_node_of_core(t, core);
+		snprintf(m->rule, sizeof(m->rule),
+			 "default: the node of core %d (libnuma)", core);
+	} else if (*val >= '0' && *val <= '9' && !*end) {
+		m->how = MESS_MEMSEL_NUMBER;
+		m->node = (int)num;
+		if (num > 1 << 20 || !find(nodes, n, m->node)) {
+			allowed(nodes, n, buf, sizeof(buf));
+			snprintf(err, errlen, "--mem-node: node %s out of range; allowed: %s",
+				 val, buf);
+			rc = -EINVAL;
+		}
+		snprintf(m->rule, sizeof(m->rule), "given by number");
+	} else if (kind >= 0 && kind != MESS_KIND_UNKNOWN) {
+		m->how = MESS_MEMSEL_KIND;
+		if (nearest(t, nodes, n, kind, core, m)) {
+			present(nodes, n, buf, sizeof(buf));
+			snprintf(err, errlen, "--mem-node %s: no %s node on this machine %s",
+				 val, mess_kinds[kind].upper, buf);
+			rc = -EOPNOTSUPP;
+		}
+	} else {
+		allowed(nodes, n, buf, sizeof(buf));
+		snprintf(err, errlen, "--mem-node: '%s' is not allowed; allowed: %s",
+			 val, buf);
+		rc = -EINVAL;
+	}
+	chosen = rc ? NULL : find(nodes, n, m->node);
+	if (chosen) {
+		m->kind = chosen->kind;
+		m->assumed = chosen->assumed;
+	} else if (!rc) {
+		/* libnuma's node is not one hwloc lists (a fixture topology). */
+		m->kind = MESS_KIND_UNKNOWN;
+	}
+	free(nodes);
+	return rc;
+}
+
+json_t *mess_memsel_json(const struct mess_memsel *m)
+{
+	char kind[64];
+
+	snprintf(kind, sizeof(kind), "%s%s", mess_kinds[m->kind].name,
+		 m->assumed ? " (no subtype: assumed)" : "");
+	return mess_json_pack("{s:s?, s:s, s:i, s:s}",
+			      "given", m->given[0] ? m->given : NULL,
+			      "kind", kind, "node", m->node, "rule", m->rule);
+}
