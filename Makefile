@@ -255,6 +255,7 @@ $(addprefix check-,$(ISAS)): check-%:
 check-cli: all
 	$(Q)tests/cli/run-cli-tests.sh ./$(MESS) tests/cli/cases.txt
 	$(Q)tests/nodes.sh ./$(MESS)
+	$(Q)tests/position.sh ./$(MESS)
 
 check-smoke: all
 	$(Q)tests/smoke.sh

@@ -427,10 +427,12 @@ int mess_trace_load(const char *path, const struct mess_trace_opts *o,
 			}
 			text = q;
 		}
+		errno = 0;
 		r = fread(text + n, 1, cap - n - 1, f);
 		n += r;
 	} while (r);
-	rc = ferror(f) ? -EIO : 0;
+	/* A directory opens, and says so at the first read. */
+	rc = ferror(f) ? -(errno ? errno : EIO) : 0;
 	fclose(f);
 	if (rc) {
 		snprintf(err, errlen, "cannot read %s: %s", path, strerror(-rc));
