@@ -143,15 +143,15 @@ int mess_tp_num(const char *s, double *v)
 }
 
 int mess_tp_add_interval(struct mess_tp *p, int line, double t, double rd,
-			double wr, enum mess_trace_status st, double running,
-			const char *label)
+			 double wr, enum mess_trace_status st, double running,
+			 const char *label)
 {
 	struct mess_trace *tr = p->t;
 	struct mess_trace_interval *iv;
 
 	if (!isfinite(t) || t <= p->prev_t)
 		return mess_tp_fail(p, line, "time %g s is not after the previous interval's %g s; allowed: increasing times",
-			    t, p->prev_t);
+				    t, p->prev_t);
 	if (tr->n == tr->cap) {
 		size_t cap = tr->cap ? 2 * tr->cap : 64;
 		void *q = realloc(tr->iv, cap * sizeof(*tr->iv));
@@ -214,14 +214,14 @@ static int perf_flush(struct mess_tp *p, struct perf_acc *a, int want[NDIR])
 			return -ENOMSG;	/* the caller lists the events */
 		if (!a->rows[d])
 			return mess_tp_fail(p, a->line, "the interval ending at %s s has no %s event (matching %s)",
-				    a->time, d == RD ? "read" : "write", p->re_text[d]);
+					    a->time, d == RD ? "read" : "write", p->re_text[d]);
 		if (want[d] && a->rows[d] != want[d])
 			return mess_tp_fail(p, a->line, "the interval ending at %s s has %d %s rows, the first had %d: a truncated interval?",
-				    a->time, a->rows[d], d == RD ? "read" : "write", want[d]);
+					    a->time, a->rows[d], d == RD ? "read" : "write", want[d]);
 		want[d] = a->rows[d];
 	}
 	return mess_tp_add_interval(p, a->line, t, a->sum[RD], a->sum[WR], a->st,
-			    a->running, NULL);
+				    a->running, NULL);
 }
 
 static int perf_row(struct mess_tp *p, struct perf_acc *a, char **f, int nf,
@@ -233,7 +233,7 @@ static int perf_row(struct mess_tp *p, struct perf_acc *a, char **f, int nf,
 
 	if (mess_tp_num(f[0], &t) || !isfinite(t))
 		return mess_tp_fail(p, line, "'%s' is not an interval time in s; allowed: perf stat -I -x, rows (time,count,unit,event,...)",
-			    f[0]);
+				    f[0]);
 	/* Aggregation columns: an id (CPU0, S0, N0, ...), and for the
 	 * per-socket/die/core modes the number of CPUs aggregated. */
 	if (nf > 1 && !is_count(f[1])) {
@@ -267,7 +267,7 @@ static int perf_row(struct mess_tp *p, struct perf_acc *a, char **f, int nf,
 	d = mess_tp_classify(p, ev);
 	if (d == -2)
 		return mess_tp_fail(p, line, "event '%s' matches both the read (%s) and the write (%s) expression",
-			    ev, p->re_text[RD], p->re_text[WR]);
+				    ev, p->re_text[RD], p->re_text[WR]);
 	if (d < 0)
 		return 0;
 	a->rows[d]++;
@@ -282,7 +282,7 @@ static int perf_row(struct mess_tp *p, struct perf_acc *a, char **f, int nf,
 
 		if (st == MESS_TRACE_MEASURED)
 			return mess_tp_fail(p, line, "count '%s' of %s; allowed: a number, <not counted> or <not supported>",
-				    f[k], ev);
+					    f[k], ev);
 		if (a->st == MESS_TRACE_MEASURED)
 			a->st = st;
 		return 0;
@@ -293,10 +293,10 @@ static int perf_row(struct mess_tp *p, struct perf_acc *a, char **f, int nf,
 						     p->o->bytes_per_count;
 	if (unit < 0)
 		return mess_tp_fail(p, line, "unit '%s' of %s; allowed: empty (a count of events), B, Bytes, KiB, MiB, GiB, kB, MB, GB",
-			    f[k + 1], ev);
+				    f[k + 1], ev);
 	if (mess_tp_num(f[k], &v) || !isfinite(v) || v < 0)
 		return mess_tp_fail(p, line, "count '%s' of %s; allowed: a number >= 0, <not counted> or <not supported>",
-			    f[k], ev);
+				    f[k], ev);
 	a->sum[d] += v * unit;
 	return 0;
 }

@@ -48,7 +48,7 @@ static int likwid_col(struct mess_tp *p, const char *name, int line,
 	c->dir = mess_tp_classify(p, name);
 	if (c->dir == -2)
 		return mess_tp_fail(p, line, "metric '%s' matches both the read (%s) and the write (%s) expression",
-			    name, p->re_text[RD], p->re_text[WR]);
+				    name, p->re_text[RD], p->re_text[WR]);
 	if (c->dir < 0)
 		return 0;
 	for (size_t i = 0; lb && rb && i < NLUNITS; i++)
@@ -59,7 +59,7 @@ static int likwid_col(struct mess_tp *p, const char *name, int line,
 			return 0;
 		}
 	return mess_tp_fail(p, line, "metric '%s' has no unit in brackets that is bytes or bytes per s; allowed: [Bytes], [MBytes], [GBytes], [MBytes/s], [GBytes/s], ...",
-		    name);
+			    name);
 }
 
 /* One interval's metric values: volumes win over rates of a direction. */
@@ -101,12 +101,12 @@ static int lacc_flush(struct mess_tp *p, const struct lacc *a, double t_end,
 			return -ENOMSG;	/* the caller lists the metrics */
 		if (!a->nvol[d] && !a->nrate[d] && !a->nan)
 			return mess_tp_fail(p, line, "no %s metric (matching %s) has a value here",
-				    d == RD ? "read" : "write", p->re_text[d]);
+					    d == RD ? "read" : "write", p->re_text[d]);
 		b[d] = a->nvol[d] ? a->vol[d] : a->rate[d] * dt;
 	}
 	return mess_tp_add_interval(p, line, t_end, b[RD], b[WR],
-			    a->nan ? MESS_TRACE_NOT_COUNTED : MESS_TRACE_MEASURED,
-			    NAN, label);
+				    a->nan ? MESS_TRACE_NOT_COUNTED : MESS_TRACE_MEASURED,
+				    NAN, label);
 }
 
 /* ---- likwid-perfctr -t (timeline) ---- */
@@ -149,7 +149,7 @@ int mess_tp_likwid_timeline(struct mess_tp *p, char *text)
 			continue;
 		if (m < 1 || c < 1 || nf != 4 + (int)(m * c)) {
 			rc = mess_tp_fail(p, line, "%d values; allowed: a timeline row, GID MetricsCount CpuCount time, then MetricsCount x CpuCount values",
-				  nf - 4);
+					  nf - 4);
 			break;
 		}
 		if (gid >= 0 && (int)g != gid) {
@@ -159,7 +159,7 @@ int mess_tp_likwid_timeline(struct mess_tp *p, char *text)
 		gid = (int)g;
 		if (ncols != (int)(m * c)) {
 			rc = mess_tp_fail(p, line, "%d values, the header names %d metrics: likwid does not say in which order the values of %d CPUs come; allowed: CpuCount 1, or a header naming every value",
-				  (int)(m * c), ncols, (int)c);
+					  (int)(m * c), ncols, (int)c);
 			break;
 		}
 		for (int i = 0; i < ncols && !rc; i++)
