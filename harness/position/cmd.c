@@ -33,7 +33,7 @@ struct position_opts {
 
 static const struct mess_opt opts[] = {
 	{ "curves", MESS_OPT_STR, S(curves), 0, 0, "RUN",
-	  "the curve family (required): a run directory, bwlat_*.txt directory, Mess-Results directory or memory_curves.csv, PROFET curves.json" },
+	  "the curve family (required): any set mess export reads" },
 	{ "out", MESS_OPT_STR, S(out), 0, 0, "DIR",
 	  "run directory (default results/<host>-position-<UTC timestamp>)" },
 	{ "read-event", MESS_OPT_STR, S(read_event), 0, 0, "REGEX",
@@ -56,7 +56,9 @@ void mess_position_usage(FILE *f)
 		"Place an application's DRAM traffic on a bandwidth-latency curve family:\n"
 		"per interval of TRACE its bandwidth and read share, the latency the curve\n"
 		"model gives there, the share of the maximum bandwidth, the memory stress\n"
-		"score and the region (low, rising, saturated).\n\n");
+		"score and the region (low, rising, saturated).  RUN is a run directory of\n"
+		"mess, a Mess bwlat_*.txt directory, a Mess-Results directory or\n"
+		"memory_curves.csv, or a PROFET curves.json.\n\n");
 	mess_opts_print(f, opts, NOPTS);
 	fprintf(f,
 		"\nTRACE is one of (the format is detected; include/mess/trace.h has the details):\n"
@@ -73,6 +75,7 @@ void mess_position_usage(FILE *f)
 		"  mess position --curves results/node1 app.perf.csv\n"
 		"  mess position --curves $MESS_REFERENCE/MN5-GPP-SPR8480-DDR5 trace.csv --out pos\n"
 		"  mess position --curves run --read-event 'umask=0x3/' --write-event 'umask=0xc/' t.csv\n"
+		"  likwid-perfctr -c S0:0 -g MEM -t 1s ./app 2>app.lk; mess position --curves run app.lk\n"
 		"\nFiles: position.csv, position.md, summary.json, meta.json, plots/position.png\n"
 		"(see results/README.md).  Exit status: 0 ok, 1 bad usage or unreadable input,\n"
 		"2 failure.\n", mess_trace_perf_read_re, mess_trace_perf_write_re);
