@@ -7,124 +7,16 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "mess/messfmt.h"
+#include "mess/parse.h"
 
 #define MESS_GRID_STEPS 51	/* R = 0, 2, ..., 100 */
-
-/* ---- parsing helpers ---- */
-
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
-
-/*
- * A finite number filling the whole field.  "nan" and "inf" are refused:
- * a missing value is an empty field, so a spelled-out one is corruption.
- */
-static int parse_double(char *field, int allow_empty, double *out)
-{
-	char *s = trim(field), *end;
-	double v;
-
-	if (!*s) {
-		if (!allow_empty)
-			return -EINVAL;
-		*out = NAN;
-		return 0;
-	}
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || *end || errno == ERANGE || !isfinite(v))
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
-/* Decimal digits only: strtoull() would take "-1" and " 7". */
-static int parse_u64(char *field, uint64_t max, uint64_t *out)
-{
-	char *s = trim(field);
-	uint64_t v = 0;
-
-	if (!*s)
-		return -EINVAL;
-	for (; *s; s++) {
-		unsigned d;
-
-		if (*s < '0' || *s > '9')
-			return -EINVAL;
-		d = (unsigned)(*s - '0');
-		if (v > (max - d) / 10)
-			return -EINVAL;
-		v = v * 10 + d;
-	}
-	*out = v;
-	return 0;
-}
-
-/* The reference data writes nop counts as floats ("400000.0"). */
-static int parse_count(char *field, uint64_t *out)
-{
-	double v;
-	int ret = parse_double(field, 0, &v);
-
-	if (ret)
-		return ret;
-	if (v < 0.0 || v != floor(v) || v >= 18446744073709551616.0)
-		return -EINVAL;
-	*out = (uint64_t)v;
-	return 0;
-}
-
-static void chomp(char *line)
-{
-	size_t n = strlen(line);
-
-	while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-		line[--n] = '\0';
-}
-
-static int blank(const char *s)
-{
-	for (; *s; s++)
-		if (!isspace((unsigned char)*s))
-			return 0;
-	return 1;
-}
-
-/*
- * Split a CSV line in place.  The files we read never quote fields, so a
- * plain split on ',' is the whole grammar.  Returns the field count, which
- * may exceed max (only the first max are stored).
- */
-static size_t split_csv(char *line, char **fields, size_t max)
-{
-	size_t n = 0;
-
-	for (;;) {
-		char *comma = strchr(line, ',');
-
-		if (n < max)
-			fields[n] = line;
-		n++;
-		if (!comma)
-			return n;
-		*comma = '\0';
-		line = comma + 1;
-	}
-}
 
 /* ---- Mess simulator export ---- */
 
@@ -258,6 +150,7 @@ int mess_export_dir(const char *dir, const struct mess_family *f, char *note,
 	return ret;
 }
 
+
 /* "bwlat_<R>.txt" in the last path component, R in 0..100. */
 static double read_pct_from_name(const char *path)
 {
@@ -272,36 +165,46 @@ static double read_pct_from_name(const char *path)
 	return NAN;
 }
 
-static int parse_bwlat_line(char *line, double *mbs, double *ns)
+/* One "MB/s ns" row. */
+static int bwlat_row(const struct mess_lines *l, char *line, double *mbs,
+		     double *ns, char *err, size_t errlen)
 {
-	char *s = line, *end;
+	char *tok[2], *save = NULL, *t, q[64];
+	size_t n = 0;
+	int ret, header;
 
-	errno = 0;
-	*mbs = strtod(s, &end);
-	if (end == s || !isspace((unsigned char)*end))
-		return -EINVAL;
-	s = end;
-	*ns = strtod(s, &end);
-	if (end == s || !blank(end) || errno == ERANGE)
-		return -EINVAL;
-	if (!isfinite(*mbs) || !isfinite(*ns) || *mbs < 0.0 || *ns < 0.0)
-		return -EINVAL;
-	return 0;
+	mess_quote(q, sizeof(q), mess_trim(line));
+	header = isalpha((unsigned char)q[0]) && strncasecmp(q, "nan", 3) &&
+		 strncasecmp(q, "inf", 3);
+	for (t = strtok_r(line, " \t\v\f\r", &save); t;
+	     t = strtok_r(NULL, " \t\v\f\r", &save)) {
+		if (n < 2)
+			tok[n] = t;
+		n++;
+	}
+	if (n != 2 || strchr(q, ',') || header)
+		return mess_file_err(err, errlen, l->path, l->no,
+				     "expected two numbers 'MB/s ns', got '%s'%s", q,
+				     header ? " (bwlat files have no header)" : "");
+	ret = mess_field_num(l, tok[0], "bandwidth", 0, MESS_NUM_NONNEG, mbs, err, errlen);
+	if (!ret)
+		ret = mess_field_num(l, tok[1], "latency", 0, MESS_NUM_POS, ns, err, errlen);
+	return ret;
 }
 
-int mess_export_read(const char *path, struct mess_curve *c)
+int mess_export_read(const char *path, struct mess_curve *c, char *err,
+		     size_t errlen)
 {
-	size_t n0 = c->n, cap = 0;
-	char *line = NULL;
-	FILE *fp;
-	int ret = 0;
+	struct mess_lines l;
+	size_t n0 = c->n;
+	int ret;
 
-	fp = fopen(path, "r");
-	if (!fp)
-		return -errno;
+	ret = mess_lines_open(&l, path, err, errlen);
+	if (ret)
+		return ret;
 	if (isnan(c->read_pct))
 		c->read_pct = read_pct_from_name(path);
-	while (getline(&line, &cap, fp) >= 0) {
+	while ((ret = mess_lines_next(&l, err, errlen)) > 0) {
 		struct mess_point p = {
 			.store_pct = c->store_pct,
 			.read_pct = c->read_pct,
@@ -311,10 +214,9 @@ int mess_export_read(const char *path, struct mess_curve *c)
 		};
 		double mbs, ns;
 
-		chomp(line);
-		if (blank(line))
+		if (mess_blank(l.line))
 			continue;
-		ret = parse_bwlat_line(line, &mbs, &ns);
+		ret = bwlat_row(&l, l.line, &mbs, &ns, err, errlen);
 		if (ret)
 			break;
 		p.bw_gbs = mbs / 1000.0;
@@ -323,10 +225,10 @@ int mess_export_read(const char *path, struct mess_curve *c)
 		if (ret)
 			break;
 	}
-	if (!ret && ferror(fp))
-		ret = -EIO;
-	free(line);
-	fclose(fp);
+	if (!ret && c->n == n0)
+		ret = mess_file_err(err, errlen, path, 0,
+				    "empty file: no 'MB/s ns' row");
+	mess_lines_close(&l);
 	if (ret)
 		c->n = n0;
 	return ret;
@@ -344,110 +246,130 @@ enum ref_col {
 	REF_NCOLS,
 };
 
-static const char *const ref_names[REF_NCOLS] = {
-	[REF_READ_ROUNDED] = "read_pct_rounded",
-	[REF_PAUSE] = "pause",
-	[REF_BW] = "bandwidth_mean",
-	[REF_LAT] = "latency_mean",
-	[REF_LAT_STD] = "latency_std",
-	[REF_RD_ACTUAL] = "rd_percentage_actual_mean",
+/* Column, whether a file must have it, what its values must be. */
+static const struct {
+	const char *name;
+	int required;
+	enum mess_num_rule rule;
+} ref_cols[REF_NCOLS] = {
+	[REF_READ_ROUNDED] = { "read_pct_rounded", 1, MESS_NUM_PCT },
+	[REF_PAUSE] = { "pause", 1, MESS_NUM_NONNEG },
+	[REF_BW] = { "bandwidth_mean", 1, MESS_NUM_NONNEG },
+	[REF_LAT] = { "latency_mean", 1, MESS_NUM_POS },
+	[REF_LAT_STD] = { "latency_std", 0, MESS_NUM_NONNEG },
+	/* counters may put a share a little outside 0..1 */
+	[REF_RD_ACTUAL] = { "rd_percentage_actual_mean", 0, MESS_NUM_ANY },
 };
 
 #define REF_MAX_FIELDS 64
 
-static int ref_header(char *line, long *col, size_t *nfields)
+static int ref_header(const struct mess_lines *l, long *col, size_t *nfields,
+		      char *err, size_t errlen)
 {
-	char *fields[REF_MAX_FIELDS];
+	char *fields[REF_MAX_FIELDS], *line = l->line;
 	size_t n, i;
 	int k;
 
 	/* Spreadsheet exports may start with a UTF-8 byte order mark. */
 	if (!strncmp(line, "\xef\xbb\xbf", 3))
 		line += 3;
-	n = split_csv(line, fields, REF_MAX_FIELDS);
+	n = mess_split(line, ',', fields, REF_MAX_FIELDS);
 	if (n > REF_MAX_FIELDS)
-		return -EINVAL;
+		return mess_file_err(err, errlen, l->path, l->no,
+				     "more than %d columns", REF_MAX_FIELDS);
 	for (k = 0; k < REF_NCOLS; k++)
 		col[k] = -1;
 	for (i = 0; i < n; i++) {
-		char *name = trim(fields[i]);
+		char *name = mess_trim(fields[i]);
 
 		for (k = 0; k < REF_NCOLS; k++)
-			if (col[k] < 0 && !strcmp(name, ref_names[k]))
+			if (col[k] < 0 && !strcmp(name, ref_cols[k].name))
 				col[k] = (long)i;
 	}
-	if (col[REF_READ_ROUNDED] < 0 || col[REF_PAUSE] < 0 ||
-	    col[REF_BW] < 0 || col[REF_LAT] < 0)
-		return -EINVAL;
+	for (k = 0; k < REF_NCOLS; k++)
+		if (ref_cols[k].required && col[k] < 0)
+			return mess_file_err(err, errlen, l->path, l->no,
+					     "no column '%s'", ref_cols[k].name);
 	*nfields = n;
 	return 0;
 }
 
-static int ref_row(char *line, const long *col, size_t nfields,
-		   struct mess_family *f)
+static int ref_row(const struct mess_lines *l, const long *col,
+		   size_t nfields, struct mess_family *f, char *err,
+		   size_t errlen)
 {
 	char *fields[REF_MAX_FIELDS];
-	double rounded, frac = NAN, std = NAN;
+	double v[REF_NCOLS];
 	struct mess_point p = { .store_pct = MESS_STORE_PCT_UNKNOWN };
 	struct mess_curve *c;
-	int ret;
+	size_t n;
+	int k, ret = 0;
 
-	if (split_csv(line, fields, REF_MAX_FIELDS) != nfields)
-		return -EINVAL;
-	ret = parse_double(fields[col[REF_READ_ROUNDED]], 0, &rounded);
-	if (!ret)
-		ret = parse_count(fields[col[REF_PAUSE]], &p.nop);
-	if (!ret)
-		ret = parse_double(fields[col[REF_BW]], 1, &p.bw_gbs);
-	if (!ret)
-		ret = parse_double(fields[col[REF_LAT]], 1, &p.lat_ns);
-	if (!ret && col[REF_LAT_STD] >= 0)
-		ret = parse_double(fields[col[REF_LAT_STD]], 1, &std);
-	if (!ret && col[REF_RD_ACTUAL] >= 0)
-		ret = parse_double(fields[col[REF_RD_ACTUAL]], 1, &frac);
+	n = mess_split(l->line, ',', fields, REF_MAX_FIELDS);
+	if (n != nfields)
+		return mess_file_err(err, errlen, l->path, l->no,
+				     "%zu fields, the header has %zu", n, nfields);
+	for (k = 0; k < REF_NCOLS && !ret; k++) {
+		v[k] = NAN;
+		if (k == REF_PAUSE)
+			ret = mess_field_count(l, fields[col[k]], ref_cols[k].name,
+					  &p.nop, err, errlen);
+		else if (col[k] >= 0)
+			/* Only the read share, which names the curve, must be
+			 * there; a point not measured has empty fields. */
+			ret = mess_field_num(l, fields[col[k]], ref_cols[k].name,
+					k != REF_READ_ROUNDED, ref_cols[k].rule,
+					&v[k], err, errlen);
+	}
 	if (ret)
 		return ret;
 
-	p.lat_ns_std = std;
-	if (isfinite(frac)) {
-		p.read_pct = 100.0 * frac;
-		p.read_bw_gbs = p.bw_gbs * frac;
-		p.write_bw_gbs = p.bw_gbs * (1.0 - frac);
+	p.bw_gbs = v[REF_BW];
+	p.lat_ns = v[REF_LAT];
+	p.lat_ns_std = v[REF_LAT_STD];
+	if (isfinite(v[REF_RD_ACTUAL])) {
+		p.read_pct = 100.0 * v[REF_RD_ACTUAL];
+		p.read_bw_gbs = p.bw_gbs * v[REF_RD_ACTUAL];
+		p.write_bw_gbs = p.bw_gbs * (1.0 - v[REF_RD_ACTUAL]);
 	} else {
-		p.read_pct = rounded;
+		p.read_pct = v[REF_READ_ROUNDED];
 		p.read_bw_gbs = NAN;
 		p.write_bw_gbs = NAN;
 	}
-	c = mess_family_curve(f, MESS_STORE_PCT_UNKNOWN, rounded);
+	c = mess_family_curve(f, MESS_STORE_PCT_UNKNOWN, v[REF_READ_ROUNDED]);
 	if (!c)
 		return -ENOMEM;
 	return mess_curve_add(c, &p);
 }
 
-int mess_reference_read(const char *csv_path, struct mess_family *f)
+int mess_reference_read(const char *csv_path, struct mess_family *f,
+			char *err, size_t errlen)
 {
+	struct mess_lines l;
 	long col[REF_NCOLS];
-	size_t cap = 0, nfields = 0, i;
-	char *line = NULL;
-	int ret = -EINVAL;	/* an empty file has no header */
-	FILE *fp;
+	size_t nfields = 0, i, rows = 0;
+	int ret;
 
-	fp = fopen(csv_path, "r");
-	if (!fp)
-		return -errno;
-	if (getline(&line, &cap, fp) >= 0) {
-		chomp(line);
-		ret = ref_header(line, col, &nfields);
+	ret = mess_lines_open(&l, csv_path, err, errlen);
+	if (ret)
+		return ret;
+	ret = mess_lines_next(&l, err, errlen);
+	if (ret == 0)
+		ret = mess_file_err(err, errlen, csv_path, 0, "empty file");
+	else if (ret > 0)
+		ret = ref_header(&l, col, &nfields, err, errlen);
+	while (!ret && (ret = mess_lines_next(&l, err, errlen)) > 0) {
+		if (mess_blank(l.line)) {
+			ret = 0;
+			continue;
+		}
+		ret = ref_row(&l, col, nfields, f, err, errlen);
+		rows++;
 	}
-	while (!ret && getline(&line, &cap, fp) >= 0) {
-		chomp(line);
-		if (!blank(line))
-			ret = ref_row(line, col, nfields, f);
-	}
-	if (!ret && ferror(fp))
-		ret = -EIO;
-	free(line);
-	fclose(fp);
+	if (!ret && !rows)
+		ret = mess_file_err(err, errlen, csv_path, 0,
+				    "no data row after the header");
+	mess_lines_close(&l);
 
 	for (i = 0; i < f->n; i++)
 		mess_curve_sort_pressure(&f->curves[i]);
@@ -500,34 +422,52 @@ int mess_curves_csv_write_row(FILE *fp, const struct mess_point *p,
 	return 0;
 }
 
-static int csv_row(char *line, struct mess_family *f)
+
+static int csv_row(const struct mess_lines *l, struct mess_family *f,
+		   char *err, size_t errlen)
 {
+	/* Column, what its values must be; bw_source (the last) is
+	 * provenance for people: nothing to keep. */
+	static const struct {
+		const char *name;
+		enum mess_num_rule rule;
+		size_t off;
+	} num[] = {
+		/* counters may put a share a little outside 0..100 */
+		{ "read_pct", MESS_NUM_ANY, offsetof(struct mess_point, read_pct) },
+		{ "bw_gbs", MESS_NUM_NONNEG, offsetof(struct mess_point, bw_gbs) },
+		{ "read_bw_gbs", MESS_NUM_NONNEG, offsetof(struct mess_point, read_bw_gbs) },
+		{ "write_bw_gbs", MESS_NUM_NONNEG, offsetof(struct mess_point, write_bw_gbs) },
+		{ "lat_ns", MESS_NUM_POS, offsetof(struct mess_point, lat_ns) },
+		{ "lat_ns_std", MESS_NUM_NONNEG, offsetof(struct mess_point, lat_ns_std) },
+	};
+	static const int num_col[] = { 1, 3, 4, 5, 6, 7 };
 	char *fl[CSV_NFIELDS];
 	struct mess_point p = { 0 };
 	struct mess_curve *c;
 	uint64_t v;
+	size_t n, i;
 	int ret;
 
-	if (split_csv(line, fl, CSV_NFIELDS) != CSV_NFIELDS)
-		return -EINVAL;
-	ret = parse_u64(fl[0], UINT32_MAX - 1, &v);
+	n = mess_split(l->line, ',', fl, CSV_NFIELDS);
+	if (n != CSV_NFIELDS)
+		return mess_file_err(err, errlen, l->path, l->no,
+				     "%zu fields, expected %d", n, CSV_NFIELDS);
+	ret = mess_field_u64(l, fl[0], "store_pct", UINT32_MAX - 1, &v, err, errlen);
 	if (ret)
 		return ret;
 	p.store_pct = (uint32_t)v;
-	ret = parse_u64(fl[2], UINT64_MAX, &p.nop);
+	ret = mess_field_u64(l, fl[2], "nop", UINT64_MAX, &p.nop, err, errlen);
 	if (!ret)
-		ret = parse_u64(fl[8], UINT32_MAX, &v);
+		ret = mess_field_u64(l, fl[8], "repeats", UINT32_MAX, &v, err, errlen);
 	if (ret)
 		return ret;
 	p.repeats = (uint32_t)v;
-	if (parse_double(fl[1], 1, &p.read_pct) ||
-	    parse_double(fl[3], 1, &p.bw_gbs) ||
-	    parse_double(fl[4], 1, &p.read_bw_gbs) ||
-	    parse_double(fl[5], 1, &p.write_bw_gbs) ||
-	    parse_double(fl[6], 1, &p.lat_ns) ||
-	    parse_double(fl[7], 1, &p.lat_ns_std))
-		return -EINVAL;
-	/* fl[9], bw_source, is provenance for people; nothing to keep. */
+	for (i = 0; i < sizeof(num) / sizeof(num[0]) && !ret; i++)
+		ret = mess_field_num(l, fl[num_col[i]], num[i].name, 1, num[i].rule,
+				(double *)((char *)&p + num[i].off), err, errlen);
+	if (ret)
+		return ret;
 
 	c = mess_family_curve(f, p.store_pct, NAN);
 	if (!c)
@@ -565,36 +505,39 @@ static int curve_median_read(struct mess_curve *c)
 	return 0;
 }
 
-int mess_curves_csv_read(const char *path, struct mess_family *f)
-{
-	size_t cap = 0, i;
-	char *line = NULL;
-	int ret = -EINVAL;
-	FILE *fp;
 
-	fp = fopen(path, "r");
-	if (!fp)
-		return -errno;
-	if (getline(&line, &cap, fp) >= 0) {
-		chomp(line);
-		if (!strcmp(line, MESS_CURVES_CSV_HEADER))
+int mess_curves_csv_read(const char *path, struct mess_family *f, char *err,
+			 size_t errlen)
+{
+	struct mess_lines l;
+	size_t i;
+	int ret;
+
+	ret = mess_lines_open(&l, path, err, errlen);
+	if (ret)
+		return ret;
+	ret = mess_lines_next(&l, err, errlen);
+	if (ret == 0)
+		ret = mess_file_err(err, errlen, path, 0, "empty file");
+	else if (ret > 0)
+		ret = strcmp(l.line, MESS_CURVES_CSV_HEADER) ?
+			mess_file_err(err, errlen, path, 1,
+				      "not the header of curves.csv: expected '%s'",
+				      MESS_CURVES_CSV_HEADER) : 0;
+	while (!ret && (ret = mess_lines_next(&l, err, errlen)) > 0) {
+		if (mess_blank(l.line)) {
 			ret = 0;
+			continue;
+		}
+		ret = csv_row(&l, f, err, errlen);
 	}
-	while (!ret && getline(&line, &cap, fp) >= 0) {
-		chomp(line);
-		if (!blank(line))
-			ret = csv_row(line, f);
-	}
-	if (!ret && ferror(fp))
-		ret = -EIO;
-	free(line);
-	fclose(fp);
+	mess_lines_close(&l);
 
 	for (i = 0; i < f->n; i++) {
-		int err = curve_median_read(&f->curves[i]);
+		int e = curve_median_read(&f->curves[i]);
 
 		if (!ret)
-			ret = err;
+			ret = e;
 		mess_curve_sort_pressure(&f->curves[i]);
 	}
 	mess_family_sort_store(f);

@@ -26,7 +26,7 @@
 /* The points of earlier sessions, and the mixes they finished. */
 static int load_resume(struct mess_run *r)
 {
-	char path[PATH_MAX + 64];
+	char path[PATH_MAX + 64], msg[PATH_MAX + 256] = "";
 	struct mess_family old = { 0 };
 	json_t *v;
 	size_t i;
@@ -37,9 +37,11 @@ static int load_resume(struct mess_run *r)
 		    json_integer_value(v) <= MESS_GEN_OPS)
 			r->done[json_integer_value(v)] = 1;
 	snprintf(path, sizeof(path), "%s/curves.csv", r->rd.dir);
-	err = mess_curves_csv_read(path, &old);
+	err = mess_curves_csv_read(path, &old, msg, sizeof(msg));
 	if (err == -ENOENT)
 		return 0;
+	if (err && msg[0])
+		fprintf(stderr, "mess: --resume: %s\n", msg);
 	for (i = 0; !err && i < old.n; i++) {
 		struct mess_curve *c = &old.curves[i];
 		struct mess_curve *d =

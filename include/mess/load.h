@@ -49,6 +49,8 @@ struct mess_set_info {
 	char tool[64];		/* "mess 0.1.0 (git ...)" or the publisher */
 	char cpu_model[128];
 	int complete;		/* 1, 0, or -1 unknown */
+	int skipped_filled;	/* bwlat files left out: curve-sources.tsv
+				 * marks them interpolated or extrapolated */
 };
 
 /*

@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Curve files: the Mess simulator's bwlat_<R>.txt, the public reference
- * memory_curves.csv and the suite's own curves.csv.
+ * memory_curves.csv, PROFET's curves.json and the suite's own curves.csv.
+ *
+ * Every reader takes err/errlen (err may be NULL): on failure it holds one
+ * line, "<file>:<line>: <what is wrong>" ("<file>: ..." where no line is
+ * to blame), e.g. "bwlat_50.txt:3: expected two numbers 'MB/s ns', got
+ * '1.0,2.0'".  Malformed input is -EINVAL; a file that cannot be opened
+ * is -errno of fopen.
  */
 #ifndef MESS_MESSFMT_H
 #define MESS_MESSFMT_H
@@ -26,11 +32,30 @@ int mess_export_dir(const char *dir, const struct mess_family *f, char *note,
 
 /*
  * Append the rows of one bwlat file to c (bw_gbs, lat_ns; nop 0, the file
- * has no pressure).  c->read_pct is set from a bwlat_<R>.txt file name when
- * it is NAN.  Blank lines are skipped; any other line that is not two finite
- * numbers fails with -EINVAL and leaves c as it was.
+ * has no pressure), in the file's order.  c->read_pct is set from a
+ * bwlat_<R>.txt file name when it is NAN.  Blank lines are skipped; any
+ * other line that is not two numbers, MB/s >= 0 and ns > 0, and a file
+ * without a row fail with -EINVAL and leave c as it was.
  */
-int mess_export_read(const char *path, struct mess_curve *c);
+int mess_export_read(const char *path, struct mess_curve *c, char *err,
+		     size_t errlen);
+
+/* name (no directory) is bwlat_*.txt, whatever stands for R. */
+int mess_bwlat_name(const char *name);
+
+/*
+ * Read a directory of bwlat_<R>.txt files, or one such file, into f: one
+ * curve per file, read_pct R (an integer 0..100 in the name, else -EINVAL;
+ * shares may be missing), store_pct MESS_STORE_PCT_UNKNOWN, points in the
+ * file's order; curves sorted by read_pct.  A directory's
+ * curve-sources.tsv (header "file<TAB>read_pct<TAB>source<TAB>from",
+ * source measured, interpolated or extrapolated), when there is one,
+ * leaves out the files it marks filled in; their count goes to
+ * *skipped_filled (may be NULL).  No curve left is -EINVAL.  On error f
+ * keeps what was read; the caller frees it.
+ */
+int mess_bwlat_read(const char *path, struct mess_family *f,
+		    int *skipped_filled, char *err, size_t errlen);
 
 /*
  * Read a public reference memory_curves.csv into f (columns found by header
@@ -38,11 +63,26 @@ int mess_export_read(const char *path, struct mess_curve *c);
  * points: nop = pause, bw_gbs = bandwidth_mean, lat_ns = latency_mean,
  * lat_ns_std = latency_std, read_pct = 100 x rd_percentage_actual_mean
  * (read_pct_rounded when absent) and read/write bandwidth split by it.
- * Empty or missing optional fields read as NAN.  Curves are sorted by
- * read_pct, points by increasing pressure.  On error f keeps what was read;
- * the caller frees it.  0, -EINVAL, -ENOMEM or -errno of fopen.
+ * Empty fields, and optional columns missing, read as NAN (read_pct_rounded
+ * must be there, 0..100; bandwidths and spreads >= 0, latencies > 0).
+ * Curves are sorted by read_pct, points by increasing pressure.  A file
+ * without a data row is -EINVAL.  On error f keeps what was read; the
+ * caller frees it.  0, -EINVAL, -ENOMEM or -errno of fopen.
  */
-int mess_reference_read(const char *csv_path, struct mess_family *f);
+int mess_reference_read(const char *csv_path, struct mess_family *f,
+			char *err, size_t errlen);
+
+/*
+ * Read a PROFET curves.json, {"<R>": [[MB/s, cycles], ...], ...} with R an
+ * integer read percentage 0..100 (each at most once; some may be missing),
+ * into f: one curve per R (store_pct MESS_STORE_PCT_UNKNOWN), latency
+ * cycles / ghz ns (ghz > 0), points in the file's order.  A key written
+ * twice, a curve without rows, a row that is not two numbers, MB/s >= 0
+ * and cycles > 0, are -EINVAL; the line of the key or of the row is looked
+ * up in the text.  On error f keeps what was read; the caller frees it.
+ */
+int mess_profet_read(const char *path, double ghz, struct mess_family *f,
+		     char *err, size_t errlen);
 
 /* The header of curves.csv, without the newline. */
 #define MESS_CURVES_CSV_HEADER \
@@ -61,9 +101,10 @@ int mess_curves_csv_write_row(FILE *fp, const struct mess_point *p,
 /*
  * Read curves.csv into f: one curve per store_pct (sorted by store_pct),
  * its read_pct the median of its points' read_pct, points sorted by
- * increasing pressure.  A different header or a malformed row is -EINVAL.
- * On error f keeps what was read; the caller frees it.
+ * increasing pressure.  A different header or a malformed row is -EINVAL;
+ * a header alone (a run that has measured nothing yet) is no curve.  On error f keeps what was read; the caller frees it.
  */
-int mess_curves_csv_read(const char *path, struct mess_family *f);
+int mess_curves_csv_read(const char *path, struct mess_family *f, char *err,
+			 size_t errlen);
 
 #endif

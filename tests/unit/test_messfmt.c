@@ -116,7 +116,7 @@ static void check_file(const char *dir, int r, const struct mess_curve *src)
 	size_t i;
 
 	snprintf(path, sizeof(path), "%s/bwlat_%d.txt", dir, r);
-	assert_int_equal(mess_export_read(path, &c), 0);
+	assert_int_equal(mess_export_read(path, &c, NULL, 0), 0);
 	assert_near(c.read_pct, r, 0.0);
 	assert_int_equal(c.n, src->n);
 
@@ -212,7 +212,7 @@ static void test_export_tie_keeps_first(void **state)
 	assert_int_equal(mess_export_dir(dir, &f, note, sizeof(note)), 0);
 	assert_non_null(strstr(note, "kept curve store 10%"));
 	snprintf(path, sizeof(path), "%s/bwlat_42.txt", dir);
-	assert_int_equal(mess_export_read(path, &back), 0);
+	assert_int_equal(mess_export_read(path, &back, NULL, 0), 0);
 	assert_int_equal(back.n, 1);
 	assert_near(back.pts[0].bw_gbs, 10.0, BW_EPS);
 	mess_curve_free(&back);
@@ -248,7 +248,7 @@ static void test_export_read_rejects(void **state)
 	snprintf(path, sizeof(path), "%s/curve.txt", dir);
 	/* Blank lines and CRLF are fine. */
 	write_text(path, "2000.000001 150.5\r\n\n1000 120\n   \n");
-	assert_int_equal(mess_export_read(path, &c), 0);
+	assert_int_equal(mess_export_read(path, &c, NULL, 0), 0);
 	assert_int_equal(c.n, 2);
 	assert_near(c.read_pct, 12.0, 0.0);
 	assert_near(c.pts[0].bw_gbs, 2.000000001, 1e-12);
@@ -256,12 +256,12 @@ static void test_export_read_rejects(void **state)
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		write_text(path, bad[i]);
-		assert_int_equal(mess_export_read(path, &c), -EINVAL);
+		assert_int_equal(mess_export_read(path, &c, NULL, 0), -EINVAL);
 		/* Nothing of a rejected file is kept. */
 		assert_int_equal(c.n, 2);
 	}
 	snprintf(path, sizeof(path), "%s/missing.txt", dir);
-	assert_int_equal(mess_export_read(path, &c), -ENOENT);
+	assert_int_equal(mess_export_read(path, &c, NULL, 0), -ENOENT);
 	mess_curve_free(&c);
 	rm_tree(dir);
 	free(dir);
@@ -298,7 +298,7 @@ static void test_curves_csv_roundtrip(void **state)
 	assert_int_equal(mess_curves_csv_write_row(fp, &odd, "x"), -EINVAL);
 	assert_int_equal(fclose(fp), 0);
 
-	assert_int_equal(mess_curves_csv_read(path, &g), 0);
+	assert_int_equal(mess_curves_csv_read(path, &g, NULL, 0), 0);
 	/* The empty curve wrote no rows, so it does not come back. */
 	assert_int_equal(g.n, 5);
 	for (i = 0; i < g.n; i++) {
@@ -364,7 +364,7 @@ static void test_curves_csv_rejects(void **state)
 		struct mess_family f = { 0 };
 
 		write_text(path, bad[i]);
-		if (mess_curves_csv_read(path, &f) != -EINVAL)
+		if (mess_curves_csv_read(path, &f, NULL, 0) != -EINVAL)
 			fail_msg("case %zu accepted", i);
 		mess_family_free(&f);
 	}
@@ -375,7 +375,7 @@ static void test_curves_csv_rejects(void **state)
 		write_text(path, MESS_CURVES_CSV_HEADER "\r\n"
 			   "0,99.5,1000,1.5,1.4,0.1,120.5,,3,counters\r\n"
 			   "0,99.7,10,100.25,99,1.25,220.5,2.5,3,counters\r\n");
-		assert_int_equal(mess_curves_csv_read(path, &f), 0);
+		assert_int_equal(mess_curves_csv_read(path, &f, NULL, 0), 0);
 		assert_int_equal(f.n, 1);
 		assert_int_equal(f.curves[0].n, 2);
 		assert_near(f.curves[0].read_pct, 99.6, 1e-9);
@@ -401,7 +401,7 @@ static void test_reference_by_header_name(void **state)
 		   "110.0,5000.0,y,0.0,60.0,0.5\n"
 		   "300.0,0.0,z,120.0,60.0,3.0\n"
 		   "105.0,5000.0,,0.0,100.0,0.1\n");
-	assert_int_equal(mess_reference_read(path, &f), 0);
+	assert_int_equal(mess_reference_read(path, &f, NULL, 0), 0);
 	assert_int_equal(f.n, 2);
 	c = &f.curves[0];
 	assert_int_equal(c->store_pct, MESS_STORE_PCT_UNKNOWN);
@@ -420,15 +420,15 @@ static void test_reference_by_header_name(void **state)
 
 	/* A required column missing. */
 	write_text(path, "latency_mean,pause,read_pct_rounded\n150.5,100.0,60.0\n");
-	assert_int_equal(mess_reference_read(path, &f), -EINVAL);
+	assert_int_equal(mess_reference_read(path, &f, NULL, 0), -EINVAL);
 	mess_family_free(&f);
 	/* A row with a missing field. */
 	write_text(path, "latency_mean,pause,bandwidth_mean,read_pct_rounded\n150.5,100.0,60.0\n");
-	assert_int_equal(mess_reference_read(path, &f), -EINVAL);
+	assert_int_equal(mess_reference_read(path, &f, NULL, 0), -EINVAL);
 	mess_family_free(&f);
 	/* A fractional nop count. */
 	write_text(path, "latency_mean,pause,bandwidth_mean,read_pct_rounded\n150.5,100.5,60.0,50\n");
-	assert_int_equal(mess_reference_read(path, &f), -EINVAL);
+	assert_int_equal(mess_reference_read(path, &f, NULL, 0), -EINVAL);
 	mess_family_free(&f);
 	rm_tree(dir);
 	free(dir);
@@ -450,7 +450,7 @@ static void test_reference_grace(void **state)
 		print_message("%s missing: skipped\n", path);
 		skip();
 	}
-	assert_int_equal(mess_reference_read(path, &f), 0);
+	assert_int_equal(mess_reference_read(path, &f, NULL, 0), 0);
 	assert_true(f.n >= 10);
 	for (i = 0; i < f.n; i++) {
 		const struct mess_curve *c = &f.curves[i];

@@ -531,7 +531,7 @@ static int read_machine(const char *name, struct mess_family *f)
 		return -ENOENT;
 	}
 	memset(f, 0, sizeof(*f));
-	assert_int_equal(mess_reference_read(path, f), 0);
+	assert_int_equal(mess_reference_read(path, f, NULL, 0), 0);
 	return 0;
 }
 

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Strict text parsing shared by the file readers (messfmt, profet, load):
+ * numbers that must fill their field, a line reader that counts lines, and
+ * the one error line every reader writes, "<file>:<line>: <what>", so that
+ * a user can open the file at the place that is wrong.
+ */
+#ifndef MESS_PARSE_H
+#define MESS_PARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/*
+ * Write "<file>:<line>: <what>" to err (line 0: "<file>: <what>"), one line
+ * however odd the input: control characters become '?'.  err may be NULL.
+ * Returns -EINVAL, the code of malformed input, so that a reader can
+ * `return mess_file_err(...)`.
+ */
+int mess_file_err(char *err, size_t errlen, const char *file, long line,
+		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* s (NUL-terminated) quoted for an error message: at most 40 characters,
+ * control characters as '?', "..." when cut.  Returns buf. */
+const char *mess_quote(char *buf, size_t len, const char *s);
+
+/* Leading and trailing white space removed (in place). */
+char *mess_trim(char *s);
+/* Only white space. */
+int mess_blank(const char *s);
+
+/*
+ * Split a line in place at every sep.  Returns the field count, which may
+ * exceed max (only the first max are stored).  No quoting: the files read
+ * here never quote.
+ */
+size_t mess_split(char *line, char sep, char **fields, size_t max);
+
+/*
+ * A finite number filling the whole (trimmed) field: 0, or -EINVAL.  An
+ * empty field is NAN when allow_empty, else -EINVAL.  "nan" and "inf" are
+ * refused: a missing value is an empty field, a spelled-out one corruption.
+ */
+int mess_parse_double(char *field, int allow_empty, double *out);
+/* Why mess_parse_double() refused field: "is empty", "is not a number",
+ * "is NaN" or "is infinite or out of range". */
+const char *mess_number_why(const char *field);
+/* Decimal digits only (no sign, no blank inside), at most max. */
+int mess_parse_u64(char *field, uint64_t max, uint64_t *out);
+
+/* A read percentage naming a curve (file name, JSON key): the n bytes at s
+ * are decimal digits only (n >= 1) worth 0..100.  0 or -EINVAL. */
+int mess_parse_pct(const char *s, size_t n, int *r);
+
+/* What a value must be, beyond finite. */
+enum mess_num_rule {
+	MESS_NUM_ANY,
+	MESS_NUM_NONNEG,	/* bandwidths, spreads */
+	MESS_NUM_POS,		/* latencies: a load never takes no time */
+	MESS_NUM_PCT,		/* a read share naming a curve: 0..100 */
+};
+
+/* NULL when v obeys rule, else a format of what is wrong, taking the
+ * value's name and the value ("negative %s: %g"). */
+const char *mess_num_problem(double v, enum mess_num_rule rule);
+
+/* A file read line by line, counting lines for the error messages. */
+struct mess_lines {
+	FILE *fp;
+	const char *path;
+	char *line;		/* the current line, without its line end */
+	size_t cap;
+	long no;		/* its number, from 1 */
+};
+
+/* 0, or -errno of fopen with "<path>: <strerror>" in err. */
+int mess_lines_open(struct mess_lines *l, const char *path, char *err,
+		    size_t errlen);
+/*
+ * The next line in l->line, "\n" or "\r\n" removed: 1, 0 at the end,
+ * -EINVAL for a line holding a NUL byte (not a text file) or -EIO, with the
+ * error in err.
+ */
+int mess_lines_next(struct mess_lines *l, char *err, size_t errlen);
+void mess_lines_close(struct mess_lines *l);
+
+/*
+ * Checked fields of the current line of l, each 0 or -EINVAL with
+ * "<file>:<line>: <name> <what is wrong>: <value>" in err.
+ * mess_field_num: a number obeying rule; an empty field is NAN when
+ * allow_empty.  mess_field_count: a whole number >= 0, which may be written
+ * as a float ("400000.0").  mess_field_u64: decimal digits, at most max.
+ */
+int mess_field_num(const struct mess_lines *l, char *field, const char *name,
+		   int allow_empty, enum mess_num_rule rule, double *out,
+		   char *err, size_t errlen);
+int mess_field_count(const struct mess_lines *l, char *field,
+		     const char *name, uint64_t *out, char *err,
+		     size_t errlen);
+int mess_field_u64(const struct mess_lines *l, char *field, const char *name,
+		   uint64_t max, uint64_t *out, char *err, size_t errlen);
+
+#endif

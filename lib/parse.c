@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: MIT
+/* Strict text parsing and the error line of the file readers. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mess/parse.h"
+
+#define QUOTE_MAX 40
+
+/* A message is one line on a terminal: no byte of the input may break it. */
+static void one_line(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
+int mess_file_err(char *err, size_t errlen, const char *file, long line,
+		  const char *fmt, ...)
+{
+	size_t used;
+	va_list ap;
+	int n;
+
+	if (!err || !errlen)
+		return -EINVAL;
+	if (line > 0)
+		n = snprintf(err, errlen, "%s:%ld: ", file, line);
+	else
+		n = snprintf(err, errlen, "%s: ", file);
+	used = n < 0 ? 0 : (size_t)n;
+	if (used < errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err + used, errlen - used, fmt, ap);
+		va_end(ap);
+	}
+	one_line(err);
+	return -EINVAL;
+}
+
+const char *mess_quote(char *buf, size_t len, const char *s)
+{
+	size_t n = strnlen(s, QUOTE_MAX + 1);
+
+	if (n > QUOTE_MAX)
+		snprintf(buf, len, "%.*s...", QUOTE_MAX, s);
+	else
+		snprintf(buf, len, "%s", s);
+	one_line(buf);
+	return buf;
+}
+
+char *mess_trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+int mess_blank(const char *s)
+{
+	for (; *s; s++)
+		if (!isspace((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
+size_t mess_split(char *line, char sep, char **fields, size_t max)
+{
+	size_t n = 0;
+
+	for (;;) {
+		char *at = strchr(line, sep);
+
+		if (n < max)
+			fields[n] = line;
+		n++;
+		if (!at)
+			return n;
+		*at = '\0';
+		line = at + 1;
+	}
+}
+
+int mess_parse_double(char *field, int allow_empty, double *out)
+{
+	char *s = mess_trim(field), *end;
+	double v;
+
+	if (!*s) {
+		if (!allow_empty)
+			return -EINVAL;
+		*out = NAN;
+		return 0;
+	}
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || *end || errno == ERANGE || !isfinite(v))
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+const char *mess_number_why(const char *field)
+{
+	char *end;
+	double v;
+
+	while (isspace((unsigned char)*field))
+		field++;
+	if (!*field)
+		return "is empty";
+	v = strtod(field, &end);
+	if (end == field || !mess_blank(end))
+		return "is not a number";
+	if (isnan(v))
+		return "is NaN";
+	return "is infinite or out of range";
+}
+
+/* strtoull() would take "-1" and " 7". */
+int mess_parse_u64(char *field, uint64_t max, uint64_t *out)
+{
+	char *s = mess_trim(field);
+	uint64_t v = 0;
+
+	if (!*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		unsigned d;
+
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		d = (unsigned)(*s - '0');
+		if (v > (max - d) / 10)
+			return -EINVAL;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
+int mess_parse_pct(const char *s, size_t n, int *r)
+{
+	size_t i;
+	int v = 0;
+
+	if (!n)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -EINVAL;
+		v = v * 10 + (s[i] - '0');
+		if (v > 100)
+			return -EINVAL;
+	}
+	*r = v;
+	return 0;
+}
+
+int mess_lines_open(struct mess_lines *l, const char *path, char *err,
+		    size_t errlen)
+{
+	memset(l, 0, sizeof(*l));
+	l->path = path;
+	l->fp = fopen(path, "r");
+	if (!l->fp) {
+		int e = errno;
+
+		mess_file_err(err, errlen, path, 0, "%s", strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
+int mess_lines_next(struct mess_lines *l, char *err, size_t errlen)
+{
+	ssize_t n = getline(&l->line, &l->cap, l->fp);
+
+	if (n < 0) {
+		if (ferror(l->fp)) {
+			mess_file_err(err, errlen, l->path, l->no + 1,
+				      "read error: %s", strerror(errno));
+			return -EIO;
+		}
+		return 0;
+	}
+	l->no++;
+	if ((size_t)n != strlen(l->line))
+		return mess_file_err(err, errlen, l->path, l->no,
+				     "NUL byte: not a text file");
+	while (n && (l->line[n - 1] == '\n' || l->line[n - 1] == '\r'))
+		l->line[--n] = '\0';
+	return 1;
+}
+
+void mess_lines_close(struct mess_lines *l)
+{
+	free(l->line);
+	l->line = NULL;
+	if (l->fp)
+		fclose(l->fp);
+	l->fp = NULL;
+}
+
+/* A table, not one check per caller. */
+static const struct {
+	double lo;
+	int lo_open;
+	double hi;
+	const char *fmt;	/* the name, then the value */
+} num_rules[] = {
+	[MESS_NUM_ANY] = { -INFINITY, 0, INFINITY, "" },
+	[MESS_NUM_NONNEG] = { 0.0, 0, INFINITY, "negative %s: %g" },
+	[MESS_NUM_POS] = { 0.0, 1, INFINITY, "%s must be > 0: %g" },
+	[MESS_NUM_PCT] = { 0.0, 0, 100.0, "%s outside 0..100: %g" },
+};
+
+const char *mess_num_problem(double v, enum mess_num_rule rule)
+{
+	if (v < num_rules[rule].lo || v > num_rules[rule].hi ||
+	    (num_rules[rule].lo_open && v == num_rules[rule].lo))
+		return num_rules[rule].fmt;
+	return NULL;
+}
+
+int mess_field_num(const struct mess_lines *l, char *field, const char *name,
+		   int allow_empty, enum mess_num_rule rule, double *out,
+		   char *err, size_t errlen)
+{
+	const char *why;
+	char q[64];
+	double v;
+
+	if (mess_parse_double(field, allow_empty, &v))
+		return mess_file_err(err, errlen, l->path, l->no, "%s %s: '%s'",
+				     name, mess_number_why(field),
+				     mess_quote(q, sizeof(q), mess_trim(field)));
+	why = isnan(v) ? NULL : mess_num_problem(v, rule);
+	if (why) {
+		char what[128];
+
+		/* fmt is one of the table's, all "%s ... %g". */
+		snprintf(what, sizeof(what), why, name, v);
+		return mess_file_err(err, errlen, l->path, l->no, "%s", what);
+	}
+	*out = v;
+	return 0;
+}
+
+int mess_field_count(const struct mess_lines *l, char *field,
+		     const char *name, uint64_t *out, char *err, size_t errlen)
+{
+	char q[64];
+	double v;
+	int ret = mess_field_num(l, field, name, 0, MESS_NUM_NONNEG, &v, err,
+				 errlen);
+
+	if (ret)
+		return ret;
+	if (v != floor(v) || v >= 18446744073709551616.0)
+		return mess_file_err(err, errlen, l->path, l->no,
+				     "%s is not a whole count: '%s'", name,
+				     mess_quote(q, sizeof(q), mess_trim(field)));
+	*out = (uint64_t)v;
+	return 0;
+}
+
+int mess_field_u64(const struct mess_lines *l, char *field, const char *name,
+		   uint64_t max, uint64_t *out, char *err, size_t errlen)
+{
+	char q[64];
+
+	if (mess_parse_u64(field, max, out))
+		return mess_file_err(err, errlen, l->path, l->no,
+				     "%s is not an integer 0..%llu: '%s'", name,
+				     (unsigned long long)max,
+				     mess_quote(q, sizeof(q), mess_trim(field)));
+	return 0;
+}
