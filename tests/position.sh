@@ -108,6 +108,17 @@ check "not counted: summary lists it" \
 	'jq -e ".regions.unmeasured.intervals == 1 and .trace.unmeasured[0].status == \"not counted\" and .trace.measured == 3" "$d/summary.json" >/dev/null'
 check "not counted: no plot asked, none drawn" '[ ! -e "$d/plots/position.png" ]'
 
+# likwid-perfctr's timeline: data volumes per interval, nan unmeasured.
+d=$tmp/lk
+"$mess" position --curves "$set_dir" $fx/likwid-timeline-mem.txt --out "$d" --no-plots >/dev/null 2>"$tmp/err"
+rc=$?
+check "likwid timeline: exit 0 (got $rc)" '[ $rc -eq 0 ]' || sed 's/^/    /' "$tmp/err"
+# Interval 1: 45.0171 + 14.2159 GB over 1.000213 s.
+check "likwid timeline: interval 1 at (45.0171 + 14.2159) / 1.000213 GB/s" \
+	'near "$(field "$d/position.csv" 1 bw_gbs)" "$(awk "BEGIN { printf \"%.6f\", (45.0171 + 14.2159) / 1.000213 }")" 1e-3'
+check "likwid timeline: interval 3 unmeasured" '[ "$(field "$d/position.csv" 3 region)" = unmeasured ]'
+check "likwid timeline: format recorded" 'jq -e ".trace.format == \"likwid-timeline\"" "$d/summary.json" >/dev/null'
+
 # Bad input writes nothing.
 "$mess" position --curves "$set_dir" $fx/perf-imc-spr.csv --read-event nomatch --out "$tmp/bad" >/dev/null 2>"$tmp/err"
 rc=$?
