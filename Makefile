@@ -256,6 +256,7 @@ check-cli: all
 	$(Q)tests/cli/run-cli-tests.sh ./$(MESS) tests/cli/cases.txt
 	$(Q)tests/export.sh ./$(MESS)
 	$(Q)tests/nodes.sh ./$(MESS)
+	$(Q)tests/position.sh ./$(MESS)
 
 check-smoke: all
 	$(Q)tests/smoke.sh
