@@ -254,7 +254,9 @@ $(addprefix check-,$(ISAS)): check-%:
 
 check-cli: all
 	$(Q)tests/cli/run-cli-tests.sh ./$(MESS) tests/cli/cases.txt
+	$(Q)tests/export.sh ./$(MESS)
 	$(Q)tests/nodes.sh ./$(MESS)
+	$(Q)tests/position.sh ./$(MESS)
 	$(Q)tests/compare.sh ./$(MESS)
 
 check-smoke: all

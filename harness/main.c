@@ -15,6 +15,7 @@
 #include "export/cmd.h"
 #include "ladder/cmd.h"
 #include "nodes/cmd.h"
+#include "position/cmd.h"
 
 enum { EXIT_USAGE = 1, EXIT_FAIL = 2, EXIT_SKIP = 3, EXIT_INTR = 130 };
 
@@ -30,6 +31,8 @@ static const struct mess_cmd cmds[] = {
 	  mess_export_main, mess_export_usage, NULL },
 	{ "nodes", "the NUMA nodes: kind of memory (DRAM, HBM, CXL, ...), capacity, cores, firmware figures",
 	  mess_nodes_main, mess_nodes_usage, NULL },
+	{ "position", "place an application's DRAM traffic (perf, likwid) on a curve family",
+	  mess_position_main, mess_position_usage, NULL },
 	{ "compare", "curve families side by side (runs, public sets): figures, ratios, application verdicts",
 	  mess_compare_main, mess_compare_usage, NULL },
 };

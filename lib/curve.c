@@ -162,3 +162,33 @@ size_t mess_curve_usable(const struct mess_curve *c)
 		n += mess_point_usable(&c->pts[i]);
 	return n;
 }
+
+static int cmp_read(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Median, not mean: one point with a disturbed counter must not shift it. */
+int mess_curve_median_read(struct mess_curve *c)
+{
+	double *v;
+	size_t i, n = 0;
+
+	v = malloc((c->n ? c->n : 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < c->n; i++)
+		if (isfinite(c->pts[i].read_pct))
+			v[n++] = c->pts[i].read_pct;
+	qsort(v, n, sizeof(*v), cmp_read);
+	if (!n)
+		c->read_pct = NAN;
+	else if (n % 2)
+		c->read_pct = v[n / 2];
+	else
+		c->read_pct = 0.5 * (v[n / 2 - 1] + v[n / 2]);
+	free(v);
+	return 0;
+}

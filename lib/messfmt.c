@@ -475,37 +475,6 @@ static int csv_row(const struct mess_lines *l, struct mess_family *f,
 	return mess_curve_add(c, &p);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Median, not mean: one point with a disturbed counter must not shift it. */
-static int curve_median_read(struct mess_curve *c)
-{
-	double *v;
-	size_t i, n = 0;
-
-	v = malloc((c->n ? c->n : 1) * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	for (i = 0; i < c->n; i++)
-		if (isfinite(c->pts[i].read_pct))
-			v[n++] = c->pts[i].read_pct;
-	qsort(v, n, sizeof(*v), cmp_double);
-	if (!n)
-		c->read_pct = NAN;
-	else if (n % 2)
-		c->read_pct = v[n / 2];
-	else
-		c->read_pct = 0.5 * (v[n / 2 - 1] + v[n / 2]);
-	free(v);
-	return 0;
-}
-
-
 int mess_curves_csv_read(const char *path, struct mess_family *f, char *err,
 			 size_t errlen)
 {
@@ -534,7 +503,7 @@ int mess_curves_csv_read(const char *path, struct mess_family *f, char *err,
 	mess_lines_close(&l);
 
 	for (i = 0; i < f->n; i++) {
-		int e = curve_median_read(&f->curves[i]);
+		int e = mess_curve_median_read(&f->curves[i]);
 
 		if (!ret)
 			ret = e;

@@ -294,6 +294,9 @@ static void export_mess(struct mess_run *r)
 	int ret;
 
 	r->fam.unloaded_ns = r->unloaded_ns;
+	/* The share curves.csv's readers will see (curve.h). */
+	for (size_t i = 0; i < r->fam.n; i++)
+		mess_curve_median_read(&r->fam.curves[i]);
 	snprintf(path, sizeof(path), "%s/mess", r->rd.dir);
 	snprintf(tool, sizeof(tool), "mess %s (git %s)", mess_version, mess_git_rev);
 	ret = mess_model_new(&r->fam, &m);

@@ -101,6 +101,11 @@ void mess_family_free(struct mess_family *f);
 struct mess_curve *mess_family_curve(struct mess_family *f, uint32_t store_pct,
 				     double read_pct);
 
+/* Set the curve's read_pct to the median of its points' (NAN when none
+ * has one): how a measured curve's read share is defined everywhere, since
+ * the measured share drifts from point to point.  0 or -ENOMEM. */
+int mess_curve_median_read(struct mess_curve *c);
+
 /* Points to increasing pressure: nop descending, ties keep their order. */
 void mess_curve_sort_pressure(struct mess_curve *c);
 

@@ -70,7 +70,7 @@ int main(int argc, char **argv)
 	pthread_t *tid;
 	double worst = 0;
 
-	if (argc < 2 || mess_reference_read(argv[1], &f) ||
+	if (argc < 2 || mess_reference_read(argv[1], &f, NULL, 0) ||
 	    mess_model_new(&f, &m)) {
 		fprintf(stderr, "usage: %s memory_curves.csv [queries]\n", argv[0]);
 		return 1;

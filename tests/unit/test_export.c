@@ -162,7 +162,7 @@ static void test_mess_and_profet_on_reference(void **state)
 		return;
 	}
 	snprintf(path, sizeof(path), "%s/MN5-HBM-XeonMax9480-HBM2/memory_curves.csv", ref);
-	assert_int_equal(mess_reference_read(path, &f), 0);
+	assert_int_equal(mess_reference_read(path, &f, NULL, 0), 0);
 	assert_int_equal(mess_model_new(&f, &m), 0);
 	assert_non_null(mkdtemp(tmpl));
 

@@ -269,7 +269,7 @@ static void test_reference_sets(void **state)
 
 		snprintf(path, sizeof(path), "%s/%s/memory_curves.csv", ref,
 			 sets[s]);
-		assert_int_equal(mess_reference_read(path, &f), 0);
+		assert_int_equal(mess_reference_read(path, &f, NULL, 0), 0);
 		assert_int_equal(mess_model_new(&f, &m), 0);
 		assert_true(mess_model_ncurves(m) > 10);
 		for (size_t i = 0; i < mess_model_ncurves(m); i++) {

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `mess export RUN --format F --out DIR`: a curve set (any layout the
+ * loader reads) written for the program that consumes it, through the same
+ * code that makes a run's own mess/ directory (include/mess/export.h).
+ */
+#include "export/cmd.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/options.h"
+#include "mess/json.h"
+#include "mess/export.h"
+#include "mess/load.h"
+#include "mess/model.h"
+
+struct export_opts {
+	char format[16];
+	char out[PATH_MAX];
+	double ghz;
+	int help;
+};
+
+#define F(field) MESS_OPT_F(struct export_opts, field)
+#define S(field) MESS_OPT_S(struct export_opts, field)
+
+static const struct mess_opt opts[] = {
+	{ "format", MESS_OPT_STR, S(format), 0, 0, "F",
+	  "mess, profet, csv or json (default mess; see below)" },
+	{ "out", MESS_OPT_STR, S(out), 0, 0, "DIR",
+	  "directory to write: new or empty (required)" },
+	{ "ghz", MESS_OPT_DOUBLE, F(ghz), 0, 0.1, 10, "GHZ",
+	  "CPU frequency for cycles (profet; a cycle-based input): default the one the run recorded" },
+	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
+};
+
+#define NOPTS (sizeof(opts) / sizeof(opts[0]))
+
+void mess_export_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: mess export RUN --format F --out DIR [--ghz GHZ]\n"
+		"Write a curve family for the program that consumes it.  RUN is a run\n"
+		"directory of mess, a Mess bwlat_*.txt directory, a Mess-Results directory\n"
+		"or memory_curves.csv, or a PROFET curves.json.\n\n");
+	mess_opts_print(f, opts, NOPTS);
+	fprintf(f, "\nFormats:\n");
+	for (const struct mess_export_format *x = mess_export_formats; x->name; x++)
+		fprintf(f, "  %-8s %s\n", x->name, x->what);
+	fprintf(f,
+		"\nRead shares the run did not measure are filled from the curve model\n"
+		"(interpolated between measured shares, the nearest curve outside them);\n"
+		"curve-sources.tsv says which, info.txt how the set was measured.\n"
+		"\nExamples:\n"
+		"  mess export results/node1 --format mess --out sim/node1      for the Mess simulator\n"
+		"  mess export results/node1 --format profet --out profet/node1 cycles at the run's clock\n"
+		"  mess export ref/MN5-HBM-XeonMax9480-HBM2 --format profet --ghz 2.0 --out hbm\n"
+		"Exit status: 0 ok, 1 bad usage or unreadable input, 2 failure.\n");
+}
+
+/*
+ * The on-chip latency older cycle-based loaders want beside the curves:
+ * the last cache plateau of a latency ladder measured with the set, where
+ * there is one (./run.sh leaves it in absorb/, mess ladder in its own
+ * directory).  Says so when there is none.
+ */
+static void llc_latency(const struct mess_set_info *info, char *out, size_t len)
+{
+	static const char *where[] = { "absorb/summary.json", "ladder/summary.json",
+				       "summary.json" };
+	char path[PATH_MAX + 32], dir[PATH_MAX];
+	struct stat st;
+
+	/* A set read from a file (curves.csv): look beside it. */
+	snprintf(dir, sizeof(dir), "%s", info->path);
+	if (!stat(dir, &st) && !S_ISDIR(st.st_mode) && strrchr(dir, '/'))
+		*strrchr(dir, '/') = '\0';
+	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
+		json_t *j, *levels, *lv, *best = NULL;
+		size_t k;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, where[i]);
+		j = json_load_file(path, 0, NULL);
+		levels = json_object_get(json_object_get(j, "latency_ladder"), "levels");
+		json_array_foreach(levels, k, lv) {
+			const char *name = json_string_value(json_object_get(lv, "level"));
+
+			if (name && name[0] == 'L' &&
+			    json_is_number(json_object_get(lv, "latency_ns")))
+				best = lv;
+		}
+		if (best) {
+			snprintf(out, len, "LLC_LATENCY_NS=%.3f (%s plateau of the latency ladder in %s)\n",
+				 json_number_value(json_object_get(best, "latency_ns")),
+				 json_string_value(json_object_get(best, "level")), where[i]);
+			json_decref(j);
+			return;
+		}
+		json_decref(j);
+	}
+	snprintf(out, len, "LLC_LATENCY_NS=unknown (no latency ladder beside this set; mess ladder measures one)\n");
+}
+
+/* A new or empty directory: an export never mixes with other files (a
+ * stray .json would be read by PROFET instead of ours). */
+static int out_ok(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			n++;
+	closedir(d);
+	return n ? -EEXIST : 0;
+}
+
+int mess_export_main(int argc, char **argv)
+{
+	struct export_opts o = { .format = "mess" };
+	const struct mess_export_format *fmt;
+	struct mess_set_info info;
+	struct mess_family fam = { 0 };
+	struct mess_export_tally t;
+	struct mess_model *m = NULL;
+	char err[1024], tool[200], llc[PATH_MAX + 128], *run[1];
+	int n, rc;
+
+	if (mess_opts_parse_pos(opts, NOPTS, &o, argc, argv, run, 1, &n, err,
+				sizeof(err))) {
+		fprintf(stderr, "mess export: %s\n", err);
+		return -EINVAL;
+	}
+	if (o.help) {
+		mess_export_usage(stdout);
+		return 0;
+	}
+	fmt = mess_export_find(o.format);
+	if (!fmt) {
+		fprintf(stderr, "mess export: --format: '%s' is not allowed; allowed: mess, profet, csv, json\n",
+			o.format);
+		return -EINVAL;
+	}
+	if (!n || !o.out[0]) {
+		fprintf(stderr, "mess export: %s\n", !n ?
+			"RUN: missing; allowed: a run directory or curve set (see --help)" :
+			"--out: missing; allowed: a new or empty directory");
+		return -EINVAL;
+	}
+	rc = out_ok(o.out);
+	if (rc) {
+		fprintf(stderr, "mess export: --out: %s %s; allowed: a new or empty directory\n",
+			o.out, rc == -EEXIST ? "is not empty" : strerror(-rc));
+		return -EINVAL;
+	}
+	rc = mess_set_load(run[0], o.ghz, &fam, &info, err, sizeof(err));
+	if (!rc)
+		rc = mess_model_new(&fam, &m);
+	if (rc) {
+		fprintf(stderr, "mess export: %s\n", rc == -ENOMEM ? "out of memory" :
+			err[0] ? err : "no curve with a usable point");
+		mess_family_free(&fam);
+		return rc == -ENOMEM ? rc : -EINVAL;
+	}
+	snprintf(tool, sizeof(tool), "%s", info.tool[0] ? info.tool : info.kind_name);
+	llc_latency(&info, llc, sizeof(llc));
+
+	struct mess_export_in in = {
+		.fam = &fam, .m = m, .origin = info.path, .tool = tool,
+		.bw_source = info.bw_source[0] ? info.bw_source : NULL,
+		.extra_info = llc,
+		/* The clock the run measured it ran at, else its nominal. */
+		.ghz = o.ghz > 0 ? o.ghz : isfinite(info.cpu_ghz_measured) ?
+			info.cpu_ghz_measured : info.cpu_ghz,
+	};
+	rc = mess_export(fmt, &in, o.out, &t, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "mess export: %s\n", err);
+	else
+		fprintf(stderr, "mess export: %s (%s) -> %s, format %s: %u read shares measured, %u interpolated, %u extrapolated (see curve-sources.tsv)\n",
+			info.path, info.kind_name, o.out, fmt->name, t.measured,
+			t.interpolated, t.extrapolated);
+	mess_model_free(m);
+	mess_family_free(&fam);
+	return rc == -EINVAL ? -EINVAL : rc ? -EIO : 0;
+}

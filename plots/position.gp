@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: MIT
+# mess position: an application's intervals on a curve family.  The
+# family's curves in grey, each interval a point at its bandwidth and the
+# latency the curve model gives there, coloured by the time it ended.
+#
+#   gnuplot -e "rundir='pos'; plottitle='app on SPR'; unloaded=115.2" plots/position.gp
+#
+# rundir holds position.csv (t_end_s first, bw_gbs 5th, lat_ns 7th column;
+# an empty latency is skipped) and plots/position_curves.dat (one block
+# per curve of "bw_gbs,lat_ns,read_pct").  unloaded <= 0 draws no
+# saturation line.  Writes rundir/plots/position.png and .svg.
+
+if (!exists("rundir")) rundir = '.'
+if (!exists("plottitle")) plottitle = ''
+if (!exists("unloaded")) unloaded = 0
+
+set datafile separator ','
+curves = rundir.'/plots/position_curves.dat'
+points = rundir.'/position.csv'
+
+stats curves using 1:2 nooutput
+nblocks = STATS_blocks
+ytop = STATS_max_y
+xtop = STATS_max_x
+stats points every ::1 using 5:7 nooutput
+if (STATS_max_y > ytop) ytop = STATS_max_y
+if (STATS_max_x > xtop) xtop = STATS_max_x
+if (unloaded > 0 && 2 * unloaded > ytop) ytop = 2 * unloaded
+
+set terminal pngcairo size 1200,800 enhanced font 'Sans,15' linewidth 1.2
+set output rundir.'/plots/position.png'
+
+set title plottitle noenhanced font ',17'
+set xlabel 'Memory bandwidth [GB/s]'
+set ylabel 'Load-to-use latency (curve model) [ns]'
+set xrange [0:xtop * 1.04]
+set yrange [0:ytop * 1.06]
+set border 3 lw 1.2
+set tics nomirror out
+set grid xtics ytics back lt 1 lc rgb '#e4e4e4' lw 0.8
+set key off
+
+# Sequential, dark = early, yellow = late (viridis stops).
+set palette defined (0 '#440154', 1 '#3b528b', 2 '#21918c', 3 '#5ec962', 4 '#fde725')
+set cblabel 'interval end [s]'
+set colorbox vertical user origin graph 1.02, graph 0.1 size character 1.5, graph 0.8
+
+if (unloaded > 0) {
+	set arrow 1 from graph 0, first 2 * unloaded to graph 1, \
+		first 2 * unloaded nohead back dt (2,4) lw 1.2 lc rgb '#999999'
+	set label 1 sprintf('2x unloaded %.0f ns (saturation)', 2 * unloaded) \
+		at graph 0.01, first 2 * unloaded left offset 0,0.7 \
+		tc rgb '#777777' font ',12'
+}
+
+set rmargin 14
+plot for [i=0:nblocks-1] curves index i using 1:2 \
+	with lines lc rgb '#b4b4b4' lw 1.4 notitle, \
+	points every ::1 using 5:7:1 with points pt 7 ps 1.3 lc palette notitle
+
+set terminal svg size 1200,800 dynamic enhanced font 'Sans,15' \
+	linewidth 1.2 background rgb 'white'
+set output rundir.'/plots/position.svg'
+replot
+set output

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# usage: tests/position.sh MESS
+#
+# mess position end to end on the hand-written perf fixtures of
+# tests/fixtures/trace/ and the public SPR 8480+ DDR5 curves
+# ($MESS_REFERENCE, read in place): the intervals must land where the hand
+# computation below puts them.  Run from the repository root (make
+# check-cli).
+set -u
+mess=$1
+fx=tests/fixtures/trace
+set_dir=${MESS_REFERENCE:-}/MN5-GPP-SPR8480-DDR5
+pass=0 fail=0
+tmp=$(mktemp -d /tmp/mess-position.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: position: $*"; }
+check() { if eval "$2"; then ok; else bad "$1"; fi; }
+
+if [ ! -f "$set_dir/memory_curves.csv" ]; then
+	echo "SKIPPED position: no $set_dir/memory_curves.csv (set MESS_REFERENCE)"
+	exit 0
+fi
+
+# field FILE ROW COLUMN: position.csv's column (by header name) of data row
+# ROW (1 = first interval).
+field() {
+	awk -F, -v row="$2" -v col="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		NR == row + 1 { print $c[col] }' "$1"
+}
+# near A B EPS
+near() { awk -v a="$1" -v b="$2" -v e="$3" 'BEGIN { d = a - b; exit !(a != "" && (d < 0 ? -d : d) <= e) }'; }
+
+d=$tmp/pos
+"$mess" position --curves "$set_dir" $fx/perf-imc-spr.csv --out "$d" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "exit 0 (got $rc)" '[ $rc -eq 0 ]' || sed 's/^/    /' "$tmp/err"
+check "stdout names the directory" 'grep -qx "$d" "$tmp/out"'
+for f in position.csv position.md summary.json meta.json; do
+	check "$f written" '[ -s "$d/$f" ]'
+done
+check "10 intervals" '[ "$(wc -l <"$d/position.csv")" -eq 11 ]'
+check "plot drawn or its absence said" \
+	'[ -s "$d/plots/position.png" ] || jq -e ".plots | startswith(\"skipped\")" "$d/meta.json" >/dev/null'
+
+# Hand computation from the fixture (MiB as perf printed them, 1 MiB =
+# 1048576 B; the interval is the difference of the end times):
+#   interval 2, 1.001024118 -> 2.002068893 s: read 21984.16 + 21548.83 MiB,
+#     write 6942.37 + 6804.89 MiB;
+#   interval 4, 3.003110207 -> 4.004152634 s: read 54960.26 + 53871.94,
+#     write 17355.87 + 17012.19;
+#   interval 5, 4.004152634 -> 5.005196120 s: read 72547.62 + 71111.04,
+#     write 22909.78 + 22456.12.
+expect() { # ROW T0 T1 R0 R1 W0 W1
+	awk -v t0="$2" -v t1="$3" -v r0="$4" -v r1="$5" -v w0="$6" -v w1="$7" 'BEGIN {
+		rd = (r0 + r1) * 1048576; wr = (w0 + w1) * 1048576
+		printf "%.6f %.6f\n", (rd + wr) / (t1 - t0) / 1e9, 100 * rd / (rd + wr) }'
+}
+set -- $(expect 2 1.001024118 2.002068893 21984.16 21548.83 6942.37 6804.89)
+bw2=$1 rp2=$2
+set -- $(expect 4 3.003110207 4.004152634 54960.26 53871.94 17355.87 17012.19)
+bw4=$1 rp4=$2
+set -- $(expect 5 4.004152634 5.005196120 72547.62 71111.04 22909.78 22456.12)
+bw5=$1 rp5=$2
+for i in 2 4 5; do
+	eval "bw=\$bw$i rp=\$rp$i"
+	got=$(field "$d/position.csv" $i bw_gbs)
+	check "interval $i: $got GB/s, hand $bw" 'near "$got" "$bw" 1e-3'
+	got=$(field "$d/position.csv" $i read_pct)
+	check "interval $i: read share $got %, hand $rp" 'near "$got" "$rp" 1e-3'
+done
+# Regions, read off the 76% curve of memory_curves.csv (bandwidth_mean,
+# latency_mean): its maximum bandwidth is 201.31 GB/s; the curves'
+# bandwidth-0 points lie at 114.6-117.2 ns, so whichever the loader takes
+# as unloaded, saturation (2x) is at 229.2-234.5 ns.
+#   interval 2, 60 GB/s: 30% of 201.31, below half: low;
+#   interval 4, 150 GB/s: 75% of it, latency between (145.72 GB/s,
+#     165.1 ns) and (156.39, 175.6): about 169 ns, below 229: rising;
+#   interval 5, 198 GB/s: between (196.13, 262.2) and (201.31, 294.0):
+#     above 262 ns, beyond 234.5: saturated.
+check "interval 2 low" '[ "$(field "$d/position.csv" 2 region)" = low ]'
+check "interval 4 rising" '[ "$(field "$d/position.csv" 4 region)" = rising ]'
+check "interval 5 saturated" '[ "$(field "$d/position.csv" 5 region)" = saturated ]'
+check "interval 4 latency between 165.1 and 175.6 ns" \
+	'awk -v l="$(field "$d/position.csv" 4 lat_ns)" "BEGIN { exit !(l > 165.1 && l < 175.6) }"'
+check "interval 2: max bandwidth at 76% is the curve's 201.31 GB/s" \
+	'near "$(field "$d/position.csv" 2 max_bw_gbs)" 201.3073 1e-3'
+check "summary: the time in each region adds up to the trace" \
+	'jq -e "([.regions[].seconds] | add) - .trace.duration_s | fabs < 1e-5" "$d/summary.json" >/dev/null'
+check "summary: the set's path and kind" \
+	'jq -e ".curves.kind == \"mess-results\" and (.curves.path | test(\"MN5-GPP-SPR8480-DDR5\"))" "$d/summary.json" >/dev/null'
+
+# A second run into the same directory is refused, nothing overwritten.
+"$mess" position --curves "$set_dir" $fx/perf-imc-spr.csv --out "$d" >/dev/null 2>"$tmp/again"
+rc=$?
+check "same --out refused (exit $rc)" '[ $rc -eq 1 ] && grep -q "already holds a position" "$tmp/again"'
+
+# <not counted>: the interval is unmeasured, not zero.
+d=$tmp/nc
+"$mess" position --curves "$set_dir" $fx/perf-not-counted.csv --out "$d" --no-plots >/dev/null 2>"$tmp/err"
+rc=$?
+check "not counted: exit 0 (got $rc)" '[ $rc -eq 0 ]' || sed 's/^/    /' "$tmp/err"
+check "not counted: interval 3 unmeasured, no bandwidth" \
+	'[ "$(field "$d/position.csv" 3 region)" = unmeasured ] && [ -z "$(field "$d/position.csv" 3 bw_gbs)" ] && [ "$(field "$d/position.csv" 3 status)" = "not counted" ]'
+check "not counted: summary lists it" \
+	'jq -e ".regions.unmeasured.intervals == 1 and .trace.unmeasured[0].status == \"not counted\" and .trace.measured == 3" "$d/summary.json" >/dev/null'
+check "not counted: no plot asked, none drawn" '[ ! -e "$d/plots/position.png" ]'
+
+# likwid-perfctr's timeline: data volumes per interval, nan unmeasured.
+d=$tmp/lk
+"$mess" position --curves "$set_dir" $fx/likwid-timeline-mem.txt --out "$d" --no-plots >/dev/null 2>"$tmp/err"
+rc=$?
+check "likwid timeline: exit 0 (got $rc)" '[ $rc -eq 0 ]' || sed 's/^/    /' "$tmp/err"
+# Interval 1: 45.0171 + 14.2159 GB over 1.000213 s.
+check "likwid timeline: interval 1 at (45.0171 + 14.2159) / 1.000213 GB/s" \
+	'near "$(field "$d/position.csv" 1 bw_gbs)" "$(awk "BEGIN { printf \"%.6f\", (45.0171 + 14.2159) / 1.000213 }")" 1e-3'
+check "likwid timeline: interval 3 unmeasured" '[ "$(field "$d/position.csv" 3 region)" = unmeasured ]'
+check "likwid timeline: format recorded" 'jq -e ".trace.format == \"likwid-timeline\"" "$d/summary.json" >/dev/null'
+
+# Bad input writes nothing.
+"$mess" position --curves "$set_dir" $fx/perf-imc-spr.csv --read-event nomatch --out "$tmp/bad" >/dev/null 2>"$tmp/err"
+rc=$?
+check "unmatched --read-event: exit 1, the events listed, nothing written (exit $rc)" \
+	'[ $rc -eq 1 ] && grep -q "uncore_imc_0/cas_count_read/" "$tmp/err" && [ ! -e "$tmp/bad" ]'
+
+echo "position: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
