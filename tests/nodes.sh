@@ -100,5 +100,29 @@ else
 	fi
 fi
 
+# --mem-node each: one complete family per kind `mess nodes` lists, named
+# <kind>-node<N>; run again, the complete ones are kept, not re-measured.
+kinds=$("$mess" nodes --json | jq -r '[.nodes[].kind | select(. != "unknown")] | unique | .[]')
+"$mess" --mem-node each --quick --no-plots --buffer 32M --gen-bytes 8M --chase-ms 5 \
+	--out "$tmp/each" >/dev/null 2>"$tmp/each.err"
+rc=$?
+nk=$(echo "$kinds" | grep -c .)
+nd=$(ls -d "$tmp"/each/*-node* 2>/dev/null | wc -l)
+if [ $rc -eq 0 ] && [ "$nd" -eq "$nk" ] &&
+	for k in $kinds; do jq -e '.complete' "$tmp"/each/$k-node*/meta.json >/dev/null || exit 1; done &&
+	{ [ "$nk" -lt 2 ] || jq -e '.' "$tmp/each/compare/compare.json" >/dev/null; }; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1))
+	echo "FAIL: --mem-node each: exit $rc, $nd families for kinds: $kinds"
+	sed 's/^/    /' "$tmp/each.err" | tail -5
+fi
+if "$mess" --mem-node each --quick --no-plots --out "$tmp/each" 2>&1 | grep -q "complete, kept"; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1))
+	echo "FAIL: --mem-node each run again did not keep its complete families"
+fi
+
 echo "nodes: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

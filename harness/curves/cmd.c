@@ -239,6 +239,8 @@ int mess_curves_main(int argc, char **argv)
 	}
 	mess_topo_llc_of_core(&r->topo, r->chase_core, &r->llc_bytes,
 			      &r->llc_level);
+	if (!strcmp(r->cfg.mem_node, "each"))
+		return mess_curves_each(r, argc, argv);
 	rc = mess_memsel_resolve(&r->topo, r->cfg.mem_node, r->chase_core,
 				 &r->mem, err, sizeof(err));
 	if (rc) {

@@ -43,7 +43,7 @@ static const struct mess_opt mess_cfg_opts[] = {
 	{ "wave-tol", MESS_OPT_DOUBLE, F(wave_tol), 0, 0, 1, "FRACTION",
 	  "bandwidth drop that counts as a wave (default 0.02)" },
 	{ "mem-node", MESS_OPT_STR, S(mem_node), 0, 0, MESS_MEMSEL_ARG,
-	  "NUMA node for all buffers: its number, or a kind (hbm, cxl, ...) for the nearest node of it (see mess nodes; default: the chase core's node)" },
+	  "NUMA node for all buffers: its number, or a kind (hbm, cxl, ...) for the nearest node of it (see mess nodes; default: the chase core's node); each: one family per kind, into subdirectories, and their comparison" },
 	{ "seed", MESS_OPT_UINT, F(seed), 0, 0, 1.8e19, "N",
 	  "seed of the chase permutation (default 1)" },
 	{ "max-nop", MESS_OPT_UINT, F(max_nop), 0, 1, 1 << 30, "N",

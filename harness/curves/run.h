@@ -94,6 +94,8 @@ struct mess_run {
 
 /* sweep.c */
 int mess_measure_unloaded(struct mess_run *r);
+/* --mem-node each (each.c): one family per memory kind, compared. */
+int mess_curves_each(struct mess_run *r, int argc, char **argv);
 int mess_sweep(struct mess_run *r);
 
 /* report.c: the run directory's files */
