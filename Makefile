@@ -129,6 +129,7 @@ MESS_REFERENCE ?= $(abspath ../shared/reference/mess-results)
 export MESS_REFERENCE
 
 .PHONY: all install uninstall print-mess bench check check-suites check-example check-layering check-unit check-cli check-smoke check-absorb check-kernels check-e2e clean \
+	fuzz check-fuzz \
 	$(addprefix check-,$(ISAS))
 .DEFAULT_GOAL := all
 # Keep test objects: they are intermediate files of pattern rules.
@@ -281,6 +282,33 @@ check-example: all
 		[ $$(grep -c ' ns ' $(BUILD)/example.out) -eq 11 ] && \
 		! grep -q -e nan -e inf $(BUILD)/example.out && echo "example: ok (linked $(SONAME) from a staged install)"
 
+# libFuzzer on the set loader (tests/fuzz/fuzz_load.c), built for this
+# host with clang whatever CROSS_COMPILE says: the sanitizers are clang's.
+# `make fuzz` runs FUZZ_RUNS inputs, growing build/fuzz/corpus-load from
+# the seeds in tests/fuzz/corpus/load; check-fuzz is a short run, skipped
+# when there is no clang.
+FUZZ_CC ?= clang
+FUZZ_RUNS ?= 1000000
+FUZZ_CHECK_RUNS ?= 20000
+FUZZ_LOAD := build/fuzz/fuzz_load
+FUZZ_FLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -Iinclude \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+
+$(FUZZ_LOAD): tests/fuzz/fuzz_load.c $(LIB_SRCS) $(wildcard include/mess/*.h)
+	$(quiet) FUZZCC $@
+	@mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_load.c $(LIB_SRCS) $(LDLIBS_LIB)
+
+fuzz: $(FUZZ_LOAD)
+	@mkdir -p build/fuzz/corpus-load
+	$(Q)./$(FUZZ_LOAD) -runs=$(FUZZ_RUNS) build/fuzz/corpus-load tests/fuzz/corpus/load
+
+check-fuzz:
+	$(Q)if command -v $(FUZZ_CC) >/dev/null; then \
+		exec $(MAKE) --no-print-directory fuzz FUZZ_RUNS=$(FUZZ_CHECK_RUNS); fi; \
+	echo "SKIPPED check-fuzz: no $(FUZZ_CC) (apt-get install clang)"; \
+	mkdir -p build; echo "check-fuzz: no $(FUZZ_CC)" >>build/skipped.txt
+
 # The include rules of the layers, after a self-test showing that the
 # check catches a violation of each.
 check-layering:
@@ -292,7 +320,7 @@ check-layering:
 # the apt-get line and fails); the suites then run in a second make, so
 # that none starts before the packages are in, and it finds the compiler
 # that this one may have lacked.
-CHECKS := check-layering check-unit check-cli check-smoke check-absorb check-example $(BENCH) $(BENCH_MODEL) \
+CHECKS := check-layering check-unit check-fuzz check-cli check-smoke check-absorb check-example $(BENCH) $(BENCH_MODEL) \
 	$(addprefix check-,$(ISAS))
 check:
 	$(Q)tools/deps.sh check

@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * mess_set_load: every layout on the public sets and on small files
- * written here, the detection order, PROFET's cycles, curve-sources.tsv,
- * and one case per kind of malformed input, each checked for its return
- * code and for an error line naming the file and the line.
+ * mess_set_load on good input: every layout on the public sets and on
+ * small files written here, the detection order, PROFET's cycles and
+ * curve-sources.tsv (the malformed cases are in test_load_bad.c).
  */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
-#include <ftw.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -26,84 +23,7 @@
 #include "mess/messfmt.h"
 
 #include "near.h"
-
-static char tmp[256];
-
-static int rm_entry(const char *path, const struct stat *sb, int flag,
-		    struct FTW *ftw)
-{
-	return remove(path);
-}
-
-/* A fresh, empty temp directory for each test. */
-static int setup(void **state)
-{
-	snprintf(tmp, sizeof(tmp), "/tmp/test_load.XXXXXX");
-	return mkdtemp(tmp) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	return nftw(tmp, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
-}
-
-/* tmp/<rel>, made with its directory. */
-static const char *at(const char *rel)
-{
-	static char path[4][512];
-	static int k;
-	char *p = path[k++ % 4], *slash;
-
-	snprintf(p, 512, "%s/%s", tmp, rel);
-	slash = strrchr(p, '/');
-	if (slash > p + strlen(tmp)) {
-		*slash = '\0';
-		mkdir(p, 0777);
-		*slash = '/';
-	}
-	return p;
-}
-
-static void put(const char *rel, const char *text)
-{
-	FILE *fp = fopen(at(rel), "w");
-
-	assert_non_null(fp);
-	fputs(text, fp);
-	assert_int_equal(fclose(fp), 0);
-}
-
-/* Load tmp/<rel> and expect rc; on success the caller frees f. */
-static int load(const char *rel, double ghz, struct mess_family *f,
-		struct mess_set_info *in, char *err, size_t errlen)
-{
-	memset(f, 0, sizeof(*f));
-	return mess_set_load(rel ? at(rel) : tmp, ghz, f, in, err, errlen);
-}
-
-/*
- * Load tmp/<rel>, expect rc and an error line holding each needle (NULL
- * ends them): the file's name, its line number, what is wrong.
- */
-static void expect_err(const char *rel, double ghz, int rc, ...)
-{
-	struct mess_family f;
-	struct mess_set_info in;
-	char err[1024];
-	const char *needle;
-	va_list ap;
-	int ret = load(rel, ghz, &f, &in, err, sizeof(err));
-
-	mess_family_free(&f);
-	print_message("  %s -> %d: %s\n", rel ? rel : ".", ret, err);
-	assert_int_equal(ret, rc);
-	assert_null(strchr(err, '\n'));
-	va_start(ap, rc);
-	while ((needle = va_arg(ap, const char *)))
-		if (!strstr(err, needle))
-			fail_msg("'%s' not in '%s'", needle, err);
-	va_end(ap);
-}
+#include "load_util.h"
 
 /* ---- the public sets ---- */
 
@@ -180,15 +100,6 @@ static void test_reference_sets(void **state)
 
 /* ---- a run directory ---- */
 
-#define ROW_0 "0,99.5,1000,1.5,1.5,0,120.5,0.1,3,accounted\n"
-#define ROWS ROW_0 \
-	"0,99.7,10,100.25,99,1.25,220.5,2.5,3,accounted\n" \
-	"50,66.0,1000,2.0,1.3,0.7,125.0,,3,accounted\n"
-
-static void write_run(void)
-{
-	put("run/curves.csv", MESS_CURVES_CSV_HEADER "\n" ROWS);
-}
 
 static void test_run_meta(void **state)
 {
@@ -469,204 +380,6 @@ static void test_nothing_here(void **state)
 	expect_err("nope", 0, -ENOENT, "nope: ", NULL);
 }
 
-/* ---- malformed input: return code, file and line ---- */
-
-static void test_bad_bwlat(void **state)
-{
-	static const struct {
-		const char *text, *line, *what;
-	} bad[] = {
-		{ "1000 120\n1000.5\n", ":2: ", "expected two numbers 'MB/s ns', got '1000.5'" },
-		{ "1000 120\n\n1.0,2.0\n", ":3: ", "got '1.0,2.0'" },
-		{ "1000, 120\n", ":1: ", "got '1000, 120'" },
-		{ "bandwidth latency\n1000 120\n", ":1: ", "no header" },
-		{ "1000 120\n-5 120\n", ":2: ", "negative bandwidth" },
-		{ "1000 nan\n", ":1: ", "latency is NaN" },
-		{ "inf 120\n", ":1: ", "bandwidth is infinite" },
-		{ "1000 1e999\n", ":1: ", "latency is infinite" },
-		{ "1000 0\n", ":1: ", "latency must be > 0" },
-		{ "1000 120 7\n", ":1: ", "expected two numbers" },
-		{ "1000 12O\n", ":1: ", "latency is not a number" },
-		{ "", ": ", "empty file" },
-		{ "\n  \n", ": ", "empty file" },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		char where[64];
-
-		put("b/bwlat_50.txt", bad[i].text);
-		snprintf(where, sizeof(where), "bwlat_50.txt%s", bad[i].line);
-		expect_err("b", 0, -EINVAL, where, bad[i].what, NULL);
-	}
-	/* A NUL byte: not a text file. */
-	{
-		FILE *fp = fopen(at("b/bwlat_50.txt"), "w");
-
-		assert_non_null(fp);
-		fwrite("1000 120\n10\0000 1\n", 1, 16, fp);
-		fclose(fp);
-		expect_err("b", 0, -EINVAL, "bwlat_50.txt:2: ", "NUL", NULL);
-	}
-}
-
-static void test_bad_bwlat_names(void **state)
-{
-	static const char *const names[] = {
-		"bwlat_50.5.txt", "bwlat_150.txt", "bwlat_-2.txt", "bwlat_.txt",
-		"bwlat_ 5.txt", "bwlat_1e2.txt",
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		char rel[64];
-
-		snprintf(rel, sizeof(rel), "b%zu/%s", i, names[i]);
-		put(rel, "1000 120\n");
-		expect_err(rel, 0, -EINVAL, names[i], "not an integer 0..100", NULL);
-		snprintf(rel, sizeof(rel), "b%zu", i);
-		expect_err(rel, 0, -EINVAL, names[i], "not an integer 0..100", NULL);
-	}
-	/* Two files for one read share. */
-	put("d/bwlat_50.txt", "1000 120\n");
-	put("d/bwlat_050.txt", "1000 120\n");
-	expect_err("d", 0, -EINVAL, "read share 50 is also", NULL);
-}
-
-static void test_bad_reference(void **state)
-{
-	static const struct {
-		const char *text, *where, *what;
-	} bad[] = {
-		{ "", "memory_curves.csv: ", "empty file" },
-		{ "read_pct_rounded,pause,bandwidth_mean\n50,1,2\n",
-		  "memory_curves.csv:1: ", "no column 'latency_mean'" },
-		{ "read_pct_rounded,pause,bandwidth_mean,latency_mean\n",
-		  "memory_curves.csv: ", "no data row" },
-		{ "read_pct_rounded,pause,bandwidth_mean,latency_mean\n50,100,1.0,120\n50,100,1.0\n",
-		  "memory_curves.csv:3: ", "3 fields, the header has 4" },
-		{ "read_pct_rounded,pause,bandwidth_mean,latency_mean\n50,100,-1.0,120\n",
-		  "memory_curves.csv:2: ", "negative bandwidth_mean" },
-		{ "read_pct_rounded,pause,bandwidth_mean,latency_mean\n50,100,1.0,nan\n",
-		  "memory_curves.csv:2: ", "latency_mean is NaN" },
-		{ "read_pct_rounded,pause,bandwidth_mean,latency_mean\n150,100,1.0,120\n",
-		  "memory_curves.csv:2: ", "read_pct_rounded outside 0..100" },
-		{ "read_pct_rounded,pause,bandwidth_mean,latency_mean\n50,100.5,1.0,120\n",
-		  "memory_curves.csv:2: ", "pause is not a whole count" },
-		{ "read_pct_rounded pause bandwidth_mean latency_mean\n50 100 1.0 120\n",
-		  "memory_curves.csv:1: ", "no column 'read_pct_rounded'" },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		put("m/memory_curves.csv", bad[i].text);
-		expect_err("m", 0, -EINVAL, bad[i].where, bad[i].what, NULL);
-	}
-	/* Unsorted rows, empty optional fields: fine. */
-	put("m/memory_curves.csv", "read_pct_rounded,pause,bandwidth_mean,latency_mean,latency_std\n"
-	    "50,10,9.0,180,\n50,1000,1.0,120,0.5\n");
-	put("m/plotter.txt", "CPU_FREQ=\n");
-	expect_err("m", 0, -EINVAL, "plotter.txt:1: ", "CPU_FREQ is empty", NULL);
-	put("m/plotter.txt", "CPU_FREQ=2.0\n");
-	{
-		struct mess_family f;
-		struct mess_set_info in;
-		char err[256];
-
-		assert_int_equal(load("m", 0, &f, &in, err, sizeof(err)), 0);
-		assert_int_equal(f.curves[0].pts[0].nop, 1000);
-		assert_near(in.cpu_ghz, 2.0, 0.0);
-		mess_family_free(&f);
-	}
-}
-
-static void test_bad_run(void **state)
-{
-	static const struct {
-		const char *text, *where, *what;
-	} bad[] = {
-		{ "", "curves.csv: ", "empty file" },
-		{ MESS_CURVES_CSV_HEADER "\n", "curves.csv: ", "no measured point" },
-		{ "store_pct,read_pct\n" ROW_0, "curves.csv:1: ", "header" },
-		{ MESS_CURVES_CSV_HEADER "\n" ROW_0 "0,99.5,1000,1.5\n",
-		  "curves.csv:3: ", "4 fields, expected 10" },
-		{ MESS_CURVES_CSV_HEADER "\n" ROW_0 "x,99.5,1000,1.5,1.5,0,120.5,0.1,3,a\n",
-		  "curves.csv:3: ", "store_pct is not an integer" },
-		{ MESS_CURVES_CSV_HEADER "\n0,99.5,1000,1.5,1.5,0,inf,0.1,3,a\n",
-		  "curves.csv:2: ", "lat_ns is infinite" },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		put("run/curves.csv", bad[i].text);
-		expect_err("run", 0, -EINVAL, bad[i].where, bad[i].what, NULL);
-	}
-	write_run();
-	put("run/meta.json", "{\"version\": \"0.1.0\",\n \"unloaded_ns\": ,\n}\n");
-	expect_err("run", 0, -EINVAL, "meta.json:2: ", "not valid JSON", NULL);
-	put("run/meta.json", "[1, 2]\n");
-	expect_err("run", 0, -EINVAL, "meta.json:1: ", "expected a JSON object", NULL);
-	unlink(at("run/meta.json"));
-	put("run/summary.json", "{\n\"unloaded_ns\": 1O0}\n");
-	expect_err("run", 0, -EINVAL, "summary.json:2: ", "not valid JSON", NULL);
-}
-
-static void test_bad_profet(void **state)
-{
-	static const struct {
-		const char *text, *where, *what;
-	} bad[] = {
-		{ "", "curves.json: ", "empty file" },
-		{ "{\"50\": [[1000, 200]],\n\"60\": [[1000 200]]}\n",
-		  "curves.json:2: ", "not valid JSON" },
-		{ "{\"50\": [[1000, 200]],\n \"50\": [[2000, 300]]}\n",
-		  "curves.json:2: ", "duplicate" },
-		{ "{\"50\": [[1000, 200]],\n \"050\": [[2000, 300]]}\n",
-		  "curves.json:2: ", "read share 50 appears twice" },
-		{ "{\"50\": [[1000, 200]],\n \"50.5\": [[2000, 300]]}\n",
-		  "curves.json:2: ", "\"50.5\" is not an integer read percentage" },
-		{ "{\"101\": [[1000, 200]]}\n", "curves.json:1: ", "\"101\" is not an integer" },
-		{ "{\n \"read\": [[1000, 200]]}\n", "curves.json:2: ", "\"read\" is not an integer" },
-		{ "\n[[1000, 200]]\n", "curves.json:2: ", "got another JSON value" },
-		{ "{}\n", "curves.json:1: ", "got an empty object" },
-		{ "{\"50\":\n  {\"bw\": 1}}\n", "curves.json:1: ", "non-empty list" },
-		{ "{\"50\": []}\n", "curves.json:1: ", "non-empty list" },
-		{ "{\"40\": [[1, 2]],\n \"50\": [\n  [1000, 200],\n  [1000, 200, 3]\n ]}\n",
-		  "curves.json:4: ", "curve \"50\", row 2: expected [MB/s, cycles]" },
-		{ "{\"50\": [[1000, 200],\n [\"a\", 200]]}\n",
-		  "curves.json:2: ", "row 2: expected [MB/s, cycles]" },
-		{ "{\"50\": [[1000, 200], 7,\n [-1000, 200]]}\n",
-		  "curves.json:1: ", "row 2: expected" },
-		{ "{\"50\": [[1000, 200],\n [-1000, 200]]}\n",
-		  "curves.json:2: ", "negative bandwidth" },
-		{ "{\"50\": [[1000, 200],\n [1000, 0]]}\n",
-		  "curves.json:2: ", "latency must be > 0 cycles" },
-		{ "{\"50\": [[1000, 1e999]]}\n", "curves.json:1: ", "not valid JSON" },
-		{ "{\"50\": [[1000, NaN]]}\n", "curves.json:1: ", "not valid JSON" },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		put("p/curves.json", bad[i].text);
-		expect_err("p/curves.json", 2.0, -EINVAL, bad[i].where, bad[i].what,
-			   NULL);
-	}
-	/* Unsorted rows and missing read shares are fine. */
-	put("p/curves.json", "{\"7\": [[5000, 300], [10, 200], [2000, 250]]}");
-	{
-		struct mess_family f;
-		struct mess_set_info in;
-		char err[256];
-
-		assert_int_equal(load("p", 2.0, &f, &in, err, sizeof(err)), 0);
-		assert_int_equal(f.n, 1);
-		assert_near(f.curves[0].read_pct, 7.0, 0.0);
-		assert_near(f.curves[0].pts[0].bw_gbs, 0.01, 1e-12);
-		assert_near(f.curves[0].pts[2].lat_ns, 150.0, 1e-12);
-		mess_family_free(&f);
-	}
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -679,11 +392,6 @@ int main(void)
 		T(test_profet),
 		T(test_detection),
 		T(test_nothing_here),
-		T(test_bad_bwlat),
-		T(test_bad_bwlat_names),
-		T(test_bad_reference),
-		T(test_bad_run),
-		T(test_bad_profet),
 #undef T
 	};
 
