@@ -135,7 +135,7 @@ export MESS_REFERENCE
 # Keep test objects: they are intermediate files of pattern rules.
 .SECONDARY:
 
-all: $(MESS) $(DATA_FILES) $(if $(FOREIGN),,$(SHLIB) $(BUILD)/mess.pc)
+all: $(MESS) $(DATA_FILES) $(if $(FOREIGN),,$(SHLIB))
 
 $(DATA)/plots/%.gp: plots/%.gp
 	$(quiet) CP $@
@@ -181,14 +181,21 @@ $(SHLIB): $(LIB_OBJS)
 	$(Q)$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS) -o $@ $^ $(LDLIBS_LIB)
 	$(Q)ln -sf $(SONAME) $(BUILD)/libmess.so
 
-$(BUILD)/mess.pc: Makefile
-	$(quiet) GEN $@
-	$(Q)printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' \
-		'includedir=$${prefix}/include' '' 'Name: mess' \
-		'Description: memory-system curve families, their readers and the curve model' \
-		'Version: $(VERSION)' 'Requires.private: jansson' \
-		'Libs: -L$${libdir} -lmess' 'Libs.private: -lm' \
-		'Cflags: -I$${includedir}' >$@
+# mess.pc for the PREFIX it is installed under (written by install).
+define MESS_PC
+prefix=$(PREFIX)
+libdir=$${prefix}/lib
+includedir=$${prefix}/include
+
+Name: mess
+Description: memory-system curve families, their readers and the curve model
+Version: $(VERSION)
+Requires.private: jansson
+Libs: -L$${libdir} -lmess
+Libs.private: -lm
+Cflags: -I$${includedir}
+endef
+export MESS_PC
 
 $(HARNESS_LIB): $(HARNESS_OBJS)
 	$(quiet) AR $@
@@ -342,7 +349,7 @@ install: all
 ifeq ($(FOREIGN),)
 	install -m 755 $(SHLIB) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libmess.so
-	install -m 644 $(BUILD)/mess.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	printf '%s\n' "$$MESS_PC" >$(DESTDIR)$(PREFIX)/lib/pkgconfig/mess.pc
 endif
 
 uninstall:

@@ -17,18 +17,6 @@
 
 #include "mess/curve.h"
 
-/*
- * Write <dir>/bwlat_<R>.txt for every curve, R = the curve's memory-level
- * read_pct rounded to the nearest even integer (the simulator's grid is
- * 0, 2, ..., 100).  When curves collide on one R the one whose read_pct is
- * closest to R is kept (the earlier on a tie); every dropped or unplaceable
- * curve is reported in note (NUL-terminated, truncated to notelen; note may
- * be NULL).  Rows: "<MB/s> <ns>", bandwidth descending, points with a
- * non-finite value left out.  dir is created if missing (one level).
- * 0, -EINVAL (nothing to export), -ENOMEM or -errno of the file system.
- */
-int mess_export_dir(const char *dir, const struct mess_family *f, char *note,
-		    size_t notelen);
 
 /*
  * Append the rows of one bwlat file to c (bw_gbs, lat_ns; nop 0, the file

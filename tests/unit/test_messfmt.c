@@ -101,126 +101,6 @@ static void make_family(struct mess_family *f)
 	assert_non_null(mess_family_curve(f, 100, 1.0));
 }
 
-static int cmp_bw_desc(const void *a, const void *b)
-{
-	const struct mess_point *x = a, *y = b;
-
-	return (x->bw_gbs < y->bw_gbs) - (x->bw_gbs > y->bw_gbs);
-}
-
-static void check_file(const char *dir, int r, const struct mess_curve *src)
-{
-	struct mess_curve c = { .read_pct = NAN };
-	struct mess_point *exp;
-	char path[512];
-	size_t i;
-
-	snprintf(path, sizeof(path), "%s/bwlat_%d.txt", dir, r);
-	assert_int_equal(mess_export_read(path, &c, NULL, 0), 0);
-	assert_near(c.read_pct, r, 0.0);
-	assert_int_equal(c.n, src->n);
-
-	exp = malloc(src->n * sizeof(*exp));
-	assert_non_null(exp);
-	memcpy(exp, src->pts, src->n * sizeof(*exp));
-	qsort(exp, src->n, sizeof(*exp), cmp_bw_desc);
-	for (i = 0; i < c.n; i++) {
-		if (i)
-			assert_true(c.pts[i].bw_gbs <= c.pts[i - 1].bw_gbs);
-		assert_near(c.pts[i].bw_gbs, exp[i].bw_gbs, BW_EPS);
-		assert_near(c.pts[i].lat_ns, exp[i].lat_ns, LAT_EPS);
-	}
-	free(exp);
-	mess_curve_free(&c);
-}
-
-static void test_export_roundtrip(void **state)
-{
-	struct mess_family f;
-	char note[1024], path[512];
-	char *dir = make_tmpdir();
-	char *out;
-	struct dirent *de;
-	DIR *d;
-	int seen = 0;
-
-	make_family(&f);
-	/* A directory that does not exist yet is created. */
-	snprintf(path, sizeof(path), "%s/mess", dir);
-	out = strdup(path);
-	assert_int_equal(mess_export_dir(out, &f, note, sizeof(note)), 0);
-	print_message("note: %s\n", note);
-	assert_non_null(strstr(note, "bwlat_70.txt: kept curve store 40% (read 69.70%), dropped curve store 30% (read 70.60%)"));
-	assert_non_null(strstr(note, "store 100% (read 1.00%) has no points"));
-
-	d = opendir(out);
-	assert_non_null(d);
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		if (!strcmp(de->d_name, "bwlat_100.txt"))
-			seen |= 1;
-		else if (!strcmp(de->d_name, "bwlat_90.txt"))
-			seen |= 2;
-		else if (!strcmp(de->d_name, "bwlat_70.txt"))
-			seen |= 4;
-		else if (!strcmp(de->d_name, "bwlat_50.txt"))
-			seen |= 8;
-		else
-			fail_msg("unexpected file %s", de->d_name);
-	}
-	closedir(d);
-	assert_int_equal(seen, 15);
-
-	check_file(out, 100, &f.curves[0]);
-	check_file(out, 90, &f.curves[1]);
-	check_file(out, 70, &f.curves[3]);
-	check_file(out, 50, &f.curves[4]);
-
-	/* Exporting again into the existing directory works. */
-	assert_int_equal(mess_export_dir(out, &f, NULL, 0), 0);
-	/* A tiny note buffer is truncated, never overrun. */
-	note[0] = 'x';
-	note[5] = 'Z';
-	assert_int_equal(mess_export_dir(out, &f, note, 4), 0);
-	assert_int_equal(strlen(note), 3);
-	assert_int_equal(note[5], 'Z');
-
-	free(out);
-	mess_family_free(&f);
-	assert_int_equal(mess_export_dir(dir, &f, note, sizeof(note)), -EINVAL);
-	rm_tree(dir);
-	free(dir);
-}
-
-static void test_export_tie_keeps_first(void **state)
-{
-	struct mess_family f = { 0 };
-	struct mess_curve *c;
-	char note[256];
-	char *dir = make_tmpdir();
-	struct mess_curve back = { .read_pct = NAN };
-	char path[512];
-
-	/* 41.5 and 42.5 are both 0.5 from 42: the earlier curve stays. */
-	c = mess_family_curve(&f, 10, 41.5);
-	assert_non_null(c);
-	add(c, 100, 10.0, 100.0);
-	c = mess_family_curve(&f, 20, 42.5);
-	assert_non_null(c);
-	add(c, 100, 20.0, 200.0);
-	assert_int_equal(mess_export_dir(dir, &f, note, sizeof(note)), 0);
-	assert_non_null(strstr(note, "kept curve store 10%"));
-	snprintf(path, sizeof(path), "%s/bwlat_42.txt", dir);
-	assert_int_equal(mess_export_read(path, &back, NULL, 0), 0);
-	assert_int_equal(back.n, 1);
-	assert_near(back.pts[0].bw_gbs, 10.0, BW_EPS);
-	mess_curve_free(&back);
-	mess_family_free(&f);
-	rm_tree(dir);
-	free(dir);
-}
-
 static void write_text(const char *path, const char *text)
 {
 	FILE *fp = fopen(path, "w");
@@ -481,8 +361,6 @@ static void test_reference_grace(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_export_roundtrip),
-		cmocka_unit_test(test_export_tie_keeps_first),
 		cmocka_unit_test(test_export_read_rejects),
 		cmocka_unit_test(test_curves_csv_roundtrip),
 		cmocka_unit_test(test_curves_csv_rejects),
