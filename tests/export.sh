@@ -56,6 +56,13 @@ check "mess export of the run equals the run's mess/" \
 		     d(\$1, \$3) > 1e-4 * \$1 + 0.01 || d(\$2, \$4) > 1e-4 * \$2 + 0.01 {exit 1}" || exit 1; done)'
 
 hbm=$ref/MN5-HBM-XeonMax9480-HBM2
+if [ ! -s "$hbm/memory_curves.csv" ]; then
+	echo "SKIPPED export of the public sets: none in $ref (set MESS_REFERENCE)"
+	mkdir -p build && echo "export: no public sets in $ref" >>build/skipped.txt
+	echo "export: $pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+	exit
+fi
 for f in mess profet csv json; do
 	"$mess" export "$hbm" --format $f --ghz 2 --out "$tmp/hbm-$f" 2>"$tmp/err-$f"
 	check "export --format $f exits 0" '[ $? -eq 0 ]'
