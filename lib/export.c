@@ -91,9 +91,9 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int mess_export_share(const struct mess_model *m, int r, double *bw,
-		      double *lat, size_t cap, size_t *n, int *src,
-		      double *from_lo, double *from_hi)
+static int share_points(const struct mess_model *m, int r, double *bw,
+			double *lat, size_t cap, size_t *n, int *src,
+			double *from_lo, double *from_hi)
 {
 	size_t nc = mess_model_ncurves(m), best = nc, lo = nc, hi = nc, k = 0;
 	const double *cb, *cl;
@@ -155,6 +155,32 @@ int mess_export_share(const struct mess_model *m, int r, double *bw,
 	return 0;
 }
 
+/* A curve that starts above bandwidth 0 gets its first latency at 0, the
+ * model's flat rule (model.h): a loader that extrapolates below a file's
+ * lowest point (the Mess simulator does) must not leave the curve. */
+static int from_zero(double *bw, double *lat, size_t cap, size_t *n)
+{
+	if (!*n || bw[0] <= 0)
+		return 0;
+	if (*n + 1 > cap)
+		return -ENOSPC;
+	memmove(bw + 1, bw, *n * sizeof(*bw));
+	memmove(lat + 1, lat, *n * sizeof(*lat));
+	bw[0] = 0;
+	lat[0] = lat[1];
+	(*n)++;
+	return 0;
+}
+
+int mess_export_share(const struct mess_model *m, int r, double *bw,
+		      double *lat, size_t cap, size_t *n, int *src,
+		      double *from_lo, double *from_hi)
+{
+	int ret = share_points(m, r, bw, lat, cap, n, src, from_lo, from_hi);
+
+	return ret ? ret : from_zero(bw, lat, cap, n);
+}
+
 /*
  * Every share once, in order, calling row() for each; fills the sources
  * file as it goes.  The scratch arrays hold every point of the family:
@@ -180,7 +206,7 @@ static int for_each_share(const struct mess_export_in *in, const char *dir,
 			  const char *file_fmt, share_fn row, void *ctx,
 			  char *err, size_t errlen)
 {
-	size_t cap = total_points(in->m), n;
+	size_t cap = total_points(in->m) + 1, n;
 	double *bw = malloc(2 * (cap ? cap : 1) * sizeof(double)), *lat, lo, hi;
 	double rmin;
 	struct out o;

@@ -86,9 +86,13 @@ int mess_export(const struct mess_export_format *fmt,
 /*
  * The curve the mess, profet and json formats write for read share r (an
  * even integer 0..100): *n points in increasing bandwidth into bw/lat
- * (caller's arrays of cap entries; cap >= the sum of all curves' points
- * suffices), *src its MESS_SRC_* flags, from_lo/from_hi the measured read
- * shares it came from (equal when one).  0, -EINVAL or -ENOSPC.
+ * (caller's arrays of cap entries; cap >= 1 + the sum of all curves'
+ * points suffices), *src its MESS_SRC_* flags, from_lo/from_hi the measured read
+ * shares it came from (equal when one).  A curve that starts above
+ * bandwidth 0 gets a first point at 0 with its lowest point's latency (the
+ * model's flat rule): the Mess simulator extrapolates below a file's
+ * lowest point, and would otherwise leave the curve.  0, -EINVAL or
+ * -ENOSPC.
  */
 int mess_export_share(const struct mess_model *m, int r, double *bw,
 		      double *lat, size_t cap, size_t *n, int *src,

@@ -56,9 +56,12 @@ static void test_shares(void **state)
 	/* Within 1% of a curve: that curve, measured. */
 	assert_int_equal(mess_export_share(m, 50, bw, lat, 8, &n, &src, &lo, &hi), 0);
 	assert_int_equal(src, MESS_SRC_MEASURED);
-	assert_int_equal(n, 2);
+	/* Its two points, and the first one's latency carried to 0 GB/s. */
+	assert_int_equal(n, 3);
 	assert_near(lo, 50.6, 0);
-	assert_near(bw[1], 20, 0);
+	assert_near(bw[0], 0, 0);
+	assert_near(lat[0], 100, 0);
+	assert_near(bw[2], 20, 0);
 	/* Below the family: the nearest curve as it is, extrapolated. */
 	assert_int_equal(mess_export_share(m, 0, bw, lat, 8, &n, &src, &lo, &hi), 0);
 	assert_int_equal(src, MESS_SRC_EXTRAP_READ);
@@ -70,10 +73,11 @@ static void test_shares(void **state)
 	assert_false(src & MESS_SRC_EXTRAPOLATED);
 	assert_near(lo, 50.6, 0);
 	assert_near(hi, 100, 0);
-	assert_int_equal(n, 2);
-	assert_near(bw[1], 20 + (76 - 50.6) / (100 - 50.6) * 20, 1e-9);
-	assert_near(lat[1], 120, 1e-9);
-	assert_near(lat[0], 100, 1e-9);
+	assert_int_equal(n, 3);
+	assert_near(bw[2], 20 + (76 - 50.6) / (100 - 50.6) * 20, 1e-9);
+	assert_near(lat[2], 120, 1e-9);
+	assert_near(lat[1], 100, 1e-9);
+	assert_near(bw[0], 0, 0);
 	/* Too small a buffer is refused, not overrun. */
 	assert_int_equal(mess_export_share(m, 76, bw, lat, 3, &n, &src, &lo, &hi),
 			 -ENOSPC);
