@@ -344,6 +344,13 @@ static int csv_row(const struct mess_lines *l, struct mess_family *f,
 int mess_curves_csv_read(const char *path, struct mess_family *f, char *err,
 			 size_t errlen)
 {
+	return mess_curves_csv_read_rows(path, f, NULL, NULL, err, errlen);
+}
+
+int mess_curves_csv_read_rows(const char *path, struct mess_family *f,
+			      mess_bad_row_fn bad, void *ctx, char *err,
+			      size_t errlen)
+{
 	struct mess_lines l;
 	size_t i;
 	int ret;
@@ -365,6 +372,12 @@ int mess_curves_csv_read(const char *path, struct mess_family *f, char *err,
 			continue;
 		}
 		ret = csv_row(&l, f, err, errlen);
+		/* A row that breaks the format is the caller's to report and
+		 * measure again; out of memory is not a row's fault. */
+		if (ret == -EINVAL && bad) {
+			bad(ctx, err);
+			ret = 0;
+		}
 	}
 	mess_lines_close(&l);
 

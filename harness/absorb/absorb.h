@@ -29,6 +29,7 @@
 #include "core/ladder_run.h"
 #include "core/pool.h"
 #include "core/rundir.h"
+#include "core/util.h"
 #include "core/topo.h"
 #include "mess/absorb.h"
 #include "mess/json.h"
@@ -58,6 +59,7 @@ struct mess_absorb_opts {
 	double run_ms;		/* one timed run at k = 0 */
 	uint64_t stride;	/* lat_mem_rd: bytes between pointers */
 	int quick;
+	int force;	/* --resume with another build (rundir.c) */
 	int no_plots;
 	int help;
 };
@@ -131,7 +133,7 @@ struct mess_absorb {
 	struct mess_pool pool;
 	struct worker *wk;
 	struct mess_rundir rd;
-	FILE *points;
+	struct mess_appender points;	/* absorption_points.csv */
 	double t0_ns;
 	unsigned pairs_todo, pairs_now;
 };
@@ -173,6 +175,12 @@ void absorb_pool_stop(struct mess_absorb *a);
 
 /* state.c: the resume state and the points file */
 int absorb_state_open(struct mess_absorb *a, int argc, char **argv);
+/* A results file that could not be written, said with the file, the reason
+ * (a full disk named) and how to continue; returns err. */
+int absorb_write_failed(struct mess_absorb *a, int err);
+/* The most iterations calibration makes a run (measure.c), and so the most
+ * a resumed state may hold. */
+#define ABSORB_MAX_ITERS (1ULL << 40)
 int absorb_record_point(struct mess_absorb *a, struct row *r,
 			enum mess_noise_mode m,
 			const struct mess_absorb_point *pt, double paired);

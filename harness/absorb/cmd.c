@@ -41,17 +41,19 @@ int mess_absorb_main(int argc, char **argv)
 		}
 		snprintf(o.resume, sizeof(o.resume), "%s", dir);
 	}
+	/* From the start: Ctrl-C during the probes and the set-up still
+	 * leaves a meta.json and a message. */
+	mess_signals_install();
 	rc = mess_absorb_open(&a, &o, argc, argv, err, sizeof(err));
 	if (rc) {
-		if (rc == -EEXIST)
-			fprintf(stderr, "mess absorb: --out: %s already holds a run; allowed: a new directory, or --resume %s\n",
-				a->rd.dir, a->rd.dir);
+		if (rc == -EEXIST || rc == -EALREADY || rc == -EPROTO ||
+		    (rc == -EINVAL && o.resume[0] && !a->rd.state))
+			rc = mess_rundir_refused(&a->rd, rc);
 		else
 			fprintf(stderr, "mess absorb: %s\n", err);
 		mess_absorb_free(a);
 		return rc;
 	}
-	mess_signals_install();
 	rc = mess_absorb_measure(a);
 	if (mess_interrupted)
 		rc = -EINTR;

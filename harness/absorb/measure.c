@@ -98,9 +98,11 @@ struct timed {
 	int phase;		/* clean-performance phase, or -1: a noisy run */
 };
 
-/* A run in this many calls: Ctrl-C is noticed within a slice even where
- * heavy noise makes one run last seconds. */
+/* A run in calls of about this long (the first an eighth of the run):
+ * Ctrl-C is noticed within a slice even where heavy noise makes one run
+ * last minutes.  A call costs nanoseconds next to it. */
 #define SLICES 8
+#define SLICE_NS 100e6
 
 static void job_timed(struct mess_pool_thread *pt, void *arg)
 {
@@ -116,9 +118,15 @@ static void job_timed(struct mess_pool_thread *pt, void *arg)
 	} else {
 		while (left && !mess_interrupted) {
 			uint64_t n = left < slice ? left : slice;
+			double s0 = mess_now_ns(), el;
 
 			done += mess_wl_run(j->w, pt->idx, j->m, &t->nz[j->m], n);
 			left -= n;
+			/* Slices of about SLICE_NS whatever the noise makes an
+			 * iteration cost, so Ctrl-C is noticed within one. */
+			el = mess_now_ns() - s0;
+			if (el > 0)
+				slice = (uint64_t)((double)n * SLICE_NS / el) + 1;
 		}
 	}
 	t->elapsed = mess_now_ns() - t0;
@@ -596,5 +604,17 @@ int mess_absorb_measure(struct mess_absorb *a)
 	mess_wl_destroy(prev);
 	if (mess_interrupted)
 		err = -EINTR;
+	if (!err) {
+		size_t ran = 0;
+
+		for (size_t i = 0; i < a->t.nrows; i++)
+			ran += !a->t.rows[i].skip;
+		/* An empty table is a failure, not a result. */
+		if (!ran && !a->t.ladder_done) {
+			fprintf(stderr, "absorb: nothing could be measured: every row%s was skipped (see above)\n",
+				a->t.ladder_on ? " and the ladder" : "");
+			err = -ENOMEM;
+		}
+	}
 	return err;
 }

@@ -17,6 +17,8 @@ static const struct mess_opt absorb_opts[] = {
 	  "run directory (default results/<host>-absorb-<UTC timestamp>)" },
 	{ "resume", MESS_OPT_STR, S(resume), 0, 0, "DIR",
 	  "continue an interrupted run in DIR with its original options" },
+	{ "force", MESS_OPT_FLAG, F(force), 0, 0, 0, NULL,
+	  "with --resume: continue a run another build started (meta.json names both)" },
 	{ "kernels", MESS_OPT_STR, S(kernels), 0, 0, "LIST",
 	  "kernels: stream, lat_mem_rd, haccmk, spmxv (default all)" },
 	{ "modes", MESS_OPT_STR, S(modes), 0, 0, "LIST",

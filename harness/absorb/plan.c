@@ -265,6 +265,7 @@ int mess_absorb_open(struct mess_absorb **ap, const struct mess_absorb_opts *o,
 		return -ENOMEM;
 	*ap = a;
 	a->t.o = *o;
+	a->points.fd = -1;
 	rc = mess_topo_init(&a->topo);
 	if (rc) {
 		snprintf(err, errlen, "hwloc could not read the topology: %s",
@@ -320,9 +321,12 @@ int mess_absorb_open(struct mess_absorb **ap, const struct mess_absorb_opts *o,
 		fprintf(stderr, "absorb: no noise mode can run here; measuring the latency ladder only\n");
 	rc = absorb_state_open(a, argc, argv);
 	if (rc) {
-		if (rc != -EEXIST)
-			snprintf(err, errlen, "cannot set up %s: %s", a->rd.dir,
-				 strerror(-rc));
+		/* What the run directory refused, cmd.c says (rundir.h). */
+		if (rc == -EEXIST || rc == -EALREADY || rc == -EPROTO ||
+		    (rc == -EINVAL && o->resume[0] && !a->rd.state))
+			return rc;
+		snprintf(err, errlen, "cannot set up %s: %s", a->rd.dir,
+			 strerror(-rc));
 		return rc == -EINVAL ? -EIO : rc;
 	}
 	fprintf(stderr, "absorb: %s, %d cores, LLC %llu MiB; %zu rows x %d modes; writing %s\n",
@@ -343,8 +347,7 @@ void mess_absorb_free(struct mess_absorb *a)
 	if (!a)
 		return;
 	absorb_pool_stop(a);
-	if (a->points)
-		fclose(a->points);
+	mess_append_close(&a->points);
 	mess_rundir_close(&a->rd);
 	for (size_t i = 0; i < a->t.nrows; i++)
 		json_decref(a->t.rows[i].meta);

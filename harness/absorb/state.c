@@ -28,34 +28,66 @@ static int add_point(struct pair *pr, const struct mess_absorb_point *pt)
 }
 
 /* Points of an earlier session; rows and modes no longer asked for are
- * ignored (the options are the original ones, so there are none). */
+ * ignored (the options are the original ones, so there are none).  A
+ * partial last line (a write cut short) is cut off, and a line that is not
+ * a point of this run is said with its number: either point is measured
+ * again, never appended to or guessed. */
 static int load_points(struct mess_absorb *a)
 {
-	char line[512];
-	FILE *f = mess_file_open(a->rd.dir, ABSORB_POINTS_CSV, "r");
+	char line[1024], path[PATH_MAX + 64];
+	long no = 0, partial;
+	FILE *f;
+	int err;
 
+	snprintf(path, sizeof(path), "%s/%s", a->rd.dir, ABSORB_POINTS_CSV);
+	f = fopen(path, "r");
 	if (!f)
 		return errno == ENOENT ? 0 : -errno;
+	if (!fgets(line, sizeof(line), f) || strcmp(line, POINTS_HEADER "\n")) {
+		fclose(f);
+		fprintf(stderr, "mess absorb: --resume: %s:1: not the header of %s; allowed: a run directory written by mess absorb (nothing was changed)\n",
+			path, ABSORB_POINTS_CSV);
+		return -EINVAL;
+	}
+	fclose(f);
+	err = mess_drop_partial_line(path, &partial);
+	if (err)
+		return err;
+	if (partial)
+		fprintf(stderr, "mess absorb: --resume: %s:%ld: partial last line (a write cut short): dropped, measured again\n",
+			path, partial);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
 	while (fgets(line, sizeof(line), f)) {
-		char key[256], mode[32];
+		char key[256], mode[32], tail;
 		struct mess_absorb_point pt;
 		enum mess_noise_mode m;
-		struct row *r;
-		int n = 0, commas = 0;
+		struct row *r = NULL;
+		int n = 0, commas = 0, bad;
 
+		if (++no == 1)
+			continue;	/* the header */
 		line[strcspn(line, "\n")] = 0;
 		/* The row key is the first four columns. */
 		for (; line[n] && commas < 4; n++)
 			commas += line[n] == ',';
-		if (commas < 4 || n >= (int)sizeof(key))
+		bad = commas < 4 || n >= (int)sizeof(key);
+		if (!bad) {
+			snprintf(key, sizeof(key), "%.*s", n - 1, line);
+			bad = sscanf(line + n, "%31[^,],%u,%lf,%u,%lf,%*f%c", mode,
+				     &pt.k, &pt.t, &pt.repeats, &pt.sigma, &tail) != 5 ||
+			      mess_noise_mode_parse(mode, &m) ||
+			      !(pt.t > 0) || pt.t > 1e12 || !(pt.sigma >= 0) ||
+			      pt.k > a->t.acfg.kmax || !pt.repeats ||
+			      !(r = absorb_find_row(&a->t, key, 0));
+		}
+		if (bad || add_point(&r->pair[m], &pt)) {
+			fprintf(stderr, "mess absorb: --resume: %s:%ld: %s: dropped, measured again\n",
+				path, no, bad ? "not a point of this run" : "a second row for this point");
 			continue;
-		snprintf(key, sizeof(key), "%.*s", n - 1, line);
-		if (sscanf(line + n, "%31[^,],%u,%lf,%u,%lf", mode, &pt.k,
-			   &pt.t, &pt.repeats, &pt.sigma) != 5 ||
-		    mess_noise_mode_parse(mode, &m) || !(r = absorb_find_row(&a->t, key, 0)))
-			continue;
-		if (!add_point(&r->pair[m], &pt))
-			a->t.points_reused++;
+		}
+		a->t.points_reused++;
 	}
 	fclose(f);
 	return 0;
@@ -94,9 +126,19 @@ static int load_state(struct mess_absorb *a)
 
 		if (!r)
 			continue;
-		json_object_foreach(json_object_get(o, "work"), mode, v)
-			if (!mess_noise_mode_parse(mode, &m) && json_is_integer(v))
+		/* Work per run as calibration can make it (at most 2^40
+		 * iterations); anything else is calibrated again, so that a
+		 * corrupt count cannot make a run last hours. */
+		json_object_foreach(json_object_get(o, "work"), mode, v) {
+			if (mess_noise_mode_parse(mode, &m))
+				continue;
+			if (json_is_integer(v) && json_integer_value(v) >= 1 &&
+			    json_integer_value(v) <= (json_int_t)ABSORB_MAX_ITERS)
 				r->pair[m].iters = (uint64_t)json_integer_value(v);
+			else
+				fprintf(stderr, "mess absorb: --resume: %s/%s: work of %s %s is not 1..2^40: calibrated again\n",
+					a->rd.dir, MESS_RESUME_FILE, id, mode);
+		}
 		json_array_foreach(json_object_get(o, "done"), i, v)
 			if (json_is_string(v) &&
 			    !mess_noise_mode_parse(json_string_value(v), &m))
@@ -113,15 +155,25 @@ static int load_state(struct mess_absorb *a)
 			 json_string_value(json_object_get(lad, "huge_pages")) ?
 			 json_string_value(json_object_get(lad, "huge_pages")) : "?");
 		a->t.ladder.huge_pct = json_number_value(json_object_get(lad, "huge_pct"));
-		err = mess_ladder_load(&a->t.ladder, a->rd.dir);
+		/* A ladder marked done without its file is measured again. */
+		if (mess_ladder_load(&a->t.ladder, a->rd.dir)) {
+			fprintf(stderr, "mess absorb: --resume: %s/ladder.csv missing or unreadable: the ladder is measured again\n",
+				a->rd.dir);
+			a->t.ladder_done = 0;
+		}
 	}
+	/* A search marked done counts only with the points that decide it. */
 	for (i = 0; !err && i < a->t.nrows; i++)
-		for (int k = 0; !err && k < MESS_NOISE_NMODES; k++) {
+		for (int k = 0; k < MESS_NOISE_NMODES; k++) {
 			struct pair *pr = &a->t.rows[i].pair[k];
 
-			if (pr->done)
-				err = mess_absorb_fit(pr->pts, pr->n, &a->t.acfg,
-						      &pr->res);
+			if (pr->done && mess_absorb_fit(pr->pts, pr->n, &a->t.acfg,
+							&pr->res)) {
+				fprintf(stderr, "mess absorb: --resume: %s %s is marked done but %s holds %zu of its points: measured again\n",
+					a->t.rows[i].id, mess_noise_mode_name(k),
+					ABSORB_POINTS_CSV, pr->n);
+				pr->done = 0;
+			}
 		}
 	return err;
 }
@@ -135,31 +187,43 @@ int absorb_state_open(struct mess_absorb *a, int argc, char **argv)
 		err = load_state(a);
 	if (err)
 		return err;
-	a->points = mess_file_open(a->rd.dir, ABSORB_POINTS_CSV, "a");
-	if (!a->points)
-		return -errno;
-	/* glibc opens "a" at the end: a new file gets its header. */
-	if (ftell(a->points) == 0 &&
-	    (fprintf(a->points, POINTS_HEADER "\n") < 0 || fflush(a->points)))
-		return -EIO;
-	return 0;
+	err = mess_append_open(&a->points, a->rd.dir, ABSORB_POINTS_CSV);
+	if (!err && !a->points.size)
+		err = mess_append(&a->points, POINTS_HEADER "\n",
+				  sizeof(POINTS_HEADER));
+	return err ? absorb_write_failed(a, err) : 0;
 }
 
 int absorb_record_point(struct mess_absorb *a, struct row *r,
 			enum mess_noise_mode m,
 			const struct mess_absorb_point *pt, double paired)
 {
-	int err = add_point(&r->pair[m], pt);
+	char line[512];
+	int n, err;
 
+	/* On disk first, one whole line or nothing (core/util.h): an
+	 * interrupted or disk-full run loses at most the point in flight. */
+	n = snprintf(line, sizeof(line), "%s,%s,%u,%.9g,%u,%.9g,%.9g\n", r->key,
+		     mess_noise_mode_name(m), pt->k, pt->t, pt->repeats,
+		     pt->sigma, paired);
+	if (n < 0 || n >= (int)sizeof(line))
+		return -ENAMETOOLONG;
+	err = mess_append(&a->points, line, (size_t)n);
+	if (err)
+		return absorb_write_failed(a, err);
+	err = add_point(&r->pair[m], pt);
 	if (err)
 		return err;
 	a->t.points_measured++;
-	/* Per point: an interrupted run loses at most the point in flight. */
-	if (fprintf(a->points, "%s,%s,%u,%.9g,%u,%.9g,%.9g\n", r->key,
-		    mess_noise_mode_name(m), pt->k, pt->t, pt->repeats,
-		    pt->sigma, paired) < 0 || fflush(a->points))
-		return -EIO;
 	return 0;
+}
+
+int absorb_write_failed(struct mess_absorb *a, int err)
+{
+	fprintf(stderr, "mess absorb: %s: cannot write: %s%s; every point before it is kept: free space, then mess absorb --resume %s\n",
+		a->points.path, strerror(-err), err == -ENOSPC ? " (disk full)" : "",
+		a->rd.dir);
+	return err;
 }
 
 int absorb_record_work(struct mess_absorb *a, const struct row *r,

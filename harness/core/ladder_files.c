@@ -17,7 +17,7 @@
 #include "core/util.h"
 
 #define SUMMARY_SCHEMA 1
-#define LADDER_HEADER "size_bytes,lat_ns,repeats,spread_ns,loads_per_run"
+
 
 /* The share of LLC hits in the memory figure: a random load over s bytes
  * hits an LLC of S bytes with probability about S/s. */
@@ -32,7 +32,7 @@ static int write_csv(const struct mess_ladder *l, const char *dir)
 
 	if (!f)
 		return -errno;
-	fprintf(f, LADDER_HEADER "\n");
+	fprintf(f, MESS_LADDER_HEADER "\n");
 	for (size_t i = 0; i < l->n; i++)
 		fprintf(f, "%llu,%.6g,%u,%.6g,%llu\n",
 			(unsigned long long)l->pts[i].size, l->pts[i].lat_ns,

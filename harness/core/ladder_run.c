@@ -152,13 +152,25 @@ int mess_ladder_load(struct mess_ladder *l, const char *dir)
 	if (!f)
 		return -errno;
 	l->n = 0;
-	while (fgets(line, sizeof(line), f) && l->n < MESS_LADDER_MAX) {
+	/* The ladder is kept whole or measured again: any line that is not a
+	 * size the ladder measures (NaN, out of order, a line cut short)
+	 * makes the file unusable. */
+	while (fgets(line, sizeof(line), f)) {
 		struct mess_ladder_pt *p = &l->pts[l->n];
 		unsigned long long size, loads;
+		char end;
 
-		if (sscanf(line, "%llu,%lf,%u,%lf,%llu", &size, &p->lat_ns,
-			   &p->repeats, &p->spread_ns, &loads) != 5)
+		if (!strcmp(line, MESS_LADDER_HEADER "\n"))
 			continue;
+		if (l->n >= MESS_LADDER_MAX || !strchr(line, '\n') ||
+		    sscanf(line, "%llu,%lf,%u,%lf,%llu%c", &size, &p->lat_ns,
+			   &p->repeats, &p->spread_ns, &loads, &end) != 6 ||
+		    end != '\n' || !(p->lat_ns > 0) || !isfinite(p->lat_ns) ||
+		    !(p->spread_ns >= 0) || !isfinite(p->spread_ns) || !p->repeats ||
+		    (l->n && size <= l->pts[l->n - 1].size)) {
+			fclose(f);
+			return -EINVAL;
+		}
 		p->size = size;
 		p->loads = loads;
 		l->n++;

@@ -17,6 +17,7 @@
 #include "mess/ladder.h"
 
 #define MESS_LADDER_CSV "ladder.csv"
+#define MESS_LADDER_HEADER "size_bytes,lat_ns,repeats,spread_ns,loads_per_run"
 #define MESS_LADDER_MAX 128
 #define MESS_LADDER_CACHES 8
 /* A plateau: its window's spread, and its step over the level below. */

@@ -38,15 +38,75 @@ int mess_rundir_save(struct mess_rundir *d)
 	return mess_tmp_commit(d->dir, MESS_RESUME_FILE, f);
 }
 
-/* The state of a run this session starts: its options, nothing done. */
+/* --force given beside --resume (mess_resume_args), for the open that
+ * follows in the same process. */
+static int resume_force;
+
+/* "mess 0.1.0 (git abc)": the build that measures, as the state records it. */
+static void build_name(char *buf, size_t len)
+{
+	snprintf(buf, len, "mess %s (git %s)", mess_version, mess_git_rev);
+}
+
+/* The state of a run this session starts: its options and build, nothing
+ * done. */
 static json_t *new_state(const char *cmd, int argc, char **argv)
 {
 	json_t *args = json_array();
+	char build[160];
 
+	build_name(build, sizeof(build));
 	for (int i = 1; i < argc; i++)
 		json_array_append_new(args, json_string(argv[i]));
-	return mess_json_pack("{s:i, s:s, s:o, s:[]}", "schema", STATE_SCHEMA,
-			 "tool", cmd, "args", args, "resumed");
+	return mess_json_pack("{s:i, s:s, s:s, s:[s], s:o, s:[]}", "schema",
+			      STATE_SCHEMA, "tool", cmd, "build", build,
+			      "builds", build, "args", args, "resumed");
+}
+
+/* Whether dir's meta.json says the run is complete. */
+static int meta_complete(const char *dir)
+{
+	char path[PATH_MAX + 32];
+	json_t *m;
+	int c;
+
+	snprintf(path, sizeof(path), "%s/meta.json", dir);
+	m = json_load_file(path, 0, NULL);
+	c = json_is_true(json_object_get(m, "complete"));
+	json_decref(m);
+	return c;
+}
+
+/*
+ * A run continues with the build that started it: two builds' points in one
+ * family would be compared as one measurement.  --force accepts another
+ * build, and the state (then meta.json) lists every build that measured.
+ */
+static int check_build(struct mess_rundir *d)
+{
+	const char *was = json_string_value(json_object_get(d->state, "build"));
+	json_t *builds = json_object_get(d->state, "builds");
+	char build[160];
+
+	build_name(build, sizeof(build));
+	if (was && !strcmp(was, build))
+		return 0;
+	if (!resume_force) {
+		fprintf(stderr, "%s: --resume: %s was measured by %s, this is %s: one run's points come from one build; allowed: the same build, or --resume DIR --force (meta.json then names both)\n",
+			d->cmd, d->dir, was ? was : "an unrecorded build", build);
+		return -EPROTO;
+	}
+	fprintf(stderr, "%s: --resume --force: continuing a run of %s with %s (meta.json names both)\n",
+		d->cmd, was ? was : "an unrecorded build", build);
+	if (!json_is_array(builds)) {
+		builds = json_array();
+		json_object_set_new(d->state, "builds", builds);
+		if (was)
+			json_array_append_new(builds, json_string(was));
+	}
+	json_array_append_new(builds, json_string(build));
+	json_object_set_new(d->state, "build", json_string(build));
+	return 0;
 }
 
 int mess_rundir_open(struct mess_rundir *d, const char *cmd, const char *kind,
@@ -75,6 +135,12 @@ int mess_rundir_open(struct mess_rundir *d, const char *cmd, const char *kind,
 		tool = json_string_value(json_object_get(d->state, "tool"));
 		if (!d->state || !tool || strcmp(tool, cmd))
 			return -EINVAL;
+		/* Finished: nothing to measure, and nothing to rewrite. */
+		if (meta_complete(d->dir))
+			return -EALREADY;
+		err = check_build(d);
+		if (err)
+			return err;
 		d->resumed = (int)json_array_size(json_object_get(d->state, "resumed")) + 1;
 		json_array_append_new(json_object_get(d->state, "resumed"),
 				      json_string(d->start_utc));
@@ -126,6 +192,9 @@ int mess_rundir_write_meta(struct mess_rundir *d, json_t *meta, int complete)
 	json_object_set_new(meta, "end_utc", d->end_utc[0] ?
 			    json_string(d->end_utc) : json_null());
 	json_object_set_new(meta, "complete", json_boolean(complete));
+	/* The builds that measured this run, when more than one (--force). */
+	if (json_array_size(json_object_get(d->state, "builds")) > 1)
+		json_object_set(meta, "builds", json_object_get(d->state, "builds"));
 	f = mess_tmp_open(d->dir, "meta.json");
 	if (!f) {
 		json_decref(meta);
@@ -148,13 +217,39 @@ int mess_rundir_end(const struct mess_rundir *d, int rc, int frc)
 		return rc;
 	}
 	if (rc || frc) {
-		fprintf(stderr, "%s: failed: %s; partial result in %s\n", d->cmd,
-			strerror(-(rc ? rc : frc)), d->dir);
-		return rc ? rc : frc;
+		int e = rc ? rc : frc;
+
+		fprintf(stderr, "%s: failed: %s%s; partial result in %s%s%s\n", d->cmd,
+			strerror(-e), e == -ENOSPC ? " (disk full)" : "", d->dir,
+			e == -ENOSPC ? "; free space, then continue with --resume " : "",
+			e == -ENOSPC ? d->dir : "");
+		return e;
 	}
 	fprintf(stderr, "%s: done: %s\n", d->cmd, d->dir);
 	printf("%s\n", d->dir);
 	return 0;
+}
+
+int mess_rundir_refused(const struct mess_rundir *d, int rc)
+{
+	switch (rc) {
+	case -EEXIST:
+		fprintf(stderr, "%s: --out: %s already holds a run; allowed: a new directory, or --resume %s\n",
+			d->cmd, d->dir, d->dir);
+		return rc;
+	case -EALREADY:
+		fprintf(stderr, "%s: %s is complete (meta.json): nothing to do, nothing changed\n",
+			d->cmd, d->dir);
+		printf("%s\n", d->dir);
+		return 0;
+	case -EPROTO:		/* said by check_build */
+		return -EINVAL;
+	case -EINVAL:
+		fprintf(stderr, "%s: --resume: %s holds no run of '%s' (%s/%s missing or unreadable)\n",
+			d->cmd, d->dir, d->cmd, d->dir, MESS_RESUME_FILE);
+		return rc;
+	}
+	return rc;
 }
 
 void mess_rundir_close(struct mess_rundir *d)
@@ -173,8 +268,21 @@ int mess_resume_args(const char *cmd, int argc, char **argv, const char *dir,
 	size_t i;
 	int n = 1;
 
-	if (argc != 3 && !(argc == 2 && strchr(argv[1], '='))) {
-		snprintf(err, errlen, "--resume: takes no other options (the run keeps its original ones)");
+	const char *one = NULL;
+	int given = 0;
+
+	/* --resume DIR or --resume=DIR, and --force at most. */
+	resume_force = 0;
+	for (int k = 1; k < argc; k++) {
+		if (!strcmp(argv[k], "--force")) {
+			resume_force = 1;
+			continue;
+		}
+		given++;
+		one = argv[k];
+	}
+	if (given != 2 && !(given == 1 && strchr(one, '='))) {
+		snprintf(err, errlen, "--resume: takes no other options but --force (the run keeps its original ones)");
 		return -EINVAL;
 	}
 	st = load_state(dir);

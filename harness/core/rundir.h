@@ -43,9 +43,11 @@ struct mess_rundir {
  * Open the run directory.  kind ("" or "absorb") names a default
  * directory results/<host>-<kind>-<UTC>; marker is the file whose presence
  * means "holds a run" (e.g. "curves.csv").  With resume set, the state of
- * the earlier sessions is loaded and this session recorded.  0; -EEXIST
- * (out already holds a run); -EINVAL (resume is no run of this command);
- * other -errno.
+ * the earlier sessions is loaded and this session recorded, unless the run
+ * is complete (-EALREADY, nothing changed) or another build measured it
+ * (-EPROTO, said on stderr; accepted when mess_resume_args saw --force).
+ * 0; -EEXIST (out already holds a run); -EINVAL (resume is no run of this
+ * command); other -errno.  mess_rundir_refused says which.
  */
 int mess_rundir_open(struct mess_rundir *d, const char *cmd, const char *kind,
 		     const char *out, const char *resume, const char *marker,
@@ -68,6 +70,14 @@ void mess_rundir_stop_clock(struct mess_rundir *d);
  * returns rc, or frc when rc is 0 (the final files failed).
  */
 int mess_rundir_end(const struct mess_rundir *d, int rc, int frc);
+/*
+ * What mess_rundir_open refused, said once for every command: -EEXIST (out
+ * holds a run), -EALREADY (the resumed run is complete: nothing to do;
+ * returns 0), -EPROTO (another build's run; returns -EINVAL), -EINVAL (no
+ * run of this command).  Returns what the command should return; other
+ * codes are returned unchanged and unsaid.
+ */
+int mess_rundir_refused(const struct mess_rundir *d, int rc);
 void mess_rundir_close(struct mess_rundir *d);
 
 /*

@@ -2,6 +2,7 @@
 #include "core/util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,13 +61,105 @@ FILE *mess_tmp_open(const char *dir, const char *name)
 int mess_tmp_commit(const char *dir, const char *name, FILE *f)
 {
 	char a[PATH_MAX + 64], b[PATH_MAX + 64];
-	int bad = ferror(f) | fclose(f);
+	int err = 0;
 
+	/* fflush first: its errno (ENOSPC) is the one worth reporting. */
+	if (fflush(f) || ferror(f))
+		err = errno ? -errno : -EIO;
+	if (fclose(f) && !err)
+		err = errno ? -errno : -EIO;
 	snprintf(a, sizeof(a), "%s/%s.tmp", dir, name);
 	snprintf(b, sizeof(b), "%s/%s", dir, name);
-	if (bad || rename(a, b))
-		return -EIO;
+	if (!err && rename(a, b))
+		err = -errno;
+	/* A half-written replacement is worth nothing: the old file stays. */
+	if (err)
+		unlink(a);
+	return err;
+}
+
+int mess_append_open(struct mess_appender *a, const char *dir,
+		     const char *name)
+{
+	struct stat st;
+
+	snprintf(a->path, sizeof(a->path), "%s/%s", dir, name);
+	a->fd = open(a->path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+	if (a->fd < 0)
+		return -errno;
+	if (fstat(a->fd, &st)) {
+		int err = -errno;
+
+		close(a->fd);
+		a->fd = -1;
+		return err;
+	}
+	a->size = st.st_size;
 	return 0;
+}
+
+int mess_append(struct mess_appender *a, const char *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = write(a->fd, buf + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			int err = n < 0 ? -errno : -EIO;
+
+			/* Never leave a partial line for the next one to be
+			 * appended onto. */
+			if (ftruncate(a->fd, a->size))
+				return err;
+			return err;
+		}
+		done += (size_t)n;
+	}
+	a->size += (off_t)len;
+	return 0;
+}
+
+void mess_append_close(struct mess_appender *a)
+{
+	if (a->fd >= 0)
+		close(a->fd);
+	a->fd = -1;
+}
+
+int mess_drop_partial_line(const char *path, long *line)
+{
+	char buf[4096];
+	off_t end, keep = 0, pos = 0;
+	long lines = 0;
+	int fd = open(path, O_RDWR | O_CLOEXEC), err = 0;
+	ssize_t n;
+
+	*line = 0;
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	end = lseek(fd, 0, SEEK_END);
+	lseek(fd, 0, SEEK_SET);
+	/* keep: the byte after the last newline. */
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		for (ssize_t i = 0; i < n; i++)
+			if (buf[i] == '\n') {
+				keep = pos + i + 1;
+				lines++;
+			}
+		pos += n;
+	}
+	if (n < 0)
+		err = -errno;
+	else if (keep < end) {
+		*line = lines + 1;
+		if (ftruncate(fd, keep))
+			err = -errno;
+	}
+	close(fd);
+	return err;
 }
 
 /* The directory of the running executable, without the trailing slash. */

@@ -3,16 +3,44 @@
 #ifndef MESS_UTIL_H
 #define MESS_UTIL_H
 
+#include <limits.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* mkdir -p: 0, or -errno (-ENOTDIR if a component is a file). */
 int mess_mkdir_p(const char *path);
 /* fopen(dir/name, mode). */
 FILE *mess_file_open(const char *dir, const char *name, const char *mode);
 /* Write dir/name.tmp, then rename it over dir/name, so that a reader never
- * sees half a file: 0 or -EIO (f is closed either way). */
+ * sees half a file: 0 or -errno (-ENOSPC: disk full); f is closed either
+ * way, and a failed dir/name.tmp removed, the old dir/name kept. */
 FILE *mess_tmp_open(const char *dir, const char *name);
 int mess_tmp_commit(const char *dir, const char *name, FILE *f);
+
+/*
+ * A results file that grows one whole line (or row) at a time, flushed to
+ * the kernel at once: a failed write (disk full) is undone, so the file
+ * always ends with a complete line and nothing already written is lost.
+ */
+struct mess_appender {
+	int fd;
+	off_t size;		/* bytes of complete lines */
+	char path[PATH_MAX + 64];
+};
+
+/* Open dir/name for appending (created if missing): 0 or -errno. */
+int mess_append_open(struct mess_appender *a, const char *dir,
+		     const char *name);
+/* Append buf (whole lines) or nothing: 0 or -errno (-ENOSPC: disk full). */
+int mess_append(struct mess_appender *a, const char *buf, size_t len);
+void mess_append_close(struct mess_appender *a);
+/*
+ * Cut a file that does not end with a newline back to its last complete
+ * line (a run killed or stopped by a full disk mid-write): *line is the
+ * 1-based number of the line dropped, 0 when there was none.  A missing
+ * file is 0.  0 or -errno.
+ */
+int mess_drop_partial_line(const char *path, long *line);
 /*
  * The data file `name` the harness reads at run time (e.g.
  * "plots/curves.gp", "noise-loops.tsv"): in $MESS_DATADIR when set, else in

@@ -262,9 +262,9 @@ int mess_curves_main(int argc, char **argv)
 	 * gigabytes are allocated and faulted in. */
 	rc = mess_rundir_open(&r->rd, "mess", "", r->cfg.out, r->cfg.resume,
 			      "curves.csv", argc, argv);
-	if (rc == -EEXIST) {
-		fprintf(stderr, "mess: --out: %s already holds a run; allowed: a new directory, or --resume %s\n",
-			r->rd.dir, r->rd.dir);
+	if (rc == -EEXIST || rc == -EALREADY || rc == -EPROTO ||
+	    (rc == -EINVAL && r->cfg.resume[0])) {
+		rc = mess_rundir_refused(&r->rd, rc);
 		mess_rundir_close(&r->rd);
 		return rc;
 	}

@@ -16,6 +16,8 @@ static const struct mess_opt mess_cfg_opts[] = {
 	  "run directory (default results/<host>-<UTC timestamp>)" },
 	{ "resume", MESS_OPT_STR, S(resume), 0, 0, "DIR",
 	  "continue an interrupted run in DIR with its original options" },
+	{ "force", MESS_OPT_FLAG, F(force), 0, 0, 0, NULL,
+	  "with --resume: continue a run another build started (meta.json names both)" },
 	{ "mixes", MESS_OPT_STR, S(mixes), 0, 0, "LIST",
 	  "store percentages: even values 0..100 (e.g. 0,20-40,100), 'all' (51) or 'default' (0,10,..,100)" },
 	{ "points", MESS_OPT_UINT, F(points), 0, 3, 200, "N",

@@ -14,6 +14,7 @@
 #include "core/options.h"
 #include "core/rundir.h"
 #include "core/signals.h"
+#include "core/util.h"
 #include "curves/registry.h"
 #include "core/topo.h"
 
@@ -24,6 +25,7 @@ struct mess_cfg {
 	char cores[512];	/* generator cores; "" = all but the chase core */
 	char variant[32];	/* "" = default from the registry */
 	int quick;
+	int force;	/* --resume with another build (rundir.c) */
 	int list;
 	int help;
 	int no_plots;
@@ -81,7 +83,8 @@ struct mess_run {
 	int done[MESS_GEN_OPS + 1];	/* mixes finished (resume) */
 
 	struct mess_rundir rd;
-	FILE *csv;
+	struct mess_appender csv;	/* curves.csv, one whole row at a time */
+	size_t resume_dropped;	/* rows of earlier sessions not kept */
 	double t0_ns;
 	unsigned points_measured, points_reused, remeasured, unsteady;
 	unsigned probes;

@@ -95,4 +95,14 @@ int mess_curves_csv_write_row(FILE *fp, const struct mess_point *p,
 int mess_curves_csv_read(const char *path, struct mess_family *f, char *err,
 			 size_t errlen);
 
+/*
+ * The same, for a run being resumed: a malformed row is passed to bad()
+ * with its "<file>:<line>: <what>" line and skipped, instead of failing the
+ * file (the header must still be curves.csv's).  bad may be NULL (strict).
+ */
+typedef void (*mess_bad_row_fn)(void *ctx, const char *msg);
+int mess_curves_csv_read_rows(const char *path, struct mess_family *f,
+			      mess_bad_row_fn bad, void *ctx, char *err,
+			      size_t errlen);
+
 #endif
