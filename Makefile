@@ -128,7 +128,7 @@ OBJS := $(MAIN_OBJ) $(HARNESS_OBJS) $(LIB_OBJS) $(KERNEL_OBJS) $(TEST_OBJS) \
 MESS_REFERENCE ?= $(abspath ../shared/reference/mess-results)
 export MESS_REFERENCE
 
-.PHONY: all install uninstall print-mess bench check check-suites check-example check-layering check-unit check-cli check-smoke check-absorb check-kernels check-e2e clean \
+.PHONY: all install uninstall print-mess bench check check-suites check-example check-faults check-layering check-unit check-cli check-smoke check-absorb check-kernels check-e2e clean \
 	fuzz check-fuzz \
 	$(addprefix check-,$(ISAS))
 .DEFAULT_GOAL := all
@@ -267,6 +267,18 @@ check-cli: all
 	$(Q)tests/position.sh ./$(MESS)
 	$(Q)tests/compare.sh ./$(MESS)
 
+# Faults on demand (tests/faults.sh): a full disk for one file.
+FAULT_SHIM := $(BUILD)/tests/enospc.so
+$(FAULT_SHIM): tests/fault/enospc.c
+	$(quiet) LD $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) -shared -fPIC -O2 -Wall -o $@ $< -ldl
+
+# Results that survive faults and hostile state: a full disk mid-run,
+# damaged resume directories, another build, a complete run resumed.
+check-faults: all $(FAULT_SHIM)
+	$(Q)tests/faults.sh ./$(MESS) ./$(FAULT_SHIM)
+
 check-smoke: all
 	$(Q)tests/smoke.sh
 
@@ -328,7 +340,7 @@ check-layering:
 # the apt-get line and fails); the suites then run in a second make, so
 # that none starts before the packages are in, and it finds the compiler
 # that this one may have lacked.
-CHECKS := check-layering check-unit check-fuzz check-cli check-smoke check-absorb check-example $(BENCH) $(BENCH_MODEL) \
+CHECKS := check-layering check-unit check-fuzz check-cli check-smoke check-absorb check-faults check-example $(BENCH) $(BENCH_MODEL) \
 	$(addprefix check-,$(ISAS))
 check:
 	$(Q)tools/deps.sh check

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A full disk on demand, for tests/faults.sh: LD_PRELOAD this and the
+ * write(2) calls to any file whose name ends in $MESS_FAULT_FILE succeed
+ * for $MESS_FAULT_BYTES bytes in all, then write what is left of that
+ * budget (a write cut short, as a real disk gives) and fail with ENOSPC.
+ * Other files, and every file when the variables are unset, are untouched.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static long budget = -1;
+
+static int watched(int fd)
+{
+	const char *want = getenv("MESS_FAULT_FILE");
+	char link[64], path[4096];
+	ssize_t n;
+	size_t w;
+
+	if (!want || !*want)
+		return 0;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, path, sizeof(path) - 1);
+	if (n <= 0)
+		return 0;
+	path[n] = '\0';
+	w = strlen(want);
+	return (size_t)n >= w && !strcmp(path + n - w, want);
+}
+
+ssize_t write(int fd, const void *buf, size_t len)
+{
+	static ssize_t (*real)(int, const void *, size_t);
+
+	if (!real)
+		real = (ssize_t (*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
+	if (!watched(fd))
+		return real(fd, buf, len);
+	if (budget < 0)
+		budget = getenv("MESS_FAULT_BYTES") ? atol(getenv("MESS_FAULT_BYTES")) : 0;
+	if (budget == 0) {
+		errno = ENOSPC;
+		return -1;
+	}
+	if ((long)len > budget)
+		len = (size_t)budget;
+	ssize_t n = real(fd, buf, len);
+
+	if (n > 0)
+		budget -= n;
+	return n;
+}

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Results survive faults and hostile state (issue: disk full, corrupted
+# resume state, another build, a complete run resumed, a slow Ctrl-C).
+# Each case starts from a real quick run; the damage is done by hand, the
+# full disk by tests/fault/enospc.c (LD_PRELOAD), so no mount is needed.
+# usage: tests/faults.sh MESS ENOSPC_SHIM
+set -u
+mess=$1 shim=$(realpath "$2")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+check() {
+	if (eval "$2"); then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1"; fi
+}
+Q="--quick --no-plots --buffer 32M --gen-bytes 8M --chase-ms 5 --points 6"
+# Every mix with at least 6 rows, 10 fields each, no (store_pct, nop) twice.
+whole() {
+	awk -F, 'NR == 1 { next } NF != 10 { exit 1 } { n[$1]++; if (seen[$1 "," $3]++) exit 1 }
+		END { if (n[0] < 6 || n[50] < 6 || n[100] < 6) exit 1 }' "$1/curves.csv" &&
+	jq -e '.complete' "$1/meta.json" >/dev/null
+}
+incomplete() { jq '.complete = false' "$1/meta.json" >"$1/m" && mv "$1/m" "$1/meta.json"; }
+
+# 1. A full disk while points are appended: stop at once, say which file
+#    and "disk full", keep every whole row; --resume completes it exactly.
+d=$tmp/full
+LD_PRELOAD=$shim MESS_FAULT_FILE=/full/curves.csv MESS_FAULT_BYTES=1500 \
+	"$mess" $Q --out "$d" >/dev/null 2>"$tmp/full.err"
+rc=$?
+check "disk full: exit 2 (got $rc)" '[ $rc -eq 2 ]'
+check "disk full: the file and 'disk full' named" 'grep -q "curves.csv: cannot write: No space left on device (disk full)" "$tmp/full.err"'
+check "disk full: curves.csv ends with a whole line" '[ "$(tail -c1 "$d/curves.csv" | od -An -c | tr -d " ")" = "\n" ]'
+check "disk full: every row whole" 'awk -F, "NF != 10 {exit 1}" "$d/curves.csv"'
+check "disk full: no .tmp file left" '! ls "$d" | grep -q "\.tmp$"'
+rows=$(($(wc -l <"$d/curves.csv") - 1))
+"$mess" --resume "$d" >/dev/null 2>"$tmp/full2.err"
+check "disk full: --resume after freeing space completes ($rows rows were kept)" 'whole "$d"'
+check "disk full: the kept rows were reused" '[ "$(jq .points_reused "$d/meta.json")" -eq $rows ]'
+
+# A complete run to damage copies of.
+good=$tmp/good
+"$mess" $Q --out "$good" >/dev/null 2>&1
+check "a quick run for the cases" 'whole "$good"'
+copy() { rm -rf "$tmp/$1"; cp -r "$good" "$tmp/$1"; incomplete "$tmp/$1"; echo "$tmp/$1"; }
+
+# 2. A complete run resumed: says so, changes nothing.
+sum=$(cat "$good"/*.json "$good/curves.csv" | md5sum)
+out=$("$mess" --resume "$good" 2>&1)
+check "complete run: nothing to do" 'grep -q "is complete (meta.json): nothing to do" <<<"$out"'
+check "complete run: nothing changed" '[ "$(cat "$good"/*.json "$good/curves.csv" | md5sum)" = "$sum" ]'
+
+# 3. A partial last line: dropped and measured again, never appended to.
+d=$(copy partial)
+truncate -s -20 "$d/curves.csv"
+"$mess" --resume "$d" >/dev/null 2>"$tmp/p.err"
+check "partial line: said with its line" 'grep -q "curves.csv:[0-9]*: partial last line" "$tmp/p.err"'
+check "partial line: the run completes whole" 'whole "$d"'
+
+# 4. A mix marked done without its rows: measured again.
+d=$(copy undone)
+grep -v '^50,' "$d/curves.csv" >"$d/c" && mv "$d/c" "$d/curves.csv"
+"$mess" --resume "$d" >/dev/null 2>"$tmp/u.err"
+check "done without rows: said" 'grep -q "mix 50% is marked done but curves.csv holds 0" "$tmp/u.err"'
+check "done without rows: measured again" 'whole "$d"'
+
+# 5. Rows outside the contract: a mix the run has not, a second row for a
+#    point, a NaN latency; reported and dropped, the file rewritten.
+d=$(copy rows)
+r=$(sed -n 2p "$d/curves.csv")
+{ echo "99999,${r#*,}"; echo "$r"; echo "0,100.0,77,1.0,1.0,0.0,nan,0.0,1,accounted"; } >>"$d/curves.csv"
+"$mess" --resume "$d" >/dev/null 2>"$tmp/r.err"
+check "bad rows: a mix not of this run said" 'grep -q "store_pct 99999, not a mix of this run" "$tmp/r.err"'
+check "bad rows: a second row said" 'grep -q "a second row for store_pct" "$tmp/r.err"'
+check "bad rows: NaN said with its line" 'grep -q "curves.csv:[0-9]*: .*dropped, measured again" "$tmp/r.err"'
+check "bad rows: the result is whole and clean" 'whole "$d" && ! grep -q -e "^99999," -e nan "$d/curves.csv"'
+
+# 6. Not our header: refused with the file, nothing changed.
+d=$(copy header)
+sed -i '1s/.*/a,b,c/' "$d/curves.csv"
+sum=$(md5sum <"$d/curves.csv")
+"$mess" --resume "$d" >/dev/null 2>"$tmp/h.err"
+check "bad header: refused, file and line named" 'grep -q "curves.csv:1: not the header of curves.csv" "$tmp/h.err"'
+check "bad header: nothing changed" '[ "$(md5sum <"$d/curves.csv")" = "$sum" ]'
+
+# 7. Another build: refused; --force continues and meta.json names both.
+d=$(copy build)
+jq '.build = "mess 0.0.0 (git 000000000000)" | .builds = ["mess 0.0.0 (git 000000000000)"]' \
+	"$d/resume.json" >"$d/r" && mv "$d/r" "$d/resume.json"
+"$mess" --resume "$d" >/dev/null 2>"$tmp/b.err"
+rc=$?
+check "another build: exit 1 (got $rc)" '[ $rc -eq 1 ]'
+check "another build: said, with --force named" 'grep -q "was measured by mess 0.0.0 (git 000000000000).*--force" "$tmp/b.err"'
+"$mess" --resume "$d" --force >/dev/null 2>&1
+check "another build, --force: meta.json names both builds" 'jq -e "(.builds | length) == 2 and .complete" "$d/meta.json" >/dev/null'
+
+# 8. mess absorb: a corrupt work count is calibrated again (it once ran
+#    for 51 minutes), a partial points line is dropped.
+A="absorb --quick --no-plots --kernels stream --modes fp_add64 --kmax 4 --run-ms 4 --repeats 3 --cores 1"
+d=$tmp/abs
+"$mess" $A --out "$d" >/dev/null 2>&1
+check "absorb: a quick run for the cases" 'jq -e .complete "$d/meta.json" >/dev/null'
+incomplete "$d"
+jq '(.rows[] | .work) |= map_values(99999999999999999) | (.rows[] | .done) = []' "$d/resume.json" >"$d/r" && mv "$d/r" "$d/resume.json"
+truncate -s -1 "$d/absorption_points.csv"
+start=$(date +%s)
+timeout 120 "$mess" absorb --resume "$d" >/dev/null 2>"$tmp/a.err"
+rc=$? secs=$(($(date +%s) - start))
+check "absorb: corrupt work count said and calibrated again" 'grep -q "is not 1..2^40: calibrated again" "$tmp/a.err"'
+check "absorb: partial points line said" 'grep -q "absorption_points.csv:[0-9]*: partial last line" "$tmp/a.err"'
+check "absorb: resumed run completes (exit $rc in ${secs}s)" '[ $rc -eq 0 ] && jq -e .complete "$d/meta.json" >/dev/null'
+check "absorb: every points line whole" 'awk -F, "NF != 10 {exit 1}" "$d/absorption_points.csv"'
+
+# 9. Ctrl-C is noticed within about a second even in long runs (a wide
+#    bound: the machine may be shared).
+"$mess" absorb --no-plots --kernels stream --modes fp_add64 --run-ms 5000 --cores 1 \
+	--out "$tmp/slow" >/dev/null 2>&1 &
+pid=$!
+sleep 6
+t0=$(date +%s%N)
+kill -INT $pid
+wait $pid
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+echo "faults: mess absorb stopped ${ms} ms after SIGINT"
+check "SIGINT: exit 130 (got $rc)" '[ $rc -eq 130 ]'
+check "SIGINT: stopped within 3 s (took $ms ms)" '[ $ms -lt 3000 ]'
+check "SIGINT: meta.json says incomplete" 'jq -e ".complete == false" "$tmp/slow/meta.json" >/dev/null'
+
+echo "faults: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
