@@ -160,11 +160,33 @@ void mess_gp_quote(char *dst, size_t len, const char *src)
 	dst[o] = '\0';
 }
 
+/*
+ * An image gnuplot finished: PNG ends with its IEND chunk, SVG with its
+ * closing tag.  A full disk leaves a truncated file behind a gnuplot that
+ * still exits 0, and a truncated image must not pass for a plot.
+ */
 static int nonempty(const char *path)
 {
+	static const unsigned char iend[8] = { 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82 };
+	unsigned char tail[64] = { 0 };
 	struct stat st;
+	size_t len = strlen(path), n;
+	FILE *f;
 
-	return !stat(path, &st) && S_ISREG(st.st_mode) && st.st_size > 0;
+	if (stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0)
+		return 0;
+	f = fopen(path, "rb");
+	if (!f)
+		return 0;
+	n = st.st_size < (off_t)sizeof(tail) ? (size_t)st.st_size : sizeof(tail);
+	fseek(f, -(long)n, SEEK_END);
+	n = fread(tail, 1, n, f);
+	fclose(f);
+	if (len > 4 && !strcmp(path + len - 4, ".png"))
+		return n >= 8 && !memcmp(tail + n - 8, iend, 8);
+	if (len > 4 && !strcmp(path + len - 4, ".svg"))
+		return memmem(tail, n, "</svg>", 6) != NULL;
+	return 1;
 }
 
 static int run_gnuplot(const char *gnuplot, const char *script,
@@ -318,9 +340,14 @@ int mess_plot(const char *rundir, const struct mess_family *f,
 	unlink(pp->svg);
 	ret = mess_gnuplot("curves.gp", pp->expr, pp->log, err, errlen);
 	if (!ret && (!nonempty(pp->png) || !nonempty(pp->svg))) {
-		set_err(err, errlen, "gnuplot wrote no %s or %s, see %s",
+		set_err(err, errlen, "gnuplot wrote no whole %s or %s, see %s",
 			pp->png, pp->svg, pp->log);
 		ret = -EIO;
+	}
+	/* No half image left to pass for a plot. */
+	if (ret) {
+		unlink(pp->png);
+		unlink(pp->svg);
 	}
 out:
 	free(pp);
