@@ -127,5 +127,19 @@ check "SIGINT: exit 130 (got $rc)" '[ $rc -eq 130 ]'
 check "SIGINT: stopped within 3 s (took $ms ms)" '[ $ms -lt 3000 ]'
 check "SIGINT: meta.json says incomplete" 'jq -e ".complete == false" "$tmp/slow/meta.json" >/dev/null'
 
+# 10. SIGTERM to a curve run with long chase windows (--chase-ms 5000).
+"$mess" --no-plots --buffer 32M --gen-bytes 8M --chase-ms 5000 --out "$tmp/term" >/dev/null 2>&1 &
+pid=$!
+sleep 8
+t0=$(date +%s%N)
+kill -TERM $pid
+wait $pid
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+echo "faults: mess (curves, 5 s chase windows) stopped ${ms} ms after SIGTERM"
+check "SIGTERM: exit 130 (got $rc)" '[ $rc -eq 130 ]'
+check "SIGTERM: stopped within 3 s (took $ms ms)" '[ $ms -lt 3000 ]'
+check "SIGTERM: no unloaded latency made up" 'jq -e ".complete == false and (.unloaded_ns == null or .unloaded_ns > 0)" "$tmp/term/meta.json" >/dev/null'
+
 echo "faults: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
