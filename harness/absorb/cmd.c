@@ -32,6 +32,10 @@ int mess_absorb_main(int argc, char **argv)
 		mess_absorb_usage(stdout);
 		return 0;
 	}
+	if (o.force && !o.resume[0]) {
+		fprintf(stderr, "mess absorb: --force: only with --resume DIR (a run another build started)\n");
+		return -EINVAL;
+	}
 	if (o.resume[0]) {
 		snprintf(dir, sizeof(dir), "%s", o.resume);
 		if (mess_resume_args("mess absorb", argc, argv, dir, &ac, &av, err, sizeof(err)) ||

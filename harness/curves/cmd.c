@@ -195,6 +195,10 @@ int mess_curves_main(int argc, char **argv)
 		mess_curves_usage(stdout);
 		return 0;
 	}
+	if (r->cfg.force && !r->cfg.resume[0]) {
+		fprintf(stderr, "mess: --force: only with --resume DIR (a run another build started)\n");
+		return -EINVAL;
+	}
 	if (r->cfg.resume[0]) {
 		if (load_resume_args(r, argc, argv, err, sizeof(err))) {
 			fprintf(stderr, "mess: %s\n", err);
