@@ -22,6 +22,7 @@
 #include "core/pool.h"
 #include "core/rundir.h"
 #include "core/topo.h"
+#include "core/util.h"
 
 static char base[PATH_MAX];
 
@@ -222,12 +223,70 @@ static void test_pool(void **state)
 	mess_topo_fini(&t);
 }
 
+static void put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static long size_of(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? -1 : (long)st.st_size;
+}
+
+/* Whole lines or nothing, and a cut line cut off. */
+static void test_appender(void **state)
+{
+	char dir[] = "/tmp/test_append.XXXXXX", path[PATH_MAX];
+	struct mess_appender a;
+	long line;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/points.csv", dir);
+	assert_int_equal(mess_append_open(&a, dir, "points.csv"), 0);
+	assert_int_equal(a.size, 0);
+	assert_int_equal(mess_append(&a, "h\n", 2), 0);
+	assert_int_equal(mess_append(&a, "1,2\n", 4), 0);
+	mess_append_close(&a);
+	assert_int_equal(size_of(path), 6);
+	/* Reopened, it appends after what is there. */
+	assert_int_equal(mess_append_open(&a, dir, "points.csv"), 0);
+	assert_int_equal(a.size, 6);
+	mess_append_close(&a);
+	/* A full device: the error is ENOSPC, said as such. */
+	assert_int_equal(mess_append_open(&a, "/dev", "full"), 0);
+	assert_int_equal(mess_append(&a, "x\n", 2), -ENOSPC);
+	mess_append_close(&a);
+
+	put(path, "h\n1,2\n3,");
+	assert_int_equal(mess_drop_partial_line(path, &line), 0);
+	assert_int_equal(line, 3);
+	assert_int_equal(size_of(path), 6);
+	assert_int_equal(mess_drop_partial_line(path, &line), 0);
+	assert_int_equal(line, 0);
+	assert_int_equal(size_of(path), 6);
+	put(path, "no newline at all");
+	assert_int_equal(mess_drop_partial_line(path, &line), 0);
+	assert_int_equal(line, 1);
+	assert_int_equal(size_of(path), 0);
+	unlink(path);
+	assert_int_equal(mess_drop_partial_line(path, &line), 0);
+	assert_int_equal(line, 0);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lifecycle),
 		cmocka_unit_test(test_resume_args_hostile),
 		cmocka_unit_test(test_pool),
+		cmocka_unit_test(test_appender),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
