@@ -266,6 +266,7 @@ check-cli: all
 	$(Q)tests/nodes.sh ./$(MESS)
 	$(Q)tests/position.sh ./$(MESS)
 	$(Q)tests/compare.sh ./$(MESS)
+	$(Q)tests/input.sh ./$(MESS)
 
 check-smoke: all
 	$(Q)tests/smoke.sh

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "absorb/absorb.h"
+#include "core/outdir.h"
 #include "core/rundir.h"
 #include "core/signals.h"
 
@@ -31,6 +32,11 @@ int mess_absorb_main(int argc, char **argv)
 	if (o.help) {
 		mess_absorb_usage(stdout);
 		return 0;
+	}
+	if (o.out[0] && !o.resume[0] &&
+	    mess_out_check("out", o.out, err, sizeof(err))) {
+		fprintf(stderr, "mess absorb: %s\n", err);
+		return -EINVAL;
 	}
 	if (o.resume[0]) {
 		snprintf(dir, sizeof(dir), "%s", o.resume);
