@@ -80,7 +80,7 @@ static int exit_code(int rc)
 	}
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
 	const struct mess_cmd *c = &cmds[0];
 
@@ -120,4 +120,21 @@ int main(int argc, char **argv)
 		argv++;
 	}
 	return exit_code(c->run(argc, argv));
+}
+
+int main(int argc, char **argv)
+{
+	int code = dispatch(argc, argv);
+
+	/* Help, a list, the run directory's name: output that never reached
+	 * stdout (a full disk, /dev/full) is a failure, said once here (a
+	 * command that saw it may have failed without a word); a command
+	 * that failed otherwise keeps its status. */
+	errno = 0;
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "mess: cannot write the output: %s\n",
+			errno ? strerror(errno) : "a write to standard output failed");
+		code = code ? code : EXIT_FAIL;
+	}
+	return code;
 }

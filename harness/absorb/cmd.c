@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "absorb/absorb.h"
+#include "core/outdir.h"
 #include "core/rundir.h"
 #include "core/signals.h"
 
@@ -34,6 +35,11 @@ int mess_absorb_main(int argc, char **argv)
 	}
 	if (o.force && !o.resume[0]) {
 		fprintf(stderr, "mess absorb: --force: only with --resume DIR (a run another build started)\n");
+		return -EINVAL;
+	}
+	if (o.out[0] && !o.resume[0] &&
+	    mess_out_check("out", o.out, err, sizeof(err))) {
+		fprintf(stderr, "mess absorb: %s\n", err);
 		return -EINVAL;
 	}
 	if (o.resume[0]) {

@@ -12,12 +12,11 @@
 
 #include "absorb/absorb.h"
 #include "core/isa.h"
+#include "core/options.h"
 #include "core/util.h"
 
 /* One word of a list option as a number (kernel, mode, q, core count). */
-typedef int list_item_fn(const char *w, int ncores, double *v);
-
-static int item_kernel(const char *w, int ncores, double *v)
+static int item_kernel(const char *w, void *ctx, double *v)
 {
 	enum mess_wl_kernel k;
 	int err = mess_wl_kernel_parse(w, &k);
@@ -26,7 +25,7 @@ static int item_kernel(const char *w, int ncores, double *v)
 	return err;
 }
 
-static int item_mode(const char *w, int ncores, double *v)
+static int item_mode(const char *w, void *ctx, double *v)
 {
 	enum mess_noise_mode m;
 	int err = mess_noise_mode_parse(w, &m);
@@ -35,66 +34,24 @@ static int item_mode(const char *w, int ncores, double *v)
 	return err || m == MESS_NOISE_MODE_none ? -EINVAL : 0;
 }
 
-static int item_q(const char *w, int ncores, double *v)
+static int item_q(const char *w, void *ctx, double *v)
 {
-	char *end;
-
-	*v = strtod(w, &end);
-	return end != w && !*end && *v >= 0 && *v <= 1 ? 0 : -EINVAL;
+	return !mess_opt_double(w, v) && *v >= 0 && *v <= 1 ? 0 : -EINVAL;
 }
 
-static int item_cores(const char *w, int ncores, double *v)
+static int item_cores(const char *w, void *ctx, double *v)
 {
-	char *end;
+	int ncores = *(const int *)ctx;
+	uint64_t c;
 
-	*v = strcmp(w, "all") ? (double)strtol(w, &end, 10) : ncores;
-	if (strcmp(w, "all") && (end == w || *end))
-		return -EINVAL;
-	return *v >= 1 && *v <= ncores ? 0 : -EINVAL;
-}
-
-struct list_opt {
-	const char *name;
-	list_item_fn *item;
-	const char *allowed;	/* %d: the machine's cores */
-};
-
-static const struct list_opt list_opts[] = {
-	{ "kernels", item_kernel, "is not a kernel; allowed: a comma-separated list of stream, lat_mem_rd, haccmk, spmxv" },
-	{ "modes", item_mode, "is not a noise mode; allowed: a comma-separated list of fp_add64, int64_add, l1_ld64, memory_ld64" },
-	{ "q", item_q, "is not allowed; allowed: up to 32 swapping probabilities from 0 to 1, comma-separated (e.g. 0,0.25,1)" },
-	{ "cores", item_cores, "is not allowed; allowed: up to 8 core counts from 1 to %d, or 'all', comma-separated" },
-};
-
-/* The distinct values of a comma-separated list, in order, at most max. */
-static int parse_list(const struct list_opt *lo, const char *s, int ncores,
-		      double *v, int max, int *n, char *err, size_t errlen)
-{
-	char w[64], fmt[256];
-
-	*n = 0;
-	while (*s) {
-		size_t len = strcspn(s, ",");
-		double x;
-		int dup = 0;
-
-		snprintf(w, sizeof(w), "%.*s", (int)(len < sizeof(w) ? len : sizeof(w) - 1), s);
-		s += len + (s[len] == ',');
-		if (!len || lo->item(w, ncores, &x) || *n >= max) {
-			snprintf(fmt, sizeof(fmt), "--%s: '%%s' %s", lo->name,
-				 lo->allowed);
-			snprintf(err, errlen, fmt, w, ncores);
-			return -EINVAL;
-		}
-		for (int i = 0; i < *n; i++)
-			dup |= v[i] == x;
-		if (!dup)
-			v[(*n)++] = x;
+	/* Apart from the counts: "1,all" on one core is no repeat. */
+	if (!strcmp(w, "all")) {
+		*v = -1;
+		return 0;
 	}
-	if (!*n) {
-		snprintf(err, errlen, "--%s: needs at least one value", lo->name);
+	if (mess_opt_u64(w, &c) || c < 1 || c > (uint64_t)ncores)
 		return -EINVAL;
-	}
+	*v = (double)c;
 	return 0;
 }
 
@@ -103,12 +60,24 @@ static int resolve(struct mess_absorb *a, char *err, size_t errlen,
 {
 	const char *lists[] = { a->t.o.kernels, a->t.o.modes, a->t.o.q, a->t.o.cores };
 	const int max[] = { MESS_WL_NKERNELS, MESS_NOISE_NMODES, 32, 8 };
+	char cores[128];
+	const struct mess_items items[] = {
+		{ "kernels", item_kernel, NULL, "is not a kernel",
+		  "a comma-separated list of stream, lat_mem_rd, haccmk, spmxv, each once" },
+		{ "modes", item_mode, NULL, "is not a noise mode",
+		  "a comma-separated list of fp_add64, int64_add, l1_ld64, memory_ld64, each once" },
+		{ "q", item_q, NULL, "is not allowed",
+		  "up to 32 swapping probabilities from 0 to 1, comma-separated, each once (e.g. 0,0.25,1)" },
+		{ "cores", item_cores, &a->topo.ncores, "is not allowed", cores },
+	};
 	double v[4][32];
 	int n[4];
 
+	snprintf(cores, sizeof(cores), "up to 8 core counts from 1 to %d, or 'all', comma-separated, each once",
+		 a->topo.ncores);
 	for (int i = 0; i < 4; i++)
-		if (parse_list(&list_opts[i], lists[i], a->topo.ncores, v[i],
-			       max[i], &n[i], err, errlen))
+		if (mess_parse_items(&items[i], lists[i], v[i], max[i], &n[i],
+				     err, errlen))
 			return -EINVAL;
 	*nkern = n[0];
 	for (int i = 0; i < n[0]; i++)
@@ -120,9 +89,15 @@ static int resolve(struct mess_absorb *a, char *err, size_t errlen,
 	}
 	*nq = n[2];
 	memcpy(qs, v[2], sizeof(double) * (size_t)n[2]);
-	a->t.ncounts = n[3];
-	for (int i = 0; i < n[3]; i++)
-		a->t.counts[i] = (int)v[3][i];
+	a->t.ncounts = 0;
+	for (int i = 0; i < n[3]; i++) {
+		int c = v[3][i] < 0 ? a->topo.ncores : (int)v[3][i], dup = 0;
+
+		for (int j = 0; j < a->t.ncounts; j++)
+			dup |= a->t.counts[j] == c;
+		if (!dup)
+			a->t.counts[a->t.ncounts++] = c;
+	}
 	return 0;
 }
 

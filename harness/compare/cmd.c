@@ -14,6 +14,7 @@
 
 #include "core/compare.h"
 #include "core/options.h"
+#include "core/outdir.h"
 #include "core/rundir.h"
 #include "mess/load.h"
 
@@ -204,6 +205,10 @@ int mess_compare_main(int argc, char **argv)
 	if (npos < 2) {
 		fprintf(stderr, "mess compare: %d set%s given; allowed: 2 to %d sets (run directories, bwlat directories, Mess-Results directories or memory_curves.csv, PROFET json)\n",
 			npos, npos == 1 ? "" : "s", MESS_CMP_MAX_SETS);
+		return -EINVAL;
+	}
+	if (o.out[0] && mess_out_check("out", o.out, err, sizeof(err))) {
+		fprintf(stderr, "mess compare: %s\n", err);
 		return -EINVAL;
 	}
 	if (used(o.out)) {

@@ -1,72 +1,120 @@
 // SPDX-License-Identifier: MIT
 #include "core/options.h"
 
-#include <ctype.h>
 #include <errno.h>
-#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+void mess_opt_quote(const char *s, size_t n, char *buf, size_t len)
+{
+	size_t at = 0, i;
+
+	if (!len)
+		return;
+	for (i = 0; i < n && s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+		char e[8];
+		size_t w;
+
+		if (c == '\n' || c == '\t' || c == '\r')
+			snprintf(e, sizeof(e), "\\%c", c == '\n' ? 'n' : c == '\t' ? 't' : 'r');
+		else if (c < 0x20 || c == 0x7f)
+			snprintf(e, sizeof(e), "\\x%02x", c);
+		else
+			snprintf(e, sizeof(e), "%c", c);
+		w = strlen(e);
+		if (at + w + 1 > len)
+			break;
+		memcpy(buf + at, e, w);
+		at += w;
+	}
+	if (i < n && s[i] && len >= 4) {
+		at = at + 4 <= len ? at : len - 4;
+		memcpy(buf + at, "...", 3);
+		at += 3;
+	}
+	buf[at] = 0;
+}
+
+/* The table's bounds as integers: 0x1p64 (or (double)UINT64_MAX) is
+ * UINT64_MAX, never a value rounded through a double. */
+static uint64_t ubound(double x)
+{
+	return x <= 0 ? 0 : x >= 0x1p64 ? UINT64_MAX : (uint64_t)x;
+}
+
+static int64_t ibound(double x)
+{
+	return x <= -0x1p63 ? INT64_MIN : x >= 0x1p63 ? INT64_MAX : (int64_t)x;
+}
+
 static const char *allowed(const struct mess_opt *o, char *buf, size_t len)
 {
+	unsigned long long lo = ubound(o->min), hi = ubound(o->max);
+
 	switch (o->type) {
 	case MESS_OPT_UINT:
+		snprintf(buf, len, "an integer from %llu to %llu", lo, hi);
+		break;
 	case MESS_OPT_INT:
-		snprintf(buf, len, "an integer from %.0f to %.0f", o->min,
-			 o->max);
+		snprintf(buf, len, "an integer from %lld to %lld",
+			 (long long)ibound(o->min), (long long)ibound(o->max));
 		break;
 	case MESS_OPT_SIZE:
-		if (o->len) {
-			snprintf(buf, len, "a multiple of %zu bytes from %.0f",
-				 o->len, o->min);
-			break;
-		}
-		snprintf(buf, len,
-			 "a size from %.0f bytes, with optional K, M, G or T suffix (powers of 1024)",
-			 o->min);
+		if (o->len)
+			snprintf(buf, len, "a multiple of %zu bytes from %llu to %llu",
+				 o->len, lo, hi);
+		else
+			snprintf(buf, len,
+				 "a size from %llu to %llu bytes, with optional K, M, G or T suffix (powers of 1024)",
+				 lo, hi);
 		break;
 	case MESS_OPT_DOUBLE:
 		snprintf(buf, len, "a number from %g to %g", o->min, o->max);
 		break;
 	default:
-		snprintf(buf, len, "a value");
+		snprintf(buf, len, "%s, %s", o->arg ? o->arg : "a value",
+			 o->help);
 	}
 	return buf;
 }
 
-static int parse_size(const char *s, double *v)
+static int has_ctrl(const char *s)
 {
-	char *end;
-	double x = strtod(s, &end);
-
-	if (end == s || !isfinite(x))
-		return -EINVAL;
-	const char *units = "KMGT", *u = *end ? strchr(units, toupper(*end)) : NULL;
-
-	if (u) {
-		x *= pow(1024, (double)(u - units + 1));
-		if (*++end == 'i')
-			end++;
-	}
-	if (*end == 'B')
-		end++;
-	if (*end || x != floor(x))
-		return -EINVAL;
-	*v = x;
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
 	return 0;
 }
 
 static int set_opt(void *cfg, const struct mess_opt *o, const char *val,
 		   char *err, size_t errlen)
 {
-	char *p = (char *)cfg + o->off, *end, buf[128];
+	char *p = (char *)cfg + o->off, buf[512], q[160];
+	uint64_t u = 0;
+	int64_t i = 0;
 	double x = 0;
 
-	switch (o->type) {
-	case MESS_OPT_FLAG:
+	if (o->type == MESS_OPT_FLAG) {
 		*(int *)p = 1;
 		return 0;
+	}
+	/* Refused for every type: an empty value is no default, and a
+	 * control character in a path silently breaks what reads it. */
+	mess_opt_quote(val, SIZE_MAX, q, sizeof(q));
+	if (!*val) {
+		snprintf(err, errlen, "--%s: an empty value is not allowed; allowed: %s",
+			 o->name, allowed(o, buf, sizeof(buf)));
+		return -EINVAL;
+	}
+	if (has_ctrl(val)) {
+		snprintf(err, errlen, "--%s: '%s' has a control character; allowed: %s",
+			 o->name, q, allowed(o, buf, sizeof(buf)));
+		return -EINVAL;
+	}
+	switch (o->type) {
 	case MESS_OPT_STR:
 		if (strlen(val) >= o->len) {
 			snprintf(err, errlen, "--%s: value too long (at most %zu characters)",
@@ -76,73 +124,158 @@ static int set_opt(void *cfg, const struct mess_opt *o, const char *val,
 		strcpy(p, val);
 		return 0;
 	case MESS_OPT_SIZE:
-		if (parse_size(val, &x))
+		if (mess_opt_size(val, &u) || u < ubound(o->min) ||
+		    u > ubound(o->max) || (o->len && u % o->len))
 			goto bad;
-		break;
+		*(uint64_t *)p = u;
+		return 0;
 	case MESS_OPT_UINT:
+		if (mess_opt_u64(val, &u) || u < ubound(o->min) ||
+		    u > ubound(o->max))
+			goto bad;
+		*(uint64_t *)p = u;
+		return 0;
 	case MESS_OPT_INT:
-		errno = 0;
-		x = (double)strtoll(val, &end, 10);
-		if (errno || end == val || *end)
+		if (mess_opt_i64(val, &i) || i < ibound(o->min) ||
+		    i > ibound(o->max))
 			goto bad;
-		break;
+		*(int64_t *)p = i;
+		return 0;
 	case MESS_OPT_DOUBLE:
-		x = strtod(val, &end);
-		if (end == val || *end || !isfinite(x))
+		if (mess_opt_double(val, &x) || x < o->min || x > o->max)
 			goto bad;
+		*(double *)p = x;
+		return 0;
+	default:
 		break;
 	}
-	if (x < o->min || x > o->max ||
-	    (o->type == MESS_OPT_SIZE && o->len && fmod(x, (double)o->len)))
-		goto bad;
-	if (o->type == MESS_OPT_INT)
-		*(int64_t *)p = (int64_t)x;
-	else if (o->type == MESS_OPT_DOUBLE)
-		*(double *)p = x;
-	else
-		*(uint64_t *)p = (uint64_t)x;
-	return 0;
 bad:
 	snprintf(err, errlen, "--%s: '%s' is not allowed; allowed: %s", o->name,
-		 val, allowed(o, buf, sizeof(buf)));
+		 q, allowed(o, buf, sizeof(buf)));
 	return -EINVAL;
 }
 
-int mess_parse_list(const char *s, int *out, int max, int limit, int step,
-		    int *n)
+static int why_fail(char *why, size_t len, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int why_fail(char *why, size_t len, int rc, const char *fmt, ...)
 {
-	const char *p = s;
+	va_list ap;
+
+	if (why && len) {
+		va_start(ap, fmt);
+		vsnprintf(why, len, fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}
+
+/* One item "A" or "A-B" of mess_parse_list. */
+static int range(const char *w, uint64_t *a, uint64_t *b)
+{
+	const char *end;
+
+	if (mess_opt_scan_u64(w, &end, a))
+		return -EINVAL;
+	*b = *a;
+	if (*end == '-' && mess_opt_scan_u64(end + 1, &end, b))
+		return -EINVAL;
+	return *end ? -EINVAL : 0;
+}
+
+int mess_parse_list(const char *s, int *out, int max, int limit, int step,
+		    int *n, char *why, size_t whylen)
+{
+	char w[MESS_ITEM_MAX + 1], q[96];
 
 	*n = 0;
 	if (!*s)
-		return -EINVAL;
-	while (*p) {
-		char *end;
-		long a = strtol(p, &end, 10), b;
+		return why_fail(why, whylen, -EINVAL, "an empty list");
+	for (const char *p = s;; p++) {
+		size_t len = strcspn(p, ",");
+		uint64_t a, b;
 
-		if (end == p || a < 0)
-			return -EINVAL;
-		b = a;
-		p = end;
-		if (*p == '-') {
-			b = strtol(p + 1, &end, 10);
-			if (end == p + 1 || b < a)
-				return -EINVAL;
-			p = end;
-		}
-		if (a % step || b % step)
-			return -EINVAL;
-		for (long v = a; v <= b; v += step) {
-			if (v >= limit || *n >= max)
-				return -ERANGE;
+		mess_opt_quote(p, len, q, sizeof(q));
+		if (!len)
+			return why_fail(why, whylen, -EINVAL, "an empty item");
+		if (len > MESS_ITEM_MAX)
+			return why_fail(why, whylen, -EINVAL,
+					"'%s' is too long (%zu characters; at most %d)",
+					q, len, MESS_ITEM_MAX);
+		memcpy(w, p, len);
+		w[len] = 0;
+		if (range(w, &a, &b))
+			return why_fail(why, whylen, -EINVAL,
+					"'%s' is not a whole number or a range A-B", q);
+		if (b < a)
+			return why_fail(why, whylen, -EINVAL, "'%s' runs backwards", q);
+		if (a % (uint64_t)step || b % (uint64_t)step)
+			return why_fail(why, whylen, -EINVAL,
+					"'%s' is not a multiple of %d", q, step);
+		if (b >= (uint64_t)limit)
+			return why_fail(why, whylen, -ERANGE,
+					"'%s' is out of range (at most %d)", q, limit - 1);
+		for (uint64_t v = a; v <= b; v += (uint64_t)step) {
+			for (int j = 0; j < *n; j++)
+				if (out[j] == (int)v)
+					return why_fail(why, whylen, -EINVAL,
+							"'%d' is given twice", (int)v);
+			if (*n >= max)
+				return why_fail(why, whylen, -ERANGE,
+						"too many values (at most %d)", max);
 			out[(*n)++] = (int)v;
 		}
-		if (*p == ',')
-			p++;
-		else if (*p)
-			return -EINVAL;
+		p += len;
+		if (!*p)
+			return 0;
 	}
-	return 0;
+}
+
+int mess_parse_items(const struct mess_items *it, const char *s, double *v,
+		     int max, int *n, char *err, size_t errlen)
+{
+	char w[MESS_ITEM_MAX + 1], q[96], ql[160];
+
+	*n = 0;
+	mess_opt_quote(s, SIZE_MAX, ql, sizeof(ql));
+	for (const char *p = s;; p++) {
+		size_t len = strcspn(p, ",");
+		double x;
+
+		mess_opt_quote(p, len, q, sizeof(q));
+		if (!len) {
+			snprintf(err, errlen, "--%s: '%s' has an empty item; allowed: %s",
+				 it->name, ql, it->allowed);
+			return -EINVAL;
+		}
+		if (len > MESS_ITEM_MAX) {
+			snprintf(err, errlen, "--%s: '%s' is too long (%zu characters; at most %d); allowed: %s",
+				 it->name, q, len, MESS_ITEM_MAX, it->allowed);
+			return -EINVAL;
+		}
+		if (*n >= max) {
+			snprintf(err, errlen, "--%s: too many values (at most %d); allowed: %s",
+				 it->name, max, it->allowed);
+			return -EINVAL;
+		}
+		memcpy(w, p, len);
+		w[len] = 0;
+		if (it->item(w, it->ctx, &x)) {
+			snprintf(err, errlen, "--%s: '%s' %s; allowed: %s",
+				 it->name, q, it->bad, it->allowed);
+			return -EINVAL;
+		}
+		for (int j = 0; j < *n; j++)
+			if (v[j] == x) {
+				snprintf(err, errlen, "--%s: '%s' is given twice; allowed: %s",
+					 it->name, q, it->allowed);
+				return -EINVAL;
+			}
+		v[(*n)++] = x;
+		p += len;
+		if (!*p)
+			return 0;
+	}
 }
 
 int mess_format_list(const int *v, int n, char *buf, size_t len)
@@ -188,6 +321,7 @@ int mess_opts_parse_pos(const struct mess_opt *opts, size_t nopts, void *cfg,
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *val = NULL;
 		const struct mess_opt *o = NULL;
+		char q[160];
 		size_t nl;
 
 		if (!strcmp(a, "-h") && !only_pos)
@@ -198,10 +332,11 @@ int mess_opts_parse_pos(const struct mess_opt *opts, size_t nopts, void *cfg,
 		}
 		if (only_pos || strncmp(a, "--", 2)) {
 			if (*npos >= maxpos) {
+				mess_opt_quote(a, SIZE_MAX, q, sizeof(q));
 				snprintf(err, errlen, maxpos ?
 					 "unexpected argument '%s': at most %d allowed (see --help)" :
 					 "unexpected argument '%s' (options start with --; see --help)",
-					 a, maxpos);
+					 q, maxpos);
 				return -EINVAL;
 			}
 			pos[(*npos)++] = argv[i];
@@ -214,8 +349,8 @@ int mess_opts_parse_pos(const struct mess_opt *opts, size_t nopts, void *cfg,
 			    !strncmp(opts[j].name, a, nl))
 				o = &opts[j];
 		if (!o) {
-			snprintf(err, errlen, "unknown option '--%.*s' (see --help)",
-				 (int)nl, a);
+			mess_opt_quote(a, nl, q, sizeof(q));
+			snprintf(err, errlen, "unknown option '--%s' (see --help)", q);
 			return -EINVAL;
 		}
 		if (a[nl] == '=')
@@ -250,11 +385,18 @@ int mess_opts_parse(const struct mess_opt *opts, size_t nopts, void *cfg,
 
 void mess_opts_print(FILE *f, const struct mess_opt *opts, size_t nopts)
 {
+	int numbers = 0;
+
 	for (size_t i = 0; i < nopts; i++) {
+		numbers |= opts[i].type != MESS_OPT_FLAG && opts[i].type != MESS_OPT_STR;
 		char lhs[64];
 
 		snprintf(lhs, sizeof(lhs), "--%s%s%s", opts[i].name,
 			 opts[i].arg ? " " : "", opts[i].arg ? opts[i].arg : "");
 		fprintf(f, "  %-22s %s\n", lhs, opts[i].help);
 	}
+	if (numbers)
+		fprintf(f, "\nNumbers are decimal, with an optional fraction and exponent (1000, 0.25,\n"
+			   "1e6); sizes take K, M, G or T (powers of 1024).  Every value and list item\n"
+			   "must be non-empty, and a list must not give an item twice.\n");
 }

@@ -33,6 +33,11 @@ struct mess_opt {
 	const char *arg;
 	const char *help;
 };
+/*
+ * Every option's value must be non-empty and free of control characters
+ * (a newline in a path, a stray CR): refused, naming the option, before
+ * the type's own checks.
+ */
 
 #define MESS_OPT_F(type, field) offsetof(type, field)
 #define MESS_OPT_S(type, field) offsetof(type, field), sizeof(((type *)0)->field)
@@ -46,17 +51,65 @@ int mess_opts_parse(const struct mess_opt *opts, size_t nopts, void *cfg,
 int mess_opts_parse_pos(const struct mess_opt *opts, size_t nopts, void *cfg,
 			int argc, char **argv, char **pos, int maxpos,
 			int *npos, char *err, size_t errlen);
-/* One help line per option. */
+/* One help line per option, and how numbers are written when it has
+ * numeric options. */
 void mess_opts_print(FILE *f, const struct mess_opt *opts, size_t nopts);
 /* Whether argv[1..] holds --name: presets (--quick) apply before the rest. */
 int mess_opts_given(int argc, char **argv, const char *name);
 
-/* Parse a list like "0-3,8,10-11" into out[], each < limit; values and
- * range ends must be multiples of step, ranges advance by step. */
+/*
+ * Numbers, one grammar for every option and list item: decimal digits with
+ * an optional fraction and exponent ("1000", "0.25", ".5", "1e6",
+ * "2.5e-3"); no hex, inf, nan or spaces, and a sign ('-' only) only where
+ * negative values can be allowed.  Integers are exact (never rounded
+ * through a double) and must come out whole ("1.5e3" is 1500, "1.5" is
+ * refused); a double that overflows or underflows to 0 is refused.
+ * 0, or -EINVAL (not the grammar, not whole) or -ERANGE (does not fit).
+ * (core/numbers.c)
+ */
+int mess_opt_u64(const char *s, uint64_t *v);
+int mess_opt_i64(const char *s, int64_t *v);
+int mess_opt_double(const char *s, double *v);
+/* A size: a number, then an optional K, M, G or T (powers of 1024, also
+ * lower case, optionally followed by "i"), then an optional "B". */
+int mess_opt_size(const char *s, uint64_t *v);
+/* The unsigned integer at the start of s; *end after it. */
+int mess_opt_scan_u64(const char *s, const char **end, uint64_t *v);
+
+/*
+ * Lists, one rule for every list option: comma-separated items, none of
+ * them empty, none longer than MESS_ITEM_MAX characters, none given twice
+ * (also as part of a range), at most max of them.
+ *
+ * A list like "0-3,8,10-11" into out[], each < limit; values and range
+ * ends must be multiples of step, ranges advance by step.  0; -EINVAL or
+ * -ERANGE with why (may be NULL) naming the item: "'1' is given twice".
+ */
+#define MESS_ITEM_MAX 63
 int mess_parse_list(const char *s, int *out, int max, int limit, int step,
-		    int *n);
-/* Its inverse: ascending v[0..n) as "0-3,8" ("" when n is 0); 0, or
- * -ENOSPC when it did not fit (buf then ends in "..."). */
+		    int *n, char *why, size_t whylen);
+/*
+ * A list of words (names, numbers): item() turns one into its value or
+ * refuses it (nonzero).  The error is one line, "--NAME: 'ITEM' BAD;
+ * allowed: ALLOWED" when item() refuses, else naming the empty, over-long
+ * or repeated item or saying there are too many.
+ */
+struct mess_items {
+	const char *name;	/* the option, without -- */
+	int (*item)(const char *w, void *ctx, double *v);
+	void *ctx;
+	const char *bad;	/* "is not a kernel" */
+	const char *allowed;	/* "a comma-separated list of ..." */
+};
+int mess_parse_items(const struct mess_items *it, const char *s, double *v,
+		     int max, int *n, char *err, size_t errlen);
+
+/* The inverse of mess_parse_list: ascending v[0..n) as "0-3,8" ("" when
+ * n is 0); 0, or -ENOSPC when it did not fit (buf then ends in "..."). */
 int mess_format_list(const int *v, int n, char *buf, size_t len);
+
+/* At most n characters of s for a one-line message: control characters
+ * as \n, \t, \r or \xNN, cut to fit len with "...". */
+void mess_opt_quote(const char *s, size_t n, char *buf, size_t len);
 
 #endif

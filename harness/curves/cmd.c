@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/outdir.h"
 #include "core/rundir.h"
 #include "core/signals.h"
 #include "curves/run.h"
@@ -64,10 +65,12 @@ static int pick_cores(struct mess_run *r, char *err, size_t errlen)
 	}
 	r->chase_core = (int)c->chase_core;
 	if (c->cores[0]) {
+		char why[160];
+
 		if (mess_parse_list(c->cores, r->gen_cores, MESS_MAX_CORES, n,
-				    1, &r->ngen)) {
-			snprintf(err, errlen, "--cores: '%s' is not allowed; allowed: a list of cores in 0-%d such as 1-3,5",
-				 c->cores, n - 1);
+				    1, &r->ngen, why, sizeof(why))) {
+			snprintf(err, errlen, "--cores: '%s' is not allowed: %s; allowed: a list of cores in 0-%d such as 1-3,5",
+				 c->cores, why, n - 1);
 			return -EINVAL;
 		}
 		for (int i = 0; i < r->ngen; i++)
@@ -197,6 +200,11 @@ int mess_curves_main(int argc, char **argv)
 	}
 	if (r->cfg.force && !r->cfg.resume[0]) {
 		fprintf(stderr, "mess: --force: only with --resume DIR (a run another build started)\n");
+		return -EINVAL;
+	}
+	if (r->cfg.out[0] && !r->cfg.resume[0] &&
+	    mess_out_check("out", r->cfg.out, err, sizeof(err))) {
+		fprintf(stderr, "mess: %s\n", err);
 		return -EINVAL;
 	}
 	if (r->cfg.resume[0]) {

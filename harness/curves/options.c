@@ -46,7 +46,7 @@ static const struct mess_opt mess_cfg_opts[] = {
 	  "bandwidth drop that counts as a wave (default 0.02)" },
 	{ "mem-node", MESS_OPT_STR, S(mem_node), 0, 0, MESS_MEMSEL_ARG,
 	  "NUMA node for all buffers: its number, or a kind (hbm, cxl, ...) for the nearest node of it (see mess nodes; default: the chase core's node); each: one family per kind, into subdirectories, and their comparison" },
-	{ "seed", MESS_OPT_UINT, F(seed), 0, 0, 1.8e19, "N",
+	{ "seed", MESS_OPT_UINT, F(seed), 0, 0, (double)UINT64_MAX, "N",
 	  "seed of the chase permutation (default 1)" },
 	{ "max-nop", MESS_OPT_UINT, F(max_nop), 0, 1, 1 << 30, "N",
 	  "largest nop count the autotuner may try (default 4194304)" },
@@ -83,8 +83,8 @@ static void quick_defaults(struct mess_cfg *cfg)
 
 static int resolve_mixes(struct mess_cfg *cfg, char *err, size_t errlen)
 {
-	int v[MESS_GEN_OPS + 1], n, rc;
-	int seen[MESS_GEN_OPS + 1] = { 0 };
+	int v[MESS_GEN_OPS + 1], n;
+	char why[160];
 
 	cfg->nmixes = 0;
 	if (!strcmp(cfg->mixes, "all") || !strcmp(cfg->mixes, "default")) {
@@ -94,20 +94,16 @@ static int resolve_mixes(struct mess_cfg *cfg, char *err, size_t errlen)
 			cfg->mix[cfg->nmixes++] = (unsigned)s;
 		return 0;
 	}
-	rc = mess_parse_list(cfg->mixes, v, MESS_GEN_OPS + 1, MESS_GEN_OPS + 1,
-			     MESS_GEN_MIX_STEP, &n);
-	if (rc) {
+	/* Ranges step by the mix granularity: "20-30" is 20,22,..,30. */
+	if (mess_parse_list(cfg->mixes, v, MESS_GEN_OPS + 1, MESS_GEN_OPS + 1,
+			    MESS_GEN_MIX_STEP, &n, why, sizeof(why))) {
 		snprintf(err, errlen,
-			 "--mixes: '%s' is not allowed; allowed: store percentages 0..100 in steps of %d (e.g. 0,10,50-60), 'all' or 'default'",
-			 cfg->mixes, MESS_GEN_MIX_STEP);
+			 "--mixes: '%s' is not allowed: %s; allowed: store percentages 0..100 in steps of %d (e.g. 0,10,50-60), each once, 'all' or 'default'",
+			 cfg->mixes, why, MESS_GEN_MIX_STEP);
 		return -EINVAL;
 	}
-	/* Ranges step by the mix granularity: "20-30" is 20,22,..,30. */
 	for (int i = 0; i < n; i++)
-		if (!seen[v[i]]) {
-			seen[v[i]] = 1;
-			cfg->mix[cfg->nmixes++] = (unsigned)v[i];
-		}
+		cfg->mix[cfg->nmixes++] = (unsigned)v[i];
 	return 0;
 }
 

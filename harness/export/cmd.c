@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "core/options.h"
+#include "core/outdir.h"
 #include "mess/json.h"
 #include "mess/export.h"
 #include "mess/load.h"
@@ -154,6 +155,10 @@ int mess_export_main(int argc, char **argv)
 		fprintf(stderr, "mess export: %s\n", !n ?
 			"RUN: missing; allowed: a run directory or curve set (see --help)" :
 			"--out: missing; allowed: a new or empty directory");
+		return -EINVAL;
+	}
+	if (mess_out_check("out", o.out, err, sizeof(err))) {
+		fprintf(stderr, "mess export: %s\n", err);
 		return -EINVAL;
 	}
 	rc = out_ok(o.out);

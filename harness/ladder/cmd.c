@@ -16,6 +16,7 @@
 #include "core/memsel.h"
 #include "core/options.h"
 #include "core/pool.h"
+#include "core/outdir.h"
 #include "core/rundir.h"
 #include "core/signals.h"
 
@@ -86,6 +87,8 @@ static int parse(struct ladder_opts *o, int argc, char **argv, char *err,
 	*o = (struct ladder_opts){ .stride = 64, .repeats = quick ? 3 : 5,
 				   .run_ms = quick ? 10 : 100 };
 	if (mess_opts_parse(opts, NOPTS, o, argc, argv, err, errlen))
+		return -EINVAL;
+	if (o->out[0] && !o->help && mess_out_check("out", o->out, err, errlen))
 		return -EINVAL;
 	return 0;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/options.h"
+#include "core/outdir.h"
 #include "core/rundir.h"
 #include "mess/stress.h"
 #include "position/position.h"
@@ -282,6 +283,10 @@ int mess_position_main(int argc, char **argv)
 		fprintf(stderr, "mess position: %s\n", !o.curves[0] ?
 			"--curves: missing; allowed: a run directory or curve set (see --help)" :
 			"TRACE: missing; allowed: a perf stat -I -x, or likwid-perfctr output file (see --help)");
+		return -EINVAL;
+	}
+	if (o.out[0] && mess_out_check("out", o.out, err, sizeof(err))) {
+		fprintf(stderr, "mess position: %s\n", err);
 		return -EINVAL;
 	}
 	p = calloc(1, sizeof(*p));

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+/*
+ * --out checked as soon as the options are read: a path that can never
+ * hold the run (a file, /dev/null, /proc, a name too long, a directory
+ * this process cannot write) is refused as bad input, naming the option
+ * and the path, before gigabytes are allocated and a failure to create it
+ * surfaces as "setup failed".
+ */
+#include "core/outdir.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/options.h"
+
+/* What a path that exists is when it is no directory. */
+static const struct {
+	mode_t fmt;
+	const char *what;
+} kinds[] = {
+	{ S_IFREG, "a file" },
+	{ S_IFCHR, "a device" },
+	{ S_IFBLK, "a device" },
+	{ S_IFIFO, "a pipe" },
+	{ S_IFSOCK, "a socket" },
+};
+
+static const char *kind(mode_t m)
+{
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if ((m & S_IFMT) == kinds[i].fmt)
+			return kinds[i].what;
+	return "no directory";
+}
+
+static int refuse(const char *opt, const char *path, char *err,
+		  size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static int refuse(const char *opt, const char *path, char *err,
+		  size_t errlen, const char *fmt, ...)
+{
+	char q[320], why[PATH_MAX + 128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	mess_opt_quote(path, SIZE_MAX, q, sizeof(q));
+	snprintf(err, errlen, "--%s: %s: %s; allowed: a new or empty directory you can write",
+		 opt, q, why);
+	return -EINVAL;
+}
+
+/* dir's parent, in place: "a/b" -> "a", "a" -> ".", "/a" -> "/". */
+static void parent(char *dir)
+{
+	char *s;
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		dir[--n] = 0;
+	s = strrchr(dir, '/');
+	if (!s)
+		strcpy(dir, ".");
+	else if (s == dir)
+		dir[1] = 0;
+	else
+		*s = 0;
+}
+
+int mess_out_check(const char *opt, const char *path, char *err,
+		   size_t errlen)
+{
+	char dir[PATH_MAX], probe[PATH_MAX + 32], q[320];
+	struct stat st;
+	size_t len = strlen(path);
+
+	if (!len)
+		return refuse(opt, path, err, errlen, "an empty name");
+	for (const char *s = path; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return refuse(opt, path, err, errlen,
+				      "a control character in the name");
+	if (len >= sizeof(dir))
+		return refuse(opt, path, err, errlen,
+			      "longer than %zu characters", sizeof(dir) - 1);
+	if (stat(path, &st) && !lstat(path, &st))
+		return refuse(opt, path, err, errlen, "a link to nothing");
+	/* The nearest part of it that exists decides. */
+	memcpy(dir, path, len + 1);
+	while (stat(dir, &st)) {
+		if (errno != ENOENT && errno != ENOTDIR)
+			return refuse(opt, path, err, errlen, "%s", strerror(errno));
+		if (!strcmp(dir, ".") || !strcmp(dir, "/"))
+			return refuse(opt, path, err, errlen, "%s", strerror(errno));
+		parent(dir);
+	}
+	mess_opt_quote(dir, SIZE_MAX, q, sizeof(q));
+	if (!S_ISDIR(st.st_mode))
+		return strcmp(dir, path) ?
+			refuse(opt, path, err, errlen, "%s is %s, not a directory",
+			       q, kind(st.st_mode)) :
+			refuse(opt, path, err, errlen, "%s, not a directory",
+			       kind(st.st_mode));
+	if (access(dir, W_OK | X_OK))
+		return refuse(opt, path, err, errlen, "%s is not writable (%s)",
+			      q, strerror(errno));
+	/* Root writes anywhere access() asks about, yet /proc, /sys and
+	 * read-only mounts take no new entry: only trying tells. */
+	snprintf(probe, sizeof(probe), "%s/.mess-out-check-XXXXXX", dir);
+	if (!mkdtemp(probe))
+		return refuse(opt, path, err, errlen,
+			      "%s cannot hold a new directory (%s)", q,
+			      strerror(errno));
+	rmdir(probe);
+	return 0;
+}

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/* An output directory option checked before anything is allocated. */
+#ifndef MESS_OUTDIR_H
+#define MESS_OUTDIR_H
+
+#include <stddef.h>
+
+/*
+ * The directory --OPT names: one that exists (empty or not: a run already
+ * in it is for the run directory to refuse) or can be made, and that this
+ * process can write; what can never work (a file, a device, /proc, a name
+ * too long, a directory it cannot write) is refused.  0, or -EINVAL with
+ * err the one line "--OPT: PATH: REASON; allowed: a new or empty
+ * directory you can write".  It may make and remove an empty probe
+ * directory, the one way to learn whether a directory (/proc, a read-only
+ * mount) takes a new entry.
+ */
+int mess_out_check(const char *opt, const char *path, char *err,
+		   size_t errlen);
+
+#endif
