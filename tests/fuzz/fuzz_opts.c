@@ -8,6 +8,7 @@
  *   - an error that is not one line naming an option or the argument;
  *   - an accepted value outside its option's range, or a string option
  *     left empty or holding a control character;
+ *   - a refused number that changed the value it was to set;
  *   - a number read differently by two parsers: an integer must equal
  *     strtoull's reading of plain digits, and the double of the same text
  *     must be that integer correctly rounded (both are exact readings).
@@ -76,12 +77,15 @@ static int digits_only(const char *s)
 /* Every number parser on one word, each against the others. */
 static void numbers(const char *w)
 {
-	uint64_t u, sz;
-	int64_t i;
-	double d;
+	uint64_t u = 7, sz = 7;
+	int64_t i = 7;
+	double d = 7;
 	int ru = mess_opt_u64(w, &u), ri = mess_opt_i64(w, &i),
 	    rd = mess_opt_double(w, &d), rs = mess_opt_size(w, &sz);
 	char q[64];
+
+	if ((ru && u != 7) || (ri && i != 7) || (rd && d != 7) || (rs && sz != 7))
+		die("a refused number changed the value", w);
 
 	mess_opt_quote(w, SIZE_MAX, q, sizeof(q));
 	if (strlen(q) >= sizeof(q) || !clean(q))
