@@ -295,7 +295,8 @@ check-example: all
 # host with clang whatever CROSS_COMPILE says: the sanitizers are clang's.
 # `make fuzz` runs FUZZ_RUNS inputs, growing build/fuzz/corpus-load from
 # the seeds in tests/fuzz/corpus/load; check-fuzz is a short run, skipped
-# when there is no clang.
+# when there is no clang.  An input that breaks a target is kept as
+# build/fuzz/crash-<sha1> (rerun: build/fuzz/fuzz_<name> FILE).
 FUZZ_CC ?= clang
 FUZZ_RUNS ?= 1000000
 FUZZ_CHECK_RUNS ?= 20000
@@ -328,10 +329,10 @@ $(foreach t,$(FUZZ_HARNESS),$(eval $(call FUZZ_RULE,$(t))))
 
 fuzz: $(FUZZ_LOAD) $(FUZZ_HARNESS:%=build/fuzz/fuzz_%)
 	@mkdir -p build/fuzz/corpus-load
-	$(Q)./$(FUZZ_LOAD) -runs=$(FUZZ_RUNS) build/fuzz/corpus-load tests/fuzz/corpus/load
+	$(Q)./$(FUZZ_LOAD) -runs=$(FUZZ_RUNS) -artifact_prefix=build/fuzz/ build/fuzz/corpus-load tests/fuzz/corpus/load
 	$(Q)set -e; for t in $(FUZZ_HARNESS); do mkdir -p build/fuzz/corpus-$$t; \
 		echo "== fuzz_$$t: $(FUZZ_RUNS) runs"; \
-		./build/fuzz/fuzz_$$t -runs=$(FUZZ_RUNS) build/fuzz/corpus-$$t tests/fuzz/corpus/$$t \
+		./build/fuzz/fuzz_$$t -runs=$(FUZZ_RUNS) -artifact_prefix=build/fuzz/ build/fuzz/corpus-$$t tests/fuzz/corpus/$$t \
 			>build/fuzz/fuzz_$$t.log 2>&1 || { tail -n 40 build/fuzz/fuzz_$$t.log; exit 1; }; \
 		grep -E '^Done' build/fuzz/fuzz_$$t.log; done
 
