@@ -307,7 +307,8 @@ check-example: all
 # host with clang whatever CROSS_COMPILE says: the sanitizers are clang's.
 # `make fuzz` runs FUZZ_RUNS inputs, growing build/fuzz/corpus-load from
 # the seeds in tests/fuzz/corpus/load; check-fuzz is a short run, skipped
-# when there is no clang.
+# when there is no clang.  An input that breaks a target is kept as
+# build/fuzz/crash-<sha1> (rerun: build/fuzz/fuzz_<name> FILE).
 FUZZ_CC ?= clang
 FUZZ_RUNS ?= 1000000
 FUZZ_CHECK_RUNS ?= 20000
@@ -320,9 +321,32 @@ $(FUZZ_LOAD): tests/fuzz/fuzz_load.c $(LIB_SRCS) $(wildcard include/mess/*.h)
 	@mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_load.c $(LIB_SRCS) $(LDLIBS_LIB)
 
-fuzz: $(FUZZ_LOAD)
+# The harness's readers of outside data, each with the sources it needs:
+# the option engine (fuzz_opts), the list parsers (fuzz_list) and the
+# resume state read back as a resumed run's options (fuzz_resume).
+FUZZ_HARNESS := opts list resume
+FUZZ_SRCS_opts := harness/core/options.c harness/core/numbers.c
+FUZZ_SRCS_list := $(FUZZ_SRCS_opts)
+FUZZ_SRCS_resume := $(FUZZ_SRCS_opts) harness/core/rundir.c harness/core/util.c \
+	harness/core/clock.c harness/core/buildinfo.c harness/curves/options.c \
+	harness/absorb/options.c $(LIB_SRCS)
+define FUZZ_RULE
+build/fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c $$(FUZZ_SRCS_$(1)) $$(wildcard harness/*/*.h include/mess/*.h)
+	$$(quiet) FUZZCC $$@
+	@mkdir -p $$(@D)
+	$$(Q)$$(FUZZ_CC) $$(FUZZ_FLAGS) -Iharness -Ikernels/include -Ikernels/c $$(BUILD_INFO) \
+		-o $$@ $$< $$(FUZZ_SRCS_$(1)) $$(LDLIBS_LIB)
+endef
+$(foreach t,$(FUZZ_HARNESS),$(eval $(call FUZZ_RULE,$(t))))
+
+fuzz: $(FUZZ_LOAD) $(FUZZ_HARNESS:%=build/fuzz/fuzz_%)
 	@mkdir -p build/fuzz/corpus-load
-	$(Q)./$(FUZZ_LOAD) -runs=$(FUZZ_RUNS) build/fuzz/corpus-load tests/fuzz/corpus/load
+	$(Q)./$(FUZZ_LOAD) -runs=$(FUZZ_RUNS) -artifact_prefix=build/fuzz/ build/fuzz/corpus-load tests/fuzz/corpus/load
+	$(Q)set -e; for t in $(FUZZ_HARNESS); do mkdir -p build/fuzz/corpus-$$t; \
+		echo "== fuzz_$$t: $(FUZZ_RUNS) runs"; \
+		./build/fuzz/fuzz_$$t -runs=$(FUZZ_RUNS) -artifact_prefix=build/fuzz/ build/fuzz/corpus-$$t tests/fuzz/corpus/$$t \
+			>build/fuzz/fuzz_$$t.log 2>&1 || { tail -n 40 build/fuzz/fuzz_$$t.log; exit 1; }; \
+		grep -E '^Done' build/fuzz/fuzz_$$t.log; done
 
 check-fuzz:
 	$(Q)if command -v $(FUZZ_CC) >/dev/null; then \

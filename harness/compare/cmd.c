@@ -70,19 +70,53 @@ void mess_compare_usage(FILE *f)
 		"Exit status: 0 ok, 1 bad usage or a set that cannot be read, 2 failure.\n");
 }
 
+#define APP_ALLOWED "R:BW, R the read share 0..100 % and BW the bandwidth in GB/s > 0 (e.g. 70:150; repeat --app or separate with commas), each once"
+
+/* R:BW with both numbers in the grammar of every option (options.h);
+ * their ranges are the library's to check.  Each item its own value:
+ * repeats are found on the pairs, below. */
+static int app_item(const char *w, void *ctx, double *v)
+{
+	const char *c = strchr(w, ':');
+	char r[MESS_ITEM_MAX + 1];
+	double x, y;
+
+	if (!c)
+		return -EINVAL;
+	snprintf(r, sizeof(r), "%.*s", (int)(c - w), w);
+	if (mess_opt_double(r, &x) || mess_opt_double(c + 1, &y))
+		return -EINVAL;
+	*v = (*(int *)ctx)++;
+	return 0;
+}
+
 /* Every --app of argv, in order (the table keeps only the last). */
 static int apps(int argc, char **argv, double *r, double *bw, size_t *n,
 		char *err, size_t errlen)
 {
+	int id = 0, nv;
+	double v[MESS_COMPARE_MAX_APPS];
+	const struct mess_items it = { "app", app_item, &id, "is not allowed",
+				       APP_ALLOWED };
+
 	*n = 0;
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-		const char *v = !strcmp(argv[i], "--app") && i + 1 < argc ? argv[++i] :
+		const char *a = !strcmp(argv[i], "--app") && i + 1 < argc ? argv[++i] :
 				!strncmp(argv[i], "--app=", 6) ? argv[i] + 6 : NULL;
 
-		if (v && mess_compare_parse_apps(v, r, bw, MESS_COMPARE_MAX_APPS,
-						 n, err, errlen))
+		if (a && (mess_parse_items(&it, a, v, MESS_COMPARE_MAX_APPS, &nv,
+					   err, errlen) ||
+			  mess_compare_parse_apps(a, r, bw, MESS_COMPARE_MAX_APPS,
+						  n, err, errlen)))
 			return -EINVAL;
 	}
+	for (size_t i = 0; i < *n; i++)
+		for (size_t j = 0; j < i; j++)
+			if (r[i] == r[j] && bw[i] == bw[j]) {
+				snprintf(err, errlen, "--app: '%g:%g' is given twice; allowed: %s",
+					 r[i], bw[i], APP_ALLOWED);
+				return -EINVAL;
+			}
 	return 0;
 }
 

@@ -107,24 +107,25 @@ int mess_memsel_resolve(struct mess_topo *t, const char *val, int core,
 {
 	struct mess_node *nodes;
 	const struct mess_node *chosen;
-	char buf[256], *end;
-	int n = mess_nodes_list(t, &nodes), kind, rc = 0;
-	long num;
+	char buf[256];
+	int n = mess_nodes_list(t, &nodes), kind, rc = 0, isnum;
+	uint64_t num = UINT64_MAX;
 
 	if (n < 0)
 		return n;
 	memset(m, 0, sizeof(*m));
 	snprintf(m->given, sizeof(m->given), "%s", val);
 	kind = mess_kind_find(val);
-	num = strtol(val, &end, 10);
+	/* The grammar of every number (options.h); too big is a number. */
+	isnum = mess_opt_u64(val, &num) != -EINVAL;
 	if (!*val) {
 		m->how = MESS_MEMSEL_DEFAULT;
 		m->node = mess_topo_node_of_core(t, core);
 		snprintf(m->rule, sizeof(m->rule),
 			 "default: the node of core %d (libnuma)", core);
-	} else if (*val >= '0' && *val <= '9' && !*end) {
+	} else if (isnum) {
 		m->how = MESS_MEMSEL_NUMBER;
-		m->node = (int)num;
+		m->node = num > 1 << 20 ? -1 : (int)num;
 		if (num > 1 << 20 || !find(nodes, n, m->node)) {
 			allowed(nodes, n, buf, sizeof(buf));
 			snprintf(err, errlen, "--mem-node: node %s out of range; allowed: %s",

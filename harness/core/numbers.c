@@ -87,9 +87,10 @@ static int num_u64(const struct num *n, unsigned shift, uint64_t *v)
 	uint64_t m = n->m;
 	long e = n->e;
 
-	*v = 0;
-	if (n->zero)
+	if (n->zero) {
+		*v = 0;
 		return 0;
+	}
 	if (n->big)
 		return -ERANGE;
 	for (; e > 0; e--)
@@ -160,17 +161,19 @@ int mess_opt_double(const char *s, double *v)
 	struct num n;
 	const char *end;
 	char *dend;
+	double x;
 	int err = scan_num(s, 1, &n, &end);
 
 	if (err || *end)
 		return -EINVAL;
 	/* The grammar is a subset of strtod's: no hex, inf or nan reach it. */
 	errno = 0;
-	*v = strtod(s, &dend);
+	x = strtod(s, &dend);
 	if (dend != end)
 		return -EINVAL;
-	if (errno == ERANGE || !isfinite(*v) || (*v == 0 && !n.zero))
+	if (errno == ERANGE || !isfinite(x) || (x == 0 && !n.zero))
 		return -ERANGE;
+	*v = x;
 	return 0;
 }
 

@@ -64,7 +64,8 @@ int mess_opts_given(int argc, char **argv, const char *name);
  * negative values can be allowed.  Integers are exact (never rounded
  * through a double) and must come out whole ("1.5e3" is 1500, "1.5" is
  * refused); a double that overflows or underflows to 0 is refused.
- * 0, or -EINVAL (not the grammar, not whole) or -ERANGE (does not fit).
+ * 0, or -EINVAL (not the grammar, not whole) or -ERANGE (does not fit),
+ * *v then untouched.
  * (core/numbers.c)
  */
 int mess_opt_u64(const char *s, uint64_t *v);

@@ -68,7 +68,9 @@ static void integers(void **state)
 		uint64_t v = 12345;
 		int rc = mess_opt_u64(cases[i].s, &v);
 
-		if (rc != cases[i].rc || (!rc && v != cases[i].v))
+		/* A refused value leaves v alone. */
+		if (rc != cases[i].rc || (!rc && v != cases[i].v) ||
+		    (rc && v != 12345))
 			fail_msg("'%s': %d %llu, want %d %llu", cases[i].s, rc,
 				 (unsigned long long)v, cases[i].rc,
 				 (unsigned long long)cases[i].v);
@@ -124,7 +126,8 @@ static void doubles(void **state)
 		double v = -1;
 		int rc = mess_opt_double(cases[i].s, &v);
 
-		if (rc != cases[i].rc || (!rc && v != cases[i].v))
+		if (rc != cases[i].rc || (!rc && v != cases[i].v) ||
+		    (rc && v != -1))
 			fail_msg("'%s': %d %g, want %d %g", cases[i].s, rc, v,
 				 cases[i].rc, cases[i].v);
 	}
@@ -166,7 +169,8 @@ static void sizes(void **state)
 		uint64_t v = 12345;
 		int rc = mess_opt_size(cases[i].s, &v);
 
-		if (rc != cases[i].rc || (!rc && v != cases[i].v))
+		if (rc != cases[i].rc || (!rc && v != cases[i].v) ||
+		    (rc && v != 12345))
 			fail_msg("'%s': %d %llu, want %d %llu", cases[i].s, rc,
 				 (unsigned long long)v, cases[i].rc,
 				 (unsigned long long)cases[i].v);
