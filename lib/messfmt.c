@@ -181,10 +181,11 @@ static int ref_row(const struct mess_lines *l, const long *col,
 			ret = mess_field_count(l, fields[col[k]], ref_cols[k].name,
 					  &p.nop, err, errlen);
 		else if (col[k] >= 0)
-			/* Only the read share, which names the curve, must be
-			 * there; a point not measured has empty fields. */
+			/* The required columns must hold a figure (the public
+			 * sets always do: an empty one is damage); the optional
+			 * spreads and shares may be empty. */
 			ret = mess_field_num(l, fields[col[k]], ref_cols[k].name,
-					k != REF_READ_ROUNDED, ref_cols[k].rule,
+					!ref_cols[k].required, ref_cols[k].rule,
 					&v[k], err, errlen);
 	}
 	if (ret)

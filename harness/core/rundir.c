@@ -11,6 +11,7 @@
 #include "core/clock.h"
 #include "core/isa.h"
 #include "core/util.h"
+#include "mess/parse.h"
 
 #define STATE_SCHEMA 1
 
@@ -289,8 +290,11 @@ int mess_resume_args(const char *cmd, int argc, char **argv, const char *dir,
 	args = json_object_get(st, "args");
 	tool = json_string_value(json_object_get(st, "tool"));
 	if (tool && strcmp(tool, cmd)) {
+		char q[64];
+
+		/* Quoted: the file is outside data, the message one line. */
 		snprintf(err, errlen, "--resume: %s is a run of '%s'; allowed: a run directory of '%s'",
-			 dir, tool, cmd);
+			 dir, mess_quote(q, sizeof(q), tool), cmd);
 		json_decref(st);
 		return -EINVAL;
 	}

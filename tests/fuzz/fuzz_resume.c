@@ -7,7 +7,7 @@
  * a resumed run's are.  Beyond what the sanitizers catch, it aborts when
  * the contract breaks: a status other than 0 or -EINVAL, an error that is
  * empty, or options handed back that are not NUL-terminated strings.
- * MESS_FUZZ_ONE_LINE=1 also requires every error to be one line.
+ * Every error must also be one line (MESS_FUZZ_ONE_LINE=0 lifts that).
  */
 #include <errno.h>
 #include <ftw.h>
@@ -44,7 +44,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (!mkdtemp(base))
 		abort();
 	atexit(cleanup);
-	one_line = getenv("MESS_FUZZ_ONE_LINE") && !strcmp(getenv("MESS_FUZZ_ONE_LINE"), "1");
+	one_line = !(getenv("MESS_FUZZ_ONE_LINE") && !strcmp(getenv("MESS_FUZZ_ONE_LINE"), "0"));
 	return 0;
 }
 
