@@ -111,6 +111,15 @@ check "absorb: partial points line said" 'grep -q "absorption_points.csv:[0-9]*:
 check "absorb: resumed run completes (exit $rc in ${secs}s)" '[ $rc -eq 0 ] && jq -e .complete "$d/meta.json" >/dev/null'
 check "absorb: every points line whole" 'awk -F, "NF != 10 {exit 1}" "$d/absorption_points.csv"'
 
+# 8b. Nothing measurable (too little memory for every row): a failure,
+#     never an empty table marked complete.
+(ulimit -v 150000; "$mess" absorb --quick --no-plots --kernels stream --modes fp_add64 \
+	--out "$tmp/empty" >/dev/null 2>"$tmp/e.err")
+rc=$?
+check "empty table: exit 2 (got $rc)" '[ $rc -eq 2 ]'
+check "empty table: said" 'grep -q "nothing could be measured" "$tmp/e.err"'
+check "empty table: not complete" 'jq -e ".complete == false" "$tmp/empty/meta.json" >/dev/null'
+
 # 9. Ctrl-C is noticed within about a second even in long runs (a wide
 #    bound: the machine may be shared).
 "$mess" absorb --no-plots --kernels stream --modes fp_add64 --run-ms 5000 --cores 1 \
