@@ -82,6 +82,7 @@ struct fleet_node {
 	char *config_key;	/* NULL: no readable curve run */
 	size_t group;
 	int has_log;		/* FLEET_TASK_LOG beside the run */
+	char log_last[256];	/* its last line from mess, "" when none */
 
 	/* The curve run (part[PART_CURVES].st >= ST_INCOMPLETE). */
 	struct mess_family fam;

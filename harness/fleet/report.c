@@ -90,7 +90,7 @@ int fleet_write_csv(const struct fleet *f, const char *outdir)
 		if (f->metric[j].kind == M_LATCOMMON)
 			fputs("common_bw_gbs,common_bw_store_pct,lat_common_source,", fp);
 	}
-	fputs("ladder_from,ladder_method,absorb_from,why\n", fp);
+	fputs("ladder_from,ladder_method,absorb_from,why,task_log_last\n", fp);
 	for (size_t i = 0; i < f->n; i++) {
 		const struct fleet_node *nd = &f->node[i];
 		const struct fleet_part_data *c = &nd->part[PART_CURVES];
@@ -121,7 +121,8 @@ int fleet_write_csv(const struct fleet *f, const char *outdir)
 		csv_str(fp, nd->part[PART_LADDER].st ? nd->part[PART_LADDER].where : NULL, 0);
 		csv_str(fp, nd->ladder_what, 0);
 		csv_str(fp, nd->part[PART_ABSORB].st ? nd->part[PART_ABSORB].where : NULL, 0);
-		csv_str(fp, c->st == ST_OK ? NULL : c->why, 1);
+		csv_str(fp, c->st == ST_OK ? NULL : c->why, 0);
+		csv_str(fp, nd->log_last, 1);
 	}
 	if (ferror(fp)) {
 		fclose(fp);
@@ -284,9 +285,12 @@ static void not_compared(FILE *fp, const struct fleet *f)
 			if (pd->st != ST_INCOMPLETE && pd->st != ST_UNREADABLE &&
 			    !(p == PART_CURVES && pd->st == ST_ABSENT))
 				continue;
-			fprintf(fp, "- %s, %s (%s): %s%s\n", f->node[i].name, fleet_parts[p].name,
-				state(&f->node[i], p), pd->why, f->node[i].has_log ?
-				"; the batch task's log: " FLEET_TASK_LOG : "");
+			fprintf(fp, "- %s, %s (%s): %s", f->node[i].name, fleet_parts[p].name,
+				state(&f->node[i], p), pd->why);
+			if (f->node[i].has_log)
+				fprintf(fp, "; the batch task's log %s/%s/" FLEET_TASK_LOG " ends: `%s`",
+					f->dir, f->node[i].name, f->node[i].log_last);
+			fputc('\n', fp);
 			n++;
 		}
 	fprintf(fp, "%s\n### Measured differently\n\n", n ? "" : "None.\n");

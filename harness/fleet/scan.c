@@ -342,6 +342,25 @@ static int read_extra(struct fleet_node *nd, const char *dir, enum fleet_part pt
 	return rc;
 }
 
+/* The last line mess wrote into the batch task's log (the script's own
+ * lines start with "== "): what a failed attempt said. */
+static void log_last(struct fleet_node *nd, const char *dir)
+{
+	char path[PATH_MAX + FLEET_NAME + 32], line[512];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, FLEET_TASK_LOG);
+	fp = fopen(path, "r");
+	while (fp && fgets(line, sizeof(line), fp)) {
+		char *t = mess_trim(line);
+
+		if (t[0] && strncmp(t, "== ", 3) && !strchr(t, '\r'))
+			snprintf(nd->log_last, sizeof(nd->log_last), "%s", t);
+	}
+	if (fp)
+		fclose(fp);
+}
+
 static int read_node(struct fleet_node *nd, const char *fleetdir, const char *name)
 {
 	char dir[PATH_MAX + FLEET_NAME];
@@ -357,6 +376,8 @@ static int read_node(struct fleet_node *nd, const char *fleetdir, const char *na
 	nd->lat_common = nd->common_bw = NAN;
 	nd->lat_common_src = -1;
 	nd->has_log = is_file(dir, "", FLEET_TASK_LOG);
+	if (nd->has_log)
+		log_last(nd, dir);
 	rc = is_file(dir, "", marker[PART_CURVES]) ? read_curves(nd, dir) : 0;
 	if (!rc && nd->part[PART_CURVES].st == ST_ABSENT)
 		snprintf(nd->part[PART_CURVES].why, sizeof(nd->part[0].why),
