@@ -34,12 +34,12 @@ mkdir -p "$out"
 # reads them all, then writes each node's copies.
 list=$(for f in curves.csv meta.json summary.json ladder/summary.json ladder/meta.json \
 	absorb/meta.json absorb/summary.json absorb/absorption.csv; do
-	[ -f "$run/$f" ] && printf '%s\n' "$f"
+	if [ -f "$run/$f" ]; then printf '%s\n' "$f"; fi
 done)
 dirs=$(for ((i = 1; i <= n; i++)); do
 	printf '%s/node%04d\n' "$out" "$i"
 	for d in ladder absorb; do
-		[ -d "$run/$d" ] && printf '%s/node%04d/%s\n' "$out" "$i" "$d"
+		if [ -d "$run/$d" ]; then printf '%s/node%04d/%s\n' "$out" "$i" "$d"; fi
 	done
 done)
 printf '%s\n' "$dirs" | xargs mkdir -p

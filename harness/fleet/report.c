@@ -79,17 +79,18 @@ int fleet_write_csv(const struct fleet *f, const char *outdir)
 
 	if (!fp)
 		return -errno;
-	fputs("node,host,group,curves,ladder,absorb,outlier,flags,", fp);
-	for (size_t k = 0; cfg[k]; k++)
-		fprintf(fp, "%s,", column(cfg[k], buf, sizeof(buf)));
-	for (size_t k = 0; meth[k]; k++)
-		fprintf(fp, "%s,", column(meth[k], buf, sizeof(buf)));
-	fputs("unloaded_source,", fp);
+	/* The figures first, the free text (which may hold quoted commas)
+	 * after them. */
+	fputs("node,host,group,curves,ladder,absorb,outlier,flags,unloaded_source,", fp);
 	for (size_t j = 0; j < f->m; j++) {
 		fprintf(fp, "%s,", f->metric[j].name);
 		if (f->metric[j].kind == M_LATCOMMON)
 			fputs("common_bw_gbs,common_bw_store_pct,lat_common_source,", fp);
 	}
+	for (size_t k = 0; cfg[k]; k++)
+		fprintf(fp, "%s,", column(cfg[k], buf, sizeof(buf)));
+	for (size_t k = 0; meth[k]; k++)
+		fprintf(fp, "%s,", column(meth[k], buf, sizeof(buf)));
 	fputs("ladder_from,ladder_method,absorb_from,why,task_log_last\n", fp);
 	for (size_t i = 0; i < f->n; i++) {
 		const struct fleet_node *nd = &f->node[i];
@@ -103,10 +104,6 @@ int fleet_write_csv(const struct fleet *f, const char *outdir)
 		fprintf(fp, "%d,", fleet_is_outlier(f, i));
 		flags(f, i, buf, sizeof(buf));
 		csv_str(fp, buf, 0);
-		for (size_t k = 0; cfg[k]; k++)
-			csv_str(fp, nd->config ? nd->config[k] : NULL, 0);
-		for (size_t k = 0; meth[k]; k++)
-			csv_str(fp, c->method ? c->method[k] : NULL, 0);
 		csv_str(fp, nd->fam.n ? nd->info.unloaded_source ?: "lowest-bandwidth points" : NULL, 0);
 		for (size_t j = 0; j < f->m; j++) {
 			csv_num(fp, f->raw[i * f->m + j]);
@@ -118,6 +115,10 @@ int fleet_write_csv(const struct fleet *f, const char *outdir)
 			fputc(',', fp);
 			csv_str(fp, nd->lat_common_src >= 0 ? mess_src_name(nd->lat_common_src) : NULL, 0);
 		}
+		for (size_t k = 0; cfg[k]; k++)
+			csv_str(fp, nd->config ? nd->config[k] : NULL, 0);
+		for (size_t k = 0; meth[k]; k++)
+			csv_str(fp, c->method ? c->method[k] : NULL, 0);
 		csv_str(fp, nd->part[PART_LADDER].st ? nd->part[PART_LADDER].where : NULL, 0);
 		csv_str(fp, nd->ladder_what, 0);
 		csv_str(fp, nd->part[PART_ABSORB].st ? nd->part[PART_ABSORB].where : NULL, 0);
