@@ -13,7 +13,8 @@
 #  2. make <node>-1 a partial run (its last mix undone) and <node>-2 a run
 #     that cannot resume, resubmit over three tasks: 0 is skipped, 1
 #     resumed to complete, 2 fails with its log kept, the others go on;
-#  3. plain sbatch (no pinning): the complete node is skipped;
+#  3. plain sbatch (no pinning), then submit --partition: the complete
+#     node is skipped;
 #  4. mess fleet on RESULTS: the files, two nodes compared, the failed one
 #     listed with its log's last line.
 # Every wait is bounded; every daemon started here is stopped by its pid.
@@ -197,6 +198,15 @@ MESS_FLEET_NAME=%n-%a sbatch --parsable --array=0 --output="$R/plain-%A_%a.out" 
 check "plain sbatch array finishes within 30 s" 'drain 30'
 check "plain sbatch: this node's run is complete, skipped" \
 	'grep -q "^mess-fleet: $node-0: complete, skipped" "$R"/plain-*.out'
+
+# ---- 3b. pinned over a whole partition: its one node, task 0, complete ----
+MESS_FLEET_NAME=%n-%a "$script" submit --partition=messtest "$R" "${opts[@]}" >"$T/part.id" 2>"$T/part.err"
+check "submit --partition: one task, finished within 30 s" \
+	'[ -s "$T/part.id" ] && drain 30 && grep -q "1 task(s)" "$T/part.err"' || cat "$T/part.err"
+check "submit --partition: this node's run is complete, skipped" \
+	'grep -q "^mess-fleet: $node-0: complete, skipped" "$R/slurm-$(cat "$T/part.id")_0.out"'
+check "fleet-nodes.txt keeps every submission's nodes, once each" \
+	'[ "$(tr "\n" " " <"$R/fleet-nodes.txt")" = "$node-0 $node-1 $node-2 " ]'
 
 # ---- 4. merge ----
 "$mess" fleet "$R" --out "$T/fleet" >"$T/fleet.out" 2>"$T/fleet.err"

@@ -89,6 +89,7 @@ struct fleet_node {
 	struct mess_set_info info;
 	struct mess_model *model;
 	double unloaded_ns;
+	const char *unloaded_src;	/* how it was had, NULL: unknown */
 	double max_bw[FLEET_NMIX], read_pct[FLEET_NMIX];	/* NAN: not measured */
 	double sat_min, sat_max;
 	double common_bw, lat_common;

@@ -104,7 +104,7 @@ int fleet_write_csv(const struct fleet *f, const char *outdir)
 		fprintf(fp, "%d,", fleet_is_outlier(f, i));
 		flags(f, i, buf, sizeof(buf));
 		csv_str(fp, buf, 0);
-		csv_str(fp, nd->fam.n ? nd->info.unloaded_source ?: "lowest-bandwidth points" : NULL, 0);
+		csv_str(fp, nd->unloaded_src, 0);
 		for (size_t j = 0; j < f->m; j++) {
 			csv_num(fp, f->raw[i * f->m + j]);
 			if (f->metric[j].kind != M_LATCOMMON)

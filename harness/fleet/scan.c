@@ -177,8 +177,11 @@ static void curve_figures(struct fleet_node *nd)
 
 	/* A partial run may lack its chase-only latency: the set's
 	 * lowest-bandwidth points then, as mess compare does. */
-	if (!(u > 0))
+	nd->unloaded_src = u > 0 ? "chase-only run" : NULL;
+	if (!(u > 0)) {
 		u = mess_unloaded_from_curves(&nd->fam);
+		nd->unloaded_src = u > 0 ? "lowest-bandwidth points" : NULL;
+	}
 	nd->unloaded_ns = u > 0 ? u : NAN;
 	if (u > 0 && !mess_summarise(&nd->fam, u, 0, 0.02, &s)) {
 		for (size_t i = 0; i < s.ncurves; i++) {
