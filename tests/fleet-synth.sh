@@ -9,9 +9,11 @@
 # by what is put in here, never by the noise of separate runs.
 #
 # Every node gets a small deterministic spread, so that the group has one:
-# bandwidths x (1 + b_i), latencies x (1 + l_i), with b_i and l_i spread
-# evenly over -0.5 % .. +0.5 % (i x 37 mod 101 and i x 59 mod 101).  The
-# EDITs of node I (1-based) come on top:
+# latencies x (1 + l_i), l_i spread evenly over -0.5 % .. +0.5 % (i x 59
+# mod 101), bandwidths x (1 + b_i), b_i over -0.1 % .. +0.1 % (i x 37 mod
+# 101): less, because the latency at a common bandwidth multiplies a
+# bandwidth difference by the curve's slope there, which a noisy quick run
+# can make steep.  The EDITs of node I (1-based) come on top:
 #   I:bw=F          every bandwidth of the curves x F (0.8: 20 % lower)
 #   I:lat=F         every latency of the curves, the unloaded latency and
 #                   the ladder's memory level x F (1.15: 15 % higher)
@@ -22,7 +24,7 @@
 # every node: 1,000 nodes take a few seconds.
 set -euo pipefail
 
-[ $# -ge 3 ] || { sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+[ $# -ge 3 ] || { sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 run=$1 out=$2 n=$3
 shift 3
 for f in curves.csv meta.json; do
@@ -78,7 +80,7 @@ BEGIN {
 	}
 	for (i = 1; i <= n; i++) {
 		node = sprintf("%s/node%04d", out, i)
-		fb = 1 + ((i * 37) % 101 - 50) / 10000
+		fb = 1 + ((i * 37) % 101 - 50) / 50000
 		fl = 1 + ((i * 59) % 101 - 50) / 10000
 		if ((i, "bw") in ed) fb *= ed[i, "bw"]
 		if ((i, "lat") in ed) fl *= ed[i, "lat"]

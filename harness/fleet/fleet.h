@@ -148,9 +148,6 @@ struct fleet {
  * expected list.  0, -EINVAL (no node directory: said in err), -ENOMEM. */
 int fleet_scan(struct fleet *f, char *err, size_t errlen);
 void fleet_free(struct fleet *f);
-/* The value of a dotted member path in a JSON object ("a.b"; "a.b#" is
- * the length of an array), as text; "(absent)" when missing. */
-char *fleet_member_text(const void *json, const char *path);
 
 /* analyse.c: groups, methods, figures, z-scores.  0 or -ENOMEM. */
 int fleet_analyse(struct fleet *f);

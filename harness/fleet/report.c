@@ -344,7 +344,7 @@ static void method(FILE *fp, const struct fleet *f)
 		"- **<kernel>_<variant>_c<cores>[_q<q>]_<unit>**: the clean kernel's performance of each row of `absorb/absorption.csv`.\n"
 		"- **Outliers**: within a group, per figure, robust z = (x - median) / s with s = max(1.4826 x MAD, %g x |median|) over the group's compared nodes (at least %d of them; MAD: median absolute deviation).  1.4826 x MAD estimates a standard deviation; the floor keeps near-identical nodes from flagging differences below a measurement's repeatability.  A node is flagged where |z| > %g (--mad).\n"
 		"- **Compared**: a node whose run says `\"complete\": true` and was measured as most nodes of its group (the members listed under Groups); a ladder or absorption table is compared on the same terms, separately.\n"
-		"- **Median sets** (`median-g<k>/`): per curve of the group, every compared node's curve model read at the same fractions u = 1/%d .. 1 of its own maximum bandwidth; the median latency at each u, at u x the median maximum (the model's own rule between read shares).  `lat_ns_std` holds 1.4826 x MAD across the nodes, `repeats` the nodes at that point.  A curve set that mess export and mess compare read.\n\n",
+		"- **Median sets** (`median-g<k>/`): per curve of the group, every compared node's curve model read at the same fractions u = 1/%d .. 1 of its own maximum bandwidth; the median latency at each u, at u x the median maximum (the model's own rule between read shares).  `lat_ns_std` holds 1.4826 x MAD across the nodes, `repeats` the number of nodes the curve was made from.  A curve set that mess export and mess compare read.\n\n",
 		FLEET_COMMON_FRAC, MESS_FLEET_MIN_SCALE_REL, MESS_FLEET_MIN_NODES, f->mad,
 		FLEET_MEDIAN_STEPS);
 }

@@ -84,7 +84,9 @@ static const struct {
 	{ "GFLOP/s/core", "gflops_per_core" },
 };
 
-char *fleet_member_text(const void *json, const char *path)
+/* The value of a dotted member path in a JSON object ("a.b"; "a.b#" is
+ * the length of an array), as text; "(absent)" when missing. */
+static char *member_text(const json_t *json, const char *path)
 {
 	const json_t *v = json;
 	char key[128], *out;
@@ -141,7 +143,7 @@ static int collect(char ***vals, char **key, const char *const *members,
 		const char *colon = strchr(members[i], ':');
 		json_t *src = !strncmp(members[i], "summary.json", 12) ? summary : meta;
 
-		(*vals)[i] = fleet_member_text(src, colon + 1);
+		(*vals)[i] = member_text(src, colon + 1);
 		if (!(*vals)[i])
 			return -ENOMEM;
 		len += strlen((*vals)[i]) + 1;
