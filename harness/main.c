@@ -13,6 +13,7 @@
 #include "core/cmd.h"
 #include "curves/cmd.h"
 #include "export/cmd.h"
+#include "fleet/cmd.h"
 #include "ladder/cmd.h"
 #include "nodes/cmd.h"
 #include "position/cmd.h"
@@ -35,6 +36,8 @@ static const struct mess_cmd cmds[] = {
 	  mess_position_main, mess_position_usage, NULL },
 	{ "compare", "curve families side by side (runs, public sets): figures, ratios, application verdicts",
 	  mess_compare_main, mess_compare_usage, NULL },
+	{ "fleet", "merge the runs of many nodes (a Slurm array): one table, outlier nodes, the median family",
+	  mess_fleet_main, mess_fleet_usage, NULL },
 };
 
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `mess fleet DIR`: the runs of many nodes (one directory each, as the
+ * Slurm batch script tools/slurm/mess-fleet.sbatch leaves them) merged into
+ * one table, the nodes that stand out within their group flagged, and the
+ * group's median family written as a curve set.  Nothing is measured.
+ */
+#include "fleet/cmd.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/options.h"
+#include "core/rundir.h"
+#include "fleet/fleet.h"
+#include "mess/fleet.h"
+#include "mess/json.h"
+
+#define META_SCHEMA 1
+
+struct fleet_opts {
+	char out[PATH_MAX];
+	double mad;
+	int no_plots;
+	int help;
+};
+
+#define F(field) MESS_OPT_F(struct fleet_opts, field)
+#define S(field) MESS_OPT_S(struct fleet_opts, field)
+
+static const struct mess_opt opts[] = {
+	{ "out", MESS_OPT_STR, S(out), 0, 0, "DIR",
+	  "new or empty directory (default results/<host>-fleet-<UTC timestamp>)" },
+	{ "mad", MESS_OPT_DOUBLE, F(mad), 0, 1, 100, "N",
+	  "flag a node beyond N robust standard deviations of its group (default 3.5)" },
+	{ "no-plots", MESS_OPT_FLAG, F(no_plots), 0, 0, 0, NULL,
+	  "do not run gnuplot" },
+	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
+};
+
+#define NOPTS (sizeof(opts) / sizeof(opts[0]))
+
+void mess_fleet_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: mess fleet DIR [--out OUT] [--mad N] [--no-plots]\n"
+		"Merge the runs of many nodes: DIR holds one directory per node (a curve run,\n"
+		"with absorb/ or ladder/ beside it where there are), as the Slurm batch script\n"
+		"tools/slurm/mess-fleet.sbatch writes them.  Per node: CPU and memory\n"
+		"configuration, unloaded latency, maximum bandwidth per mix, saturated-bandwidth\n"
+		"range, latency at a common bandwidth, the latency ladder's levels and how each\n"
+		"was measured.  Nodes are grouped by configuration; within a group a node is\n"
+		"flagged where a figure's robust z-score (median and MAD) is beyond --mad.\n"
+		"Incomplete runs, runs measured otherwise than their group and other groups are\n"
+		"listed, never merged.\n\n");
+	mess_opts_print(f, opts, NOPTS);
+	fprintf(f,
+		"\nExamples:\n"
+		"  mess fleet results/partition-a                  all nodes of a batch array\n"
+		"  mess fleet results/partition-a --mad 5 --out acceptance\n"
+		"  mess compare acceptance/median-g1 results/partition-a/node017\n"
+		"                                                  a node against its group's median\n"
+		"\nFiles: fleet.csv, fleet.md, median-g<k>/ (the median family of group k, a run\n"
+		"directory mess export and mess compare read), plots/fleet-curves.png,\n"
+		"plots/fleet-bars.png, meta.json (see results/README.md).\n"
+		"Exit status: 0 ok (outliers or not), 1 bad usage or no node run in DIR, 2 failure.\n");
+}
+
+/* Refused unless new or empty: the files must not mix with others. */
+static int used(const char *dir)
+{
+	DIR *d = dir[0] ? opendir(dir) : NULL;
+	struct dirent *e;
+	int any = 0;
+
+	while (d && !any && (e = readdir(d)))
+		any = strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	if (d)
+		closedir(d);
+	return any || (dir[0] && !d && errno != ENOENT);
+}
+
+static json_t *meta(const struct mess_rundir *rd, const struct fleet *f,
+		    const char *plots)
+{
+	static const struct mess_topo none;
+	json_t *m = mess_rundir_meta(rd, &none, META_SCHEMA);
+	json_t *groups = json_array();
+	size_t compared = 0;
+
+	/* The identity is the build's; each node's CPU is in fleet.csv. */
+	json_object_del(m, "cpu_model");
+	for (size_t g = 0; g < f->ngroups; g++) {
+		compared += f->grp[g].compared;
+		json_array_append_new(groups, mess_json_pack(
+			"{s:I, s:I, s:o, s:o, s:s}", "nodes", (json_int_t)f->grp[g].nodes,
+			"compared", (json_int_t)f->grp[g].compared,
+			"common_bw_gbs", mess_json_real(f->grp[g].common_bw, 4),
+			"common_bw_store_pct", f->grp[g].mix >= 0 ?
+				json_integer(f->grp[g].mix) : json_null(),
+			"median_set", f->grp[g].median_dir));
+	}
+	if (m && mess_json_merge(m, mess_json_pack(
+		"{s:s, s:s, s:I, s:I, s:I, s:o, s:I, s:f, s:f, s:i, s:f, s:i, s:s, s:s}",
+		"measured", "nothing: every figure is read from the node directories' files",
+		"fleet", f->dir, "nodes", (json_int_t)f->n,
+		"compared", (json_int_t)compared, "missing", (json_int_t)f->nmissing,
+		"groups", groups, "outliers", (json_int_t)f->noutliers,
+		"mad", f->mad, "min_scale_rel", MESS_FLEET_MIN_SCALE_REL,
+		"min_nodes", MESS_FLEET_MIN_NODES, "common_bw_frac", FLEET_COMMON_FRAC,
+		"median_steps", FLEET_MEDIAN_STEPS, "plots", plots,
+		"files", "fleet.csv, fleet.md, median-g<k>/, plots/fleet-* (results/README.md)"))) {
+		json_decref(m);
+		return NULL;
+	}
+	return m;
+}
+
+/* One line for the terminal: how many, and who stands out. */
+static void say(const struct fleet *f)
+{
+	size_t compared = 0, shown = 0;
+
+	for (size_t g = 0; g < f->ngroups; g++)
+		compared += f->grp[g].compared;
+	fprintf(stderr, "mess fleet: %zu node directories, %zu compared in %zu group%s, %zu outlier%s",
+		f->n, compared, f->ngroups, f->ngroups == 1 ? "" : "s", f->noutliers,
+		f->noutliers == 1 ? "" : "s");
+	for (size_t i = 0; i < f->n && shown < 8; i++) {
+		for (size_t j = 0; j < f->m; j++)
+			if (fleet_flagged(f, i, j)) {
+				fprintf(stderr, "%s %s (%s %+.1f)", shown++ ? "," : ":",
+					f->node[i].name, f->metric[j].name, f->z[i * f->m + j]);
+				break;
+			}
+	}
+	fprintf(stderr, "%s\n", f->noutliers > shown ? ", ..." : "");
+	if (compared < f->n || f->nmissing)
+		fprintf(stderr, "mess fleet: %zu not compared, %zu missing: see fleet.md, 'Not compared'\n",
+			f->n - compared, f->nmissing);
+}
+
+static int write_all(struct fleet *f, const char *dir, const struct fleet_opts *o,
+		     char *plots, size_t plen, int *have_plots)
+{
+	char err[600] = "";
+	int rc = fleet_write_medians(f, dir, err, sizeof(err));
+
+	if (rc) {
+		fprintf(stderr, "mess fleet: median sets: %s\n", err);
+		return rc;
+	}
+	*have_plots = 0;
+	if (!o->no_plots) {
+		int prc = fleet_plot(f, dir, err, sizeof(err));
+
+		*have_plots = !prc;
+		if (prc)
+			fprintf(stderr, "mess fleet: no plots: %s\n", err);
+		snprintf(plots, plen, "%s%s", prc ? "not made: " : "plots/fleet-curves.png, plots/fleet-bars.png (and .svg)",
+			 prc ? err : "");
+	}
+	rc = fleet_write_csv(f, dir);
+	if (!rc)
+		rc = fleet_write_md(f, dir, *have_plots, plots);
+	if (rc)
+		fprintf(stderr, "mess fleet: cannot write into %s: %s\n", dir, strerror(-rc));
+	return rc;
+}
+
+int mess_fleet_main(int argc, char **argv)
+{
+	struct fleet_opts o = { .mad = MESS_FLEET_MAD_DEFAULT };
+	struct fleet f = { 0 };
+	struct mess_rundir rd = { 0 };
+	char err[1024] = "", plots[700] = "skipped: --no-plots", *pos[1];
+	struct stat st;
+	int npos = 0, rc, have_plots = 0;
+
+	if (mess_opts_parse_pos(opts, NOPTS, &o, argc, argv, pos, 1, &npos, err,
+				sizeof(err))) {
+		fprintf(stderr, "mess fleet: %s\n", err);
+		return -EINVAL;
+	}
+	if (o.help) {
+		mess_fleet_usage(stdout);
+		return 0;
+	}
+	if (!npos) {
+		fprintf(stderr, "mess fleet: DIR: missing; allowed: a directory of node run directories\n");
+		return -EINVAL;
+	}
+	if (stat(pos[0], &st) || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "mess fleet: DIR: %s %s; allowed: a directory of node run directories\n",
+			pos[0], stat(pos[0], &st) ? "does not exist" : "is a file, not a directory");
+		return -EINVAL;
+	}
+	if (used(o.out)) {
+		fprintf(stderr, "mess fleet: --out: %s exists and is not an empty directory; allowed: a new or empty directory\n",
+			o.out);
+		return -EEXIST;
+	}
+	f.dir = pos[0];
+	f.mad = o.mad;
+	rc = fleet_scan(&f, err, sizeof(err));
+	if (!rc)
+		rc = fleet_analyse(&f);
+	if (rc) {
+		fprintf(stderr, "mess fleet: %s\n", rc == -ENOMEM ? "out of memory" : err);
+		fleet_free(&f);
+		return rc;
+	}
+	rc = mess_rundir_open(&rd, "mess fleet", "fleet", o.out, NULL, "fleet.csv",
+			      argc, argv);
+	if (rc) {
+		fprintf(stderr, "mess fleet: cannot set up %s: %s\n", rd.dir, strerror(-rc));
+		fleet_free(&f);
+		return rc == -EEXIST ? rc : -EIO;
+	}
+	rc = write_all(&f, rd.dir, &o, plots, sizeof(plots), &have_plots);
+	if (!rc)
+		say(&f);
+	mess_rundir_stop_clock(&rd);
+	rc = mess_rundir_end(&rd, rc, mess_rundir_write_meta(&rd, meta(&rd, &f, plots), !rc));
+	mess_rundir_close(&rd);
+	fleet_free(&f);
+	return rc ? -EIO : 0;
+}

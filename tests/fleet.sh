@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# usage: tests/fleet.sh MESS
+#
+# mess fleet on synthetic fleets made from ONE real quick run of this
+# machine (curves and a latency ladder), copied by tests/fleet-synth.sh
+# with a small deterministic spread (latencies +-0.5 %, bandwidths
+# +-0.1 %): quick runs on a shared VM
+# differ by far more than that from one run to the next, so separate runs
+# would not make a fleet whose answer is known.
+#   - unchanged: nothing flagged;
+#   - one node's bandwidth 20 % lower, another's latency 15 % higher:
+#     those two flagged, on those figures, and no other node;
+#   - mixed: another CPU model, another chase stride, an incomplete run,
+#     a directory without a run, a node named in fleet-nodes.txt without a
+#     directory: each listed as such and left out of the statistics and
+#     of the median set;
+#   - the median set reads back through mess export and mess compare;
+#   - bad input refused with nothing written;
+#   - 1,000 nodes in under 10 s (the figure is printed).
+# shellcheck disable=SC2016,SC2034,SC2054 # checks are eval'd strings; --mixes 0,100
+set -u
+mess=$1
+synth=$(dirname "$0")/fleet-synth.sh
+out=$(mktemp -d /tmp/mess-fleet.XXXXXX)
+trap 'rm -rf "$out"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+check() { if eval "$2"; then ok; else bad "$1"; fi; }
+jqe() { jq -e "$1" "$2" >/dev/null 2>&1; }
+# The CSV column named $1 of node $2's row in $3 (fleet.csv puts its
+# free text, which may hold quoted commas, after the figures).
+col() { awk -F, -v c="$1" -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i } $1 == n { print $k }' "$3"; }
+
+if ! command -v jq >/dev/null; then
+	echo "SKIPPED fleet: no jq (apt-get install jq)"
+	exit 0
+fi
+
+# ---- one real run ----
+src=$out/src
+"$mess" --quick --no-plots --buffer 32M --gen-bytes 8M --chase-ms 5 --out "$src" >/dev/null 2>"$out/run.err" ||
+	{ echo "FAIL: the quick run"; cat "$out/run.err"; exit 1; }
+"$mess" ladder --quick --no-plots --out "$src/ladder" >/dev/null 2>"$out/ladder.err" ||
+	{ echo "FAIL: the quick ladder"; cat "$out/ladder.err"; exit 1; }
+
+# ---- unchanged ----
+"$synth" "$src" "$out/same" 12 >/dev/null
+"$mess" fleet "$out/same" --out "$out/same-f" >/dev/null 2>"$out/same.err"
+rc=$?
+check "unchanged fleet: exit 0 ($rc)" '[ $rc -eq 0 ]' || cat "$out/same.err"
+csv=$out/same-f/fleet.csv
+check "unchanged fleet: nothing flagged" \
+	'[ "$(tail -n +2 "$csv" | cut -d, -f7 | sort -u)" = 0 ] && grep -q "^None: no compared figure" "$out/same-f/fleet.md"' ||
+	awk -F, 'NR > 1 && $7 == 1 { print "    flagged: " $1 " " $8 }' "$csv"
+check "unchanged fleet: 12 compared in one group" \
+	'[ $(grep -c "^node00[01][0-9],[^,]*,g1,compared," "$csv") -eq 12 ]'
+check "unloaded latency and max bandwidth per mix read" \
+	'[ -n "$(col unloaded_ns node0001 "$csv")" ] && [ -n "$(col max_bw_s0_gbs node0001 "$csv")" ] && [ -n "$(col max_bw_s100_gbs node0001 "$csv")" ]'
+check "latency at the common bandwidth, and what it is" \
+	'[ -n "$(col lat_common_ns node0001 "$csv")" ] && [ "$(col common_bw_store_pct node0001 "$csv")" = 0 ] && [ -n "$(col lat_common_source node0001 "$csv")" ]'
+check "the ladder's levels read, from ladder/" \
+	'[ -n "$(col ladder_memory_ns node0001 "$csv")" ] && grep -q "^- g1 ladder (as node0001/ladder)" "$out/same-f/fleet.md"'
+if command -v gnuplot >/dev/null; then
+	check "plots written" '[ -s "$out/same-f/plots/fleet-curves.png" ] && [ -s "$out/same-f/plots/fleet-bars.png" ]'
+fi
+
+# ---- two sick nodes ----
+"$synth" "$src" "$out/sick" 12 5:bw=0.8 9:lat=1.15 >/dev/null
+"$mess" fleet "$out/sick" --out "$out/sick-f" --no-plots >/dev/null 2>"$out/sick.err"
+csv=$out/sick-f/fleet.csv
+check "20 % less bandwidth: node0005 flagged on every mix's maximum" \
+	'(f=$(col flags node0005 "$csv"); for m in 0 50 100; do grep -q "max_bw_s${m}_gbs:-" <<<"$f" || exit 1; done)'
+check "15 % more latency: node0009 flagged on unloaded, common-bandwidth and ladder memory latency" \
+	'f=$(col flags node0009 "$csv"); grep -q "unloaded_ns:+" <<<"$f" && grep -q "lat_common_ns:+" <<<"$f" && grep -q "ladder_memory_ns:+" <<<"$f"'
+check "no other node flagged" \
+	'[ "$(awk -F, "NR > 1 && \$7 == 1 { print \$1 }" "$csv" | tr "\n" " ")" = "node0005 node0009 " ]'
+check "fleet.md: the outliers with their distance" \
+	'grep -q "^| node0005 | g1 | max bandwidth, 0 % stores (GB/s) | .* | -[0-9.]* | worse |" "$out/sick-f/fleet.md"'
+check "the summary line names them" 'grep -q "2 outliers: node0005 (max_bw_s0_gbs -" "$out/sick.err"'
+"$mess" fleet "$out/sick" --out "$out/sick-f30" --no-plots --mad 30 >/dev/null 2>&1
+check "--mad 30: a 20 % drop of the maximum (z about -20) is no longer flagged" \
+	'! grep -q max_bw <<<"$(col flags node0005 "$out/sick-f30/fleet.csv")"'
+
+# ---- mixed: groups, methods, incomplete, no run, missing ----
+"$synth" "$src" "$out/mixed" 10 3:stride=512 4:incomplete 9:cpu=Other_CPU 10:cpu=Other_CPU >/dev/null
+mkdir "$out/mixed/broken"
+echo "== exit 2" >"$out/mixed/broken/mess-fleet.log"
+printf 'node0001\nnode0011\n' >"$out/mixed/fleet-nodes.txt"
+"$mess" fleet "$out/mixed" --out "$out/mixed-f" --no-plots >/dev/null 2>"$out/mixed.err"
+rc=$?
+csv=$out/mixed-f/fleet.csv md=$out/mixed-f/fleet.md
+check "mixed: exit 0 ($rc)" '[ $rc -eq 0 ]'
+check "another chase stride: measured differently, named" \
+	'[ "$(col curves node0003 "$csv")" = "measured differently" ] && grep -q "^- node0003, curves: \`chase.stride_bytes\` 512 (group: 256)" "$md"'
+check "incomplete run: listed as such" \
+	'[ "$(col curves node0004 "$csv")" = incomplete ] && grep -q "^- node0004, curves (incomplete): meta.json says \"complete\": false" "$md"'
+check "another CPU: group g2, listed" \
+	'[ "$(col group node0009 "$csv")" = g2 ] && grep -q "^- node0010: g2 (2 nodes), \`cpu_model\` Other_CPU (g1: " "$md"'
+check "a directory without a run: listed" \
+	'[ "$(col curves broken "$csv")" = "not a run" ] && grep -q "^- broken, curves (not a run)" "$md"'
+check "a node named in fleet-nodes.txt without a directory: missing" \
+	'grep -q "^- node0011: named in fleet-nodes.txt, no directory" "$md"'
+check "g1 compares the 6 nodes left (10 - stride - incomplete - 2 other CPU)" \
+	'jqe ".groups[0].compared == 6 and .groups[1].nodes == 2 and .missing == 1" "$out/mixed-f/meta.json"'
+check "g1's median set is made of those 6" \
+	'jqe ".fleet_median.nodes == 6 and (.fleet_median.node_names | index(\"node0003\")) == null" "$out/mixed-f/median-g1/meta.json"'
+
+# ---- the median set as a curve set ----
+m=$out/same-f/median-g1
+check "median set: mess export reads it" \
+	'"$mess" export "$m" --format mess --out "$out/exp" >/dev/null 2>&1 && [ -s "$out/exp/bwlat_100.txt" ]'
+check "median set: mess compare takes it beside a node" \
+	'"$mess" compare "$m" "$out/same/node0001" --no-plots --out "$out/cmp" >/dev/null 2>&1 && jqe ".sets | length == 2" "$out/cmp/compare.json"'
+check "median set: meta.json says it is a fleet median of 12 nodes" \
+	'jqe ".tool == \"mess fleet\" and .fleet_median.nodes == 12 and .complete == true and .unloaded_ns > 0" "$m/meta.json"'
+check "median set: 20 points per mix, spread and node count in each row" \
+	'[ $(grep -c "^0," "$m/curves.csv") -eq 20 ] && [ "$(awk -F, "NR == 2 { print \$9 }" "$m/curves.csv")" = 12 ]'
+
+# ---- bad input: one line, exit 1, nothing written ----
+mkdir "$out/empty"
+"$mess" fleet "$out/empty" --out "$out/x1" >/dev/null 2>"$out/e1"
+rc=$?
+check "an empty directory: exit 1, nothing written ($rc)" \
+	'[ $rc -eq 1 ] && [ ! -e "$out/x1" ] && grep -q "no node directory in it" "$out/e1" && [ $(wc -l <"$out/e1") -eq 1 ]'
+"$mess" fleet "$out/same/node0001/curves.csv" --out "$out/x2" >/dev/null 2>"$out/e2"
+rc=$?
+check "a file: exit 1, nothing written ($rc)" '[ $rc -eq 1 ] && [ ! -e "$out/x2" ] && grep -q "is a file, not a directory" "$out/e2"'
+"$mess" fleet "$out/same" --mad 0 --out "$out/x3" >/dev/null 2>"$out/e3"
+rc=$?
+check "--mad 0: exit 1, nothing written ($rc)" '[ $rc -eq 1 ] && [ ! -e "$out/x3" ] && grep -q "^mess fleet: --mad: .0. is not allowed" "$out/e3"'
+"$mess" fleet "$out/same" --out "$out/same-f" >/dev/null 2>"$out/e4"
+rc=$?
+check "--out not empty: exit 1 ($rc)" '[ $rc -eq 1 ] && grep -q "is not an empty directory" "$out/e4"'
+
+# ---- 1,000 nodes ----
+t0=$(date +%s%N)
+"$synth" "$src" "$out/big" 1000 17:bw=0.8 500:lat=1.15 >/dev/null
+t1=$(date +%s%N)
+"$mess" fleet "$out/big" --out "$out/big-f" >/dev/null 2>"$out/big.err"
+rc=$?
+t2=$(date +%s%N)
+ms=$(((t2 - t1) / 1000000))
+echo "fleet: 1000 synthetic nodes: mess fleet took $ms ms with plots (the fleet made in $(((t1 - t0) / 1000000)) ms)"
+check "1000 nodes: exit 0, the two sick nodes flagged, no other" \
+	'[ $rc -eq 0 ] && [ "$(awk -F, "NR > 1 && \$7 == 1 { print \$1 }" "$out/big-f/fleet.csv" | tr "\n" " ")" = "node0017 node0500 " ]'
+check "1000 nodes in under 10 s ($ms ms)" '[ $ms -lt 10000 ]'
+
+echo "fleet: $pass passed, $fail failed"
+[ $fail -eq 0 ]
