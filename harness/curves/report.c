@@ -451,7 +451,7 @@ static void export_mess(struct mess_run *r)
 
 int mess_run_finish(struct mess_run *r, int complete)
 {
-	char title[300], err_s[256];
+	char title[300], err_s[240];
 	int err;
 
 	mess_family_sort_store(&r->fam);

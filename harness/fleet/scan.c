@@ -208,7 +208,7 @@ static int read_curves(struct fleet_node *nd, const char *dir)
 {
 	struct fleet_part_data *p = &nd->part[PART_CURVES];
 	json_t *meta = load_json(dir, "", "meta.json");
-	char err[600] = "";
+	char err[500] = "";
 	int ok, rc;
 
 	if (meta) {
