@@ -175,8 +175,13 @@ static int load(struct loaded *l, char **pos, int npos, double ghz)
 			 l->info[i].label[0] ? l->info[i].label : pos[i]);
 		for (int j = 0; j < i; j++)
 			if (!strcmp(l->label[j], l->label[i])) {
+				char base[128];
+
+				/* Through a copy: the compiler cannot tell the
+				 * label from the set's own name apart. */
+				snprintf(base, sizeof(base), "%s", l->info[i].label);
 				snprintf(l->label[i], sizeof(l->label[i]), "%.120s #%d",
-					 l->info[i].label, i + 1);
+					 base, i + 1);
 				break;
 			}
 		l->set[i] = (struct mess_compare_set){ &l->fam[i], &l->info[i],
