@@ -266,7 +266,8 @@ static int write_info(const struct mess_export_in *in, const char *dir,
 		in->tool ? in->tool : "unknown",
 		in->bw_source ? in->bw_source : "unknown", lat_unit);
 	if (in->ghz > 0)
-		fprintf(o.fp, "CPU_FREQ=%.6f\n", in->ghz);
+		fprintf(o.fp, "CPU_FREQ=%.6f\nCPU_FREQ_SOURCE=%s\n", in->ghz,
+			in->ghz_source ? in->ghz_source : "unknown");
 	if (isfinite(u))
 		fprintf(o.fp, "UNLOADED_NS=%.3f\n", u);
 	if (in->extra_info)

@@ -94,18 +94,6 @@ int mess_tp_classify(struct mess_tp *p, const char *ev)
 	return r ? RD : WR;
 }
 
-char *mess_tp_trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
-
 /* Split s in place at any of seps (runs of blanks count once when seps
  * holds a blank); fields trimmed.  The number of fields. */
 int mess_tp_split(char *s, const char *seps, char **f, int max)
@@ -128,7 +116,7 @@ int mess_tp_split(char *s, const char *seps, char **f, int max)
 		s += k + 1;
 	}
 	for (int i = 0; i < n; i++)
-		f[i] = mess_tp_trim(f[i]);
+		f[i] = mess_trim(f[i]);
 	return n;
 }
 
@@ -312,7 +300,7 @@ static int parse_perf(struct mess_tp *p, char *text)
 		if (nl)
 			*nl++ = '\0';
 		line++;
-		s = mess_tp_trim(s);
+		s = mess_trim(s);
 		if (!*s || *s == '#')
 			continue;
 		nf = mess_tp_split(s, ",", f, MESS_TP_MAXF);

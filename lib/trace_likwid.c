@@ -125,7 +125,7 @@ int mess_tp_likwid_timeline(struct mess_tp *p, char *text)
 		if (nl)
 			*nl++ = '\0';
 		line++;
-		s = mess_tp_trim(s);
+		s = mess_trim(s);
 		h = strstr(s, MESS_TP_TL_HEADER);
 		if (*s == '#' && h) {
 			if (cols)
@@ -204,7 +204,7 @@ int mess_tp_likwid_csv(struct mess_tp *p, char *text)
 		if (nl)
 			*nl++ = '\0';
 		line++;
-		s = mess_tp_trim(s);
+		s = mess_trim(s);
 		nf = mess_tp_split(s, ",", f, MESS_TP_MAXF);
 		if (!strcmp(f[0], "TABLE") || !strcmp(f[0], "STRUCT")) {
 			rc = csv_close(p, &tb);

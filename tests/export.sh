@@ -71,7 +71,9 @@ for f in mess profet csv json; do
 	check "$f: info.txt and curve-sources.tsv" '[ -s "$tmp/hbm-$f/info.txt" ] && { [ $f = csv ] || [ $(wc -l <"$tmp/hbm-$f/curve-sources.tsv") -eq 52 ]; }'
 done
 check "mess: the simulator loads the reference export" 'simulate "$tmp/hbm-mess"'
-check "profet: info.txt states the frequency" 'grep -qx "CPU_FREQ=2.000000" "$tmp/hbm-profet/info.txt"'
+check "profet: info.txt states the frequency and where it came from" \
+	'grep -qx "CPU_FREQ=2.000000" "$tmp/hbm-profet/info.txt" && grep -qx "CPU_FREQ_SOURCE=--ghz" "$tmp/hbm-profet/info.txt"'
+check "a run's mess/info.txt says its frequency was measured" 'grep -q "^CPU_FREQ_SOURCE=measured on the chase core" "$tmp/run/mess/info.txt"'
 # PROFET in cycles back to ns through our reader: the 70% curve equals the mess one.
 "$mess" export "$tmp/hbm-profet" --format json --ghz 2 --out "$tmp/back" 2>/dev/null
 check "profet round trip: cycles / GHz = the ns of the mess export" \

@@ -207,24 +207,8 @@ static json_t *build_json(const struct mess_compare_ctx *c)
 static int write_json(const struct mess_compare_ctx *c, const char *dir)
 {
 	json_t *j = build_json(c);
-	FILE *f;
-	int err;
 
-	if (!j)
-		return -ENOMEM;
-	f = mess_tmp_open(dir, MESS_COMPARE_JSON);
-	if (!f) {
-		err = -errno;
-		json_decref(j);
-		return err;
-	}
-	err = mess_json_dumpf(j, f);
-	json_decref(j);
-	if (err) {
-		fclose(f);
-		return err;
-	}
-	return mess_tmp_commit(dir, MESS_COMPARE_JSON, f);
+	return mess_json_write(dir, MESS_COMPARE_JSON, j);
 }
 
 static int write_md(const struct mess_compare_ctx *c, const char *dir)

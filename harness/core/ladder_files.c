@@ -70,8 +70,6 @@ static int write_summary(const struct mess_ladder *l, const char *dir,
 {
 	json_t *levels = json_array(), *lad, *j;
 	char what[256];
-	FILE *f;
-	int err;
 
 	for (size_t i = 0; l->plat_ok && i <= l->ncaches; i++)
 		json_array_append_new(levels, level_json(l, &l->plat[i]));
@@ -91,17 +89,7 @@ static int write_summary(const struct mess_ladder *l, const char *dir,
 			json_string("the ladder could not be read into plateaus"));
 	j = mess_json_pack("{s:i, s:s, s:o}", "schema", SUMMARY_SCHEMA,
 			   "cpu_model", cpu_model, "latency_ladder", lad);
-	if (!j)
-		return -ENOMEM;
-	f = mess_tmp_open(dir, "summary.json");
-	err = f ? mess_json_dumpf(j, f) : -errno;
-	json_decref(j);
-	if (err) {
-		if (f)
-			fclose(f);
-		return err;
-	}
-	return mess_tmp_commit(dir, "summary.json", f);
+	return mess_json_write(dir, "summary.json", j);
 }
 
 int mess_ladder_write(const struct mess_ladder *l, const char *dir,

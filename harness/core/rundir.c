@@ -26,17 +26,7 @@ static json_t *load_state(const char *dir)
 
 int mess_rundir_save(struct mess_rundir *d)
 {
-	FILE *f = mess_tmp_open(d->dir, MESS_RESUME_FILE);
-	int err;
-
-	if (!f)
-		return -errno;
-	err = mess_json_dumpf(d->state, f);
-	if (err) {
-		fclose(f);
-		return err;
-	}
-	return mess_tmp_commit(d->dir, MESS_RESUME_FILE, f);
+	return mess_json_write(d->dir, MESS_RESUME_FILE, json_incref(d->state));
 }
 
 /* --force given beside --resume (mess_resume_args), for the open that
@@ -183,9 +173,6 @@ void mess_rundir_stop_clock(struct mess_rundir *d)
 
 int mess_rundir_write_meta(struct mess_rundir *d, json_t *meta, int complete)
 {
-	FILE *f;
-	int err;
-
 	if (!meta)
 		return -ENOMEM;
 	json_object_set_new(meta, "resumed", json_integer(d->resumed));
@@ -196,18 +183,7 @@ int mess_rundir_write_meta(struct mess_rundir *d, json_t *meta, int complete)
 	/* The builds that measured this run, when more than one (--force). */
 	if (json_array_size(json_object_get(d->state, "builds")) > 1)
 		json_object_set(meta, "builds", json_object_get(d->state, "builds"));
-	f = mess_tmp_open(d->dir, "meta.json");
-	if (!f) {
-		json_decref(meta);
-		return -errno;
-	}
-	err = mess_json_dumpf(meta, f);
-	json_decref(meta);
-	if (err) {
-		fclose(f);
-		return err;
-	}
-	return mess_tmp_commit(d->dir, "meta.json", f);
+	return mess_json_write(d->dir, "meta.json", meta);
 }
 
 int mess_rundir_end(const struct mess_rundir *d, int rc, int frc)

@@ -78,6 +78,37 @@ int mess_tmp_commit(const char *dir, const char *name, FILE *f)
 	return err;
 }
 
+int mess_json_write(const char *dir, const char *name, json_t *j)
+{
+	FILE *f;
+	int err;
+
+	if (!j)
+		return -ENOMEM;
+	f = mess_tmp_open(dir, name);
+	if (!f) {
+		err = -errno;
+		json_decref(j);
+		return err;
+	}
+	err = mess_json_dumpf(j, f);
+	json_decref(j);
+	if (!err)
+		return mess_tmp_commit(dir, name, f);
+	/* Nothing half written is renamed into place, or left beside it. */
+	fclose(f);
+	mess_tmp_discard(dir, name);
+	return err;
+}
+
+void mess_tmp_discard(const char *dir, const char *name)
+{
+	char a[PATH_MAX + 64];
+
+	snprintf(a, sizeof(a), "%s/%s.tmp", dir, name);
+	unlink(a);
+}
+
 int mess_append_open(struct mess_appender *a, const char *dir,
 		     const char *name)
 {

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "mess/json.h"
+
 /* mkdir -p: 0, or -errno (-ENOTDIR if a component is a file). */
 int mess_mkdir_p(const char *path);
 /* fopen(dir/name, mode). */
@@ -16,6 +18,10 @@ FILE *mess_file_open(const char *dir, const char *name, const char *mode);
  * way, and a failed dir/name.tmp removed, the old dir/name kept. */
 FILE *mess_tmp_open(const char *dir, const char *name);
 int mess_tmp_commit(const char *dir, const char *name, FILE *f);
+/* Remove dir/name.tmp (after its FILE was closed): a replacement given up. */
+void mess_tmp_discard(const char *dir, const char *name);
+/* j (stolen; NULL: -ENOMEM) written whole as dir/name: 0 or -errno. */
+int mess_json_write(const char *dir, const char *name, json_t *j);
 
 /*
  * A results file that grows one whole line (or row) at a time, flushed to

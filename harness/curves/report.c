@@ -4,6 +4,7 @@
  * interrupted run is always a valid partial result that --resume continues.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -436,6 +437,9 @@ static void export_mess(struct mess_run *r)
 	}
 	struct mess_export_in in = {
 		.fam = &r->fam, .m = m, .ghz = mess_cpufreq_ghz(&r->freq),
+		.ghz_source = isfinite(r->freq.measured_ghz) ?
+			"measured on the chase core (meta.json cpu_frequency)" :
+			r->freq.nominal_source,
 		.origin = r->rd.dir, .tool = tool, .bw_source = BW_SOURCE,
 		.below_note = r->var->table[0].nontemporal ? NULL : BELOW_NOTE,
 	};

@@ -186,6 +186,9 @@ int mess_export_main(int argc, char **argv)
 		/* The clock the run measured it ran at, else its nominal. */
 		.ghz = o.ghz > 0 ? o.ghz : isfinite(info.cpu_ghz_measured) ?
 			info.cpu_ghz_measured : info.cpu_ghz,
+		.ghz_source = o.ghz > 0 ? "--ghz" : isfinite(info.cpu_ghz_measured) ?
+			"measured by the run (meta.json cpu_frequency)" :
+			"nominal, from the set's metadata",
 	};
 	rc = mess_export(fmt, &in, o.out, &t, err, sizeof(err));
 	if (rc)

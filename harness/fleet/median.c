@@ -129,24 +129,6 @@ static json_t *median_meta(const struct fleet *f, size_t g, double unloaded,
 	return m;
 }
 
-static int write_json(const char *dir, const char *name, json_t *j)
-{
-	FILE *fp;
-	int rc;
-
-	if (!j)
-		return -ENOMEM;
-	fp = mess_tmp_open(dir, name);
-	if (!fp) {
-		json_decref(j);
-		return -errno;
-	}
-	rc = mess_json_dumpf(j, fp);
-	json_decref(j);
-	rc = mess_tmp_commit(dir, name, fp) ?: rc;
-	return rc;
-}
-
 /* Medians over the group's compared nodes of a per-node figure. */
 static void node_median(const struct fleet *f, size_t g, double *v,
 			double (*get)(const struct fleet_node *), double *md, double *sd)
@@ -203,7 +185,7 @@ static int one_group(struct fleet *f, size_t g, const char *outdir, struct med *
 	node_median(f, g, w->v, get_ghz_measured, &ghz[1], &dummy);
 	gr->median_nodes = (size_t)used;
 	if (!rc)
-		rc = write_json(dir, "meta.json", median_meta(f, g, unloaded, usd,
+		rc = mess_json_write(dir, "meta.json", median_meta(f, g, unloaded, usd,
 							     (size_t)used, ghz));
 	/* summary.json as a run has it (mess export and people read it). */
 	if (!rc && isfinite(unloaded) && !mess_summarise(&fam, unloaded, 0, 0.02, &s)) {

@@ -189,8 +189,6 @@ static int write_summary(const struct position *p, const struct totals *t,
 			 const char *dir)
 {
 	json_t *reg = json_object(), *j;
-	FILE *f;
-	int err;
 
 	for (int i = 0; reg && i < POS_NREGIONS; i++)
 		json_object_set_new(reg, pos_region_names[i], mess_json_pack("{s:o, s:o, s:I}",
@@ -215,17 +213,7 @@ static int write_summary(const struct position *p, const struct totals *t,
 		"definition", "PROFET's (bsc-mem/PROFET, Curve.get_stress_score): 0.8 (L - L0)/(Lmax - L0) + 0.2 angle/90 on the curve nearest in read share; see include/mess/stress.h",
 		"cpu_ghz", mess_json_real(p->ghz, 6), "cpu_ghz_source", p->ghz_source,
 		"method", "see results/README.md, 'mess position'");
-	if (!j)
-		return -ENOMEM;
-	f = mess_tmp_open(dir, "summary.json");
-	err = f ? mess_json_dumpf(j, f) : -errno;
-	json_decref(j);
-	if (err) {
-		if (f)
-			fclose(f);
-		return err;
-	}
-	return mess_tmp_commit(dir, "summary.json", f);
+	return mess_json_write(dir, "summary.json", j);
 }
 
 static void md_num(FILE *f, double v, const char *fmt)

@@ -40,6 +40,7 @@ struct mess_export_in {
 	const struct mess_family *fam;	/* the measured points (csv) */
 	const struct mess_model *m;	/* built from fam */
 	double ghz;		/* CPU frequency for cycles; 0: unknown */
+	const char *ghz_source;	/* where ghz came from (may be NULL) */
 	const char *origin;	/* what was read, for info.txt (may be NULL) */
 	const char *tool;	/* who measured it (may be NULL) */
 	const char *bw_source;	/* "accounted", "counters" (may be NULL) */

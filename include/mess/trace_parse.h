@@ -7,6 +7,7 @@
 #ifndef MESS_TRACE_PARSE_H
 #define MESS_TRACE_PARSE_H
 
+#include "mess/parse.h"
 #include "mess/trace.h"
 
 #define MESS_TP_MAXF 256	/* fields of one line */
@@ -30,7 +31,6 @@ int mess_tp_fail(struct mess_tp *p, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* MESS_TP_RD, MESS_TP_WR, -1 (neither) or -2 (both); records the name. */
 int mess_tp_classify(struct mess_tp *p, const char *ev);
-char *mess_tp_trim(char *s);
 /* Split s in place at any of seps (a run of blanks counts once when seps
  * holds a blank), fields trimmed: how many. */
 int mess_tp_split(char *s, const char *seps, char **f, int max);
