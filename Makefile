@@ -63,7 +63,7 @@ ASFLAGS_ALL = -g -MMD -MP $(ASFLAGS)
 BUILD_INFO = -DMESS_VERSION='"$(VERSION)"' -DMESS_GIT_REV='"$(GIT_REV)"' \
 	-DMESS_CFLAGS='"$(strip $(OPTFLAGS) $(CFLAGS))"'
 LDLIBS_LIB := -ljansson -lm
-LDLIBS_HARNESS := -lhwloc -lnuma -lpthread $(LDLIBS_LIB)
+LDLIBS_HARNESS := -lhwloc -lnuma -lpfm -lpthread $(LDLIBS_LIB)
 LDLIBS_TEST := -lcmocka -lm
 
 ifeq ($(V),1)

@@ -12,7 +12,9 @@
 #   harness/core/        only "core/...", "mess/..." and the kernel headers
 #                        (kernels/include/*.h, kernels/c/*.h by bare name);
 #                        never a command folder's header
-#   harness/<command>/   never another command folder's header
+#   harness/<command>/   never another command folder's header, and no
+#                        libpfm4 header (<perfmon/...>): the PMU layer in
+#                        harness/core/ is the one place that links libpfm4
 #   kernels/             only their own headers: nothing of harness/, lib/
 #                        or include/
 # Prints each violation as "file:line: <what> includes <header>: <rule>".
@@ -81,6 +83,8 @@ function say(what, hdr, rule) {
 			say("lib", hdr, "lib/ and include/mess/ include only \"mess/...\" headers")
 		else if (!quoted && (name in banned || top == "hwloc"))
 			say("lib", hdr, "lib/ and include/mess/ use neither hwloc, libnuma nor pthread")
+		else if (!quoted && top == "perfmon")
+			say("lib", hdr, "libpfm4 is used in harness/core/ only")
 	} else if (file ~ /^harness\/core\//) {
 		if (!quoted)
 			next
@@ -94,6 +98,8 @@ function say(what, hdr, rule) {
 		sub(/\/.*/, "", cmd)
 		if (quoted && top != cmd && (top in is_cmd))
 			say("command " cmd, hdr, "a command never includes another command folder'"'"'s header")
+		else if (!quoted && top == "perfmon")
+			say("command " cmd, hdr, "libpfm4 is used in harness/core/ only")
 	} else if (file ~ /^kernels\//) {
 		if (!quoted)
 			next

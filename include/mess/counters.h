@@ -22,8 +22,14 @@ enum mess_enc {
 /*
  * One memory-controller family.  pmu_glob names the kernel PMUs, one per
  * channel or controller instance, all of which are opened and summed;
- * %d in a libpfm4 event name is the instance number the kernel PMU name
- * ends with.  bytes_per_count 0: from the sysfs event's scale and unit.
+ * %d in an event name is the instance number the kernel PMU name ends
+ * with.  read_event and write_event may list several events separated by
+ * ';' (AMD DF: one per DRAM channel, all on one PMU): every one is opened
+ * on every PMU and all are summed (mess_event_list_split).
+ * bytes_per_count 0: from the sysfs event's scale and unit.
+ * cpu_pmu: where the PMU names alone do not tell the family (amd_df means
+ * different events on Zen 3 and Zen 4), a shell pattern the core PMU's
+ * libpfm4 name (mess_pmu_core_name) must match; NULL: any.
  */
 struct mess_dram_family {
 	const char *name;		/* "intel-icx-imc-free" */
@@ -33,18 +39,29 @@ struct mess_dram_family {
 	const char *read_event;
 	const char *write_event;	/* NULL: the family counts reads only */
 	double bytes_per_count;
+	double write_bytes_per_count;	/* 0: bytes_per_count (Grace differs) */
 	int free_running;		/* counts always; cannot be programmed */
+	int rw_combined;		/* read_event counts reads and writes
+					 * together: total only, no read share */
+	const char *cpu_pmu;
 	const char *source;		/* where the event definitions come from */
 };
 
 extern const struct mess_dram_family mess_dram_families[];
 extern const size_t mess_dram_nfamilies;
 
+#define MESS_EVENT_LEN 160
+/* Split a ';'-separated event list into out; returns how many, or -EINVAL
+ * (an empty entry, or one of MESS_EVENT_LEN or more) or -E2BIG (more than
+ * max). */
+int mess_event_list_split(const char *list, char out[][MESS_EVENT_LEN],
+			  int max);
+
 /* The chase's core events on one microarchitecture, as libpfm4 names
  * them; NULL where the PMU has no such event.  walk_cycles counts cycles
  * with a data-TLB walk in progress (the figure Mess subtracts). */
 struct mess_core_events {
-	const char *pfm_pmu;		/* libpfm4 PMU name: "skx", "zen4" */
+	const char *pfm_pmu;		/* libpfm4 PMU name: "skx", "amd64_fam19h_zen4" */
 	const char *cycles, *instructions;
 	const char *walk_cycles, *stlb_hits;
 };
