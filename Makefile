@@ -33,9 +33,9 @@ HOST_ARCH := $(shell uname -m)
 FOREIGN := $(if $(filter $(ARCH),$(HOST_ARCH)),,1)
 EMU = $(if $(FOREIGN),qemu-$(ARCH))
 
-# A foreign ISA links static cmocka, hwloc, libnuma and jansson built from
-# Debian's sources by tools/cross-deps.sh (bookworm has no riscv64 packages
-# to install); static binaries run under qemu-user with no sysroot.
+# A foreign ISA links static cmocka, hwloc, libnuma, jansson and libpfm4
+# built from Debian's sources by tools/cross-deps.sh (bookworm has no riscv64
+# packages to install); static binaries run under qemu-user with no sysroot.
 ifneq ($(FOREIGN),)
 DEPS := build/deps/$(ARCH)
 CPPFLAGS += -I$(DEPS)/include
@@ -256,7 +256,7 @@ $(addprefix check-,$(ISAS)): check-%:
 	command -v $(CROSS_$*)gcc >/dev/null || skip "no $(CROSS_$*)gcc (apt-get install gcc-$(CROSS_$*:-=))"; \
 	command -v qemu-$* >/dev/null || skip "no qemu-$* (apt-get install qemu-user)"; \
 	rc=0; tools/cross-deps.sh $* $(CROSS_$*) build/deps/$* || rc=$$?; \
-	[ $$rc -ne 77 ] || skip "no static cmocka/hwloc/libnuma/jansson for $* (see above)"; \
+	[ $$rc -ne 77 ] || skip "no static cmocka/hwloc/libnuma/jansson/libpfm4 for $* (see above)"; \
 	[ $$rc -eq 0 ] || exit $$rc; \
 	$(MAKE) --no-print-directory CROSS_COMPILE=$(CROSS_$*) check-kernels check-e2e
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# Static cmocka, hwloc, libnuma and jansson for one foreign ISA, built from
-# Debian's own source packages with Debian's cross compiler:
+# Static cmocka, hwloc, libnuma, jansson and libpfm4 for one foreign ISA,
+# built from Debian's own source packages with Debian's cross compiler:
 #
 #   tools/cross-deps.sh <arch> <compiler-prefix> <prefix-dir>
 #   e.g. tools/cross-deps.sh riscv64 riscv64-linux-gnu- build/deps/riscv64
@@ -19,7 +19,7 @@
 set -euo pipefail
 
 arch=${1:?arch} cross=${2:?compiler prefix} prefix=${3:?prefix dir}
-pkgs=(cmocka hwloc numactl jansson)
+pkgs=(cmocka hwloc numactl jansson libpfm4)
 here=$(pwd)
 mkdir -p "$prefix"
 prefix=$(cd "$prefix" && pwd)
@@ -71,6 +71,7 @@ cmocka_src=$(ls -d "$src"/cmocka-*/ | tail -n1)
 hwloc_src=$(ls -d "$src"/hwloc-*/ | tail -n1)
 numa_src=$(ls -d "$src"/numactl-*/ | tail -n1)
 jansson_src=$(ls -d "$src"/jansson-*/ | tail -n1)
+pfm_src=$(ls -d "$src"/libpfm4-*/ | tail -n1)
 
 host=$("${cross}gcc" -dumpmachine)
 obj=$prefix/obj
@@ -131,9 +132,33 @@ cp "$obj/jansson/lib/libjansson.a" "$prefix/lib/"
 cp "$obj/jansson/include/jansson.h" "$obj/jansson/include/jansson_config.h" \
 	"$prefix/include/"
 
+# The harness names its events through libpfm4 (perf_event encodings).  It
+# has its own Makefiles, not autoconf: build only lib/ (no examples, tests
+# or python) in a private copy, static only.  ARCH is libpfm4's name, as in
+# Debian's rules; 4.13 has no riscv64 support, so there ARCH selects no
+# core PMU tables and the library carries only the generic perf_events PMUs
+# (perf::, perf_raw::), which is all a qemu-user run can use anyway.  DBG=
+# drops upstream's -Werror (a newer cross gcc's new warning is no reason to
+# fail); OPTIM is what Debian's CFLAGS give the native build.
+case $arch in
+aarch64) pfm_arch=arm64 ;;
+ppc64le | ppc64 | powerpc*) pfm_arch=powerpc ;;
+*) pfm_arch=$arch ;;
+esac
+step "libpfm4 ($pfm_src, ARCH=$pfm_arch)"
+cp -a "$pfm_src" "$obj/libpfm4"
+pfm_make=(CC="${cross}gcc" AR="${cross}ar" ARCH="$pfm_arch" SYS=Linux
+	CONFIG_PFMLIB_SHARED=n CONFIG_PFMLIB_NOPYTHON=y DBG= OPTIM=-O2
+	PREFIX="$prefix" LIBDIR="$prefix/lib" INCDIR="$prefix/include"
+	LDCONFIG=true)
+(cd "$obj/libpfm4/lib" && make -j"$jobs" "${pfm_make[@]}" libpfm.a >>"$log" 2>&1 &&
+	make "${pfm_make[@]}" install >>"$log" 2>&1 &&
+	cd ../include && make "${pfm_make[@]}" install >>"$log" 2>&1)
+
 for f in lib/libcmocka.a lib/libhwloc.a lib/libnuma.a lib/libjansson.a \
-	include/cmocka.h include/hwloc.h include/numa.h include/jansson.h \
-	include/jansson_config.h; do
+	lib/libpfm.a include/cmocka.h include/hwloc.h include/numa.h \
+	include/jansson.h include/jansson_config.h include/perfmon/pfmlib.h \
+	include/perfmon/pfmlib_perf_event.h include/perfmon/perf_event.h; do
 	[ -f "$prefix/$f" ] || { echo "cross-deps: $arch: $f missing after build (see $log)" >&2; exit 1; }
 done
 rm -rf "$obj"
