@@ -11,6 +11,7 @@
 #include "absorb/cmd.h"
 #include "compare/cmd.h"
 #include "core/cmd.h"
+#include "counters/cmd.h"
 #include "curves/cmd.h"
 #include "export/cmd.h"
 #include "fleet/cmd.h"
@@ -38,6 +39,8 @@ static const struct mess_cmd cmds[] = {
 	  mess_compare_main, mess_compare_usage, NULL },
 	{ "fleet", "merge the runs of many nodes (a Slurm array): one table, outlier nodes, the median family",
 	  mess_fleet_main, mess_fleet_usage, NULL },
+	{ "counters", "what this machine's PMUs offer: core events, memory-controller counters, and why not",
+	  mess_counters_main, mess_counters_usage, NULL },
 };
 
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))

@@ -246,7 +246,8 @@ int mess_reference_read(const char *csv_path, struct mess_family *f,
 
 /* ---- the suite's curves.csv ---- */
 
-#define CSV_NFIELDS 10
+#define CSV_NFIELDS_V1 10
+#define CSV_NFIELDS 14
 
 int mess_curves_csv_write_header(FILE *fp)
 {
@@ -269,13 +270,14 @@ int mess_curves_csv_write_row(FILE *fp, const struct mess_point *p,
 			      const char *bw_source)
 {
 	char rd[48], bw[48], rbw[48], wbw[48], lat[48], std[48];
+	char ard[48], awr[48], nw[48], rf[48];
 
 	if (!bw_source)
 		bw_source = "";
 	if (strpbrk(bw_source, ",\"\r\n") || p->store_pct == MESS_STORE_PCT_UNKNOWN)
 		return -EINVAL;
 	/* GB/s to 1 kB/s and ns to 0.1 ps: beyond any measurement noise. */
-	fprintf(fp, "%u,%s,%llu,%s,%s,%s,%s,%s,%u,%s\n", p->store_pct,
+	fprintf(fp, "%u,%s,%llu,%s,%s,%s,%s,%s,%u,%s,%s,%s,%s,%s\n", p->store_pct,
 		csv_num(rd, sizeof(rd), p->read_pct, 4),
 		(unsigned long long)p->nop,
 		csv_num(bw, sizeof(bw), p->bw_gbs, 6),
@@ -283,15 +285,18 @@ int mess_curves_csv_write_row(FILE *fp, const struct mess_point *p,
 		csv_num(wbw, sizeof(wbw), p->write_bw_gbs, 6),
 		csv_num(lat, sizeof(lat), p->lat_ns, 4),
 		csv_num(std, sizeof(std), p->lat_ns_std, 4),
-		p->repeats, bw_source);
+		p->repeats, bw_source,
+		csv_num(ard, sizeof(ard), p->acc_read_bw_gbs, 6),
+		csv_num(awr, sizeof(awr), p->acc_write_bw_gbs, 6),
+		csv_num(nw, sizeof(nw), p->lat_nowalk_ns, 4),
+		csv_num(rf, sizeof(rf), p->counter_run_frac, 4));
 	if (fflush(fp) || ferror(fp))
 		return -EIO;
 	return 0;
 }
 
-
 static int csv_row(const struct mess_lines *l, struct mess_family *f,
-		   char *err, size_t errlen)
+		   size_t nfields, char *err, size_t errlen)
 {
 	/* Column, what its values must be; bw_source (the last) is
 	 * provenance for people: nothing to keep. */
@@ -307,19 +312,24 @@ static int csv_row(const struct mess_lines *l, struct mess_family *f,
 		{ "write_bw_gbs", MESS_NUM_NONNEG, offsetof(struct mess_point, write_bw_gbs) },
 		{ "lat_ns", MESS_NUM_POS, offsetof(struct mess_point, lat_ns) },
 		{ "lat_ns_std", MESS_NUM_NONNEG, offsetof(struct mess_point, lat_ns_std) },
+		/* schema 2 only */
+		{ "acc_read_bw_gbs", MESS_NUM_NONNEG, offsetof(struct mess_point, acc_read_bw_gbs) },
+		{ "acc_write_bw_gbs", MESS_NUM_NONNEG, offsetof(struct mess_point, acc_write_bw_gbs) },
+		{ "lat_nowalk_ns", MESS_NUM_NONNEG, offsetof(struct mess_point, lat_nowalk_ns) },
+		{ "counter_run_frac", MESS_NUM_NONNEG, offsetof(struct mess_point, counter_run_frac) },
 	};
-	static const int num_col[] = { 1, 3, 4, 5, 6, 7 };
+	static const int num_col[] = { 1, 3, 4, 5, 6, 7, 10, 11, 12, 13 };
 	char *fl[CSV_NFIELDS];
-	struct mess_point p = { 0 };
+	struct mess_point p = MESS_POINT_INIT;
 	struct mess_curve *c;
 	uint64_t v;
 	size_t n, i;
 	int ret;
 
 	n = mess_split(l->line, ',', fl, CSV_NFIELDS);
-	if (n != CSV_NFIELDS)
+	if (n != nfields)
 		return mess_file_err(err, errlen, l->path, l->no,
-				     "%zu fields, expected %d", n, CSV_NFIELDS);
+				     "%zu fields, expected %zu", n, nfields);
 	ret = mess_field_u64(l, fl[0], "store_pct", UINT32_MAX - 1, &v, err, errlen);
 	if (ret)
 		return ret;
@@ -331,7 +341,8 @@ static int csv_row(const struct mess_lines *l, struct mess_family *f,
 		return ret;
 	p.repeats = (uint32_t)v;
 	for (i = 0; i < sizeof(num) / sizeof(num[0]) && !ret; i++)
-		ret = mess_field_num(l, fl[num_col[i]], num[i].name, 1, num[i].rule,
+		if ((size_t)num_col[i] < nfields)
+			ret = mess_field_num(l, fl[num_col[i]], num[i].name, 1, num[i].rule,
 				(double *)((char *)&p + num[i].off), err, errlen);
 	if (ret)
 		return ret;
@@ -353,26 +364,30 @@ int mess_curves_csv_read_rows(const char *path, struct mess_family *f,
 			      size_t errlen)
 {
 	struct mess_lines l;
-	size_t i;
+	size_t i, nfields = CSV_NFIELDS;
 	int ret;
 
 	ret = mess_lines_open(&l, path, err, errlen);
 	if (ret)
 		return ret;
 	ret = mess_lines_next(&l, err, errlen);
-	if (ret == 0)
+	if (ret == 0) {
 		ret = mess_file_err(err, errlen, path, 0, "empty file");
-	else if (ret > 0)
-		ret = strcmp(l.line, MESS_CURVES_CSV_HEADER) ?
+	} else if (ret > 0) {
+		nfields = !strcmp(l.line, MESS_CURVES_CSV_HEADER_V1) ?
+			CSV_NFIELDS_V1 : CSV_NFIELDS;
+		ret = strcmp(l.line, MESS_CURVES_CSV_HEADER) &&
+		      nfields != CSV_NFIELDS_V1 ?
 			mess_file_err(err, errlen, path, 1,
 				      "not the header of curves.csv: expected '%s'",
 				      MESS_CURVES_CSV_HEADER) : 0;
+	}
 	while (!ret && (ret = mess_lines_next(&l, err, errlen)) > 0) {
 		if (mess_blank(l.line)) {
 			ret = 0;
 			continue;
 		}
-		ret = csv_row(&l, f, err, errlen);
+		ret = csv_row(&l, f, nfields, err, errlen);
 		/* A row that breaks the format is the caller's to report and
 		 * measure again; out of memory is not a row's fault. */
 		if (ret == -EINVAL && bad) {

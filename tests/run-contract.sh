@@ -17,7 +17,7 @@ check_run_dir() {
 	check "meta.json complete" 'jq -e ".complete == true" "$d/meta.json" >/dev/null'
 	check "meta.json huge_pages is hugetlb/thp/none" 'jq -e ".huge_pages | test(\"^(hugetlb|thp|none)$\")" "$d/meta.json" >/dev/null'
 	check "meta.json vector width" 'jq -e ".generator.vector_width_bytes > 0" "$d/meta.json" >/dev/null'
-	check "curves.csv header" '[ "$(head -1 "$d/curves.csv")" = "store_pct,read_pct,nop,bw_gbs,read_bw_gbs,write_bw_gbs,lat_ns,lat_ns_std,repeats,bw_source" ]'
+	check "curves.csv header" '[ "$(head -1 "$d/curves.csv")" = "store_pct,read_pct,nop,bw_gbs,read_bw_gbs,write_bw_gbs,lat_ns,lat_ns_std,repeats,bw_source,acc_read_bw_gbs,acc_write_bw_gbs,lat_nowalk_ns,counter_run_frac" ]'
 	for s in $mixes; do
 		check "mix $s has >= $minpts points" '[ "$(awk -F, -v s=$s "NR>1 && \$1==s" "$d/curves.csv" | wc -l)" -ge $minpts ]'
 	done

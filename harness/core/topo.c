@@ -139,3 +139,31 @@ int mess_topo_node_of_core(struct mess_topo *t, int core)
 	node = numa_node_of_cpu(t->core_pu[core]);
 	return node < 0 ? 0 : node;
 }
+
+int mess_topo_npackages(struct mess_topo *t)
+{
+	int n = hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_PACKAGE);
+
+	return n > 0 ? n : 1;
+}
+
+/* The package (socket) of a PU by its OS index: hwloc's logical index,
+ * 0 when hwloc shows none (a VM may show no package object), -ENOENT for a
+ * PU this machine does not have. */
+int mess_topo_package_of_pu(struct mess_topo *t, int os_pu)
+{
+	hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->hw, (unsigned)os_pu);
+	hwloc_obj_t pkg;
+
+	if (!pu)
+		return -ENOENT;
+	pkg = hwloc_get_ancestor_obj_by_type(t->hw, HWLOC_OBJ_PACKAGE, pu);
+	return pkg ? (int)pkg->logical_index : 0;
+}
+
+int mess_topo_package_of_core(struct mess_topo *t, int core)
+{
+	if (core < 0 || core >= t->ncores)
+		return -EINVAL;
+	return mess_topo_package_of_pu(t, t->core_pu[core]);
+}

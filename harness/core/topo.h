@@ -33,5 +33,10 @@ int mess_topo_caches_of_core(struct mess_topo *t, int core, int *level,
 int mess_topo_bind_core(struct mess_topo *t, int core);
 /* NUMA node of the core's PU, or 0 if unknown. */
 int mess_topo_node_of_core(struct mess_topo *t, int core);
+/* Packages (sockets); at least 1. */
+int mess_topo_npackages(struct mess_topo *t);
+/* Logical package index of a PU (OS index) or of a core; -errno if none. */
+int mess_topo_package_of_pu(struct mess_topo *t, int os_pu);
+int mess_topo_package_of_core(struct mess_topo *t, int core);
 
 #endif

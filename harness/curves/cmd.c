@@ -64,7 +64,7 @@ static int pick_cores(struct mess_run *r, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	r->chase_core = (int)c->chase_core;
-	if (c->cores[0]) {
+	if (c->cores[0] && strcmp(c->cores, "all")) {
 		char why[160];
 
 		if (mess_parse_list(c->cores, r->gen_cores, MESS_MAX_CORES, n,
@@ -80,11 +80,51 @@ static int pick_cores(struct mess_run *r, char *err, size_t errlen)
 				return -EINVAL;
 			}
 	} else {
+		/* Default: the chase core's package only.  On a multi-socket
+		 * node, generators on every package would load memory across
+		 * the interconnect and measure it, not the chase's local
+		 * controllers; --cores all asks for that. */
+		int all = !strcmp(c->cores, "all");
+		int pkg = mess_topo_package_of_core(&r->topo, r->chase_core);
+
 		for (int i = 0; i < n; i++)
-			if (i != r->chase_core)
+			if (i != r->chase_core &&
+			    (all || mess_topo_package_of_core(&r->topo, i) == pkg))
 				r->gen_cores[r->ngen++] = i;
+		snprintf(r->cores_rule, sizeof(r->cores_rule), all ?
+			 "--cores all: every core but the chase core, on every package" :
+			 "default: the other cores of the chase core's package %d", pkg);
+	}
+	/* The packages loaded: those whose DRAM traffic is counted. */
+	r->npkgs_loaded = 0;
+	for (int i = -1; i < r->ngen; i++) {
+		int p = mess_topo_package_of_core(&r->topo, i < 0 ? r->chase_core :
+						  r->gen_cores[i]), k;
+
+		for (k = 0; k < r->npkgs_loaded && r->pkgs_loaded[k] != p; k++)
+			;
+		if (k == r->npkgs_loaded && p >= 0 && k < MESS_DRAM_MAX_PKG)
+			r->pkgs_loaded[r->npkgs_loaded++] = p;
 	}
 	return 0;
+}
+
+/* The memory's own package is counted too: with --mem-node on another
+ * socket, that is where the traffic lands. */
+static void count_memory_package(struct mess_run *r)
+{
+	for (int c = 0; c < r->topo.ncores; c++) {
+		int p, k;
+
+		if (mess_topo_node_of_core(&r->topo, c) != r->mem.node)
+			continue;
+		p = mess_topo_package_of_core(&r->topo, c);
+		for (k = 0; k < r->npkgs_loaded && r->pkgs_loaded[k] != p; k++)
+			;
+		if (k == r->npkgs_loaded && p >= 0 && k < MESS_DRAM_MAX_PKG)
+			r->pkgs_loaded[r->npkgs_loaded++] = p;
+		return;
+	}
 }
 
 static size_t round2m(uint64_t x)
@@ -159,6 +199,7 @@ static int setup(struct mess_run *r)
 	/* On the chase core, before any traffic: the clock it runs at. */
 	mess_cpufreq_nominal(r->topo.core_pu[r->chase_core], &r->freq);
 	mess_cpufreq_measure(&r->freq);
+	mess_run_corectr_open(r);
 	fprintf(stderr, "mess: %s, chase on core %d, %d generator core%s, LLC %llu MiB, memory node %d\n",
 		r->topo.cpu_model, r->chase_core, r->ngen,
 		r->ngen == 1 ? "" : "s",
@@ -262,6 +303,7 @@ int mess_curves_main(int argc, char **argv)
 	if (r->mem.how != MESS_MEMSEL_DEFAULT)
 		fprintf(stderr, "mess: --mem-node %s: node %d (%s)\n", r->mem.given,
 			r->mem.node, r->mem.rule);
+	count_memory_package(r);
 	if (size_buffers(r, err, sizeof(err))) {
 		fprintf(stderr, "mess: %s\n", err);
 		return -EINVAL;
@@ -269,6 +311,11 @@ int mess_curves_main(int argc, char **argv)
 	if (!r->ngen)
 		fprintf(stderr, "warning: no generator cores (a 1-core machine or --cores left none): only the unloaded latency is measured\n");
 
+	/* Before the directory: --counters naming a family that cannot
+	 * count here leaves nothing behind. */
+	rc = mess_run_counters_open(r);
+	if (rc)
+		return rc;
 	mess_signals_install();
 	/* The directory first: a run it would overwrite is refused before
 	 * gigabytes are allocated and faulted in. */
@@ -306,6 +353,7 @@ int mess_curves_main(int argc, char **argv)
 	if (mess_interrupted)
 		rc = -EINTR;
 	rc = mess_rundir_end(&r->rd, rc, mess_run_finish(r, rc == 0));
+	mess_run_counters_close(r);
 	mess_rundir_close(&r->rd);
 	return rc == -EINTR || !rc ? rc : -EIO;
 }

@@ -25,7 +25,7 @@ static const struct mess_opt mess_cfg_opts[] = {
 	{ "repeats", MESS_OPT_UINT, F(repeats), 0, 1, 50, "N",
 	  "chase repeats per point; median and spread are reported (default 3)" },
 	{ "cores", MESS_OPT_STR, S(cores), 0, 0, "LIST",
-	  "generator cores, hwloc logical indices (default: all but the chase core)" },
+	  "generator cores, hwloc logical indices, or 'all' (every core but the chase core, on every package); default: the other cores of the chase core's package" },
 	{ "chase-core", MESS_OPT_INT, F(chase_core), 0, 0, MESS_MAX_CORES - 1, "N",
 	  "core that runs the pointer chase (default 0)" },
 	{ "buffer", MESS_OPT_SIZE, F(buffer), 0, 1 << 20, 1ULL << 46, "SIZE",
@@ -46,6 +46,8 @@ static const struct mess_opt mess_cfg_opts[] = {
 	  "bandwidth drop that counts as a wave (default 0.02)" },
 	{ "mem-node", MESS_OPT_STR, S(mem_node), 0, 0, MESS_MEMSEL_ARG,
 	  "NUMA node for all buffers: its number, or a kind (hbm, cxl, ...) for the nearest node of it (see mess nodes; default: the chase core's node); each: one family per kind, into subdirectories, and their comparison" },
+	{ "counters", MESS_OPT_STR, S(counters), 0, 0, "auto|off|LIST",
+	  "memory-controller counters for bandwidth and read share: auto (the first family that opens here), off (accounted only), or families by name (mess counters --list); default auto" },
 	{ "seed", MESS_OPT_UINT, F(seed), 0, 0, (double)UINT64_MAX, "N",
 	  "seed of the chase permutation (default 1)" },
 	{ "max-nop", MESS_OPT_UINT, F(max_nop), 0, 1, 1 << 30, "N",
@@ -63,6 +65,7 @@ void mess_options_defaults(struct mess_cfg *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	strcpy(cfg->mixes, "default");
+	strcpy(cfg->counters, "auto");
 	cfg->points = 12;
 	cfg->repeats = 3;
 	cfg->stride = 256;
@@ -107,6 +110,42 @@ static int resolve_mixes(struct mess_cfg *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+/* auto, off, or names of mess_dram_families[], each once. */
+static int resolve_counters(struct mess_cfg *cfg, char *err, size_t errlen)
+{
+	const char *p = cfg->counters;
+
+	if (!strcmp(p, "auto") || !strcmp(p, "off"))
+		return 0;
+	while (*p) {
+		size_t len = strcspn(p, ","), i;
+
+		for (i = 0; i < mess_dram_nfamilies; i++)
+			if (strlen(mess_dram_families[i].name) == len &&
+			    !strncmp(mess_dram_families[i].name, p, len))
+				break;
+		if (!len || i == mess_dram_nfamilies) {
+			size_t at = 0;
+
+			at += (size_t)snprintf(err, errlen,
+				"--counters: '%.*s' is not allowed; allowed: auto, off, or memory-controller families separated by commas:",
+				(int)len, p);
+			for (i = 0; i < mess_dram_nfamilies && at < errlen; i++)
+				at += (size_t)snprintf(err + at, errlen - at, " %s",
+						       mess_dram_families[i].name);
+			return -EINVAL;
+		}
+		p += len;
+		if (*p == ',' && !p[1]) {
+			snprintf(err, errlen, "--counters: '%s' ends with a comma; allowed: auto, off, or family names separated by commas",
+				 cfg->counters);
+			return -EINVAL;
+		}
+		p += *p == ',';
+	}
+	return 0;
+}
+
 int mess_options_parse(struct mess_cfg *cfg, int argc, char **argv,
 		       char *err, size_t errlen)
 {
@@ -121,6 +160,8 @@ int mess_options_parse(struct mess_cfg *cfg, int argc, char **argv,
 			 (unsigned long long)cfg->stride);
 		return -EINVAL;
 	}
+	if (resolve_counters(cfg, err, errlen))
+		return -EINVAL;
 	return resolve_mixes(cfg, err, errlen);
 }
 

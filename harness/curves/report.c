@@ -21,8 +21,11 @@
 #include "core/rundir.h"
 #include "core/util.h"
 
-#define META_SCHEMA 1
-#define BW_SOURCE "accounted"
+/* 2: curves.csv's counter columns, meta.json counters and
+ * generator_cores_rule. */
+#define META_SCHEMA 2
+/* Every use has the run at hand as r. */
+#define BW_SOURCE (r->dram.fam ? "counters" : "accounted")
 
 /* The CSV sorted by mix and pressure, replacing the append-order file. */
 static int rewrite_csv(struct mess_run *r)
@@ -350,6 +353,12 @@ int mess_run_write_meta(struct mess_run *r, int complete)
 		json_decref(m);
 		m = NULL;
 	}
+	if (m && mess_json_merge(m, mess_json_pack("{s:o, s:s}",
+		"counters", mess_run_counters_json(r),
+		"generator_cores_rule", r->cores_rule))) {
+		json_decref(m);
+		m = NULL;
+	}
 	return mess_rundir_write_meta(&r->rd, m, complete);
 }
 
@@ -399,6 +408,7 @@ static int write_summary(struct mess_run *r, int complete)
 		r->unloaded_ns, r->unloaded_std_ns, r->unloaded_repeats,
 		r->cfg.window ? "TLB-window" : "fully random",
 		r->unloaded_random_ns, r->unloaded_random_std_ns, BW_SOURCE);
+	mess_run_counters_md(f, r);
 	err = mess_tmp_commit(r->rd.dir, "summary.md", f);
 out:
 	json_decref(extra);

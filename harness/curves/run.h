@@ -7,8 +7,11 @@
 #include <stdio.h>
 
 #include "mess/curve.h"
+#include "mess/json.h"
 #include "curves/gen.h"
+#include "core/corectr.h"
 #include "core/cpufreq.h"
+#include "core/dram.h"
 #include "core/mem.h"
 #include "core/memsel.h"
 #include "core/options.h"
@@ -40,6 +43,7 @@ struct mess_cfg {
 	double peak_gbs;
 	double wave_tol;
 	char mem_node[MESS_MEMSEL_LEN];	/* "": the chase core's node */
+	char counters[256];	/* "auto", "off" or memory-controller families */
 	uint64_t seed;
 	uint64_t max_nop;
 	/* Resolved after parsing. */
@@ -92,6 +96,16 @@ struct mess_run {
 	char plots_note[256];
 	char export_note[512];
 	struct mess_cpufreq freq;	/* for cycle-based consumers */
+
+	/* Counters (--counters): DRAM traffic on the packages loaded, the
+	 * chase thread's core events.  dram.fam NULL / cc.set NULL: not
+	 * counted, and their status says why. */
+	struct mess_dram dram;
+	struct mess_corectr cc;
+	int npkgs_loaded;
+	int pkgs_loaded[MESS_DRAM_MAX_PKG];
+	unsigned dram_zero_windows;	/* windows the DRAM counters read 0 */
+	char cores_rule[128];	/* how the generator cores were chosen */
 };
 
 
@@ -100,6 +114,13 @@ int mess_measure_unloaded(struct mess_run *r);
 /* --mem-node each (each.c): one family per memory kind, compared. */
 int mess_curves_each(struct mess_run *r, int argc, char **argv);
 int mess_sweep(struct mess_run *r);
+
+/* counted.c: --counters */
+int mess_run_counters_open(struct mess_run *r);
+void mess_run_corectr_open(struct mess_run *r);
+void mess_run_counters_close(struct mess_run *r);
+json_t *mess_run_counters_json(const struct mess_run *r);
+void mess_run_counters_md(FILE *f, const struct mess_run *r);
 
 /* report.c: the run directory's files */
 /* After mess_rundir_open and the buffers: curves.csv, the points of

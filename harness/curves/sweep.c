@@ -83,8 +83,47 @@ static double settle(struct mess_run *r, const struct mess_gen_kernel *k,
 }
 
 struct sample {
-	double lat_ns, rd_gbs, wr_gbs;
+	double lat_ns, rd_gbs, wr_gbs;	/* accounted */
+	double crd_gbs, cwr_gbs, ctot_gbs;	/* counted: NAN without counters */
+	double nowalk_ns;		/* NAN without walk cycles */
+	double run_frac;
 };
+
+/* The counters over one chase window (NAN where they give no figure). */
+static void counted(struct mess_run *r, const struct mess_dram_snap *da,
+		    const struct mess_dram_snap *db,
+		    const struct mess_corectr_snap *ca,
+		    const struct mess_corectr_snap *cb, double dt_ns,
+		    double loads, struct sample *s)
+{
+	s->crd_gbs = s->cwr_gbs = s->ctot_gbs = s->nowalk_ns = s->run_frac = NAN;
+	if (r->dram.fam) {
+		struct mess_dram_bytes b;
+
+		mess_dram_bytes(&r->dram, da, db, &b);
+		/* No read traffic at all while the chase alone misses the
+		 * caches means the counter is not counting this memory: no
+		 * figure, and the run says how often. */
+		if (b.rd == 0 || b.tot == 0) {
+			r->dram_zero_windows++;
+			b.rd = b.wr = b.tot = NAN;
+		}
+		s->crd_gbs = b.rd / dt_ns;
+		s->ctot_gbs = b.tot / dt_ns;
+		/* A family that counts reads only gives no write figure;
+		 * the read share is then unknown, not 100 %. */
+		s->cwr_gbs = b.wr / dt_ns;
+		s->run_frac = b.run_frac;
+	}
+	if (r->cc.set) {
+		double walk = mess_corectr_delta(&r->cc, ca, cb, MESS_CC_WALK);
+		double cyc = mess_corectr_delta(&r->cc, ca, cb, MESS_CC_CYCLES);
+
+		/* The clock the chase ran at over this very window. */
+		s->nowalk_ns = mess_walk_free_latency(s->lat_ns, walk, loads,
+						      cyc / dt_ns);
+	}
+}
 
 #define CHASE_CHUNK_MS 100.0
 
@@ -92,6 +131,8 @@ static void chase_window(struct mess_run *r, const struct mess_gen_kernel *k,
 			 struct sample *s)
 {
 	struct mess_gen_snap a = { 0 }, b = { 0 };
+	static struct mess_dram_snap da, db;
+	struct mess_corectr_snap ca, cb;
 	uint64_t it = r->chase_iters, left = it, chunk;
 	double t0, t1, loads = (double)it * MESS_CHASE_UNROLL, dt, gi;
 
@@ -102,6 +143,12 @@ static void chase_window(struct mess_run *r, const struct mess_gen_kernel *k,
 		(uint64_t)(it * CHASE_CHUNK_MS / r->cfg.chase_ms) + 1 : it;
 	if (r->ngen)
 		mess_gens_snap(&r->gens, &a);
+	/* Counters read just outside the timed loop: a few reads per
+	 * window of ~10^5 loads (their cost is in the README). */
+	if (r->dram.fam && mess_dram_snap(&r->dram, &da))
+		memset(&da, 0, sizeof(da));
+	if (r->cc.set)
+		mess_corectr_snap(&r->cc, &ca);
 	t0 = mess_now_ns();
 	while (left && !mess_interrupted) {
 		uint64_t n = left < chunk ? left : chunk;
@@ -110,6 +157,10 @@ static void chase_window(struct mess_run *r, const struct mess_gen_kernel *k,
 		left -= n;
 	}
 	t1 = mess_now_ns();
+	if (r->cc.set)
+		mess_corectr_snap(&r->cc, &cb);
+	if (r->dram.fam && mess_dram_snap(&r->dram, &db))
+		memset(&db, 0, sizeof(db));
 	if (r->ngen)
 		mess_gens_snap(&r->gens, &b);
 	s->lat_ns = (t1 - t0) / loads;
@@ -122,10 +173,34 @@ static void chase_window(struct mess_run *r, const struct mess_gen_kernel *k,
 		s->rd_gbs += gi * gen_read_bytes(k) / dt;
 		s->wr_gbs += gi * gen_write_bytes(k) / dt;
 	}
+	counted(r, &da, &db, &ca, &cb, t1 - t0, loads, s);
 	/* Keep each repeat near chase_ms whatever the latency is now. */
 	double want = r->cfg.chase_ms * 1e6 / (s->lat_ns * MESS_CHASE_UNROLL);
 
 	r->chase_iters = want < 4 ? 4 : (uint64_t)want;
+}
+
+/* The median of the finite values (NAN if none): a window whose counter
+ * gave no figure is left out, never counted as 0. */
+static double median_finite(const double *v, unsigned n)
+{
+	double f[64];
+	unsigned m = 0;
+
+	for (unsigned i = 0; i < n && i < 64; i++)
+		if (isfinite(v[i]))
+			f[m++] = v[i];
+	return m ? mess_median(f, m) : NAN;
+}
+
+static double min_finite(const double *v, unsigned n)
+{
+	double m = NAN;
+
+	for (unsigned i = 0; i < n; i++)
+		if (isfinite(v[i]) && !(v[i] >= m))
+			m = v[i];
+	return m;
 }
 
 /* Repeats with re-measurement when they disagree; fills lat/bw of p. */
@@ -133,6 +208,7 @@ static void measure_repeats(struct mess_run *r, const struct mess_gen_kernel *k,
 			    unsigned repeats, struct mess_point *p)
 {
 	double lat[64], rd[64], wr[64], sorted[64];
+	double crd[64], cwr[64], ctot[64], nw[64], rf[64];
 
 	if (repeats > 64)
 		repeats = 64;
@@ -144,6 +220,11 @@ static void measure_repeats(struct mess_run *r, const struct mess_gen_kernel *k,
 			lat[i] = s.lat_ns;
 			rd[i] = s.rd_gbs;
 			wr[i] = s.wr_gbs;
+			crd[i] = s.crd_gbs;
+			cwr[i] = s.cwr_gbs;
+			ctot[i] = s.ctot_gbs;
+			nw[i] = s.nowalk_ns;
+			rf[i] = s.run_frac;
 		}
 		/* Cut short: nothing measured is a figure, never a guess. */
 		if (mess_interrupted) {
@@ -160,10 +241,25 @@ static void measure_repeats(struct mess_run *r, const struct mess_gen_kernel *k,
 		r->remeasured++;
 	}
 	p->lat_ns_std = mess_stddev(lat, repeats);
-	p->read_bw_gbs = mess_median(rd, repeats);
-	p->write_bw_gbs = mess_median(wr, repeats);
+	p->acc_read_bw_gbs = mess_median(rd, repeats);
+	p->acc_write_bw_gbs = mess_median(wr, repeats);
+	p->read_bw_gbs = p->acc_read_bw_gbs;
+	p->write_bw_gbs = p->acc_write_bw_gbs;
+	p->lat_nowalk_ns = median_finite(nw, repeats);
+	p->counter_run_frac = min_finite(rf, repeats);
+	if (r->dram.fam) {
+		/* Counted: the headline figures; NAN when a window gave none,
+		 * and the point then says so rather than fall back. */
+		p->read_bw_gbs = median_finite(crd, repeats);
+		p->write_bw_gbs = median_finite(cwr, repeats);
+	}
 	p->bw_gbs = p->read_bw_gbs + p->write_bw_gbs;
-	p->read_pct = p->bw_gbs > 0 ? 100.0 * p->read_bw_gbs / p->bw_gbs : 100;
+	/* A family that counts reads and writes together gives the total
+	 * and no share. */
+	if (r->dram.fam && r->dram.fam->rw_combined)
+		p->bw_gbs = median_finite(ctot, repeats);
+	p->read_pct = isnan(p->bw_gbs) ? NAN : p->bw_gbs > 0 ?
+		      100.0 * p->read_bw_gbs / p->bw_gbs : 100;
 	p->repeats = repeats;
 }
 

@@ -67,6 +67,10 @@ static int one_curve(const struct fleet *f, size_t g, int mix, struct med *w,
 			.nop = (uint64_t)(FLEET_MEDIAN_STEPS - 1 - s), .bw_gbs = bw[s],
 			.read_bw_gbs = bw[s] * rmed / 100, .write_bw_gbs = bw[s] * (1 - rmed / 100),
 			.lat_ns = lat[s], .lat_ns_std = sp[s], .repeats = (uint32_t)used,
+			/* A median over nodes has no accounted twin or walk
+			 * figure of its own. */
+			.acc_read_bw_gbs = NAN, .acc_write_bw_gbs = NAN,
+			.lat_nowalk_ns = NAN, .counter_run_frac = NAN,
 		};
 
 		if (!isfinite(p.lat_ns))

@@ -6,6 +6,7 @@
 #ifndef MESS_CURVE_H
 #define MESS_CURVE_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,7 +23,22 @@ struct mess_point {
 	double lat_ns;		/* median chase load-to-use latency */
 	double lat_ns_std;	/* spread of the repeats */
 	uint32_t repeats;
+	/* Where the bandwidth above came from the memory controllers'
+	 * counters, the generators' accounted figure beside it, so that every
+	 * point validates the accounting; NAN where not recorded (sets from
+	 * elsewhere, runs before curves.csv had these columns). */
+	double acc_read_bw_gbs, acc_write_bw_gbs;
+	/* The chase latency with page-walk cycles subtracted (core counters);
+	 * NAN without them. */
+	double lat_nowalk_ns;
+	/* The least running/enabled fraction of the counters behind the point
+	 * (1: none was multiplexed); NAN without counters. */
+	double counter_run_frac;
 };
+
+/* A point with nothing recorded: the optional figures NAN. */
+#define MESS_POINT_INIT { .acc_read_bw_gbs = NAN, .acc_write_bw_gbs = NAN, \
+			  .lat_nowalk_ns = NAN, .counter_run_frac = NAN }
 
 /* One curve: points in order of increasing pressure (nop decreasing). */
 struct mess_curve {

@@ -72,9 +72,14 @@ int mess_reference_read(const char *csv_path, struct mess_family *f,
 int mess_profet_read(const char *path, double ghz, struct mess_family *f,
 		     char *err, size_t errlen);
 
-/* The header of curves.csv, without the newline. */
-#define MESS_CURVES_CSV_HEADER \
+/* The header of curves.csv, without the newline.  The columns after
+ * bw_source (schema 2) hold the accounted bandwidth beside a counted one,
+ * the latency without page walks and the counters' running fraction; empty
+ * where not measured.  Files with the first header (schema 1) still read. */
+#define MESS_CURVES_CSV_HEADER_V1 \
 	"store_pct,read_pct,nop,bw_gbs,read_bw_gbs,write_bw_gbs,lat_ns,lat_ns_std,repeats,bw_source"
+#define MESS_CURVES_CSV_HEADER MESS_CURVES_CSV_HEADER_V1 \
+	",acc_read_bw_gbs,acc_write_bw_gbs,lat_nowalk_ns,counter_run_frac"
 
 /*
  * The suite's own curves.csv.  Rows are flushed as they are written so a

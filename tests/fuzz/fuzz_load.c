@@ -72,9 +72,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		if (mkdir(path, 0777))
 			abort();
 	}
-	put_text("r2/curves.csv", MESS_CURVES_CSV_HEADER "\n"
+	put_text("r2/curves.csv", MESS_CURVES_CSV_HEADER_V1 "\n"
 		 "0,99.5,1000,1.5,1.5,0,120.5,0.1,3,accounted\n");
-	put_text("r3/curves.csv", MESS_CURVES_CSV_HEADER "\n"
+	put_text("r3/curves.csv", MESS_CURVES_CSV_HEADER_V1 "\n"
 		 "0,99.5,1000,1.5,1.5,0,120.5,0.1,3,accounted\n");
 	put_text("b2/bwlat_0.txt", "1000 120\n");
 	put_text("b2/bwlat_50.txt", "2000 130\n");

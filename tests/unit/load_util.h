@@ -102,7 +102,7 @@ static inline void expect_err(const char *rel, double ghz, int rc, ...)
 
 static inline void write_run(void)
 {
-	put("run/curves.csv", MESS_CURVES_CSV_HEADER "\n" ROWS);
+	put("run/curves.csv", MESS_CURVES_CSV_HEADER_V1 "\n" ROWS);
 }
 
 #endif

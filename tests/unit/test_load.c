@@ -353,7 +353,7 @@ static void test_detection(void **state)
 	expect_err("run", 2.0, -EINVAL, "/run: 2 .json files", "x.json",
 		   "meta.json", NULL);
 	/* A .csv named otherwise: by its header. */
-	put("other/mine.csv", MESS_CURVES_CSV_HEADER "\n" ROW_0);
+	put("other/mine.csv", MESS_CURVES_CSV_HEADER_V1 "\n" ROW_0);
 	assert_int_equal(load("other/mine.csv", 0, &f, &in, err, sizeof(err)), 0);
 	assert_int_equal(in.kind, MESS_SET_RUN);
 	mess_family_free(&f);

@@ -142,13 +142,13 @@ static void test_bad_run(void **state)
 		const char *text, *where, *what;
 	} bad[] = {
 		{ "", "curves.csv: ", "empty file" },
-		{ MESS_CURVES_CSV_HEADER "\n", "curves.csv: ", "no measured point" },
+		{ MESS_CURVES_CSV_HEADER_V1 "\n", "curves.csv: ", "no measured point" },
 		{ "store_pct,read_pct\n" ROW_0, "curves.csv:1: ", "header" },
-		{ MESS_CURVES_CSV_HEADER "\n" ROW_0 "0,99.5,1000,1.5\n",
+		{ MESS_CURVES_CSV_HEADER_V1 "\n" ROW_0 "0,99.5,1000,1.5\n",
 		  "curves.csv:3: ", "4 fields, expected 10" },
-		{ MESS_CURVES_CSV_HEADER "\n" ROW_0 "x,99.5,1000,1.5,1.5,0,120.5,0.1,3,a\n",
+		{ MESS_CURVES_CSV_HEADER_V1 "\n" ROW_0 "x,99.5,1000,1.5,1.5,0,120.5,0.1,3,a\n",
 		  "curves.csv:3: ", "store_pct is not an integer" },
-		{ MESS_CURVES_CSV_HEADER "\n0,99.5,1000,1.5,1.5,0,inf,0.1,3,a\n",
+		{ MESS_CURVES_CSV_HEADER_V1 "\n0,99.5,1000,1.5,1.5,0,inf,0.1,3,a\n",
 		  "curves.csv:2: ", "lat_ns is infinite" },
 	};
 	size_t i;

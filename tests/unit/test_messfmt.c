@@ -61,6 +61,11 @@ static void add(struct mess_curve *c, uint64_t nop, double bw, double lat)
 		.lat_ns = lat,
 		.lat_ns_std = 0.5,
 		.repeats = 3,
+		/* a counted point: its accounted twin 10 % lower */
+		.acc_read_bw_gbs = 0.9 * bw * c->read_pct / 100.0,
+		.acc_write_bw_gbs = 0.9 * bw * (100.0 - c->read_pct) / 100.0,
+		.lat_nowalk_ns = lat - 7.25,
+		.counter_run_frac = 0.5,
 	};
 
 	assert_int_equal(mess_curve_add(c, &p), 0);
@@ -172,6 +177,8 @@ static void test_curves_csv_roundtrip(void **state)
 	odd.nop = 1;
 	odd.read_pct = 95.0;
 	odd.lat_ns_std = NAN;
+	odd.lat_nowalk_ns = NAN;
+	odd.counter_run_frac = NAN;
 	assert_int_equal(mess_curves_csv_write_row(fp, &odd, NULL), 0);
 	assert_int_equal(mess_curves_csv_write_row(fp, &odd, "a,b"), -EINVAL);
 	odd.store_pct = MESS_STORE_PCT_UNKNOWN;
@@ -206,12 +213,19 @@ static void test_curves_csv_roundtrip(void **state)
 			assert_near(q->write_bw_gbs, p->write_bw_gbs, 1e-6);
 			assert_near(q->lat_ns, p->lat_ns, 1e-4);
 			assert_near(q->lat_ns_std, p->lat_ns_std, 1e-4);
+			assert_near(q->acc_read_bw_gbs, p->acc_read_bw_gbs, 1e-6);
+			assert_near(q->acc_write_bw_gbs, p->acc_write_bw_gbs, 1e-6);
+			assert_near(q->lat_nowalk_ns, p->lat_nowalk_ns, 1e-4);
+			assert_near(q->counter_run_frac, p->counter_run_frac, 1e-4);
 		}
 		for (j = 1; j < b->n; j++)
 			assert_true(b->pts[j - 1].nop >= b->pts[j].nop);
 	}
 	assert_int_equal(g.curves[1].pts[g.curves[1].n - 1].nop, 1);
 	assert_true(isnan(g.curves[1].pts[g.curves[1].n - 1].lat_ns_std));
+	/* Not measured stays not measured: empty fields, read as NAN. */
+	assert_true(isnan(g.curves[1].pts[g.curves[1].n - 1].lat_nowalk_ns));
+	assert_true(isnan(g.curves[1].pts[g.curves[1].n - 1].counter_run_frac));
 	mess_family_free(&g);
 	mess_family_free(&f);
 	rm_tree(dir);
@@ -226,14 +240,20 @@ static void test_curves_csv_rejects(void **state)
 		"read_pct,store_pct,nop,bw_gbs,read_bw_gbs,write_bw_gbs,lat_ns,lat_ns_std,repeats,bw_source\n",
 		"",
 		/* non-numeric fields */
-		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,abc,1,0,120.5,0.1,3,counters\n",
-		MESS_CURVES_CSV_HEADER "\nx,100.0,1000,1.5,1,0,120.5,0.1,3,counters\n",
-		MESS_CURVES_CSV_HEADER "\n0,100.0,-1000,1.5,1,0,120.5,0.1,3,counters\n",
-		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,nan,0.1,3,counters\n",
-		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5 ns,0.1,3,counters\n",
+		MESS_CURVES_CSV_HEADER_V1 "\n0,100.0,1000,abc,1,0,120.5,0.1,3,counters\n",
+		MESS_CURVES_CSV_HEADER_V1 "\nx,100.0,1000,1.5,1,0,120.5,0.1,3,counters\n",
+		MESS_CURVES_CSV_HEADER_V1 "\n0,100.0,-1000,1.5,1,0,120.5,0.1,3,counters\n",
+		MESS_CURVES_CSV_HEADER_V1 "\n0,100.0,1000,1.5,1,0,nan,0.1,3,counters\n",
+		MESS_CURVES_CSV_HEADER_V1 "\n0,100.0,1000,1.5,1,0,120.5 ns,0.1,3,counters\n",
 		/* wrong field count */
-		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3\n",
-		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,a,b\n",
+		MESS_CURVES_CSV_HEADER_V1 "\n0,100.0,1000,1.5,1,0,120.5,0.1,3\n",
+		MESS_CURVES_CSV_HEADER_V1 "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,a,b\n",
+		/* schema 2: its four more columns, and only with its header */
+		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters\n",
+		MESS_CURVES_CSV_HEADER_V1 "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1\n",
+		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,-1,0,110,1\n",
+		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110 ns,1\n",
+		MESS_CURVES_CSV_HEADER_V1 ",extra\n",
 	};
 	char *dir = make_tmpdir();
 	char path[512];
@@ -253,13 +273,30 @@ static void test_curves_csv_rejects(void **state)
 		struct mess_family f = { 0 };
 
 		write_text(path, MESS_CURVES_CSV_HEADER "\r\n"
-			   "0,99.5,1000,1.5,1.4,0.1,120.5,,3,counters\r\n"
-			   "0,99.7,10,100.25,99,1.25,220.5,2.5,3,counters\r\n");
+			   "0,99.5,1000,1.5,1.4,0.1,120.5,,3,counters,1.3,0.1,,1\r\n"
+			   "0,99.7,10,100.25,99,1.25,220.5,2.5,3,counters,90,2,211.25,0.5\r\n");
 		assert_int_equal(mess_curves_csv_read(path, &f, NULL, 0), 0);
 		assert_int_equal(f.n, 1);
 		assert_int_equal(f.curves[0].n, 2);
 		assert_near(f.curves[0].read_pct, 99.6, 1e-9);
 		assert_true(isnan(f.curves[0].pts[0].lat_ns_std));
+		/* by pressure: nop 1000, then nop 10 */
+		assert_true(isnan(f.curves[0].pts[0].lat_nowalk_ns));
+		assert_near(f.curves[0].pts[1].lat_nowalk_ns, 211.25, 1e-9);
+		assert_near(f.curves[0].pts[1].acc_read_bw_gbs, 90, 1e-9);
+		mess_family_free(&f);
+	}
+	/* Schema 1 (before the counter columns) still reads; its points
+	 * have no accounted twin. */
+	{
+		struct mess_family f = { 0 };
+
+		write_text(path, MESS_CURVES_CSV_HEADER_V1 "\n"
+			   "0,99.5,1000,1.5,1.4,0.1,120.5,,3,accounted\n");
+		assert_int_equal(mess_curves_csv_read(path, &f, NULL, 0), 0);
+		assert_int_equal(f.curves[0].n, 1);
+		assert_true(isnan(f.curves[0].pts[0].acc_read_bw_gbs));
+		assert_true(isnan(f.curves[0].pts[0].counter_run_frac));
 		mess_family_free(&f);
 	}
 	rm_tree(dir);
