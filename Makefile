@@ -268,6 +268,7 @@ check-cli: all
 	$(Q)tests/compare.sh ./$(MESS)
 	$(Q)tests/input.sh ./$(MESS)
 	$(Q)tests/fleet.sh ./$(MESS)
+	$(Q)SKIPPED_FILE=build/skipped.txt tests/counters.sh ./$(MESS)
 
 # Faults on demand (tests/faults.sh): a full disk for one file.
 FAULT_SHIM := $(BUILD)/tests/enospc.so

@@ -18,6 +18,7 @@
 #include "ladder/cmd.h"
 #include "nodes/cmd.h"
 #include "position/cmd.h"
+#include "profile/cmd.h"
 
 enum { EXIT_USAGE = 1, EXIT_FAIL = 2, EXIT_SKIP = 3, EXIT_INTR = 130 };
 
@@ -41,6 +42,8 @@ static const struct mess_cmd cmds[] = {
 	  mess_fleet_main, mess_fleet_usage, NULL },
 	{ "counters", "what this machine's PMUs offer: core events, memory-controller counters, and why not",
 	  mess_counters_main, mess_counters_usage, NULL },
+	{ "profile", "a command's DRAM read/write bandwidth over time from the memory-controller counters",
+	  mess_profile_main, mess_profile_usage, NULL },
 };
 
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))

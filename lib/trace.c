@@ -28,9 +28,9 @@
  * cannot give a read share: it is not a default.
  */
 const char mess_trace_perf_read_re[] =
-	"cas_count_read|cas_count(_sch[0-9]+)?[._]rd([/:]|$)|umc_cas_cmd[._]rd([/:]|$)|imc[^/]*/data_reads?/";
+	"cas_count_read|cas_count(_sch[0-9]+)?[._]rd([/:]|$)|umc_cas_cmd[._]rd([/:]|$)|imc[^/]*/data_reads?/|^mess_dram_read_bytes$";
 const char mess_trace_perf_write_re[] =
-	"cas_count_write|cas_count(_sch[0-9]+)?[._]wr([/:]|$)|umc_cas_cmd[._]wr([/:]|$)|imc[^/]*/data_writes?/";
+	"cas_count_write|cas_count(_sch[0-9]+)?[._]wr([/:]|$)|umc_cas_cmd[._]wr([/:]|$)|imc[^/]*/data_writes?/|^mess_dram_write_bytes$";
 const char mess_trace_likwid_read_re[] = "^memory read (data volume|bandwidth) \\[";
 const char mess_trace_likwid_write_re[] = "^memory write (data volume|bandwidth) \\[";
 

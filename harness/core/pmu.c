@@ -83,8 +83,8 @@ void mess_pmu_why(int err, const char *spec, const struct perf_event_attr *a,
 	}
 }
 
-int mess_counter_open(struct mess_counter *c, const char *spec, pid_t pid,
-		      int cpu, int group_fd, char *why, size_t whylen)
+static int counter_open(struct mess_counter *c, const char *spec, pid_t pid,
+			int cpu, int group_fd, int task, char *why, size_t whylen)
 {
 	struct perf_event_attr a;
 	double scale = 1;
@@ -111,6 +111,13 @@ int mess_counter_open(struct mess_counter *c, const char *spec, pid_t pid,
 		a.exclude_kernel = 1;
 		a.exclude_hv = 1;
 	}
+	/* A command's counters: its threads and children too, from its exec
+	 * on (it waits, stopped before exec, while they are opened). */
+	if (task) {
+		a.inherit = 1;
+		a.disabled = 1;
+		a.enable_on_exec = 1;
+	}
 	fd = sys_perf_event_open(&a, pid, cpu, group_fd);
 	if (fd < 0) {
 		mess_pmu_why(fd, spec, &a, why, whylen);
@@ -119,6 +126,18 @@ int mess_counter_open(struct mess_counter *c, const char *spec, pid_t pid,
 	c->fd = fd;
 	c->scale = scale;
 	return 0;
+}
+
+int mess_counter_open(struct mess_counter *c, const char *spec, pid_t pid,
+		      int cpu, int group_fd, char *why, size_t whylen)
+{
+	return counter_open(c, spec, pid, cpu, group_fd, 0, why, whylen);
+}
+
+int mess_counter_open_task(struct mess_counter *c, const char *spec, pid_t pid,
+			   char *why, size_t whylen)
+{
+	return counter_open(c, spec, pid, -1, -1, 1, why, whylen);
 }
 
 int mess_counter_read(const struct mess_counter *c, struct mess_count *out)

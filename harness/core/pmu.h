@@ -56,6 +56,10 @@ struct mess_counter {
  * (mess_pmu_why). */
 int mess_counter_open(struct mess_counter *c, const char *spec, pid_t pid,
 		      int cpu, int group_fd, char *why, size_t whylen);
+/* The same for a command about to exec: its threads and children are
+ * counted too (inherit), from its exec on (enable_on_exec). */
+int mess_counter_open_task(struct mess_counter *c, const char *spec, pid_t pid,
+			   char *why, size_t whylen);
 /* Read the count with its enabled and running times. */
 int mess_counter_read(const struct mess_counter *c, struct mess_count *out);
 void mess_counter_close(struct mess_counter *c);

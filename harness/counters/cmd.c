@@ -267,7 +267,7 @@ int mess_counters_main(int argc, char **argv)
 		if (!fs[i].npmu)
 			printf("  %-24s none here (%s)\n", f->name, f->pmu_glob);
 		else if (fs[i].opens)
-			printf("  %-24s counts: %d counter pair%s on %d package%s\n", f->name,
+			printf("  %-24s counts: %d counter%s on %d package%s\n", f->name,
 			       fs[i].nch, fs[i].nch == 1 ? "" : "s", fs[i].npkg,
 			       fs[i].npkg == 1 ? "" : "s");
 		else

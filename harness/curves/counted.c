@@ -105,7 +105,7 @@ json_t *mess_run_counters_json(const struct mess_run *r)
 		"bw_source", d->fam ? "counters" : "accounted",
 		"dram_family", d->fam ? d->fam->name : NULL,
 		"dram_status", d->fam ? "counting" : d->status,
-		"dram_counter_pairs", json_integer(d->nch),
+		"dram_counters", json_integer(d->nch),
 		"packages_counted", ints(d->pkgs, d->npkg),
 		"bytes_per_count", d->fam ? mess_json_pack("{s:f, s:o}", "read", d->rd_bpc,
 			"write", d->fam->write_event ? json_real(d->wr_bpc) : json_null()) : json_null(),
@@ -126,7 +126,7 @@ void mess_run_counters_md(FILE *f, const struct mess_run *r)
 		fprintf(f, "Bandwidth is accounted from the generators' work, not measured: %s.\n",
 			d->status);
 	} else {
-		fprintf(f, "Bandwidth and read share are measured by the memory controllers' counters (%s, %d counter pair%s on package%s",
+		fprintf(f, "Bandwidth and read share are measured by the memory controllers' counters (%s, %d counter%s on package%s",
 			d->fam->name, d->nch, d->nch == 1 ? "" : "s",
 			d->npkg == 1 ? "" : "s");
 		for (int i = 0; i < d->npkg; i++)
