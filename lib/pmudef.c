@@ -391,10 +391,27 @@ static const struct mess_pmu_event *find_event(const struct mess_pmu_def *d,
 	return NULL;
 }
 
-/* Apply the terms of s (not of a named event: depth 0 may expand one). */
-static int apply_terms(const struct mess_pmu_def *d, const char *s, int depth,
-		       uint64_t config[3], const struct mess_pmu_event **named,
-		       char *err, size_t errlen)
+/* Whether the terms of spec give name (len) a value. */
+static int spec_sets(const char *spec, const char *name, size_t len)
+{
+	for (const char *p = spec; *p;) {
+		size_t n = strcspn(p, ","), k = strcspn(p, "=,");
+
+		if (k == len && k < n && !strncmp(p, name, len))
+			return 1;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+/* Apply the terms of s; a named event (depth 0 only) expands to its own,
+ * whose "?" values the user's spec must supply. */
+static int apply_terms(const struct mess_pmu_def *d, const char *s,
+		       const char *spec, int depth, uint64_t config[3],
+		       const struct mess_pmu_event **named, char *err,
+		       size_t errlen)
 {
 	const char *p = s;
 
@@ -413,6 +430,8 @@ static int apply_terms(const struct mess_pmu_def *d, const char *s, int depth,
 				vl = sizeof(val) - 1;
 			memcpy(val, p + name + 1, vl);
 			val[vl] = 0;
+			if (!strcmp(val, "?") && spec_sets(spec, p, name))
+				goto next;	/* the user's value comes later */
 			if (!strcmp(val, "?")) {
 				snprintf(err, errlen, "%s: term '%.*s' needs a value (%.*s=?)",
 					 d->name, (int)name, p, (int)name, p);
@@ -425,8 +444,8 @@ static int apply_terms(const struct mess_pmu_def *d, const char *s, int depth,
 			}
 		} else if (!f && w < 0 && depth == 0 &&
 			   (ev = find_event(d, p, name))) {
-			ret = apply_terms(d, ev->terms, 1, config, named, err,
-					  errlen);
+			ret = apply_terms(d, ev->terms, spec, 1, config, named,
+					  err, errlen);
 			if (ret)
 				return ret;
 			*named = ev;
@@ -463,7 +482,7 @@ int mess_pmudef_encode(const struct mess_pmu_def *d, const char *spec,
 		snprintf(err, errlen, "%s: empty event", d->name);
 		return -EINVAL;
 	}
-	ret = apply_terms(d, spec, 0, config, &named, err, errlen);
+	ret = apply_terms(d, spec, spec, 0, config, &named, err, errlen);
 	if (ret)
 		return ret;
 	if (scale)
