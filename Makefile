@@ -99,6 +99,8 @@ BENCH_OBJ := $(BUILD)/tests/bench/compare.o
 BENCH := $(BUILD)/bench/compare
 BENCH_MODEL_OBJ := $(BUILD)/tests/bench/model.o
 BENCH_MODEL := $(BUILD)/bench/model
+BENCH_PMU_OBJ := $(BUILD)/tests/bench/pmu_read.o
+BENCH_PMU := $(BUILD)/bench/pmu_read
 
 # What mess reads at run time, staged as `make install` lays it out under
 # $(PREFIX)/share/mess, so that the binary finds it beside itself
@@ -122,7 +124,7 @@ TEST_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/unit/test_*.c))
 
 # Every object the rules below build: their .d files name the headers.
 OBJS := $(MAIN_OBJ) $(HARNESS_OBJS) $(LIB_OBJS) $(KERNEL_OBJS) $(TEST_OBJS) \
-	$(BENCH_OBJ) $(BENCH_MODEL_OBJ)
+	$(BENCH_OBJ) $(BENCH_MODEL_OBJ) $(BENCH_PMU_OBJ)
 
 # Public curves for the metric tests; read in place, never copied.
 MESS_REFERENCE ?= $(abspath ../shared/reference/mess-results)
@@ -395,7 +397,7 @@ check-layering:
 # the apt-get line and fails); the suites then run in a second make, so
 # that none starts before the packages are in, and it finds the compiler
 # that this one may have lacked.
-CHECKS := check-layering check-unit check-fuzz check-sanitize check-cli check-smoke check-absorb check-faults check-example $(BENCH) $(BENCH_MODEL) \
+CHECKS := check-layering check-unit check-fuzz check-sanitize check-cli check-smoke check-absorb check-faults check-example $(BENCH) $(BENCH_MODEL) $(BENCH_PMU) \
 	check-slurm \
 	$(addprefix check-,$(ISAS))
 check:
@@ -452,6 +454,13 @@ $(BENCH_MODEL): $(BENCH_MODEL_OBJ) $(LIB)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_LIB)
 
-bench: $(BENCH) $(BENCH_MODEL) $(MESS)
+# The cost of one counter read (the figure README gives).
+$(BENCH_PMU): $(BENCH_PMU_OBJ) $(HARNESS_LIB) $(LIB)
+	$(quiet) LD $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_HARNESS)
+
+bench: $(BENCH) $(BENCH_MODEL) $(BENCH_PMU) $(MESS)
+	$(Q)$(BENCH_PMU)
 	$(Q)$(BENCH_MODEL) $(MESS_REFERENCE)/MN5-GPP-SPR8480-DDR5/memory_curves.csv
 	$(Q)tests/bench/compare.sh ./$(BENCH)
