@@ -53,6 +53,12 @@ if [ -z "$family" ]; then
 		'[ $rc -eq 3 ] && grep -q "cannot profile here: no memory-controller counters" "$tmp/p.txt"'
 	check "profile without DRAM counters: the command never ran, nothing written" \
 		'[ ! -e "$tmp/ran" ] && [ ! -e "$tmp/prof" ]'
+	"$mess" --quick --no-plots --mixes 0 --points 3 --out "$tmp/acc" >"$tmp/a.txt" 2>&1
+	rc=$?
+	check "curves without DRAM counters: accounted, and meta says what was tried and why" \
+		'[ $rc -eq 0 ] && grep -q "bandwidth accounted from the generators" "$tmp/a.txt" && jq -e ".bw_source == \"accounted\" and .counters.dram_family == null and (.counters.dram_status | test(\"amd-umc: \")) and (.counters.packages_loaded | length) >= 1 and (.generator_cores_rule | startswith(\"default: the other cores of the chase core\"))" "$tmp/acc/meta.json" >/dev/null'
+	check "curves without DRAM counters: accounted columns filled, counter columns empty" \
+		'awk -F, "NR > 1 { n++; if (\$10 != \"accounted\" || \$11 == \"\" || \$14 != \"\") bad++ } END { exit !(n >= 3 && !bad) }" "$tmp/acc/curves.csv"'
 	"$mess" --quick --counters amd-umc --out "$tmp/named" >"$tmp/n.txt" 2>&1
 	rc=$?
 	check "curves --counters NAME that cannot count: exit 3, nothing written" \
@@ -77,9 +83,11 @@ else
 	check "fixture: meta says counters, the family and the packages" \
 		'jq -e ".bw_source == \"counters\" and .counters.dram_family == \"intel-icx-imc-free\" and .counters.packages_counted == [0] and (.counters.measured_over_accounted_by_store_pct | length) == 2" "$tmp/run/meta.json" >/dev/null'
 	# Known answer: CPU-wide task-clock on the busy chase CPU is 1 ns per
-	# ns, at 64 B per count 64 GB/s (wide bounds: a paused guest).
-	check "fixture: every row counted, read 64 GB/s from task-clock, accounted beside it" \
-		'awk -F, "NR > 1 { n++; if (\$10 != \"counters\" || \$5 < 50 || \$5 > 70 || \$11 == \"\" || \$14 == \"\") bad++ } END { exit !(n >= 8 && !bad) }" "$tmp/run/curves.csv"'
+	# ns, at 64 B per count 64 GB/s: never more (a CPU cannot run longer
+	# than the window), less only by the time the host stole.  Wide bounds
+	# on the median, hard ones on every row.
+	check "fixture: every row counted, read at most 64 GB/s from task-clock (median near it), accounted beside it" \
+		'awk -F, "NR > 1 { n++; v[n] = \$5; if (\$10 != \"counters\" || \$5 <= 0 || \$5 > 66 || \$11 == \"\" || \$14 == \"\") bad++ } END { asort_n = n; for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t } exit !(n >= 8 && !bad && v[int((n + 1) / 2)] > 48) }" "$tmp/run/curves.csv"'
 	check "fixture: summary has the measured/accounted table" \
 		'grep -q "measured / accounted" "$tmp/run/summary.md"'
 	"$mess" profile --interval-ms 20 --out "$tmp/prof" -- sleep 0.3 >"$tmp/pp.txt" 2>&1
