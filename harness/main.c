@@ -43,7 +43,7 @@ static const struct mess_cmd cmds[] = {
 	{ "counters", "what this machine's PMUs offer: core events, memory-controller counters, and why not",
 	  mess_counters_main, mess_counters_usage, NULL },
 	{ "profile", "a command's DRAM read/write bandwidth over time from the memory-controller counters",
-	  mess_profile_main, mess_profile_usage, NULL },
+	  mess_profile_main, mess_profile_usage, mess_profile_unavailable },
 };
 
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))

@@ -26,6 +26,7 @@
 #include "core/signals.h"
 #include "core/util.h"
 #include "mess/json.h"
+#include "mess/pmudef.h"
 
 #define MAX_ARGS 256
 
@@ -80,6 +81,19 @@ void mess_profile_usage(FILE *f)
 		"  mess profile --curves results/node1 -- ./app       and where it sits on node1's curves\n"
 		"\nExit status: 0 recorded (CMD exited 0), 1 bad usage, 2 failure or CMD failed,\n"
 		"3 no memory-controller counters here, 130 interrupted (the trace so far is kept).\n");
+}
+
+/* For mess --help: no kernel PMU of any family in sysfs.  Whether one
+ * opens is left to the run (that needs perf_event_open). */
+const char *mess_profile_unavailable(void)
+{
+	static char names[4][MESS_PMU_NAME_LEN];
+
+	for (size_t i = 0; i < mess_dram_nfamilies; i++)
+		if (mess_pmudef_find(mess_pmu_sysfs_root(),
+				     mess_dram_families[i].pmu_glob, names, 4) > 0)
+			return NULL;
+	return "no memory-controller PMU in sysfs (mess counters says what there is)";
 }
 
 /* The per-process core events: instructions and cycles of CMD. */

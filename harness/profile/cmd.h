@@ -7,5 +7,6 @@
 
 int mess_profile_main(int argc, char **argv);
 void mess_profile_usage(FILE *f);
+const char *mess_profile_unavailable(void);
 
 #endif
