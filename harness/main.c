@@ -133,7 +133,15 @@ static int dispatch(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	int code = dispatch(argc, argv);
+	/* Everything a command prints on stdout (help, lists, JSON, a run's
+	 * directory) reaches the kernel at the fflush below, so that a write
+	 * that fails is seen there with its errno ("No space left on device"),
+	 * not lost in a flush halfway through a long text. */
+	static char outbuf[1 << 16];
+	int code;
+
+	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	code = dispatch(argc, argv);
 
 	/* Help, a list, the run directory's name: output that never reached
 	 * stdout (a full disk, /dev/full) is a failure, said once here (a

@@ -275,6 +275,7 @@ static int position(const char *dir, const struct profile_opts *o)
 
 	snprintf(trace, sizeof(trace), "%s/profile.csv", dir);
 	snprintf(out, sizeof(out), "%s/position", dir);
+	fflush(NULL);
 	p = fork();
 	if (p < 0)
 		return -errno;
@@ -356,6 +357,7 @@ int mess_profile_main(int argc, char **argv)
 		goto out;
 	}
 	mess_signals_install();
+	fflush(NULL);
 	child = fork();
 	if (child == 0) {
 		char c;

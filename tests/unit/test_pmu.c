@@ -49,9 +49,9 @@ static void test_software_counts(void **state)
 	assert_int_equal(mess_counter_read(&pf, &b), 0);
 	assert_int_equal(mess_count_delta(&a, &b, &d), 0);
 	assert_int_equal(mess_count_scale(&d, &v, &frac), MESS_COUNT_OK);
-	/* One fault per page first touched (a little more: the test's own
-	 * stack and code may fault too). */
-	assert_true(v >= (double)n && v < (double)n + 64);
+	/* One fault per page first touched; a little more: the test's own
+	 * stack and code, and under AddressSanitizer a shadow page per 8. */
+	assert_true(v >= (double)n && v < 1.25 * (double)n + 64);
 	assert_true(frac == 1.0);
 	/* Enabled and running advanced together: never multiplexed. */
 	assert_true(d.enabled_ns > 0 && d.running_ns == d.enabled_ns);
