@@ -17,6 +17,7 @@
 #include "ladder/cmd.h"
 #include "nodes/cmd.h"
 #include "position/cmd.h"
+#include "sample/cmd.h"
 
 enum { EXIT_USAGE = 1, EXIT_FAIL = 2, EXIT_SKIP = 3, EXIT_INTR = 130 };
 
@@ -38,6 +39,8 @@ static const struct mess_cmd cmds[] = {
 	  mess_compare_main, mess_compare_usage, NULL },
 	{ "fleet", "merge the runs of many nodes (a Slurm array): one table, outlier nodes, the median family",
 	  mess_fleet_main, mess_fleet_usage, NULL },
+	{ "sample", "memory-access sampling (SPE, IBS, PEBS): accuracy, overhead, losses; decode recordings",
+	  mess_sample_main, mess_sample_usage, NULL },
 };
 
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
