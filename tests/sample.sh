@@ -250,5 +250,31 @@ EOF
 		'[ $(wc -l <"$tmp/pebs-lvl.perf") -eq 14 ] && diff "$tmp/pebs-lvl.perf" "$tmp/pebs-lvl.ours"'
 fi
 
+# The sweep: bad input (exit 1, one line), the hardware backends this
+# machine lacks (exit 3 with the reason), cpu-clock end to end.
+for a in "--periods 0" "--periods -5" "--periods 1,x" "--aux-pages 3" "--ring-pages 3" "--backend foo" "--bogus"; do
+	"$mess" sample $a --out "$tmp/sw" >"$tmp/o" 2>&1; rc=$?
+	check "mess sample $a: exit 1, one line, nothing written" '[ $rc -eq 1 ] && [ $(wc -l <"$tmp/o") -eq 1 ] && [ ! -e "$tmp/sw" ]'
+done
+for be in spe ibs pebs; do
+	"$mess" sample --backend $be --out "$tmp/sw" >"$tmp/o" 2>&1; rc=$?
+	if [ $rc -eq 3 ]; then
+		check "mess sample --backend $be here: exit 3 with the reason" 'grep -q "cannot run here: " "$tmp/o" && [ ! -e "$tmp/sw" ]'
+	else
+		echo "SKIPPED sample: --backend $be exited $rc (a machine with that PMU?)"
+	fi
+done
+if "$mess" sample --backend cpu-clock --quick --periods 1000000 --out "$tmp/cc" >"$tmp/o" 2>"$tmp/e"; then
+	check "cpu-clock sweep: every file" '[ -s "$tmp/cc/sample.csv" ] && [ -s "$tmp/cc/summary.md" ] && [ -s "$tmp/cc/summary.json" ] && [ -s "$tmp/cc/meta.json" ]'
+	check "cpu-clock sweep: accuracy against task-clock above 0.9 at a 1 ms period" \
+		'awk -F, "NR == 2 && \$1 == \"cpu-clock\" && \$4 == 1000000 && \$9 > 0.9 { ok = 1 } END { exit !ok }" "$tmp/cc/sample.csv"'
+	check "cpu-clock sweep: the CSV header of the issue" \
+		'head -1 "$tmp/cc/sample.csv" | grep -qx "backend,workload,threads,period,aux_pages,ring_pages,samples,counted,accuracy,overhead,overhead_spread,collisions,truncated,lost,throttled"'
+else
+	rc=$?
+	if [ $rc -eq 3 ]; then echo "SKIPPED sample: cpu-clock cannot run here: $(cat "$tmp/e")"; else
+		fail=$((fail + 1)); echo "FAIL: cpu-clock sweep exited $rc: $(cat "$tmp/e")"; fi
+fi
+
 echo "sample: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
