@@ -271,6 +271,7 @@ check-cli: all
 	$(Q)tests/input.sh ./$(MESS)
 	$(Q)tests/fleet.sh ./$(MESS)
 	$(Q)SKIPPED_FILE=build/skipped.txt tests/counters.sh ./$(MESS)
+	$(Q)tests/sample.sh ./$(MESS)
 
 # Faults on demand (tests/faults.sh): a full disk for one file.
 FAULT_SHIM := $(BUILD)/tests/enospc.so
@@ -334,14 +335,18 @@ $(FUZZ_LOAD): tests/fuzz/fuzz_load.c $(LIB_SRCS) $(wildcard include/mess/*.h)
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_load.c $(LIB_SRCS) $(LDLIBS_LIB)
 
 # The harness's readers of outside data, each with the sources it needs:
-# the option engine (fuzz_opts), the list parsers (fuzz_list) and the
-# resume state read back as a resumed run's options (fuzz_resume).
-FUZZ_HARNESS := opts list resume
+# the option engine (fuzz_opts), the list parsers (fuzz_list), the
+# resume state read back as a resumed run's options (fuzz_resume) and the
+# sampling decoders (fuzz_sample).
+FUZZ_HARNESS := opts list resume sample
 FUZZ_SRCS_opts := harness/core/options.c harness/core/numbers.c
 FUZZ_SRCS_list := $(FUZZ_SRCS_opts)
 FUZZ_SRCS_resume := $(FUZZ_SRCS_opts) harness/core/rundir.c harness/core/util.c \
 	harness/core/clock.c harness/core/buildinfo.c harness/curves/options.c \
 	harness/absorb/options.c $(LIB_SRCS)
+# The sampling decoders (SPE, IBS, data source, perf.data and the record
+# walker): lib/ alone.
+FUZZ_SRCS_sample := $(LIB_SRCS)
 define FUZZ_RULE
 build/fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c $$(FUZZ_SRCS_$(1)) $$(wildcard harness/*/*.h include/mess/*.h)
 	$$(quiet) FUZZCC $$@

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "absorb/cmd.h"
 #include "compare/cmd.h"
@@ -19,6 +20,7 @@
 #include "nodes/cmd.h"
 #include "position/cmd.h"
 #include "profile/cmd.h"
+#include "sample/cmd.h"
 
 enum { EXIT_USAGE = 1, EXIT_FAIL = 2, EXIT_SKIP = 3, EXIT_INTR = 130 };
 
@@ -44,6 +46,8 @@ static const struct mess_cmd cmds[] = {
 	  mess_counters_main, mess_counters_usage, NULL },
 	{ "profile", "a command's DRAM read/write bandwidth over time from the memory-controller counters",
 	  mess_profile_main, mess_profile_usage, mess_profile_unavailable },
+	{ "sample", "memory-access sampling (SPE, IBS, PEBS): accuracy, overhead, losses; decode recordings",
+	  mess_sample_main, mess_sample_usage, NULL },
 };
 
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
@@ -133,14 +137,16 @@ static int dispatch(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	/* Everything a command prints on stdout (help, lists, JSON, a run's
-	 * directory) reaches the kernel at the fflush below, so that a write
-	 * that fails is seen there with its errno ("No space left on device"),
-	 * not lost in a flush halfway through a long text. */
+	/* glibc reports a failed write of stdout once, when its buffer
+	 * overflows, and leaves errno 0 at the final fflush: a buffer larger
+	 * than any help or list keeps the one failure for the check below
+	 * (--help passed 4 KiB, the default buffer, with the sample row).  A
+	 * terminal keeps its line buffering. */
 	static char outbuf[1 << 16];
 	int code;
 
-	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 	code = dispatch(argc, argv);
 
 	/* Help, a list, the run directory's name: output that never reached
