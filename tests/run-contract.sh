@@ -21,8 +21,8 @@ check_run_dir() {
 	for s in $mixes; do
 		check "mix $s has >= $minpts points" '[ "$(awk -F, -v s=$s "NR>1 && \$1==s" "$d/curves.csv" | wc -l)" -ge $minpts ]'
 	done
-	check "every row: 10 fields, positive bw and latency, accounted" \
-		'awk -F, "NR>1 && !(NF==10 && \$4>0 && \$7>0 && \$10==\"accounted\") {exit 1}" "$d/curves.csv"'
+	check "every row: 14 fields, positive bw and latency, counted or accounted, the accounted figure always" \
+		'awk -F, "NR>1 && !(NF==14 && \$4>0 && \$7>0 && (\$10==\"accounted\" || \$10==\"counters\") && \$11 != \"\") {exit 1}" "$d/curves.csv"'
 	check "summary.json is JSON with unloaded latency" 'jq -e ".unloaded_ns > 0" "$d/summary.json" >/dev/null'
 	check "summary.json has one entry per curve" 'jq -e "(.curves | length) == $nmix" "$d/summary.json" >/dev/null'
 	check "summary.md mentions unloaded latency" 'grep -qi "unloaded" "$d/summary.md"'
