@@ -25,7 +25,7 @@ void mess_absorb_cfg_default(struct mess_absorb_cfg *cfg, unsigned kmax)
 		.prec_div = 32,
 		.slope_tol = 0.10,
 		.r2_min = 0.9,
-		.min_pairs = 3,
+		.min_pairs = 4,
 		.max_pairs = 15,
 		.tol_rel = 0.12,
 	};

@@ -51,7 +51,7 @@ struct mess_absorb_cfg {
 	unsigned prec_div;	/* bracket k1 to max(1, k1 / this) (32) */
 	double slope_tol;	/* saturation: slopes agree within (0.1) */
 	double r2_min;		/* fit: R^2 below is not linear (0.9) */
-	unsigned min_pairs;	/* sequential test: pairs at least (3) */
+	unsigned min_pairs;	/* sequential test: pairs at least (4) */
 	unsigned max_pairs;	/* ... and at most (15, MESS_ABSORB_MAX_PAIRS) */
 	double tol_rel;		/* ok: bracket within max(1, this x k1) (0.12) */
 };
@@ -109,7 +109,7 @@ struct mess_absorb_result {
 };
 
 /* Defaults: rel_min 0.01, n_sigma 3, prec_div 32, slope_tol 0.1, r2_min
- * 0.9, pairs 3 to 15, tol_rel 0.12. */
+ * 0.9, pairs 4 to 15, tol_rel 0.12. */
 void mess_absorb_cfg_default(struct mess_absorb_cfg *cfg, unsigned kmax);
 
 /*
