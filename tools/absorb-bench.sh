@@ -16,6 +16,7 @@ what=${1:-quick}
 shift || true
 mess=${MESS:-build/$(uname -m)/mess}
 out=${OUT:-$(mktemp -d /tmp/mess-absorb-bench.XXXXXX)}
+mkdir -p "$out"
 case $what in
 quick)	args=(--quick) ;;
 full)	args=(--kernels stream,lat_mem_rd,haccmk) ;;
