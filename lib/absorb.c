@@ -144,19 +144,39 @@ int mess_absorb_next(const struct mess_absorb_point *pts, size_t n,
 		return 1;
 	}
 	thr = mess_absorb_threshold(cfg, base);
+	/* hi: the smallest k confidently slow; lo: the largest confidently
+	 * fast below it; dlo, dhi: the doubtful points between them (points
+	 * without an interval are always decided). */
 	for (size_t i = 0; i < n; i++) {
 		if (pts[i].k > m)
 			m = pts[i].k;
-		if (pts[i].t - base->t > thr && pts[i].k < hi)
+		if (mess_absorb_verdict(&pts[i], base->t, thr) == MESS_ABSORB_SLOW &&
+		    pts[i].k < hi)
 			hi = pts[i].k;
 	}
 	if (hi != NO_K) {
+		uint64_t dlo = NO_K, dhi = 0, a, b;
+
 		for (size_t i = 0; i < n; i++)
-			if (pts[i].k < hi && pts[i].k > lo)
+			if (pts[i].k < hi && pts[i].k > lo &&
+			    mess_absorb_verdict(&pts[i], base->t, thr) == MESS_ABSORB_FAST)
 				lo = pts[i].k;
-		/* Nothing is measured strictly between lo and hi. */
-		if (hi - lo > precision(cfg, lo)) {
-			*k = (unsigned)(lo + (hi - lo) / 2);
+		for (size_t i = 0; i < n; i++)
+			if (pts[i].k > lo && pts[i].k < hi) {
+				dlo = pts[i].k < dlo ? pts[i].k : dlo;
+				dhi = pts[i].k > dhi ? pts[i].k : dhi;
+			}
+		/* Undecided points narrow nothing: bisect the wider of the
+		 * gaps that hold none, (lo, dlo) and (dhi, hi), so the bracket
+		 * closes in on the doubtful zone from both sides. */
+		a = dlo == NO_K ? hi - lo : dlo - lo;
+		b = dlo == NO_K ? 0 : hi - dhi;
+		if (a >= b && a > precision(cfg, lo)) {
+			*k = (unsigned)(lo + a / 2);
+			return 1;
+		}
+		if (b > a && b > precision(cfg, dhi)) {
+			*k = (unsigned)(dhi + b / 2);
 			return 1;
 		}
 		if (saturated(pts, n, lo, base->t, thr, cfg->slope_tol))

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "absorb/absorb.h"
@@ -24,6 +25,7 @@ struct worker {
 	 * run, read outside the timed interval. */
 	int status_fd, cs_err;
 	uint64_t cs0, cs1;
+	double cpu;		/* the thread's CPU time in the run, ns */
 	struct mess_noise nz[MESS_NOISE_NMODES];
 	int nz_err[MESS_NOISE_NMODES];
 };
@@ -113,17 +115,26 @@ struct timed {
 #define SLICES 8
 #define SLICE_NS 100e6
 
+static double cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
 static void job_timed(struct mess_pool_thread *pt, void *arg)
 {
 	const struct timed *j = arg;
 	struct worker *t = &j->wk[pt->idx];
 	uint64_t left = j->iters, slice = j->iters / SLICES + 1, done = 0;
-	double t0;
+	double t0, c0;
 
 	t->cs_err = t->status_fd < 0 ? t->status_fd :
 		    absorb_nivcsw(t->status_fd, &t->cs0);
 	mess_pool_barrier(pt);
 	t0 = mess_now_ns();
+	c0 = cpu_ns();
 	if (j->phase >= 0) {
 		done = mess_wl_phase(j->w, pt->idx, (unsigned)j->phase, j->iters);
 	} else {
@@ -141,17 +152,24 @@ static void job_timed(struct mess_pool_thread *pt, void *arg)
 		}
 	}
 	t->elapsed = mess_now_ns() - t0;
+	t->cpu = cpu_ns() - c0;
 	t->done = done;
 	if (!t->cs_err)
 		t->cs_err = absorb_nivcsw(t->status_fd, &t->cs1);
 }
+
+/* A preempted thread is a disturbed run when it lost more than this share
+ * of the run's wall time (wall - its CPU time): a switch to a kernel
+ * thread for microseconds is not worth a pair, one for milliseconds is.
+ * Half the smallest threshold (--threshold 0.01). */
+#define ABSORB_LOST_REL 0.005
 
 /* What disturbed one run: steal ticks on its CPUs, involuntary switches
  * of its threads, the frequency of its first CPU after it. */
 struct run_obs {
 	uint64_t steal, nivcsw;
 	double mhz;
-	int disturbed;
+	int disturbed, preempted;
 };
 
 /* ns per iteration of the slowest thread; *elapsed its wall time; *o
@@ -170,7 +188,7 @@ static double timed_run(struct mess_absorb *a, int cores, struct timed *j,
 	if (o && !serr)
 		serr = absorb_steal(&a->dist, a->t.core_pu, cores, &st1);
 	if (o) {
-		*o = (struct run_obs){ 0, 0, absorb_freq_mhz(a->t.core_pu[0]), 0 };
+		*o = (struct run_obs){ 0, 0, absorb_freq_mhz(a->t.core_pu[0]), 0, 0 };
 		/* Not readable: not known, said in meta.json; the run is not
 		 * called disturbed for it. */
 		if (serr)
@@ -190,9 +208,12 @@ static double timed_run(struct mess_absorb *a, int cores, struct timed *j,
 			a->t.cs_err = t->cs_err;
 		else if (o)
 			o->nivcsw += t->cs1 - t->cs0;
+		if (o && !t->cs_err && t->cs1 > t->cs0 &&
+		    t->elapsed - t->cpu > ABSORB_LOST_REL * t->elapsed)
+			o->preempted = 1;
 	}
 	if (o)
-		o->disturbed = o->steal > 0 || o->nivcsw > 0;
+		o->disturbed = o->steal > 0 || o->preempted;
 	if (elapsed)
 		*elapsed = el;
 	return worst;

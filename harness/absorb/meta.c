@@ -103,7 +103,7 @@ static json_t *err_json(int err)
 static json_t *disturbance_json(const struct absorb_table *t)
 {
 	return mess_json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:s}",
-		"rule", "a pair of runs is disturbed when the steal time of the run's CPUs (/proc/stat, USER_HZ ticks) or the involuntary context switches of a measuring thread (/proc/thread-self/status, read by the thread outside the timed interval) grew during either run; it is measured again, at most max_pairs times a point, then kept and counted",
+		"rule", "a pair of runs is disturbed when the steal time of the run's CPUs (/proc/stat, USER_HZ ticks) or a measuring thread was preempted during either run: its involuntary context switches (/proc/thread-self/status, read by the thread outside the timed interval) grew and it lost more than 0.5 % of the run's wall time (wall minus its CLOCK_THREAD_CPUTIME_ID time); it is measured again, at most min_pairs times a point, then kept and counted",
 		"pairs_counted", (json_int_t)t->pairs_total,
 		"pairs_disturbed", (json_int_t)t->dist_pairs,
 		"pairs_measured_again", (json_int_t)t->dist_redone,

@@ -23,7 +23,8 @@
  * Pure functions (no I/O, no allocation visible to the caller):
  *  - mess_absorb_next() chooses the next k to measure: baseline, then k =
  *    1, 2, 4, ... up to the first slow k, bisection of (largest fast k,
- *    smallest slow k) down to the precision, then doubling past k1 until
+ *    smallest slow k) down to the precision (confident verdicts; with
+ *    doubtful points between, the wider gap between them and an end), then doubling past k1 until
  *    saturation is established or kmax is reached;
  *  - mess_absorb_fit() fits the three-phase model to the points.
  */
@@ -204,8 +205,8 @@ int mess_absorb_seq(const double *q, size_t n, double floor_rel,
  * A point's pairs as they come, disturbed ones dropped: a pair during
  * which the machine was disturbed (the caller says how it knows: steal
  * time, a preempted thread) is not counted and is measured again, up to
- * max_pairs times per point; past that it is kept (a machine disturbed
- * all the time still gets a figure) and counted as kept.
+ * min_pairs times per point; past that it is kept (a machine disturbed
+ * all the time still gets a figure, in bounded time) and counted as kept.
  */
 struct mess_absorb_seqstate {
 	double q[MESS_ABSORB_MAX_PAIRS];

@@ -298,7 +298,7 @@ static void disturbance_injected(void **state)
 		if (d.pts[i].k && d.pts[i].k <= 20)
 			assert_true(d.pts[i].t < T0 * 1.02);
 
-	/* Disturbed all the time: re-measured max_pairs times, then kept. */
+	/* Disturbed all the time: re-measured min_pairs times, then kept. */
 	struct mess_absorb_seqstate s;
 	struct mess_absorb_cfg c;
 	int v = MESS_ABSORB_MORE;
@@ -308,9 +308,9 @@ static void disturbance_injected(void **state)
 	for (int i = 0; v == MESS_ABSORB_MORE && i < 100; i++)
 		v = mess_absorb_seq_add(&s, 1.5, 1, 0, 0.01, 0.03, &c);
 	assert_int_equal(v, MESS_ABSORB_SLOW);
-	assert_int_equal(s.redone, c.max_pairs);
+	assert_int_equal(s.redone, c.min_pairs);
 	assert_int_equal(s.kept, c.min_pairs);
-	assert_int_equal(s.disturbed, c.max_pairs + c.min_pairs);
+	assert_int_equal(s.disturbed, 2 * c.min_pairs);
 	assert_int_equal(s.n, c.min_pairs);
 	/* Full: no more pairs taken. */
 	s.n = c.max_pairs;
