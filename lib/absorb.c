@@ -25,6 +25,9 @@ void mess_absorb_cfg_default(struct mess_absorb_cfg *cfg, unsigned kmax)
 		.prec_div = 32,
 		.slope_tol = 0.10,
 		.r2_min = 0.9,
+		.min_pairs = 4,
+		.max_pairs = 15,
+		.tol_rel = 0.12,
 	};
 }
 
@@ -35,6 +38,8 @@ const char *mess_absorb_status_name(enum mess_absorb_status s)
 		return "ok";
 	case MESS_ABSORB_NONE:
 		return "none";
+	case MESS_ABSORB_WIDE:
+		return "wide";
 	case MESS_ABSORB_UNCLEAR:
 		return "unclear";
 	}
@@ -47,7 +52,10 @@ static int cfg_ok(const struct mess_absorb_cfg *c)
 	return c && c->kmax >= 1 && c->rel_min >= 0 && isfinite(c->rel_min) &&
 	       c->n_sigma >= 0 && isfinite(c->n_sigma) && c->prec_div >= 1 &&
 	       c->slope_tol >= 0 && isfinite(c->slope_tol) && c->r2_min >= 0 &&
-	       c->r2_min <= 1;
+	       c->r2_min <= 1 && c->min_pairs >= 2 &&
+	       c->max_pairs >= c->min_pairs &&
+	       c->max_pairs <= MESS_ABSORB_MAX_PAIRS && c->tol_rel >= 0 &&
+	       isfinite(c->tol_rel);
 }
 
 /* Checks the points and finds the baseline (NULL if not measured yet). */
@@ -60,7 +68,9 @@ static int check(const struct mess_absorb_point *pts, size_t n,
 		return -EINVAL;
 	for (size_t i = 0; i < n; i++) {
 		if (!(pts[i].t > 0) || !isfinite(pts[i].t) ||
-		    !(pts[i].sigma >= 0) || !isfinite(pts[i].sigma))
+		    !(pts[i].sigma >= 0) || !isfinite(pts[i].sigma) ||
+		    !isfinite(pts[i].lo) || !isfinite(pts[i].hi) ||
+		    pts[i].lo > pts[i].hi)
 			return -EINVAL;
 		/* Tens of points: quadratic is cheaper than a sorted copy. */
 		for (size_t j = 0; j < i; j++)
@@ -72,8 +82,8 @@ static int check(const struct mess_absorb_point *pts, size_t n,
 	return 0;
 }
 
-static double threshold(const struct mess_absorb_cfg *cfg,
-			const struct mess_absorb_point *base)
+double mess_absorb_threshold(const struct mess_absorb_cfg *cfg,
+			     const struct mess_absorb_point *base)
 {
 	return fmax(cfg->rel_min * base->t, cfg->n_sigma * base->sigma);
 }
@@ -133,20 +143,40 @@ int mess_absorb_next(const struct mess_absorb_point *pts, size_t n,
 		*k = 0;
 		return 1;
 	}
-	thr = threshold(cfg, base);
+	thr = mess_absorb_threshold(cfg, base);
+	/* hi: the smallest k confidently slow; lo: the largest confidently
+	 * fast below it; dlo, dhi: the doubtful points between them (points
+	 * without an interval are always decided). */
 	for (size_t i = 0; i < n; i++) {
 		if (pts[i].k > m)
 			m = pts[i].k;
-		if (pts[i].t - base->t > thr && pts[i].k < hi)
+		if (mess_absorb_verdict(&pts[i], base->t, thr) == MESS_ABSORB_SLOW &&
+		    pts[i].k < hi)
 			hi = pts[i].k;
 	}
 	if (hi != NO_K) {
+		uint64_t dlo = NO_K, dhi = 0, a, b;
+
 		for (size_t i = 0; i < n; i++)
-			if (pts[i].k < hi && pts[i].k > lo)
+			if (pts[i].k < hi && pts[i].k > lo &&
+			    mess_absorb_verdict(&pts[i], base->t, thr) == MESS_ABSORB_FAST)
 				lo = pts[i].k;
-		/* Nothing is measured strictly between lo and hi. */
-		if (hi - lo > precision(cfg, lo)) {
-			*k = (unsigned)(lo + (hi - lo) / 2);
+		for (size_t i = 0; i < n; i++)
+			if (pts[i].k > lo && pts[i].k < hi) {
+				dlo = pts[i].k < dlo ? pts[i].k : dlo;
+				dhi = pts[i].k > dhi ? pts[i].k : dhi;
+			}
+		/* Undecided points narrow nothing: bisect the wider of the
+		 * gaps that hold none, (lo, dlo) and (dhi, hi), so the bracket
+		 * closes in on the doubtful zone from both sides. */
+		a = dlo == NO_K ? hi - lo : dlo - lo;
+		b = dlo == NO_K ? 0 : hi - dhi;
+		if (a >= b && a > precision(cfg, lo)) {
+			*k = (unsigned)(lo + a / 2);
+			return 1;
+		}
+		if (b > a && b > precision(cfg, dhi)) {
+			*k = (unsigned)(dhi + b / 2);
 			return 1;
 		}
 		if (saturated(pts, n, lo, base->t, thr, cfg->slope_tol))
@@ -317,12 +347,6 @@ static int fit_phases(const struct mess_absorb_point *v, size_t n,
 	return 0;
 }
 
-static void unclear(struct mess_absorb_result *out, const char *why)
-{
-	out->status = MESS_ABSORB_UNCLEAR;
-	out->why = why;
-}
-
 /* The checks that keep a fit from being forced on points without phases. */
 static const char *judge(const struct mess_absorb_point *v, size_t n,
 			 const struct mess_absorb_cfg *cfg,
@@ -377,7 +401,8 @@ int mess_absorb_fit(const struct mess_absorb_point *pts, size_t n,
 	*out = (struct mess_absorb_result){
 		.status = MESS_ABSORB_OK,
 		.base = base->t,
-		.thr = threshold(cfg, base),
+		.speedup = NAN,
+		.thr = mess_absorb_threshold(cfg, base),
 		.flat = NAN,
 		.a = NAN,
 		.slope = NAN,
@@ -385,33 +410,21 @@ int mess_absorb_fit(const struct mess_absorb_point *pts, size_t n,
 		.runs = (unsigned)n,
 	};
 	m = v[n - 1].k;
-	while (i1 + 1 < n && v[i1 + 1].t - out->base <= out->thr)
-		i1++;
-	out->k1 = v[i1].k;
-	if (i1 + 1 < n) {
-		out->prec = (unsigned)(v[i1 + 1].k - v[i1].k);
-	} else {
-		/* No bracket: the precision a sweep would aim for there. */
-		out->prec = precision(cfg, m);
-		out->k1_lower_bound = 1;
-	}
-	out->runs_linear = (unsigned)((m + out->prec - 1) / out->prec + 1);
-	if (i1 == 0 && n > 1)
-		out->status = MESS_ABSORB_NONE;
-
-	/* A speed-up is not absorption: the flat part must be flat. */
-	for (size_t i = 0; i <= i1; i++) {
-		if (v[i].t < out->base - out->thr) {
-			out->k1_lower_bound = 0;
-			unclear(out, "faster than baseline");
-			goto done;
-		}
-	}
+	mess_absorb_bracket(v, n, cfg, out);
+	/* No bracket: the precision a sweep would aim for there. */
 	if (out->k1_lower_bound)
+		out->prec = precision(cfg, m);
+	out->runs_linear = (unsigned)((m + out->prec - 1) / out->prec + 1);
+	out->shape = MESS_ABSORB_SHAPE_NONE;
+	if (out->k1_lower_bound) {
+		out->shape_why = "nothing confidently slow";
 		goto done;
+	}
+	while (v[i1].k < out->k1)
+		i1++;
 	/* Three points past k1 at least, as the search's saturation test. */
 	if (n - i1 - 1 < 3 || fit_phases(v, n, &best)) {
-		unclear(out, "too few points past k1");
+		out->shape_why = "too few points past k1";
 		goto done;
 	}
 
@@ -428,8 +441,11 @@ int mess_absorb_fit(const struct mess_absorb_point *pts, size_t n,
 	out->slope = best.beta[2];
 	out->r2 = sst > 0 ? 1 - best.sse / sst : NAN;
 	why = judge(v, n, cfg, out);
-	if (why)
-		unclear(out, why);
+	out->shape_why = why;
+	if (!why)
+		out->shape = MESS_ABSORB_SHAPE_LINEAR;
+	else if (out->slope > 0 && v[n - 1].t - v[i1 + 1].t > out->thr)
+		out->shape = MESS_ABSORB_SHAPE_SUBLINEAR;
 done:
 	free(v);
 	return 0;

@@ -30,30 +30,47 @@ check_absorb_dir() {
 		check "$f exists and is not empty" '[ -s "$d/$f" ]'
 	done
 	check "absorption.csv header" \
-		'[ "$(head -1 "$d/absorption.csv")" = "kernel,variant,cores,q,mode,k1,k1_rel,k2,slope_ns,base_ns,perf,perf_unit,runs,status" ]'
+		'[ "$(head -1 "$d/absorption.csv")" = "kernel,variant,cores,q,mode,k1,k1_rel,k2,slope_ns,base_ns,perf,perf_unit,runs,status,k1_lo,k1_hi,fit,r2,speedup_k,speedup_rel,pairs,disturbed_pairs,remeasured_pairs,table" ]'
 	check "absorption_points.csv header" \
-		'[ "$(head -1 "$d/absorption_points.csv")" = "kernel,variant,cores,q,mode,k,time_ns,repeats,spread_ns,paired_base_ns" ]'
+		'[ "$(head -1 "$d/absorption_points.csv")" = "kernel,variant,cores,q,mode,k,time_ns,repeats,spread_ns,paired_base_ns,ci_lo_ns,ci_hi_ns,verdict,disturbed_pairs,remeasured_pairs,kept_disturbed_pairs,steal_ticks,invol_cs,freq_mhz,table" ]'
 	check "absorption.csv: one row per row x mode ($ROWS x 2)" \
 		'[ "$(tail -n +2 "$d/absorption.csv" | wc -l)" -eq $((ROWS * 2)) ]'
 	check "absorption.csv: no row x mode twice" \
 		'[ -z "$(tail -n +2 "$d/absorption.csv" | cut -d, -f1-5 | sort | uniq -d)" ]'
-	# 14 fields; k1 an integer <= kmax; k1_rel, k2, slope numbers or nan;
-	# base and perf > 0; status ok/none/unclear; none means k1 = 0.
+	# 24 fields; k1 an integer <= kmax; k1_rel, k2, slope numbers or nan;
+	# base and perf > 0; status ok/none/wide/unclear; none means k1 = 0;
+	# k1_lo <= k1 < k1_hi (nan: nothing confidently slow); fit a shape;
+	# pairs at least 2 a point; disturbed >= measured again; table 1.
 	check "absorption.csv rows well formed" \
 		'awk -F, -v kmax=$KMAX "
 			function num(x) { return x == \"nan\" || x ~ /^-?[0-9.]+(e[-+]?[0-9]+)?\$/ }
-			NR > 1 && !(NF == 14 && \$6 ~ /^[0-9]+\$/ && \$6 <= kmax &&
+			NR > 1 && !(NF == 24 && \$6 ~ /^[0-9]+\$/ && \$6 <= kmax &&
 			    num(\$7) && num(\$8) && num(\$9) && \$10 > 0 && \$11 > 0 &&
 			    \$12 != \"\" && \$13 >= 1 &&
-			    \$14 ~ /^(ok|none|unclear)\$/ && (\$14 != \"none\" || \$6 == 0)) { exit 1 }" "$d/absorption.csv"'
+			    \$14 ~ /^(ok|none|wide|unclear)\$/ && (\$14 != \"none\" || \$6 == 0) &&
+			    \$15 ~ /^[0-9]+\$/ && \$15 <= \$6 && (\$16 == \"nan\" || \$16 > \$6) &&
+			    \$17 ~ /^(linear|sublinear|none)\$/ && num(\$18) && num(\$19) && num(\$20) &&
+			    \$21 >= 2 * \$13 && \$22 >= \$23 && \$24 == 1) { exit 1 }" "$d/absorption.csv"'
+	check "absorption.csv: no bare question mark, a wide k1 with both ends in absorption.md" \
+		'! grep -qE "\| [0-9]+\? \|" "$d/absorption.md" && awk -F, "NR > 1 && \$14 == \"wide\" && \$16 != \"nan\" { print \$6 \" (\" \$15 \"–\" \$16 \")\" }" "$d/absorption.csv" | while read -r c; do grep -qF "$c" "$d/absorption.md" || exit 1; done'
 	check "absorption.csv: k2 and slope come together" \
 		'awk -F, "NR > 1 && ((\$8 == \"nan\") != (\$9 == \"nan\")) { exit 1 }" "$d/absorption.csv"'
 	check "absorption.csv: modes are the ones asked for" \
 		'[ "$(tail -n +2 "$d/absorption.csv" | cut -d, -f5 | sort -u | tr "\n" " ")" = "fp_add64 memory_ld64 " ]'
 	check "absorption.csv: perf units" \
 		'awk -F, "NR > 1 && !((\$1 == \"stream\" && \$12 == \"GB/s\") || (\$1 == \"lat_mem_rd\" && \$12 == \"ns/load\") || (\$1 == \"haccmk\" && \$12 == \"GFLOP/s\") || (\$1 == \"spmxv\" && \$12 == \"GFLOP/s/core\")) { exit 1 }" "$d/absorption.csv"'
-	check "absorption_points.csv rows well formed (10 fields, 0 <= k <= kmax, t > 0, spread >= 0, paired base > 0)" \
-		'awk -F, -v kmax=$KMAX "NR > 1 && !(NF == 10 && \$6 ~ /^[0-9]+\$/ && \$6 <= kmax && \$7 > 0 && \$8 == 3 && \$9 >= 0 && \$10 > 0) { exit 1 }" "$d/absorption_points.csv"'
+	# The baseline: --repeats 3 pairs; the others 4 to 15 (the sequential
+	# test, at most 10 with --quick), their interval around them, a verdict; counts >= 0.
+	check "absorption_points.csv rows well formed (20 fields, 0 <= k <= kmax, t > 0, spread >= 0, paired base > 0, pairs, interval, verdict, counts)" \
+		'awk -F, -v kmax=$KMAX "NR > 1 && !(NF == 20 && \$6 ~ /^[0-9]+\$/ && \$6 <= kmax && \$7 > 0 && \$9 >= 0 && \$10 > 0 &&
+			((\$6 == 0 && \$8 == 3 && \$13 == \"base\") ||
+			 (\$6 > 0 && \$8 >= 4 && \$8 <= 10 && \$11 <= \$7 && \$7 <= \$12 && \$13 ~ /^(fast|slow|doubtful)\$/)) &&
+			\$14 >= \$15 && \$14 >= \$16 && \$17 ~ /^[0-9]+\$/ && \$18 ~ /^[0-9]+\$/ && \$20 == 1) { exit 1 }" "$d/absorption_points.csv"'
+	check "pairs in absorption.csv = pairs in absorption_points.csv" \
+		'[ "$(tail -n +2 "$d/absorption.csv" | awk -F, "{ s += \$21 } END { print s }")" -eq "$(tail -n +2 "$d/absorption_points.csv" | awk -F, "{ s += \$8 } END { print s }")" ]'
+	check "meta.json: disturbance totals = the points' sums" \
+		'[ "$(jq ".disturbance.pairs_disturbed" "$d/meta.json")" -eq "$(tail -n +2 "$d/absorption_points.csv" | awk -F, "{ s += \$14 } END { print s + 0 }")" ] &&
+		 [ "$(jq ".disturbance.steal_ticks" "$d/meta.json")" -eq "$(tail -n +2 "$d/absorption_points.csv" | awk -F, "{ s += \$17 } END { print s + 0 }")" ]'
 	check "absorption_points.csv: a baseline (k = 0) for every row x mode" \
 		'[ "$(awk -F, "NR > 1 && \$6 == 0" "$d/absorption_points.csv" | wc -l)" -eq $((ROWS * 2)) ]'
 	check "absorption_points.csv: no k twice in a row x mode" \
@@ -63,8 +80,8 @@ check_absorb_dir() {
 	check "absorption.md: the table" 'grep -q "^| kernel | variant | cores | q | performance | fp_add64 | memory_ld64 |" "$d/absorption.md"'
 	check "absorption.md: one table line per row" \
 		'[ "$(grep -cE "^\| (stream|lat_mem_rd|haccmk|spmxv) \|" "$d/absorption.md")" -eq $ROWS ]'
-	check "absorption.md explains statuses and lower bounds" \
-		'grep -q "unclear" "$d/absorption.md" && grep -q "≥" "$d/absorption.md" && grep -q "threshold" "$d/absorption.md"'
+	check "absorption.md explains statuses, brackets and disturbance" \
+		'grep -q "bracket" "$d/absorption.md" && grep -q "threshold" "$d/absorption.md" && grep -q "disturbance:" "$d/absorption.md"'
 	# The latency ladder: 4 KiB (x1.5, x2 steps) to 4x the LLC, plateaus
 	# in summary.json, one per hwloc cache level and memory last.
 	check "ladder.csv header" \
@@ -80,8 +97,8 @@ check_absorb_dir() {
 	for k in schema tool version git_revision host cpu_model isa compiler cflags cores llc_bytes numa_nodes timer time repeats spread run_ms work threshold search noise modes k1_rel perf not_run rows plots start_utc end_utc complete; do
 		check "meta.json has $k" 'jq -e "has(\"$k\")" "$d/meta.json" >/dev/null'
 	done
-	check "meta.json: complete, mess absorb, K_MAX 256, kmax $KMAX" \
-		'jq -e ".complete == true and .tool == \"mess absorb\" and .search.K_MAX == 256 and .search.kmax == $KMAX and .repeats == 3" "$d/meta.json" >/dev/null'
+	check "meta.json: complete, mess absorb, schema 2, K_MAX 256, kmax $KMAX" \
+		'jq -e ".complete == true and .tool == \"mess absorb\" and .schema == 2 and .search.K_MAX == 256 and .search.kmax == $KMAX and .repeats == 3 and .tables == 1 and .sequential_test.min_pairs == 4 and (.disturbance.rule | type) == \"string\"" "$d/meta.json" >/dev/null'
 	check "meta.json: threshold rule and values" \
 		'jq -e "(.threshold.rule | test(\"max\")) and .threshold.threshold == 0.01 and .threshold.sigmas == 3" "$d/meta.json" >/dev/null'
 	check "meta.json: one entry per row, each with perf and work per mode" \
@@ -135,7 +152,7 @@ check "interrupted run exits 130 (got $rc)" '[ $rc -eq 130 ]' || tail -5 "$out/i
 check "interrupted meta.json says complete: false" 'jq -e ".complete == false" "$out/intr/meta.json" >/dev/null'
 check "interrupted run kept its points" '[ "$(wc -l <"$out/intr/absorption_points.csv")" -ge 12 ]'
 check "interrupted absorption.csv has its header" \
-	'[ "$(head -1 "$out/intr/absorption.csv")" = "kernel,variant,cores,q,mode,k1,k1_rel,k2,slope_ns,base_ns,perf,perf_unit,runs,status" ]'
+	'[ "$(head -1 "$out/intr/absorption.csv")" = "kernel,variant,cores,q,mode,k1,k1_rel,k2,slope_ns,base_ns,perf,perf_unit,runs,status,k1_lo,k1_hi,fit,r2,speedup_k,speedup_rel,pairs,disturbed_pairs,remeasured_pairs,table" ]'
 before=$(($(wc -l <"$out/intr/absorption_points.csv") - 1))
 ./run.sh absorb --resume "$out/intr" >/dev/null 2>"$out/resume.err"
 rc=$?
@@ -179,6 +196,19 @@ check "ladder: interrupted meta.json says complete: false" \
 	'jq -e ".complete == false" "$out/ladi/meta.json" >/dev/null'
 check "ladder: interrupted ladder kept its sizes" \
 	'[ "$(tail -n +2 "$out/ladi/ladder.csv" | wc -l)" -ge 3 ]'
+
+# --tables 2: each row twice, one after the other; the spread per entry.
+./run.sh absorb --quick --kernels haccmk --modes fp_add64 --kmax 16 --run-ms 4 \
+	--repeats 3 --tables 2 --no-plots --out "$out/tab" >/dev/null 2>"$out/tab.err"
+rc=$?
+check "--tables 2 exits 0 (got $rc)" '[ $rc -eq 0 ]' || tail -5 "$out/tab.err"
+check "--tables 2: absorption.csv has the entry in tables 1 and 2" \
+	'[ "$(tail -n +2 "$out/tab/absorption.csv" | cut -d, -f24 | tr "\n" " ")" = "1 2 " ]'
+check "--tables 2: absorption_tables.csv has its k1 per table and the spread" \
+	'[ "$(head -1 "$out/tab/absorption_tables.csv")" = "kernel,variant,cores,q,mode,tables,k1_values,statuses,k1_median,k1_min,k1_max,spread_rel,all_ok,within" ] &&
+	 awk -F, "NR == 2 && \$6 == 2 && split(\$7, v, \" \") == 2 && \$10 <= \$9 && \$9 <= \$11 { ok = 1 } END { exit !ok || NR != 2 }" "$out/tab/absorption_tables.csv"'
+check "--tables 2: absorption.md has the repeatability section, meta.json tables 2" \
+	'grep -q "^## Repeatability: 2 tables" "$out/tab/absorption.md" && jq -e ".tables == 2" "$out/tab/meta.json" >/dev/null'
 
 echo "absorb-smoke: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -35,7 +35,10 @@
 #include "mess/json.h"
 
 #define ABSORB_POINTS_CSV "absorption_points.csv"
-#define ABSORB_META_SCHEMA 1
+/* 2: k1 with a bracket and a status from the sequential test, the fit's
+ * shape beside it, disturbance counts, --tables (results/README.md). */
+#define ABSORB_META_SCHEMA 2
+#define ABSORB_MAX_TABLES 8
 #define ABSORB_MAX_REPEATS 50
 /* A baseline this spread (relative) is measured again: a disturbed one
  * would otherwise set the noise threshold for its whole search. */
@@ -52,7 +55,10 @@ struct mess_absorb_opts {
 	char modes[256];
 	char q[256];
 	char cores[256];	/* core counts, "all" = every core */
-	uint64_t repeats;
+	uint64_t repeats;	/* pairs of the baseline; perf trials */
+	uint64_t min_pairs;	/* sequential test, other points */
+	uint64_t max_pairs;
+	uint64_t tables;	/* the table measured this many times */
 	uint64_t kmax;
 	double threshold;	/* relative slowdown floor */
 	double sigmas;		/* x the baseline spread */
@@ -71,6 +77,25 @@ struct pair {
 	uint64_t iters;		/* work per timed run; 0: not chosen yet */
 	int done;
 	struct mess_absorb_result res;
+	/* Over its points: pairs counted, found disturbed, measured again,
+	 * kept though disturbed (points.csv has them per point). */
+	unsigned pairs, disturbed, redone, kept;
+};
+
+/* What one point's runs saw (absorption_points.csv). */
+struct point_obs {
+	unsigned disturbed, redone, kept;
+	uint64_t steal, nivcsw;	/* summed over its runs */
+	double mhz_sum;		/* CPU frequency readings, where readable */
+	unsigned mhz_n;
+	const char *verdict;
+};
+
+/* /proc/stat kept open between runs (disturb.c). */
+struct absorb_dist {
+	int stat_fd;
+	int steal_err;		/* the last read's error, 0 if none */
+	char *buf;
 };
 
 struct row {
@@ -80,6 +105,7 @@ struct row {
 	double perf;		/* clean performance; NAN until measured */
 	json_t *meta;		/* its meta.json object */
 	const char *skip;	/* why it could not run, or NULL */
+	int tb;			/* which table, 0 .. --tables - 1 */
 	struct pair pair[MESS_NOISE_NMODES];
 };
 
@@ -120,6 +146,11 @@ struct absorb_table {
 	const char *ladder_skip;	/* why it could not run, or NULL */
 	struct mess_ladder ladder;
 	unsigned points_measured, points_reused, remeasured;
+	/* Disturbance over the whole run (meta.json). */
+	unsigned long dist_pairs, dist_redone, dist_kept, pairs_total;
+	uint64_t steal_ticks, nivcsw;
+	int steal_err, cs_err;	/* why not known, or 0 */
+	double mhz_min, mhz_max;	/* NAN: not readable */
 	char plots_note[512];
 };
 
@@ -134,6 +165,7 @@ struct mess_absorb {
 	struct worker *wk;
 	struct mess_rundir rd;
 	struct mess_appender points;	/* absorption_points.csv */
+	struct absorb_dist dist;
 	double t0_ns;
 	unsigned pairs_todo, pairs_now;
 };
@@ -165,9 +197,10 @@ static inline int absorb_has_line(const struct mess_absorb_result *res)
 	return isfinite(res->slope);
 }
 
-/* plan.c */
+/* plan.c: by id, or by key (CSV columns) and table tb. */
 struct row *absorb_find_row(struct absorb_table *t, const char *key,
 			    int by_id);
+struct row *absorb_find_row_tb(struct absorb_table *t, const char *key, int tb);
 
 /* measure.c */
 int absorb_pool_start(struct mess_absorb *a, int n);
@@ -183,7 +216,8 @@ int absorb_write_failed(struct mess_absorb *a, int err);
 #define ABSORB_MAX_ITERS (1ULL << 40)
 int absorb_record_point(struct mess_absorb *a, struct row *r,
 			enum mess_noise_mode m,
-			const struct mess_absorb_point *pt, double paired);
+			const struct mess_absorb_point *pt, double paired,
+			const struct point_obs *po);
 int absorb_record_work(struct mess_absorb *a, const struct row *r,
 		       enum mess_noise_mode m);
 int absorb_record_perf(struct mess_absorb *a, struct row *r, json_t *meta);
@@ -193,9 +227,24 @@ int absorb_record_ladder(struct mess_absorb *a);
 /* The partial result, valid after every finished search. */
 int absorb_save(struct mess_absorb *a);
 
+/* disturb.c: the reads around a run; 0 or -errno. */
+int absorb_dist_open(struct absorb_dist *d);
+void absorb_dist_close(struct absorb_dist *d);
+/* Steal ticks summed over the OS CPUs pu[0 .. n). */
+int absorb_steal(struct absorb_dist *d, const int *pu, int n, uint64_t *steal);
+/* The calling thread's status file: an fd, or -errno. */
+int absorb_thread_status_open(void);
+int absorb_nivcsw(int fd, uint64_t *v);
+/* MHz of OS CPU pu from cpufreq, NAN where not readable. */
+double absorb_freq_mhz(int pu);
+
 /* report.c */
 int absorb_write_tables(const struct absorb_table *t, const char *dir,
 			const char *start_utc, int complete);
+
+/* repeat.c: with --tables > 1, absorption_tables.csv and md's section. */
+int absorb_write_repeat(const struct absorb_table *t, const char *dir,
+			FILE *md);
 
 /* plots.c: every plot; the outcome goes to t->plots_note. */
 void absorb_plots(struct absorb_table *t, const char *rundir, int complete);

@@ -8,6 +8,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "absorb/absorb.h"
 #include "core/clock.h"
@@ -19,6 +21,11 @@
 struct worker {
 	_Alignas(128) double elapsed;
 	uint64_t done;
+	/* Its own /proc status: involuntary switches before and after a
+	 * run, read outside the timed interval. */
+	int status_fd, cs_err;
+	uint64_t cs0, cs1;
+	double cpu;		/* the thread's CPU time in the run, ns */
 	struct mess_noise nz[MESS_NOISE_NMODES];
 	int nz_err[MESS_NOISE_NMODES];
 };
@@ -28,6 +35,7 @@ static void job_noise_init(struct mess_pool_thread *pt, void *arg)
 	const struct mess_absorb *a = arg;
 	struct worker *t = &a->wk[pt->idx];
 
+	t->status_fd = absorb_thread_status_open();
 	for (int m = 0; m < MESS_NOISE_NMODES; m++)
 		if (m == MESS_NOISE_MODE_none || a->t.mode_on[m])
 			t->nz_err[m] = mess_noise_init(&t->nz[m], m, 0,
@@ -81,9 +89,12 @@ int absorb_pool_start(struct mess_absorb *a, int n)
 void absorb_pool_stop(struct mess_absorb *a)
 {
 	mess_pool_stop(&a->pool);
-	for (int i = 0; a->wk && i < a->topo.ncores; i++)
+	for (int i = 0; a->wk && i < a->topo.ncores; i++) {
 		for (int m = 0; m < MESS_NOISE_NMODES; m++)
 			mess_noise_free(&a->wk[i].nz[m]);
+		if (a->wk[i].status_fd >= 0)
+			close(a->wk[i].status_fd);
+	}
 	free(a->wk);
 	a->wk = NULL;
 }
@@ -104,15 +115,26 @@ struct timed {
 #define SLICES 8
 #define SLICE_NS 100e6
 
+static double cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
 static void job_timed(struct mess_pool_thread *pt, void *arg)
 {
 	const struct timed *j = arg;
 	struct worker *t = &j->wk[pt->idx];
 	uint64_t left = j->iters, slice = j->iters / SLICES + 1, done = 0;
-	double t0;
+	double t0, c0;
 
+	t->cs_err = t->status_fd < 0 ? t->status_fd :
+		    absorb_nivcsw(t->status_fd, &t->cs0);
 	mess_pool_barrier(pt);
 	t0 = mess_now_ns();
+	c0 = cpu_ns();
 	if (j->phase >= 0) {
 		done = mess_wl_phase(j->w, pt->idx, (unsigned)j->phase, j->iters);
 	} else {
@@ -130,17 +152,50 @@ static void job_timed(struct mess_pool_thread *pt, void *arg)
 		}
 	}
 	t->elapsed = mess_now_ns() - t0;
+	t->cpu = cpu_ns() - c0;
 	t->done = done;
+	if (!t->cs_err)
+		t->cs_err = absorb_nivcsw(t->status_fd, &t->cs1);
 }
 
-/* ns per iteration of the slowest thread; *elapsed its wall time. */
+/* A preempted thread is a disturbed run when it lost more than this share
+ * of the run's wall time (wall - its CPU time): a switch to a kernel
+ * thread for microseconds is not worth a pair, one for milliseconds is.
+ * Half the smallest threshold (--threshold 0.01). */
+#define ABSORB_LOST_REL 0.005
+
+/* What disturbed one run: steal ticks on its CPUs, involuntary switches
+ * of its threads, the frequency of its first CPU after it. */
+struct run_obs {
+	uint64_t steal, nivcsw;
+	double mhz;
+	int disturbed, preempted;
+};
+
+/* ns per iteration of the slowest thread; *elapsed its wall time; *o
+ * what disturbed it (NULL: not looked at). */
 static double timed_run(struct mess_absorb *a, int cores, struct timed *j,
-			double *elapsed)
+			double *elapsed, struct run_obs *o)
 {
 	double worst = 0, el = 0;
+	uint64_t st0 = 0, st1 = 0;
+	int serr = 0;
 
 	j->wk = a->wk;
+	if (o)
+		serr = absorb_steal(&a->dist, a->t.core_pu, cores, &st0);
 	mess_pool_call(&a->pool, cores, job_timed, j);
+	if (o && !serr)
+		serr = absorb_steal(&a->dist, a->t.core_pu, cores, &st1);
+	if (o) {
+		*o = (struct run_obs){ 0, 0, absorb_freq_mhz(a->t.core_pu[0]), 0, 0 };
+		/* Not readable: not known, said in meta.json; the run is not
+		 * called disturbed for it. */
+		if (serr)
+			a->t.steal_err = serr;
+		else
+			o->steal = st1 - st0;
+	}
 	for (int i = 0; i < cores; i++) {
 		const struct worker *t = &a->wk[i];
 		double per = t->done ? t->elapsed / (double)t->done : INFINITY;
@@ -149,10 +204,29 @@ static double timed_run(struct mess_absorb *a, int cores, struct timed *j,
 			worst = per;
 		if (t->elapsed > el)
 			el = t->elapsed;
+		if (o && t->cs_err)
+			a->t.cs_err = t->cs_err;
+		else if (o)
+			o->nivcsw += t->cs1 - t->cs0;
+		if (o && !t->cs_err && t->cs1 > t->cs0 &&
+		    t->elapsed - t->cpu > ABSORB_LOST_REL * t->elapsed)
+			o->preempted = 1;
 	}
+	if (o)
+		o->disturbed = o->steal > 0 || o->preempted;
 	if (elapsed)
 		*elapsed = el;
 	return worst;
+}
+
+static void observe(struct point_obs *po, const struct run_obs *o)
+{
+	po->steal += o->steal;
+	po->nivcsw += o->nivcsw;
+	if (isfinite(o->mhz)) {
+		po->mhz_sum += o->mhz;
+		po->mhz_n++;
+	}
 }
 
 static int set_k(struct mess_absorb *a, int cores, enum mess_noise_mode m,
@@ -184,7 +258,7 @@ static int calibrate(struct mess_absorb *a, struct mess_wl *w, int cores,
 	for (;;) {
 		if (mess_interrupted)
 			return -EINTR;
-		per = timed_run(a, cores, &j, &el);
+		per = timed_run(a, cores, &j, &el, NULL);
 		if (el >= target / 16 || j.iters >= (1ULL << 40))
 			break;
 		j.iters *= el > 0 && target / 16 / el < 16 ? 4 : 16;
@@ -198,55 +272,87 @@ static int calibrate(struct mess_absorb *a, struct mess_wl *w, int cores,
 }
 
 /*
- * A point: --repeats pairs of runs, k = 0 then k, back to back.  The
- * slowdown is the median of the pairs' ratios, scaled by the baseline t0
- * (the k = 0 point), so that drift slower than a pair of runs (a shared
- * host, frequency, a VM's neighbours) cancels instead of reading as
- * absorption or slowdown; the k = 0 point pairs k = 0 with itself, its
- * ratios' spread being the noise floor the threshold compares with.
- * *paired gets the median of the pairs' own k = 0 runs, to show the drift.
+ * A point: pairs of runs, k = 0 then k, back to back.  The slowdown is the
+ * median of the pairs' ratios, scaled by the baseline t0 (the k = 0
+ * point), so that drift slower than a pair of runs (a shared host,
+ * frequency, a VM's neighbours) cancels instead of reading as absorption
+ * or slowdown.  The k = 0 point pairs k = 0 with itself, --repeats times,
+ * its ratios' spread being the noise floor; every other point takes pairs
+ * until the sequential test (mess_absorb_seq) decides it or max-pairs.
+ * A pair during which steal time or a preemption hit either run is
+ * measured again (mess_absorb_seq_add says how often).  *paired gets the
+ * median of the pairs' own k = 0 runs, to show the drift.
  */
 static int measure_pairs(struct mess_absorb *a, struct row *r,
 			 struct mess_wl *w, enum mess_noise_mode m, unsigned k,
-			 struct mess_absorb_point *pt, double *paired)
+			 struct mess_absorb_point *pt, double *paired,
+			 struct point_obs *po)
 {
 	struct pair *pr = &r->pair[m];
 	struct timed j = { NULL, w, m, pr->iters, -1 };
-	double t0[ABSORB_MAX_REPEATS], tk[2 * ABSORB_MAX_REPEATS];
-	double q[ABSORB_MAX_REPEATS] = { 0 };
-	double base = NAN, med, mad;
-	unsigned n = (unsigned)a->t.o.repeats;
-	int err = 0;
+	struct mess_absorb_seqstate s;
+	double t0[MESS_ABSORB_MAX_PAIRS], tk[2 * MESS_ABSORB_MAX_PAIRS];
+	const struct mess_absorb_point *bp = NULL;
+	double base = NAN, floor_rel = 0, thr_rel = 0;
+	size_t want;
+	int err = 0, v;
 
 	for (size_t i = 0; i < pr->n; i++)
 		if (pr->pts[i].k == 0)
-			base = pr->pts[i].t;
-	for (unsigned i = 0; i < n && !err; i++) {
+			bp = &pr->pts[i];
+	if (bp && k) {
+		base = bp->t;
+		floor_rel = bp->sigma / bp->t;
+		thr_rel = mess_absorb_threshold(&a->t.acfg, bp) / bp->t;
+	}
+	want = k && bp ? 0 : a->t.o.repeats;
+	memset(&s, 0, sizeof(s));
+	memset(po, 0, sizeof(*po));
+	do {
+		struct run_obs o0, o1;
+		size_t n = s.n;
+		double x, y;
+
 		if (mess_interrupted)
 			return -EINTR;
 		err = set_k(a, r->wl.cores, m, 0);
-		t0[i] = timed_run(a, r->wl.cores, &j, NULL);
+		x = timed_run(a, r->wl.cores, &j, NULL, &o0);
 		if (!err)
 			err = set_k(a, r->wl.cores, m, k);
-		tk[i] = timed_run(a, r->wl.cores, &j, NULL);
-		q[i] = tk[i] / t0[i];
-	}
-	if (err)
-		return err;
-	mad = mess_mad_sd(q, n, &med);
-	if (k == 0 || isnan(base)) {
+		y = timed_run(a, r->wl.cores, &j, NULL, &o1);
+		if (err)
+			return err;
+		observe(po, &o0);
+		observe(po, &o1);
+		v = mess_absorb_seq_add(&s, y / x, o0.disturbed || o1.disturbed,
+					want, floor_rel, thr_rel, &a->t.acfg);
+		if (v < 0)
+			return -EIO;
+		if (s.n > n) {
+			t0[n] = x;
+			tk[n] = y;
+		}
+	} while (v == MESS_ABSORB_MORE);
+	po->disturbed = s.disturbed;
+	po->redone = s.redone;
+	po->kept = s.kept;
+	if (isnan(base)) {
 		/* Both runs of every pair are the baseline here. */
-		memcpy(tk + n, t0, n * sizeof(*t0));
-		base = mess_median(tk, 2 * n);
+		memcpy(tk + s.n, t0, s.n * sizeof(*t0));
+		base = mess_median(tk, 2 * (unsigned)s.n);
 	}
-	*paired = mess_median(t0, n);
+	*paired = mess_median(t0, (unsigned)s.n);
+	po->verdict = k ? mess_absorb_verdict_name(s.last.verdict) : "base";
 	*pt = (struct mess_absorb_point){
 		.k = k,
-		.t = k ? base * med : base,
-		.sigma = base * mad,
-		.repeats = n,
+		.t = k ? base * s.last.ratio : base,
+		.sigma = base * s.last.scale,
+		.repeats = (unsigned)s.n,
+		.lo = k ? base * s.last.lo : 0,
+		.hi = k ? base * s.last.hi : 0,
 	};
-	return isfinite(pt->t) && pt->t > 0 ? 0 : -EIO;
+	return isfinite(pt->t) && pt->t > 0 && isfinite(pt->lo) &&
+	       isfinite(pt->hi) ? 0 : -EIO;
 }
 
 /*
@@ -257,20 +363,32 @@ static int measure_pairs(struct mess_absorb *a, struct row *r,
  */
 static int measure_point(struct mess_absorb *a, struct row *r,
 			 struct mess_wl *w, enum mess_noise_mode m, unsigned k,
-			 struct mess_absorb_point *pt, double *paired)
+			 struct mess_absorb_point *pt, double *paired,
+			 struct point_obs *po)
 {
 	struct mess_absorb_point c;
+	struct point_obs co;
 	double cp;
-	int err = measure_pairs(a, r, w, m, k, pt, paired);
+	int err = measure_pairs(a, r, w, m, k, pt, paired, po);
 
 	for (int i = 0; !err && k == 0 && i < ABSORB_REMEASURE_MAX &&
 			pt->sigma > ABSORB_REMEASURE_REL * pt->t; i++) {
 		a->t.remeasured++;
-		err = measure_pairs(a, r, w, m, k, &c, &cp);
+		err = measure_pairs(a, r, w, m, k, &c, &cp, &co);
+		/* The counts add up: both measurements ran. */
+		co.disturbed += po->disturbed;
+		co.redone += po->redone;
+		co.kept += po->kept;
+		co.steal += po->steal;
+		co.nivcsw += po->nivcsw;
+		co.mhz_sum += po->mhz_sum;
+		co.mhz_n += po->mhz_n;
 		if (!err && c.sigma < pt->sigma) {
 			*pt = c;
 			*paired = cp;
 		}
+		*po = (struct point_obs){ co.disturbed, co.redone, co.kept,
+			co.steal, co.nivcsw, co.mhz_sum, co.mhz_n, po->verdict };
 	}
 	return err;
 }
@@ -361,7 +479,7 @@ static int measure_perf(struct mess_absorb *a, struct row *r,
 			double x;
 
 			j.phase = (int)p;
-			x = timed_run(a, r->wl.cores, &j, NULL);
+			x = timed_run(a, r->wl.cores, &j, NULL, NULL);
 			if (t && x < best[p])
 				best[p] = x;
 		}
@@ -449,7 +567,7 @@ static int run_pair(struct mess_absorb *a, struct row *r, struct mess_wl *w,
 	if (!err)
 		err = set_k(a, r->wl.cores, m, 0);
 	if (!err)
-		timed_run(a, r->wl.cores, &warm, NULL);
+		timed_run(a, r->wl.cores, &warm, NULL, NULL);
 	while (!err) {
 		struct mess_absorb_point pt;
 		unsigned k;
@@ -461,11 +579,12 @@ static int run_pair(struct mess_absorb *a, struct row *r, struct mess_wl *w,
 		}
 		if (buried(pr, k))
 			break;
+		struct point_obs po;
 		double paired;
 
-		err = measure_point(a, r, w, m, k, &pt, &paired);
+		err = measure_point(a, r, w, m, k, &pt, &paired, &po);
 		if (!err)
-			err = absorb_record_point(a, r, m, &pt, paired);
+			err = absorb_record_point(a, r, m, &pt, paired, &po);
 		if (!err)
 			progress(a, r, m, &pt);
 	}
@@ -483,11 +602,13 @@ static int run_pair(struct mess_absorb *a, struct row *r, struct mess_wl *w,
 		return err;
 	pr->done = 1;
 	a->pairs_now++;
-	fprintf(stderr, "absorb: %s %s: k1 %s%u (%s%s%s), %u runs\n", r->id,
-		mn, pr->res.k1_lower_bound ? ">=" : "", pr->res.k1,
-		mess_absorb_status_name(pr->res.status),
+	fprintf(stderr, "absorb: %s %s: k1 %s%u [%u, %s%u] (%s%s%s; past k1 %s), %u points, %u pairs, %u disturbed\n",
+		r->id, mn, pr->res.k1_lower_bound ? ">=" : "", pr->res.k1,
+		pr->res.k1_lo, pr->res.k1_hi ? "" : ">", pr->res.k1_hi ?
+		pr->res.k1_hi : pr->res.k1, mess_absorb_status_name(pr->res.status),
 		pr->res.why ? ": " : "", pr->res.why ? pr->res.why : "",
-		pr->res.runs);
+		mess_absorb_shape_name(pr->res.shape), pr->res.runs, pr->pairs,
+		pr->disturbed);
 	err = absorb_record_done(a, r, m);
 	return err ? err : absorb_save(a);
 }

@@ -94,6 +94,39 @@ static json_t *rows_json(const struct absorb_table *t)
 	return a;
 }
 
+static json_t *err_json(int err)
+{
+	return err ? json_string(strerror(-err)) : json_null();
+}
+
+/* The run's disturbance totals; per point in absorption_points.csv. */
+static json_t *disturbance_json(const struct absorb_table *t)
+{
+	return mess_json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:s}",
+		"rule", "a pair of runs is disturbed when the steal time of the run's CPUs (/proc/stat, USER_HZ ticks) or a measuring thread was preempted during either run: its involuntary context switches (/proc/thread-self/status, read by the thread outside the timed interval) grew and it lost more than 0.5 % of the run's wall time (wall minus its CLOCK_THREAD_CPUTIME_ID time); it is measured again, at most min_pairs times a point, then kept and counted",
+		"pairs_counted", (json_int_t)t->pairs_total,
+		"pairs_disturbed", (json_int_t)t->dist_pairs,
+		"pairs_measured_again", (json_int_t)t->dist_redone,
+		"pairs_kept_disturbed", (json_int_t)t->dist_kept,
+		"steal_ticks", (json_int_t)t->steal_ticks,
+		"involuntary_switches", (json_int_t)t->nivcsw,
+		"steal_unreadable", err_json(t->steal_err),
+		"switches_unreadable", err_json(t->cs_err),
+		"freq_mhz_min", mess_json_real(t->mhz_min, 0),
+		"freq_mhz_max", mess_json_real(t->mhz_max, 0),
+		"freq_source", "cpufreq scaling_cur_freq of the run's first CPU after each run, mean per point; null: not readable here");
+}
+
+static json_t *seq_json(const struct absorb_table *t)
+{
+	return mess_json_pack("{s:s, s:f, s:i, s:i, s:f, s:s}",
+		"rule", "pairs (k = 0, then k) are added to a point until the 95 % interval of the median of their ratios, median +- t(n-1) x 1.2533 x max(1.4826 MAD, the baseline's spread) / sqrt(n), lies above 1 + thr / t0 (slow) or not (fast), or max_pairs (doubtful); per look, not corrected for the repeated looks",
+		"confidence", MESS_ABSORB_CONF,
+		"min_pairs", (int)t->acfg.min_pairs, "max_pairs", (int)t->acfg.max_pairs,
+		"tol_rel", t->acfg.tol_rel,
+		"status", "k1_hi = smallest k confidently slow, k1_lo = largest k below it confidently not slow; none: k1_hi = 1; ok: k1 - k1_lo and k1_hi - k1 within max(1, tol_rel x k1), or nothing slow and the largest k fast (k1 a lower bound); unclear: no k > 0 decided; wide: otherwise. Speed-ups count as absorbed (speedup_k, speedup_rel). The fit's shape (linear, sublinear, none) and R^2 are reported beside k1, never deciding it");
+}
+
 int absorb_write_meta(const struct absorb_table *t, struct mess_rundir *rd,
 		      const struct mess_topo *topo, int complete)
 {
@@ -117,7 +150,7 @@ int absorb_write_meta(const struct absorb_table *t, struct mess_rundir *rd,
 		"numa_nodes", t->numa_nodes,
 		"huge_pages", "requested for every mess_buf (hugetlbfs, else THP); what each row obtained is in rows[]",
 		"timer", "clock_gettime(CLOCK_MONOTONIC) around each run",
-		"time", "ns per inner-loop iteration of the slowest thread; threads pinned, started together by a spinning barrier; a point is repeats pairs of runs (k = 0, then k): t0 x median of the pairs' ratios, t0 the k = 0 point (paired with itself); spread: t0 x the spread of the ratios",
+		"time", "ns per inner-loop iteration of the slowest thread; threads pinned, started together by a spinning barrier; a point is pairs of runs (k = 0, then k), as many as the sequential test needs (sequential_test), the baseline repeats pairs: t0 x median of the pairs' ratios, t0 the k = 0 point (paired with itself); spread: t0 x the spread of the ratios",
 		"repeats", (json_int_t)t->o.repeats,
 		"spread", "1.4826 x median absolute deviation (a standard deviation robust to one disturbed repeat)",
 		"run_ms", t->o.run_ms,
@@ -140,7 +173,12 @@ int absorb_write_meta(const struct absorb_table *t, struct mess_rundir *rd,
 		"points_reused", (int)t->points_reused,
 		"points_remeasured_for_spread", (int)t->remeasured,
 		"remeasure_rule", rule,
-		"plots", t->plots_note[0] ? t->plots_note : "pending"))) {
+		"plots", t->plots_note[0] ? t->plots_note : "pending")) ||
+	    mess_json_merge(m, mess_json_pack("{s:o, s:o, s:i, s:s}",
+		"sequential_test", seq_json(t),
+		"disturbance", disturbance_json(t),
+		"tables", (int)t->o.tables,
+		"tables_rule", "with tables > 1 each row is measured tables times one after the other (interleaved by row), sharing its work per run; absorption_tables.csv gives the spread of k1 per entry"))) {
 		json_decref(m);
 		m = NULL;
 	}

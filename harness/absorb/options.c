@@ -12,7 +12,7 @@
 
 static const struct mess_opt absorb_opts[] = {
 	{ "quick", MESS_OPT_FLAG, F(quick), 0, 0, 0, NULL,
-	  "smoke-sized table (about a minute on 2 cores): runs of 10 ms, q 0,1, kmax 64, k1 to k1/8, slopes within 25%, SPMXV large 2x LLC" },
+	  "smoke-sized table (about a minute on 2 cores): runs of 10 ms, q 0,1, kmax 64, k1 to k1/9, slopes within 25%, at most 10 pairs a point, SPMXV large 2x LLC" },
 	{ "out", MESS_OPT_STR, S(out), 0, 0, "DIR",
 	  "run directory (default results/<host>-absorb-<UTC timestamp>)" },
 	{ "resume", MESS_OPT_STR, S(resume), 0, 0, "DIR",
@@ -28,7 +28,13 @@ static const struct mess_opt absorb_opts[] = {
 	{ "cores", MESS_OPT_STR, S(cores), 0, 0, "LIST",
 	  "core counts of the STREAM and SPMXV rows, or 'all' (default 1,all)" },
 	{ "repeats", MESS_OPT_UINT, F(repeats), 0, 1, ABSORB_MAX_REPEATS, "N",
-	  "timed runs per point: median and spread (default 5)" },
+	  "pairs of runs of the baseline (k = 0), trials of the clean performance (default 5)" },
+	{ "min-pairs", MESS_OPT_UINT, F(min_pairs), 0, 2, MESS_ABSORB_MAX_PAIRS, "N",
+	  "pairs (k = 0, then k) a point gets at least before the confidence test decides it (default 4)" },
+	{ "max-pairs", MESS_OPT_UINT, F(max_pairs), 0, 2, MESS_ABSORB_MAX_PAIRS, "N",
+	  "pairs a point gets at most: undecided then, it is doubtful (default 15, --quick 10)" },
+	{ "tables", MESS_OPT_UINT, F(tables), 0, 1, ABSORB_MAX_TABLES, "N",
+	  "measure the table N times, interleaved by row, and report the spread of k1 per entry (default 1)" },
 	{ "kmax", MESS_OPT_UINT, F(kmax), 0, 1, MESS_NOISE_KMAX, "K",
 	  "largest noise quantity measured (default 256)" },
 	{ "threshold", MESS_OPT_DOUBLE, F(threshold), 0, 0, 1, "REL",
@@ -54,6 +60,9 @@ static void defaults(struct mess_absorb_opts *o, int quick)
 	strcpy(o->q, quick ? "0,1" : "0,0.25,0.5,1");
 	strcpy(o->cores, "1,all");
 	o->repeats = 5;
+	o->min_pairs = 4;
+	o->max_pairs = quick ? 10 : 15;
+	o->tables = 1;
 	o->kmax = quick ? 64 : MESS_NOISE_KMAX;
 	o->threshold = 0.01;
 	o->sigmas = 3;
@@ -67,6 +76,12 @@ int mess_absorb_parse(struct mess_absorb_opts *o, int argc, char **argv,
 	defaults(o, mess_opts_given(argc, argv, "quick"));
 	if (mess_opts_parse(absorb_opts, NOPTS, o, argc, argv, err, errlen))
 		return -EINVAL;
+	if (o->min_pairs > o->max_pairs) {
+		snprintf(err, errlen, "--min-pairs: '%llu' is not allowed; allowed: at most --max-pairs (%llu)",
+			 (unsigned long long)o->min_pairs,
+			 (unsigned long long)o->max_pairs);
+		return -EINVAL;
+	}
 	return 0;
 }
 

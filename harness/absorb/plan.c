@@ -110,7 +110,7 @@ static void q_str(double q, char *buf, size_t len)
 }
 
 static int add_row(struct mess_absorb *a, enum mess_wl_kernel k,
-		   const char *variant, double q, int cores)
+		   const char *variant, double q, int cores, int tb)
 {
 	struct row *r, *rows = realloc(a->t.rows, (a->t.nrows + 1) * sizeof(*rows));
 	char qs[32];
@@ -123,13 +123,23 @@ static int add_row(struct mess_absorb *a, enum mess_wl_kernel k,
 	r->wl = (struct mess_wl_row){ k, variant, cores, q };
 	r->perf = NAN;
 	mess_wl_row_id(&r->wl, r->id, sizeof(r->id));
+	r->tb = tb;
+	/* Only with --tables: one table keeps the ids it always had. */
+	if (a->t.o.tables > 1) {
+		size_t l = strlen(r->id);
+
+		snprintf(r->id + l, sizeof(r->id) - l, "-t%d", tb + 1);
+	}
 	q_str(q, qs, sizeof(qs));
 	snprintf(r->key, sizeof(r->key), "%s,%s,%d,%s",
 		 mess_wl_kernels[k].name, variant, cores, qs);
 	return 0;
 }
 
-/* Rows of one SPMXV matrix stay together: it moves between them. */
+/* Rows of one SPMXV matrix stay together: it moves between them.  With
+ * --tables, each row's tables follow each other (interleaved by row):
+ * drift of the machine over the run then shows in every entry alike
+ * instead of in one table. */
 static int make_rows(struct mess_absorb *a, const enum mess_wl_kernel *kern,
 		     int nkern, const double *qs, int nq)
 {
@@ -138,14 +148,15 @@ static int make_rows(struct mess_absorb *a, const enum mess_wl_kernel *kern,
 
 		for (const char *const *v = mess_wl_variants(kern[i]); *v; v++)
 			for (int j = 0; j < (ki->has_q ? nq : 1); j++)
-				for (int c = 0; c < (ki->scales ? a->t.ncounts : 1); c++) {
-					int err = add_row(a, kern[i], *v,
-						ki->has_q ? qs[j] : NAN,
-						ki->scales ? a->t.counts[c] : 1);
+				for (int c = 0; c < (ki->scales ? a->t.ncounts : 1); c++)
+					for (int tb = 0; tb < (int)a->t.o.tables; tb++) {
+						int err = add_row(a, kern[i], *v,
+							ki->has_q ? qs[j] : NAN,
+							ki->scales ? a->t.counts[c] : 1, tb);
 
-					if (err)
-						return err;
-				}
+						if (err)
+							return err;
+					}
 	}
 	return 0;
 }
@@ -155,6 +166,14 @@ struct row *absorb_find_row(struct absorb_table *t, const char *key,
 {
 	for (size_t i = 0; i < t->nrows; i++)
 		if (!strcmp(by_id ? t->rows[i].id : t->rows[i].key, key))
+			return &t->rows[i];
+	return NULL;
+}
+
+struct row *absorb_find_row_tb(struct absorb_table *t, const char *key, int tb)
+{
+	for (size_t i = 0; i < t->nrows; i++)
+		if (t->rows[i].tb == tb && !strcmp(t->rows[i].key, key))
 			return &t->rows[i];
 	return NULL;
 }
@@ -252,6 +271,8 @@ int mess_absorb_open(struct mess_absorb **ap, const struct mess_absorb_opts *o,
 	a->t.ncores = a->topo.ncores;
 	a->t.core_pu = a->topo.core_pu;
 	a->t.numa_nodes = a->topo.nnodes;
+	a->t.mhz_min = a->t.mhz_max = NAN;
+	a->dist.stat_fd = -1;
 	rc = resolve(a, err, errlen, kern, &nkern, qs, &nq);
 	if (!rc)
 		rc = make_rows(a, kern, nkern, qs, nq);
@@ -265,10 +286,14 @@ int mess_absorb_open(struct mess_absorb **ap, const struct mess_absorb_opts *o,
 	mess_absorb_cfg_default(&a->t.acfg, (unsigned)o->kmax);
 	a->t.acfg.rel_min = o->threshold;
 	a->t.acfg.n_sigma = o->sigmas;
+	a->t.acfg.min_pairs = (unsigned)o->min_pairs;
+	a->t.acfg.max_pairs = (unsigned)o->max_pairs;
 	/* A coarser k1 and an earlier stop past it: at large k a run of
-	 * memory_ld64 noise takes a hundred times the k = 0 run. */
+	 * memory_ld64 noise takes a hundred times the k = 0 run.  k1 to
+	 * k1/9, so that a bracket the search closes is within the 12 % of
+	 * status ok. */
 	if (o->quick) {
-		a->t.acfg.prec_div = 8;
+		a->t.acfg.prec_div = 9;
 		a->t.acfg.slope_tol = 0.25;
 	}
 	a->env = (struct mess_wl_env){ a->t.llc_bytes, o->quick, -1, o->stride };
@@ -308,7 +333,9 @@ int mess_absorb_open(struct mess_absorb **ap, const struct mess_absorb_opts *o,
 		a->topo.cpu_model, a->topo.ncores,
 		(unsigned long long)(a->t.llc_bytes >> 20), a->t.nrows, runnable,
 		a->rd.dir);
-	rc = absorb_pool_start(a, a->topo.ncores);
+	rc = absorb_dist_open(&a->dist);
+	if (!rc)
+		rc = absorb_pool_start(a, a->topo.ncores);
 	if (!rc)
 		rc = absorb_save(a);
 	if (rc)
@@ -322,6 +349,7 @@ void mess_absorb_free(struct mess_absorb *a)
 	if (!a)
 		return;
 	absorb_pool_stop(a);
+	absorb_dist_close(&a->dist);
 	mess_append_close(&a->points);
 	mess_rundir_close(&a->rd);
 	for (size_t i = 0; i < a->t.nrows; i++)

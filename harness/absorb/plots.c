@@ -135,7 +135,9 @@ static int write_spmxv_data(const struct absorb_table *t, const char *dir,
 		for (size_t j = i; j < t->nrows; j++) {
 			const struct row *r = &t->rows[j];
 
-			if (r->wl.kernel != s->wl.kernel || !isfinite(r->perf) ||
+			/* The first table's k1; the others are in
+			 * absorption_tables.csv. */
+			if (r->tb || r->wl.kernel != s->wl.kernel || !isfinite(r->perf) ||
 			    strcmp(r->wl.variant, s->wl.variant) ||
 			    r->wl.cores != s->wl.cores)
 				continue;
@@ -143,7 +145,9 @@ static int write_spmxv_data(const struct absorb_table *t, const char *dir,
 			for (int m = 0; m < 2; m++) {
 				const struct pair *pr = &r->pair[pm[m]];
 
-				if (pr->done && pr->res.status != MESS_ABSORB_UNCLEAR) {
+				/* Decided k1 only: a wide bracket is no point. */
+				if (pr->done && (pr->res.status == MESS_ABSORB_OK ||
+						 pr->res.status == MESS_ABSORB_NONE)) {
 					fprintf(f, " %u", pr->res.k1);
 					have[m] = 1;
 				} else

@@ -10,7 +10,9 @@
 #include "core/util.h"
 
 #define TABLE_CSV "absorption.csv"
-#define TABLE_HEADER "kernel,variant,cores,q,mode,k1,k1_rel,k2,slope_ns,base_ns,perf,perf_unit,runs,status"
+/* Schema 1's fourteen columns first, then schema 2's. */
+#define TABLE_HEADER "kernel,variant,cores,q,mode,k1,k1_rel,k2,slope_ns,base_ns,perf,perf_unit,runs,status," \
+	"k1_lo,k1_hi,fit,r2,speedup_k,speedup_rel,pairs,disturbed_pairs,remeasured_pairs,table"
 
 /*
  * k1_rel = k1 / |l1.l2| (section 2.4): noise instructions per instruction
@@ -60,24 +62,39 @@ static int write_csv(const struct absorb_table *t, const char *dir)
 			csv_num(f, res->slope);
 			csv_num(f, res->base);
 			csv_num(f, r->perf);
-			fprintf(f, ",%s,%u,%s\n",
+			fprintf(f, ",%s,%u,%s,%u",
 				mess_wl_kernels[r->wl.kernel].perf_unit,
-				res->runs, mess_absorb_status_name(res->status));
+				res->runs, mess_absorb_status_name(res->status),
+				res->k1_lo);
+			csv_num(f, res->k1_hi ? res->k1_hi : NAN);
+			fprintf(f, ",%s", mess_absorb_shape_name(res->shape));
+			csv_num(f, res->r2);
+			csv_num(f, res->speedup_k ? res->speedup_k : NAN);
+			csv_num(f, res->speedup);
+			fprintf(f, ",%u,%u,%u,%d\n", pr->pairs, pr->disturbed,
+				pr->redone, r->tb + 1);
 		}
 	}
 	return mess_tmp_commit(dir, TABLE_CSV, f);
 }
 
+/* k1 as the status allows: a bracket where it is wide, never a bare
+ * figure with a question mark. */
 static void k1_cell(char *buf, size_t len, const struct pair *pr)
 {
 	const struct mess_absorb_result *res = &pr->res;
 
 	if (!pr->done)
 		snprintf(buf, len, "–");
+	else if (res->status == MESS_ABSORB_UNCLEAR)
+		snprintf(buf, len, "? (undecided)");
+	else if (res->status == MESS_ABSORB_WIDE && res->k1_hi)
+		snprintf(buf, len, "%u (%u–%u)", res->k1, res->k1_lo, res->k1_hi);
+	else if (res->status == MESS_ABSORB_WIDE)
+		snprintf(buf, len, "≥%u (wide)", res->k1_lo);
 	else
-		snprintf(buf, len, "%s%u%s", res->k1_lower_bound ? "≥" : "",
-			 res->k1,
-			 res->status == MESS_ABSORB_UNCLEAR ? "?" : "");
+		snprintf(buf, len, "%s%u", res->k1_lower_bound ? "≥" : "",
+			 res->k1);
 }
 
 static void md_q(FILE *f, double q)
@@ -96,13 +113,20 @@ static void md_q(FILE *f, double q)
 static void md_notes(FILE *f, const struct absorb_table *t)
 {
 	fprintf(f, "\n## This run\n\n"
-		"How to read the tables (k1, ≥, ?, k2, slope, k1_rel, runs): results/README.md, \"Absorption tables\".\n\n"
-		"- threshold: slow when t(k) − t0 > max(%g × t0, %g × spread0)\n"
+		"How to read the tables (k1, ≥, bracket, status, past k1, k2, slope, k1_rel, runs, pairs): results/README.md, \"Absorption tables\".\n\n"
+		"- threshold: slow when t(k) − t0 > max(%g × t0, %g × spread0), decided per point with 95 %% confidence: pairs (k = 0, then k) from %u to %u until the interval of the median ratio lies on one side; ok when k1_lo and k1_hi are within max(1, %g × k1) of k1\n"
+		"- disturbance: %lu of %lu pairs disturbed (steal time on the run's CPUs, or a measuring thread preempted for more than 0.5 %% of the run), %lu measured again, %lu kept; steal %llu ticks, %llu involuntary switches%s%s\n"
 		"- search: kmax %llu (K_MAX %d), k1 to max(1, k1/%u), slopes within %g, R² ≥ %g, stop at %d × t0\n"
-		"- points: %llu pairs of runs (k = 0, then k) of %g ms each; a baseline spread above %g × t0 measured again (up to %d times)\n"
+		"- points: the baseline %llu pairs of runs (k = 0, k = 0) of %g ms each; a baseline spread above %g × t0 measured again (up to %d times)\n"
 		"- performance: best of %llu trials after a warm-up\n"
 		"- k1_rel: %s\n",
-		t->o.threshold, t->o.sigmas, (unsigned long long)t->o.kmax,
+		t->o.threshold, t->o.sigmas, t->acfg.min_pairs, t->acfg.max_pairs,
+		t->acfg.tol_rel, t->dist_pairs, t->pairs_total + t->dist_redone,
+		t->dist_redone, t->dist_kept, (unsigned long long)t->steal_ticks,
+		(unsigned long long)t->nivcsw,
+		t->steal_err ? "; steal not readable" : "",
+		t->cs_err ? "; switches not readable" : "",
+		(unsigned long long)t->o.kmax,
 		MESS_NOISE_KMAX, t->acfg.prec_div, t->acfg.slope_tol,
 		t->acfg.r2_min, ABSORB_STOP_SLOWDOWN,
 		(unsigned long long)t->o.repeats, t->o.run_ms,
@@ -124,7 +148,8 @@ static int write_md(const struct absorb_table *t, const char *dir,
 		    const char *start_utc, int complete)
 {
 	FILE *f = mess_tmp_open(dir, "absorption.md");
-	char cell[32];
+	char cell[48];
+	int err;
 
 	if (!f)
 		return -errno;
@@ -144,6 +169,9 @@ static int write_md(const struct absorb_table *t, const char *dir,
 	for (size_t i = 0; i < t->nrows; i++) {
 		const struct row *r = &t->rows[i];
 
+		/* More tables: the first here, all in Details and below. */
+		if (r->tb)
+			continue;
 		fprintf(f, "| %s | %s | %d |", mess_wl_kernels[r->wl.kernel].name,
 			r->wl.variant, r->wl.cores);
 		md_q(f, r->wl.q);
@@ -162,7 +190,7 @@ static int write_md(const struct absorb_table *t, const char *dir,
 		}
 		fprintf(f, "\n");
 	}
-	fprintf(f, "\n## Details\n\n| row | mode | k1 | k1_rel | k2 | slope ns/insn | base ns/iter | R² | runs (linear sweep) | status |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+	fprintf(f, "\n## Details\n\n| row | mode | k1 | k1_rel | bracket | status | past k1 | R² | k2 | slope ns/insn | base ns/iter | speed-up | runs (linear sweep) | pairs (disturbed, measured again) |\n|---|---|---:|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
 	for (size_t i = 0; i < t->nrows; i++) {
 		const struct row *r = &t->rows[i];
 
@@ -176,19 +204,39 @@ static int write_md(const struct absorb_table *t, const char *dir,
 			fprintf(f, "| %s | %s | %s | %.3g |", r->id,
 				mess_noise_mode_name(t->modes[j]), cell,
 				k1_rel(t, r, t->modes[j]));
+			if (res->k1_hi)
+				fprintf(f, " [%u, %u) |", res->k1_lo, res->k1_hi);
+			else
+				fprintf(f, " [%u, –) |", res->k1_lo);
+			fprintf(f, " %s%s%s | %s%s%s | %.3f |",
+				mess_absorb_status_name(res->status),
+				res->why ? ": " : "", res->why ? res->why : "",
+				mess_absorb_shape_name(res->shape),
+				res->shape_why ? ": " : "",
+				res->shape_why ? res->shape_why : "", res->r2);
 			if (absorb_has_line(res))
 				fprintf(f, " %u | %.4g |", res->k2, res->slope);
 			else
 				fprintf(f, " – | – |");
-			fprintf(f, " %.4g | %.3f | %u (%u) | %s%s%s |\n",
-				res->base, res->r2, res->runs, res->runs_linear,
-				mess_absorb_status_name(res->status),
-				res->why ? ": " : "", res->why ? res->why : "");
+			fprintf(f, " %.4g |", res->base);
+			if (res->speedup_k)
+				fprintf(f, " %.1f %% at k = %u |", 100 * res->speedup,
+					res->speedup_k);
+			else
+				fprintf(f, " – |");
+			fprintf(f, " %u (%u) | %u (%u, %u) |\n", res->runs,
+				res->runs_linear, pr->pairs, pr->disturbed,
+				pr->redone);
 		}
 	}
+	err = absorb_write_repeat(t, dir, f);
 	if (t->ladder_done)
 		mess_ladder_md(&t->ladder, f);
 	md_notes(f, t);
+	if (err) {
+		fclose(f);
+		return err;
+	}
 	return mess_tmp_commit(dir, "absorption.md", f);
 }
 

@@ -8,15 +8,21 @@
  * every search from them.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "absorb/absorb.h"
 #include "core/util.h"
 
-#define POINTS_HEADER "kernel,variant,cores,q,mode,k,time_ns,repeats,spread_ns,paired_base_ns"
+/* The first ten columns are schema 1's; repeats is the pairs counted. */
+#define POINTS_HEADER "kernel,variant,cores,q,mode,k,time_ns,repeats,spread_ns,paired_base_ns," \
+	"ci_lo_ns,ci_hi_ns,verdict,disturbed_pairs,remeasured_pairs,kept_disturbed_pairs," \
+	"steal_ticks,invol_cs,freq_mhz,table"
 
-static int add_point(struct pair *pr, const struct mess_absorb_point *pt)
+static int add_point(struct absorb_table *t, struct pair *pr,
+		     const struct mess_absorb_point *pt,
+		     const struct point_obs *po)
 {
 	for (size_t i = 0; i < pr->n; i++)
 		if (pr->pts[i].k == pt->k)
@@ -24,6 +30,22 @@ static int add_point(struct pair *pr, const struct mess_absorb_point *pt)
 	if (pr->n >= sizeof(pr->pts) / sizeof(pr->pts[0]))
 		return -ENOSPC;
 	pr->pts[pr->n++] = *pt;
+	pr->pairs += pt->repeats;
+	pr->disturbed += po->disturbed;
+	pr->redone += po->redone;
+	pr->kept += po->kept;
+	t->pairs_total += pt->repeats;
+	t->dist_pairs += po->disturbed;
+	t->dist_redone += po->redone;
+	t->dist_kept += po->kept;
+	t->steal_ticks += po->steal;
+	t->nivcsw += po->nivcsw;
+	if (po->mhz_n) {
+		double mhz = po->mhz_sum / po->mhz_n;
+
+		t->mhz_min = isnan(t->mhz_min) ? mhz : fmin(t->mhz_min, mhz);
+		t->mhz_max = isnan(t->mhz_max) ? mhz : fmax(t->mhz_max, mhz);
+	}
 	return 0;
 }
 
@@ -60,11 +82,13 @@ static int load_points(struct mess_absorb *a)
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
-		char key[256], mode[32], tail;
+		char key[256], mode[32], verdict[16], mhz[32], tail;
 		struct mess_absorb_point pt;
+		struct point_obs po = { 0 };
+		unsigned long long steal, cs;
 		enum mess_noise_mode m;
 		struct row *r = NULL;
-		int n = 0, commas = 0, bad;
+		int n = 0, commas = 0, bad, tb;
 
 		if (++no == 1)
 			continue;	/* the header */
@@ -75,14 +99,25 @@ static int load_points(struct mess_absorb *a)
 		bad = commas < 4 || n >= (int)sizeof(key);
 		if (!bad) {
 			snprintf(key, sizeof(key), "%.*s", n - 1, line);
-			bad = sscanf(line + n, "%31[^,],%u,%lf,%u,%lf,%*f%c", mode,
-				     &pt.k, &pt.t, &pt.repeats, &pt.sigma, &tail) != 5 ||
+			bad = sscanf(line + n, "%31[^,],%u,%lf,%u,%lf,%*f,%lf,%lf,%15[^,],%u,%u,%u,%llu,%llu,%31[^,],%d%c",
+				     mode, &pt.k, &pt.t, &pt.repeats, &pt.sigma,
+				     &pt.lo, &pt.hi, verdict, &po.disturbed,
+				     &po.redone, &po.kept, &steal, &cs, mhz, &tb,
+				     &tail) != 15 ||
 			      mess_noise_mode_parse(mode, &m) ||
 			      !(pt.t > 0) || pt.t > 1e12 || !(pt.sigma >= 0) ||
+			      !(pt.lo <= pt.hi) || !isfinite(pt.hi) ||
 			      pt.k > a->t.acfg.kmax || !pt.repeats ||
-			      !(r = absorb_find_row(&a->t, key, 0));
+			      pt.repeats > MESS_ABSORB_MAX_PAIRS || tb < 1 ||
+			      !(r = absorb_find_row_tb(&a->t, key, tb - 1));
+			po.steal = steal;
+			po.nivcsw = cs;
+			po.mhz_sum = strtod(mhz, NULL);
+			po.mhz_n = isfinite(po.mhz_sum);
+			if (!po.mhz_n)
+				po.mhz_sum = 0;
 		}
-		if (bad || add_point(&r->pair[m], &pt)) {
+		if (bad || add_point(&a->t, &r->pair[m], &pt, &po)) {
 			fprintf(stderr, "mess absorb: --resume: %s:%ld: %s: dropped, measured again\n",
 				path, no, bad ? "not a point of this run" : "a second row for this point");
 			continue;
@@ -196,22 +231,29 @@ int absorb_state_open(struct mess_absorb *a, int argc, char **argv)
 
 int absorb_record_point(struct mess_absorb *a, struct row *r,
 			enum mess_noise_mode m,
-			const struct mess_absorb_point *pt, double paired)
+			const struct mess_absorb_point *pt, double paired,
+			const struct point_obs *po)
 {
-	char line[512];
+	char line[768], mhz[32] = "nan";
 	int n, err;
 
+	if (po->mhz_n)
+		snprintf(mhz, sizeof(mhz), "%.0f", po->mhz_sum / po->mhz_n);
 	/* On disk first, one whole line or nothing (core/util.h): an
 	 * interrupted or disk-full run loses at most the point in flight. */
-	n = snprintf(line, sizeof(line), "%s,%s,%u,%.9g,%u,%.9g,%.9g\n", r->key,
-		     mess_noise_mode_name(m), pt->k, pt->t, pt->repeats,
-		     pt->sigma, paired);
+	n = snprintf(line, sizeof(line),
+		     "%s,%s,%u,%.9g,%u,%.9g,%.9g,%.9g,%.9g,%s,%u,%u,%u,%llu,%llu,%s,%d\n",
+		     r->key, mess_noise_mode_name(m), pt->k, pt->t, pt->repeats,
+		     pt->sigma, paired, pt->lo, pt->hi, po->verdict,
+		     po->disturbed, po->redone, po->kept,
+		     (unsigned long long)po->steal,
+		     (unsigned long long)po->nivcsw, mhz, r->tb + 1);
 	if (n < 0 || n >= (int)sizeof(line))
 		return -ENAMETOOLONG;
 	err = mess_append(&a->points, line, (size_t)n);
 	if (err)
 		return absorb_write_failed(a, err);
-	err = add_point(&r->pair[m], pt);
+	err = add_point(&a->t, &r->pair[m], pt, po);
 	if (err)
 		return err;
 	a->t.points_measured++;

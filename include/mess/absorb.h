@@ -12,10 +12,19 @@
  * with t0 and sigma0 the median and spread of the baseline (k = 0).  A
  * point is "slow" when t(k) - t0 > thr.
  *
- * Two pure functions (no I/O, no allocation visible to the caller):
+ * Whether a point is slow is decided with stated confidence
+ * (mess_absorb_seq): its pairs of runs (k = 0, then k) are measured until
+ * the confidence interval of their ratio lies on one side of 1 + thr / t0,
+ * or a maximum number of pairs; k1 then comes with a bracket [k1_lo,
+ * k1_hi] of points decided either way (mess_absorb_bracket).  A point
+ * faster than the baseline has not degraded: it is absorbed, and the
+ * speed-up recorded.
+ *
+ * Pure functions (no I/O, no allocation visible to the caller):
  *  - mess_absorb_next() chooses the next k to measure: baseline, then k =
  *    1, 2, 4, ... up to the first slow k, bisection of (largest fast k,
- *    smallest slow k) down to the precision, then doubling past k1 until
+ *    smallest slow k) down to the precision (confident verdicts; with
+ *    doubtful points between, the wider gap between them and an end), then doubling past k1 until
  *    saturation is established or kmax is reached;
  *  - mess_absorb_fit() fits the three-phase model to the points.
  */
@@ -30,6 +39,9 @@ struct mess_absorb_point {
 	double t;		/* median time per iteration, > 0 */
 	double sigma;		/* spread of the repeats, >= 0 */
 	unsigned repeats;	/* for the caller's records only */
+	/* Confidence interval of t (mess_absorb_seq, scaled by t0); lo = hi
+	 * = 0: none, t is taken at its value (decided either way). */
+	double lo, hi;
 };
 
 /* Defaults in brackets. */
@@ -39,20 +51,50 @@ struct mess_absorb_cfg {
 	double n_sigma;		/* threshold, x sigma0 (3) */
 	unsigned prec_div;	/* bracket k1 to max(1, k1 / this) (32) */
 	double slope_tol;	/* saturation: slopes agree within (0.1) */
-	double r2_min;		/* fit: R^2 below is unclear (0.9) */
+	double r2_min;		/* fit: R^2 below is not linear (0.9) */
+	unsigned min_pairs;	/* sequential test: pairs at least (4) */
+	unsigned max_pairs;	/* ... and at most (15, MESS_ABSORB_MAX_PAIRS) */
+	double tol_rel;		/* ok: bracket within max(1, this x k1) (0.12) */
 };
 
 enum mess_absorb_status {
-	MESS_ABSORB_OK,		/* absorbs k1 >= 1 noise instructions */
-	MESS_ABSORB_NONE,	/* slower from the first one */
-	MESS_ABSORB_UNCLEAR,	/* no clear phases: see why */
+	MESS_ABSORB_OK,		/* k1 bracketed within max(1, tol_rel x k1) */
+	MESS_ABSORB_NONE,	/* k = 1 confidently slow: k1 = 0 */
+	MESS_ABSORB_WIDE,	/* the bracket is wider: see k1_lo, k1_hi */
+	MESS_ABSORB_UNCLEAR,	/* no k > 0 decided either way */
+};
+
+/* What the points past k1 look like (the paper asks only that they grow
+ * "linearly, or at least in a consistent way"): reported beside k1, never
+ * deciding it. */
+enum mess_absorb_shape {
+	MESS_ABSORB_SHAPE_NONE,		/* no fit, or points not rising */
+	MESS_ABSORB_SHAPE_LINEAR,	/* the three-phase model holds */
+	MESS_ABSORB_SHAPE_SUBLINEAR,	/* rising, not on a line (saturation) */
+};
+
+/* A point's verdict in the sequential test. */
+enum mess_absorb_verdict {
+	MESS_ABSORB_MORE,	/* undecided: measure another pair */
+	MESS_ABSORB_FAST,	/* confidently not slow (speed-ups included) */
+	MESS_ABSORB_SLOW,	/* confidently slow */
+	MESS_ABSORB_DOUBTFUL,	/* undecided after max_pairs */
 };
 
 struct mess_absorb_result {
 	enum mess_absorb_status status;
-	const char *why;	/* UNCLEAR: the failed check, else NULL */
-	unsigned k1;		/* threshold rule (see mess_absorb_fit) */
-	int k1_lower_bound;	/* never slower: k1 >= that */
+	const char *why;	/* WIDE, UNCLEAR: why, else NULL */
+	unsigned k1;		/* threshold rule (see mess_absorb_bracket) */
+	int k1_lower_bound;	/* nothing confidently slow: k1 >= that */
+	unsigned k1_lo;		/* largest k confidently not slow below k1_hi */
+	unsigned k1_hi;		/* smallest k confidently slow; 0: none */
+	unsigned doubtful;	/* points decided neither way */
+	/* The greatest confident speed-up up to k1: (t0 - t) / t0 at k; k =
+	 * 0 and NAN when none. */
+	unsigned speedup_k;
+	double speedup;
+	enum mess_absorb_shape shape;
+	const char *shape_why;	/* not LINEAR: the line check that failed */
 	unsigned prec;		/* k1 + prec is the first slow k */
 	double base;		/* t0, median at k = 0 */
 	double thr;		/* noise threshold, unit of t */
@@ -67,7 +109,8 @@ struct mess_absorb_result {
 	unsigned runs, runs_linear;
 };
 
-/* Defaults: rel_min 0.01, n_sigma 3, prec_div 32, slope_tol 0.1, r2_min 0.9. */
+/* Defaults: rel_min 0.01, n_sigma 3, prec_div 32, slope_tol 0.1, r2_min
+ * 0.9, pairs 4 to 15, tol_rel 0.12. */
 void mess_absorb_cfg_default(struct mess_absorb_cfg *cfg, unsigned kmax);
 
 /*
@@ -93,20 +136,19 @@ int mess_absorb_next(const struct mess_absorb_point *pts, size_t n,
  * squares over the measured ks (then refined over integers between their
  * neighbours), with at least three points on the line.
  *
- * k1 is not the fitted breakpoint but the threshold rule: the largest
- * measured k such that it and every smaller measured k are within thr.  If
- * none is slow, k1 is the largest k measured with k1_lower_bound set, prec
- * = max(1, k1 / prec_div) (the sweep step runs_linear assumes) and no
- * line is fitted (k2 = 0, slope NAN): status OK.  If the first measured
- * k > 0 is slow, k1 = 0 and the status is NONE.
+ * k1, its bracket and the status: mess_absorb_bracket; the fit never
+ * decides them.  Nothing confidently slow: k1 a lower bound, prec =
+ * max(1, k1 / prec_div) (the sweep step runs_linear assumes), no line
+ * (k2 = 0, slope NAN), shape NONE.
  *
- * UNCLEAR, never a forced fit, when: a point up to k1 is faster than t0 -
- * thr (not flat); fewer than three points past k1; slope <= 0; R^2 <
- * r2_min; a point past both k1 and k2 is within thr of t0 (not monotonic);
- * a point from k2 on is off the line by more than max(thr, rel_min * t,
- * n_sigma * sigma); or the line rises by no more than thr from k2 to the
- * largest k.  The checks are tried in that order; why names the first
- * that failed.
+ * The shape: LINEAR when the model passes every check; shape_why names
+ * the first that failed: fewer than three points past k1; slope <= 0;
+ * R^2 < r2_min; a point past both k1 and k2 within thr of t0 (not
+ * monotonic); a point from k2 on off the line by more than max(thr,
+ * rel_min * t, n_sigma * sigma); the line rising by no more than thr from
+ * k2 to the largest k.  SUBLINEAR when a line check failed but the points
+ * past k1 still rise: the largest k is slower than the first point past
+ * k1 by more than thr, and the fitted slope is positive.  NONE otherwise.
  *
  * Needs the baseline (k = 0); with nothing else, k1 = 0 as a lower bound.
  * 0, -EINVAL (n == 0, no baseline, NULL out, bad point or cfg as for
@@ -116,7 +158,96 @@ int mess_absorb_fit(const struct mess_absorb_point *pts, size_t n,
 		    const struct mess_absorb_cfg *cfg,
 		    struct mess_absorb_result *out);
 
-/* "ok", "none", "unclear" ("?" for anything else). */
+/* "ok", "none", "wide", "unclear" ("?" for anything else). */
 const char *mess_absorb_status_name(enum mess_absorb_status s);
+/* "none", "linear", "sublinear" ("?" for anything else). */
+const char *mess_absorb_shape_name(enum mess_absorb_shape s);
+/* "more", "fast", "slow", "doubtful" ("?" for anything else). */
+const char *mess_absorb_verdict_name(enum mess_absorb_verdict v);
+
+/* The noise threshold of a baseline point: max(rel_min t, n_sigma sigma). */
+double mess_absorb_threshold(const struct mess_absorb_cfg *cfg,
+			     const struct mess_absorb_point *base);
+
+/* The confidence of the interval of mess_absorb_seq, two-sided. */
+#define MESS_ABSORB_CONF 0.95
+
+/* One point's sequential test, after each pair. */
+struct mess_absorb_seq {
+	double ratio;		/* median of the pairs' ratios t(k) / t(0) */
+	double lo, hi;		/* its 95 % confidence interval */
+	double scale;		/* the spread used: max(own, floor) */
+	enum mess_absorb_verdict verdict;
+};
+
+/*
+ * The n ratios q (each pair's t(k) / t(0)) of a point against the slow
+ * line 1 + thr_rel: the median, and the interval median +- t(n-1) x
+ * 1.2533 x s / sqrt(n), t the Student quantile of MESS_ABSORB_CONF,
+ * 1.2533 the median's standard error over the mean's, s the larger of the
+ * ratios' robust spread (1.4826 MAD) and floor_rel (the baseline's: a few
+ * ratios that agree by chance do not make a narrow interval).  SLOW when
+ * lo > 1 + thr_rel, FAST when hi <= 1 + thr_rel (from min_pairs pairs on),
+ * else MORE below max_pairs and DOUBTFUL at it.  The confidence is per
+ * look, not corrected for the repeated looks.  Median and MAD stand one
+ * disturbed pair in a few.
+ * 0, or -EINVAL (NULL, n < 1, q not finite or <= 0, bad cfg, floor_rel or
+ * thr_rel negative or not finite).
+ */
+int mess_absorb_seq(const double *q, size_t n, double floor_rel,
+		    double thr_rel, const struct mess_absorb_cfg *cfg,
+		    struct mess_absorb_seq *out);
+
+/* Pairs one point may hold (cfg max_pairs at most). */
+#define MESS_ABSORB_MAX_PAIRS 64
+
+/*
+ * A point's pairs as they come, disturbed ones dropped: a pair during
+ * which the machine was disturbed (the caller says how it knows: steal
+ * time, a preempted thread) is not counted and is measured again, up to
+ * min_pairs times per point; past that it is kept (a machine disturbed
+ * all the time still gets a figure, in bounded time) and counted as kept.
+ */
+struct mess_absorb_seqstate {
+	double q[MESS_ABSORB_MAX_PAIRS];
+	size_t n;		/* pairs counted */
+	unsigned disturbed;	/* pairs found disturbed */
+	unsigned redone;	/* ... dropped, measured again */
+	unsigned kept;		/* ... kept, the budget spent */
+	struct mess_absorb_seq last;	/* the test after the last pair */
+};
+
+/*
+ * Add one pair's ratio q.  Returns the verdict (MORE: measure another
+ * pair; a pair dropped returns MORE) or -EINVAL (bad q, cfg or state, as
+ * for mess_absorb_seq).  want > 0: a fixed number of pairs (the baseline):
+ * MORE below it, FAST at it, no test.
+ */
+int mess_absorb_seq_add(struct mess_absorb_seqstate *s, double q,
+			int disturbed, size_t want, double floor_rel,
+			double thr_rel, const struct mess_absorb_cfg *cfg);
+
+/* A point's verdict from its interval (FAST, SLOW or DOUBTFUL; the
+ * baseline FAST): slow when lo - t0 > thr, fast when hi - t0 <= thr. */
+enum mess_absorb_verdict mess_absorb_verdict(const struct mess_absorb_point *p,
+					     double base, double thr);
+
+/*
+ * k1 and its bracket from the n points sorted by k, the baseline first,
+ * into out's k1, k1_lo, k1_hi, k1_lower_bound, prec, doubtful, speedup_k,
+ * speedup, status and why (base and thr must be set):
+ *  - k1_hi: the smallest k confidently slow (0: none);
+ *  - k1_lo: the largest k below it confidently not slow (the baseline
+ *    is: k1_lo >= 0);
+ *  - k1: the largest measured k below k1_hi up to which every median is
+ *    within thr (faster counts), at least k1_lo;
+ *  - NONE when k1_hi = 1; UNCLEAR when no k > 0 is decided either way;
+ *    OK when k1 - k1_lo and k1_hi - k1 are within max(1, tol_rel x k1),
+ *    or nothing is confidently slow and the largest k is confidently not
+ *    (k1 is then that k, a lower bound); WIDE otherwise.
+ */
+void mess_absorb_bracket(const struct mess_absorb_point *v, size_t n,
+			 const struct mess_absorb_cfg *cfg,
+			 struct mess_absorb_result *out);
 
 #endif

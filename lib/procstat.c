@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+/* /proc/stat and /proc/<tid>/status text, parsed (mess/procstat.h). */
+#include "mess/procstat.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The next line of text: [*p, end), *p moved past its newline. */
+static const char *next_line(const char **p, const char *end,
+			     const char **eol)
+{
+	const char *s = *p, *nl;
+
+	if (s >= end)
+		return NULL;
+	nl = memchr(s, '\n', (size_t)(end - s));
+	*eol = nl ? nl : end;
+	*p = nl ? nl + 1 : end;
+	return s;
+}
+
+/* One decimal number at *s (spaces first); 0 or -EINVAL. */
+static int number(const char **s, const char *eol, uint64_t *v)
+{
+	const char *c = *s;
+	uint64_t x = 0;
+
+	while (c < eol && (*c == ' ' || *c == '\t'))
+		c++;
+	if (c >= eol || *c < '0' || *c > '9')
+		return -EINVAL;
+	for (; c < eol && *c >= '0' && *c <= '9'; c++) {
+		if (x > (UINT64_MAX - 9) / 10)
+			return -EINVAL;
+		x = x * 10 + (uint64_t)(*c - '0');
+	}
+	*s = c;
+	*v = x;
+	return 0;
+}
+
+int mess_procstat_cpu(const char *text, size_t len, int cpu,
+		      struct mess_cpu_ticks *out)
+{
+	const char *p = text, *end = text + len, *line, *eol;
+	char name[24];
+	size_t nl;
+
+	if (!text || !out)
+		return -EINVAL;
+	if (cpu < 0)
+		snprintf(name, sizeof(name), "cpu");
+	else
+		snprintf(name, sizeof(name), "cpu%d", cpu);
+	nl = strlen(name);
+	while ((line = next_line(&p, end, &eol))) {
+		uint64_t v[8] = { 0 };
+		const char *s = line + nl;
+		int n = 0;
+
+		if ((size_t)(eol - line) <= nl || memcmp(line, name, nl) ||
+		    (line[nl] != ' ' && line[nl] != '\t'))
+			continue;
+		/* Newer kernels print guest and guest_nice after steal:
+		 * numbers too, not kept. */
+		for (uint64_t x; !number(&s, eol, n < 8 ? &v[n] : &x);)
+			n++;
+		while (s < eol && (*s == ' ' || *s == '\t'))
+			s++;
+		if (n < 4 || s < eol)
+			return -EINVAL;
+		*out = (struct mess_cpu_ticks){ v[0], v[1], v[2], v[3], v[4],
+						v[5], v[6], v[7] };
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int mess_procstatus_u64(const char *text, size_t len, const char *key,
+			uint64_t *out)
+{
+	const char *p = text, *end = text + len, *line, *eol;
+	size_t kl;
+
+	if (!text || !key || !out)
+		return -EINVAL;
+	kl = strlen(key);
+	while ((line = next_line(&p, end, &eol))) {
+		const char *s = line + kl + 1;
+		uint64_t v;
+
+		if ((size_t)(eol - line) <= kl || memcmp(line, key, kl) ||
+		    line[kl] != ':')
+			continue;
+		if (number(&s, eol, &v))
+			return -EINVAL;
+		while (s < eol && (*s == ' ' || *s == '\t'))
+			s++;
+		if (s < eol)
+			return -EINVAL;
+		*out = v;
+		return 0;
+	}
+	return -ENOENT;
+}
