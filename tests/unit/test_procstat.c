@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * /proc/stat and /proc/<tid>/status parsing: fixtures with known values
- * (tests/data/proc/), malformed text, and the real files of this test's
+ * (tests/fixtures/proc/), malformed text, and the real files of this test's
  * own process and thread, read while it runs.
  */
 #include <errno.h>
@@ -18,7 +18,7 @@
 
 #include "mess/procstat.h"
 
-#define FIX "tests/data/proc/"
+#define FIX "tests/fixtures/proc/"
 
 /* The whole file into buf (NUL-terminated); its length. */
 static size_t slurp(const char *path, char *buf, size_t len)
