@@ -32,7 +32,7 @@ check_absorb_dir() {
 	check "absorption.csv header" \
 		'[ "$(head -1 "$d/absorption.csv")" = "kernel,variant,cores,q,mode,k1,k1_rel,k2,slope_ns,base_ns,perf,perf_unit,runs,status,k1_lo,k1_hi,fit,r2,speedup_k,speedup_rel,pairs,disturbed_pairs,remeasured_pairs,table" ]'
 	check "absorption_points.csv header" \
-		'[ "$(head -1 "$d/absorption_points.csv")" = "kernel,variant,cores,q,mode,k,time_ns,repeats,spread_ns,paired_base_ns,ci_lo_ns,ci_hi_ns,verdict,disturbed_pairs,remeasured_pairs,kept_disturbed_pairs,steal_ticks,invol_cs,freq_mhz,table" ]'
+		'[ "$(head -1 "$d/absorption_points.csv")" = "kernel,variant,cores,q,mode,k,time_ns,repeats,spread_ns,paired_base_ns,ci_lo_ns,ci_hi_ns,verdict,disturbed_pairs,remeasured_pairs,kept_disturbed_pairs,steal_ticks,invol_cs,freq_mhz,table,instr_per_iter,cycles_per_iter" ]'
 	check "absorption.csv: one row per row x mode ($ROWS x 2)" \
 		'[ "$(tail -n +2 "$d/absorption.csv" | wc -l)" -eq $((ROWS * 2)) ]'
 	check "absorption.csv: no row x mode twice" \
@@ -61,11 +61,21 @@ check_absorb_dir() {
 		'awk -F, "NR > 1 && !((\$1 == \"stream\" && \$12 == \"GB/s\") || (\$1 == \"lat_mem_rd\" && \$12 == \"ns/load\") || (\$1 == \"haccmk\" && \$12 == \"GFLOP/s\") || (\$1 == \"spmxv\" && \$12 == \"GFLOP/s/core\")) { exit 1 }" "$d/absorption.csv"'
 	# The baseline: --repeats 3 pairs; the others 4 to 15 (the sequential
 	# test, at most 10 with --quick), their interval around them, a verdict; counts >= 0.
-	check "absorption_points.csv rows well formed (20 fields, 0 <= k <= kmax, t > 0, spread >= 0, paired base > 0, pairs, interval, verdict, counts)" \
-		'awk -F, -v kmax=$KMAX "NR > 1 && !(NF == 20 && \$6 ~ /^[0-9]+\$/ && \$6 <= kmax && \$7 > 0 && \$9 >= 0 && \$10 > 0 &&
+	check "absorption_points.csv rows well formed (22 fields, 0 <= k <= kmax, t > 0, spread >= 0, paired base > 0, pairs, interval, verdict, counts)" \
+		'awk -F, -v kmax=$KMAX "NR > 1 && !(NF == 22 && \$6 ~ /^[0-9]+\$/ && \$6 <= kmax && \$7 > 0 && \$9 >= 0 && \$10 > 0 &&
 			((\$6 == 0 && \$8 == 3 && \$13 == \"base\") ||
 			 (\$6 > 0 && \$8 >= 4 && \$8 <= 10 && \$11 <= \$7 && \$7 <= \$12 && \$13 ~ /^(fast|slow|doubtful)\$/)) &&
-			\$14 >= \$15 && \$14 >= \$16 && \$17 ~ /^[0-9]+\$/ && \$18 ~ /^[0-9]+\$/ && \$20 == 1) { exit 1 }" "$d/absorption_points.csv"'
+			\$14 >= \$15 && \$14 >= \$16 && \$17 ~ /^[0-9]+\$/ && \$18 ~ /^[0-9]+\$/ && \$20 == 1 &&
+			(\$21 == \"nan\" || \$21 > 0) && (\$22 == \"nan\" || \$22 > 0)) { exit 1 }" "$d/absorption_points.csv"'
+	# Counted only where the core PMU counts: then every point has both,
+	# and more noise never runs fewer instructions; without, nan throughout.
+	if jq -e ".counters.why_not == null" "$d/meta.json" >/dev/null; then
+		check "absorption_points.csv: instructions and cycles per iteration on every point, growing with k" \
+			'awk -F, "NR > 1 { if (\$21 == \"nan\" || \$22 == \"nan\") exit 1; key = \$1 \",\" \$2 \",\" \$3 \",\" \$4 \",\" \$5; if (\$6 == 0) base[key] = \$21; else if (key in base && \$21 < base[key] * 0.99) exit 1 }" "$d/absorption_points.csv"'
+	else
+		check "absorption_points.csv: no core counters here: nan, never 0, and meta says why" \
+			'jq -e ".counters.core_events == \"not counted\" and (.counters.why_not | length) > 10" "$d/meta.json" >/dev/null && awk -F, "NR > 1 && (\$21 != \"nan\" || \$22 != \"nan\") { exit 1 }" "$d/absorption_points.csv"'
+	fi
 	check "pairs in absorption.csv = pairs in absorption_points.csv" \
 		'[ "$(tail -n +2 "$d/absorption.csv" | awk -F, "{ s += \$21 } END { print s }")" -eq "$(tail -n +2 "$d/absorption_points.csv" | awk -F, "{ s += \$8 } END { print s }")" ]'
 	check "meta.json: disturbance totals = the points' sums" \

@@ -109,7 +109,7 @@ rc=$? secs=$(($(date +%s) - start))
 check "absorb: corrupt work count said and calibrated again" 'grep -q "is not 1..2^40: calibrated again" "$tmp/a.err"'
 check "absorb: partial points line said" 'grep -q "absorption_points.csv:[0-9]*: partial last line" "$tmp/a.err"'
 check "absorb: resumed run completes (exit $rc in ${secs}s)" '[ $rc -eq 0 ] && jq -e .complete "$d/meta.json" >/dev/null'
-check "absorb: every points line whole" 'awk -F, "NF != 10 {exit 1}" "$d/absorption_points.csv"'
+check "absorb: every points line whole" 'awk -F, "NF != 22 {exit 1}" "$d/absorption_points.csv"'
 
 # 8b. Nothing measurable (too little memory for every row): a failure,
 #     never an empty table marked complete.

@@ -26,6 +26,7 @@
 #include <stdio.h>
 
 #include "absorb/workload.h"
+#include "core/corectr.h"
 #include "core/ladder_run.h"
 #include "core/pool.h"
 #include "core/rundir.h"
@@ -89,7 +90,51 @@ struct point_obs {
 	double mhz_sum;		/* CPU frequency readings, where readable */
 	unsigned mhz_n;
 	const char *verdict;
+	/* The runs at k (not their k = 0 partners): instructions and cycles
+	 * summed, and their iterations; instr NAN without counters. */
+	double instr, cycles;
+	uint64_t iters;
 };
+
+/* A pool thread's timing and noise state: written by their thread every
+ * run, so each on its own lines. */
+struct worker {
+	_Alignas(128) double elapsed;
+	uint64_t done;
+	/* Its own /proc status: involuntary switches before and after a
+	 * run, read outside the timed interval. */
+	int status_fd, cs_err;
+	uint64_t cs0, cs1;
+	double cpu;		/* the thread's CPU time in the run, ns */
+	struct mess_noise nz[MESS_NOISE_NMODES];
+	int nz_err[MESS_NOISE_NMODES];
+	/* Its own core counters, read outside the timed interval like the
+	 * switches; cc.set NULL: not counted. */
+	struct mess_corectr cc;
+	struct mess_corectr_snap c0, c1;
+	char why[768];		/* why cc does not count, or "" */
+};
+
+struct timed {
+	struct worker *wk;
+	struct mess_wl *w;
+	enum mess_noise_mode m;
+	uint64_t iters;
+	int phase;		/* clean-performance phase, or -1: a noisy run */
+};
+
+/* What disturbed one run: steal ticks on its CPUs, involuntary switches
+ * of its threads, the frequency of its first CPU after it; and what the
+ * core counters counted over it, summed over its threads (NAN when a
+ * thread's counter gave nothing), with the iterations done. */
+struct run_obs {
+	uint64_t steal, nivcsw;
+	double mhz;
+	int disturbed, preempted;
+	double instr, cycles;
+	uint64_t iters;
+};
+
 
 /* /proc/stat kept open between runs (disturb.c). */
 struct absorb_dist {
@@ -151,6 +196,9 @@ struct absorb_table {
 	uint64_t steal_ticks, nivcsw;
 	int steal_err, cs_err;	/* why not known, or 0 */
 	double mhz_min, mhz_max;	/* NAN: not readable */
+	/* Core counters on the pool threads: "" when they count, else why
+	 * not (points then say nan for instructions and cycles). */
+	char counters_why[768];
 	char plots_note[512];
 };
 
@@ -202,10 +250,6 @@ struct row *absorb_find_row(struct absorb_table *t, const char *key,
 			    int by_id);
 struct row *absorb_find_row_tb(struct absorb_table *t, const char *key, int tb);
 
-/* measure.c */
-int absorb_pool_start(struct mess_absorb *a, int n);
-void absorb_pool_stop(struct mess_absorb *a);
-
 /* state.c: the resume state and the points file */
 int absorb_state_open(struct mess_absorb *a, int argc, char **argv);
 /* A results file that could not be written, said with the file, the reason
@@ -226,6 +270,16 @@ int absorb_record_done(struct mess_absorb *a, const struct row *r,
 int absorb_record_ladder(struct mess_absorb *a);
 /* The partial result, valid after every finished search. */
 int absorb_save(struct mess_absorb *a);
+
+/* timing.c */
+int absorb_pool_start(struct mess_absorb *a, int n);
+void absorb_pool_stop(struct mess_absorb *a);
+/* ns per iteration of the slowest thread; *elapsed its wall time; *o
+ * what disturbed and counted it (NULL: not looked at). */
+double absorb_timed_run(struct mess_absorb *a, int cores, struct timed *j,
+			double *elapsed, struct run_obs *o);
+/* Add a run at k to its point's observations. */
+void absorb_observe(struct point_obs *po, const struct run_obs *o, int at_k);
 
 /* disturb.c: the reads around a run; 0 or -errno. */
 int absorb_dist_open(struct absorb_dist *d);

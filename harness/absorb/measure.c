@@ -16,219 +16,6 @@
 #include "core/signals.h"
 #include "mess/stats.h"
 
-/* A pool thread's timing and noise state: written by their thread every
- * run, so each on its own lines. */
-struct worker {
-	_Alignas(128) double elapsed;
-	uint64_t done;
-	/* Its own /proc status: involuntary switches before and after a
-	 * run, read outside the timed interval. */
-	int status_fd, cs_err;
-	uint64_t cs0, cs1;
-	double cpu;		/* the thread's CPU time in the run, ns */
-	struct mess_noise nz[MESS_NOISE_NMODES];
-	int nz_err[MESS_NOISE_NMODES];
-};
-
-static void job_noise_init(struct mess_pool_thread *pt, void *arg)
-{
-	const struct mess_absorb *a = arg;
-	struct worker *t = &a->wk[pt->idx];
-
-	t->status_fd = absorb_thread_status_open();
-	for (int m = 0; m < MESS_NOISE_NMODES; m++)
-		if (m == MESS_NOISE_MODE_none || a->t.mode_on[m])
-			t->nz_err[m] = mess_noise_init(&t->nz[m], m, 0,
-						       a->t.noise_bytes);
-}
-
-int absorb_pool_start(struct mess_absorb *a, int n)
-{
-	struct mess_pool *p = &a->pool;
-	int err;
-
-	a->wk = aligned_alloc(_Alignof(struct worker), sizeof(*a->wk) * (size_t)n);
-	if (!a->wk)
-		return -ENOMEM;
-	memset(a->wk, 0, sizeof(*a->wk) * (size_t)n);
-	err = mess_pool_start(p, &a->topo, NULL, n);
-	if (err) {
-		fprintf(stderr, "mess: cannot pin a thread: %s\n", strerror(-err));
-		return err;
-	}
-	/* Each thread's noise buffer is first touched by that thread. */
-	mess_pool_call(p, n, job_noise_init, a);
-	/* Huge pages are best effort: without them every memory_ld64 load
-	 * may add a page walk, so what was obtained goes to meta.json. */
-	a->t.noise_huge_pct = NAN;
-	for (int i = 0; i < n; i++) {
-		const struct mess_noise *nz = &a->wk[i].nz[MESS_NOISE_MODE_memory_ld64];
-
-		if (a->t.mode_on[MESS_NOISE_MODE_memory_ld64] &&
-		    !a->wk[i].nz_err[MESS_NOISE_MODE_memory_ld64])
-			a->t.noise_huge_pct = fmin(a->t.noise_huge_pct,
-				mess_thp_pct(nz->mem_lo, (size_t)(nz->mem_hi - nz->mem_lo)));
-	}
-	for (int m = 0; m < MESS_NOISE_NMODES; m++)
-		for (int i = 0; i < n; i++) {
-			err = a->wk[i].nz_err[m];
-			if (!err || a->t.mode_skip[m])
-				continue;
-			if (m == MESS_NOISE_MODE_none)
-				return err;
-			snprintf(a->t.mode_why[m], sizeof(a->t.mode_why[m]),
-				 "its noise state cannot be set up on core %d: %s",
-				 i, strerror(-err));
-			a->t.mode_skip[m] = a->t.mode_why[m];
-			fprintf(stderr, "absorb: mode %s skipped: %s\n",
-				mess_noise_mode_name(m), a->t.mode_skip[m]);
-		}
-	return 0;
-}
-
-void absorb_pool_stop(struct mess_absorb *a)
-{
-	mess_pool_stop(&a->pool);
-	for (int i = 0; a->wk && i < a->topo.ncores; i++) {
-		for (int m = 0; m < MESS_NOISE_NMODES; m++)
-			mess_noise_free(&a->wk[i].nz[m]);
-		if (a->wk[i].status_fd >= 0)
-			close(a->wk[i].status_fd);
-	}
-	free(a->wk);
-	a->wk = NULL;
-}
-
-/* ---- timing ---- */
-
-struct timed {
-	struct worker *wk;
-	struct mess_wl *w;
-	enum mess_noise_mode m;
-	uint64_t iters;
-	int phase;		/* clean-performance phase, or -1: a noisy run */
-};
-
-/* A run in calls of about this long (the first an eighth of the run):
- * Ctrl-C is noticed within a slice even where heavy noise makes one run
- * last minutes.  A call costs nanoseconds next to it. */
-#define SLICES 8
-#define SLICE_NS 100e6
-
-static double cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static void job_timed(struct mess_pool_thread *pt, void *arg)
-{
-	const struct timed *j = arg;
-	struct worker *t = &j->wk[pt->idx];
-	uint64_t left = j->iters, slice = j->iters / SLICES + 1, done = 0;
-	double t0, c0;
-
-	t->cs_err = t->status_fd < 0 ? t->status_fd :
-		    absorb_nivcsw(t->status_fd, &t->cs0);
-	mess_pool_barrier(pt);
-	t0 = mess_now_ns();
-	c0 = cpu_ns();
-	if (j->phase >= 0) {
-		done = mess_wl_phase(j->w, pt->idx, (unsigned)j->phase, j->iters);
-	} else {
-		while (left && !mess_interrupted) {
-			uint64_t n = left < slice ? left : slice;
-			double s0 = mess_now_ns(), el;
-
-			done += mess_wl_run(j->w, pt->idx, j->m, &t->nz[j->m], n);
-			left -= n;
-			/* Slices of about SLICE_NS whatever the noise makes an
-			 * iteration cost, so Ctrl-C is noticed within one. */
-			el = mess_now_ns() - s0;
-			if (el > 0)
-				slice = (uint64_t)((double)n * SLICE_NS / el) + 1;
-		}
-	}
-	t->elapsed = mess_now_ns() - t0;
-	t->cpu = cpu_ns() - c0;
-	t->done = done;
-	if (!t->cs_err)
-		t->cs_err = absorb_nivcsw(t->status_fd, &t->cs1);
-}
-
-/* A preempted thread is a disturbed run when it lost more than this share
- * of the run's wall time (wall - its CPU time): a switch to a kernel
- * thread for microseconds is not worth a pair, one for milliseconds is.
- * Half the smallest threshold (--threshold 0.01). */
-#define ABSORB_LOST_REL 0.005
-
-/* What disturbed one run: steal ticks on its CPUs, involuntary switches
- * of its threads, the frequency of its first CPU after it. */
-struct run_obs {
-	uint64_t steal, nivcsw;
-	double mhz;
-	int disturbed, preempted;
-};
-
-/* ns per iteration of the slowest thread; *elapsed its wall time; *o
- * what disturbed it (NULL: not looked at). */
-static double timed_run(struct mess_absorb *a, int cores, struct timed *j,
-			double *elapsed, struct run_obs *o)
-{
-	double worst = 0, el = 0;
-	uint64_t st0 = 0, st1 = 0;
-	int serr = 0;
-
-	j->wk = a->wk;
-	if (o)
-		serr = absorb_steal(&a->dist, a->t.core_pu, cores, &st0);
-	mess_pool_call(&a->pool, cores, job_timed, j);
-	if (o && !serr)
-		serr = absorb_steal(&a->dist, a->t.core_pu, cores, &st1);
-	if (o) {
-		*o = (struct run_obs){ 0, 0, absorb_freq_mhz(a->t.core_pu[0]), 0, 0 };
-		/* Not readable: not known, said in meta.json; the run is not
-		 * called disturbed for it. */
-		if (serr)
-			a->t.steal_err = serr;
-		else
-			o->steal = st1 - st0;
-	}
-	for (int i = 0; i < cores; i++) {
-		const struct worker *t = &a->wk[i];
-		double per = t->done ? t->elapsed / (double)t->done : INFINITY;
-
-		if (per > worst)
-			worst = per;
-		if (t->elapsed > el)
-			el = t->elapsed;
-		if (o && t->cs_err)
-			a->t.cs_err = t->cs_err;
-		else if (o)
-			o->nivcsw += t->cs1 - t->cs0;
-		if (o && !t->cs_err && t->cs1 > t->cs0 &&
-		    t->elapsed - t->cpu > ABSORB_LOST_REL * t->elapsed)
-			o->preempted = 1;
-	}
-	if (o)
-		o->disturbed = o->steal > 0 || o->preempted;
-	if (elapsed)
-		*elapsed = el;
-	return worst;
-}
-
-static void observe(struct point_obs *po, const struct run_obs *o)
-{
-	po->steal += o->steal;
-	po->nivcsw += o->nivcsw;
-	if (isfinite(o->mhz)) {
-		po->mhz_sum += o->mhz;
-		po->mhz_n++;
-	}
-}
-
 static int set_k(struct mess_absorb *a, int cores, enum mess_noise_mode m,
 		 unsigned k)
 {
@@ -258,7 +45,7 @@ static int calibrate(struct mess_absorb *a, struct mess_wl *w, int cores,
 	for (;;) {
 		if (mess_interrupted)
 			return -EINTR;
-		per = timed_run(a, cores, &j, &el, NULL);
+		per = absorb_timed_run(a, cores, &j, &el, NULL);
 		if (el >= target / 16 || j.iters >= (1ULL << 40))
 			break;
 		j.iters *= el > 0 && target / 16 / el < 16 ? 4 : 16;
@@ -316,14 +103,14 @@ static int measure_pairs(struct mess_absorb *a, struct row *r,
 		if (mess_interrupted)
 			return -EINTR;
 		err = set_k(a, r->wl.cores, m, 0);
-		x = timed_run(a, r->wl.cores, &j, NULL, &o0);
+		x = absorb_timed_run(a, r->wl.cores, &j, NULL, &o0);
 		if (!err)
 			err = set_k(a, r->wl.cores, m, k);
-		y = timed_run(a, r->wl.cores, &j, NULL, &o1);
+		y = absorb_timed_run(a, r->wl.cores, &j, NULL, &o1);
 		if (err)
 			return err;
-		observe(po, &o0);
-		observe(po, &o1);
+		absorb_observe(po, &o0, 0);
+		absorb_observe(po, &o1, 1);
 		v = mess_absorb_seq_add(&s, y / x, o0.disturbed || o1.disturbed,
 					want, floor_rel, thr_rel, &a->t.acfg);
 		if (v < 0)
@@ -387,8 +174,11 @@ static int measure_point(struct mess_absorb *a, struct row *r,
 			*pt = c;
 			*paired = cp;
 		}
-		*po = (struct point_obs){ co.disturbed, co.redone, co.kept,
-			co.steal, co.nivcsw, co.mhz_sum, co.mhz_n, po->verdict };
+		co.instr += po->instr;
+		co.cycles += po->cycles;
+		co.iters += po->iters;
+		co.verdict = po->verdict;
+		*po = co;
 	}
 	return err;
 }
@@ -479,7 +269,7 @@ static int measure_perf(struct mess_absorb *a, struct row *r,
 			double x;
 
 			j.phase = (int)p;
-			x = timed_run(a, r->wl.cores, &j, NULL, NULL);
+			x = absorb_timed_run(a, r->wl.cores, &j, NULL, NULL);
 			if (t && x < best[p])
 				best[p] = x;
 		}
@@ -567,7 +357,7 @@ static int run_pair(struct mess_absorb *a, struct row *r, struct mess_wl *w,
 	if (!err)
 		err = set_k(a, r->wl.cores, m, 0);
 	if (!err)
-		timed_run(a, r->wl.cores, &warm, NULL, NULL);
+		absorb_timed_run(a, r->wl.cores, &warm, NULL, NULL);
 	while (!err) {
 		struct mess_absorb_point pt;
 		unsigned k;

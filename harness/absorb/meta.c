@@ -174,11 +174,15 @@ int absorb_write_meta(const struct absorb_table *t, struct mess_rundir *rd,
 		"points_remeasured_for_spread", (int)t->remeasured,
 		"remeasure_rule", rule,
 		"plots", t->plots_note[0] ? t->plots_note : "pending")) ||
-	    mess_json_merge(m, mess_json_pack("{s:o, s:o, s:i, s:s}",
+	    mess_json_merge(m, mess_json_pack("{s:o, s:o, s:i, s:s, s:{s:s, s:s?, s:s}}",
 		"sequential_test", seq_json(t),
 		"disturbance", disturbance_json(t),
 		"tables", (int)t->o.tables,
-		"tables_rule", "with tables > 1 each row is measured tables times one after the other (interleaved by row), sharing its work per run; absorption_tables.csv gives the spread of k1 per entry"))) {
+		"tables_rule", "with tables > 1 each row is measured tables times one after the other (interleaved by row), sharing its work per run; absorption_tables.csv gives the spread of k1 per entry",
+		"counters",
+		"core_events", t->counters_why[0] ? "not counted" : "instructions and cycles on every pool thread, user time",
+		"why_not", t->counters_why[0] ? t->counters_why : NULL,
+		"points", "absorption_points.csv instr_per_iter and cycles_per_iter: per inner-loop iteration of one thread over the point's runs at k (read outside the timed interval; nan: not counted); against the clean loop, instr_per_iter(k) - instr_per_iter(0) is the noise executed, which checks the k the kernel was built to run"))) {
 		json_decref(m);
 		m = NULL;
 	}

@@ -18,7 +18,7 @@
 /* The first ten columns are schema 1's; repeats is the pairs counted. */
 #define POINTS_HEADER "kernel,variant,cores,q,mode,k,time_ns,repeats,spread_ns,paired_base_ns," \
 	"ci_lo_ns,ci_hi_ns,verdict,disturbed_pairs,remeasured_pairs,kept_disturbed_pairs," \
-	"steal_ticks,invol_cs,freq_mhz,table"
+	"steal_ticks,invol_cs,freq_mhz,table,instr_per_iter,cycles_per_iter"
 
 static int add_point(struct absorb_table *t, struct pair *pr,
 		     const struct mess_absorb_point *pt,
@@ -82,7 +82,7 @@ static int load_points(struct mess_absorb *a)
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
-		char key[256], mode[32], verdict[16], mhz[32], tail;
+		char key[256], mode[32], verdict[16], mhz[32], ins[48], cyc[48], tail;
 		struct mess_absorb_point pt;
 		struct point_obs po = { 0 };
 		unsigned long long steal, cs;
@@ -99,11 +99,11 @@ static int load_points(struct mess_absorb *a)
 		bad = commas < 4 || n >= (int)sizeof(key);
 		if (!bad) {
 			snprintf(key, sizeof(key), "%.*s", n - 1, line);
-			bad = sscanf(line + n, "%31[^,],%u,%lf,%u,%lf,%*f,%lf,%lf,%15[^,],%u,%u,%u,%llu,%llu,%31[^,],%d%c",
+			bad = sscanf(line + n, "%31[^,],%u,%lf,%u,%lf,%*f,%lf,%lf,%15[^,],%u,%u,%u,%llu,%llu,%31[^,],%d,%47[^,],%47[^,]%c",
 				     mode, &pt.k, &pt.t, &pt.repeats, &pt.sigma,
 				     &pt.lo, &pt.hi, verdict, &po.disturbed,
 				     &po.redone, &po.kept, &steal, &cs, mhz, &tb,
-				     &tail) != 15 ||
+				     ins, cyc, &tail) != 17 ||
 			      mess_noise_mode_parse(mode, &m) ||
 			      !(pt.t > 0) || pt.t > 1e12 || !(pt.sigma >= 0) ||
 			      !(pt.lo <= pt.hi) || !isfinite(pt.hi) ||
@@ -234,20 +234,26 @@ int absorb_record_point(struct mess_absorb *a, struct row *r,
 			const struct mess_absorb_point *pt, double paired,
 			const struct point_obs *po)
 {
-	char line[768], mhz[32] = "nan";
+	char line[768], mhz[32] = "nan", ins[48] = "nan", cyc[48] = "nan";
 	int n, err;
 
 	if (po->mhz_n)
 		snprintf(mhz, sizeof(mhz), "%.0f", po->mhz_sum / po->mhz_n);
+	/* Per iteration of one thread, over the point's runs at k: the
+	 * measured work the noise count is checked against. */
+	if (isfinite(po->instr) && po->iters)
+		snprintf(ins, sizeof(ins), "%.6g", po->instr / (double)po->iters);
+	if (isfinite(po->cycles) && po->iters)
+		snprintf(cyc, sizeof(cyc), "%.6g", po->cycles / (double)po->iters);
 	/* On disk first, one whole line or nothing (core/util.h): an
 	 * interrupted or disk-full run loses at most the point in flight. */
 	n = snprintf(line, sizeof(line),
-		     "%s,%s,%u,%.9g,%u,%.9g,%.9g,%.9g,%.9g,%s,%u,%u,%u,%llu,%llu,%s,%d\n",
+		     "%s,%s,%u,%.9g,%u,%.9g,%.9g,%.9g,%.9g,%s,%u,%u,%u,%llu,%llu,%s,%d,%s,%s\n",
 		     r->key, mess_noise_mode_name(m), pt->k, pt->t, pt->repeats,
 		     pt->sigma, paired, pt->lo, pt->hi, po->verdict,
 		     po->disturbed, po->redone, po->kept,
 		     (unsigned long long)po->steal,
-		     (unsigned long long)po->nivcsw, mhz, r->tb + 1);
+		     (unsigned long long)po->nivcsw, mhz, r->tb + 1, ins, cyc);
 	if (n < 0 || n >= (int)sizeof(line))
 		return -ENAMETOOLONG;
 	err = mess_append(&a->points, line, (size_t)n);
