@@ -191,7 +191,11 @@ void mess_absorb_bracket(const struct mess_absorb_point *v, size_t n,
 		out->status = lo == n - 1 ? MESS_ABSORB_OK : MESS_ABSORB_WIDE;
 		out->why = lo == n - 1 ? NULL :
 			   "nothing confidently slow, doubtful points past k1_lo";
-	} else if (out->k1 - out->k1_lo <= tol && out->k1_hi - out->k1 <= tol) {
+	} else if (out->k1 - out->k1_lo <= tol &&
+		   out->k1_hi - 1 - out->k1 <= tol) {
+		/* k1_hi is slow, so the true k1 lies in [k1_lo, k1_hi - 1]:
+		 * k1 is known to within tol either way.  (k1_hi - k1 would
+		 * call [4, 6) wide, though only k = 5 is unknown.) */
 		out->status = MESS_ABSORB_OK;
 	} else {
 		out->status = MESS_ABSORB_WIDE;

@@ -124,7 +124,7 @@ static json_t *seq_json(const struct absorb_table *t)
 		"confidence", MESS_ABSORB_CONF,
 		"min_pairs", (int)t->acfg.min_pairs, "max_pairs", (int)t->acfg.max_pairs,
 		"tol_rel", t->acfg.tol_rel,
-		"status", "k1_hi = smallest k confidently slow, k1_lo = largest k below it confidently not slow; none: k1_hi = 1; ok: k1 - k1_lo and k1_hi - k1 within max(1, tol_rel x k1), or nothing slow and the largest k fast (k1 a lower bound); unclear: no k > 0 decided; wide: otherwise. Speed-ups count as absorbed (speedup_k, speedup_rel). The fit's shape (linear, sublinear, none) and R^2 are reported beside k1, never deciding it");
+		"status", "k1_hi = smallest k confidently slow, k1_lo = largest k below it confidently not slow; none: k1_hi = 1; ok: k1 - k1_lo and (k1_hi - 1) - k1 within max(1, tol_rel x k1) (the true k1 lies in [k1_lo, k1_hi - 1]), or nothing slow and the largest k fast (k1 a lower bound); unclear: no k > 0 decided; wide: otherwise. Speed-ups count as absorbed (speedup_k, speedup_rel). The fit's shape (linear, sublinear, none) and R^2 are reported beside k1, never deciding it");
 }
 
 int absorb_write_meta(const struct absorb_table *t, struct mess_rundir *rd,

@@ -242,7 +242,8 @@ enum mess_absorb_verdict mess_absorb_verdict(const struct mess_absorb_point *p,
  *  - k1: the largest measured k below k1_hi up to which every median is
  *    within thr (faster counts), at least k1_lo;
  *  - NONE when k1_hi = 1; UNCLEAR when no k > 0 is decided either way;
- *    OK when k1 - k1_lo and k1_hi - k1 are within max(1, tol_rel x k1),
+ *    OK when k1 - k1_lo and (k1_hi - 1) - k1 are within max(1, tol_rel x k1)
+ *    (the true k1 lies in [k1_lo, k1_hi - 1]),
  *    or nothing is confidently slow and the largest k is confidently not
  *    (k1 is then that k, a lower bound); WIDE otherwise.
  */

@@ -688,6 +688,21 @@ static void fit_rules(void **state)
 	assert_string_equal(r.shape_why, "within threshold past k1 and k2");
 	assert_int_equal(r.k1, 8);
 	assert_int_equal(r.k1_hi, 10);
+	/* k = 9 was not measured: k1 is 8 or 9, within +-1: ok. */
+	assert_int_equal(r.status, MESS_ABSORB_OK);
+	/* One more unknown k (k1_hi 11: k1 is 8, 9 or 10) is wide. */
+	hand_init(&h, 256);
+	for (unsigned k = 0; k <= 8; k = k ? 2 * k : 1)
+		put(&h, k, 10, 0);
+	put(&h, 11, 10.3, 0);
+	put(&h, 12, 10.4, 0);
+	put(&h, 16, 10.08, 0.2);
+	put(&h, 32, 11.4, 0);
+	put(&h, 64, 13, 0);
+	put(&h, 128, 16.2, 0);
+	assert_int_equal(mess_absorb_fit(h.p, h.n, &h.c, &r), 0);
+	assert_int_equal(r.k1, 8);
+	assert_int_equal(r.k1_hi, 11);
 	assert_int_equal(r.status, MESS_ABSORB_WIDE);
 
 	/* Only the baseline: k1 >= 0, nothing more is claimed. */
