@@ -107,6 +107,15 @@ else
 	rc=$?
 	check "fixture: a failing command: exit 2, its profile kept" \
 		'[ $rc -eq 2 ] && grep -q "exited with status 1" "$tmp/p3.txt" && jq -e ".command_exit == 1" "$tmp/prof3/meta.json" >/dev/null'
+	# The same tree for a user without privileges: the paranoid level
+	# and the fix, never a figure.
+	if [ "$(id -u)" = 0 ] && [ "$paranoid" -gt 0 ] && command -v setpriv >/dev/null; then
+		cp "$mess" "$tmp/mess-user" && chmod 755 "$tmp" "$tmp/mess-user"
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+			env MESS_SYSFS_PMU_ROOT="$soft" "$tmp/mess-user" counters >"$tmp/u.txt" 2>&1
+		check "fixture, unprivileged: cannot count, the paranoid level and its fix" \
+			'grep -q "intel-icx-imc-free .*cannot count: .*refused at perf_event_paranoid $paranoid; fix: sysctl -w kernel.perf_event_paranoid=0, or run with CAP_PERFMON" "$tmp/u.txt" && grep -q "curves here: bandwidth accounted" "$tmp/u.txt"'
+	fi
 	unset MESS_SYSFS_PMU_ROOT
 fi
 
