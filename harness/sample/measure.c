@@ -209,14 +209,19 @@ static void close_slot(struct slot *sl)
 	sl->nring = sl->ncnt = 0;
 }
 
-/* Open this thread's (pid 0 from a pool thread; a command's pid) events:
- * counting ones disabled until the work starts. */
+/*
+ * Open this thread's events (pid 0 from a pool thread, cpu -1), counting
+ * ones disabled until the work starts; or, for a command (task), its
+ * events on one CPU: the kernel maps no ring of an inherited event that
+ * follows a task on every CPU, so a command gets one ring per CPU, as
+ * perf record's, and its counters (on slot 0 only) follow it everywhere.
+ */
 static int open_slot(struct slot *sl, const struct sample_setup *s, const struct sample_point *p,
-		     pid_t pid, int task)
+		     pid_t pid, int task, int cpu)
 {
 	int rc;
 
-	for (int k = 0; k < s->ncount; k++) {
+	for (int k = 0; k < s->ncount && cpu <= 0; k++) {
 		rc = task ? mess_counter_open_task(&sl->cnt[k], s->count[k], pid, sl->why,
 						   sizeof(sl->why)) :
 			    mess_counter_open(&sl->cnt[k], s->count[k], pid, -1, -1, sl->why,
@@ -237,7 +242,7 @@ static int open_slot(struct slot *sl, const struct sample_setup *s, const struct
 			a.inherit = 1;
 			a.enable_on_exec = 1;
 		}
-		rc = mess_ring_open(&sl->ring[k], &a, pid, -1, p->ring_pages,
+		rc = mess_ring_open(&sl->ring[k], &a, pid, cpu, p->ring_pages,
 				    s->aux ? p->aux_pages : 0, why, sizeof(why));
 		if (rc) {
 			snprintf(sl->why, sizeof(sl->why), "%s: %s", s->samp_spec[k], why);
@@ -252,7 +257,7 @@ static void open_fn(struct mess_pool_thread *t, void *arg)
 {
 	struct runarg *a = arg;
 
-	t->err = open_slot(&a->slots[t->idx], a->s, a->p, 0, 0);
+	t->err = open_slot(&a->slots[t->idx], a->s, a->p, 0, 0, -1);
 }
 
 static void run_fn(struct mess_pool_thread *t, void *arg)
@@ -282,7 +287,7 @@ static void run_fn(struct mess_pool_thread *t, void *arg)
 }
 
 /* The command, stopped before its exec until the events are open. */
-static int cmd_run(struct sample_ctx *x, struct slot *sl, const struct sample_setup *s,
+static int cmd_run(struct sample_ctx *x, struct slot *sl, int ncpu, const struct sample_setup *s,
 		   const struct sample_point *p, int sampled, struct reader *rd, char *why,
 		   size_t whylen)
 {
@@ -308,23 +313,25 @@ static int cmd_run(struct sample_ctx *x, struct slot *sl, const struct sample_se
 		_exit(127);
 	}
 	close(go[0]);
-	if (sampled) {
-		rc = open_slot(sl, s, p, pid, 1);
-		if (!rc)
-			rc = -pthread_create(&rd->tid, NULL, reader_main, rd);
+	for (int c = 0; sampled && c < ncpu && !rc; c++) {
+		rc = open_slot(&sl[c], s, p, pid, 1, c);
+		if (rc)
+			snprintf(why, whylen, "%s", sl[c].why);
+	}
+	if (sampled && !rc) {
+		rc = -pthread_create(&rd->tid, NULL, reader_main, rd);
 		rd->started = !rc;
-		if (rc) {
-			snprintf(why, whylen, "%s", sl->why);
-			kill(pid, SIGKILL);
-		}
 	}
 	sl->t0 = now_s();
-	if (write(go[1], "g", 1) != 1 && !rc)
+	/* Without the go, the child reads end of file and exits 126. */
+	if (!rc && write(go[1], "g", 1) != 1)
 		rc = -EPIPE;
 	close(go[1]);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	sl->t1 = now_s();
+	for (int c = 1; c < ncpu; c++)
+		sl[c].t0 = sl->t0, sl[c].t1 = sl->t1;
 	if (!rc && (!WIFEXITED(st) || WEXITSTATUS(st))) {
 		snprintf(why, whylen, "the command %s %s %d", x->cmd[0],
 			 WIFEXITED(st) ? "exited" : "was killed by signal",
@@ -354,7 +361,9 @@ static void bin_profile(struct acc *a)
 static int one_run(struct sample_ctx *x, const struct sample_setup *s, struct sample_point *p,
 		   int sampled, struct acc *acc, double *t, char *why, size_t whylen)
 {
-	int n = x->cmd ? 1 : p->threads, rc = 0;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	int n = !x->cmd ? p->threads : ncpu < SAMPLE_MAX_THREADS ? (int)ncpu : SAMPLE_MAX_THREADS;
+	int rc = 0;
 	struct slot *slots = calloc((size_t)n, sizeof(*slots));
 	struct runarg ra = { x, slots, s, p, sampled };
 	struct reader rd = { .slots = slots, .n = n, .a = acc };
@@ -363,7 +372,7 @@ static int one_run(struct sample_ctx *x, const struct sample_setup *s, struct sa
 	if (!slots)
 		return -ENOMEM;
 	if (x->cmd) {
-		rc = cmd_run(x, &slots[0], s, p, sampled, &rd, why, whylen);
+		rc = cmd_run(x, slots, n, s, p, sampled, &rd, why, whylen);
 	} else {
 		if (sampled) {
 			rc = mess_pool_call(&x->pool, n, open_fn, &ra);
