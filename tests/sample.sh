@@ -252,14 +252,16 @@ fi
 
 # The sweep: bad input (exit 1, one line), the hardware backends this
 # machine lacks (exit 3 with the reason), cpu-clock end to end.
-for a in "--periods 0" "--periods -5" "--periods 1,x" "--aux-pages 3" "--ring-pages 3" "--backend foo" "--bogus"; do
-	"$mess" sample $a --out "$tmp/sw" >"$tmp/o" 2>&1; rc=$?
+for a in "--periods 0" "--periods -5" "--periods 1,x" "--aux-pages 3" "--aux-pages 0" "--ring-pages 3" \
+	"--backend foo" "--bogus" "--threads 0" "--threads 100000" "--threads x" "--workload foo" \
+	"--filter some" "--force" "-- /nonexistent/cmd" "-- no-such-command-mess-test" "--"; do
+	"$mess" sample --backend cpu-clock $a --out "$tmp/sw" >"$tmp/o" 2>&1; rc=$?
 	check "mess sample $a: exit 1, one line, nothing written" '[ $rc -eq 1 ] && [ $(wc -l <"$tmp/o") -eq 1 ] && [ ! -e "$tmp/sw" ]'
 done
 for be in spe ibs pebs; do
 	"$mess" sample --backend $be --out "$tmp/sw" >"$tmp/o" 2>&1; rc=$?
 	if [ $rc -eq 3 ]; then
-		check "mess sample --backend $be here: exit 3 with the reason" 'grep -q "cannot run here: " "$tmp/o" && [ ! -e "$tmp/sw" ]'
+		check "mess sample --backend $be here: exit 3 with the reason, nothing written" 'grep -q "cannot run here: no .* PMU" "$tmp/o" && [ $(wc -l <"$tmp/o") -eq 1 ] && [ ! -e "$tmp/sw" ]'
 	else
 		echo "SKIPPED sample: --backend $be exited $rc (a machine with that PMU?)"
 	fi
@@ -270,6 +272,48 @@ if "$mess" sample --backend cpu-clock --quick --periods 1000000 --out "$tmp/cc" 
 		'awk -F, "NR == 2 && \$1 == \"cpu-clock\" && \$4 == 1000000 && \$9 > 0.9 { ok = 1 } END { exit !ok }" "$tmp/cc/sample.csv"'
 	check "cpu-clock sweep: the CSV header of the issue" \
 		'head -1 "$tmp/cc/sample.csv" | grep -qx "backend,workload,threads,period,aux_pages,ring_pages,samples,counted,accuracy,overhead,overhead_spread,collisions,truncated,lost,throttled"'
+	# 1 thread and all cores of the socket: one row each.
+	ncpu=$(nproc)
+	check "cpu-clock sweep: a row on 1 thread and one on the socket's cores" \
+		'awk -F, "NR > 1 { t[\$3] = 1 } END { exit !(1 in t) }" "$tmp/cc/sample.csv" && { [ "$ncpu" -eq 1 ] || [ $(wc -l <"$tmp/cc/sample.csv") -eq 3 ]; }'
+	check "cpu-clock sweep: latency.csv, regions.csv and the plots" \
+		'[ -s "$tmp/cc/latency.csv" ] && [ -s "$tmp/cc/regions.csv" ] && { ! command -v gnuplot >/dev/null || [ -s "$tmp/cc/plots/sample-period.png" ]; }'
+	check "cpu-clock sweep: no data address invented (every region row is no-data-address), no latency rows" \
+		'[ $(awk -F, "NR > 1 && \$6 != \"no-data-address\"" "$tmp/cc/regions.csv" | wc -l) -eq 0 ] && [ $(wc -l <"$tmp/cc/regions.csv") -gt 1 ] && [ $(wc -l <"$tmp/cc/latency.csv") -eq 1 ]'
+	check "cpu-clock sweep: labelled not memory sampling in summary.md and meta.json" \
+		'grep -q "not memory-access sampling" "$tmp/cc/summary.md" && grep -q "\"memory_sampling\": false" "$tmp/cc/meta.json" && grep -q "perf::task-clock" "$tmp/cc/meta.json" && grep -q "\"complete\": true" "$tmp/cc/meta.json"'
+	check "cpu-clock sweep: the reader drained live (no lost records at 1 ms) and its own cost is reported" \
+		'awk -F, "NR > 1 && \$14 != 0 { bad = 1 } END { exit bad }" "$tmp/cc/sample.csv" && grep -q "\"tool_cpu_s\"" "$tmp/cc/summary.json"'
+	# A full default ring at 100 us, 4 pages: the live reader keeps up.
+	"$mess" sample --backend cpu-clock --quick --periods 100000 --ring-pages 4 --threads 1 --out "$tmp/small" >/dev/null 2>&1
+	check "cpu-clock, 4 ring pages at 100 us: no lost records" \
+		'awk -F, "NR == 2 && \$6 == 4 && \$14 == 0 { ok = 1 } END { exit !ok }" "$tmp/small/sample.csv"'
+	# Any command: its threads followed from its exec.
+	"$mess" sample --backend cpu-clock --quick --periods 1000000 --pairs 1 --out "$tmp/cmd" -- \
+		sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done' >/dev/null 2>"$tmp/e"; rc=$?
+	check "cpu-clock on -- sh -c LOOP: exit 0, one row of threads 0, accuracy above 0.8" \
+		'[ $rc -eq 0 ] && awk -F, "NR == 2 && \$2 == \"sh\" && \$3 == 0 && \$9 > 0.8 { ok = 1 } END { exit !ok }" "$tmp/cmd/sample.csv"'
+	"$mess" sample --backend cpu-clock --quick --periods 1000000 --pairs 1 --out "$tmp/fails" -- false >/dev/null 2>"$tmp/e"; rc=$?
+	check "a command that fails: exit 2 with its status" '[ $rc -eq 2 ] && grep -q "exited 1" "$tmp/e"'
+	for w in lat_mem_rd spmxv; do
+		"$mess" sample --backend cpu-clock --quick --periods 1000000 --threads 1 --pairs 1 --workload $w --out "$tmp/w$w" >/dev/null 2>&1; rc=$?
+		check "cpu-clock on --workload $w: exit 0, its name in sample.csv" '[ $rc -eq 0 ] && awk -F, "NR == 2 && \$2 == \"$w\"" "$tmp/w$w/sample.csv" | grep -q .'
+	done
+	# Ctrl-C after the first point: exit 130, valid partial files; --resume
+	# measures only the points left.
+	"$mess" sample --backend cpu-clock --periods 1000000,2000000,4000000 --threads 1 --pairs 3 --run 0.3 \
+		--out "$tmp/int" >/dev/null 2>"$tmp/int.err" &
+	pid=$!
+	for _ in $(seq 1 200); do grep -q "(1/3" "$tmp/int.err" 2>/dev/null && break; sleep 0.05; done
+	kill -INT $pid; wait $pid; rc=$?
+	check "Ctrl-C: exit 130, meta.json not complete, sample.csv valid with the finished points" \
+		'[ $rc -eq 130 ] && grep -q "\"complete\": false" "$tmp/int/meta.json" && [ $(wc -l <"$tmp/int/sample.csv") -ge 2 ] && head -1 "$tmp/int/sample.csv" | grep -q "^backend,"'
+	kept=$(($(wc -l <"$tmp/int/sample.csv") - 1))
+	"$mess" sample --resume "$tmp/int" >/dev/null 2>"$tmp/res.err"; rc=$?
+	check "--resume: exit 0, all 3 points, only the $((3 - kept)) left measured" \
+		'[ $rc -eq 0 ] && [ $(wc -l <"$tmp/int/sample.csv") -eq 4 ] && [ $(grep -c "samples, accuracy" "$tmp/res.err") -eq $((3 - kept)) ] && grep -q "\"complete\": true" "$tmp/int/meta.json"'
+	"$mess" sample --resume "$tmp/int" >/dev/null 2>&1; rc=$?
+	check "--resume of a complete run: exit 0, nothing to do" '[ $rc -eq 0 ]'
 else
 	rc=$?
 	if [ $rc -eq 3 ]; then echo "SKIPPED sample: cpu-clock cannot run here: $(cat "$tmp/e")"; else

@@ -2,6 +2,8 @@
 /* The perf ring buffer and aux area (core/pmu_ring.h). */
 #include "core/pmu_ring.h"
 
+#include "core/pmu.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,8 +32,8 @@ int mess_ring_open(struct mess_ring *r, struct perf_event_attr *attr,
 	r->fd = (int)syscall(SYS_perf_event_open, attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 	if (r->fd < 0) {
 		e = -errno;
-		snprintf(why, whylen, "perf_event_open: %s (perf_event_paranoid %s)",
-			 strerror(-e), "see /proc/sys/kernel/perf_event_paranoid");
+		/* The reason and its fix, as for every counter. */
+		mess_pmu_why(e, "the sampling event", attr, why, whylen);
 		r->fd = -1;
 		return e;
 	}
@@ -109,6 +111,33 @@ int mess_ring_drain(struct mess_ring *r, const struct mess_perf_ops *ops,
 	rc = mess_perf_walk(&r->pf, r->scratch, n, 0, ops, ctx, &r->st);
 	__atomic_store_n(&mp->data_tail, head, __ATOMIC_RELEASE);
 	return rc;
+}
+
+int mess_ring_aux_bytes(const struct mess_ring *r, uint64_t offset, uint64_t size,
+			const uint8_t *piece[2], size_t len[2])
+{
+	uint64_t at, first;
+
+	if (!r->aux || !size || size > r->aux_len)
+		return 0;
+	at = offset % r->aux_len;
+	first = r->aux_len - at < size ? r->aux_len - at : size;
+	piece[0] = (const uint8_t *)r->aux + at;
+	len[0] = first;
+	if (first == size)
+		return 1;
+	piece[1] = r->aux;	/* the rest, from the area's start */
+	len[1] = size - first;
+	return 2;
+}
+
+void mess_ring_aux_release(struct mess_ring *r, uint64_t end)
+{
+	struct perf_event_mmap_page *mp = r->base;
+
+	/* After the bytes were read: the kernel may then overwrite them. */
+	if (r->aux)
+		__atomic_store_n(&mp->aux_tail, end, __ATOMIC_RELEASE);
 }
 
 void mess_ring_close(struct mess_ring *r)

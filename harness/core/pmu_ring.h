@@ -39,6 +39,16 @@ int mess_ring_disable(struct mess_ring *r);
  * damaged record; counted in r->st). */
 int mess_ring_drain(struct mess_ring *r, const struct mess_perf_ops *ops,
 		    void *ctx);
+/*
+ * The aux bytes a PERF_RECORD_AUX names (offset, size: the kernel's
+ * running offsets), in at most two pieces across the aux area's wrap:
+ * returns how many pieces (0 without an aux area or for a size larger
+ * than the area).  mess_ring_aux_release() then hands the bytes up to
+ * end (offset + size of the last record read) back to the kernel.
+ */
+int mess_ring_aux_bytes(const struct mess_ring *r, uint64_t offset, uint64_t size,
+			const uint8_t *piece[2], size_t len[2]);
+void mess_ring_aux_release(struct mess_ring *r, uint64_t end);
 void mess_ring_close(struct mess_ring *r);
 
 #endif

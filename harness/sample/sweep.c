@@ -1,49 +1,33 @@
 // SPDX-License-Identifier: MIT
 /*
- * `mess sample` with no subcommand: the sweep of sampling periods (and,
- * for the backends with an aux buffer, aux sizes) on STREAM triad, with
- * accuracy (eq. 1 against a counting event of the same run), overhead
- * (unsampled then sampled runs, back to back, in pairs) and losses.
- *
- * One row per backend.  cpu-clock (the kernel's software sampling, on
- * every Linux) runs the whole pipeline, ring buffer included, against
- * task-clock; it is labelled cpu-clock, never memory sampling.  The
- * hardware backends say why they cannot run here (exit 3).
+ * `mess sample` with no subcommand: the sweep of sampling periods at the
+ * default aux buffer, then (for the backends with one) of aux buffer sizes
+ * at the default period, each on 1 thread and on all cores of the chase
+ * core's socket, with accuracy (eq. 1 against a counting event of the
+ * same run), overhead (unsampled then sampled runs, back to back, in
+ * pairs), losses and the samples' content.  The plan, the run directory
+ * (meta.json, --resume, Ctrl-C) and the progress are here; a point is
+ * measured by measure.c and written by report.c.
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "ckernels.h"
 #include "core/options.h"
-#include "core/pmu_ring.h"
+#include "core/outdir.h"
+#include "core/pmu.h"
+#include "core/signals.h"
 #include "core/util.h"
-#include "mess/sampling.h"
 #include "sample/cmd.h"
 #include "sample/sample.h"
+#include "sample/sweep.h"
 
-struct sweep_opts {
-	char backend[16];
-	char periods[256];
-	char aux_pages[128];
-	uint64_t ring_pages;
-	uint64_t pairs;
-	uint64_t size_mib;
-	double min_accuracy, budget;
-	char out[PATH_MAX];
-	int quick, help;
-};
-
-#define F(field) MESS_OPT_F(struct sweep_opts, field)
-#define S(field) MESS_OPT_S(struct sweep_opts, field)
+#define F(field) MESS_OPT_F(struct sample_opts, field)
+#define S(field) MESS_OPT_S(struct sample_opts, field)
 
 static const struct mess_opt opts[] = {
 	{ "backend", MESS_OPT_STR, S(backend), 0, 0, "B",
@@ -51,88 +35,73 @@ static const struct mess_opt opts[] = {
 	{ "periods", MESS_OPT_STR, S(periods), 0, 0, "LIST",
 	  "sampling periods, comma-separated integers > 0 (ops; cpu-clock: ns)" },
 	{ "aux-pages", MESS_OPT_STR, S(aux_pages), 0, 0, "LIST",
-	  "aux buffer sizes in pages, powers of two (backends with an aux buffer)" },
+	  "aux buffer sizes swept, in pages, powers of two (SPE; default 2,4,...,128)" },
+	{ "threads", MESS_OPT_STR, S(threads), 0, 0, "LIST",
+	  "thread counts, comma-separated, or all: the chase core's socket (default 1,all)" },
 	{ "ring-pages", MESS_OPT_UINT, F(ring_pages), 0, 1, 65536, "N",
-	  "ring buffer data pages, a power of two (default 64)" },
+	  "ring buffer data pages per thread, a power of two (default 64)" },
 	{ "pairs", MESS_OPT_UINT, F(pairs), 0, 1, 100, "N",
 	  "unsampled/sampled run pairs per point (default 5; --quick 3)" },
-	{ "size", MESS_OPT_UINT, F(size_mib), 0, 1, 65536, "MIB",
-	  "STREAM triad arrays, MiB each (default 64; --quick 8)" },
+	{ "run", MESS_OPT_DOUBLE, F(run_s), 0, 0.001, 60, "S",
+	  "seconds one run lasts on one thread (default 0.5; --quick 0.1)" },
+	{ "workload", MESS_OPT_STR, S(workload), 0, 0, "W",
+	  "stream (default), lat_mem_rd or spmxv; or -- CMD ARGS: any command" },
+	{ "size", MESS_OPT_UINT, F(size_mib), 0, 1, 1 << 20, "MIB",
+	  "workload data in MiB (default 4x the LLC, at least 64; --quick 16)" },
+	{ "filter", MESS_OPT_STR, S(filter), 0, 0, "F",
+	  "loads, stores or both (default): the ops sampled and counted" },
+	{ "min-latency", MESS_OPT_UINT, F(min_latency), 0, 0, 65535, "C",
+	  "SPE minimum latency filter / PEBS ldlat, cycles (default none / 3)" },
+	{ "l3miss", MESS_OPT_FLAG, F(l3miss), 0, 0, 0, NULL, "IBS: l3missonly (Zen 4 on)" },
+	{ "core", MESS_OPT_UINT, F(core), 0, 0, MESS_MAX_CORES - 1, "N",
+	  "the chase core: thread 0's, its socket's cores the others (default 0)" },
 	{ "min-accuracy", MESS_OPT_DOUBLE, F(min_accuracy), 0, 0, 1, "A",
 	  "accuracy the recommended period must reach (default 0.94)" },
 	{ "overhead-budget", MESS_OPT_DOUBLE, F(budget), 0, 0, 10, "O",
 	  "overhead the recommended period may cost (default 0.033)" },
 	{ "out", MESS_OPT_STR, S(out), 0, 0, "DIR",
-	  "directory for sample.csv, summary.md, summary.json, meta.json (required)" },
-	{ "quick", MESS_OPT_FLAG, F(quick), 0, 0, 0, NULL, "a CI-sized sweep: few periods, short runs" },
+	  "run directory (default results/<host>-sample-<UTC>)" },
+	{ "resume", MESS_OPT_STR, S(resume), 0, 0, "DIR",
+	  "continue an interrupted run: its points are kept, the rest measured" },
+	{ "force", MESS_OPT_FLAG, F(force), 0, 0, 0, NULL, "with --resume: accept another build's run" },
+	{ "quick", MESS_OPT_FLAG, F(quick), 0, 0, 0, NULL,
+	  "a CI-sized sweep: few periods and aux sizes, short runs" },
 	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
 };
 
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))
-#define MAXP 32
-
-/* Availability of each backend: the PMU its kernel driver registers. */
-static int pmu_present(const char *name)
-{
-	char path[256];
-	struct stat st;
-
-	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s", name);
-	return !stat(path, &st);
-}
-
-static const char *spe_why(void)
-{
-	return pmu_present("arm_spe_0") ? "the SPE backend is not implemented in this build yet" :
-	       "no arm_spe PMU here (/sys/bus/event_source/devices/arm_spe_0 is missing: not an Arm CPU with SPE, or a kernel without CONFIG_ARM_SPE_PMU)";
-}
-
-static const char *ibs_why(void)
-{
-	return pmu_present("ibs_op") ? "the IBS backend is not implemented in this build yet" :
-	       "no ibs_op PMU here (/sys/bus/event_source/devices/ibs_op is missing: not an AMD CPU with IBS, or a VM that hides it)";
-}
-
-static const char *pebs_why(void)
-{
-	return pmu_present("cpu/caps") ? "the PEBS backend is not implemented in this build yet" :
-	       "no Intel core PMU with PEBS here (/sys/bus/event_source/devices/cpu/caps is missing: not an Intel CPU, or a VM without a PMU)";
-}
-
-static const char *cpu_clock_why(void)
-{
-	return NULL;
-}
-
-static const struct backend {
-	const char *name;
-	const char *(*why)(void);	/* NULL: runs here */
-	const char *periods, *quick_periods;
-} backends[] = {
-	{ "spe", spe_why, "1000,2000,3000,4000,5000,10000,20000,50000", "1000,4000,20000" },
-	{ "ibs", ibs_why, "1000,2000,3000,4000,5000,10000,20000,50000", "1000,4000,20000" },
-	{ "pebs", pebs_why, "1000,2000,3000,4000,5000,10000,20000,50000", "1000,4000,20000" },
-	{ "cpu-clock", cpu_clock_why, "100000,250000,500000,1000000,2000000", "250000,1000000" },
-};
-
-#define NBACKENDS (sizeof(backends) / sizeof(backends[0]))
+#define DEFAULT_AUX 16		/* pages: the paper's trade-off, 16-32 */
+#define DEFAULT_PERIOD 4000	/* ops: the paper's best accuracy, 3000-4000 */
+#define AUX_SWEEP "2,4,8,16,32,64,128"
+#define AUX_QUICK "4,16,64"
 
 void mess_sample_sweep_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: mess sample --out DIR [OPTION]...\n"
+		"usage: mess sample [OPTION]... [-- CMD ARGS]\n"
 		"       mess sample decode FILE [--out F.csv]\n"
-		"How precise memory-access sampling behaves here: per sampling period, the\n"
-		"accuracy 1 - |(counted - samples x period) / counted| against a counting\n"
-		"event of the same run, the overhead from unsampled/sampled run pairs\n"
-		"(median and spread), and the losses (lost, throttled, aux collisions and\n"
-		"truncations), on STREAM triad, one thread.  cpu-clock (the kernel's\n"
-		"software sampling) runs on any Linux, against task-clock, periods in ns;\n"
-		"it is not memory sampling.\n\n");
+		"How precise memory-access sampling behaves here: the periods swept at the\n"
+		"default aux buffer (%d pages), then the aux sizes at the default period\n"
+		"(%d), on 1 thread and on all cores of the chase core's socket; per point\n"
+		"the accuracy 1 - |(counted - samples x period) / counted| against a\n"
+		"counting event of the same run, the overhead from unsampled/sampled run\n"
+		"pairs (median and spread), the losses (lost, throttled, aux collisions and\n"
+		"truncations), latency histograms per level and samples per workload buffer\n"
+		"over time.  cpu-clock (the kernel's software sampling) runs on any Linux,\n"
+		"against task-clock, periods in ns; it is not memory sampling.\n\n",
+		DEFAULT_AUX, DEFAULT_PERIOD);
 	mess_opts_print(f, opts, NOPTS);
 	fprintf(f,
-		"\nFiles: sample.csv, summary.md, summary.json, meta.json\n"
-		"Exit status: 0 done, 1 bad usage, 2 failure, 3 the backend cannot run here (why).\n");
+		"\nFiles: sample.csv, latency.csv, regions.csv, summary.md, summary.json,\n"
+		"meta.json, plots/ (gnuplot)\n"
+		"Exit status: 0 done, 1 bad usage, 2 failure, 3 the backend cannot run here\n"
+		"(why), 130 interrupted (resume with --resume DIR).\n");
+}
+
+static int bad(const char *opt, const char *val, const char *allowed)
+{
+	fprintf(stderr, "mess sample: --%s: '%s' is not allowed; allowed: %s\n", opt, val, allowed);
+	return -EINVAL;
 }
 
 static int parse_list(const char *name, const char *s, uint64_t *v, int *n, int pow2)
@@ -144,20 +113,166 @@ static int parse_list(const char *name, const char *s, uint64_t *v, int *n, int 
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		uint64_t x;
 
-		if (*n >= MAXP || mess_opt_u64(tok, &x) || !x || (pow2 && (x & (x - 1)))) {
-			fprintf(stderr, "mess sample: --%s: '%s' is not allowed; allowed: %s\n", name, s,
-				pow2 ? "powers of two, comma-separated" :
-				       "integers > 0, comma-separated (at most 32)");
-			return -EINVAL;
-		}
+		if (*n >= SAMPLE_MAXP || mess_opt_u64(tok, &x) || !x || (pow2 && (x & (x - 1))) ||
+		    (pow2 && x > 65536))
+			return bad(name, s, pow2 ? "powers of two up to 65536, comma-separated" :
+					   "integers > 0, comma-separated (at most 32)");
 		v[(*n)++] = x;
 	}
-	if (!*n) {
-		fprintf(stderr, "mess sample: --%s: '%s' is not allowed; allowed: a comma-separated list\n",
-			name, s);
-		return -EINVAL;
+	return *n ? 0 : bad(name, s, "a comma-separated list");
+}
+
+/* --threads: counts in 1..ncores, "all" the socket's cores. */
+static int parse_threads(const char *s, int ncores, int *v, int *n)
+{
+	char buf[64], *save = NULL, *tok, allowed[96];
+
+	snprintf(allowed, sizeof(allowed), "counts from 1 to %d (the chase core's socket) or all, comma-separated", ncores);
+	*n = 0;
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		uint64_t x;
+
+		if (!strcmp(tok, "all"))
+			x = (uint64_t)ncores;
+		else if (mess_opt_u64(tok, &x) || !x || x > (uint64_t)ncores)
+			return bad("threads", s, allowed);
+		if (*n && v[*n - 1] == (int)x)
+			continue;	/* "1,all" on one core */
+		if (*n >= 8)
+			return bad("threads", s, allowed);
+		v[(*n)++] = (int)x;
+	}
+	return *n ? 0 : bad("threads", s, allowed);
+}
+
+/* -- CMD must name something to run: found now, not as a failed point. */
+static int cmd_exists(const char *c)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+
+	if (strchr(c, '/'))
+		return !access(c, X_OK);
+	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+		size_t n = strcspn(p, ":");
+
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, p, c);
+		if (!access(buf, X_OK))
+			return 1;
+		p += n + (p[n] == ':');
 	}
 	return 0;
+}
+
+/* Options and their validation, before anything is opened or written. */
+static int parse(struct sample_opts *o, int argc, char **argv, char ***cmd)
+{
+	char err[1024];
+	int n = argc;
+
+	*cmd = NULL;
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			n = i;
+			*cmd = i + 1 < argc ? &argv[i + 1] : NULL;
+			if (!*cmd)
+				return bad("", "--", "-- CMD ARGS with a command");
+			break;
+		}
+	*o = (struct sample_opts){ .backend = "auto", .workload = "stream", .filter = "both",
+				   .threads = "1,all", .ring_pages = 64, .min_accuracy = 0.94,
+				   .budget = 0.033 };
+	if (mess_opts_parse(opts, NOPTS, o, n, argv, err, sizeof(err))) {
+		fprintf(stderr, "mess sample: %s\n", err);
+		return -EINVAL;
+	}
+	if (o->help)
+		return 0;
+	if (strcmp(o->backend, "auto") && !sample_backend_find(o->backend))
+		return bad("backend", o->backend, "spe, ibs, pebs, cpu-clock, auto");
+	if (!sample_work_known(o->workload))
+		return bad("workload", o->workload, sample_work_names());
+	if (strcmp(o->filter, "both") && strcmp(o->filter, "loads") && strcmp(o->filter, "stores"))
+		return bad("filter", o->filter, "loads, stores, both");
+	if (o->ring_pages & (o->ring_pages - 1)) {
+		snprintf(err, sizeof(err), "%" PRIu64, o->ring_pages);
+		return bad("ring-pages", err, "a power of two from 1 to 65536");
+	}
+	if (o->force && !o->resume[0])
+		return bad("force", "", "only with --resume DIR (a run another build started)");
+	if (*cmd && !cmd_exists((*cmd)[0]))
+		return bad("", (*cmd)[0], "-- CMD: an executable file, or a command found in PATH");
+	if (o->out[0] && !o->resume[0] && mess_out_check("out", o->out, err, sizeof(err))) {
+		fprintf(stderr, "mess sample: %s\n", err);
+		return -EINVAL;
+	}
+	if (!o->pairs)
+		o->pairs = o->quick ? 3 : 5;
+	if (!o->run_s)
+		o->run_s = o->quick ? 0.1 : 0.5;
+	return 0;
+}
+
+/* meta.json: what was measured and how. */
+static json_t *meta_json(const struct mess_rundir *rd, struct sample_ctx *x,
+			 const uint64_t *per, int np, const uint64_t *aux, int na,
+			 const int *th, int nth)
+{
+	json_t *m = mess_rundir_meta(rd, &x->topo, 1), *a = json_array(), *b = json_array();
+	json_t *t = json_array(), *c = json_array(), *ev = json_array(), *cnt = json_array();
+	struct sample_setup s;
+	char err[256];
+
+	for (int i = 0; i < np; i++)
+		json_array_append_new(a, json_integer((json_int_t)per[i]));
+	for (int i = 0; i < na; i++)
+		json_array_append_new(b, json_integer((json_int_t)aux[i]));
+	for (int i = 0; i < nth; i++)
+		json_array_append_new(t, json_integer(th[i]));
+	for (int i = 0; i < x->ncores; i++)
+		json_array_append_new(c, json_integer(x->cores[i]));
+	x->cfg.period = per[0];
+	if (!sample_backend_setup(x->b, &x->cfg, &s, err, sizeof(err))) {
+		for (int i = 0; i < s.nsamp; i++)
+			json_array_append_new(ev, json_string(s.samp_spec[i]));
+		for (int i = 0; i < s.ncount; i++)
+			json_array_append_new(cnt, json_string(s.count[i]));
+	}
+	mess_json_set(m, "backend", json_string(x->b->name));
+	mess_json_set(m, "memory_sampling", json_boolean(x->b->memory));
+	if (!x->b->memory)
+		mess_json_set(m, "not_memory_sampling", json_string("cpu-clock: the kernel's hrtimer samples the running thread every period ns; it exercises the pipeline (ring buffer, reader, losses, accuracy against task-clock, overhead) and carries no data address, data source or latency"));
+	mess_json_set(m, "sampling_pmu", json_string(s.pmu));
+	mess_json_set(m, "sampling_events", ev);
+	mess_json_set(m, "counting_events", cnt);
+	mess_json_set(m, "counted_by", json_string(x->b->counted_by));
+	mess_json_set(m, "period_unit", json_string(x->b->unit));
+	mess_json_set(m, "periods", a);
+	mess_json_set(m, "aux_pages_swept", b);
+	mess_json_set(m, "aux_pages_default", json_integer(x->b->memory && !strcmp(x->b->name, "spe") ? DEFAULT_AUX : 0));
+	mess_json_set(m, "period_default_for_aux_sweep", json_integer(DEFAULT_PERIOD));
+	mess_json_set(m, "ring_pages", json_integer((json_int_t)x->o->ring_pages));
+	mess_json_set(m, "page_bytes", json_integer(sysconf(_SC_PAGESIZE)));
+	mess_json_set(m, "threads", t);
+	mess_json_set(m, "cores", c);
+	mess_json_set(m, "placement", json_string("thread i pinned to cores[i]: the chase core (--core) then the other cores of its socket"));
+	mess_json_set(m, "filter", json_string(x->o->filter));
+	mess_json_set(m, "min_latency", json_integer((json_int_t)x->o->min_latency));
+	mess_json_set(m, "l3missonly", json_boolean(x->o->l3miss));
+	mess_json_set(m, "workload", x->cmd ? json_string(x->cmd[0]) : json_string(x->o->workload));
+	mess_json_set(m, "workload_desc", json_string(x->cmd ? "a command (-- CMD ARGS), its threads and children followed from its exec (inherit)" : sample_work_desc(x->work)));
+	mess_json_set(m, "iterations_per_thread_run", x->cmd ? json_null() : json_integer((json_int_t)x->iters));
+	mess_json_set(m, "iteration", json_string(x->cmd ? "" : sample_work_iteration(x->work)));
+	mess_json_set(m, "pairs", json_integer((json_int_t)x->o->pairs));
+	mess_json_set(m, "method", json_string("per point, pairs of runs back to back: unsampled, then sampled with the counting events enabled around the same work; accuracy 1 - |(counted - samples x effective period) / counted| (Miksits et al., eq. 1); overhead the median of sampled/unsampled - 1, spread max - min; a reader thread drains every ring while the work runs (poll on a quarter-full ring, at least every 50 ms), and its CPU time is the tool's own overhead"));
+	return m;
+}
+
+static void point_id(const struct sample_point *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.7s-t%d-p%" PRIu64 "-a%u-r%u", p->sweep, p->threads, p->period,
+		 p->aux_pages, p->ring_pages);
 }
 
 static double now_s(void)
@@ -168,265 +283,223 @@ static double now_s(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-struct triad {
-	struct mess_stream st;
-	size_t n;
-	int reps;
-};
-
-static double run_triad(const struct triad *t)
+/* Pool, cores and workload for the largest thread count. */
+static int prepare(struct sample_ctx *x, int maxth, char *err, size_t errlen)
 {
-	double t0 = now_s();
+	int pkg, rc;
+	uint64_t bytes;
 
-	for (int r = 0; r < t->reps; r++)
-		mess_stream_triad[MESS_NOISE_MODE_none](&t->st, 0, t->n, NULL);
-	return now_s() - t0;
+	rc = mess_topo_init(&x->topo);
+	if (rc) {
+		snprintf(err, errlen, "hwloc: %s", strerror(-rc));
+		return rc;
+	}
+	if ((int)x->o->core >= x->topo.ncores) {
+		snprintf(err, errlen, "--core: core %" PRIu64 " out of range; allowed: 0-%d on this machine",
+			 x->o->core, x->topo.ncores - 1);
+		return -EINVAL;
+	}
+	pkg = mess_topo_package_of_core(&x->topo, (int)x->o->core);
+	x->cores[x->ncores++] = (int)x->o->core;
+	for (int i = 0; i < x->topo.ncores && x->ncores < SAMPLE_MAX_THREADS; i++)
+		if (i != (int)x->o->core && mess_topo_package_of_core(&x->topo, i) == pkg)
+			x->cores[x->ncores++] = i;
+	if (maxth == 0)
+		maxth = x->ncores;
+	if (x->cmd)
+		return 0;
+	bytes = x->o->size_mib ? x->o->size_mib << 20 :
+		x->o->quick ? 16u << 20 : (4 * x->topo.llc_bytes > (64u << 20) ? 4 * x->topo.llc_bytes : 64u << 20);
+	rc = mess_pool_start(&x->pool, &x->topo, x->cores, maxth);
+	if (rc) {
+		snprintf(err, errlen, "cannot start %d pinned threads: %s", maxth, strerror(-rc));
+		return rc;
+	}
+	x->pool_on = 1;
+	rc = sample_work_create(&x->work, x->o->workload, maxth, bytes);
+	if (rc) {
+		snprintf(err, errlen, "workload %s of %" PRIu64 " MiB: %s", x->o->workload, bytes >> 20,
+			 strerror(-rc));
+		return rc;
+	}
+	x->work_threads = maxth;
+	x->nreg = sample_work_regions(x->work, x->reg);
+	return sample_calibrate(x, x->o->run_s);
 }
 
-/* task-clock, counting.  (The counter layer's mess_counter_open with
- * "perf::task-clock" replaces this raw attr once harness/core/pmu.c is in.) */
-static int open_task_clock(void)
+static int run_points(struct sample_ctx *x, struct mess_rundir *rd, struct sample_point *pt,
+		      int n, int *done)
 {
-	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .size = sizeof(a),
-				     .config = PERF_COUNT_SW_TASK_CLOCK, .disabled = 1,
-				     .exclude_kernel = 1, .exclude_hv = 1 };
+	json_t *st = json_object_get(rd->state, "points");
+	double t_measured = 0;
+	int measured = 0, rc = 0;
+	char id[96], why[512];
 
-	return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-}
+	if (!st) {
+		st = json_object();
+		json_object_set_new(rd->state, "points", st);
+	}
+	for (int i = 0; i < n; i++) {
+		json_t *old;
+		double t0 = now_s();
 
-struct point {
-	uint64_t period, samples;
-	double counted, accuracy, overhead, spread;
-	uint64_t lost, throttled, collisions, truncated;
-};
-
-static void count_sample(const struct mess_perf_sample *s, void *ctx)
-{
-	(*(uint64_t *)ctx)++;
-}
-
-static int measure(const struct triad *t, uint64_t period, unsigned ring_pages,
-		   unsigned pairs, struct point *p, char *why, size_t whylen)
-{
-	double base[100], with[100];
-	struct mess_perf_ops ops = { .sample = count_sample };
-
-	memset(p, 0, sizeof(*p));
-	p->period = period;
-	for (unsigned i = 0; i < pairs; i++) {
-		/* The one place to switch to mess_pmu_encode("perf::cpu-clock")
-		 * when the counter layer is merged: a raw attr for now. */
-		struct perf_event_attr a = {
-			.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_CPU_CLOCK,
-			.sample_period = period, .disabled = 1, .exclude_kernel = 1,
-			.exclude_hv = 1,
-			.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-				       PERF_SAMPLE_PERIOD,
-			.wakeup_events = 1 << 30,
-		};
-		struct mess_ring r;
-		uint64_t count = 0;
-		int tc, rc;
-
-		base[i] = run_triad(t);
-		rc = mess_ring_open(&r, &a, 0, -1, ring_pages, 0, why, whylen);
+		point_id(&pt[i], id, sizeof(id));
+		old = json_object_get(st, id);
+		if (old && !sample_point_from_json(old, &pt[i])) {
+			done[i] = 1;
+			continue;
+		}
+		rc = sample_measure(x, &pt[i], why, sizeof(why));
+		if (rc == -EINTR)
+			return rc;
+		if (rc) {
+			fprintf(stderr, "mess sample: %s: %s\n", x->b->name, why);
+			return rc == -EACCES || rc == -EPERM || rc == -ENOENT || rc == -ENODEV ||
+			       rc == -EOPNOTSUPP ? (x->cmd && rc == -ENOENT ? -EIO : -EOPNOTSUPP) : rc;
+		}
+		done[i] = 1;
+		json_object_set_new(st, id, sample_point_json(&pt[i]));
+		rc = mess_rundir_save(rd);
 		if (rc)
 			return rc;
-		tc = open_task_clock();
-		if (tc < 0) {
-			rc = -errno;
-			snprintf(why, whylen, "task-clock: %s", strerror(-rc));
-			mess_ring_close(&r);
-			return rc;
+		t_measured += now_s() - t0;
+		measured++;
+		{
+			int left = 0;
+			static struct sample_point ok[2 * 8 * SAMPLE_MAXP];
+			int k = 0;
+
+			for (int j = 0; j < n; j++) {
+				left += !done[j];
+				if (done[j])
+					ok[k++] = pt[j];
+			}
+			fprintf(stderr, "mess sample: %s %s t=%d period %" PRIu64 " aux %u: %" PRIu64
+				" samples, accuracy %.4f, overhead %.2f%%, lost %" PRIu64 ", tool %.3f%% (%d/%d; ETA %.0f s)\n",
+				x->b->name, pt[i].sweep, pt[i].threads, pt[i].period, pt[i].aux_pages,
+				pt[i].samples, pt[i].accuracy, 100 * pt[i].overhead, pt[i].lost,
+				100 * pt[i].tool_share, i + 1, n, t_measured / measured * left);
+			rc = sample_write_files(rd->dir, x, x->cmd ? x->cmd[0] : x->o->workload, ok, k, 0);
+			if (rc)
+				return rc;
 		}
-		ioctl(tc, PERF_EVENT_IOC_ENABLE, 0);
-		mess_ring_enable(&r);
-		with[i] = run_triad(t);
-		mess_ring_disable(&r);
-		ioctl(tc, PERF_EVENT_IOC_DISABLE, 0);
-		if (read(tc, &count, sizeof(count)) != sizeof(count))
-			count = 0;
-		close(tc);
-		mess_ring_drain(&r, &ops, &p->samples);
-		p->counted += (double)count;
-		p->lost += r.st.lost + r.st.lost_samples;
-		p->throttled += r.st.throttle;
-		p->collisions += r.st.aux_collision;
-		p->truncated += r.st.aux_truncated;
-		mess_ring_close(&r);
 	}
-	p->accuracy = mess_sampling_accuracy(p->counted, p->samples, (double)period);
-	return mess_sampling_overhead(base, with, pairs, &p->overhead, &p->spread);
+	return 0;
 }
 
-static int write_results(const char *dir, const char *backend, const struct point *pt,
-			 int n, unsigned ring_pages, const struct sweep_opts *o)
+static int plan(struct sample_ctx *x, const uint64_t *per, int np, const uint64_t *aux, int na,
+		const int *th, int nth, struct sample_point *pt)
 {
-	struct mess_sampling_point sp[MAXP];
-	FILE *f = mess_tmp_open(dir, "sample.csv");
-	int64_t rec_period, rec_aux;
-	json_t *j, *arr;
-	int rc;
+	int n = 0, spe = x->b->memory && !strcmp(x->b->name, "spe");
 
-	if (!f)
-		return -errno;
-	fprintf(f, "backend,workload,threads,period,aux_pages,ring_pages,samples,counted,accuracy,"
-		   "overhead,overhead_spread,collisions,truncated,lost,throttled\n");
-	for (int i = 0; i < n; i++) {
-		fprintf(f, "%s,stream-triad,1,%" PRIu64 ",0,%u,%" PRIu64 ",%.0f,%.6f,%.6f,%.6f,%"
-			PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", backend, pt[i].period,
-			ring_pages, pt[i].samples, pt[i].counted, pt[i].accuracy, pt[i].overhead,
-			pt[i].spread, pt[i].collisions, pt[i].truncated, pt[i].lost, pt[i].throttled);
-		sp[i] = (struct mess_sampling_point){ pt[i].period, 0, pt[i].accuracy, pt[i].overhead };
-	}
-	rc = mess_tmp_commit(dir, "sample.csv", f);
-	if (rc)
-		return rc;
-	mess_sampling_recommend(sp, (size_t)n, o->min_accuracy, o->budget, 0, 0, &rec_period, &rec_aux);
-	j = json_object();
-	arr = json_array();
-	for (int i = 0; i < n; i++)
-		json_array_append_new(arr, json_pack("{s:I,s:I,s:f,s:f,s:f,s:I,s:I}",
-			"period", (json_int_t)pt[i].period, "samples", (json_int_t)pt[i].samples,
-			"accuracy", pt[i].accuracy, "overhead", pt[i].overhead,
-			"overhead_spread", pt[i].spread, "lost", (json_int_t)pt[i].lost,
-			"throttled", (json_int_t)pt[i].throttled));
-	json_object_set_new(j, "backend", json_string(backend));
-	json_object_set_new(j, "memory_sampling", json_boolean(strcmp(backend, "cpu-clock") != 0));
-	json_object_set_new(j, "counted_by", json_string("task-clock (ns)"));
-	json_object_set_new(j, "points", arr);
-	json_object_set_new(j, "min_accuracy", json_real(o->min_accuracy));
-	json_object_set_new(j, "overhead_budget", json_real(o->budget));
-	json_object_set_new(j, "recommended_period", rec_period < 0 ? json_null() : json_integer(rec_period));
-	json_object_set_new(j, "recommended_aux_pages", json_null());
-	rc = mess_json_write(dir, "summary.json", j);
-	if (rc)
-		return rc;
-	f = mess_tmp_open(dir, "summary.md");
-	if (!f)
-		return -errno;
-	fprintf(f, "# mess sample: %s on STREAM triad, 1 thread\n\n%s\n\n"
-		   "| period | samples | accuracy | overhead (median) | spread | lost | throttled |\n"
-		   "|---:|---:|---:|---:|---:|---:|---:|\n", backend,
-		!strcmp(backend, "cpu-clock") ? "cpu-clock is the kernel's software timer sampling: "
-		"the pipeline of the sweep, not memory-access sampling; periods in ns, counted by task-clock." : "");
-	for (int i = 0; i < n; i++)
-		fprintf(f, "| %" PRIu64 " | %" PRIu64 " | %.4f | %.2f%% | %.2f%% | %" PRIu64 " | %" PRIu64 " |\n",
-			pt[i].period, pt[i].samples, pt[i].accuracy, 100 * pt[i].overhead,
-			100 * pt[i].spread, pt[i].lost, pt[i].throttled);
-	if (rec_period < 0)
-		fprintf(f, "\nRecommendation: no period reaches accuracy %.2f within an overhead of %.1f%%.\n",
-			o->min_accuracy, 100 * o->budget);
-	else
-		fprintf(f, "\nRecommendation: period %" PRId64 ", the largest reaching accuracy %.2f within an overhead of %.1f%%.\n",
-			rec_period, o->min_accuracy, 100 * o->budget);
-	rc = mess_tmp_commit(dir, "summary.md", f);
-	if (rc)
-		return rc;
-	j = json_pack("{s:s,s:s,s:s,s:b}", "tool", "mess sample", "backend", backend,
-		      "workload", "stream-triad", "complete", 1);
-	return mess_json_write(dir, "meta.json", j);
+	for (int t = 0; t < nth; t++)
+		for (int i = 0; i < np; i++)
+			pt[n++] = (struct sample_point){ .sweep = "period", .threads = th[t],
+							 .period = per[i],
+							 .aux_pages = spe ? DEFAULT_AUX : 0,
+							 .ring_pages = (unsigned)x->o->ring_pages };
+	for (int t = 0; spe && t < nth; t++)
+		for (int i = 0; i < na; i++)
+			pt[n++] = (struct sample_point){ .sweep = "aux", .threads = th[t],
+							 .period = DEFAULT_PERIOD,
+							 .aux_pages = (unsigned)aux[i],
+							 .ring_pages = (unsigned)x->o->ring_pages };
+	return n;
 }
 
 int mess_sample_sweep_main(int argc, char **argv)
 {
-	struct sweep_opts o = { .backend = "auto", .ring_pages = 64, .min_accuracy = 0.94,
-				.budget = 0.033 };
-	const struct backend *b = NULL;
-	uint64_t periods[MAXP], aux[MAXP];
-	struct point pt[MAXP];
-	char err[1024], why[256];
-	struct triad t = { .reps = 0 };
-	int np, na, rc;
+	static struct sample_opts o;
+	static struct sample_point pt[2 * 8 * SAMPLE_MAXP];
+	static int done[2 * 8 * SAMPLE_MAXP];
+	struct sample_ctx x = { .o = &o };
+	struct mess_rundir rd = { .state = NULL };
+	uint64_t periods[SAMPLE_MAXP], aux[SAMPLE_MAXP];
+	int th[8], np, na = 0, nth, n, rc, frc, ac, fin = 0;
+	char err[512], dir[PATH_MAX], **av, buf[256];
+	json_t *meta;
 
-	if (mess_opts_parse(opts, NOPTS, &o, argc, argv, err, sizeof(err))) {
-		fprintf(stderr, "mess sample: %s\n", err);
+	if (parse(&o, argc, argv, &x.cmd))
 		return -EINVAL;
-	}
 	if (o.help) {
 		mess_sample_usage(stdout);
 		return 0;
 	}
-	for (size_t i = 0; i < NBACKENDS; i++)
-		if (!strcmp(o.backend, backends[i].name) ||
-		    (!strcmp(o.backend, "auto") && !backends[i].why()))
-			if (!b)
-				b = &backends[i];
-	if (!b) {
-		fprintf(stderr, "mess sample: --backend: '%s' is not allowed; allowed: spe, ibs, pebs, cpu-clock, auto\n",
-			o.backend);
-		return -EINVAL;
+	if (o.resume[0]) {
+		snprintf(dir, sizeof(dir), "%s", o.resume);
+		if (mess_resume_args("mess sample", argc, argv, dir, &ac, &av, err, sizeof(err))) {
+			fprintf(stderr, "mess sample: %s\n", err);
+			return -EINVAL;
+		}
+		if (parse(&o, ac, av, &x.cmd))
+			return -EINVAL;
+		snprintf(o.resume, sizeof(o.resume), "%s", dir);
 	}
-	if (parse_list("periods", o.periods[0] ? o.periods : o.quick ? b->quick_periods : b->periods,
-		       periods, &np, 0) ||
-	    (o.aux_pages[0] && parse_list("aux-pages", o.aux_pages, aux, &na, 1)))
-		return -EINVAL;
-	if (o.ring_pages & (o.ring_pages - 1)) {
-		fprintf(stderr, "mess sample: --ring-pages: '%" PRIu64 "' is not allowed; allowed: a power of two from 1 to 65536\n",
-			o.ring_pages);
-		return -EINVAL;
-	}
-	if (!o.out[0]) {
-		fprintf(stderr, "mess sample: --out: missing; allowed: a directory for the results\n");
-		return -EINVAL;
-	}
-	if (b->why()) {
-		fprintf(stderr, "mess sample: --backend %s cannot run here: %s\n", b->name, b->why());
+	for (size_t i = 0; !x.b && i < sample_nbackends; i++)
+		if (!strcmp(o.backend, sample_backends[i].name) ||
+		    (!strcmp(o.backend, "auto") && !sample_backend_why(&sample_backends[i], buf, sizeof(buf))))
+			x.b = &sample_backends[i];
+	if (!x.b) {
+		fprintf(stderr, "mess sample: --backend auto: no backend can run here (not even cpu-clock: %s)\n", buf);
 		return -EOPNOTSUPP;
 	}
-	if (o.aux_pages[0])
-		fprintf(stderr, "mess sample: %s has no aux buffer: --aux-pages is not swept\n", b->name);
-	rc = mess_mkdir_p(o.out);
-	if (rc) {
-		fprintf(stderr, "mess sample: --out: %s: %s\n", o.out, strerror(-rc));
+	if (parse_list("periods", o.periods[0] ? o.periods : o.quick ? x.b->quick_periods :
+		       x.b->periods, periods, &np, 0) ||
+	    parse_list("aux-pages", o.aux_pages[0] ? o.aux_pages : o.quick ? AUX_QUICK : AUX_SWEEP,
+		       aux, &na, 1))
 		return -EINVAL;
+	if (sample_backend_why(x.b, buf, sizeof(buf))) {
+		fprintf(stderr, "mess sample: --backend %s cannot run here: %s\n", x.b->name, buf);
+		return -EOPNOTSUPP;
 	}
-	if (!o.size_mib)
-		o.size_mib = o.quick ? 8 : 64;
-	if (!o.pairs)
-		o.pairs = o.quick ? 3 : 5;
-	t.n = (size_t)o.size_mib * 1024 * 1024 / sizeof(double);
-	t.st.scalar = MESS_STREAM_SCALAR;
-	t.st.a = malloc(t.n * sizeof(double));
-	t.st.b = malloc(t.n * sizeof(double));
-	t.st.c = malloc(t.n * sizeof(double));
-	if (!t.st.a || !t.st.b || !t.st.c) {
-		rc = -ENOMEM;
+	x.cfg = (struct sample_cfg){ .loads = strcmp(o.filter, "stores") != 0,
+				     .stores = strcmp(o.filter, "loads") != 0,
+				     .min_latency = (unsigned)o.min_latency, .l3miss = o.l3miss,
+				     .physical = geteuid() == 0 };
+	if (o.aux_pages[0] && strcmp(x.b->name, "spe"))
+		fprintf(stderr, "mess sample: %s has no aux buffer: --aux-pages is not swept\n", x.b->name);
+	mess_signals_install();
+	rc = prepare(&x, 0, err, sizeof(err));
+	if (!rc && !x.cmd && parse_threads(o.threads, x.ncores, th, &nth))
+		rc = -EINVAL, err[0] = 0;
+	if (x.cmd)
+		th[0] = 0, nth = 1;
+	if (rc) {
+		if (err[0])
+			fprintf(stderr, "mess sample: %s\n", err);
 		goto out;
 	}
-	mess_stream_init(&t.st, 0, t.n);
-	/* Runs of about 0.1 s (--quick) or 0.5 s, whatever the array size. */
+	n = plan(&x, periods, np, aux, na, th, nth, pt);
+	rc = mess_rundir_open(&rd, "mess sample", "sample", o.out, o.resume[0] ? o.resume : NULL,
+			      "sample.csv", argc, argv);
+	if (rc) {
+		rc = mess_rundir_refused(&rd, rc);
+		goto out;
+	}
+	meta = meta_json(&rd, &x, periods, np, aux, strcmp(x.b->name, "spe") ? 0 : na, th, nth);
+	rc = mess_rundir_write_meta(&rd, meta, 0);
+	if (!rc)
+		rc = run_points(&x, &rd, pt, n, done);
+	if (mess_interrupted)
+		rc = -EINTR;
+	mess_rundir_stop_clock(&rd);
 	{
-		double one;
+		int k = 0;
 
-		t.reps = 1;
-		one = run_triad(&t);
-		t.reps = (int)((o.quick ? 0.1 : 0.5) / (one > 1e-6 ? one : 1e-6)) + 1;
+		for (int i = 0; i < n; i++)
+			if (done[i])
+				pt[k++] = pt[i];
+		frc = sample_write_files(rd.dir, &x, x.cmd ? x.cmd[0] : o.workload, pt, k, !rc);
 	}
-	for (int i = 0; i < np; i++) {
-		double t0 = now_s();
-
-		rc = measure(&t, periods[i], (unsigned)o.ring_pages, (unsigned)o.pairs, &pt[i], why,
-			     sizeof(why));
-		if (rc) {
-			fprintf(stderr, "mess sample: %s at period %" PRIu64 ": %s\n", b->name,
-				periods[i], why);
-			rc = rc == -EACCES || rc == -EPERM || rc == -ENOENT || rc == -EOPNOTSUPP ?
-			     -EOPNOTSUPP : rc;
-			goto out;
-		}
-		fprintf(stderr, "mess sample: %s period %" PRIu64 ": %" PRIu64 " samples, accuracy %.4f, overhead %.2f%% (%d/%d, %.1f s; ETA %.0f s)\n",
-			b->name, periods[i], pt[i].samples, pt[i].accuracy, 100 * pt[i].overhead,
-			i + 1, np, now_s() - t0, (now_s() - t0) * (np - i - 1));
-	}
-	rc = write_results(o.out, b->name, pt, np, (unsigned)o.ring_pages, &o);
-	if (rc)
-		fprintf(stderr, "mess sample: %s: %s\n", o.out, strerror(-rc));
-	else
-		printf("%s\n", o.out);
+	meta = meta_json(&rd, &x, periods, np, aux, strcmp(x.b->name, "spe") ? 0 : na, th, nth);
+	fin = mess_rundir_write_meta(&rd, meta, !rc && !frc);
+	rc = mess_rundir_end(&rd, rc, frc ? frc : fin);
 out:
-	free(t.st.a);
-	free(t.st.b);
-	free(t.st.c);
+	mess_rundir_close(&rd);
+	sample_work_destroy(x.work);
+	if (x.pool_on)
+		mess_pool_stop(&x.pool);
+	if (x.topo.hw)
+		mess_topo_fini(&x.topo);
 	return rc;
 }
