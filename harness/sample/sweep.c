@@ -94,6 +94,13 @@ void mess_sample_sweep_usage(FILE *f)
 	fprintf(f,
 		"\nFiles: sample.csv, latency.csv, regions.csv, summary.md, summary.json,\n"
 		"meta.json, plots/ (gnuplot)\n"
+		"\nExamples:\n"
+		"  mess sample                                 the default sweep on this machine's backend\n"
+		"  mess sample --quick                         a few periods and aux sizes, short runs\n"
+		"  mess sample --backend spe --filter loads --periods 1000,2000,4000\n"
+		"  mess sample --backend ibs --l3miss --workload lat_mem_rd\n"
+		"  mess sample --threads all -- ./app --size 4G   sample any command on the socket\n"
+		"  mess sample decode perf.data --out spe.csv  decode a recording from any machine\n"
 		"Exit status: 0 done, 1 bad usage, 2 failure, 3 the backend cannot run here\n"
 		"(why), 130 interrupted (resume with --resume DIR).\n");
 }
