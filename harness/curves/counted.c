@@ -145,6 +145,9 @@ void mess_run_counters_md(FILE *f, const struct mess_run *r)
 				fprintf(f, "| %u | no figure | 0 |\n",
 					r->fam.curves[i].store_pct);
 		}
+		if (d->fam->rw_combined)
+			fprintf(f, "\n%s counts reads and writes together: `bw_gbs` is counted, `read_bw_gbs` and `write_bw_gbs` are empty, and `read_pct` is the accounted share.\n",
+				d->fam->name);
 		if (r->dram_zero_windows)
 			fprintf(f, "\n%u chase window%s read no DRAM traffic at all: not counted as 0, left out.\n",
 				r->dram_zero_windows, r->dram_zero_windows == 1 ? "" : "s");

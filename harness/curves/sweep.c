@@ -260,6 +260,14 @@ static void measure_repeats(struct mess_run *r, const struct mess_gen_kernel *k,
 		p->bw_gbs = median_finite(ctot, repeats);
 	p->read_pct = isnan(p->bw_gbs) ? NAN : p->bw_gbs > 0 ?
 		      100.0 * p->read_bw_gbs / p->bw_gbs : 100;
+	/* A total without a split: the curve still needs a read share, and
+	 * the generators' accounted one is the only one there is (meta.json
+	 * and summary.md say so for such a family). */
+	if (r->dram.fam && r->dram.fam->rw_combined) {
+		double acc = p->acc_read_bw_gbs + p->acc_write_bw_gbs;
+
+		p->read_pct = acc > 0 ? 100.0 * p->acc_read_bw_gbs / acc : 100;
+	}
 	p->repeats = repeats;
 }
 
