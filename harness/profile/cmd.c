@@ -169,7 +169,7 @@ struct totals {
 /* Sample until the command exits or we are interrupted. */
 static int sample(struct mess_dram *d, struct task_ctr *tc, pid_t child,
 		  uint64_t interval_ms, struct mess_appender *a,
-		  struct totals *tot, int *status)
+		  struct totals *tot, int *status, int *reaped)
 {
 	static struct mess_dram_snap s0, s1;
 	struct mess_count li = { 0 }, lc = { 0 };
@@ -178,7 +178,8 @@ static int sample(struct mess_dram *d, struct task_ctr *tc, pid_t child,
 	double t0 = mess_now_ns(), tprev = t0, t;
 	int err = 0, done = 0;
 
-	mess_dram_snap(d, &s0);
+	if (mess_dram_snap(d, &s0))
+		return -EIO;
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	while (!done && !err) {
 		next.tv_nsec += (long)(interval_ms % 1000) * 1000000L;
@@ -189,7 +190,7 @@ static int sample(struct mess_dram *d, struct task_ctr *tc, pid_t child,
 			;
 		/* The command's end closes the last interval, short or not. */
 		if (waitpid(child, status, WNOHANG) == child)
-			done = 1;
+			done = *reaped = 1;
 		if (mess_interrupted)
 			done = 1;
 		if (mess_dram_snap(d, &s1))
@@ -301,7 +302,7 @@ int mess_profile_main(int argc, char **argv)
 	struct mess_rundir rd;
 	struct mess_topo topo;
 	char *cmd[MAX_ARGS], err[PATH_MAX + 256];
-	int ncmd = 0, rc, status = 0, go[2];
+	int ncmd = 0, rc, status = 0, go[2], reaped = 0;
 	pid_t child;
 
 	strcpy(o.counters, "auto");
@@ -383,11 +384,19 @@ int mess_profile_main(int argc, char **argv)
 	fprintf(stderr, "mess profile: %s counting DRAM traffic every %llu ms (%s counters)\n",
 		cmd[0], (unsigned long long)o.interval_ms, d.fam->name);
 	if (!rc)
-		rc = sample(&d, &tc, child, o.interval_ms, &a, &tot, &status);
-	if (mess_interrupted) {
+		rc = sample(&d, &tc, child, o.interval_ms, &a, &tot, &status,
+			    &reaped);
+	if (mess_interrupted && !reaped) {
 		kill(child, SIGINT);
 		waitpid(child, &status, 0);
+	}
+	if (mess_interrupted) {
 		rc = -EINTR;
+	} else if (rc && !reaped) {
+		/* The profile failed (a counter read, a full disk): the
+		 * command is not left running unwatched. */
+		kill(child, SIGTERM);
+		waitpid(child, &status, 0);
 	}
 out:
 	mess_append_close(&a);
@@ -401,6 +410,10 @@ out:
 		if (!rc && WIFEXITED(status) && WEXITSTATUS(status)) {
 			fprintf(stderr, "mess profile: %s exited with status %d; its profile is kept\n",
 				cmd[0], WEXITSTATUS(status));
+			failed = 1;
+		} else if (!rc && WIFSIGNALED(status)) {
+			fprintf(stderr, "mess profile: %s was killed by %s; its profile is kept\n",
+				cmd[0], strsignal(WTERMSIG(status)));
 			failed = 1;
 		}
 		if (!rc && !frc && o.curves[0])
