@@ -56,7 +56,7 @@ if [ -z "$family" ]; then
 	"$mess" --quick --no-plots --mixes 0 --points 3 --out "$tmp/acc" >"$tmp/a.txt" 2>&1
 	rc=$?
 	check "curves without DRAM counters: accounted, and meta says what was tried and why" \
-		'[ $rc -eq 0 ] && grep -q "bandwidth accounted from the generators" "$tmp/a.txt" && jq -e ".bw_source == \"accounted\" and .counters.dram_family == null and (.counters.dram_status | test(\"amd-umc: \")) and (.counters.packages_loaded | length) >= 1 and (.generator_cores_rule | startswith(\"default: the other cores of the chase core\"))" "$tmp/acc/meta.json" >/dev/null'
+		'[ $rc -eq 0 ] && grep -q "bandwidth accounted from the generators" "$tmp/a.txt" && jq -e ".bw_source == \"accounted\" and .counters.dram_family == null and .counters.read_pct_source == \"accounted\" and (.counters.dram_status | test(\"amd-umc: \")) and (.counters.packages_loaded | length) >= 1 and (.generator_cores_rule | startswith(\"default: the other cores of the chase core\"))" "$tmp/acc/meta.json" >/dev/null'
 	check "curves without DRAM counters: accounted columns filled, counter columns empty" \
 		'awk -F, "NR > 1 { n++; if (\$10 != \"accounted\" || \$11 == \"\" || \$14 != \"\") bad++ } END { exit !(n >= 3 && !bad) }" "$tmp/acc/curves.csv"'
 	"$mess" --quick --counters amd-umc --out "$tmp/named" >"$tmp/n.txt" 2>&1
@@ -81,7 +81,7 @@ else
 	rc=$?
 	check "fixture: curves run" '[ $rc -eq 0 ]'
 	check "fixture: meta says counters, the family and the packages" \
-		'jq -e ".bw_source == \"counters\" and .counters.dram_family == \"intel-icx-imc-free\" and .counters.packages_counted == [0] and (.counters.measured_over_accounted_by_store_pct | length) == 2" "$tmp/run/meta.json" >/dev/null'
+		'jq -e ".bw_source == \"counters\" and .counters.dram_family == \"intel-icx-imc-free\" and .counters.read_pct_source == \"counters\" and .counters.packages_counted == [0] and (.counters.measured_over_accounted_by_store_pct | length) == 2" "$tmp/run/meta.json" >/dev/null'
 	# Known answer: CPU-wide task-clock on the busy chase CPU is 1 ns per
 	# ns, at 64 B per count 64 GB/s: never more (a CPU cannot run longer
 	# than the window), less only by the time the host stole.  Wide bounds

@@ -118,6 +118,7 @@ int mess_corectr_snap(const struct mess_corectr *cc, struct mess_corectr_snap *s
 		if (err)
 			return err;
 	}
+	s->ok = 1;
 	return 0;
 }
 
@@ -129,7 +130,8 @@ double mess_corectr_delta(const struct mess_corectr *cc,
 	double v, f;
 	enum mess_count_state st;
 
-	if (cc->c[i].fd < 0 || mess_count_delta(&a->v[i], &b->v[i], &d))
+	if (cc->c[i].fd < 0 || !a->ok || !b->ok ||
+	    mess_count_delta(&a->v[i], &b->v[i], &d))
 		return NAN;
 	st = mess_count_scale(&d, &v, &f);
 	return st == MESS_COUNT_OK || st == MESS_COUNT_SCALED ? v : NAN;

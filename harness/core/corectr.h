@@ -21,6 +21,7 @@ struct mess_corectr {
 
 struct mess_corectr_snap {
 	struct mess_count v[MESS_CC_N];
+	int ok;			/* every open counter was read */
 };
 
 extern const char *const mess_cc_names[MESS_CC_N];
@@ -31,7 +32,7 @@ int mess_corectr_open(struct mess_corectr *cc);
 void mess_corectr_close(struct mess_corectr *cc);
 int mess_corectr_snap(const struct mess_corectr *cc, struct mess_corectr_snap *s);
 /* The scaled count of event i between two snaps; NAN when it did not
- * count (never 0). */
+ * count or either snap failed (never 0, never a delta against nothing). */
 double mess_corectr_delta(const struct mess_corectr *cc,
 			  const struct mess_corectr_snap *a,
 			  const struct mess_corectr_snap *b, int i);

@@ -42,10 +42,10 @@ static void say(struct mess_dram *d, const char *fmt, const char *a,
 
 	if (n + 4 >= sizeof(d->status))
 		return;
-	if (n)
-		strcpy(d->status + n++, ";");
-	if (n)
-		d->status[n++] = ' ';
+	if (n) {
+		memcpy(d->status + n, "; ", 3);
+		n += 2;
+	}
 	snprintf(d->status + n, sizeof(d->status) - n, fmt, a, b);
 }
 

@@ -100,9 +100,12 @@ json_t *mess_run_counters_json(const struct mess_run *r)
 	for (int i = 0; i < MESS_CC_N; i++)
 		json_object_set_new(ev, mess_cc_names[i], json_boolean(r->cc.c[i].fd >= 0));
 	return mess_json_pack(
-		"{s:s, s:s, s:s?, s:s, s:o, s:o, s:o, s:o, s:i, s:o, s:{s:s?, s:o, s:s}, s:s}",
+		"{s:s, s:s, s:s, s:s?, s:s, s:o, s:o, s:o, s:o, s:i, s:o, s:{s:s?, s:o, s:s}, s:s}",
 		"requested", r->cfg.counters,
 		"bw_source", d->fam ? "counters" : "accounted",
+		/* A family without a read/write split falls back to the
+		 * accounted share: recorded, not implied. */
+		"read_pct_source", d->fam && !d->fam->rw_combined ? "counters" : "accounted",
 		"dram_family", d->fam ? d->fam->name : NULL,
 		"dram_status", d->fam ? "counting" : d->status,
 		"dram_counters", json_integer(d->nch),

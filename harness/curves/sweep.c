@@ -94,10 +94,12 @@ static void counted(struct mess_run *r, const struct mess_dram_snap *da,
 		    const struct mess_dram_snap *db,
 		    const struct mess_corectr_snap *ca,
 		    const struct mess_corectr_snap *cb, double dt_ns,
-		    double loads, struct sample *s)
+		    double dram_ns, double loads, struct sample *s)
 {
 	s->crd_gbs = s->cwr_gbs = s->ctot_gbs = s->nowalk_ns = s->run_frac = NAN;
-	if (r->dram.fam) {
+	/* A read that failed (da or db NULL) leaves the window without a
+	 * figure: never a delta against nothing. */
+	if (r->dram.fam && da && db) {
 		struct mess_dram_bytes b;
 
 		mess_dram_bytes(&r->dram, da, db, &b);
@@ -108,11 +110,14 @@ static void counted(struct mess_run *r, const struct mess_dram_snap *da,
 			r->dram_zero_windows++;
 			b.rd = b.wr = b.tot = NAN;
 		}
-		s->crd_gbs = b.rd / dt_ns;
-		s->ctot_gbs = b.tot / dt_ns;
+		/* Over the counters' own window, from the middle of one
+		 * read of them to the middle of the next: with many
+		 * controllers a read takes tens of µs. */
+		s->crd_gbs = b.rd / dram_ns;
+		s->ctot_gbs = b.tot / dram_ns;
 		/* A family that counts reads only gives no write figure;
 		 * the read share is then unknown, not 100 %. */
-		s->cwr_gbs = b.wr / dt_ns;
+		s->cwr_gbs = b.wr / dram_ns;
 		s->run_frac = b.run_frac;
 	}
 	if (r->cc.set) {
@@ -135,6 +140,8 @@ static void chase_window(struct mess_run *r, const struct mess_gen_kernel *k,
 	struct mess_corectr_snap ca, cb;
 	uint64_t it = r->chase_iters, left = it, chunk;
 	double t0, t1, loads = (double)it * MESS_CHASE_UNROLL, dt, gi;
+	double ta = 0, tb = 0;
+	int da_ok = 0, db_ok = 0;
 
 	/* Calls of about CHASE_CHUNK_MS: a signal is noticed within one even
 	 * when --chase-ms is long; a call per 100 ms adds nothing measurable
@@ -145,8 +152,11 @@ static void chase_window(struct mess_run *r, const struct mess_gen_kernel *k,
 		mess_gens_snap(&r->gens, &a);
 	/* Counters read just outside the timed loop: a few reads per
 	 * window of ~10^5 loads (their cost is in the README). */
-	if (r->dram.fam && mess_dram_snap(&r->dram, &da))
-		memset(&da, 0, sizeof(da));
+	if (r->dram.fam) {
+		ta = mess_now_ns();
+		da_ok = !mess_dram_snap(&r->dram, &da);
+		ta = (ta + mess_now_ns()) / 2;
+	}
 	if (r->cc.set)
 		mess_corectr_snap(&r->cc, &ca);
 	t0 = mess_now_ns();
@@ -159,8 +169,11 @@ static void chase_window(struct mess_run *r, const struct mess_gen_kernel *k,
 	t1 = mess_now_ns();
 	if (r->cc.set)
 		mess_corectr_snap(&r->cc, &cb);
-	if (r->dram.fam && mess_dram_snap(&r->dram, &db))
-		memset(&db, 0, sizeof(db));
+	if (r->dram.fam) {
+		tb = mess_now_ns();
+		db_ok = !mess_dram_snap(&r->dram, &db);
+		tb = (tb + mess_now_ns()) / 2;
+	}
 	if (r->ngen)
 		mess_gens_snap(&r->gens, &b);
 	s->lat_ns = (t1 - t0) / loads;
@@ -173,7 +186,8 @@ static void chase_window(struct mess_run *r, const struct mess_gen_kernel *k,
 		s->rd_gbs += gi * gen_read_bytes(k) / dt;
 		s->wr_gbs += gi * gen_write_bytes(k) / dt;
 	}
-	counted(r, &da, &db, &ca, &cb, t1 - t0, loads, s);
+	counted(r, da_ok ? &da : NULL, db_ok ? &db : NULL, &ca, &cb, t1 - t0,
+		tb - ta, loads, s);
 	/* Keep each repeat near chase_ms whatever the latency is now. */
 	double want = r->cfg.chase_ms * 1e6 / (s->lat_ns * MESS_CHASE_UNROLL);
 
