@@ -109,8 +109,10 @@ check_absorb_dir() {
 	done
 	check "meta.json: complete, mess absorb, schema 2, K_MAX 256, kmax $KMAX" \
 		'jq -e ".complete == true and .tool == \"mess absorb\" and .schema == 2 and .search.K_MAX == 256 and .search.kmax == $KMAX and .repeats == 3 and .tables == 1 and .sequential_test.min_pairs == 4 and (.disturbance.rule | type) == \"string\"" "$d/meta.json" >/dev/null'
-	check "meta.json: threshold rule and values" \
-		'jq -e "(.threshold.rule | test(\"max\")) and .threshold.threshold == 0.01 and .threshold.sigmas == 3" "$d/meta.json" >/dev/null'
+	check "meta.json: threshold rule and --quick's values (a fixed 3 %, no spread term)" \
+		'jq -e "(.threshold.rule | test(\"max\")) and .threshold.threshold == 0.03 and .threshold.sigmas == 0" "$d/meta.json" >/dev/null'
+	check "meta.json: --quick's runs in 2 slices, interleaved" \
+		'jq -e ".slices == 2 and (.interleave | test(\"coin\"))" "$d/meta.json" >/dev/null'
 	check "meta.json: one entry per row, each with perf and work per mode" \
 		'jq -e "(.rows | length) == $ROWS and all(.rows[]; .perf > 0 and (.work_per_run | length) == 2 and all(.work_per_run[]; . > 0))" "$d/meta.json" >/dev/null'
 	check "meta.json: STREAM bytes and write-allocate" \

@@ -49,6 +49,10 @@
 #define ABSORB_STOP_SLOWDOWN 16
 #define ABSORB_MAX_COUNTS 8
 
+/* A point whose nearest measured point below is this many times t0 or
+ * slower runs less work (measure.c, work()). */
+#define ABSORB_WORK_RATIO 2.0
+
 struct mess_absorb_opts {
 	char out[PATH_MAX];
 	char resume[PATH_MAX];
@@ -64,6 +68,7 @@ struct mess_absorb_opts {
 	double threshold;	/* relative slowdown floor */
 	double sigmas;		/* x the baseline spread */
 	double run_ms;		/* one timed run at k = 0 */
+	uint64_t slices;	/* a pair's runs, cut and interleaved */
 	uint64_t stride;	/* lat_mem_rd: bytes between pointers */
 	int quick;
 	int force;	/* --resume with another build (rundir.c) */
@@ -131,6 +136,9 @@ struct run_obs {
 	uint64_t steal, nivcsw;
 	double mhz;
 	int disturbed, preempted;
+	/* Wall time of the run, and the most a thread lost of it while it
+	 * was switched out (wall - CPU time, when its switches grew), ns. */
+	double wall, lost;
 	double instr, cycles;
 	uint64_t iters;
 };
@@ -216,6 +224,7 @@ struct mess_absorb {
 	struct absorb_dist dist;
 	double t0_ns;
 	unsigned pairs_todo, pairs_now;
+	uint64_t coin;		/* xorshift64: the order of a sub-pair's runs */
 };
 
 /* ---- the command's phases (cmd.c) ---- */
@@ -280,6 +289,9 @@ double absorb_timed_run(struct mess_absorb *a, int cores, struct timed *j,
 			double *elapsed, struct run_obs *o);
 /* Add a run at k to its point's observations. */
 void absorb_observe(struct point_obs *po, const struct run_obs *o, int at_k);
+/* Add run o to sum (zeroed first): one run's worth of slices; disturbed
+ * as for a single run of their summed wall and lost time. */
+void absorb_obs_add(struct run_obs *sum, const struct run_obs *o);
 
 /* disturb.c: the reads around a run; 0 or -errno. */
 int absorb_dist_open(struct absorb_dist *d);

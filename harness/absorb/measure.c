@@ -59,11 +59,79 @@ static int calibrate(struct mess_absorb *a, struct mess_wl *w, int cores,
 }
 
 /*
- * A point: pairs of runs, k = 0 then k, back to back.  The slowdown is the
- * median of the pairs' ratios, scaled by the baseline t0 (the k = 0
- * point), so that drift slower than a pair of runs (a shared host,
- * frequency, a VM's neighbours) cancels instead of reading as absorption
- * or slowdown.  The k = 0 point pairs k = 0 with itself, --repeats times,
+ * One pair: its two runs cut into --slices slices each, run as sub-pairs
+ * (0 k or k 0, a coin decides): host drift slower than a slice (on a
+ * shared host a neighbour's memory traffic comes and goes over tens of
+ * milliseconds) falls on both alike.  The coin, not a fixed 0 k k 0, so
+ * that nothing periodic on the host can line up with one of the two.
+ * *x, *y: time per iteration at k = 0 and at k, means over the slices.
+ */
+static int slices(struct mess_absorb *a, struct row *r, struct timed *j,
+		  enum mess_noise_mode m, unsigned k, double *x, double *y,
+		  struct run_obs *o0, struct run_obs *o1)
+{
+	unsigned ns = (unsigned)a->t.o.slices;
+	uint64_t iters = j->iters;
+
+	*x = *y = 0;
+	*o0 = *o1 = (struct run_obs){ .mhz = NAN };
+	j->iters = iters / ns ? iters / ns : 1;
+	for (unsigned i = 0; i < 2 * ns; i++) {
+		struct run_obs o;
+		double t;
+		int at_k, err;
+
+		/* Which run of the sub-pair goes first: a coin. */
+		if (!(i & 1)) {
+			a->coin ^= a->coin << 13;
+			a->coin ^= a->coin >> 7;
+			a->coin ^= a->coin << 17;
+		}
+		at_k = (int)((a->coin >> 11) & 1) ^ (int)(i & 1);
+		if (mess_interrupted)
+			break;
+		err = set_k(a, r->wl.cores, m, at_k ? k : 0);
+		if (err) {
+			j->iters = iters;
+			return err;
+		}
+		t = absorb_timed_run(a, r->wl.cores, j, NULL, &o);
+		*(at_k ? y : x) += t / ns;
+		absorb_obs_add(at_k ? o1 : o0, &o);
+	}
+	j->iters = iters;
+	return mess_interrupted ? -EINTR : 0;
+}
+
+/*
+ * Work per run at k: the row's, less where the nearest point measured
+ * below k was already ABSORB_WORK_RATIO x t0 or slower: divided by that
+ * ratio, so that the run at k stays near run_ms instead of taking tens of
+ * times it (past k1, doubling k, most of a table's time went there).  Both
+ * runs of a pair do the same work; a point that slow is decided either way
+ * by a k = 0 run that short.
+ */
+static uint64_t work(const struct pair *pr, const struct mess_absorb_point *bp,
+		     unsigned k)
+{
+	const struct mess_absorb_point *below = NULL;
+	double ratio;
+
+	for (size_t i = 0; i < pr->n; i++)
+		if (pr->pts[i].k < k && (!below || pr->pts[i].k > below->k))
+			below = &pr->pts[i];
+	ratio = below ? below->t / bp->t : 1;
+	if (!(ratio > ABSORB_WORK_RATIO))
+		return pr->iters;
+	return (uint64_t)((double)pr->iters / ratio) + 1;
+}
+
+/*
+ * A point: pairs of runs, k = 0 and k, interleaved in slices (slices()).
+ * The slowdown is the median of the pairs' ratios, scaled by the
+ * baseline t0 (the k = 0 point), so that drift slower than a slice (a
+ * shared host, frequency, a VM's neighbours) cancels instead of reading as
+ * absorption or slowdown.  The k = 0 point pairs k = 0 with itself, --repeats times,
  * its ratios' spread being the noise floor; every other point takes pairs
  * until the sequential test (mess_absorb_seq) decides it or max-pairs.
  * A pair during which steal time or a preemption hit either run is
@@ -91,6 +159,7 @@ static int measure_pairs(struct mess_absorb *a, struct row *r,
 		base = bp->t;
 		floor_rel = bp->sigma / bp->t;
 		thr_rel = mess_absorb_threshold(&a->t.acfg, bp) / bp->t;
+		j.iters = work(pr, bp, k);
 	}
 	want = k && bp ? 0 : a->t.o.repeats;
 	memset(&s, 0, sizeof(s));
@@ -102,11 +171,7 @@ static int measure_pairs(struct mess_absorb *a, struct row *r,
 
 		if (mess_interrupted)
 			return -EINTR;
-		err = set_k(a, r->wl.cores, m, 0);
-		x = absorb_timed_run(a, r->wl.cores, &j, NULL, &o0);
-		if (!err)
-			err = set_k(a, r->wl.cores, m, k);
-		y = absorb_timed_run(a, r->wl.cores, &j, NULL, &o1);
+		err = slices(a, r, &j, m, k, &x, &y, &o0, &o1);
 		if (err)
 			return err;
 		absorb_observe(po, &o0, 0);

@@ -140,7 +140,7 @@ int absorb_write_meta(const struct absorb_table *t, struct mess_rundir *rd,
 		 ABSORB_REMEASURE_REL, ABSORB_REMEASURE_MAX);
 	snprintf(k1src, sizeof(k1src), "%s", t->census_note);
 	if (!m || mess_json_merge(m, mess_json_pack(
-		"{s:o, s:I, s:i, s:i, s:s, s:s, s:s, s:I, s:s, s:f, s:s,"
+		"{s:o, s:I, s:i, s:i, s:s, s:s, s:s, s:I, s:s, s:f, s:I, s:s, s:s,"
 		" s:{s:s, s:f, s:f},"
 		" s:{s:i, s:i, s:i, s:f, s:f, s:i, s:s},"
 		" s:o, s:o, s:{s:s, s:s}, s:o, s:s, s:o, s:o,"
@@ -154,9 +154,11 @@ int absorb_write_meta(const struct absorb_table *t, struct mess_rundir *rd,
 		"repeats", (json_int_t)t->o.repeats,
 		"spread", "1.4826 x median absolute deviation (a standard deviation robust to one disturbed repeat)",
 		"run_ms", t->o.run_ms,
-		"work", "iterations per run chosen at k = 0 of each row and mode so that a run takes run_ms, the same for every k (rows[].work_per_run)",
+		"slices", (json_int_t)t->o.slices,
+		"interleave", "each run of a pair is cut into slices slices of equal work; the pair runs them as sub-pairs (k = 0 and k, the order of each sub-pair drawn by a fixed-seed coin), so host drift slower than a slice falls on both; a pair's time at k = 0 and at k are the means over its slices, disturbed when their summed steal and lost time are (disturbance.rule)",
+		"work", "iterations per run chosen at k = 0 of each row and mode so that a run takes run_ms (rows[].work_per_run), the same for every k except where the nearest point measured below k was already 2 x t0 or slower: there divided by that ratio, for both runs of each pair, so that a run at k stays near run_ms",
 		"threshold",
-		"rule", "slow when t(k) - t0 > max(threshold * t0, sigmas * spread0); k1 = largest measured k with it and every smaller k not slow",
+		"rule", "slow when t(k) - t0 > max(threshold * t0, sigmas * spread0), decided with confidence (sequential_test); k1 = largest measured k with it and every smaller k not slow. sigmas 0 (the default): a fixed effect size, so that k1 does not move with the host's noise; the noise is the test's",
 		"threshold", t->o.threshold, "sigmas", t->o.sigmas,
 		"search",
 		"kmax", (int)t->acfg.kmax, "K_MAX", MESS_NOISE_KMAX,

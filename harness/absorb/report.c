@@ -117,7 +117,7 @@ static void md_notes(FILE *f, const struct absorb_table *t)
 		"- threshold: slow when t(k) − t0 > max(%g × t0, %g × spread0), decided per point with 95 %% confidence: pairs (k = 0, then k) from %u to %u until the interval of the median ratio lies on one side; ok when k1_lo and k1_hi are within max(1, %g × k1) of k1\n"
 		"- disturbance: %lu of %lu pairs disturbed (steal time on the run's CPUs, or a measuring thread preempted for more than 0.5 %% of the run), %lu measured again, %lu kept; steal %llu ticks, %llu involuntary switches%s%s\n"
 		"- search: kmax %llu (K_MAX %d), k1 to max(1, k1/%u), slopes within %g, R² ≥ %g, stop at %d × t0\n"
-		"- points: the baseline %llu pairs of runs (k = 0, k = 0) of %g ms each; a baseline spread above %g × t0 measured again (up to %d times)\n"
+		"- points: the baseline %llu pairs of runs (k = 0, k = 0) of %g ms each, each run in %llu slices interleaved with the other's in random order; a baseline spread above %g × t0 measured again (up to %d times)\n"
 		"- performance: best of %llu trials after a warm-up\n"
 		"- k1_rel: %s\n",
 		t->o.threshold, t->o.sigmas, t->acfg.min_pairs, t->acfg.max_pairs,
@@ -130,7 +130,7 @@ static void md_notes(FILE *f, const struct absorb_table *t)
 		MESS_NOISE_KMAX, t->acfg.prec_div, t->acfg.slope_tol,
 		t->acfg.r2_min, ABSORB_STOP_SLOWDOWN,
 		(unsigned long long)t->o.repeats, t->o.run_ms,
-		ABSORB_REMEASURE_REL, ABSORB_REMEASURE_MAX,
+		(unsigned long long)t->o.slices, ABSORB_REMEASURE_REL, ABSORB_REMEASURE_MAX,
 		(unsigned long long)t->o.repeats, t->census_note);
 	for (int i = 0; i < MESS_NOISE_NMODES; i++)
 		if (t->mode_on[i] && t->mode_skip[i])

@@ -192,9 +192,8 @@ double absorb_timed_run(struct mess_absorb *a, int cores, struct timed *j,
 			a->t.cs_err = t->cs_err;
 		else if (o)
 			o->nivcsw += t->cs1 - t->cs0;
-		if (o && !t->cs_err && t->cs1 > t->cs0 &&
-		    t->elapsed - t->cpu > ABSORB_LOST_REL * t->elapsed)
-			o->preempted = 1;
+		if (o && !t->cs_err && t->cs1 > t->cs0)
+			o->lost = fmax(o->lost, t->elapsed - t->cpu);
 		if (o) {
 			/* A thread without a figure leaves the run without
 			 * one: NAN, never a partial sum. */
@@ -205,8 +204,11 @@ double absorb_timed_run(struct mess_absorb *a, int cores, struct timed *j,
 			o->iters += t->done;
 		}
 	}
-	if (o)
+	if (o) {
+		o->wall = el;
+		o->preempted = o->lost > ABSORB_LOST_REL * el;
 		o->disturbed = o->steal > 0 || o->preempted;
+	}
 	if (elapsed)
 		*elapsed = el;
 	return worst;
@@ -227,3 +229,16 @@ void absorb_observe(struct point_obs *po, const struct run_obs *o, int at_k)
 	}
 }
 
+void absorb_obs_add(struct run_obs *sum, const struct run_obs *o)
+{
+	sum->steal += o->steal;
+	sum->nivcsw += o->nivcsw;
+	sum->mhz = isfinite(o->mhz) ? o->mhz : sum->mhz;
+	sum->instr += o->instr;
+	sum->cycles += o->cycles;
+	sum->iters += o->iters;
+	sum->wall += o->wall;
+	sum->lost += o->lost;
+	sum->preempted = sum->lost > ABSORB_LOST_REL * sum->wall;
+	sum->disturbed = sum->steal > 0 || sum->preempted;
+}
