@@ -152,7 +152,7 @@ static void job_timed(struct mess_pool_thread *pt, void *arg)
 /* A preempted thread is a disturbed run when it lost more than this share
  * of the run's wall time (wall - its CPU time): a switch to a kernel
  * thread for microseconds is not worth a pair, one for milliseconds is.
- * Half the smallest threshold (--threshold 0.01). */
+ * Half of 1 %, below any threshold worth asking for. */
 #define ABSORB_LOST_REL 0.005
 
 
