@@ -12,7 +12,7 @@
 
 static const struct mess_opt absorb_opts[] = {
 	{ "quick", MESS_OPT_FLAG, F(quick), 0, 0, 0, NULL,
-	  "smoke-sized table (about two minutes on 2 cores): runs of 10 ms in 2 slices, threshold 3%, q 0,1, kmax 64, k1 to k1/9, slopes within 25%, at most 10 pairs a point, SPMXV large 2x LLC" },
+	  "smoke-sized table (a minute or two on 2 cores): runs of 10 ms in 2 slices, threshold 3%, q 0,1, kmax 64, k1 to k1/9, slopes within 25%, at most 10 pairs a point, SPMXV large 2x LLC" },
 	{ "out", MESS_OPT_STR, S(out), 0, 0, "DIR",
 	  "run directory (default results/<host>-absorb-<UTC timestamp>)" },
 	{ "resume", MESS_OPT_STR, S(resume), 0, 0, "DIR",
@@ -111,7 +111,7 @@ void mess_absorb_usage(FILE *f)
 		"lat_mem_rd (one random chain over 4x LLC, lmbench's 64-byte stride) and\n"
 		"haccmk on 1 core.\n"
 		"\nExamples:\n"
-		"  %s absorb --quick                          the whole table, smoke-sized (about a minute)\n"
+		"  %s absorb --quick                          the whole table, smoke-sized (a minute or two)\n"
 		"  %s absorb                                  the whole table\n"
 		"  %s absorb --kernels stream --modes fp_add64,memory_ld64 --cores all\n"
 		"  %s absorb --kernels spmxv --q 0,0.1,0.25,0.5,1 --repeats 7\n"
