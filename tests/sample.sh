@@ -271,7 +271,7 @@ if "$mess" sample --backend cpu-clock --quick --periods 1000000 --out "$tmp/cc" 
 	check "cpu-clock sweep: accuracy against task-clock above 0.9 at a 1 ms period" \
 		'awk -F, "NR == 2 && \$1 == \"cpu-clock\" && \$4 == 1000000 && \$9 > 0.9 { ok = 1 } END { exit !ok }" "$tmp/cc/sample.csv"'
 	check "cpu-clock sweep: the CSV header of the issue" \
-		'head -1 "$tmp/cc/sample.csv" | grep -qx "backend,workload,threads,period,aux_pages,ring_pages,samples,counted,accuracy,overhead,overhead_spread,collisions,truncated,lost,throttled"'
+		'head -1 "$tmp/cc/sample.csv" | grep -qx "backend,workload,threads,period,aux_pages,ring_pages,samples,counted,accuracy,overhead,overhead_spread,collisions,truncated,lost,throttled,overhead_noise"'
 	# 1 thread and all cores of the socket: one row each.
 	ncpu=$(nproc)
 	check "cpu-clock sweep: a row on 1 thread and one on the socket's cores" \
@@ -284,6 +284,16 @@ if "$mess" sample --backend cpu-clock --quick --periods 1000000 --out "$tmp/cc" 
 		'grep -q "not memory-access sampling" "$tmp/cc/summary.md" && grep -q "\"memory_sampling\": false" "$tmp/cc/meta.json" && grep -q "perf::task-clock" "$tmp/cc/meta.json" && grep -q "\"complete\": true" "$tmp/cc/meta.json"'
 	check "cpu-clock sweep: the reader drained live (no lost records at 1 ms) and its own cost is reported" \
 		'awk -F, "NR > 1 && \$14 != 0 { bad = 1 } END { exit bad }" "$tmp/cc/sample.csv" && grep -q "\"tool_cpu_s\"" "$tmp/cc/summary.json"'
+	# The recommendation recomputed from sample.csv: the largest period
+	# whose every thread count reaches 0.94 within 3.3 % (a negative
+	# overhead as 0), or none; summary.md must say the same.
+	want=$(awk -F, 'NR > 1 { n[$4]++; o = $10 < 0 ? 0 : $10
+		if ($9 == "" || $10 == "" || $9 < 0.94 || o > 0.033) bad[$4] = 1 }
+		END { b = -1; for (p in n) if (!(p in bad) && p + 0 > b) b = p + 0; print b }' "$tmp/cc/sample.csv")
+	check "cpu-clock sweep: the recommendation is the table's (every thread count within the budget; want $want)" \
+		'if [ "$want" -ge 0 ]; then grep -q "^Recommendation: period $want, " "$tmp/cc/summary.md"; else grep -q "^Recommendation: none: " "$tmp/cc/summary.md"; fi'
+	check "cpu-clock sweep: a negative overhead is flagged noise in sample.csv and summary.md" \
+		'awk -F, "NR > 1 && \$10 < 0 && \$16 != 1 { bad = 1 } END { exit bad }" "$tmp/cc/sample.csv" && ! grep -Eq "\| -[0-9.]+% \|" "$tmp/cc/summary.md"'
 	# A full default ring at 100 us, 4 pages: the live reader keeps up.
 	"$mess" sample --backend cpu-clock --quick --periods 100000 --ring-pages 4 --threads 1 --out "$tmp/small" >/dev/null 2>&1
 	check "cpu-clock, 4 ring pages at 100 us: no lost records" \

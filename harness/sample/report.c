@@ -149,8 +149,13 @@ static int write_csv(const char *dir, const struct sample_ctx *x, const char *wl
 		fnum(f, p->overhead, "%.6f");
 		fputc(',', f);
 		fnum(f, p->spread, "%.6f");
-		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", p->collisions,
+		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", p->collisions,
 			p->truncated, p->lost, p->throttled);
+		/* Whether the overhead is noise, in a column of its own: the
+		 * overhead column stays a number. */
+		if (isfinite(p->overhead))
+			fprintf(f, "%d", sample_overhead_is_noise(p->overhead, p->spread));
+		fputc('\n', f);
 	}
 	return mess_tmp_commit(dir, "sample.csv", f);
 }
@@ -197,47 +202,103 @@ static int write_content(const char *dir, const struct sample_ctx *x,
 	return mess_tmp_commit(dir, "regions.csv", g);
 }
 
-/* The recommendation from the one-thread points of each sweep. */
+/* The period from every thread count of the period sweep (as the table
+ * shows them); the aux size, SPE's only, from the aux sweep's points at
+ * the first thread count. */
 static void recommend(const struct sample_ctx *x, const struct sample_point *pt, int n,
-		      int64_t *period, int64_t *aux)
+		      struct sample_advice *rec, int64_t *aux)
 {
 	struct mess_sampling_point sp[2 * SAMPLE_MAXP];
-	int k = 0, th = pt[0].threads;
+	int k = 0;
+	int64_t dummy;
 
+	sample_recommend_period(pt, n, x->o->min_accuracy, x->o->budget, rec);
+	*aux = -1;
 	for (int i = 0; i < n && k < 2 * SAMPLE_MAXP; i++)
-		if (pt[i].threads == th)
-			sp[k++] = (struct mess_sampling_point){
-				pt[i].period, !strcmp(pt[i].sweep, "aux") ? pt[i].aux_pages : 0,
-				pt[i].accuracy, pt[i].overhead };
-	*period = *aux = -1;
-	if (k) {
-		int64_t dummy;
-
-		/* Periods among the period sweep (aux 0 in sp), aux sizes
-		 * among the aux sweep. */
-		mess_sampling_recommend(sp, (size_t)k, x->o->min_accuracy, x->o->budget, 0,
-					0, period, &dummy);
-		for (int i = 0; i < k; i++)
-			if (!sp[i].aux_pages)
-				sp[i].accuracy = NAN;
+		if (pt[i].threads == pt[0].threads && !strcmp(pt[i].sweep, "aux"))
+			sp[k++] = (struct mess_sampling_point){ pt[i].period, pt[i].aux_pages,
+								pt[i].accuracy, pt[i].overhead };
+	if (k && x->b->memory && !strcmp(x->b->name, "spe"))
 		mess_sampling_recommend(sp, (size_t)k, x->o->min_accuracy, x->o->budget, 0, 0,
 					&dummy, aux);
+}
+
+/* "1 thread", "4 threads", or a command's own. */
+static const char *threads_s(int th, char *buf, size_t len)
+{
+	if (th == 0)
+		return "the command's own threads";
+	snprintf(buf, len, "%d thread%s", th, th == 1 ? "" : "s");
+	return buf;
+}
+
+/* The sentence under the table: the period's worst thread count, the
+ * figures the table shows for it, a negative overhead said to be noise. */
+static void recommend_md(FILE *f, const struct sample_ctx *x, const struct sample_advice *r)
+{
+	char a[48], b[48], noise[96] = "";
+
+	if (r->measured < 0)
+		snprintf(noise, sizeof(noise), " (measured %.2f%%: noise, counted as 0, not a gain)",
+			 100 * r->measured);
+	if (r->period >= 0) {
+		fprintf(f, "\nRecommendation: period %" PRId64 ", the largest reaching accuracy %.2f within an overhead of %.1f%% at every thread count measured (%d); its worst overhead is %.2f%% at %s%s, its lowest accuracy %.4f at %s.\n",
+			r->period, x->o->min_accuracy, 100 * x->o->budget, r->nthreads,
+			100 * r->overhead, threads_s(r->threads, a, sizeof(a)), noise,
+			r->accuracy, threads_s(r->acc_threads, b, sizeof(b)));
+		return;
 	}
-	if (!x->b->memory || strcmp(x->b->name, "spe"))
-		*aux = -1;
+	fprintf(f, "\nRecommendation: none: no period reaches accuracy %.2f within an overhead of %.1f%% at every thread count measured.",
+		x->o->min_accuracy, 100 * x->o->budget);
+	if (r->lowest < 0) {
+		fprintf(f, " No period has a measured overhead.\n");
+		return;
+	}
+	fprintf(f, " The lowest worst-case overhead is period %" PRId64 "'s: %.2f%% at %s%s",
+		r->lowest, 100 * r->overhead, threads_s(r->threads, a, sizeof(a)), noise);
+	if (isfinite(r->accuracy))
+		fprintf(f, ", its lowest accuracy %.4f at %s", r->accuracy,
+			threads_s(r->acc_threads, b, sizeof(b)));
+	fprintf(f, ".\n");
+}
+
+/* summary.json's account of the recommendation: the same figures. */
+static json_t *recommend_json(const struct sample_advice *r)
+{
+	json_t *j = json_object();
+
+	mess_json_set(j, "period", r->period < 0 ? json_null() : json_integer(r->period));
+	mess_json_set(j, "lowest_overhead_period",
+		      r->lowest < 0 ? json_null() : json_integer(r->lowest));
+	mess_json_set(j, "worst_overhead", mess_json_real(r->overhead, 6));
+	mess_json_set(j, "worst_overhead_measured", mess_json_real(r->measured, 6));
+	mess_json_set(j, "worst_overhead_threads",
+		      r->threads < 0 ? json_null() : json_integer(r->threads));
+	mess_json_set(j, "lowest_accuracy", mess_json_real(r->accuracy, 6));
+	mess_json_set(j, "lowest_accuracy_threads",
+		      r->acc_threads < 0 ? json_null() : json_integer(r->acc_threads));
+	return j;
 }
 
 static int write_summary(const char *dir, const struct sample_ctx *x, const char *wl,
 			 const struct sample_point *pt, int n, int complete)
 {
-	int64_t rp, ra;
+	struct sample_advice rec;
+	int64_t ra;
+	char th[48];
 	json_t *j, *arr = json_array();
 	FILE *f;
 	int rc;
 
-	recommend(x, pt, n, &rp, &ra);
-	for (int i = 0; i < n; i++)
-		json_array_append_new(arr, sample_point_json(&pt[i]));
+	recommend(x, pt, n, &rec, &ra);
+	for (int i = 0; i < n; i++) {
+		json_t *p = sample_point_json(&pt[i]);
+
+		mess_json_set(p, "overhead_noise", isfinite(pt[i].overhead) ?
+			      json_boolean(sample_overhead_is_noise(pt[i].overhead, pt[i].spread)) :
+			      json_null());
+		json_array_append_new(arr, p);
+	}
 	j = mess_json_pack("{s:s, s:b, s:s, s:s, s:s, s:b}", "backend", x->b->name,
 			   "memory_sampling", x->b->memory, "period_unit", x->b->unit,
 			   "counted_by", x->b->counted_by, "workload", wl, "complete", complete);
@@ -245,7 +306,8 @@ static int write_summary(const char *dir, const struct sample_ctx *x, const char
 		mess_json_set(j, "note", json_string("cpu-clock is the kernel's software timer sampling: it exercises the sweep's pipeline (ring buffer, reader, losses, accuracy against task-clock, overhead); it is not memory-access sampling, and its samples carry no data address, data source or latency"));
 	mess_json_set(j, "min_accuracy", json_real(x->o->min_accuracy));
 	mess_json_set(j, "overhead_budget", json_real(x->o->budget));
-	mess_json_set(j, "recommended_period", rp < 0 ? json_null() : json_integer(rp));
+	mess_json_set(j, "recommended_period", rec.period < 0 ? json_null() : json_integer(rec.period));
+	mess_json_set(j, "recommendation", recommend_json(&rec));
 	mess_json_set(j, "recommended_aux_pages", ra < 0 ? json_null() : json_integer(ra));
 	mess_json_set(j, "points", arr);
 	rc = mess_json_write(dir, "summary.json", j);
@@ -257,27 +319,23 @@ static int write_summary(const char *dir, const struct sample_ctx *x, const char
 	fprintf(f, "# mess sample: %s on %s%s\n\n", x->b->name, wl, complete ? "" : " (partial: interrupted)");
 	if (!x->b->memory)
 		fprintf(f, "cpu-clock is the kernel's software timer sampling, not memory-access sampling: periods are in ns, counted by task-clock; its samples carry no data address, data source or latency, so the region profile has only `no-data-address` and there are no latency histograms.\n\n");
-	fprintf(f, "Accuracy 1 - |(counted - samples x period) / counted| (eq. 1), counted by %s; overhead: median of (sampled / unsampled - 1) over %" PRIu64 " back-to-back pairs; tool: the CPU time of mess's reader thread (draining and decoding, outside the sampled work) over the sampled run time.\n\n",
+	fprintf(f, "Accuracy 1 - |(counted - samples x period) / counted| (eq. 1), counted by %s; overhead: median of (sampled / unsampled - 1) over %" PRIu64 " back-to-back pairs, spread their max - min; an overhead below 0, or no larger than its spread, is noise and marked so (sampling does not speed the work up: the recommendation counts a negative one as 0, never as a gain); tool: the CPU time of mess's reader thread (draining and decoding, outside the sampled work) over the sampled run time.\n\n",
 		x->b->counted_by, x->o->pairs);
 	fprintf(f, "| sweep | threads | period | aux pages | samples | accuracy | overhead | spread | collisions | truncated | lost | throttled | tool |\n"
 		   "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 	for (int i = 0; i < n; i++) {
 		const struct sample_point *p = &pt[i];
 
-		fprintf(f, "| %s | %d | %" PRIu64 " | %u | %" PRIu64 " | %.4f | %.2f%% | %.2f%% | %" PRIu64
+		fprintf(f, "| %s | %d | %" PRIu64 " | %u | %" PRIu64 " | %.4f | %.2f%%%s | %.2f%% | %" PRIu64
 			" | %" PRIu64 " | %" PRIu64 " | %" PRIu64 " | %.3f%% |\n", p->sweep, p->threads,
 			p->period, p->aux_pages, p->samples, p->accuracy, 100 * p->overhead,
-			100 * p->spread, p->collisions, p->truncated, p->lost, p->throttled,
-			100 * p->tool_share);
+			sample_overhead_note(p->overhead, p->spread), 100 * p->spread,
+			p->collisions, p->truncated, p->lost, p->throttled, 100 * p->tool_share);
 	}
-	if (rp < 0)
-		fprintf(f, "\nRecommendation: no period reaches accuracy %.2f within an overhead of %.1f%%.\n",
-			x->o->min_accuracy, 100 * x->o->budget);
-	else
-		fprintf(f, "\nRecommendation: period %" PRId64 ", the largest reaching accuracy %.2f within an overhead of %.1f%%.\n",
-			rp, x->o->min_accuracy, 100 * x->o->budget);
+	recommend_md(f, x, &rec);
 	if (ra >= 0)
-		fprintf(f, "Aux buffer: %" PRId64 " pages, the smallest within 1 point of the best accuracy.\n", ra);
+		fprintf(f, "Aux buffer: %" PRId64 " pages, the smallest within 1 point of the best accuracy at %s.\n",
+			ra, threads_s(pt[0].threads, th, sizeof(th)));
 	fprintf(f, "\nFiles: sample.csv, latency.csv (per level, log2 latency bins), regions.csv (samples per buffer per tenth of each sampled run), summary.json, meta.json, plots/.\n");
 	return mess_tmp_commit(dir, "summary.md", f);
 }

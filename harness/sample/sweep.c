@@ -382,9 +382,10 @@ static int run_points(struct sample_ctx *x, struct mess_rundir *rd, struct sampl
 					ok[k++] = pt[j];
 			}
 			fprintf(stderr, "mess sample: %s %s t=%d period %" PRIu64 " aux %u: %" PRIu64
-				" samples, accuracy %.4f, overhead %.2f%%, lost %" PRIu64 ", tool %.3f%% (%d/%d; ETA %.0f s)\n",
+				" samples, accuracy %.4f, overhead %.2f%%%s, lost %" PRIu64 ", tool %.3f%% (%d/%d; ETA %.0f s)\n",
 				x->b->name, pt[i].sweep, pt[i].threads, pt[i].period, pt[i].aux_pages,
-				pt[i].samples, pt[i].accuracy, 100 * pt[i].overhead, pt[i].lost,
+				pt[i].samples, pt[i].accuracy, 100 * pt[i].overhead,
+				sample_overhead_note(pt[i].overhead, pt[i].spread), pt[i].lost,
 				100 * pt[i].tool_share, i + 1, n, t_measured / measured * left);
 			rc = sample_write_files(rd->dir, x, x->cmd ? x->cmd[0] : x->o->workload, ok, k, 0);
 			if (rc)

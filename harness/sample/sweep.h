@@ -3,7 +3,8 @@
  * The parts of `mess sample`'s sweep: the plan and the run directory
  * (sweep.c), one point measured (measure.c: pairs of unsampled and
  * sampled runs, every thread with its rings, a reader draining them
- * live), the workloads (work.c) and the files (report.c).
+ * live), the workloads (work.c), the recommendation (recommend.c) and
+ * the files (report.c).
  */
 #ifndef MESS_SAMPLE_SWEEP_H
 #define MESS_SAMPLE_SWEEP_H
@@ -103,8 +104,44 @@ int sample_measure(struct sample_ctx *x, struct sample_point *p, char *why,
 /* Calibrate x->iters so that one thread's run lasts about seconds. */
 int sample_calibrate(struct sample_ctx *x, double seconds);
 
+/* recommend.c: what an overhead figure is.  Below 0 it is noise
+ * (sampling does not speed the work up): within the pairs' spread, or
+ * beyond it (drift between runs); at or above 0 but no larger than the
+ * spread, within noise. */
+enum sample_oh_kind {
+	SAMPLE_OH_UNKNOWN,	/* not measured */
+	SAMPLE_OH_SLOWDOWN,	/* above the pairs' spread */
+	SAMPLE_OH_IN_SPREAD,
+	SAMPLE_OH_NEGATIVE,
+	SAMPLE_OH_NEGATIVE_DRIFT,
+};
+enum sample_oh_kind sample_overhead_kind(double overhead, double spread);
+/* "" or " (noise: ...)", to print right after the figure. */
+const char *sample_overhead_note(double overhead, double spread);
+/* 1 for the kinds that are noise, 0 for a slowdown or no figure. */
+int sample_overhead_is_noise(double overhead, double spread);
+
+/* The recommended period and the figures its sentence quotes: those of
+ * the period's worst thread count, as the table shows them. */
+struct sample_advice {
+	int64_t period;		/* -1: no period reaches the target */
+	int64_t lowest;		/* none: the period of the lowest worst-case
+				 * overhead, whose figures follow (-1: none) */
+	double overhead;	/* worst over the thread counts, < 0 as 0 */
+	double measured;	/* that row's overhead as measured */
+	int threads;		/* that row's thread count */
+	double accuracy;	/* lowest over the thread counts */
+	int acc_threads;	/* that row's thread count */
+	int nthreads;		/* rows at the period */
+};
+/* Among the period sweep's points of p: the largest period whose every
+ * thread count reaches min_accuracy with an overhead (a negative one as
+ * 0) within budget.  0, or -EINVAL. */
+int sample_recommend_period(const struct sample_point *p, int n, double min_accuracy,
+			    double budget, struct sample_advice *r);
+
 /* report.c */
-#define SAMPLE_CSV_HEADER "backend,workload,threads,period,aux_pages,ring_pages,samples,counted,accuracy,overhead,overhead_spread,collisions,truncated,lost,throttled"
+#define SAMPLE_CSV_HEADER "backend,workload,threads,period,aux_pages,ring_pages,samples,counted,accuracy,overhead,overhead_spread,collisions,truncated,lost,throttled,overhead_noise"
 json_t *sample_point_json(const struct sample_point *p);
 int sample_point_from_json(json_t *j, struct sample_point *p);
 int sample_write_files(const char *dir, const struct sample_ctx *x,
