@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "mess/messfmt.h"
+#include "mess/quality.h"
 #include "mess/parse.h"
 
 
@@ -247,7 +248,8 @@ int mess_reference_read(const char *csv_path, struct mess_family *f,
 /* ---- the suite's curves.csv ---- */
 
 #define CSV_NFIELDS_V1 10
-#define CSV_NFIELDS 14
+#define CSV_NFIELDS_V2 14
+#define CSV_NFIELDS 25
 
 int mess_curves_csv_write_header(FILE *fp)
 {
@@ -271,13 +273,16 @@ int mess_curves_csv_write_row(FILE *fp, const struct mess_point *p,
 {
 	char rd[48], bw[48], rbw[48], wbw[48], lat[48], std[48];
 	char ard[48], awr[48], nw[48], rf[48];
+	char bsd[48], dis[48], dk[48], lost[48], st[48], ic[48], mig[48];
+	char glo[48], ghi[48], flags[160];
 
 	if (!bw_source)
 		bw_source = "";
 	if (strpbrk(bw_source, ",\"\r\n") || p->store_pct == MESS_STORE_PCT_UNKNOWN)
 		return -EINVAL;
 	/* GB/s to 1 kB/s and ns to 0.1 ps: beyond any measurement noise. */
-	fprintf(fp, "%u,%s,%llu,%s,%s,%s,%s,%s,%u,%s,%s,%s,%s,%s\n", p->store_pct,
+	fprintf(fp, "%u,%s,%llu,%s,%s,%s,%s,%s,%u,%s,%s,%s,%s,%s,"
+		"%s,%s,%s,%s,%s,%s,%s,%s,%s,%u,%s\n", p->store_pct,
 		csv_num(rd, sizeof(rd), p->read_pct, 4),
 		(unsigned long long)p->nop,
 		csv_num(bw, sizeof(bw), p->bw_gbs, 6),
@@ -289,7 +294,17 @@ int mess_curves_csv_write_row(FILE *fp, const struct mess_point *p,
 		csv_num(ard, sizeof(ard), p->acc_read_bw_gbs, 6),
 		csv_num(awr, sizeof(awr), p->acc_write_bw_gbs, 6),
 		csv_num(nw, sizeof(nw), p->lat_nowalk_ns, 4),
-		csv_num(rf, sizeof(rf), p->counter_run_frac, 4));
+		csv_num(rf, sizeof(rf), p->counter_run_frac, 4),
+		csv_num(bsd, sizeof(bsd), p->bw_gbs_std, 6),
+		csv_num(dis, sizeof(dis), p->disturbed, 0),
+		csv_num(dk, sizeof(dk), p->disturbed_kept, 0),
+		csv_num(lost, sizeof(lost), p->lost_pct, 3),
+		csv_num(st, sizeof(st), p->steal_ms, 1),
+		csv_num(ic, sizeof(ic), p->invol_switches, 0),
+		csv_num(mig, sizeof(mig), p->migrations, 0),
+		csv_num(glo, sizeof(glo), p->ghz_min, 4),
+		csv_num(ghi, sizeof(ghi), p->ghz_max, 4),
+		p->remeasured, mess_qflags_str(p->flags, flags, sizeof(flags)));
 	if (fflush(fp) || ferror(fp))
 		return -EIO;
 	return 0;
@@ -317,8 +332,19 @@ static int csv_row(const struct mess_lines *l, struct mess_family *f,
 		{ "acc_write_bw_gbs", MESS_NUM_NONNEG, offsetof(struct mess_point, acc_write_bw_gbs) },
 		{ "lat_nowalk_ns", MESS_NUM_NONNEG, offsetof(struct mess_point, lat_nowalk_ns) },
 		{ "counter_run_frac", MESS_NUM_NONNEG, offsetof(struct mess_point, counter_run_frac) },
+		/* schema 3 only */
+		{ "bw_gbs_std", MESS_NUM_NONNEG, offsetof(struct mess_point, bw_gbs_std) },
+		{ "disturbed", MESS_NUM_NONNEG, offsetof(struct mess_point, disturbed) },
+		{ "disturbed_kept", MESS_NUM_NONNEG, offsetof(struct mess_point, disturbed_kept) },
+		{ "lost_pct", MESS_NUM_NONNEG, offsetof(struct mess_point, lost_pct) },
+		{ "steal_ms", MESS_NUM_NONNEG, offsetof(struct mess_point, steal_ms) },
+		{ "invol_switches", MESS_NUM_NONNEG, offsetof(struct mess_point, invol_switches) },
+		{ "migrations", MESS_NUM_NONNEG, offsetof(struct mess_point, migrations) },
+		{ "ghz_min", MESS_NUM_POS, offsetof(struct mess_point, ghz_min) },
+		{ "ghz_max", MESS_NUM_POS, offsetof(struct mess_point, ghz_max) },
 	};
-	static const int num_col[] = { 1, 3, 4, 5, 6, 7, 10, 11, 12, 13 };
+	static const int num_col[] = { 1, 3, 4, 5, 6, 7, 10, 11, 12, 13,
+				       14, 15, 16, 17, 18, 19, 20, 21, 22 };
 	char *fl[CSV_NFIELDS];
 	struct mess_point p = MESS_POINT_INIT;
 	struct mess_curve *c;
@@ -344,6 +370,15 @@ static int csv_row(const struct mess_lines *l, struct mess_family *f,
 		if ((size_t)num_col[i] < nfields)
 			ret = mess_field_num(l, fl[num_col[i]], num[i].name, 1, num[i].rule,
 				(double *)((char *)&p + num[i].off), err, errlen);
+	if (!ret && nfields == CSV_NFIELDS) {
+		ret = mess_field_u64(l, fl[23], "remeasured", UINT32_MAX, &v,
+				     err, errlen);
+		p.remeasured = (uint32_t)v;
+		if (!ret && mess_qflags_parse(fl[24], &p.flags))
+			ret = mess_file_err(err, errlen, l->path, l->no,
+					    "flags: '%s' is not a list of rules (names of results/README.md joined by ';')",
+					    fl[24]);
+	}
 	if (ret)
 		return ret;
 
@@ -375,9 +410,11 @@ int mess_curves_csv_read_rows(const char *path, struct mess_family *f,
 		ret = mess_file_err(err, errlen, path, 0, "empty file");
 	} else if (ret > 0) {
 		nfields = !strcmp(l.line, MESS_CURVES_CSV_HEADER_V1) ?
-			CSV_NFIELDS_V1 : CSV_NFIELDS;
+			CSV_NFIELDS_V1 :
+			!strcmp(l.line, MESS_CURVES_CSV_HEADER_V2) ?
+			CSV_NFIELDS_V2 : CSV_NFIELDS;
 		ret = strcmp(l.line, MESS_CURVES_CSV_HEADER) &&
-		      nfields != CSV_NFIELDS_V1 ?
+		      nfields == CSV_NFIELDS ?
 			mess_file_err(err, errlen, path, 1,
 				      "not the header of curves.csv: expected '%s'",
 				      MESS_CURVES_CSV_HEADER) : 0;

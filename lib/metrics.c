@@ -35,7 +35,7 @@ static void summarise_curve(const struct mess_curve *c, const size_t *idx,
 			    struct mess_curve_summary *cs)
 {
 	double sat_ns = 2.0 * unloaded_ns;
-	size_t i;
+	size_t i, imax = 0;
 
 	memset(cs, 0, sizeof(*cs));
 	cs->store_pct = c->store_pct;
@@ -47,6 +47,9 @@ static void summarise_curve(const struct mess_curve *c, const size_t *idx,
 	cs->sat_lat_ns = NAN;
 	cs->max_lat_ns = NAN;
 
+	for (i = 0; i < n; i++)
+		if (c->pts[idx[i]].bw_gbs > c->pts[idx[imax]].bw_gbs)
+			imax = i;
 	for (i = 0; i < n; i++) {
 		const struct mess_point *p = &c->pts[idx[i]];
 
@@ -61,12 +64,15 @@ static void summarise_curve(const struct mess_curve *c, const size_t *idx,
 			cs->sat_bw_gbs = p->bw_gbs;
 			cs->sat_lat_ns = p->lat_ns;
 		}
-		if (i > 0) {
+		/* Below the maximum a drop is no wave but a non-monotone
+		 * point (mess/quality.h). */
+		if (i > imax) {
 			const struct mess_point *q = &c->pts[idx[i - 1]];
 
-			/* A wave is the paper's pattern: bandwidth falls while
-			 * latency keeps rising.  A drop with falling latency
-			 * is measurement noise, not a memory-system effect. */
+			/* A wave is the paper's pattern: past the maximum,
+			 * bandwidth falls while latency keeps rising.  A drop
+			 * with falling latency is measurement noise, not a
+			 * memory-system effect. */
 			if (p->bw_gbs < q->bw_gbs * (1.0 - wave_tol) &&
 			    p->lat_ns > q->lat_ns) {
 				if (cs->nwaves < MESS_MAX_WAVES) {
@@ -320,7 +326,7 @@ int mess_summary_write_md(FILE *fp, const struct mess_summary *s,
 		fprintf(fp, "Theoretical peak: %.1f GB/s. ", peak);
 	else
 		fputs("Theoretical peak: unknown. ", fp);
-	fprintf(fp, "Saturation: latency >= 2 x unloaded (%.1f ns); wave: bandwidth drop > %.1f%% while pressure and latency rise.\n\n",
+	fprintf(fp, "Saturation: latency >= 2 x unloaded (%.1f ns); wave: past a curve's maximum bandwidth, a drop > %.1f%% while pressure and latency rise.\n\n",
 		2.0 * s->unloaded_ns, 100.0 * s->wave_tol);
 
 	fputs(have_peak ? "| family metric | GB/s or ns | % of peak |\n|---|---:|---:|\n" :

@@ -87,11 +87,15 @@ int mess_procstatus_u64(const char *text, size_t len, const char *key,
 		return -EINVAL;
 	kl = strlen(key);
 	while ((line = next_line(&p, end, &eol))) {
-		const char *s = line + kl + 1;
+		const char *s = line + kl;
 		uint64_t v;
 
-		if ((size_t)(eol - line) <= kl || memcmp(line, key, kl) ||
-		    line[kl] != ':')
+		if ((size_t)(eol - line) <= kl || memcmp(line, key, kl))
+			continue;
+		/* /proc/<tid>/sched pads the key before its ':'. */
+		while (s < eol && (*s == ' ' || *s == '\t'))
+			s++;
+		if (s == eol || *s++ != ':')
 			continue;
 		if (number(&s, eol, &v))
 			return -EINVAL;
@@ -103,4 +107,81 @@ int mess_procstatus_u64(const char *text, size_t len, const char *key,
 		return 0;
 	}
 	return -ENOENT;
+}
+
+int mess_procstat_task(const char *text, size_t len, char *state, int *ppid,
+		       int *cpu, char *comm, size_t commlen)
+{
+	const char *end = text + len, *open, *close = NULL, *s;
+	uint64_t v = 0;
+
+	if (!text || !len)
+		return -EINVAL;
+	open = memchr(text, '(', len);
+	/* The name may hold spaces and parentheses: it ends at the last ')'. */
+	for (s = text; s < end; s++)
+		if (*s == ')')
+			close = s;
+	if (!open || !close || close < open || close + 2 >= end)
+		return -EINVAL;
+	if (comm && commlen) {
+		size_t n = (size_t)(close - open - 1);
+
+		if (n >= commlen)
+			n = commlen - 1;
+		memcpy(comm, open + 1, n);
+		comm[n] = 0;
+	}
+	s = close + 2;
+	*state = *s++;
+	if (s < end && *s == ' ')
+		s++;
+	if (number(&s, end, &v) || v > INT32_MAX)
+		return -EINVAL;
+	*ppid = (int)v;
+	/* Fields 5 .. 38 follow the state (proc(5)), some negative, some
+	 * UINT64_MAX: skipped as words; 39 is the CPU. */
+	for (int field = 5; field <= 38; field++) {
+		while (s < end && *s == ' ')
+			s++;
+		if (s == end || *s == '\n')
+			return -EINVAL;
+		while (s < end && *s != ' ' && *s != '\n')
+			s++;
+	}
+	{
+		const char *eol = memchr(s, '\n', (size_t)(end - s));
+
+		if (number(&s, eol ? eol : end, &v) || v > INT32_MAX)
+			return -EINVAL;
+	}
+	*cpu = (int)v;
+	return 0;
+}
+
+int mess_cpulist(const char *s, int cpu, int *has, int *count)
+{
+	*has = 0;
+	*count = 0;
+	while (*s && *s != '\n') {
+		uint64_t a, b;
+		const char *eol = s + strcspn(s, ",\n");
+
+		if (number(&s, eol, &a))
+			return -EINVAL;
+		b = a;
+		if (s < eol && *s == '-') {
+			s++;
+			if (number(&s, eol, &b) || b < a)
+				return -EINVAL;
+		}
+		if (s != eol)
+			return -EINVAL;
+		*count += (int)(b - a + 1);
+		if (cpu >= 0 && (uint64_t)cpu >= a && (uint64_t)cpu <= b)
+			*has = 1;
+		if (*s == ',')
+			s++;
+	}
+	return 0;
 }

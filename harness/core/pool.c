@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void *pool_main(void *arg)
 {
@@ -12,6 +13,9 @@ static void *pool_main(void *arg)
 	unsigned seen = 0;
 
 	t->pin_err = mess_topo_bind_core(p->topo, t->core);
+	/* Read by others after mess_pool_start's first call (the mutex
+	 * orders it). */
+	t->ktid = gettid();
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
 		while (!p->quit && p->seq == seen)

@@ -13,6 +13,7 @@
 #define MESS_POOL_H
 
 #include <pthread.h>
+#include <sys/types.h>
 #include <stdatomic.h>
 
 #include "core/topo.h"
@@ -26,6 +27,7 @@ struct mess_pool_thread {
 	int pin_err;		/* pinning's, at start */
 	struct mess_pool *p;
 	pthread_t tid;
+	pid_t ktid;		/* the kernel's id, for /proc (set at start) */
 };
 
 typedef void mess_pool_fn(struct mess_pool_thread *t, void *arg);

@@ -130,6 +130,21 @@ int mess_topo_bind_core(struct mess_topo *t, int core)
 	return err;
 }
 
+int mess_topo_pus_of_core(struct mess_topo *t, int core, int *pus, int max)
+{
+	hwloc_obj_t o = core_obj(t, core);
+	unsigned pu;
+	int n = 0;
+
+	if (!o || !o->cpuset)
+		return 0;
+	hwloc_bitmap_foreach_begin(pu, o->cpuset)
+		if (n < max)
+			pus[n++] = (int)pu;
+	hwloc_bitmap_foreach_end();
+	return n;
+}
+
 int mess_topo_node_of_core(struct mess_topo *t, int core)
 {
 	int node;

@@ -31,6 +31,8 @@ int mess_topo_caches_of_core(struct mess_topo *t, int core, int *level,
 			     uint64_t *bytes, int max);
 /* Pin the calling thread to one PU of the core. */
 int mess_topo_bind_core(struct mess_topo *t, int core);
+/* The OS indices of the core's PUs (SMT siblings), at most max: how many. */
+int mess_topo_pus_of_core(struct mess_topo *t, int core, int *pus, int max);
 /* NUMA node of the core's PU, or 0 if unknown. */
 int mess_topo_node_of_core(struct mess_topo *t, int core);
 /* Packages (sockets); at least 1. */

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,6 +186,50 @@ static int load_resume_args(struct mess_run *r, int argc, char **argv,
 	return 0;
 }
 
+/*
+ * The machine before any traffic (the generators are started, idle), and
+ * the threads whose lost time says whether a window was disturbed.
+ */
+static int look(struct mess_run *r)
+{
+	int *cores = malloc(((size_t)r->ngen + 1) * sizeof(*cores));
+	int *pus = malloc(((size_t)r->ngen + 1) * sizeof(*pus));
+	int err = -ENOMEM;
+
+	r->clock_lo = INFINITY;
+	r->clock_hi = 0;
+	r->migrations = NAN;
+	r->worst_steal_ms = NAN;
+	if (!cores || !pus)
+		goto out;
+	cores[0] = r->chase_core;
+	for (int i = 0; i < r->ngen; i++) {
+		cores[i + 1] = r->gen_cores[i];
+		pus[i] = r->topo.core_pu[r->gen_cores[i]];
+	}
+	err = mess_env_probe(&r->env, &r->topo, cores, r->ngen + 1, r->node, 250);
+	if (err)
+		goto out;
+	mess_env_verdict(&r->env, &r->verdict);
+	for (size_t i = 0; i < r->verdict.n; i++)
+		if (r->verdict.r[i].level > MESS_PASS)
+			fprintf(stderr, "warning: %s\n", r->verdict.r[i].text);
+	err = mess_disturb_open(&r->dist);
+	if (!err)
+		err = mess_disturb_add_self(&r->dist, r->topo.core_pu[r->chase_core],
+					    "the chase thread");
+	if (!err && r->ngen)
+		err = mess_disturb_add_pool(&r->dist, &r->gens.pool, pus,
+					    "generator");
+	/* Without the threads' clocks the run goes on and says so. */
+	r->dist_ok = !err;
+	err = err == -ENOMEM ? err : 0;
+out:
+	free(cores);
+	free(pus);
+	return err;
+}
+
 static int setup(struct mess_run *r)
 {
 	int err;
@@ -196,9 +241,14 @@ static int setup(struct mess_run *r)
 			r->chase_core, strerror(-err));
 		return err;
 	}
-	/* On the chase core, before any traffic: the clock it runs at. */
+	/* On the chase core, before any traffic: the clock it runs at,
+	 * measured again (up to three times) while it is unsteady. */
 	mess_cpufreq_nominal(r->topo.core_pu[r->chase_core], &r->freq);
-	mess_cpufreq_measure(&r->freq);
+	do {
+		mess_cpufreq_measure(&r->freq);
+		r->clock_attempts++;
+	} while (r->clock_attempts < 3 && isfinite(r->freq.measured_ghz) &&
+		 r->freq.measured_spread_pct > MESS_Q_CLOCK_SPREAD_WARN);
 	mess_run_corectr_open(r);
 	fprintf(stderr, "mess: %s, chase on core %d, %d generator core%s, LLC %llu MiB, memory node %d\n",
 		r->topo.cpu_model, r->chase_core, r->ngen,
@@ -220,7 +270,7 @@ static int setup(struct mess_run *r)
 		/* Recorded now: the arrays are gone when meta.json is final. */
 		mess_gens_hugepages(&r->gens, &r->gen_hp, &r->gen_huge_pct);
 	}
-	return 0;
+	return look(r);
 }
 
 int mess_curves_main(int argc, char **argv)
@@ -354,6 +404,13 @@ int mess_curves_main(int argc, char **argv)
 		rc = -EINTR;
 	rc = mess_rundir_end(&r->rd, rc, mess_run_finish(r, rc == 0));
 	mess_run_counters_close(r);
+	mess_disturb_close(&r->dist);
+	mess_env_free(&r->env);
+	if (!rc && r->cfg.strict && r->verdict.level == MESS_INVALID) {
+		fprintf(stderr, "mess: --strict: the verdict is INVALID (the results are kept in %s)\n",
+			r->rd.dir);
+		rc = -EIO;
+	}
 	mess_rundir_close(&r->rd);
 	return rc == -EINTR || !rc ? rc : -EIO;
 }

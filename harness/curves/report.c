@@ -22,8 +22,9 @@
 #include "core/util.h"
 
 /* 2: curves.csv's counter columns, meta.json counters and
- * generator_cores_rule. */
-#define META_SCHEMA 2
+ * generator_cores_rule; 3: curves.csv's trust columns, meta.json quality
+ * and environment. */
+#define META_SCHEMA 3
 /* Every use has the run at hand as r. */
 #define BW_SOURCE (r->dram.fam ? "counters" : "accounted")
 
@@ -51,6 +52,19 @@ static int write_failed(struct mess_run *r, int err)
 		r->csv.path, strerror(-err), err == -ENOSPC ? " (disk full)" : "",
 		r->rd.dir);
 	return err;
+}
+
+int mess_run_rewrite_csv(struct mess_run *r)
+{
+	/* Points measured again replace their rows: the file is written
+	 * whole (atomically), and the next points append to it. */
+	for (size_t i = 0; i < r->fam.n; i++)
+		mess_curve_sort_pressure(&r->fam.curves[i]);
+	int err = rewrite_csv(r);
+
+	if (!err)
+		err = mess_append_open(&r->csv, r->rd.dir, "curves.csv");
+	return err ? write_failed(r, err) : 0;
 }
 
 /* A row of an earlier session that cannot be read: said, and its point
@@ -353,9 +367,13 @@ int mess_run_write_meta(struct mess_run *r, int complete)
 		json_decref(m);
 		m = NULL;
 	}
-	if (m && mess_json_merge(m, mess_json_pack("{s:o, s:s}",
+	if (m && mess_json_merge(m, mess_json_pack("{s:o, s:s, s:o, s:o}",
 		"counters", mess_run_counters_json(r),
-		"generator_cores_rule", r->cores_rule))) {
+		"generator_cores_rule", r->cores_rule,
+		"environment", mess_env_json(&r->env),
+		"quality", complete || r->verdict.n || r->verdict.level ?
+			mess_run_quality_json(r) :
+			mess_json_pack("{s:s}", "verdict", "pending")))) {
 		json_decref(m);
 		m = NULL;
 	}
@@ -375,7 +393,8 @@ static int write_summary(struct mess_run *r, int complete)
 			     r->cfg.wave_tol, &s);
 	if (err)
 		return err;
-	extra = mess_json_pack("{s:o, s:o, s:o, s:s, s:s, s:b}",
+	extra = mess_json_pack("{s:s, s:o, s:o, s:o, s:s, s:s, s:b}",
+			  "verdict", mess_level_name(r->verdict.level),
 			  "unloaded_std_ns", mess_json_real(r->unloaded_std_ns, 3),
 			  "unloaded_random_ns", mess_json_real(r->unloaded_random_ns, 3),
 			  "unloaded_random_std_ns", mess_json_real(r->unloaded_random_std_ns, 3),
@@ -401,7 +420,9 @@ static int write_summary(struct mess_run *r, int complete)
 		err = -errno;
 		goto out;
 	}
-	mess_summary_write_md(f, &s, title);
+	fprintf(f, "# %s\n\n", title);
+	mess_run_quality_md(f, r);
+	mess_summary_write_md(f, &s, "Curves");
 	fprintf(f, "\nUnloaded latency: %.1f ns, standard deviation %.1f ns over %u repeats (%s chase).\n"
 		   "Unloaded latency, fully random chase over the whole buffer (page walks included): %.1f ns (sd %.1f ns).\n"
 		   "Bandwidth is %s: see meta.json `bw_accounting`; per-point latency spread is `lat_ns_std` in curves.csv.\n",
@@ -474,6 +495,10 @@ int mess_run_finish(struct mess_run *r, int complete)
 	mess_rundir_stop_clock(&r->rd);
 
 	err = rewrite_csv(r);
+	mess_run_verdict(r);
+	if (!complete)
+		mess_verdict_add(&r->verdict, MESS_WARN, "partial",
+				 "the run was cut short: only the mixes in curves.csv were measured (continue it with --resume)");
 	/* Interrupted before the unloaded latency: nothing to summarise. */
 	if (!err && r->unloaded_ns > 0)
 		err = write_summary(r, complete);
@@ -500,5 +525,8 @@ int mess_run_finish(struct mess_run *r, int complete)
 	}
 	int merr = mess_run_write_meta(r, complete && !err);
 
+	/* First of the closing lines: whether to believe what came before. */
+	if (r->unloaded_ns > 0)
+		mess_verdict_print(stderr, "mess", &r->verdict);
 	return err ? err : merr;
 }

@@ -8,10 +8,13 @@
 
 #include "mess/curve.h"
 #include "mess/json.h"
+#include "mess/quality.h"
 #include "curves/gen.h"
 #include "core/corectr.h"
 #include "core/cpufreq.h"
+#include "core/disturb.h"
 #include "core/dram.h"
+#include "core/environ.h"
 #include "core/mem.h"
 #include "core/memsel.h"
 #include "core/options.h"
@@ -32,6 +35,7 @@ struct mess_cfg {
 	int list;
 	int help;
 	int no_plots;
+	int strict;	/* an INVALID verdict exits 2 */
 	uint64_t points;	/* minimum points per curve */
 	uint64_t repeats;
 	int64_t chase_core;
@@ -106,14 +110,51 @@ struct mess_run {
 	int pkgs_loaded[MESS_DRAM_MAX_PKG];
 	unsigned dram_zero_windows;	/* windows the DRAM counters read 0 */
 	char cores_rule[128];	/* how the generator cores were chosen */
+
+	/* Trust: the machine before the start, what disturbed each chase
+	 * window (the chase thread and every generator), the run's counts
+	 * and its verdict. */
+	struct mess_env env;
+	struct mess_disturb dist;
+	int dist_ok;		/* dist opened with every thread */
+	unsigned windows, windows_disturbed, windows_kept_disturbed;
+	unsigned points_rule_remeasured, waves_checked;
+	unsigned clock_attempts;
+	double migrations;	/* summed over the points; NAN unknown */
+	double clock_lo, clock_hi;	/* chase core's clock over all windows */
+	double unloaded_cv_first;	/* before a re-measure; NAN if none */
+	double worst_lost_pct, worst_steal_ms;	/* the worst disturbed window */
+	char worst_who[24];	/* whose time it was */
+	struct mess_verdict verdict;
+	enum mess_level mix_level[MESS_GEN_OPS + 1];	/* by store_pct */
 };
 
 
-/* sweep.c */
+/* point.c: one point's measurement */
 int mess_measure_unloaded(struct mess_run *r);
+/* Generators at p->nop, settled, then the chase's repeats into p. */
+void mess_measure_point(struct mess_run *r, const struct mess_gen_kernel *k,
+			struct mess_point *p);
+/* The generators' bandwidth once steady (GB/s); *steady whether it got so. */
+double mess_settle(struct mess_run *r, const struct mess_gen_kernel *k,
+		   int *steady);
+double mess_gen_read_pct(const struct mess_gen_kernel *k);
+
+/* sweep.c */
 /* --mem-node each (each.c): one family per memory kind, compared. */
 int mess_curves_each(struct mess_run *r, int argc, char **argv);
 int mess_sweep(struct mess_run *r);
+
+/* quality.c: the rules after each mix (points measured again), the
+ * verdict at the end */
+int mess_quality_mix(struct mess_run *r, struct mess_curve *c,
+		     const struct mess_gen_kernel *k);
+void mess_run_verdict(struct mess_run *r);
+json_t *mess_run_quality_json(const struct mess_run *r);
+void mess_run_quality_md(FILE *f, const struct mess_run *r);
+/* report.c: curves.csv rewritten from memory (after points were measured
+ * again), appending continued */
+int mess_run_rewrite_csv(struct mess_run *r);
 
 /* counted.c: --counters */
 int mess_run_counters_open(struct mess_run *r);

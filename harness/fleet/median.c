@@ -71,6 +71,7 @@ static int one_curve(const struct fleet *f, size_t g, int mix, struct med *w,
 			 * figure of its own. */
 			.acc_read_bw_gbs = NAN, .acc_write_bw_gbs = NAN,
 			.lat_nowalk_ns = NAN, .counter_run_frac = NAN,
+			MESS_POINT_TRUST_NAN,
 		};
 
 		if (!isfinite(p.lat_ns))

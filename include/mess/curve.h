@@ -34,11 +34,31 @@ struct mess_point {
 	/* The least running/enabled fraction of the counters behind the point
 	 * (1: none was multiplexed); NAN without counters. */
 	double counter_run_frac;
+	/* Whether to trust it (curves.csv schema 3; NAN where not recorded):
+	 * the bandwidth's spread over the repeats; the chase windows found
+	 * disturbed and measured again, and those kept because the bound was
+	 * reached; over the kept windows, the most time any measuring thread
+	 * lost (wall minus on-CPU time, %), steal on the run's CPUs, the
+	 * threads' involuntary switches and migrations, and the chase core's
+	 * clock measured before and after each window. */
+	double bw_gbs_std;
+	double disturbed, disturbed_kept;
+	double lost_pct, steal_ms, invol_switches, migrations;
+	double ghz_min, ghz_max;
+	uint32_t remeasured;	/* measured again because it broke a rule */
+	uint32_t flags;		/* the rules it still breaks: mess/quality.h */
 };
+
+/* The trust figures of a point that has none (sets from elsewhere). */
+#define MESS_POINT_TRUST_NAN .bw_gbs_std = NAN, .disturbed = NAN, \
+	.disturbed_kept = NAN, .lost_pct = NAN, .steal_ms = NAN, \
+	.invol_switches = NAN, .migrations = NAN, .ghz_min = NAN, \
+	.ghz_max = NAN
 
 /* A point with nothing recorded: the optional figures NAN. */
 #define MESS_POINT_INIT { .acc_read_bw_gbs = NAN, .acc_write_bw_gbs = NAN, \
-			  .lat_nowalk_ns = NAN, .counter_run_frac = NAN }
+			  .lat_nowalk_ns = NAN, .counter_run_frac = NAN, \
+			  MESS_POINT_TRUST_NAN }
 
 /* One curve: points in order of increasing pressure (nop decreasing). */
 struct mess_curve {

@@ -75,11 +75,17 @@ int mess_profet_read(const char *path, double ghz, struct mess_family *f,
 /* The header of curves.csv, without the newline.  The columns after
  * bw_source (schema 2) hold the accounted bandwidth beside a counted one,
  * the latency without page walks and the counters' running fraction; empty
- * where not measured.  Files with the first header (schema 1) still read. */
+ * where not measured.  Schema 3 adds whether to trust the point: the
+ * bandwidth's spread, what disturbed its chase windows, how often a rule
+ * had it measured again and the rules it still breaks (`flags`, names of
+ * mess/quality.h joined by ';', empty for none).  Files with the earlier
+ * headers still read. */
 #define MESS_CURVES_CSV_HEADER_V1 \
 	"store_pct,read_pct,nop,bw_gbs,read_bw_gbs,write_bw_gbs,lat_ns,lat_ns_std,repeats,bw_source"
-#define MESS_CURVES_CSV_HEADER MESS_CURVES_CSV_HEADER_V1 \
+#define MESS_CURVES_CSV_HEADER_V2 MESS_CURVES_CSV_HEADER_V1 \
 	",acc_read_bw_gbs,acc_write_bw_gbs,lat_nowalk_ns,counter_run_frac"
+#define MESS_CURVES_CSV_HEADER MESS_CURVES_CSV_HEADER_V2 \
+	",bw_gbs_std,disturbed,disturbed_kept,lost_pct,steal_ms,invol_switches,migrations,ghz_min,ghz_max,remeasured,flags"
 
 /*
  * The suite's own curves.csv.  Rows are flushed as they are written so a

@@ -28,10 +28,25 @@ int mess_procstat_cpu(const char *text, size_t len, int cpu,
 
 /*
  * The unsigned value of "key:" in /proc/<pid>/status text of len bytes,
- * e.g. "nonvoluntary_ctxt_switches".  0; -ENOENT when the key is absent;
+ * e.g. "nonvoluntary_ctxt_switches", or of "key   :" in /proc/<pid>/sched
+ * text (e.g. "se.nr_migrations").  0; -ENOENT when the key is absent;
  * -EINVAL when its value is not an unsigned integer.
  */
 int mess_procstatus_u64(const char *text, size_t len, const char *key,
 			uint64_t *out);
+
+/*
+ * One task's /proc/<pid>/task/<tid>/stat text: its state letter (R, S,
+ * D, ...), its parent (2 for kernel threads), the CPU it last ran on
+ * (field 39) and its name (comm may be NULL).  0 or -EINVAL.
+ */
+int mess_procstat_task(const char *text, size_t len, char *state, int *ppid,
+		       int *cpu, char *comm, size_t commlen);
+
+/*
+ * A kernel CPU list such as Cpus_allowed_list's "0-3,8": *count CPUs in
+ * it, *has whether cpu is one of them.  0, or -EINVAL when malformed.
+ */
+int mess_cpulist(const char *s, int cpu, int *has, int *count);
 
 #endif

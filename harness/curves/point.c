@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Measurement of one point.  Generators run one mix at one nop count; once
+ * their bandwidth is steady the chase runs for a fixed number of loads
+ * while the generators' progress is accounted over the same window;
+ * repeated, median and spread.  Around each window, never inside it, the
+ * chase core's clock and what disturbed every measuring thread are read: a
+ * disturbed window is measured again (bounded) and counted.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/chain.h"
+#include "core/clock.h"
+#include "core/cpufreq.h"
+#include "curves/run.h"
+#include "mess/autotune.h"
+#include "mess/stats.h"
+
+#define SETTLE_WINDOW_NS 10e6	/* generator-rate sample */
+#define SETTLE_AGREE 0.03	/* consecutive samples within 3 % */
+#define SETTLE_MAX_WINDOWS 40
+#define REPEAT_SPREAD_MAX 0.10	/* re-measure above this (max-min)/median */
+#define REMEASURE_MAX 2
+
+static void sleep_ns(double ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(ns / 1e9),
+			       .tv_nsec = (long)fmod(ns, 1e9) };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR && !mess_interrupted)
+		;
+}
+
+/* Memory-level bytes per generator iteration (write-allocate accounting:
+ * an ordinary store reads the line and writes it back; non-temporal
+ * stores only write). */
+static double gen_read_bytes(const struct mess_gen_kernel *k)
+{
+	return k->bytes_loaded + (k->nontemporal ? 0.0 : k->bytes_stored);
+}
+
+static double gen_write_bytes(const struct mess_gen_kernel *k)
+{
+	return k->bytes_stored;
+}
+
+double mess_gen_read_pct(const struct mess_gen_kernel *k)
+{
+	double rd = gen_read_bytes(k), wr = gen_write_bytes(k);
+
+	return rd + wr > 0 ? 100.0 * rd / (rd + wr) : 100.0;
+}
+
+double mess_settle(struct mess_run *r, const struct mess_gen_kernel *k,
+		     int *steady)
+{
+	struct mess_gen_snap a, b;
+	double prev = -1, cur = 0;
+
+	*steady = 0;
+	if (!r->ngen)
+		return 0;
+	mess_gens_snap(&r->gens, &a);
+	for (int i = 0; i < SETTLE_MAX_WINDOWS && !mess_interrupted; i++) {
+		sleep_ns(SETTLE_WINDOW_NS);
+		mess_gens_snap(&r->gens, &b);
+		cur = (double)(b.iters - a.iters) *
+		      (gen_read_bytes(k) + gen_write_bytes(k)) / (b.t_ns - a.t_ns);
+		a = b;
+		/* The first window may straddle the switch of command. */
+		if (i >= 1 && prev >= 0 &&
+		    fabs(cur - prev) <= SETTLE_AGREE * fmax(cur, prev)) {
+			*steady = 1;
+			break;
+		}
+		prev = i >= 1 ? cur : -1;
+	}
+	return cur;
+}
+
+struct sample {
+	double lat_ns, rd_gbs, wr_gbs;	/* accounted */
+	double crd_gbs, cwr_gbs, ctot_gbs;	/* counted: NAN without counters */
+	double nowalk_ns;		/* NAN without walk cycles */
+	double run_frac;
+	struct mess_dwin dw;		/* what disturbed it */
+	double ghz0, ghz1;		/* the chase core's clock around it */
+	int disturbed;
+};
+
+/* A window is disturbed when a measuring thread lost time in it, or the
+ * chase core's clock moved across it. */
+static int is_disturbed(const struct sample *s)
+{
+	double hi = fmax(s->ghz0, s->ghz1);
+
+	return s->dw.lost_pct > MESS_LOST_MAX_PCT ||
+	       (hi > 0 && fabs(s->ghz1 - s->ghz0) > MESS_CLOCK_MOVE_PCT / 100 * hi);
+}
+
+/* The counters over one chase window (NAN where they give no figure). */
+static void counted(struct mess_run *r, const struct mess_dram_snap *da,
+		    const struct mess_dram_snap *db,
+		    const struct mess_corectr_snap *ca,
+		    const struct mess_corectr_snap *cb, double dt_ns,
+		    double dram_ns, double loads, struct sample *s)
+{
+	s->crd_gbs = s->cwr_gbs = s->ctot_gbs = s->nowalk_ns = s->run_frac = NAN;
+	/* A read that failed (da or db NULL) leaves the window without a
+	 * figure: never a delta against nothing. */
+	if (r->dram.fam && da && db) {
+		struct mess_dram_bytes b;
+
+		mess_dram_bytes(&r->dram, da, db, &b);
+		/* No read traffic at all while the chase alone misses the
+		 * caches means the counter is not counting this memory: no
+		 * figure, and the run says how often. */
+		if (b.rd == 0 || b.tot == 0) {
+			r->dram_zero_windows++;
+			b.rd = b.wr = b.tot = NAN;
+		}
+		/* Over the counters' own window, from the middle of one
+		 * read of them to the middle of the next: with many
+		 * controllers a read takes tens of µs. */
+		s->crd_gbs = b.rd / dram_ns;
+		s->ctot_gbs = b.tot / dram_ns;
+		/* A family that counts reads only gives no write figure;
+		 * the read share is then unknown, not 100 %. */
+		s->cwr_gbs = b.wr / dram_ns;
+		s->run_frac = b.run_frac;
+	}
+	if (r->cc.set) {
+		double walk = mess_corectr_delta(&r->cc, ca, cb, MESS_CC_WALK);
+		double cyc = mess_corectr_delta(&r->cc, ca, cb, MESS_CC_CYCLES);
+
+		/* The clock the chase ran at over this very window. */
+		s->nowalk_ns = mess_walk_free_latency(s->lat_ns, walk, loads,
+						      cyc / dt_ns);
+	}
+}
+
+#define CHASE_CHUNK_MS 100.0
+
+static void chase_window(struct mess_run *r, const struct mess_gen_kernel *k,
+			 struct sample *s)
+{
+	struct mess_gen_snap a = { 0 }, b = { 0 };
+	static struct mess_dram_snap da, db;
+	struct mess_corectr_snap ca, cb;
+	uint64_t it = r->chase_iters, left = it, chunk;
+	double t0, t1, loads = (double)it * MESS_CHASE_UNROLL, dt, gi;
+	double ta = 0, tb = 0;
+	int da_ok = 0, db_ok = 0;
+
+	/* Calls of about CHASE_CHUNK_MS: a signal is noticed within one even
+	 * when --chase-ms is long; a call per 100 ms adds nothing measurable
+	 * to 10^5 dependent loads. */
+	chunk = r->cfg.chase_ms > CHASE_CHUNK_MS ?
+		(uint64_t)(it * CHASE_CHUNK_MS / r->cfg.chase_ms) + 1 : it;
+	/* Outside the generators' accounting and the timed loop both. */
+	s->ghz0 = mess_cpufreq_quick_ghz();
+	s->dw = (struct mess_dwin){ .worst = -1, .steal_ms = NAN };
+	if (r->dist_ok)
+		mess_disturb_begin(&r->dist, k ? r->dist.n : 1);
+	if (r->ngen)
+		mess_gens_snap(&r->gens, &a);
+	/* Counters read just outside the timed loop: a few reads per
+	 * window of ~10^5 loads (their cost is in the README). */
+	if (r->dram.fam) {
+		ta = mess_now_ns();
+		da_ok = !mess_dram_snap(&r->dram, &da);
+		ta = (ta + mess_now_ns()) / 2;
+	}
+	if (r->cc.set)
+		mess_corectr_snap(&r->cc, &ca);
+	t0 = mess_now_ns();
+	while (left && !mess_interrupted) {
+		uint64_t n = left < chunk ? left : chunk;
+
+		r->chase_p = mess_chase(r->chase_p, n);
+		left -= n;
+	}
+	t1 = mess_now_ns();
+	if (r->cc.set)
+		mess_corectr_snap(&r->cc, &cb);
+	if (r->dram.fam) {
+		tb = mess_now_ns();
+		db_ok = !mess_dram_snap(&r->dram, &db);
+		tb = (tb + mess_now_ns()) / 2;
+	}
+	if (r->ngen)
+		mess_gens_snap(&r->gens, &b);
+	if (r->dist_ok)
+		mess_disturb_end(&r->dist, &s->dw);
+	s->ghz1 = mess_cpufreq_quick_ghz();
+	s->disturbed = is_disturbed(s);
+	s->lat_ns = (t1 - t0) / loads;
+	/* The chase's own traffic: one line per load, read. */
+	s->rd_gbs = loads * r->topo.line_bytes / (t1 - t0);
+	s->wr_gbs = 0;
+	if (r->ngen && k) {
+		dt = b.t_ns - a.t_ns;
+		gi = (double)(b.iters - a.iters);
+		s->rd_gbs += gi * gen_read_bytes(k) / dt;
+		s->wr_gbs += gi * gen_write_bytes(k) / dt;
+	}
+	counted(r, da_ok ? &da : NULL, db_ok ? &db : NULL, &ca, &cb, t1 - t0,
+		tb - ta, loads, s);
+	/* Keep each repeat near chase_ms whatever the latency is now (a
+	 * disturbed window's latency says nothing about that). */
+	double want = r->cfg.chase_ms * 1e6 / (s->lat_ns * MESS_CHASE_UNROLL);
+
+	if (!s->disturbed || r->chase_iters <= 16)
+		r->chase_iters = want < 4 ? 4 : (uint64_t)want;
+}
+
+/* The median of the finite values (NAN if none): a window whose counter
+ * gave no figure is left out, never counted as 0. */
+static double median_finite(const double *v, unsigned n)
+{
+	double f[64];
+	unsigned m = 0;
+
+	for (unsigned i = 0; i < n && i < 64; i++)
+		if (isfinite(v[i]))
+			f[m++] = v[i];
+	return m ? mess_median(f, m) : NAN;
+}
+
+/* The standard deviation of the finite values (NAN if none). */
+static double std_finite(const double *v, unsigned n)
+{
+	double f[64];
+	unsigned m = 0;
+
+	for (unsigned i = 0; i < n && i < 64; i++)
+		if (isfinite(v[i]))
+			f[m++] = v[i];
+	return m ? mess_stddev(f, m) : NAN;
+}
+
+static double min_finite(const double *v, unsigned n)
+{
+	double m = NAN;
+
+	for (unsigned i = 0; i < n; i++)
+		if (isfinite(v[i]) && !(v[i] >= m))
+			m = v[i];
+	return m;
+}
+
+/* The trust figures of the kept windows, summed or bounded. */
+struct kept {
+	unsigned disturbed, kept_disturbed;
+	double lost, steal, ghz_lo, ghz_hi;
+};
+
+static void keep(struct mess_run *r, struct kept *t, const struct sample *s)
+{
+	t->lost = fmax(t->lost, s->dw.lost_pct);
+	if (isfinite(s->dw.steal_ms))
+		t->steal = (isfinite(t->steal) ? t->steal : 0) + s->dw.steal_ms;
+	for (int i = 0; i < 2; i++) {
+		double g = i ? s->ghz1 : s->ghz0;
+
+		if (!isfinite(g))
+			continue;
+		t->ghz_lo = fmin(t->ghz_lo, g);
+		t->ghz_hi = fmax(t->ghz_hi, g);
+		r->clock_lo = fmin(r->clock_lo, g);
+		r->clock_hi = fmax(r->clock_hi, g);
+	}
+}
+
+/*
+ * Repeats, a disturbed window measured again (at most as many times as
+ * there are repeats, then kept and counted), and the whole set measured
+ * again when the repeats disagree; fills the figures of p.
+ */
+static void measure_repeats(struct mess_run *r, const struct mess_gen_kernel *k,
+			    unsigned repeats, struct mess_point *p)
+{
+	double lat[64], rd[64], wr[64], sorted[64], bw[64];
+	double crd[64], cwr[64], ctot[64], nw[64], rf[64];
+	struct kept t;
+	struct mess_dspan span = { NAN, NAN };
+	int spread_bad = 0;
+
+	if (repeats > 64)
+		repeats = 64;
+	if (r->dist_ok)
+		mess_disturb_span_begin(&r->dist);
+	for (int attempt = 0;; attempt++) {
+		struct sample s;
+		unsigned redo = 0;
+
+		t = (struct kept){ .steal = NAN, .ghz_lo = INFINITY,
+				   .ghz_hi = -INFINITY };
+		for (unsigned i = 0; i < repeats && !mess_interrupted;) {
+			chase_window(r, k, &s);
+			r->windows++;
+			if (s.disturbed) {
+				r->windows_disturbed++;
+				t.disturbed++;
+				if (s.dw.worst >= 0 && s.dw.lost_pct > r->worst_lost_pct) {
+					r->worst_lost_pct = s.dw.lost_pct;
+					r->worst_steal_ms = s.dw.steal_ms;
+					snprintf(r->worst_who, sizeof(r->worst_who), "%s",
+						 r->dist.th[s.dw.worst].name);
+				}
+				if (redo++ < repeats)
+					continue;
+				r->windows_kept_disturbed++;
+				t.kept_disturbed++;
+			}
+			keep(r, &t, &s);
+			lat[i] = s.lat_ns;
+			rd[i] = s.rd_gbs;
+			wr[i] = s.wr_gbs;
+			crd[i] = s.crd_gbs;
+			cwr[i] = s.cwr_gbs;
+			ctot[i] = s.ctot_gbs;
+			nw[i] = s.nowalk_ns;
+			rf[i] = s.run_frac;
+			i++;
+		}
+		/* Cut short: nothing measured is a figure, never a guess. */
+		if (mess_interrupted) {
+			p->lat_ns = p->lat_ns_std = p->bw_gbs = NAN;
+			p->read_bw_gbs = p->write_bw_gbs = p->read_pct = NAN;
+			return;
+		}
+		memcpy(sorted, lat, repeats * sizeof(*lat));
+		p->lat_ns = mess_median(sorted, repeats);
+		spread_bad = repeats >= 2 && (sorted[repeats - 1] - sorted[0]) >
+					     REPEAT_SPREAD_MAX * p->lat_ns;
+		if (!spread_bad || attempt >= REMEASURE_MAX)
+			break;
+		r->remeasured++;
+	}
+	if (r->dist_ok)
+		mess_disturb_span_end(&r->dist, &span);
+	p->lat_ns_std = mess_stddev(lat, repeats);
+	p->acc_read_bw_gbs = mess_median(rd, repeats);
+	p->acc_write_bw_gbs = mess_median(wr, repeats);
+	p->read_bw_gbs = p->acc_read_bw_gbs;
+	p->write_bw_gbs = p->acc_write_bw_gbs;
+	p->lat_nowalk_ns = median_finite(nw, repeats);
+	p->counter_run_frac = min_finite(rf, repeats);
+	for (unsigned i = 0; i < repeats; i++)
+		bw[i] = rd[i] + wr[i];
+	if (r->dram.fam) {
+		/* Counted: the headline figures; NAN when a window gave none,
+		 * and the point then says so rather than fall back. */
+		p->read_bw_gbs = median_finite(crd, repeats);
+		p->write_bw_gbs = median_finite(cwr, repeats);
+		for (unsigned i = 0; i < repeats; i++)
+			bw[i] = r->dram.fam->rw_combined ? ctot[i] : crd[i] + cwr[i];
+	}
+	p->bw_gbs = p->read_bw_gbs + p->write_bw_gbs;
+	/* A family that counts reads and writes together gives the total
+	 * and no share. */
+	if (r->dram.fam && r->dram.fam->rw_combined)
+		p->bw_gbs = median_finite(ctot, repeats);
+	p->read_pct = isnan(p->bw_gbs) ? NAN : p->bw_gbs > 0 ?
+		      100.0 * p->read_bw_gbs / p->bw_gbs : 100;
+	/* A total without a split: the curve still needs a read share, and
+	 * the generators' accounted one is the only one there is (meta.json
+	 * and summary.md say so for such a family). */
+	if (r->dram.fam && r->dram.fam->rw_combined) {
+		double acc = p->acc_read_bw_gbs + p->acc_write_bw_gbs;
+
+		p->read_pct = acc > 0 ? 100.0 * p->acc_read_bw_gbs / acc : 100;
+	}
+	p->repeats = repeats;
+	p->bw_gbs_std = std_finite(bw, repeats);
+	p->disturbed = t.disturbed;
+	p->disturbed_kept = t.kept_disturbed;
+	p->lost_pct = r->dist_ok ? t.lost : NAN;
+	p->steal_ms = t.steal;
+	p->invol_switches = span.invol;
+	p->migrations = span.migrations;
+	if (isfinite(span.migrations))
+		r->migrations = (isfinite(r->migrations) ? r->migrations : 0) +
+				span.migrations;
+	p->ghz_min = isfinite(t.ghz_lo) ? t.ghz_lo : NAN;
+	p->ghz_max = isfinite(t.ghz_hi) ? t.ghz_hi : NAN;
+	p->flags &= ~(MESS_QF(MESS_QR_DISTURBED) | MESS_QF(MESS_QR_SPREAD));
+	if (t.kept_disturbed)
+		p->flags |= MESS_QF(MESS_QR_DISTURBED);
+	if (spread_bad)
+		p->flags |= MESS_QF(MESS_QR_SPREAD);
+}
+
+void mess_measure_point(struct mess_run *r, const struct mess_gen_kernel *k,
+			struct mess_point *p)
+{
+	int steady;
+
+	mess_gens_set(&r->gens, k, p->nop);
+	mess_settle(r, k, &steady);
+	if (!steady)
+		r->unsteady++;
+	p->flags = steady ? 0 : MESS_QF(MESS_QR_UNSTEADY);
+	measure_repeats(r, k, (unsigned)r->cfg.repeats, p);
+}
+
+/* One chase over the whole buffer (window 0) or TLB windows: its median
+ * and spread over reps repeats. */
+static int unloaded_pass(struct mess_run *r, uint32_t *order, int windowed,
+			 unsigned reps, double *ns, double *sd)
+{
+	uint32_t per_window = (uint32_t)(r->cfg.window / r->cfg.stride);
+	struct mess_point p = MESS_POINT_INIT;
+	struct mess_rng rng;
+	struct sample warm;
+	int err;
+
+	mess_rng_seed(&rng, r->cfg.seed);
+	err = mess_chain_order(order, r->nlines, windowed ? per_window : 0, &rng);
+	if (err)
+		return err;
+	r->chase_p = mess_chain_link(r->chase.p, r->cfg.stride, order, r->nlines);
+	r->chase_iters = 16;
+	/* The first window only sets the repeat length. */
+	chase_window(r, NULL, &warm);
+	measure_repeats(r, NULL, reps, &p);
+	*ns = p.lat_ns;
+	*sd = p.lat_ns_std;
+	return 0;
+}
+
+int mess_measure_unloaded(struct mess_run *r)
+{
+	/* Cheap next to the sweep, and the figure every curve is read against. */
+	unsigned reps = r->cfg.repeats < 7 ? 7 : (unsigned)r->cfg.repeats;
+	uint32_t *order = malloc((size_t)r->nlines * sizeof(*order));
+	int err = 0;
+
+	if (!order)
+		return -ENOMEM;
+	r->unloaded_repeats = reps;
+	r->unloaded_cv_first = NAN;
+	if (r->ngen)
+		mess_gens_set(&r->gens, NULL, 0);
+
+	/* Fully random first (page walks included), then the windowed chain
+	 * that every curve uses.  When the two break a rule (the spread, or
+	 * the windowed chase slower), both are measured once more and the
+	 * new figures replace the first. */
+	for (int round = 0; round < 2 && !err && !mess_interrupted; round++) {
+		struct mess_quality_in q;
+
+		err = unloaded_pass(r, order, 0, reps, &r->unloaded_random_ns,
+				    &r->unloaded_random_std_ns);
+		if (!err && r->cfg.window)
+			err = unloaded_pass(r, order, 1, reps, &r->unloaded_ns,
+					    &r->unloaded_std_ns);
+		if (!r->cfg.window) {
+			/* the fully random chain is the one in use */
+			r->unloaded_ns = r->unloaded_random_ns;
+			r->unloaded_std_ns = r->unloaded_random_std_ns;
+		}
+		q = (struct mess_quality_in){
+			.unloaded_ns = r->unloaded_ns, .unloaded_sd_ns = r->unloaded_std_ns,
+			.random_ns = r->cfg.window ? r->unloaded_random_ns : NAN,
+			.random_sd_ns = r->unloaded_random_std_ns,
+			.clock_spread_pct = NAN };
+		if (err || mess_quality_unloaded_ok(&q))
+			break;
+		r->unloaded_cv_first = r->unloaded_std_ns / r->unloaded_ns;
+		fprintf(stderr, "mess: the unloaded latency broke a rule (%.1f ns +- %.1f, fully random %.1f ns): measured again\n",
+			r->unloaded_ns, r->unloaded_std_ns, r->unloaded_random_ns);
+	}
+	r->fam.unloaded_ns = r->unloaded_ns;
+	free(order);
+	return err;
+}

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Whether the curves can be trusted.  After each mix, its rules (lib's
+ * mess_quality_curve) name the points that break one, and a candidate
+ * wave past the maximum bandwidth: those are measured again, and what
+ * still breaks a rule is flagged, kept, and said.  At the end, the
+ * verdict: the machine before the start, the run's rules, each mix's
+ * status and what disturbed the chase windows.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "curves/run.h"
+
+/* Rounds of measuring again per mix; each point at most once a round. */
+#define RULE_ROUNDS 2
+/* The clock range across the run's windows worth a note. */
+#define CLOCK_RANGE_NOTE 0.10
+
+/* Points by increasing pressure (nop descending) as indices. */
+static size_t *pressure_order(const struct mess_curve *c)
+{
+	size_t *idx = malloc((c->n ? c->n : 1) * sizeof(*idx));
+
+	for (size_t i = 0; idx && i < c->n; i++) {
+		size_t j = i;
+
+		for (; j > 0 && c->pts[idx[j - 1]].nop < c->pts[i].nop; j--)
+			idx[j] = idx[j - 1];
+		idx[j] = i;
+	}
+	return idx;
+}
+
+/*
+ * Candidate waves: past the maximum bandwidth, a point whose bandwidth
+ * fell by more than --wave-tol from the lighter point before it while
+ * its latency rose.  A wave is said only once a repeat confirms it, so
+ * each is marked to be measured again (once).  Returns how many.
+ */
+static unsigned wave_candidates(const struct mess_run *r,
+				const struct mess_curve *c, unsigned char *inv)
+{
+	size_t *idx = pressure_order(c), imax = 0;
+	unsigned n = 0;
+
+	if (!idx)
+		return 0;
+	for (size_t i = 1; i < c->n; i++)
+		if (c->pts[idx[i]].bw_gbs > c->pts[idx[imax]].bw_gbs)
+			imax = i;
+	for (size_t i = imax + 1; i < c->n; i++) {
+		const struct mess_point *q = &c->pts[idx[i - 1]], *p = &c->pts[idx[i]];
+
+		if (p->bw_gbs < q->bw_gbs * (1 - r->cfg.wave_tol) &&
+		    p->lat_ns > q->lat_ns && !p->remeasured) {
+			inv[idx[i]] = 1;
+			n++;
+		}
+	}
+	free(idx);
+	return n;
+}
+
+int mess_quality_mix(struct mess_run *r, struct mess_curve *c,
+		     const struct mess_gen_kernel *k)
+{
+	const struct mess_qtol tol = MESS_QTOL_DEFAULT;
+	unsigned char *inv = NULL;
+	int changed = 0, err = 0;
+
+	for (int round = 0; round < RULE_ROUNDS && !err; round++) {
+		unsigned char *t = realloc(inv, c->n ? c->n : 1);
+		size_t todo = 0, cap = c->n / 2 > 4 ? c->n / 2 : 4;
+		unsigned waves;
+
+		if (!t) {
+			err = -ENOMEM;
+			break;
+		}
+		inv = t;
+		mess_quality_curve(c, r->unloaded_ns, r->unloaded_std_ns, &tol, inv);
+		waves = wave_candidates(r, c, inv);
+		if (round == 0)
+			r->waves_checked += waves;
+		for (size_t i = 0; i < c->n; i++)
+			todo += inv[i] && c->pts[i].remeasured <= (uint32_t)round;
+		if (!todo)
+			break;
+		fprintf(stderr, "[mix %3u%% stores] %zu point%s broke a rule or may be a wave: measured again\n",
+			c->store_pct, todo, todo == 1 ? "" : "s");
+		/* At most half the curve a round: a curve that breaks its rules
+		 * everywhere is said to, not measured without end. */
+		for (size_t i = 0; i < c->n && cap && !mess_interrupted; i++) {
+			struct mess_point q = MESS_POINT_INIT, *p = &c->pts[i];
+			char flags[160];
+
+			if (!inv[i] || p->remeasured > (uint32_t)round)
+				continue;
+			q.store_pct = p->store_pct;
+			q.nop = p->nop;
+			mess_measure_point(r, k, &q);
+			if (mess_interrupted)
+				break;
+			q.remeasured = p->remeasured + 1;
+			fprintf(stderr, "[mix %3u%% stores] nop %7llu again: %8.2f GB/s %8.1f ns (was %.2f GB/s %.1f ns)%s%s%s\n",
+				c->store_pct, (unsigned long long)q.nop, q.bw_gbs,
+				q.lat_ns, p->bw_gbs, p->lat_ns,
+				q.flags ? " [" : "",
+				mess_qflags_str(q.flags, flags, sizeof(flags)),
+				q.flags ? "]" : "");
+			*p = q;
+			r->points_rule_remeasured++;
+			changed = 1;
+			cap--;
+		}
+		if (mess_interrupted)
+			err = -EINTR;
+	}
+	free(inv);
+	/* The flags as they stand now: a candidate wave still there after
+	 * its repeat is confirmed (metrics.c says waves past the maximum
+	 * only). */
+	mess_quality_curve(c, r->unloaded_ns, r->unloaded_std_ns, &tol, NULL);
+	if (changed && !err)
+		err = mess_run_rewrite_csv(r);
+	return err;
+}
+
+/* Why the worst disturbed window lost its time. */
+static const char *cause(const struct mess_run *r)
+{
+	if (isfinite(r->worst_steal_ms) && r->worst_steal_ms > 0)
+		return "steal: the hypervisor ran something else on its vCPU";
+	return "another task or interrupts on its core (no steal counted)";
+}
+
+void mess_run_verdict(struct mess_run *r)
+{
+	const struct mess_qtol tol = MESS_QTOL_DEFAULT;
+	enum mess_level *lv = calloc(r->fam.n ? r->fam.n : 1, sizeof(*lv));
+	struct mess_verdict *v = &r->verdict;
+	struct mess_quality_in q = {
+		.unloaded_ns = r->unloaded_ns, .unloaded_sd_ns = r->unloaded_std_ns,
+		.random_ns = r->cfg.window ? r->unloaded_random_ns : NAN,
+		.random_sd_ns = r->unloaded_random_std_ns,
+		.clock_spread_pct = r->freq.measured_spread_pct,
+	};
+
+	mess_verdict_init(v);
+	if (!lv) {
+		mess_verdict_add(v, MESS_INVALID, "internal", "out of memory judging the run");
+		return;
+	}
+	mess_env_verdict(&r->env, v);
+	/* Points of earlier sessions (--resume) are judged with the rest. */
+	for (size_t i = 0; i < r->fam.n; i++)
+		mess_quality_curve(&r->fam.curves[i], r->unloaded_ns,
+				   r->unloaded_std_ns, &tol, NULL);
+	mess_quality_family(&r->fam, &q, v, lv);
+	for (size_t i = 0; i < r->fam.n; i++)
+		if (r->fam.curves[i].store_pct <= MESS_GEN_OPS)
+			r->mix_level[r->fam.curves[i].store_pct] = lv[i];
+	free(lv);
+	if (!r->dist_ok)
+		mess_verdict_add(v, MESS_WARN, "disturbance_unknown",
+				 "what disturbed the chase windows could not be read (thread CPU clocks): a disturbed window cannot be told from a quiet one");
+	if (r->windows_kept_disturbed)
+		mess_verdict_add(v, MESS_WARN, "disturbed",
+				 "%u of %u chase windows were disturbed; each was measured again, and %u were kept when the bound was reached (curves.csv disturbed_kept); the worst: %s lost %.0f %% of its time, %s",
+				 r->windows_disturbed, r->windows, r->windows_kept_disturbed,
+				 r->worst_who, r->worst_lost_pct, cause(r));
+	else if (r->windows_disturbed)
+		mess_verdict_add(v, MESS_PASS, "disturbed_replaced",
+				 "%u of %u chase windows were disturbed and measured again; none was kept (the worst: %s lost %.0f %% of its time, %s)",
+				 r->windows_disturbed, r->windows, r->worst_who,
+				 r->worst_lost_pct, cause(r));
+	if (isfinite(r->migrations) && r->migrations > 0)
+		mess_verdict_add(v, MESS_WARN, "migrated",
+				 "measuring threads migrated %.0f times off the cores they were pinned to (something changed their affinity)",
+				 r->migrations);
+	if (isfinite(r->unloaded_cv_first))
+		mess_verdict_add(v, MESS_PASS, "unloaded_remeasured",
+				 "the unloaded latency broke a rule at first (spread %.1f %%) and was measured again; the figures are the second measurement's",
+				 100 * r->unloaded_cv_first);
+	if (r->clock_hi > 0 && (r->clock_hi - r->clock_lo) > CLOCK_RANGE_NOTE * r->clock_hi)
+		mess_verdict_add(v, MESS_PASS, "clock_range",
+				 "the chase core's clock ranged %.2f-%.2f GHz across the run's windows (curves.csv ghz_min, ghz_max): turbo under load, or a governor",
+				 r->clock_lo, r->clock_hi);
+	if (r->points_rule_remeasured)
+		mess_verdict_add(v, MESS_PASS, "remeasured",
+				 "%u points were measured again because they broke a rule or might be a wave (curves.csv remeasured)",
+				 r->points_rule_remeasured);
+}
+
+json_t *mess_run_quality_json(const struct mess_run *r)
+{
+	json_t *q = mess_verdict_json(&r->verdict), *mixes = json_array();
+	const struct mess_qtol tol = MESS_QTOL_DEFAULT;
+
+	for (size_t i = 0; i < r->fam.n; i++) {
+		const struct mess_curve *c = &r->fam.curves[i];
+		json_t *fl = json_object();
+
+		for (int k = 0; k < MESS_QR_N; k++) {
+			unsigned n = 0;
+
+			for (size_t j = 0; j < c->n; j++)
+				n += !!(c->pts[j].flags & MESS_QF(k));
+			json_object_set_new(fl, mess_qrules[k].name, json_integer(n));
+		}
+		json_array_append_new(mixes, mess_json_pack("{s:i, s:s, s:I, s:I, s:o}",
+			"store_pct", (int)c->store_pct,
+			"status", mess_level_status(c->store_pct <= MESS_GEN_OPS ?
+						    r->mix_level[c->store_pct] : MESS_INVALID),
+			"points", (json_int_t)mess_curve_usable(c),
+			"flagged", (json_int_t)mess_curve_flagged(c), "flags", fl));
+	}
+	if (mess_json_merge(q, mess_json_pack(
+		"{s:o, s:{s:i, s:i, s:i, s:s, s:s}, s:i, s:i, s:[o,o], s:o, s:b,"
+		" s:{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}}",
+		"mixes", mixes,
+		"windows", "measured", (int)r->windows,
+		"disturbed", (int)r->windows_disturbed,
+		"kept_disturbed", (int)r->windows_kept_disturbed,
+		"disturbed_rule", "a measuring thread (the chase or a generator) lost more than 2 % of the window's wall time (wall minus its on-CPU time: steal, another task, interrupts), or the chase core's clock moved more than 5 % across it",
+		"bound", "a point measures at most as many disturbed windows again as it has repeats; then they are kept and the point is flagged disturbed",
+		"points_remeasured_for_rules", (int)r->points_rule_remeasured,
+		"wave_candidates_checked", (int)r->waves_checked,
+		"chase_clock_ghz_range", mess_json_real(r->clock_hi > 0 ? r->clock_lo : NAN, 3),
+		mess_json_real(r->clock_hi > 0 ? r->clock_hi : NAN, 3),
+		"migrations", mess_json_real(r->migrations, 0),
+		"strict", r->cfg.strict,
+		"thresholds",
+		"non_monotone_bw_rel", tol.bw_rel, "stall_lat_rel", tol.stall_rel,
+		"below_unloaded_rel", tol.below_rel, "spread_sds", tol.nsd,
+		"unloaded_cv_warn", MESS_Q_UNLOADED_CV_WARN,
+		"unloaded_cv_invalid", MESS_Q_UNLOADED_CV_INVALID,
+		"clock_spread_warn_pct", MESS_Q_CLOCK_SPREAD_WARN,
+		"mix_flagged_invalid_share", MESS_Q_MIX_FLAGGED_INVALID,
+		"lost_max_pct", MESS_LOST_MAX_PCT))) {
+		json_decref(q);
+		return NULL;
+	}
+	return q;
+}
+
+void mess_run_quality_md(FILE *f, const struct mess_run *r)
+{
+	mess_verdict_md(f, &r->verdict);
+	mess_env_md(f, &r->env);
+	fprintf(f, "| mix (store %%) | status | points | flagged | disturbed windows (measured again) |\n|---:|---|---:|---:|---:|\n");
+	for (size_t i = 0; i < r->fam.n; i++) {
+		const struct mess_curve *c = &r->fam.curves[i];
+		double dist = 0;
+
+		for (size_t j = 0; j < c->n; j++)
+			if (isfinite(c->pts[j].disturbed))
+				dist += c->pts[j].disturbed;
+		fprintf(f, "| %u | %s | %zu | %zu | %.0f |\n", c->store_pct,
+			mess_level_status(c->store_pct <= MESS_GEN_OPS ?
+					  r->mix_level[c->store_pct] : MESS_INVALID),
+			mess_curve_usable(c), mess_curve_flagged(c), dist);
+	}
+	fprintf(f, "\nA flagged point broke a rule and still did when measured again; it is kept in curves.csv with its `flags` (results/README.md lists the rules).\n\n");
+}

@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: MIT
+/* The consistency rules and verdicts (mess/quality.h). */
+#include "mess/quality.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mess/json.h"
+
+const struct mess_qrule_def mess_qrules[MESS_QR_N] = {
+	[MESS_QR_DISTURBED] = { "disturbed",
+		"chase windows disturbed (time lost to steal, preemption, a migration or a clock change) were kept: the bound on measuring again was reached" },
+	[MESS_QR_SPREAD] = { "spread",
+		"its repeats disagree by more than 10 % of their median after measuring again" },
+	[MESS_QR_UNSTEADY] = { "unsteady",
+		"the generators' bandwidth never settled before the chase" },
+	[MESS_QR_NON_MONOTONE] = { "non_monotone",
+		"more bandwidth than a point under more pressure, beyond both points' spread (below the curve's maximum bandwidth, where no wave can be)" },
+	[MESS_QR_STALL] = { "stall",
+		"a higher latency than a point under more pressure, beyond both points' spread" },
+	[MESS_QR_BELOW_UNLOADED] = { "below_unloaded",
+		"a latency below the unloaded chase's by more than both spreads" },
+};
+
+const char *mess_qflags_str(uint32_t flags, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	if (len)
+		buf[0] = 0;
+	for (int r = 0; r < MESS_QR_N && len; r++) {
+		if (!(flags & MESS_QF(r)))
+			continue;
+		at += (size_t)snprintf(buf + at, at < len ? len - at : 0, "%s%s",
+				       at ? ";" : "", mess_qrules[r].name);
+		if (at >= len)
+			break;
+	}
+	return buf;
+}
+
+int mess_qflags_parse(const char *s, uint32_t *flags)
+{
+	*flags = 0;
+	while (*s) {
+		size_t n = strcspn(s, ";");
+		int r;
+
+		for (r = 0; r < MESS_QR_N; r++)
+			if (strlen(mess_qrules[r].name) == n &&
+			    !strncmp(mess_qrules[r].name, s, n))
+				break;
+		if (r == MESS_QR_N)
+			return -EINVAL;
+		*flags |= MESS_QF(r);
+		s += n;
+		if (*s == ';' && !*++s)
+			return -EINVAL;	/* a trailing ';' names nothing */
+	}
+	return 0;
+}
+
+size_t mess_curve_flagged(const struct mess_curve *c)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->n; i++)
+		n += c->pts[i].flags != 0;
+	return n;
+}
+
+/* A standard deviation that was not measured counts as none: the floor
+ * alone then decides (a 1-repeat point). */
+static double sd0(double sd)
+{
+	return isfinite(sd) && sd > 0 ? sd : 0;
+}
+
+static double comb(double a, double b)
+{
+	return sqrt(sd0(a) * sd0(a) + sd0(b) * sd0(b));
+}
+
+/*
+ * Violation pairs (a, b) as indices into c->pts, a lighter than b (larger
+ * nop).  The greedy cover: flag the point in most unflagged violations
+ * (ties: the later measured, which is what a doubtful re-measure replaces
+ * last), until every violation has a flagged point.
+ */
+static size_t cover(struct mess_curve *c, const size_t *va, const size_t *vb,
+		    size_t nv, uint32_t bit, unsigned char *involved)
+{
+	size_t *cnt = calloc(c->n ? c->n : 1, sizeof(*cnt)), flagged = 0;
+	char *hit = calloc(nv ? nv : 1, 1);
+
+	for (size_t k = 0; involved && k < nv; k++)
+		involved[va[k]] = involved[vb[k]] = 1;
+	if (!cnt || !hit) {
+		/* Out of memory: both ends of every violation, never none. */
+		for (size_t k = 0; k < nv; k++) {
+			c->pts[va[k]].flags |= bit;
+			c->pts[vb[k]].flags |= bit;
+		}
+		free(cnt);
+		free(hit);
+		return nv ? 2 * nv : 0;
+	}
+	for (;;) {
+		size_t best = SIZE_MAX;
+
+		memset(cnt, 0, c->n * sizeof(*cnt));
+		for (size_t k = 0; k < nv; k++)
+			if (!hit[k]) {
+				cnt[va[k]]++;
+				cnt[vb[k]]++;
+			}
+		for (size_t i = 0; i < c->n; i++)
+			if (cnt[i] && (best == SIZE_MAX || cnt[i] >= cnt[best]))
+				best = i;
+		if (best == SIZE_MAX)
+			break;
+		c->pts[best].flags |= bit;
+		flagged++;
+		for (size_t k = 0; k < nv; k++)
+			if (va[k] == best || vb[k] == best)
+				hit[k] = 1;
+	}
+	free(cnt);
+	free(hit);
+	return flagged;
+}
+
+size_t mess_quality_curve(struct mess_curve *c, double unloaded_ns,
+			  double unloaded_sd_ns, const struct mess_qtol *t,
+			  unsigned char *involved)
+{
+	size_t n = c->n, nv, flagged = 0, imax = SIZE_MAX;
+	size_t *va, *vb;
+
+	for (size_t i = 0; i < n; i++)
+		c->pts[i].flags &= ~MESS_QF_CURVE_RULES;
+	if (involved)
+		memset(involved, 0, n);
+	/* At most every pair, for each of two rules. */
+	va = calloc(n * n / 2 + 1, sizeof(*va));
+	vb = calloc(n * n / 2 + 1, sizeof(*vb));
+	if (!va || !vb) {
+		free(va);
+		free(vb);
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (mess_point_usable(&c->pts[i]) &&
+		    (imax == SIZE_MAX || c->pts[i].bw_gbs > c->pts[imax].bw_gbs))
+			imax = i;
+
+	/* non_monotone: below the maximum (at or above its nop), bandwidth
+	 * must fall as the nop count rises.  Past it a drop is a wave. */
+	nv = 0;
+	for (size_t a = 0; imax != SIZE_MAX && a < n; a++) {
+		const struct mess_point *pa = &c->pts[a];
+
+		if (!mess_point_usable(pa) || pa->nop < c->pts[imax].nop)
+			continue;
+		for (size_t b = 0; b < n; b++) {
+			const struct mess_point *pb = &c->pts[b];
+
+			if (!mess_point_usable(pb) || pb->nop >= pa->nop ||
+			    pb->nop < c->pts[imax].nop)
+				continue;
+			if (pa->bw_gbs - pb->bw_gbs >
+			    t->bw_rel * pa->bw_gbs +
+				    t->nsd * comb(pa->bw_gbs_std, pb->bw_gbs_std)) {
+				va[nv] = a;
+				vb[nv++] = b;
+			}
+		}
+	}
+	flagged += cover(c, va, vb, nv, MESS_QF(MESS_QR_NON_MONOTONE),
+			 involved);
+
+	/* stall: latency must not fall as pressure rises, anywhere. */
+	nv = 0;
+	for (size_t a = 0; a < n; a++) {
+		const struct mess_point *pa = &c->pts[a];
+
+		if (!mess_point_usable(pa))
+			continue;
+		for (size_t b = 0; b < n; b++) {
+			const struct mess_point *pb = &c->pts[b];
+
+			if (!mess_point_usable(pb) || pb->nop >= pa->nop)
+				continue;
+			if (pa->lat_ns - pb->lat_ns >
+			    t->stall_rel * pb->lat_ns +
+				    t->nsd * comb(pa->lat_ns_std, pb->lat_ns_std)) {
+				va[nv] = a;
+				vb[nv++] = b;
+			}
+		}
+	}
+	flagged += cover(c, va, vb, nv, MESS_QF(MESS_QR_STALL), involved);
+	free(va);
+	free(vb);
+
+	/* below_unloaded: one point against the run's yardstick. */
+	for (size_t i = 0; unloaded_ns > 0 && i < n; i++) {
+		struct mess_point *p = &c->pts[i];
+
+		if (mess_point_usable(p) &&
+		    unloaded_ns - p->lat_ns > t->below_rel * unloaded_ns +
+			    t->nsd * comb(p->lat_ns_std, unloaded_sd_ns)) {
+			p->flags |= MESS_QF(MESS_QR_BELOW_UNLOADED);
+			if (involved)
+				involved[i] = 1;
+			flagged++;
+		}
+	}
+	return flagged;
+}
+
+/* ---- verdicts ---- */
+
+static const char *const level_names[] = { "PASS", "WARN", "INVALID" };
+static const char *const level_status[] = { "ok", "warn", "invalid" };
+
+const char *mess_level_name(enum mess_level l)
+{
+	return l <= MESS_INVALID ? level_names[l] : "?";
+}
+
+const char *mess_level_status(enum mess_level l)
+{
+	return l <= MESS_INVALID ? level_status[l] : "?";
+}
+
+int mess_level_parse(const char *s, enum mess_level *l)
+{
+	for (int i = 0; i <= MESS_INVALID; i++)
+		if (s && !strcmp(s, level_names[i])) {
+			*l = (enum mess_level)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+void mess_verdict_init(struct mess_verdict *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->level = MESS_PASS;
+}
+
+void mess_verdict_add(struct mess_verdict *v, enum mess_level level,
+		      const char *rule, const char *fmt, ...)
+{
+	struct mess_reason *r;
+	va_list ap;
+
+	if (level > v->level)
+		v->level = level;
+	if (v->n == MESS_VERDICT_MAX) {
+		v->dropped++;
+		return;
+	}
+	r = &v->r[v->n++];
+	r->level = level;
+	snprintf(r->rule, sizeof(r->rule), "%s", rule);
+	va_start(ap, fmt);
+	vsnprintf(r->text, sizeof(r->text), fmt, ap);
+	va_end(ap);
+}
+
+/* Reasons worst first, in the order they were added within a level. */
+static size_t ordered(const struct mess_verdict *v, size_t *idx)
+{
+	size_t m = 0;
+
+	for (int l = MESS_INVALID; l >= MESS_PASS; l--)
+		for (size_t i = 0; i < v->n; i++)
+			if ((int)v->r[i].level == l)
+				idx[m++] = i;
+	return m;
+}
+
+json_t *mess_verdict_json(const struct mess_verdict *v)
+{
+	json_t *a = json_array();
+	size_t idx[MESS_VERDICT_MAX], m = ordered(v, idx);
+
+	for (size_t k = 0; k < m; k++) {
+		const struct mess_reason *r = &v->r[idx[k]];
+
+		json_array_append_new(a, mess_json_pack("{s:s, s:s, s:s}",
+			"level", mess_level_name(r->level), "rule", r->rule,
+			"text", r->text));
+	}
+	return mess_json_pack("{s:s, s:o, s:I}", "verdict",
+			      mess_level_name(v->level), "reasons", a,
+			      "reasons_dropped", (json_int_t)v->dropped);
+}
+
+void mess_verdict_md(FILE *f, const struct mess_verdict *v)
+{
+	size_t idx[MESS_VERDICT_MAX], m = ordered(v, idx);
+
+	fprintf(f, "## Verdict: %s\n\n", mess_level_name(v->level));
+	if (v->level == MESS_PASS)
+		fprintf(f, "Every rule held: nothing disturbed a kept measurement and every curve is consistent (meta.json `quality`).\n");
+	for (size_t k = 0; k < m; k++)
+		fprintf(f, "- **%s** (`%s`): %s\n", mess_level_name(v->r[idx[k]].level),
+			v->r[idx[k]].rule, v->r[idx[k]].text);
+	if (v->dropped)
+		fprintf(f, "- and %zu more reasons (see meta.json `quality`)\n",
+			v->dropped);
+	fprintf(f, "\n");
+}
+
+void mess_verdict_print(FILE *f, const char *prog, const struct mess_verdict *v)
+{
+	size_t idx[MESS_VERDICT_MAX], m = ordered(v, idx), shown = 0;
+
+	fprintf(f, "%s: verdict %s%s\n", prog, mess_level_name(v->level),
+		v->level == MESS_PASS ? ": every rule held" : "");
+	for (size_t k = 0; k < m; k++) {
+		if (v->r[idx[k]].level == MESS_PASS)
+			continue;
+		fprintf(f, "%s:   %s: %s\n", prog, mess_level_name(v->r[idx[k]].level),
+			v->r[idx[k]].text);
+		shown++;
+	}
+	if (v->dropped)
+		fprintf(f, "%s:   and %zu more (meta.json quality)\n", prog,
+			v->dropped);
+}
+
+/* ---- the curves' run ---- */
+
+static int window_slower(const struct mess_quality_in *in)
+{
+	return isfinite(in->random_ns) && in->unloaded_ns > 0 &&
+	       in->unloaded_ns - in->random_ns >
+		       0.03 * in->random_ns +
+			       2 * comb(in->unloaded_sd_ns, in->random_sd_ns);
+}
+
+int mess_quality_unloaded_ok(const struct mess_quality_in *in)
+{
+	return !(in->unloaded_sd_ns > MESS_Q_UNLOADED_CV_WARN * in->unloaded_ns) &&
+	       !window_slower(in);
+}
+
+void mess_quality_family(const struct mess_family *f,
+			 const struct mess_quality_in *in,
+			 struct mess_verdict *v, enum mess_level *mix)
+{
+	double cv = in->unloaded_sd_ns / in->unloaded_ns;
+
+	if (in->unloaded_ns > 0 && isfinite(cv)) {
+		if (cv > MESS_Q_UNLOADED_CV_INVALID)
+			mess_verdict_add(v, MESS_INVALID, "unloaded_spread",
+					 "the unloaded latency %.1f ns varies by %.1f ns (%.1f %%) over its repeats: every curve is read against it",
+					 in->unloaded_ns, in->unloaded_sd_ns, 100 * cv);
+		else if (cv > MESS_Q_UNLOADED_CV_WARN)
+			mess_verdict_add(v, MESS_WARN, "unloaded_spread",
+					 "the unloaded latency %.1f ns varies by %.1f ns (%.1f %%) over its repeats (above %.0f %%)",
+					 in->unloaded_ns, in->unloaded_sd_ns, 100 * cv,
+					 100 * MESS_Q_UNLOADED_CV_WARN);
+	}
+	if (window_slower(in))
+		mess_verdict_add(v, MESS_INVALID, "window_slower",
+				 "the TLB-window chase (%.1f ns) was slower than the fully random one (%.1f ns), which also pays page walks: the machine was disturbed while they were measured",
+				 in->unloaded_ns, in->random_ns);
+	if (isfinite(in->clock_spread_pct) &&
+	    in->clock_spread_pct > MESS_Q_CLOCK_SPREAD_WARN)
+		mess_verdict_add(v, MESS_WARN, "clock_unstable",
+				 "the chase core's clock varied by %.1f %% while it was measured (above %.0f %%): cycle figures (PROFET's export) are doubtful",
+				 in->clock_spread_pct, MESS_Q_CLOCK_SPREAD_WARN);
+
+	for (size_t i = 0; i < f->n; i++) {
+		const struct mess_curve *c = &f->curves[i];
+		size_t nf = mess_curve_flagged(c), nu = mess_curve_usable(c);
+		uint32_t any = 0;
+		char names[160];
+
+		for (size_t j = 0; j < c->n; j++)
+			any |= c->pts[j].flags;
+		mix[i] = !nf ? MESS_PASS :
+			 (double)nf > MESS_Q_MIX_FLAGGED_INVALID * (double)nu ?
+			 MESS_INVALID : MESS_WARN;
+		if (!nu) {
+			mix[i] = MESS_INVALID;
+			mess_verdict_add(v, MESS_INVALID, "mix_empty",
+					 "mix %u %% stores: no point was measured",
+					 c->store_pct);
+			continue;
+		}
+		if (nf)
+			mess_verdict_add(v, mix[i], "mix_flagged",
+					 "mix %u %% stores: %zu of %zu points flagged (%s) after measuring them again%s",
+					 c->store_pct, nf, nu,
+					 mess_qflags_str(any, names, sizeof(names)),
+					 mix[i] == MESS_INVALID ? ", more than a third" : "");
+	}
+}
