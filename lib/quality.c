@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,51 +85,107 @@ static double comb(double a, double b)
 	return sqrt(sd0(a) * sd0(a) + sd0(b) * sd0(b));
 }
 
+/* One violation: two points that cannot both be right, and the rule. */
+struct viol {
+	size_t a, b;		/* a lighter (larger nop) than b */
+	uint32_t bit;
+};
+
 /*
- * Violation pairs (a, b) as indices into c->pts, a lighter than b (larger
- * nop).  The greedy cover: flag the point in most unflagged violations
- * (ties: the later measured, which is what a doubtful re-measure replaces
- * last), until every violation has a flagged point.
+ * How far each usable point lies from the mean of its neighbours in
+ * pressure order (from its one neighbour at an end), in bandwidth and in
+ * latency, each over the curve's largest value so the two add up: the
+ * tie-break between points in as many violations, since the outlier is
+ * the one its neighbours do not vouch for.
  */
-static size_t cover(struct mess_curve *c, const size_t *va, const size_t *vb,
-		    size_t nv, uint32_t bit, unsigned char *involved)
+static void residuals(const struct mess_curve *c, double *res)
+{
+	size_t n = c->n, *idx = malloc((n ? n : 1) * sizeof(*idx)), m = 0;
+	static const size_t off[2] = { offsetof(struct mess_point, bw_gbs),
+				       offsetof(struct mess_point, lat_ns) };
+
+	for (size_t i = 0; i < n; i++)
+		res[i] = 0;
+	if (!idx)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		size_t j;
+
+		if (!mess_point_usable(&c->pts[i]))
+			continue;
+		for (j = m; j > 0 && c->pts[idx[j - 1]].nop < c->pts[i].nop; j--)
+			idx[j] = idx[j - 1];
+		idx[j] = i;
+		m++;
+	}
+	for (int k = 0; k < 2; k++) {
+#define V(i) (*(const double *)((const char *)&c->pts[idx[i]] + off[k]))
+		double top = 0;
+
+		for (size_t i = 0; i < m; i++)
+			top = fmax(top, fabs(V(i)));
+		for (size_t i = 0; m > 1 && top > 0 && i < m; i++) {
+			double ref = i == 0 ? V(1) : i == m - 1 ? V(m - 2) :
+				     (V(i - 1) + V(i + 1)) / 2;
+
+			res[idx[i]] += fabs(V(i) - ref) / top;
+		}
+#undef V
+	}
+	free(idx);
+}
+
+/*
+ * The greedy cover of the violations of both rules together (a stall
+ * shows in both: bandwidth collapses as latency soars, so the points
+ * both rules name are the likeliest wrong): flag the point in most
+ * violations not yet explained, ties to the larger residual, then the
+ * later in c; it takes the rule of each violation it explains.
+ */
+static size_t cover(struct mess_curve *c, const struct viol *v, size_t nv,
+		    unsigned char *involved)
 {
 	size_t *cnt = calloc(c->n ? c->n : 1, sizeof(*cnt)), flagged = 0;
+	double *res = calloc(c->n ? c->n : 1, sizeof(*res));
 	char *hit = calloc(nv ? nv : 1, 1);
 
 	for (size_t k = 0; involved && k < nv; k++)
-		involved[va[k]] = involved[vb[k]] = 1;
-	if (!cnt || !hit) {
+		involved[v[k].a] = involved[v[k].b] = 1;
+	if (!cnt || !hit || !res) {
 		/* Out of memory: both ends of every violation, never none. */
 		for (size_t k = 0; k < nv; k++) {
-			c->pts[va[k]].flags |= bit;
-			c->pts[vb[k]].flags |= bit;
+			c->pts[v[k].a].flags |= v[k].bit;
+			c->pts[v[k].b].flags |= v[k].bit;
 		}
-		free(cnt);
-		free(hit);
-		return nv ? 2 * nv : 0;
+		flagged = 2 * nv;
+		goto out;
 	}
+	residuals(c, res);
 	for (;;) {
 		size_t best = SIZE_MAX;
 
 		memset(cnt, 0, c->n * sizeof(*cnt));
 		for (size_t k = 0; k < nv; k++)
 			if (!hit[k]) {
-				cnt[va[k]]++;
-				cnt[vb[k]]++;
+				cnt[v[k].a]++;
+				cnt[v[k].b]++;
 			}
 		for (size_t i = 0; i < c->n; i++)
-			if (cnt[i] && (best == SIZE_MAX || cnt[i] >= cnt[best]))
+			if (cnt[i] && (best == SIZE_MAX || cnt[i] > cnt[best] ||
+				       (cnt[i] == cnt[best] && res[i] >= res[best])))
 				best = i;
 		if (best == SIZE_MAX)
 			break;
-		c->pts[best].flags |= bit;
 		flagged++;
 		for (size_t k = 0; k < nv; k++)
-			if (va[k] == best || vb[k] == best)
+			if (!hit[k] && (v[k].a == best || v[k].b == best)) {
+				c->pts[best].flags |= v[k].bit;
 				hit[k] = 1;
+			}
 	}
+out:
 	free(cnt);
+	free(res);
 	free(hit);
 	return flagged;
 }
@@ -137,54 +194,22 @@ size_t mess_quality_curve(struct mess_curve *c, double unloaded_ns,
 			  double unloaded_sd_ns, const struct mess_qtol *t,
 			  unsigned char *involved)
 {
-	size_t n = c->n, nv, flagged = 0, imax = SIZE_MAX;
-	size_t *va, *vb;
+	size_t n = c->n, nv = 0, flagged, imax = SIZE_MAX;
+	struct viol *v;
 
 	for (size_t i = 0; i < n; i++)
 		c->pts[i].flags &= ~MESS_QF_CURVE_RULES;
 	if (involved)
 		memset(involved, 0, n);
 	/* At most every pair, for each of two rules. */
-	va = calloc(n * n / 2 + 1, sizeof(*va));
-	vb = calloc(n * n / 2 + 1, sizeof(*vb));
-	if (!va || !vb) {
-		free(va);
-		free(vb);
+	v = calloc(n * n + 1, sizeof(*v));
+	if (!v)
 		return 0;
-	}
 	for (size_t i = 0; i < n; i++)
 		if (mess_point_usable(&c->pts[i]) &&
 		    (imax == SIZE_MAX || c->pts[i].bw_gbs > c->pts[imax].bw_gbs))
 			imax = i;
-
-	/* non_monotone: below the maximum (at or above its nop), bandwidth
-	 * must fall as the nop count rises.  Past it a drop is a wave. */
-	nv = 0;
 	for (size_t a = 0; imax != SIZE_MAX && a < n; a++) {
-		const struct mess_point *pa = &c->pts[a];
-
-		if (!mess_point_usable(pa) || pa->nop < c->pts[imax].nop)
-			continue;
-		for (size_t b = 0; b < n; b++) {
-			const struct mess_point *pb = &c->pts[b];
-
-			if (!mess_point_usable(pb) || pb->nop >= pa->nop ||
-			    pb->nop < c->pts[imax].nop)
-				continue;
-			if (pa->bw_gbs - pb->bw_gbs >
-			    t->bw_rel * pa->bw_gbs +
-				    t->nsd * comb(pa->bw_gbs_std, pb->bw_gbs_std)) {
-				va[nv] = a;
-				vb[nv++] = b;
-			}
-		}
-	}
-	flagged += cover(c, va, vb, nv, MESS_QF(MESS_QR_NON_MONOTONE),
-			 involved);
-
-	/* stall: latency must not fall as pressure rises, anywhere. */
-	nv = 0;
-	for (size_t a = 0; a < n; a++) {
 		const struct mess_point *pa = &c->pts[a];
 
 		if (!mess_point_usable(pa))
@@ -194,17 +219,21 @@ size_t mess_quality_curve(struct mess_curve *c, double unloaded_ns,
 
 			if (!mess_point_usable(pb) || pb->nop >= pa->nop)
 				continue;
-			if (pa->lat_ns - pb->lat_ns >
-			    t->stall_rel * pb->lat_ns +
-				    t->nsd * comb(pa->lat_ns_std, pb->lat_ns_std)) {
-				va[nv] = a;
-				vb[nv++] = b;
-			}
+			/* non_monotone: below the maximum (at or above its
+			 * nop), bandwidth falls as the nop count rises.  Past
+			 * it a drop is a wave. */
+			if (pb->nop >= c->pts[imax].nop &&
+			    pa->bw_gbs - pb->bw_gbs > t->bw_rel * pa->bw_gbs +
+				    t->nsd * comb(pa->bw_gbs_std, pb->bw_gbs_std))
+				v[nv++] = (struct viol){ a, b, MESS_QF(MESS_QR_NON_MONOTONE) };
+			/* stall: latency never falls as pressure rises. */
+			if (pa->lat_ns - pb->lat_ns > t->stall_rel * pb->lat_ns +
+				    t->nsd * comb(pa->lat_ns_std, pb->lat_ns_std))
+				v[nv++] = (struct viol){ a, b, MESS_QF(MESS_QR_STALL) };
 		}
 	}
-	flagged += cover(c, va, vb, nv, MESS_QF(MESS_QR_STALL), involved);
-	free(va);
-	free(vb);
+	flagged = cover(c, v, nv, involved);
+	free(v);
 
 	/* below_unloaded: one point against the run's yardstick. */
 	for (size_t i = 0; unloaded_ns > 0 && i < n; i++) {
@@ -213,10 +242,10 @@ size_t mess_quality_curve(struct mess_curve *c, double unloaded_ns,
 		if (mess_point_usable(p) &&
 		    unloaded_ns - p->lat_ns > t->below_rel * unloaded_ns +
 			    t->nsd * comb(p->lat_ns_std, unloaded_sd_ns)) {
+			flagged += !(p->flags & MESS_QF_CURVE_RULES);
 			p->flags |= MESS_QF(MESS_QR_BELOW_UNLOADED);
 			if (involved)
 				involved[i] = 1;
-			flagged++;
 		}
 	}
 	return flagged;
@@ -273,6 +302,12 @@ void mess_verdict_add(struct mess_verdict *v, enum mess_level level,
 	va_end(ap);
 }
 
+/* A reason's level as written: one at PASS changes nothing, a note. */
+static const char *reason_level(enum mess_level l)
+{
+	return l == MESS_PASS ? "note" : mess_level_name(l);
+}
+
 /* Reasons worst first, in the order they were added within a level. */
 static size_t ordered(const struct mess_verdict *v, size_t *idx)
 {
@@ -294,7 +329,7 @@ json_t *mess_verdict_json(const struct mess_verdict *v)
 		const struct mess_reason *r = &v->r[idx[k]];
 
 		json_array_append_new(a, mess_json_pack("{s:s, s:s, s:s}",
-			"level", mess_level_name(r->level), "rule", r->rule,
+			"level", reason_level(r->level), "rule", r->rule,
 			"text", r->text));
 	}
 	return mess_json_pack("{s:s, s:o, s:I}", "verdict",
@@ -310,7 +345,7 @@ void mess_verdict_md(FILE *f, const struct mess_verdict *v)
 	if (v->level == MESS_PASS)
 		fprintf(f, "Every rule held: nothing disturbed a kept measurement and every curve is consistent (meta.json `quality`).\n");
 	for (size_t k = 0; k < m; k++)
-		fprintf(f, "- **%s** (`%s`): %s\n", mess_level_name(v->r[idx[k]].level),
+		fprintf(f, "- **%s** (`%s`): %s\n", reason_level(v->r[idx[k]].level),
 			v->r[idx[k]].rule, v->r[idx[k]].text);
 	if (v->dropped)
 		fprintf(f, "- and %zu more reasons (see meta.json `quality`)\n",

@@ -133,8 +133,8 @@ int mess_quality_mix(struct mess_run *r, struct mess_curve *c,
 static const char *cause(const struct mess_run *r)
 {
 	if (isfinite(r->worst_steal_ms) && r->worst_steal_ms > 0)
-		return "steal: the hypervisor ran something else on its vCPU";
-	return "another task or interrupts on its core (no steal counted)";
+		return "to steal: the hypervisor ran something else on its vCPU";
+	return "to another task or interrupts on its core, with no steal counted";
 }
 
 void mess_run_verdict(struct mess_run *r)
@@ -169,12 +169,12 @@ void mess_run_verdict(struct mess_run *r)
 				 "what disturbed the chase windows could not be read (thread CPU clocks): a disturbed window cannot be told from a quiet one");
 	if (r->windows_kept_disturbed)
 		mess_verdict_add(v, MESS_WARN, "disturbed",
-				 "%u of %u chase windows were disturbed; each was measured again, and %u were kept when the bound was reached (curves.csv disturbed_kept); the worst: %s lost %.0f %% of its time, %s",
+				 "%u of %u chase windows were disturbed; each was measured again, and %u were kept when the bound was reached (curves.csv disturbed_kept); the worst: %s lost %.0f %% of its time %s",
 				 r->windows_disturbed, r->windows, r->windows_kept_disturbed,
 				 r->worst_who, r->worst_lost_pct, cause(r));
 	else if (r->windows_disturbed)
 		mess_verdict_add(v, MESS_PASS, "disturbed_replaced",
-				 "%u of %u chase windows were disturbed and measured again; none was kept (the worst: %s lost %.0f %% of its time, %s)",
+				 "%u of %u chase windows were disturbed and measured again; none was kept; the worst: %s lost %.0f %% of its time %s",
 				 r->windows_disturbed, r->windows, r->worst_who,
 				 r->worst_lost_pct, cause(r));
 	if (isfinite(r->migrations) && r->migrations > 0)

@@ -67,12 +67,13 @@ struct mess_qtol {
 /*
  * The curve rules on c's usable points, setting MESS_QF_CURVE_RULES in
  * each point's flags (cleared first; other flags kept).  A rule's
- * violations are pairs of points; the fewest points that explain them all
- * are flagged, found greedily (the point in most violations first, ties
- * to the later one in c), so one outlier flags itself and not its
- * neighbours.  involved (c->n bytes, may be NULL) gets 1 for every point
- * in a violation: what to measure again before flagging for good.
- * unloaded_ns <= 0 skips below_unloaded.  Returns the number of flags set.
+ * violations are pairs of points; the fewest points that explain those
+ * of non_monotone and stall together are flagged, found greedily (the
+ * point in most violations first, ties to the one further from its
+ * neighbours), so one outlier flags itself and not its neighbours.
+ * involved (c->n bytes, may be NULL) gets 1 for every point in a
+ * violation: what to measure again before flagging for good.
+ * unloaded_ns <= 0 skips below_unloaded.  Returns the points flagged.
  */
 size_t mess_quality_curve(struct mess_curve *c, double unloaded_ns,
 			  double unloaded_sd_ns, const struct mess_qtol *t,
@@ -110,7 +111,9 @@ const char *mess_level_status(enum mess_level l);	/* "ok", "warn", "invalid" */
 /* "PASS" etc. back to a level: 0 or -EINVAL. */
 int mess_level_parse(const char *s, enum mess_level *l);
 
-/* {"verdict", "reasons": [{"level", "rule", "text"}...], "reasons_dropped"} */
+/* {"verdict", "reasons": [{"level", "rule", "text"}...], "reasons_dropped"};
+ * a reason's level is "WARN", "INVALID" or "note" (one that changes
+ * nothing), worst first. */
 json_t *mess_verdict_json(const struct mess_verdict *v);
 /* "## Verdict: WARN" and its reasons as a list: the head of a report. */
 void mess_verdict_md(FILE *f, const struct mess_verdict *v);
