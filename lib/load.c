@@ -21,6 +21,7 @@
 #include "mess/messfmt.h"
 #include "mess/metrics.h"
 #include "mess/parse.h"
+#include "mess/quality.h"
 
 #define LOOKED_FOR "curves.csv, memory_curves.csv, bwlat_<R>.txt or one .json file"
 
@@ -161,6 +162,64 @@ static const struct {
 #undef STR
 };
 
+/* A reason's text on one line: a hand-edited file may hold anything. */
+static void one_line(char *dst, size_t len, const char *src)
+{
+	snprintf(dst, len, "%s", src);
+	for (char *p = dst; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = ' ';
+}
+
+/*
+ * quality.verdict of meta.json and its first reason at the verdict's
+ * level (the reasons are in the order the rules ran, PASS notes among
+ * them; with none there, the first above PASS).  A verdict that is not
+ * one of ours is refused, not read as none: a set's trust is not
+ * guessed.  0 or -EINVAL.
+ */
+static int run_quality(struct set *s, const char *path, const json_t *q)
+{
+	struct mess_set_info *in = s->info;
+	const json_t *v = json_object_get(q, "verdict"), *r;
+	const char *name = json_string_value(v);
+	enum mess_level lv = MESS_PASS;
+	size_t i;
+
+	if (!q || json_is_null(q))
+		return 0;
+	if (!name || (strcmp(name, "pending") && mess_level_parse(name, &lv))) {
+		char word[40], what[64];
+
+		if (name) {
+			one_line(word, sizeof(word), name);
+			snprintf(what, sizeof(what), "'%s' is not allowed", word);
+		}
+		return mess_file_err(s->err, s->errlen, path, 0,
+				     "quality.verdict %s; allowed: PASS, WARN, INVALID or pending",
+				     name ? what : v ? "is not a string" : "is missing");
+	}
+	snprintf(in->verdict, sizeof(in->verdict), "%s", name);
+	if (!strcmp(name, "pending") || lv == MESS_PASS)
+		return 0;
+	/* At the verdict's level; a file edited by hand may have none
+	 * there, then any reason above PASS. */
+	for (int pass = 0; pass < 2 && !in->verdict_reasons; pass++)
+		json_array_foreach(json_object_get(q, "reasons"), i, r) {
+			const char *text = json_string_value(json_object_get(r, "text"));
+			enum mess_level rl;
+
+			if (!text || mess_level_parse(json_string_value(
+					json_object_get(r, "level")), &rl) ||
+			    (pass ? rl == MESS_PASS : rl != lv))
+				continue;
+			if (!in->verdict_reasons++)
+				one_line(in->verdict_reason,
+					 sizeof(in->verdict_reason), text);
+		}
+	return 0;
+}
+
 static int run_meta(struct set *s)
 {
 	struct mess_set_info *in = s->info;
@@ -199,8 +258,9 @@ static int run_meta(struct set *s)
 	done = json_object_get(m, "complete");
 	if (json_is_boolean(done))
 		in->complete = json_is_true(done);
+	ret = run_quality(s, path, json_object_get(m, "quality"));
 	json_decref(m);
-	return 0;
+	return ret;
 }
 
 /* summary.json: the chase-only latency of a run whose meta.json is gone. */
@@ -412,6 +472,11 @@ static void info_init(struct mess_set_info *in)
 	in->stride_bytes = NAN;
 	in->window_bytes = NAN;
 	in->complete = -1;
+}
+
+const char *mess_set_verdict(const struct mess_set_info *info)
+{
+	return info && info->verdict[0] ? info->verdict : "none";
 }
 
 static int cmp_bw(const void *a, const void *b)

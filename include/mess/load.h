@@ -51,6 +51,16 @@ struct mess_set_info {
 	int complete;		/* 1, 0, or -1 unknown */
 	int skipped_filled;	/* bwlat files left out: curve-sources.tsv
 				 * marks them interpolated or extrapolated */
+	/* Whether the run can be trusted (meta.json "quality"): "PASS",
+	 * "WARN", "INVALID", "pending" (stopped before it was judged), or ""
+	 * when the set carries no verdict (a run made before verdicts, or
+	 * another layout: mess_set_verdict says "none"). */
+	char verdict[16];
+	/* The verdict's first reason at its level (with none there, the
+	 * first above PASS), on one line, "" for PASS, pending and none; and
+	 * how many reasons were counted so. */
+	char verdict_reason[320];
+	int verdict_reasons;
 };
 
 /*
@@ -59,10 +69,14 @@ struct mess_set_info {
  * cycle-based set is converted with; 0 means "from its metadata".  On error
  * err holds one line naming the file, the line number where there is one,
  * and what is wrong.
- * 0, -ENOENT (nothing readable at path), -EINVAL (malformed, or a
- * cycle-based set and no frequency), -ENOMEM.
+ * 0, -ENOENT (nothing readable at path), -EINVAL (malformed, a verdict
+ * other than PASS, WARN, INVALID or pending, or a cycle-based set and no
+ * frequency), -ENOMEM.
  */
 int mess_set_load(const char *path, double ghz, struct mess_family *f,
 		  struct mess_set_info *info, char *err, size_t errlen);
+
+/* The verdict for people and files: info->verdict, or "none". */
+const char *mess_set_verdict(const struct mess_set_info *info);
 
 #endif
