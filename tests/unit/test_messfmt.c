@@ -22,6 +22,7 @@
 
 #include "mess/curve.h"
 #include "mess/messfmt.h"
+#include "mess/quality.h"
 
 /* Export prints 6 decimals of MB/s and of ns. */
 #define BW_EPS 1e-6	/* GB/s */
@@ -66,6 +67,12 @@ static void add(struct mess_curve *c, uint64_t nop, double bw, double lat)
 		.acc_write_bw_gbs = 0.9 * bw * (100.0 - c->read_pct) / 100.0,
 		.lat_nowalk_ns = lat - 7.25,
 		.counter_run_frac = 0.5,
+		/* the trust columns (schema 3) */
+		.bw_gbs_std = 0.125 * (double)(nop % 3), .disturbed = (double)(nop % 4),
+		.disturbed_kept = (double)(nop % 2), .lost_pct = 0.375,
+		.steal_ms = 10, .invol_switches = 2, .migrations = 0,
+		.ghz_min = 3.1, .ghz_max = 3.25, .remeasured = (uint32_t)(nop % 3),
+		.flags = nop % 5 ? 0 : MESS_QF(MESS_QR_STALL) | MESS_QF(MESS_QR_SPREAD),
 	};
 
 	assert_int_equal(mess_curve_add(c, &p), 0);
@@ -179,6 +186,8 @@ static void test_curves_csv_roundtrip(void **state)
 	odd.lat_ns_std = NAN;
 	odd.lat_nowalk_ns = NAN;
 	odd.counter_run_frac = NAN;
+	odd.migrations = NAN;
+	odd.ghz_min = NAN;
 	assert_int_equal(mess_curves_csv_write_row(fp, &odd, NULL), 0);
 	assert_int_equal(mess_curves_csv_write_row(fp, &odd, "a,b"), -EINVAL);
 	odd.store_pct = MESS_STORE_PCT_UNKNOWN;
@@ -217,6 +226,17 @@ static void test_curves_csv_roundtrip(void **state)
 			assert_near(q->acc_write_bw_gbs, p->acc_write_bw_gbs, 1e-6);
 			assert_near(q->lat_nowalk_ns, p->lat_nowalk_ns, 1e-4);
 			assert_near(q->counter_run_frac, p->counter_run_frac, 1e-4);
+			assert_near(q->bw_gbs_std, p->bw_gbs_std, 1e-6);
+			assert_near(q->disturbed, p->disturbed, 0);
+			assert_near(q->disturbed_kept, p->disturbed_kept, 0);
+			assert_near(q->lost_pct, p->lost_pct, 1e-3);
+			assert_near(q->steal_ms, p->steal_ms, 0.05);
+			assert_near(q->invol_switches, p->invol_switches, 0);
+			assert_near(q->migrations, p->migrations, 0);
+			assert_near(q->ghz_min, p->ghz_min, 1e-4);
+			assert_near(q->ghz_max, p->ghz_max, 1e-4);
+			assert_int_equal(q->remeasured, p->remeasured);
+			assert_int_equal(q->flags, p->flags);
 		}
 		for (j = 1; j < b->n; j++)
 			assert_true(b->pts[j - 1].nop >= b->pts[j].nop);
@@ -226,6 +246,8 @@ static void test_curves_csv_roundtrip(void **state)
 	/* Not measured stays not measured: empty fields, read as NAN. */
 	assert_true(isnan(g.curves[1].pts[g.curves[1].n - 1].lat_nowalk_ns));
 	assert_true(isnan(g.curves[1].pts[g.curves[1].n - 1].counter_run_frac));
+	assert_true(isnan(g.curves[1].pts[g.curves[1].n - 1].migrations));
+	assert_true(isnan(g.curves[1].pts[g.curves[1].n - 1].ghz_min));
 	mess_family_free(&g);
 	mess_family_free(&f);
 	rm_tree(dir);
@@ -249,11 +271,19 @@ static void test_curves_csv_rejects(void **state)
 		MESS_CURVES_CSV_HEADER_V1 "\n0,100.0,1000,1.5,1,0,120.5,0.1,3\n",
 		MESS_CURVES_CSV_HEADER_V1 "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,a,b\n",
 		/* schema 2: its four more columns, and only with its header */
-		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters\n",
+		MESS_CURVES_CSV_HEADER_V2 "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters\n",
 		MESS_CURVES_CSV_HEADER_V1 "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1\n",
-		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,-1,0,110,1\n",
-		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110 ns,1\n",
+		MESS_CURVES_CSV_HEADER_V2 "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,-1,0,110,1\n",
+		MESS_CURVES_CSV_HEADER_V2 "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110 ns,1\n",
 		MESS_CURVES_CSV_HEADER_V1 ",extra\n",
+		/* schema 3: its eleven more, a flag it does not know, a
+		 * negative count, a clock of 0 GHz */
+		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1\n",
+		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,0,stalls\n",
+		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,-1,0,0.1,0,1,0,3.1,3.2,0,\n",
+		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,0,3.2,0,\n",
+		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,x,\n",
+		MESS_CURVES_CSV_HEADER_V2 ",extra\n",
 	};
 	char *dir = make_tmpdir();
 	char path[512];
@@ -272,7 +302,7 @@ static void test_curves_csv_rejects(void **state)
 	{
 		struct mess_family f = { 0 };
 
-		write_text(path, MESS_CURVES_CSV_HEADER "\r\n"
+		write_text(path, MESS_CURVES_CSV_HEADER_V2 "\r\n"
 			   "0,99.5,1000,1.5,1.4,0.1,120.5,,3,counters,1.3,0.1,,1\r\n"
 			   "0,99.7,10,100.25,99,1.25,220.5,2.5,3,counters,90,2,211.25,0.5\r\n");
 		assert_int_equal(mess_curves_csv_read(path, &f, NULL, 0), 0);
@@ -284,6 +314,25 @@ static void test_curves_csv_rejects(void **state)
 		assert_true(isnan(f.curves[0].pts[0].lat_nowalk_ns));
 		assert_near(f.curves[0].pts[1].lat_nowalk_ns, 211.25, 1e-9);
 		assert_near(f.curves[0].pts[1].acc_read_bw_gbs, 90, 1e-9);
+		/* schema 2 says nothing of trust: unknown, not 0 */
+		assert_true(isnan(f.curves[0].pts[1].disturbed));
+		assert_int_equal(f.curves[0].pts[1].flags, 0);
+		mess_family_free(&f);
+	}
+	/* Schema 3: the trust columns, empty where unknown, and flags. */
+	{
+		struct mess_family f = { 0 };
+
+		write_text(path, MESS_CURVES_CSV_HEADER "\n"
+			   "0,99.5,1000,1.5,1.4,0.1,120.5,,3,accounted,1.3,0.1,,,0.05,2,1,3.5,,4,,3.1,3.2,1,disturbed;non_monotone\n");
+		assert_int_equal(mess_curves_csv_read(path, &f, NULL, 0), 0);
+		assert_near(f.curves[0].pts[0].disturbed, 2, 0);
+		assert_near(f.curves[0].pts[0].lost_pct, 3.5, 1e-9);
+		assert_true(isnan(f.curves[0].pts[0].steal_ms));
+		assert_true(isnan(f.curves[0].pts[0].migrations));
+		assert_int_equal(f.curves[0].pts[0].remeasured, 1);
+		assert_int_equal(f.curves[0].pts[0].flags,
+				 MESS_QF(MESS_QR_DISTURBED) | MESS_QF(MESS_QR_NON_MONOTONE));
 		mess_family_free(&f);
 	}
 	/* Schema 1 (before the counter columns) still reads; its points

@@ -109,6 +109,60 @@ static void status_fixture(void **state)
 /* The running test's own files: every CPU line this machine has parses,
  * the total is at least each CPU's share, and this thread's switch counts
  * never go down while it sleeps (a sleep is a voluntary switch). */
+/* /proc/<tid>/sched pads its keys before the ':'. */
+static void sched_text(void **state)
+{
+	static const char t[] =
+		"mess (4321, #threads: 3)\n"
+		"-------------------------------------------------------------------\n"
+		"se.exec_start                                :        456685.295177\n"
+		"se.nr_migrations                             :                    7\n"
+		"nr_involuntary_switches                      :                   12\n";
+	uint64_t v;
+
+	assert_int_equal(mess_procstatus_u64(t, sizeof(t) - 1, "se.nr_migrations", &v), 0);
+	assert_int_equal(v, 7);
+	assert_int_equal(mess_procstatus_u64(t, sizeof(t) - 1, "nr_involuntary_switches", &v), 0);
+	assert_int_equal(v, 12);
+	/* a prefix of a longer key is not the key; a real number is no count */
+	assert_int_equal(mess_procstatus_u64(t, sizeof(t) - 1, "se.nr", &v), -ENOENT);
+	assert_int_equal(mess_procstatus_u64(t, sizeof(t) - 1, "se.exec_start", &v), -EINVAL);
+}
+
+/* A task's stat line: a name with spaces and ')' in it, negative and
+ * UINT64_MAX fields before the CPU (field 39). */
+static void task_stat(void **state)
+{
+	static const char t[] =
+		"7060 (a (b) c) R 6973 6973 1219 0 -1 4194304 101 0 0 0 0 0 0 0 20 0 1 0 "
+		"49574 3133440 398 18446744073709551615 94649903792128 94649903812009 "
+		"140726265272464 0 0 0 0 0 0 0 0 0 17 5 0 0 0 0 0 94649903828016\n";
+	char st, comm[8];
+	int ppid, cpu, has, count;
+
+	assert_int_equal(mess_procstat_task(t, sizeof(t) - 1, &st, &ppid, &cpu,
+					    comm, sizeof(comm)), 0);
+	assert_int_equal(st, 'R');
+	assert_int_equal(ppid, 6973);
+	assert_int_equal(cpu, 5);
+	assert_string_equal(comm, "a (b) c");
+	/* cut before field 39, no ')' at all */
+	assert_int_equal(mess_procstat_task(t, 120, &st, &ppid, &cpu, NULL, 0), -EINVAL);
+	assert_int_equal(mess_procstat_task("12 x R 1", 8, &st, &ppid, &cpu, NULL, 0),
+			 -EINVAL);
+
+	assert_int_equal(mess_cpulist("0-3,8\n", 8, &has, &count), 0);
+	assert_int_equal(has, 1);
+	assert_int_equal(count, 5);
+	assert_int_equal(mess_cpulist("0-3,8", 4, &has, &count), 0);
+	assert_int_equal(has, 0);
+	assert_int_equal(mess_cpulist("1", 1, &has, &count), 0);
+	assert_int_equal(count, 1);
+	assert_int_equal(mess_cpulist("3-1", 1, &has, &count), -EINVAL);
+	assert_int_equal(mess_cpulist("0-", 1, &has, &count), -EINVAL);
+	assert_int_equal(mess_cpulist("a", 1, &has, &count), -EINVAL);
+}
+
 static void real_files(void **state)
 {
 	static char buf[1 << 16];
@@ -152,6 +206,8 @@ int main(void)
 		cmocka_unit_test(stat_old_kernel),
 		cmocka_unit_test(stat_malformed),
 		cmocka_unit_test(status_fixture),
+		cmocka_unit_test(sched_text),
+		cmocka_unit_test(task_stat),
 		cmocka_unit_test(real_files),
 	};
 
