@@ -272,6 +272,12 @@ static int write_info(const struct mess_export_in *in, const char *dir,
 		fprintf(o.fp, "UNLOADED_NS=%.3f\n", u);
 	if (in->extra_info)
 		fputs(in->extra_info, o.fp);
+	if (in->verdict)
+		fprintf(o.fp, "SOURCE_VERDICT=%s\n", in->verdict);
+	if (in->verdict && in->verdict_reason && in->verdict_reason[0])
+		fprintf(o.fp, "SOURCE_VERDICT_REASON=%s\n", in->verdict_reason);
+	if (in->verdict && in->verdict_note && in->verdict_note[0])
+		fprintf(o.fp, "SOURCE_VERDICT_NOTE=%s\n", in->verdict_note);
 	fprintf(o.fp, "SOURCES=curve-sources.tsv (measured, interpolated or extrapolated per read share)\n");
 	return out_close(&o, 0, err, errlen);
 }
@@ -386,6 +392,13 @@ static int write_json(const struct mess_export_in *in, const char *dir,
 				      "curves", curves);
 	int ret;
 
+	if (root && in->verdict &&
+	    mess_json_set(root, "source_verdict", mess_json_pack("{s:s, s:s?, s:s?}",
+			  "verdict", in->verdict, "reason", in->verdict_reason,
+			  "note", in->verdict_note))) {
+		json_decref(root);
+		root = NULL;
+	}
 	if (!root || !curves) {
 		json_decref(root);
 		json_decref(curves);

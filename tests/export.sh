@@ -5,7 +5,10 @@
 #    position, a descending search, ns) on a quick run's export;
 #  - PROFET's curves.json (cycles at --ghz) read back through our reader
 #    and compared with the ns the mess format holds;
-#  - the CSV in the Mess-Results layout read back as a set.
+#  - the CSV in the Mess-Results layout read back as a set;
+#  - the run's verdict: INVALID refused without --force (nothing written),
+#    exported with it and said in info.txt; WARN said; none and pending
+#    exported as before, said in one line.
 # usage: tests/export.sh MESS
 set -u
 mess=$1
@@ -47,13 +50,66 @@ simulate() {
 "$mess" --quick --no-plots --buffer 32M --gen-bytes 8M --chase-ms 5 --out "$tmp/run" >/dev/null 2>&1
 check "a quick run for the export" '[ -s "$tmp/run/curves.csv" ]'
 check "the run's own mess/: the simulator loads all 51 shares" 'simulate "$tmp/run/mess"'
-"$mess" export "$tmp/run" --out "$tmp/run-mess" 2>/dev/null
+# --force: a quick run on a busy machine may well be INVALID (meta.json
+# quality); what is checked here is the format, not the machine.
+"$mess" export "$tmp/run" --out "$tmp/run-mess" --force 2>/dev/null
 # Equal but for the rounding of curves.csv (the run exports its points
 # before they are written with 4-6 decimals).
 check "mess export of the run equals the run's mess/" \
-	'(for r in $(seq 0 2 100); do paste -d" " "$tmp/run/mess/bwlat_$r.txt" "$tmp/run-mess/bwlat_$r.txt" |
+	'(for r in $(seq 0 2 100); do [ -s "$tmp/run-mess/bwlat_$r.txt" ] || exit 1; paste -d" " "$tmp/run/mess/bwlat_$r.txt" "$tmp/run-mess/bwlat_$r.txt" |
 		awk "NF!=4 {exit 1} function d(a, b) { return a > b ? a - b : b - a }
 		     d(\$1, \$3) > 1e-4 * \$1 + 0.01 || d(\$2, \$4) > 1e-4 * \$2 + 0.01 {exit 1}" || exit 1; done)'
+
+# ---- the run's verdict (meta.json quality) ----
+# A copy of the run whose meta.json says VERDICT ($2: a jq filter on .quality).
+verdict_run() {
+	rm -rf "$tmp/$1" && mkdir "$tmp/$1" && cp "$tmp/run/curves.csv" "$tmp/$1/" &&
+		jq "$2" "$tmp/run/meta.json" >"$tmp/$1/meta.json"
+}
+inv='.quality = {verdict: "INVALID", reasons: [{level: "WARN", rule: "w", text: "a warning"},
+	{level: "INVALID", rule: "mix_invalid", text: "mix 0 % stores: 5 of 9 points flagged"},
+	{level: "INVALID", rule: "unloaded", text: "unsteady"}], reasons_dropped: 0}'
+verdict_run inv "$inv"
+"$mess" export "$tmp/inv" --out "$tmp/inv-x" 2>"$tmp/inv.err"
+rc=$?
+check "INVALID run: refused, exit 1 ($rc), nothing written" '[ $rc -eq 1 ] && [ ! -e "$tmp/inv-x" ]'
+check "INVALID run: one line naming the verdict, its first reason and --force" \
+	'[ $(wc -l <"$tmp/inv.err") -eq 1 ] && grep -q "verdict INVALID: mix 0 % stores: 5 of 9 points flagged (and 1 more in meta.json quality); not exported: --force exports it anyway" "$tmp/inv.err"'
+for f in mess json; do
+	"$mess" export "$tmp/inv" --out "$tmp/inv-$f" --format $f --force 2>"$tmp/inv-$f.err"
+	rc=$?
+	check "INVALID run with --force: exported as $f (exit $rc), a warning" \
+		'[ $rc -eq 0 ] && [ -s "$tmp/inv-$f/info.txt" ] && grep -q "^mess export: warning: .*verdict INVALID: mix 0 % stores.*--force" "$tmp/inv-$f.err"'
+	check "INVALID run with --force: info.txt ($f) says the source was INVALID and why" \
+		'grep -qx "SOURCE_VERDICT=INVALID" "$tmp/inv-$f/info.txt" && grep -qx "SOURCE_VERDICT_REASON=mix 0 % stores: 5 of 9 points flagged" "$tmp/inv-$f/info.txt" && grep -q "^SOURCE_VERDICT_NOTE=exported with --force" "$tmp/inv-$f/info.txt"'
+done
+check "INVALID run with --force: mess-curves.json says so too" \
+	'jq -e ".source_verdict.verdict == \"INVALID\"" "$tmp/inv-json/mess-curves.json" >/dev/null'
+verdict_run warn '.quality.verdict = "WARN" | .quality.reasons = [{level: "WARN", rule: "disturbed", text: "3 windows disturbed"}]'
+"$mess" export "$tmp/warn" --out "$tmp/warn-x" 2>"$tmp/warn.err"
+rc=$?
+check "WARN run: exported (exit $rc) with one warning line naming the verdict" \
+	'[ $rc -eq 0 ] && [ $(grep -c "verdict" "$tmp/warn.err") -eq 1 ] && grep -q "^mess export: warning: .*verdict WARN: 3 windows disturbed" "$tmp/warn.err" && grep -qx "SOURCE_VERDICT=WARN" "$tmp/warn-x/info.txt"'
+verdict_run pass '.quality.verdict = "PASS"'
+"$mess" export "$tmp/pass" --out "$tmp/pass-x" 2>"$tmp/pass.err"
+check "PASS run: exported, nothing said of it but info.txt" \
+	'[ -s "$tmp/pass-x/bwlat_100.txt" ] && ! grep -q -e verdict -e warning "$tmp/pass.err" && grep -qx "SOURCE_VERDICT=PASS" "$tmp/pass-x/info.txt"'
+for q in none pending; do
+	verdict_run $q "$( [ $q = none ] && echo 'del(.quality)' || echo '.quality = {verdict: "pending"}')"
+	"$mess" export "$tmp/$q" --out "$tmp/$q-x" 2>"$tmp/$q.err"
+	rc=$?
+	check "a run with verdict $q: exported as before (exit $rc), one line says it carries none" \
+		'[ $rc -eq 0 ] && [ -s "$tmp/$q-x/bwlat_100.txt" ] && [ $(grep -c "carries no verdict" "$tmp/$q.err") -eq 1 ] && [ $(wc -l <"$tmp/$q.err") -eq 2 ]'
+done
+check "a run with no verdict: info.txt says none" 'grep -qx "SOURCE_VERDICT=none" "$tmp/none-x/info.txt"'
+verdict_run odd '.quality.verdict = "MAYBE"'
+"$mess" export "$tmp/odd" --out "$tmp/odd-x" 2>"$tmp/odd.err"
+rc=$?
+check "a verdict not ours: refused, exit 1 ($rc), one line, nothing written" \
+	'[ $rc -eq 1 ] && [ ! -e "$tmp/odd-x" ] && [ $(wc -l <"$tmp/odd.err") -eq 1 ] && grep -q "quality.verdict .MAYBE. is not allowed" "$tmp/odd.err"'
+"$mess" export "$tmp/run/mess" --out "$tmp/bw-x" 2>"$tmp/bw.err"
+check "a bwlat set (not a run): no verdict said, none in info.txt" \
+	'[ $(wc -l <"$tmp/bw.err") -eq 1 ] && ! grep -q SOURCE_VERDICT "$tmp/bw-x/info.txt"'
 
 hbm=$ref/MN5-HBM-XeonMax9480-HBM2
 if [ ! -s "$hbm/memory_curves.csv" ]; then

@@ -25,6 +25,7 @@ struct export_opts {
 	char format[16];
 	char out[PATH_MAX];
 	double ghz;
+	int force;
 	int help;
 };
 
@@ -38,6 +39,8 @@ static const struct mess_opt opts[] = {
 	  "directory to write: new or empty (required)" },
 	{ "ghz", MESS_OPT_DOUBLE, F(ghz), 0, 0.1, 10, "GHZ",
 	  "CPU frequency for cycles (profet; a cycle-based input): default the one the run recorded" },
+	{ "force", MESS_OPT_FLAG, F(force), 0, 0, 0, NULL,
+	  "export a run whose verdict is INVALID (info.txt SOURCE_VERDICT then says so)" },
 	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
 };
 
@@ -46,7 +49,7 @@ static const struct mess_opt opts[] = {
 void mess_export_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: mess export RUN --format F --out DIR [--ghz GHZ]\n"
+		"usage: mess export RUN --format F --out DIR [--ghz GHZ] [--force]\n"
 		"Write a curve family for the program that consumes it.  RUN is a run\n"
 		"directory of mess, a Mess bwlat_*.txt directory, a Mess-Results directory\n"
 		"or memory_curves.csv, or a PROFET curves.json.\n\n");
@@ -58,11 +61,15 @@ void mess_export_usage(FILE *f)
 		"\nRead shares the run did not measure are filled from the curve model\n"
 		"(interpolated between measured shares, the nearest curve outside them);\n"
 		"curve-sources.tsv says which, info.txt how the set was measured.\n"
+		"\nA run whose verdict (meta.json quality) is INVALID is not exported\n"
+		"without --force; a WARN run is, with a warning.  info.txt says the\n"
+		"verdict of every run exported (SOURCE_VERDICT).\n"
 		"\nExamples:\n"
 		"  mess export results/node1 --format mess --out sim/node1      for the Mess simulator\n"
 		"  mess export results/node1 --format profet --out profet/node1 cycles at the run's clock\n"
 		"  mess export ref/MN5-HBM-XeonMax9480-HBM2 --format profet --ghz 2.0 --out hbm\n"
-		"Exit status: 0 ok, 1 bad usage or unreadable input, 2 failure.\n");
+		"Exit status: 0 ok, 1 bad usage, unreadable input or an INVALID run without\n"
+		"--force, 2 failure.\n");
 }
 
 /*
@@ -106,6 +113,57 @@ static void llc_latency(const struct mess_set_info *info, char *out, size_t len)
 		json_decref(j);
 	}
 	snprintf(out, len, "LLC_LATENCY_NS=unknown (no latency ladder beside this set; mess ladder measures one)\n");
+}
+
+/* After a first reason: where the others are. */
+static const char *more(const struct mess_set_info *info, char *buf, size_t len)
+{
+	if (info->verdict_reasons > 1)
+		snprintf(buf, len, " (and %d more in meta.json quality)",
+			 info->verdict_reasons - 1);
+	else
+		snprintf(buf, len, " (meta.json quality)");
+	return buf;
+}
+
+/*
+ * What a run's verdict means for its export, said in one line on stderr,
+ * and the provenance info.txt records.  An INVALID run is not exported
+ * without --force (a simulator fed curves that broke the rules would not
+ * know); a WARN run is, said; a run with no verdict (interrupted, or made
+ * before verdicts) is exported as before.  0, or -EINVAL: refused.
+ */
+static int verdict(const char *run, const struct mess_set_info *info, int force,
+		   struct mess_export_in *in)
+{
+	const char *v = mess_set_verdict(info), *why = info->verdict_reason;
+	char m[64];
+
+	if (info->kind != MESS_SET_RUN)
+		return 0;
+	in->verdict = v;
+	in->verdict_reason = why[0] ? why : NULL;
+	if (!strcmp(v, "INVALID") && !force) {
+		fprintf(stderr, "mess export: %s: verdict INVALID: %s%s; not exported: --force exports it anyway\n",
+			run, why[0] ? why : "no reason given", more(info, m, sizeof(m)));
+		return -EINVAL;
+	}
+	if (!strcmp(v, "INVALID")) {
+		in->verdict_note = "exported with --force: the source run's verdict is INVALID, its curves are not to be believed";
+		fprintf(stderr, "mess export: warning: %s: verdict INVALID: %s%s; exported because of --force (info.txt SOURCE_VERDICT says so)\n",
+			run, why[0] ? why : "no reason given", more(info, m, sizeof(m)));
+	} else if (!strcmp(v, "WARN")) {
+		fprintf(stderr, "mess export: warning: %s: verdict WARN: %s%s\n",
+			run, why[0] ? why : "no reason given", more(info, m, sizeof(m)));
+	} else if (strcmp(v, "PASS")) {
+		in->verdict_note = !strcmp(v, "pending") ?
+			"the run stopped before it was judged (meta.json quality.verdict pending)" :
+			"the run carries no verdict (made before verdicts: no meta.json quality)";
+		fprintf(stderr, "mess export: note: %s carries no verdict: %s; exported as before\n",
+			run, !strcmp(v, "pending") ? "it stopped before it was judged (pending)" :
+			"made before verdicts (no meta.json quality)");
+	}
+	return 0;
 }
 
 /* A new or empty directory: an export never mixes with other files (a
@@ -190,10 +248,15 @@ int mess_export_main(int argc, char **argv)
 			"measured by the run (meta.json cpu_frequency)" :
 			"nominal, from the set's metadata",
 	};
-	rc = mess_export(fmt, &in, o.out, &t, err, sizeof(err));
-	if (rc)
-		fprintf(stderr, "mess export: %s\n", err);
+	/* Before anything is written. */
+	rc = verdict(run[0], &info, o.force, &in);
+	if (!rc)
+		rc = mess_export(fmt, &in, o.out, &t, err, sizeof(err));
 	else
+		err[0] = '\0';
+	if (rc && err[0])
+		fprintf(stderr, "mess export: %s\n", err);
+	else if (!rc)
 		fprintf(stderr, "mess export: %s (%s) -> %s, format %s: %u read shares measured, %u interpolated, %u extrapolated (see curve-sources.tsv)\n",
 			info.path, info.kind_name, o.out, fmt->name, t.measured,
 			t.interpolated, t.extrapolated);

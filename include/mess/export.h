@@ -12,8 +12,8 @@
  *  - json:   the 51 curves of the mess format with their sources, in ns.
  * Every format also writes curve-sources.tsv (which read share is
  * measured, interpolated or extrapolated, and from what) and info.txt (the
- * set, units, frequency): names that no consumer picks up (they contain no
- * "bwlat" and do not end in .json).
+ * set, units, frequency, the source run's verdict): names that no
+ * consumer picks up (they contain no "bwlat" and do not end in .json).
  *
  * A read share is "measured" when a curve of the family lies within 1% of
  * it (the Mess simulator's grid is 2% wide); the file then holds that
@@ -50,6 +50,13 @@ struct mess_export_in {
 	/* More "KEY=value" lines for info.txt, each ending in a newline
 	 * (may be NULL). */
 	const char *extra_info;
+	/* The source run's verdict (include/mess/quality.h: "PASS", "WARN",
+	 * "INVALID", "pending", "none" for a run without one), its first
+	 * reason and a note on why it was exported all the same, each one
+	 * line; NULL: not a run, nothing said.  info.txt SOURCE_VERDICT,
+	 * SOURCE_VERDICT_REASON, SOURCE_VERDICT_NOTE; mess-curves.json
+	 * "source_verdict". */
+	const char *verdict, *verdict_reason, *verdict_note;
 	/* Filled by mess_export (set by it: leave NULL). */
 	struct mess_export_tally *tally;
 };

@@ -3,7 +3,8 @@
  * The exports read the way their consumers read them: the Mess simulator's
  * loader (every even read percentage, a descending search, ns) and
  * PROFET's curves.json (MB/s, cycles); the 51 shares' sources on a
- * hand-made family with known answers.
+ * hand-made family with known answers; the source run's verdict in the
+ * provenance.
  */
 #include <errno.h>
 #include <math.h>
@@ -225,11 +226,91 @@ static void test_mess_and_profet_on_reference(void **state)
 	assert_int_equal(rm_dir(tmpl), 0);
 }
 
+/* grep -c -x LINE FILE: how many lines are exactly LINE. */
+static int lines_equal(const char *file, const char *line)
+{
+	char buf[1024];
+	FILE *fp = fopen(file, "r");
+	int n = 0;
+
+	assert_non_null(fp);
+	while (fgets(buf, sizeof(buf), fp)) {
+		buf[strcspn(buf, "\n")] = '\0';
+		n += !strcmp(buf, line);
+	}
+	fclose(fp);
+	return n;
+}
+
+/* The source run's verdict in info.txt and mess-curves.json, once each
+ * and one line each; nothing of it when the set is not a run. */
+static void test_verdict_provenance(void **state)
+{
+	double b[] = { 10, 20 }, l[] = { 100, 120 };
+	char tmpl[] = "/tmp/mess-export-XXXXXX", dir[64], path[96], err[256];
+	struct mess_family f = { 0 };
+	struct mess_model *m;
+	json_t *j, *v;
+
+	add_curve(&f, 100, 2, b, l);
+	assert_int_equal(mess_model_new(&f, &m), 0);
+	assert_non_null(mkdtemp(tmpl));
+
+	struct mess_export_in in = { .fam = &f, .m = m, .origin = "run/curves.csv",
+				     .verdict = "INVALID",
+				     .verdict_reason = "mix 0 % stores: 5 of 9 points flagged",
+				     .verdict_note = "exported with --force" };
+
+	snprintf(dir, sizeof(dir), "%s/json", tmpl);
+	assert_int_equal(mess_export(mess_export_find("json"), &in, dir, NULL, err,
+				     sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/info.txt", dir);
+	assert_int_equal(lines_equal(path, "SOURCE_VERDICT=INVALID"), 1);
+	assert_int_equal(lines_equal(path, "SOURCE_VERDICT_REASON=mix 0 % stores: 5 of 9 points flagged"), 1);
+	assert_int_equal(lines_equal(path, "SOURCE_VERDICT_NOTE=exported with --force"), 1);
+	snprintf(path, sizeof(path), "%s/mess-curves.json", dir);
+	j = json_load_file(path, 0, NULL);
+	v = json_object_get(j, "source_verdict");
+	assert_string_equal(json_string_value(json_object_get(v, "verdict")), "INVALID");
+	assert_string_equal(json_string_value(json_object_get(v, "note")), "exported with --force");
+	json_decref(j);
+
+	/* A PASS run: the verdict alone; reason and note NULL are left out. */
+	in.verdict = "PASS";
+	in.verdict_reason = in.verdict_note = NULL;
+	snprintf(dir, sizeof(dir), "%s/pass", tmpl);
+	assert_int_equal(mess_export(mess_export_find("json"), &in, dir, NULL, err,
+				     sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/info.txt", dir);
+	assert_int_equal(lines_equal(path, "SOURCE_VERDICT=PASS"), 1);
+	snprintf(path, sizeof(path), "grep -q SOURCE_VERDICT_ %s/pass/info.txt", tmpl);
+	assert_int_not_equal(system(path), 0);
+	snprintf(path, sizeof(path), "%s/pass/mess-curves.json", tmpl);
+	j = json_load_file(path, 0, NULL);
+	v = json_object_get(j, "source_verdict");
+	assert_string_equal(json_string_value(json_object_get(v, "verdict")), "PASS");
+	assert_true(json_is_null(json_object_get(v, "reason")));
+	json_decref(j);
+
+	/* Not a run: nothing said. */
+	in.verdict = NULL;
+	snprintf(dir, sizeof(dir), "%s/set", tmpl);
+	assert_int_equal(mess_export(mess_export_find("mess"), &in, dir, NULL, err,
+				     sizeof(err)), 0);
+	snprintf(path, sizeof(path), "grep -q SOURCE_VERDICT %s/set/info.txt", tmpl);
+	assert_int_not_equal(system(path), 0);
+
+	mess_model_free(m);
+	mess_family_free(&f);
+	assert_int_equal(rm_dir(tmpl), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shares),
 		cmocka_unit_test(test_mess_and_profet_on_reference),
+		cmocka_unit_test(test_verdict_provenance),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
