@@ -17,12 +17,29 @@ check_run_dir() {
 	check "meta.json complete" 'jq -e ".complete == true" "$d/meta.json" >/dev/null'
 	check "meta.json huge_pages is hugetlb/thp/none" 'jq -e ".huge_pages | test(\"^(hugetlb|thp|none)$\")" "$d/meta.json" >/dev/null'
 	check "meta.json vector width" 'jq -e ".generator.vector_width_bytes > 0" "$d/meta.json" >/dev/null'
-	check "curves.csv header" '[ "$(head -1 "$d/curves.csv")" = "store_pct,read_pct,nop,bw_gbs,read_bw_gbs,write_bw_gbs,lat_ns,lat_ns_std,repeats,bw_source,acc_read_bw_gbs,acc_write_bw_gbs,lat_nowalk_ns,counter_run_frac" ]'
+	check "curves.csv header" '[ "$(head -1 "$d/curves.csv")" = "store_pct,read_pct,nop,bw_gbs,read_bw_gbs,write_bw_gbs,lat_ns,lat_ns_std,repeats,bw_source,acc_read_bw_gbs,acc_write_bw_gbs,lat_nowalk_ns,counter_run_frac,bw_gbs_std,disturbed,disturbed_kept,lost_pct,steal_ms,invol_switches,migrations,ghz_min,ghz_max,remeasured,flags" ]'
 	for s in $mixes; do
 		check "mix $s has >= $minpts points" '[ "$(awk -F, -v s=$s "NR>1 && \$1==s" "$d/curves.csv" | wc -l)" -ge $minpts ]'
 	done
-	check "every row: 14 fields, positive bw and latency, counted or accounted, the accounted figure always" \
-		'awk -F, "NR>1 && !(NF==14 && \$4>0 && \$7>0 && (\$10==\"accounted\" || \$10==\"counters\") && \$11 != \"\") {exit 1}" "$d/curves.csv"'
+	check "every row: 25 fields, positive bw and latency, counted or accounted, the accounted figure always" \
+		'awk -F, "NR>1 && !(NF==25 && \$4>0 && \$7>0 && (\$10==\"accounted\" || \$10==\"counters\") && \$11 != \"\") {exit 1}" "$d/curves.csv"'
+	# Trust: every point says what disturbed it, never more kept than
+	# found, a clock where it was measured, and flags from the rule list.
+	check "every row: disturbed >= disturbed_kept >= 0, lost_pct and invol_switches measured, 0 < ghz_min <= ghz_max" \
+		'awk -F, "NR>1 && !(\$16!=\"\" && \$16>=\$17 && \$17>=0 && \$18!=\"\" && \$20!=\"\" && \$22>0 && \$22<=\$23) {exit 1}" "$d/curves.csv"'
+	check "every row: flags are rule names" \
+		'awk -F, "NR>1 && \$25!=\"\" && \$25 !~ /^((disturbed|spread|unsteady|non_monotone|stall|below_unloaded);?)+\$/ {exit 1}" "$d/curves.csv"'
+	check "meta.json quality: a verdict, its reasons, one status per mix" \
+		'jq -e "(.quality.verdict | test(\"^(PASS|WARN|INVALID)$\")) and (.quality.reasons | type == \"array\") and (.quality.mixes | length) == $nmix and all(.quality.mixes[]; .status | test(\"^(ok|warn|invalid)$\"))" "$d/meta.json" >/dev/null'
+	check "meta.json quality: PASS has no WARN or INVALID reason, else one names it" \
+		'jq -e "(.quality.verdict == \"PASS\") == ([.quality.reasons[] | select(.level != \"note\")] | length == 0)" "$d/meta.json" >/dev/null'
+	check "meta.json quality: windows counted, disturbed ones no more than measured" \
+		'jq -e ".quality.windows.measured > 0 and .quality.windows.disturbed <= .quality.windows.measured and .quality.windows.kept_disturbed <= .quality.windows.disturbed" "$d/meta.json" >/dev/null'
+	check "meta.json environment: load, the used PUs, cpufreq and huge pages" \
+		'jq -e ".environment.loadavg | length == 3" "$d/meta.json" >/dev/null &&
+		 jq -e "(.environment.pus | length) >= 1 and (.environment.cpufreq | has(\"governor\")) and (.environment.huge_pages | has(\"thp_enabled\"))" "$d/meta.json" >/dev/null'
+	check "summary.md leads with the verdict" \
+		'[ "$(grep -m1 "^## " "$d/summary.md")" = "## Verdict: $(jq -r .quality.verdict "$d/meta.json")" ]'
 	check "summary.json is JSON with unloaded latency" 'jq -e ".unloaded_ns > 0" "$d/summary.json" >/dev/null'
 	check "summary.json has one entry per curve" 'jq -e "(.curves | length) == $nmix" "$d/summary.json" >/dev/null'
 	check "summary.md mentions unloaded latency" 'grep -qi "unloaded" "$d/summary.md"'

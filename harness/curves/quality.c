@@ -87,7 +87,9 @@ int mess_quality_mix(struct mess_run *r, struct mess_curve *c,
 			r->waves_checked += waves;
 		for (size_t i = 0; i < c->n; i++)
 			todo += inv[i] && c->pts[i].remeasured <= (uint32_t)round;
-		if (!todo)
+		/* Measuring again under a disturbance that stays (the last
+		 * point had to keep disturbed windows) would find it again. */
+		if (!todo || r->disturb_persists)
 			break;
 		fprintf(stderr, "[mix %3u%% stores] %zu point%s broke a rule or may be a wave: measured again\n",
 			c->store_pct, todo, todo == 1 ? "" : "s");
@@ -226,7 +228,7 @@ json_t *mess_run_quality_json(const struct mess_run *r)
 		"disturbed", (int)r->windows_disturbed,
 		"kept_disturbed", (int)r->windows_kept_disturbed,
 		"disturbed_rule", "a measuring thread (the chase or a generator) lost more than 2 % of the window's wall time (wall minus its on-CPU time: steal, another task, interrupts), or the chase core's clock moved more than 5 % across it",
-		"bound", "a point measures at most as many disturbed windows again as it has repeats; then they are kept and the point is flagged disturbed",
+		"bound", "a point measures at most as many disturbed windows again as it has repeats (one, after a point that had to keep one: a disturbance that stays is not waited out); then they are kept and the point is flagged disturbed",
 		"points_remeasured_for_rules", (int)r->points_rule_remeasured,
 		"wave_candidates_checked", (int)r->waves_checked,
 		"chase_clock_ghz_range", mess_json_real(r->clock_hi > 0 ? r->clock_lo : NAN, 3),

@@ -120,6 +120,7 @@ struct mess_run {
 	unsigned windows, windows_disturbed, windows_kept_disturbed;
 	unsigned points_rule_remeasured, waves_checked;
 	unsigned clock_attempts;
+	int disturb_persists;	/* the last point kept disturbed windows */
 	double migrations;	/* summed over the points; NAN unknown */
 	double clock_lo, clock_hi;	/* chase core's clock over all windows */
 	double unloaded_cv_first;	/* before a re-measure; NAN if none */

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# A run must say when it cannot be trusted.  A competing process pinned to
+# the generator core takes half of that core: the run may still finish,
+# but its verdict must not be PASS, and a reason must name the
+# competition.  --strict must exit 2 exactly when the verdict is INVALID.
+#   tests/trust.sh MESS
+set -u
+mess=$1
+out=$(mktemp -d /tmp/mess-trust.XXXXXX)
+hog=
+cleanup() { [ -n "$hog" ] && kill "$hog" 2>/dev/null; wait 2>/dev/null; rm -rf "$out"; }
+trap cleanup EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+check() { if eval "$2"; then ok; else bad "$1"; fi; }
+
+if [ "$(nproc)" -lt 2 ]; then
+	echo "trust: skipped: one CPU, no generator core to compete for"
+	echo "trust: one CPU" >>"${SKIPPED_FILE:-/dev/null}"
+	exit 0
+fi
+# The OS CPU of the generator core (hwloc logical core 1).
+pu=$(hwloc-calc --physical-output --intersect PU core:1 2>/dev/null | cut -d, -f1)
+pu=${pu:-1}
+S="--quick --no-plots --cores 1 --chase-core 0 --buffer 64M --gen-bytes 16M"
+
+# A competitor: a busy loop that also walks memory, pinned to the PU.
+taskset -c "$pu" sh -c 'x=0; while :; do x=$((x+1)); done' &
+hog=$!
+sleep 0.3
+start=$(date +%s)
+$mess $S --out "$out/r" >/dev/null 2>"$out/r.err"
+rc=$?
+echo "trust: a run beside a competitor on PU $pu took $(($(date +%s) - start)) s, exit $rc"
+check "the run finishes (exit 0, got $rc)" '[ $rc -eq 0 ]' || tail -5 "$out/r.err"
+v=$(jq -r .quality.verdict "$out/r/meta.json" 2>/dev/null)
+check "the verdict is not PASS (got $v)" '[ "$v" = WARN ] || [ "$v" = INVALID ]'
+check "a reason is the competition, naming the competitor's pid" \
+	'jq -e --arg p "$hog" "any(.quality.reasons[]; .rule == \"competition\" and (.text | contains(\"pid \" + \$p)))" "$out/r/meta.json" >/dev/null'
+check "meta.json environment lists the competitor on PU $pu" \
+	'jq -e --argjson p "$hog" --argjson u "$pu" "any(.environment.other_tasks.listed[]; .pid == \$p and .pu == \$u)" "$out/r/meta.json" >/dev/null'
+check "the competitor cost the generator its windows: disturbed windows counted" \
+	'jq -e ".quality.windows.disturbed > 0" "$out/r/meta.json" >/dev/null'
+check "stderr warns of the competition before measuring and names it in the verdict" \
+	'grep -q "^warning: competition before the start" "$out/r.err" && grep -q "^mess:   WARN: competition" "$out/r.err"'
+check "summary.md's verdict names the competition" 'grep -q "(\`competition\`)" "$out/r/summary.md"'
+
+# --strict: exit 2 exactly when INVALID; the results stay.
+$mess $S --strict --out "$out/s" >/dev/null 2>"$out/s.err"
+rc=$?
+v=$(jq -r .quality.verdict "$out/s/meta.json" 2>/dev/null)
+check "--strict exits 2 if and only if INVALID (verdict $v, exit $rc)" \
+	'{ [ "$v" = INVALID ] && [ $rc -eq 2 ] && grep -q "^mess: --strict: the verdict is INVALID" "$out/s.err"; } ||
+	 { [ "$v" != INVALID ] && [ -n "$v" ] && [ $rc -eq 0 ]; }'
+check "--strict keeps the results" '[ -s "$out/s/curves.csv" ] && jq -e ".complete == true" "$out/s/meta.json" >/dev/null'
+kill "$hog" 2>/dev/null
+wait "$hog" 2>/dev/null
+hog=
+
+echo "trust: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
