@@ -287,6 +287,7 @@ check-faults: all $(FAULT_SHIM)
 
 check-smoke: all
 	$(Q)tests/smoke.sh
+	$(Q)SKIPPED_FILE=build/skipped.txt tests/trust.sh ./$(MESS)
 
 # tools/slurm/mess-fleet.sbatch on a real Slurm the test starts on this
 # machine (munged, slurmctld and slurmd of the check set, on localhost, in
