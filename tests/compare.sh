@@ -5,8 +5,8 @@
 #
 # mess compare end to end: the public DDR5 and HBM2 sets (HBM's maximum
 # bandwidth must come out above DDR5's), two quick runs of this machine
-# against each other and against a public set (the warnings), the files,
-# the refusals.  Reads $MESS_REFERENCE (the Makefile exports it).
+# against each other and against a public set (the warnings), each set's
+# verdict (PASS, INVALID, none), the files, the refusals.  Reads $MESS_REFERENCE (the Makefile exports it).
 set -u
 mess=$1
 ref=${MESS_REFERENCE:-$(dirname "$0")/../../shared/reference/mess-results}
@@ -66,6 +66,9 @@ check "meta.json names both paths and the version" \
 check "compare.md has the side-by-side table and the ratios" \
 	'grep -q "| maximum bandwidth \[GB/s\] |" "$d/compare.md" && grep -q "## Ratios against" "$d/compare.md"'
 check "under a second" '[ $ms -lt 1000 ]'
+check "public sets carry no verdict: none, no reason, in compare.json, meta.json and compare.md" \
+	'jqe "all(.sets[]; .verdict == \"none\" and .verdict_reason == null)" "$j" && jqe "all(.sets[]; .verdict == \"none\")" "$d/meta.json" && [ $(grep -c "| none (not a run of this suite) |" "$d/compare.md") -eq 2 ]'
+check "no verdict said on stderr for sets without one" '! grep -q ": verdict " "$out/ref.err"'
 
 "$mess" compare "$ddr" "$hbm" --out "$d" --no-plots >/dev/null 2>"$out/again.err"
 rc=$?
@@ -100,6 +103,27 @@ if [ -s "$out/run-a/curves.csv" ] && [ -s "$out/run-b/curves.csv" ]; then
 		'grep -q "warning: bandwidth measured differently.*accounted.*counters" "$out/mixed.err"'
 	check "the same warning in compare.json and compare.md" \
 		'jqe "any(.warnings[]; test(\"accounted\"))" "$out/mixed/compare.json" && grep -q "\*\*warning\*\*: bandwidth" "$out/mixed/compare.md"'
+
+	# The verdicts: run-a made PASS, run-b INVALID (meta.json quality;
+	# a quick run on a busy machine may be either), the public set none.
+	mkdir "$out/pass" "$out/inv"
+	cp "$out/run-a/curves.csv" "$out/pass/" && cp "$out/run-b/curves.csv" "$out/inv/"
+	jq '.quality = {verdict: "PASS", reasons: [], reasons_dropped: 0}' "$out/run-a/meta.json" >"$out/pass/meta.json"
+	jq '.quality = {verdict: "INVALID", reasons: [{level: "PASS", rule: "n", text: "a note"},
+		{level: "INVALID", rule: "mix_invalid", text: "mix 0 % stores: 5 of 9 points flagged"}], reasons_dropped: 0}' \
+		"$out/run-b/meta.json" >"$out/inv/meta.json"
+	"$mess" compare "$out/pass" "$out/inv" "$ddr" --out "$out/verdicts" --no-plots >/dev/null 2>"$out/verdicts.err"
+	rc=$?
+	v=$out/verdicts
+	check "a PASS, an INVALID and a public set compare (exit $rc)" '[ $rc -eq 0 ]' || cat "$out/verdicts.err"
+	check "compare.json: PASS, INVALID with its first reason, none" \
+		'jqe "[.sets[].verdict] == [\"PASS\", \"INVALID\", \"none\"] and .sets[0].verdict_reason == null and .sets[1].verdict_reason == \"mix 0 % stores: 5 of 9 points flagged\"" "$v/compare.json"'
+	check "meta.json: each set's verdict" \
+		'jqe "[.sets[].verdict] == [\"PASS\", \"INVALID\", \"none\"]" "$v/meta.json"'
+	check "compare.md: PASS, INVALID in bold with its reason, and said below the table" \
+		'grep -q "^| pass | .* | PASS |$" "$v/compare.md" && grep -q "^| inv | .* | \*\*INVALID\*\*: mix 0 % stores: 5 of 9 points flagged |$" "$v/compare.md" && grep -q "^\*\*inv is INVALID\*\*" "$v/compare.md"'
+	check "stderr: one warning for the INVALID set, none for the others" \
+		'[ $(grep -c ": verdict " "$out/verdicts.err") -eq 1 ] && grep -q "^mess compare: warning: inv: verdict INVALID: mix 0 % stores" "$out/verdicts.err"'
 fi
 
 echo "compare: $pass passed, $fail failed"

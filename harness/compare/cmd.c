@@ -52,9 +52,11 @@ void mess_compare_usage(FILE *f)
 		"Curve families side by side: unloaded latency, maximum bandwidth, saturation,\n"
 		"and per read share (50..100 %%) the latency at a common bandwidth and the\n"
 		"bandwidth where latency doubles; ratios against A; warnings where the sets\n"
-		"were measured differently.  Each set (up to %d) is a run directory of this\n"
-		"suite, a Mess bwlat_<R>.txt directory, a Mess-Results directory or its\n"
-		"memory_curves.csv, or a PROFET curves.json.\n\n", MESS_CMP_MAX_SETS);
+		"were measured differently; each set's verdict (PASS, WARN, INVALID from\n"
+		"its run's meta.json quality; pending, or none for a set without one),\n"
+		"with its first reason when not PASS.  Each set (up to %d) is a run\n"
+		"directory of this suite, a Mess bwlat_<R>.txt directory, a Mess-Results\n"
+		"directory or its memory_curves.csv, or a PROFET curves.json.\n\n", MESS_CMP_MAX_SETS);
 	mess_opts_print(f, opts, NOPTS);
 	fprintf(f,
 		"\nExamples:\n"
@@ -202,11 +204,12 @@ static json_t *meta(const struct mess_rundir *rd, const struct loaded *l,
 	json_object_del(m, "cpu_model");
 	for (size_t i = 0; i < l->n; i++)
 		json_array_append_new(sets, mess_json_pack(
-			"{s:s, s:s, s:s, s:s, s:s, s:s, s:b}",
+			"{s:s, s:s, s:s, s:s, s:s, s:s, s:b, s:s}",
 			"label", l->label[i], "argument", pos[i],
 			"path", l->info[i].path, "kind", l->info[i].kind_name,
 			"cpu_model", l->info[i].cpu_model, "tool", l->info[i].tool,
-			"latency_from_cycles", l->info[i].latency_from_cycles == 1));
+			"latency_from_cycles", l->info[i].latency_from_cycles == 1,
+			"verdict", mess_set_verdict(&l->info[i])));
 	for (size_t i = 0; i < napps; i++)
 		json_array_append_new(a, mess_json_pack("{s:f, s:f}", "read_pct", r[i],
 						       "bw_gbs", bw[i]));

@@ -35,6 +35,18 @@ const char *mess_compare_unloaded_source(const struct mess_compare_ctx *c,
 	return s->unloaded_from_family ? "the set's own" : "lowest-bandwidth points";
 }
 
+const char *mess_compare_verdict(const struct mess_compare_ctx *c, size_t i)
+{
+	return mess_set_verdict(c->sets[i].info);
+}
+
+int mess_compare_verdict_said(const struct mess_compare_ctx *c, size_t i)
+{
+	const char *v = mess_compare_verdict(c, i);
+
+	return strcmp(v, "PASS") && strcmp(v, "none");
+}
+
 int mess_compare_covered(const struct mess_compare_ctx *c, size_t k)
 {
 	for (size_t i = 0; i < c->n; i++)
@@ -61,7 +73,7 @@ static json_t *set_json(const struct mess_compare_ctx *c, size_t i)
 
 	return mess_json_pack(
 		"{s:s, s:s, s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I,"
-		" s:s, s:s, s:o, s:o, s:o, s:s, s:b, s:o, s:o}",
+		" s:s, s:s, s:o, s:o, s:o, s:s, s:b, s:o, s:o, s:s, s:o}",
 		"label", c->labels[i], "path", in->path,
 		"kind", in->kind_name ? in->kind_name : "",
 		"cpu_model", in->cpu_model,
@@ -83,7 +95,10 @@ static json_t *set_json(const struct mess_compare_ctx *c, size_t i)
 		"latency_from_cycles", in->latency_from_cycles == 1,
 		"cpu_ghz", mess_json_real(in->cpu_ghz, 3),
 		"complete", in->complete < 0 ? json_null() :
-			    json_boolean(in->complete));
+			    json_boolean(in->complete),
+		"verdict", mess_compare_verdict(c, i),
+		"verdict_reason", in->verdict_reason[0] ?
+			json_string(in->verdict_reason) : json_null());
 }
 
 static json_t *share_json(const struct mess_compare_ctx *c, size_t k)
@@ -284,6 +299,16 @@ int mess_compare_write(const char *outdir, const struct mess_compare_set *sets,
 				 "plots/compare.png, plots/compare-ratio.png (and .svg)");
 	}
 	c->plots = note;
+	/* A set that broke its rules is compared all the same: the reader
+	 * is told, here and beside its figures. */
+	for (size_t i = 0; !err && i < n; i++)
+		if (mess_compare_verdict_said(c, i))
+			fprintf(stderr, "%s: warning: %s: verdict %s%s%s\n", o->cmd,
+				c->labels[i], mess_compare_verdict(c, i),
+				sets[i].info->verdict_reason[0] ? ": " :
+				!strcmp(mess_compare_verdict(c, i), "pending") ?
+				" (the run stopped before it was judged)" : "",
+				sets[i].info->verdict_reason);
 	for (size_t w = 0; !err && w < c->nwarn; w++)
 		fprintf(stderr, "%s: warning: %s\n", o->cmd, c->warn[w]);
 	for (size_t a = 0; !err && a < c->napps; a++)

@@ -30,6 +30,11 @@ extern const char *const mess_compare_method[][2];
 /* Where set i's unloaded latency comes from, in words. */
 const char *mess_compare_unloaded_source(const struct mess_compare_ctx *c,
 					 size_t i);
+/* Set i's verdict (PASS, WARN, INVALID, pending, none), and whether it
+ * is one to say beside the set's figures (not PASS, not none). */
+const char *mess_compare_verdict(const struct mess_compare_ctx *c, size_t i);
+int mess_compare_verdict_said(const struct mess_compare_ctx *c, size_t i);
+
 /* Whether every set has curves at (or around) share k. */
 int mess_compare_covered(const struct mess_compare_ctx *c, size_t k);
 

@@ -40,16 +40,50 @@ static void header(const struct mess_compare_ctx *c, FILE *f, const char *first,
 	fprintf(f, "\n");
 }
 
+/* Text in a table cell: a '|' would end it. */
+static void cell(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fprintf(f, *s == '|' ? "\\|" : "%c", *s);
+}
+
+/* The verdict column: bold where the set is not to be believed. */
+static void verdict(const struct mess_compare_ctx *c, FILE *f, size_t i)
+{
+	const char *v = mess_compare_verdict(c, i), *why = c->sets[i].info->verdict_reason;
+
+	fprintf(f, strcmp(v, "INVALID") ? "%s" : "**%s**", v);
+	if (!strcmp(v, "pending"))
+		fprintf(f, " (stopped before it was judged)");
+	else if (!strcmp(v, "none"))
+		fprintf(f, " (%s)", c->sets[i].info->kind == MESS_SET_RUN ?
+			"a run made before verdicts" : "not a run of this suite");
+	if (why[0] && mess_compare_verdict_said(c, i)) {
+		fprintf(f, ": ");
+		cell(f, why);
+	}
+}
+
 static void sets(const struct mess_compare_ctx *c, FILE *f)
 {
-	fprintf(f, "\n| set | read from | layout | CPU |\n|---|---|---|---|\n");
+	size_t bad = 0;
+
+	fprintf(f, "\n| set | read from | layout | CPU | verdict |\n|---|---|---|---|---|\n");
 	for (size_t i = 0; i < c->n; i++) {
 		const struct mess_set_info *in = c->sets[i].info;
 
-		fprintf(f, "| %s | `%s` | %s | %s |\n", c->labels[i], in->path,
+		fprintf(f, "| %s | `%s` | %s | %s | ", c->labels[i], in->path,
 			in->kind_name ? in->kind_name : "?",
 			in->cpu_model[0] ? in->cpu_model : "unknown");
+		verdict(c, f, i);
+		fprintf(f, " |\n");
+		bad += !strcmp(mess_compare_verdict(c, i), "INVALID");
 	}
+	fprintf(f, "\nVerdict: whether each run can be trusted (its meta.json `quality`, results/README.md), with its first reason when not PASS.\n");
+	for (size_t i = 0; bad && i < c->n; i++)
+		if (!strcmp(mess_compare_verdict(c, i), "INVALID"))
+			fprintf(f, "\n**%s is INVALID**: its run broke the rules a trusted run keeps; its figures below are not to be believed.\n",
+				c->labels[i]);
 }
 
 static void summary(const struct mess_compare_ctx *c, FILE *f)

@@ -157,7 +157,14 @@ int mess_compare_plot(const struct mess_compare_ctx *c, const char *outdir,
 		     "datafile='%s'; ratiofile='%s'; outbase='%s'; nsets=%zu",
 		     pp->q[0], pp->q[1], pp->q[2], c->n);
 	for (size_t i = 0; i < c->n && o > 0 && (size_t)o < sizeof(pp->expr); i++) {
-		mess_gp_quote(pp->ql[i], sizeof(pp->ql[i]), c->labels[i]);
+		char l[200];
+
+		/* The legend says which sets are not to be believed. */
+		snprintf(l, sizeof(l), "%s%s%s%s", c->labels[i],
+			 mess_compare_verdict_said(c, i) ? " (" : "",
+			 mess_compare_verdict_said(c, i) ? mess_compare_verdict(c, i) : "",
+			 mess_compare_verdict_said(c, i) ? ")" : "");
+		mess_gp_quote(pp->ql[i], sizeof(pp->ql[i]), l);
 		o += snprintf(pp->expr + o, sizeof(pp->expr) - o, "; label%zu='%s'",
 			      i + 1, pp->ql[i]);
 	}

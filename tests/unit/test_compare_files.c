@@ -133,6 +133,10 @@ static void test_files(void **state)
 	families(&a, &b);
 	info(&ia, "A", "accounted");
 	info(&ib, "B", "counters");
+	/* A carries no verdict; B is INVALID, with a '|' in its reason. */
+	snprintf(ib.verdict, sizeof(ib.verdict), "INVALID");
+	snprintf(ib.verdict_reason, sizeof(ib.verdict_reason), "mix 0 %% stores: a|b");
+	ib.verdict_reasons = 1;
 	assert_int_equal(mess_compare_write(base, sets, 2, &o), 0);
 	assert_string_equal(note, "skipped: --no-plots");
 
@@ -163,6 +167,10 @@ static void test_files(void **state)
 	assert_string_equal(json_string_value(at(j, "apps.0.best")), "B");
 	assert_near(json_number_value(at(j, "apps.0.sets.0.lat_ns")), 210, 0);
 	assert_near(json_number_value(at(j, "apps.0.sets.0.best_lower_by_pct")), 32.8, 0);
+	assert_string_equal(json_string_value(at(j, "sets.0.verdict")), "none");
+	assert_true(json_is_null(at(j, "sets.0.verdict_reason")));
+	assert_string_equal(json_string_value(at(j, "sets.1.verdict")), "INVALID");
+	assert_string_equal(json_string_value(at(j, "sets.1.verdict_reason")), "mix 0 % stores: a|b");
 	assert_int_equal(json_array_size(at(j, "warnings")), 1);
 	assert_non_null(strstr(json_string_value(at(j, "warnings.0")),
 			       "A accounted; B counters"));
@@ -179,6 +187,11 @@ static void test_files(void **state)
 	assert_non_null(strstr(md, "unknown (no unloaded latency)"));
 	assert_non_null(strstr(md, "- **warning**: bandwidth measured differently"));
 	assert_non_null(strstr(md, "B serves it at the lower latency, 141.2 ns (interpolated)"));
+	/* The verdict column, the reason's '|' escaped, and the INVALID set
+	 * said in bold. */
+	assert_non_null(strstr(md, "| A | `/data/A` | run | unknown | none (a run made before verdicts) |"));
+	assert_non_null(strstr(md, "| B | `/data/B` | run | unknown | **INVALID**: mix 0 % stores: a\\|b |"));
+	assert_non_null(strstr(md, "**B is INVALID**"));
 	mess_family_free(&a);
 	mess_family_free(&b);
 }
