@@ -18,8 +18,8 @@ d=$out/run
 check "stdout names the run directory" 'grep -qx "$d" "$out/stdout"'
 check "progress on stderr" 'grep -q "ETA" "$out/stderr"'
 check "stderr: the verdict comes first among the closing lines, before done" \
-	'v=$(grep -n "^mess: verdict " "$out/stderr" | head -1 | cut -d: -f1) &&
-	 d=$(grep -n "^mess: done: " "$out/stderr" | cut -d: -f1) && [ -n "$v" ] && [ "$v" -lt "$d" ] &&
+	'vl=$(grep -n "^mess: verdict " "$out/stderr" | head -1 | cut -d: -f1) &&
+	 dl=$(grep -n "^mess: done: " "$out/stderr" | cut -d: -f1) && [ -n "$vl" ] && [ "$vl" -lt "$dl" ] &&
 	 grep -q "^mess: verdict $(jq -r .quality.verdict "$d/meta.json" 2>/dev/null)" "$out/stderr"'
 check_run_dir "$d" "0 50 100" 6
 check "chase buffer >= 4x LLC" 'jq -e ".chase.buffer_bytes >= 4 * .llc_bytes" "$d/meta.json" >/dev/null'
