@@ -20,11 +20,13 @@
 #   I:stride=B      meta.json says the chase stride was B bytes
 #   I:cpu=MODEL     meta.json's cpu_model (another group)
 #   I:incomplete    meta.json says "complete": false
+#   I:verdict=V     meta.json's quality.verdict (PASS, WARN, INVALID,
+#                   pending; RUN's meta.json must have a quality)
 # Only the files mess fleet reads are written.  One awk process writes
 # every node: 1,000 nodes take a few seconds.
 set -euo pipefail
 
-[ $# -ge 3 ] || { sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+[ $# -ge 3 ] || { sed -n '3,26p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 run=$1 out=$2 n=$3
 shift 3
 for f in curves.csv meta.json; do
@@ -92,6 +94,10 @@ BEGIN {
 				if (name[k] == "curves.csv" && r > 1)
 					l = scale_csv(l, fb, fl)
 				else if (name[k] == "meta.json" || name[k] == "summary.json") {
+					if (l ~ /^  "quality": \{/) inq = 1
+					else if (l ~ /^  [}"]/) inq = 0
+					if (inq && l ~ /^    "verdict": / && (i, "verdict") in ed && name[k] == "meta.json")
+						sub(/: "[^"]*"/, ": \"" ed[i, "verdict"] "\"", l)
 					if (l ~ /^  "unloaded_ns": / || l ~ /^  "unloaded_random_ns": /)
 						l = scale_num(l, fl)
 					if (l ~ /"stride_bytes": / && (i, "stride") in ed && name[k] == "meta.json")

@@ -16,6 +16,8 @@
 #     a directory without a run, a node named in fleet-nodes.txt without a
 #     directory: each listed as such and left out of the statistics and
 #     of the median set;
+#   - verdicts: each node's counted and shown, INVALID runs listed and
+#     left out of the statistics and median set unless --with-invalid;
 #   - the median set reads back through mess export and mess compare;
 #   - bad input refused with nothing written;
 #   - 1,000 nodes in under 10 s (the figure is printed).
@@ -45,6 +47,12 @@ src=$out/src
 	{ echo "FAIL: the quick run"; cat "$out/run.err"; exit 1; }
 "$mess" ladder --quick --no-plots --out "$src/ladder" >/dev/null 2>"$out/ladder.err" ||
 	{ echo "FAIL: the quick ladder"; cat "$out/ladder.err"; exit 1; }
+# The fleet's answers are known only for nodes it believes: a quick run on
+# a busy VM may well come out INVALID (meta.json quality), which would
+# leave every copy out.  The source is made PASS; the verdicts are tested
+# below, each put in by tests/fleet-synth.sh.
+jq '.quality = {verdict: "PASS", reasons: [], reasons_dropped: 0}' "$src/meta.json" >"$out/meta.json" &&
+	mv "$out/meta.json" "$src/meta.json"
 
 # ---- unchanged ----
 "$synth" "$src" "$out/same" 12 >/dev/null
@@ -107,6 +115,36 @@ check "g1 compares the 6 nodes left (10 - stride - incomplete - 2 other CPU)" \
 	'jqe ".groups[0].compared == 6 and .groups[1].nodes == 2 and .missing == 1" "$out/mixed-f/meta.json"'
 check "g1's median set is made of those 6" \
 	'jqe ".fleet_median.nodes == 6 and (.fleet_median.node_names | index(\"node0003\")) == null" "$out/mixed-f/median-g1/meta.json"'
+
+# ---- verdicts: counted, shown, INVALID runs left out by default ----
+"$synth" "$src" "$out/ver" 8 2:verdict=INVALID 3:verdict=WARN 5:verdict=INVALID 5:bw=0.8 \
+	6:verdict=pending 6:incomplete >/dev/null
+jq '.quality.reasons = [{level: "INVALID", rule: "mix_invalid", text: "mix 0 % stores: 5 of 9 points flagged"}]' \
+	"$out/ver/node0002/meta.json" >"$out/m.json" && mv "$out/m.json" "$out/ver/node0002/meta.json"
+jq 'del(.quality)' "$out/ver/node0004/meta.json" >"$out/m.json" && mv "$out/m.json" "$out/ver/node0004/meta.json"
+"$mess" fleet "$out/ver" --out "$out/ver-f" --no-plots >/dev/null 2>"$out/ver.err"
+rc=$?
+csv=$out/ver-f/fleet.csv md=$out/ver-f/fleet.md
+check "verdicts: exit 0 ($rc)" '[ $rc -eq 0 ]' || cat "$out/ver.err"
+check "fleet.csv: each node's verdict" \
+	'[ "$(for n in 1 2 3 4 5 6 7 8; do col verdict node000$n "$csv"; done | tr "\n" " ")" = "PASS INVALID WARN none INVALID pending PASS PASS " ]'
+check "fleet.csv: an INVALID node marked in the curves column, with its reason" \
+	'[ "$(col curves node0002 "$csv")" = INVALID ] && [ "$(col curves node0005 "$csv")" = INVALID ] && grep -q "^node0002,.*,mix 0 % stores: 5 of 9 points flagged$" "$csv"'
+check "meta.json: the verdicts counted, 2 INVALID left out, 8 - 2 - 1 incomplete compared" \
+	'jqe ".verdicts == {PASS: 3, WARN: 1, INVALID: 2, pending: 1, none: 1} and .invalid_left_out == 2 and .with_invalid == false and .groups[0].compared == 5" "$out/ver-f/meta.json"'
+check "fleet.md: the summary counts the verdicts and the INVALID runs left out" \
+	'grep -qx "Verdicts of the nodes. runs: 3 PASS, 1 WARN, 2 INVALID, 1 pending, 1 none; 2 INVALID runs left out of the statistics and median sets." "$md"'
+check "fleet.md: INVALID nodes in bold in the table and listed with their reason" \
+	'grep -q "^| node0002 | g1 | INVALID | \*\*INVALID\*\* |" "$md" && grep -qx -- "- node0002: \*\*INVALID\*\*: mix 0 % stores: 5 of 9 points flagged; left out" "$md" && grep -q "^- node0005, curves (INVALID): its verdict is INVALID" "$md"'
+check "the median set leaves the INVALID nodes out, and says so" \
+	'jqe ".fleet_median.nodes == 5 and .fleet_median.invalid_left_out == [\"node0002\", \"node0005\"]" "$out/ver-f/median-g1/meta.json"'
+check "an INVALID node with 20 % less bandwidth is not an outlier: it is not compared" \
+	'[ "$(col outlier node0005 "$csv")" = 0 ] && [ -n "$(col max_bw_s0_gbs node0005 "$csv")" ]'
+check "stderr: the verdicts in one line" \
+	'grep -qx "mess fleet: verdicts: 3 PASS, 1 WARN, 2 INVALID, 1 none, 1 pending; 2 INVALID runs left out: see fleet.md, .Verdicts." "$out/ver.err"'
+"$mess" fleet "$out/ver" --out "$out/ver-w" --no-plots --with-invalid >/dev/null 2>&1
+check "--with-invalid: INVALID nodes compared, in the median, and the sick one flagged" \
+	'jqe ".invalid_left_out == 0 and .with_invalid == true and .groups[0].compared == 7" "$out/ver-w/meta.json" && jqe ".fleet_median.nodes == 7" "$out/ver-w/median-g1/meta.json" && [ "$(col outlier node0005 "$out/ver-w/fleet.csv")" = 1 ] && [ "$(col curves node0005 "$out/ver-w/fleet.csv")" = compared ]'
 
 # ---- the median set as a curve set ----
 m=$out/same-f/median-g1

@@ -23,6 +23,45 @@ const char *fleet_group_name(size_t g, char *buf, size_t len)
 	return buf;
 }
 
+const char *const fleet_verdict_name[FV_N] = {
+	[FV_PASS] = "PASS", [FV_WARN] = "WARN", [FV_INVALID] = "INVALID",
+	[FV_PENDING] = "pending", [FV_NONE] = "none",
+};
+
+enum fleet_verdict fleet_verdict(const struct fleet_node *nd)
+{
+	const char *v = mess_set_verdict(&nd->info);
+
+	for (int k = 0; k < FV_N; k++)
+		if (!strcmp(v, fleet_verdict_name[k]))
+			return (enum fleet_verdict)k;
+	return FV_NONE;
+}
+
+/*
+ * Count the verdicts; a complete run whose verdict is INVALID broke the
+ * rules a trusted run keeps, so it stays out of its group's reference
+ * method, medians, z-scores and median set (listed, its figures shown)
+ * unless --with-invalid takes it in.  Done before the groups: a left-out
+ * run must not be the one the others are measured against.
+ */
+static void verdicts(struct fleet *f)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		struct fleet_node *nd = &f->node[i];
+		struct fleet_part_data *c = &nd->part[PART_CURVES];
+		enum fleet_verdict v = fleet_verdict(nd);
+
+		f->nverdict[v]++;
+		if (v != FV_INVALID || c->st != ST_OK || f->with_invalid)
+			continue;
+		c->st = ST_INVALID;
+		snprintf(c->why, sizeof(c->why), "its verdict is INVALID%s%s (meta.json quality); left out of the statistics and the median set (--with-invalid takes it in)",
+			 nd->info.verdict_reason[0] ? ": " : "", nd->info.verdict_reason);
+		f->invalid_left_out++;
+	}
+}
+
 /* Groups, then per group and part the reference method: the most common
  * among its nodes whose part is complete. */
 static int groups(struct fleet *f)
@@ -244,8 +283,10 @@ int fleet_analyse(struct fleet *f)
 {
 	double *x;
 	size_t *gi;
-	int rc = groups(f);
+	int rc;
 
+	verdicts(f);
+	rc = groups(f);
 	if (!rc)
 		rc = columns(f);
 	if (rc)

@@ -25,6 +25,7 @@
 struct fleet_opts {
 	char out[PATH_MAX];
 	double mad;
+	int with_invalid;
 	int no_plots;
 	int help;
 };
@@ -37,6 +38,8 @@ static const struct mess_opt opts[] = {
 	  "new or empty directory (default results/<host>-fleet-<UTC timestamp>)" },
 	{ "mad", MESS_OPT_DOUBLE, F(mad), 0, 1, 100, "N",
 	  "flag a node beyond N robust standard deviations of its group (default 3.5)" },
+	{ "with-invalid", MESS_OPT_FLAG, F(with_invalid), 0, 0, 0, NULL,
+	  "compare nodes whose run's verdict is INVALID too (default: listed, left out of the statistics and median sets)" },
 	{ "no-plots", MESS_OPT_FLAG, F(no_plots), 0, 0, 0, NULL,
 	  "do not run gnuplot" },
 	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
@@ -47,7 +50,7 @@ static const struct mess_opt opts[] = {
 void mess_fleet_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: mess fleet DIR [--out OUT] [--mad N] [--no-plots]\n"
+		"usage: mess fleet DIR [--out OUT] [--mad N] [--with-invalid] [--no-plots]\n"
 		"Merge the runs of many nodes: DIR holds one directory per node (a curve run,\n"
 		"with absorb/ or ladder/ beside it where there are), as the Slurm batch script\n"
 		"tools/slurm/mess-fleet.sbatch writes them.  Per node: CPU and memory\n"
@@ -56,7 +59,9 @@ void mess_fleet_usage(FILE *f)
 		"was measured.  Nodes are grouped by configuration; within a group a node is\n"
 		"flagged where a figure's robust z-score (median and MAD) is beyond --mad.\n"
 		"Incomplete runs, runs measured otherwise than their group and other groups are\n"
-		"listed, never merged.\n\n");
+		"listed, never merged.  Each node's verdict (PASS, WARN, INVALID, pending or\n"
+		"none: meta.json quality) is shown and counted; a run whose verdict is INVALID\n"
+		"is listed and left out of the statistics and median sets unless --with-invalid.\n\n");
 	mess_opts_print(f, opts, NOPTS);
 	fprintf(f,
 		"\nExamples:\n"
@@ -89,9 +94,12 @@ static json_t *meta(const struct mess_rundir *rd, const struct fleet *f,
 {
 	static const struct mess_topo none;
 	json_t *m = mess_rundir_meta(rd, &none, META_SCHEMA);
-	json_t *groups = json_array();
+	json_t *groups = json_array(), *verdicts = json_object();
 	size_t compared = 0;
 
+	for (int v = 0; v < FV_N; v++)
+		mess_json_set(verdicts, fleet_verdict_name[v],
+			      json_integer((json_int_t)f->nverdict[v]));
 	/* The identity is the build's; each node's CPU is in fleet.csv. */
 	json_object_del(m, "cpu_model");
 	for (size_t g = 0; g < f->ngroups; g++) {
@@ -105,10 +113,12 @@ static json_t *meta(const struct mess_rundir *rd, const struct fleet *f,
 			"median_set", f->grp[g].median_dir));
 	}
 	if (m && mess_json_merge(m, mess_json_pack(
-		"{s:s, s:s, s:I, s:I, s:I, s:o, s:I, s:f, s:f, s:i, s:f, s:i, s:s, s:s}",
+		"{s:s, s:s, s:I, s:I, s:I, s:o, s:b, s:I, s:o, s:I, s:f, s:f, s:i, s:f, s:i, s:s, s:s}",
 		"measured", "nothing: every figure is read from the node directories' files",
 		"fleet", f->dir, "nodes", (json_int_t)f->n,
 		"compared", (json_int_t)compared, "missing", (json_int_t)f->nmissing,
+		"verdicts", verdicts, "with_invalid", f->with_invalid,
+		"invalid_left_out", (json_int_t)f->invalid_left_out,
 		"groups", groups, "outliers", (json_int_t)f->noutliers,
 		"mad", f->mad, "min_scale_rel", MESS_FLEET_MIN_SCALE_REL,
 		"min_nodes", MESS_FLEET_MIN_NODES, "common_bw_frac", FLEET_COMMON_FRAC,
@@ -139,6 +149,16 @@ static void say(const struct fleet *f)
 			}
 	}
 	fprintf(stderr, "%s\n", f->noutliers > shown ? ", ..." : "");
+	fprintf(stderr, "mess fleet: verdicts: %zu PASS, %zu WARN, %zu INVALID%s, %zu none",
+		f->nverdict[FV_PASS], f->nverdict[FV_WARN], f->nverdict[FV_INVALID],
+		f->with_invalid ? " (compared: --with-invalid)" : "",
+		f->nverdict[FV_NONE]);
+	if (f->nverdict[FV_PENDING])
+		fprintf(stderr, ", %zu pending", f->nverdict[FV_PENDING]);
+	if (f->invalid_left_out)
+		fprintf(stderr, "; %zu INVALID run%s left out: see fleet.md, 'Verdicts'",
+			f->invalid_left_out, f->invalid_left_out == 1 ? "" : "s");
+	fputc('\n', stderr);
 	if (compared < f->n || f->nmissing)
 		fprintf(stderr, "mess fleet: %zu not compared, %zu missing: see fleet.md, 'Not compared'\n",
 			f->n - compared, f->nmissing);
@@ -206,6 +226,7 @@ int mess_fleet_main(int argc, char **argv)
 	}
 	f.dir = pos[0];
 	f.mad = o.mad;
+	f.with_invalid = o.with_invalid;
 	rc = fleet_scan(&f, err, sizeof(err));
 	if (!rc)
 		rc = fleet_analyse(&f);

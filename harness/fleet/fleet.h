@@ -37,9 +37,15 @@ enum fleet_state {
 	ST_ABSENT,		/* no such run in the node directory */
 	ST_UNREADABLE,		/* there, but its files cannot be read */
 	ST_INCOMPLETE,		/* meta.json does not say "complete": true */
+	ST_INVALID,		/* curves: its verdict is INVALID, left out
+				 * (unless --with-invalid) */
 	ST_DIFFERENT,		/* measured otherwise than its group */
 	ST_OK,			/* compared */
 };
+
+/* A node's curve run's verdict (meta.json quality), as counted. */
+enum fleet_verdict { FV_PASS, FV_WARN, FV_INVALID, FV_PENDING, FV_NONE, FV_N };
+extern const char *const fleet_verdict_name[FV_N];
 
 /* One way of reading a part: where, which meta.json members say how it
  * was measured (equal in every compared node of a group) and, for the
@@ -128,6 +134,9 @@ struct fleet_group {
 struct fleet {
 	const char *dir;
 	double mad;
+	int with_invalid;	/* INVALID runs take part in the statistics */
+	size_t nverdict[FV_N];	/* nodes per verdict */
+	size_t invalid_left_out;	/* complete INVALID runs left out */
 	struct fleet_node *node;
 	size_t n;
 	char **missing;		/* named in FLEET_EXPECTED, no directory */
@@ -149,11 +158,13 @@ struct fleet {
 int fleet_scan(struct fleet *f, char *err, size_t errlen);
 void fleet_free(struct fleet *f);
 
-/* analyse.c: groups, methods, figures, z-scores.  0 or -ENOMEM. */
+/* analyse.c: verdicts (an INVALID run left out unless with_invalid),
+ * groups, methods, figures, z-scores.  0 or -ENOMEM. */
 int fleet_analyse(struct fleet *f);
 /* Node i beyond --mad in metric j. */
 int fleet_flagged(const struct fleet *f, size_t i, size_t j);
 int fleet_is_outlier(const struct fleet *f, size_t i);
+enum fleet_verdict fleet_verdict(const struct fleet_node *nd);
 /* "g1", "g2", ...; "-" for no group. */
 const char *fleet_group_name(size_t g, char *buf, size_t len);
 

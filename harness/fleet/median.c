@@ -90,13 +90,14 @@ static json_t *median_meta(const struct fleet *f, size_t g, double unloaded,
 {
 	const struct fleet_node *ref = &f->node[f->grp[g].ref[PART_CURVES]];
 	char path[PATH_MAX + FLEET_NAME + 16], gname[32];
-	json_t *src, *m = json_object(), *names = json_array();
+	json_t *src, *m = json_object(), *names = json_array(), *left = json_array();
 
 	snprintf(path, sizeof(path), "%s/%s/meta.json", f->dir, ref->name);
 	src = json_load_file(path, 0, NULL);
-	if (!m || !names || !src) {
+	if (!m || !names || !left || !src) {
 		json_decref(m);
 		json_decref(names);
+		json_decref(left);
 		json_decref(src);
 		return NULL;
 	}
@@ -112,12 +113,15 @@ static json_t *median_meta(const struct fleet *f, size_t g, double unloaded,
 	for (size_t i = 0; i < f->n; i++)
 		if (f->node[i].group == g && f->node[i].part[PART_CURVES].st == ST_OK)
 			json_array_append_new(names, json_string(f->node[i].name));
+		else if (f->node[i].group == g && f->node[i].part[PART_CURVES].st == ST_INVALID)
+			json_array_append_new(left, json_string(f->node[i].name));
 	if (mess_json_merge(m, mess_json_pack(
-		"{s:{s:s, s:s, s:s, s:I, s:o, s:s, s:s, s:s, s:s}, s:o, s:o, s:{s:o, s:o, s:s}, s:b}",
+		"{s:{s:s, s:s, s:s, s:I, s:o, s:o, s:b, s:s, s:s, s:s, s:s}, s:o, s:o, s:{s:o, s:o, s:s}, s:b}",
 		"fleet_median",
 		"what", "a fleet median of compared nodes, not a measurement of one node",
 		"fleet", f->dir, "group", fleet_group_name(g, gname, sizeof(gname)),
 		"nodes", (json_int_t)nodes, "node_names", names,
+		"invalid_left_out", left, "with_invalid", f->with_invalid,
 		"method", "per curve, every node's curve model read at the same fractions u = k/20 of its own maximum bandwidth; the median latency at each u, at u x the median maximum bandwidth",
 		"lat_ns_std", "1.4826 x median absolute deviation of the nodes' latencies at that point",
 		"repeats", "the nodes the curve was made from",

@@ -81,7 +81,7 @@ int fleet_write_csv(const struct fleet *f, const char *outdir)
 		return -errno;
 	/* The figures first, the free text (which may hold quoted commas)
 	 * after them. */
-	fputs("node,host,group,curves,ladder,absorb,outlier,flags,unloaded_source,", fp);
+	fputs("node,host,group,curves,ladder,absorb,outlier,flags,unloaded_source,verdict,", fp);
 	for (size_t j = 0; j < f->m; j++) {
 		fprintf(fp, "%s,", f->metric[j].name);
 		if (f->metric[j].kind == M_LATCOMMON)
@@ -91,7 +91,7 @@ int fleet_write_csv(const struct fleet *f, const char *outdir)
 		fprintf(fp, "%s,", column(cfg[k], buf, sizeof(buf)));
 	for (size_t k = 0; meth[k]; k++)
 		fprintf(fp, "%s,", column(meth[k], buf, sizeof(buf)));
-	fputs("ladder_from,ladder_method,absorb_from,why,task_log_last\n", fp);
+	fputs("ladder_from,ladder_method,absorb_from,why,task_log_last,verdict_reason\n", fp);
 	for (size_t i = 0; i < f->n; i++) {
 		const struct fleet_node *nd = &f->node[i];
 		const struct fleet_part_data *c = &nd->part[PART_CURVES];
@@ -105,6 +105,7 @@ int fleet_write_csv(const struct fleet *f, const char *outdir)
 		flags(f, i, buf, sizeof(buf));
 		csv_str(fp, buf, 0);
 		csv_str(fp, nd->unloaded_src, 0);
+		csv_str(fp, fleet_verdict_name[fleet_verdict(nd)], 0);
 		for (size_t j = 0; j < f->m; j++) {
 			csv_num(fp, f->raw[i * f->m + j]);
 			if (f->metric[j].kind != M_LATCOMMON)
@@ -123,7 +124,8 @@ int fleet_write_csv(const struct fleet *f, const char *outdir)
 		csv_str(fp, nd->ladder_what, 0);
 		csv_str(fp, nd->part[PART_ABSORB].st ? nd->part[PART_ABSORB].where : NULL, 0);
 		csv_str(fp, c->st == ST_OK ? NULL : c->why, 0);
-		csv_str(fp, nd->log_last, 1);
+		csv_str(fp, nd->log_last, 0);
+		csv_str(fp, nd->info.verdict_reason, 1);
 	}
 	if (ferror(fp)) {
 		fclose(fp);
@@ -168,6 +170,49 @@ static void outliers(FILE *fp, const struct fleet *f)
 				worse ? "worse" : "better");
 		}
 	fputc('\n', fp);
+}
+
+/* "3 PASS, 1 WARN, 1 INVALID, 2 none" (pending only when some are). */
+static void verdict_counts(FILE *fp, const struct fleet *f)
+{
+	for (int v = 0; v < FV_N; v++)
+		if (v != FV_PENDING || f->nverdict[v])
+			fprintf(fp, "%s%zu %s", v ? ", " : "", f->nverdict[v],
+				fleet_verdict_name[v]);
+}
+
+/* Every node whose run is not PASS, with its first reason. */
+static void verdicts(FILE *fp, const struct fleet *f)
+{
+	size_t n = 0;
+
+	fprintf(fp, "## Verdicts\n\nEach node's curve run says whether it can be trusted (meta.json `quality`, results/README.md): ");
+	verdict_counts(fp, f);
+	fprintf(fp, " (none: a run made before verdicts, or no curve run).  ");
+	if (f->with_invalid)
+		fprintf(fp, "With --with-invalid, INVALID runs take part in the statistics and the median sets like the others.\n\n");
+	else
+		fprintf(fp, "%zu complete run%s whose verdict is INVALID %s left out of the groups' statistics, outliers and median sets (%s figures are shown; --with-invalid takes %s in).\n\n",
+			f->invalid_left_out, f->invalid_left_out == 1 ? "" : "s",
+			f->invalid_left_out == 1 ? "is" : "are",
+			f->invalid_left_out == 1 ? "its" : "their",
+			f->invalid_left_out == 1 ? "it" : "them");
+	for (size_t i = 0; i < f->n; i++) {
+		const struct fleet_node *nd = &f->node[i];
+		enum fleet_verdict v = fleet_verdict(nd);
+
+		if (v != FV_WARN && v != FV_INVALID)
+			continue;
+		fprintf(fp, "- %s: %s%s%s", nd->name, v == FV_INVALID ? "**" : "",
+			fleet_verdict_name[v], v == FV_INVALID ? "**" : "");
+		if (nd->info.verdict_reason[0])
+			fprintf(fp, ": %s", nd->info.verdict_reason);
+		if (nd->info.verdict_reasons > 1)
+			fprintf(fp, " (and %d more)", nd->info.verdict_reasons - 1);
+		fprintf(fp, "%s\n", nd->part[PART_CURVES].st == ST_INVALID ? "; left out" : "");
+		n++;
+	}
+	fprintf(fp, "%s\n", n ? "" : "No node's run is WARN or INVALID.\n");
 }
 
 static void groups(FILE *fp, const struct fleet *f)
@@ -229,11 +274,11 @@ static void nodes(FILE *fp, const struct fleet *f, unsigned parts, const char *t
 		cols += !!(parts & 1u << f->metric[j].part);
 	if (!cols)
 		return;
-	fprintf(fp, "## %s\n\nFigures in bold are flagged.  – : not measured or unknown.\n\n| node | group | curves |", title);
+	fprintf(fp, "## %s\n\nFigures in bold are flagged.  – : not measured or unknown.  Verdict: the curve run's (meta.json `quality`); an INVALID one is in bold.\n\n| node | group | curves | verdict |", title);
 	for (size_t j = 0; j < f->m; j++)
 		if (parts & 1u << f->metric[j].part)
 			fprintf(fp, " %s |", f->metric[j].name);
-	fputs("\n|---|---|---|", fp);
+	fputs("\n|---|---|---|---|", fp);
 	for (size_t j = 0; j < cols; j++)
 		fputs("---:|", fp);
 	fputc('\n', fp);
@@ -245,8 +290,11 @@ static void nodes(FILE *fp, const struct fleet *f, unsigned parts, const char *t
 			have += (parts & 1u << f->metric[j].part) && isfinite(f->raw[i * f->m + j]);
 		if (!have && !(parts & 1u << PART_CURVES))
 			continue;
-		fprintf(fp, "| %s | %s | %s |", nd->name, fleet_group_name(nd->group, g, sizeof(g)),
-			state(nd, PART_CURVES));
+		fprintf(fp, "| %s | %s | %s | %s%s%s |", nd->name,
+			fleet_group_name(nd->group, g, sizeof(g)), state(nd, PART_CURVES),
+			fleet_verdict(nd) == FV_INVALID ? "**" : "",
+			fleet_verdict_name[fleet_verdict(nd)],
+			fleet_verdict(nd) == FV_INVALID ? "**" : "");
 		for (size_t j = 0; j < f->m; j++)
 			if (parts & 1u << f->metric[j].part)
 				md_num(fp, f->raw[i * f->m + j], fleet_flagged(f, i, j));
@@ -278,12 +326,13 @@ static void not_compared(FILE *fp, const struct fleet *f)
 	size_t n = 0;
 	char col[128];
 
-	fprintf(fp, "## Not compared\n\nNothing below entered a group's statistics or its median set.\n\n### Incomplete, unreadable or no run\n\n");
+	fprintf(fp, "## Not compared\n\nNothing below entered a group's statistics or its median set.\n\n### Incomplete, INVALID, unreadable or no run\n\n");
 	for (size_t i = 0; i < f->n; i++)
 		for (int p = 0; p < NPARTS; p++) {
 			const struct fleet_part_data *pd = &f->node[i].part[p];
 
 			if (pd->st != ST_INCOMPLETE && pd->st != ST_UNREADABLE &&
+			    pd->st != ST_INVALID &&
 			    !(p == PART_CURVES && pd->st == ST_ABSENT))
 				continue;
 			fprintf(fp, "- %s, %s (%s): %s", f->node[i].name, fleet_parts[p].name,
@@ -343,7 +392,8 @@ static void method(FILE *fp, const struct fleet *f)
 		"- **ladder_<level>_ns**: the plateaus of a latency ladder in the node's `ladder/` (mess ladder), else `absorb/` (mess absorb), summary.json `latency_ladder.levels`.\n"
 		"- **<kernel>_<variant>_c<cores>[_q<q>]_<unit>**: the clean kernel's performance of each row of `absorb/absorption.csv`.\n"
 		"- **Outliers**: within a group, per figure, robust z = (x - median) / s with s = max(1.4826 x MAD, %g x |median|) over the group's compared nodes (at least %d of them; MAD: median absolute deviation).  1.4826 x MAD estimates a standard deviation; the floor keeps near-identical nodes from flagging differences below a measurement's repeatability.  A node is flagged where |z| > %g (--mad).\n"
-		"- **Compared**: a node whose run says `\"complete\": true` and was measured as most nodes of its group (the members listed under Groups); a ladder or absorption table is compared on the same terms, separately.\n"
+		"- **Verdict**: the curve run's own (meta.json `quality.verdict`: PASS, WARN, INVALID, pending; none for a run made before verdicts).  A complete run whose verdict is INVALID is not compared unless --with-invalid: its figures broke the rules a trusted run keeps, and a median is only as good as the runs it is taken over.\n"
+		"- **Compared**: a node whose run says `\"complete\": true`, is not INVALID (unless --with-invalid) and was measured as most nodes of its group (the members listed under Groups); a ladder or absorption table is compared on the same terms, separately.\n"
 		"- **Median sets** (`median-g<k>/`): per curve of the group, every compared node's curve model read at the same fractions u = 1/%d .. 1 of its own maximum bandwidth; the median latency at each u, at u x the median maximum (the model's own rule between read shares).  `lat_ns_std` holds 1.4826 x MAD across the nodes, `repeats` the number of nodes the curve was made from.  A curve set that mess export and mess compare read.\n\n",
 		FLEET_COMMON_FRAC, MESS_FLEET_MIN_SCALE_REL, MESS_FLEET_MIN_NODES, f->mad,
 		FLEET_MEDIAN_STEPS);
@@ -362,11 +412,19 @@ int fleet_write_md(const struct fleet *f, const char *outdir, int have_plots,
 	fprintf(fp, "# Fleet: %s\n\n%zu node director%s; %zu compared in %zu group%s; %zu outlier%s (|robust z| > %g within the group).\n\n",
 		f->dir, f->n, f->n == 1 ? "y" : "ies", compared, f->ngroups,
 		f->ngroups == 1 ? "" : "s", f->noutliers, f->noutliers == 1 ? "" : "s", f->mad);
+	fprintf(fp, "Verdicts of the nodes' runs: ");
+	verdict_counts(fp, f);
+	if (f->with_invalid)
+		fprintf(fp, "; INVALID runs compared (--with-invalid).\n\n");
+	else
+		fprintf(fp, "; %zu INVALID run%s left out of the statistics and median sets.\n\n",
+			f->invalid_left_out, f->invalid_left_out == 1 ? "" : "s");
 	if (have_plots)
 		fprintf(fp, "![curves](plots/fleet-curves.png)\n\n![bars](plots/fleet-bars.png)\n\n");
 	else
 		fprintf(fp, "Plots: %s.\n\n", plots);
 	outliers(fp, f);
+	verdicts(fp, f);
 	groups(fp, f);
 	not_compared(fp, f);
 	nodes(fp, f, 1u << PART_CURVES | 1u << PART_LADDER, "Nodes");

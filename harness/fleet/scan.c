@@ -19,6 +19,7 @@
 #include "mess/json.h"
 #include "mess/metrics.h"
 #include "mess/parse.h"
+#include "mess/quality.h"
 
 /* What says that two nodes are the same machine: CPU, core count, LLC,
  * NUMA nodes and the kind of the memory measured. */
@@ -66,7 +67,8 @@ const struct fleet_part_def fleet_parts[NPARTS] = {
 
 const char *const fleet_state_name[] = {
 	[ST_ABSENT] = "absent", [ST_UNREADABLE] = "unreadable",
-	[ST_INCOMPLETE] = "incomplete", [ST_DIFFERENT] = "measured differently",
+	[ST_INCOMPLETE] = "incomplete", [ST_INVALID] = "INVALID",
+	[ST_DIFFERENT] = "measured differently",
 	[ST_OK] = "compared",
 };
 
@@ -208,7 +210,8 @@ static int read_curves(struct fleet_node *nd, const char *dir)
 {
 	struct fleet_part_data *p = &nd->part[PART_CURVES];
 	json_t *meta = load_json(dir, "", "meta.json");
-	char err[500] = "";
+	char err[500] = "", verdict[16];
+	enum mess_level lv;
 	int ok, rc;
 
 	if (meta) {
@@ -225,10 +228,16 @@ static int read_curves(struct fleet_node *nd, const char *dir)
 		}
 	}
 	ok = complete(meta, p->why, sizeof(p->why));
+	snprintf(verdict, sizeof(verdict), "%s", json_string_value(json_object_get(
+			 json_object_get(meta, "quality"), "verdict")) ?: "");
 	json_decref(meta);
 	rc = mess_set_load(dir, 0, &nd->fam, &nd->info, err, sizeof(err));
 	if (rc == -ENOMEM)
 		return rc;
+	/* A run stopped before its first point has a verdict too (pending):
+	 * counted, though the loader has nothing to read. */
+	if (rc && (!strcmp(verdict, "pending") || !mess_level_parse(verdict, &lv)))
+		snprintf(nd->info.verdict, sizeof(nd->info.verdict), "%s", verdict);
 	if (rc) {
 		/* A run interrupted before its first point is incomplete. */
 		p->st = ok ? ST_UNREADABLE : ST_INCOMPLETE;
