@@ -16,10 +16,27 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <stdint.h>
 
 #include "mess/ladder.h"
+
+const struct mess_ladder_status_def mess_ladder_statuses[MESS_LADDER_NSTATUS] = {
+	[MESS_LADDER_OK] = { "ok", MESS_PASS, "ladder_ok" },
+	[MESS_LADDER_EMPTY] = { "no sizes in window", MESS_PASS, "ladder_empty" },
+	[MESS_LADDER_NOT_FLAT] = { "not flat", MESS_WARN, "ladder_not_flat" },
+	[MESS_LADDER_NOT_ABOVE] = { "not above the level below", MESS_WARN,
+				    "ladder_not_above" },
+	[MESS_LADDER_BELOW] = { "below the level below", MESS_INVALID,
+				"ladder_below" },
+};
+
+static void set_status(struct mess_ladder_plateau *p, enum mess_ladder_status st)
+{
+	p->st = st;
+	p->status = mess_ladder_statuses[st].name;
+}
 
 /* Window bounds must not wrap for absurd cache sizes. */
 static uint64_t twice(uint64_t x)
@@ -59,7 +76,8 @@ static void plateau(const uint64_t *sizes, const double *lat, size_t n,
 	p->npts = b - a;
 	p->lat_ns = p->spread = NAN;
 	p->edge_bytes = 0;
-	p->status = "no sizes in window";
+	p->flat = 0;
+	set_status(p, MESS_LADDER_EMPTY);
 	if (!p->npts)
 		return;
 	p->lat_ns = (kth(lat, a, b, (b - a - 1) / 2) +
@@ -119,14 +137,19 @@ int mess_ladder_plateaus(const uint64_t *sizes, const double *lat, size_t n,
 		plateau(sizes, lat, n, p);
 		if (!p->npts)
 			continue;
-		p->status = p->spread <= flat_tol ? "ok" : "not flat";
+		p->flat = p->spread <= flat_tol;
+		set_status(p, p->flat ? MESS_LADDER_OK : MESS_LADDER_NOT_FLAT);
 		/*
 		 * A level no slower than the one below is not a level of its
 		 * own: a virtual machine may report an L3 that the guest
-		 * only sees as more L2.
+		 * only sees as more L2.  One faster than it by more than the
+		 * tolerance is worse: a random chase over a larger buffer
+		 * cannot be faster, so the ladder contradicts itself.
 		 */
-		if (below && p->lat_ns < below->lat_ns * (1 + flat_tol))
-			p->status = "not above the level below";
+		if (below && p->lat_ns * (1 + flat_tol) < below->lat_ns)
+			set_status(p, MESS_LADDER_BELOW);
+		else if (below && p->lat_ns < below->lat_ns * (1 + flat_tol))
+			set_status(p, MESS_LADDER_NOT_ABOVE);
 		below = p;
 	}
 
@@ -143,8 +166,8 @@ int mess_ladder_plateaus(const uint64_t *sizes, const double *lat, size_t n,
 		const struct mess_ladder_plateau *q = &out[k + 1];
 		double thr = sqrt(p->lat_ns * q->lat_ns);
 
-		if (!p->npts || !q->npts ||
-		    !strcmp(q->status, "not above the level below"))
+		if (!p->npts || !q->npts || q->st == MESS_LADDER_NOT_ABOVE ||
+		    q->st == MESS_LADDER_BELOW)
 			continue;
 		for (size_t i = 0; i < n; i++)
 			if (sizes[i] >= p->lo && sizes[i] <= q->lo &&
@@ -152,6 +175,79 @@ int mess_ladder_plateaus(const uint64_t *sizes, const double *lat, size_t n,
 				p->edge_bytes = sizes[i];
 	}
 	return 0;
+}
+
+const char *mess_ladder_level_name(const struct mess_ladder_plateau *p,
+				   char *buf, size_t len)
+{
+	if (p->level)
+		snprintf(buf, len, "L%d", p->level);
+	else
+		snprintf(buf, len, "memory");
+	return buf;
+}
+
+/* "L3 (spread 133 %), memory (25 %)": the levels not flat, for a reason. */
+static size_t not_flat_list(const struct mess_ladder_plateau *p, size_t n,
+			    char *buf, size_t len)
+{
+	size_t at = 0, k = 0;
+	char name[16];
+
+	buf[0] = 0;
+	for (size_t i = 0; i < n && at < len; i++) {
+		if (!p[i].npts || p[i].flat)
+			continue;
+		at += (size_t)snprintf(buf + at, len - at, "%s%s (%s%.0f %%)",
+				       k ? ", " : "",
+				       mess_ladder_level_name(&p[i], name, sizeof(name)),
+				       k ? "" : "spread ", 100 * p[i].spread);
+		k++;
+	}
+	return k;
+}
+
+void mess_ladder_verdict(const struct mess_ladder_plateau *p, size_t n,
+			 double flat_tol, struct mess_verdict *v,
+			 enum mess_level *lv)
+{
+	const struct mess_ladder_plateau *below = NULL;
+	char list[200], name[16], bname[16], empty[64] = "";
+	size_t nf = not_flat_list(p, n, list, sizeof(list)), ne = 0;
+
+	if (nf)
+		mess_verdict_add(v, MESS_WARN, mess_ladder_statuses[MESS_LADDER_NOT_FLAT].rule,
+				 "latency ladder: %s not flat: the latencies in %s window spread over more than %.0f %% of its median, which is then no plateau (not drawn as one; summary.json flat: false): a shared level, less cache than hwloc says, or disturbed runs",
+				 list, nf == 1 ? "its" : "each", 100 * flat_tol);
+	for (size_t i = 0; i < n; i++) {
+		const struct mess_ladder_status_def *d = &mess_ladder_statuses[p[i].st];
+
+		if (lv)
+			lv[i] = d->level > MESS_WARN || p[i].flat || !p[i].npts ?
+				d->level : MESS_WARN;
+		mess_ladder_level_name(&p[i], name, sizeof(name));
+		if (below)
+			mess_ladder_level_name(below, bname, sizeof(bname));
+		if (p[i].st == MESS_LADDER_NOT_ABOVE)
+			mess_verdict_add(v, d->level, d->rule,
+					 "latency ladder: %s (%.3g ns) is not %.0f %% slower than %s (%.3g ns): not a level of its own as this core sees it (a VM's cache the guest sees as more of the level below, or as memory)",
+					 name, p[i].lat_ns, 100 * flat_tol, bname,
+					 below->lat_ns);
+		else if (p[i].st == MESS_LADDER_BELOW)
+			mess_verdict_add(v, d->level, d->rule,
+					 "latency ladder: %s (%.3g ns) is faster than %s (%.3g ns) by more than %.0f %%: a random chase over a larger buffer cannot be faster, so the ladder contradicts itself (disturbed windows, or a clock that changed during the ladder)",
+					 name, p[i].lat_ns, bname, below->lat_ns,
+					 100 * flat_tol);
+		else if (p[i].st == MESS_LADDER_EMPTY && strlen(empty) + 12 < sizeof(empty))
+			snprintf(empty + strlen(empty), sizeof(empty) - strlen(empty),
+				 "%s%s", ne++ ? ", " : "", name);
+		if (p[i].npts)
+			below = &p[i];
+	}
+	if (ne)
+		mess_verdict_add(v, MESS_PASS, mess_ladder_statuses[MESS_LADDER_EMPTY].rule,
+				 "latency ladder: no size fell in the window of %s (between twice the level below and half its own size, or past the ladder's end): no figure for %s",
+				 empty, ne == 1 ? "it" : "them");
 }
 
 struct sizes_out {

@@ -3,7 +3,8 @@
 # End to end: ./run.sh absorb on every kernel with two noise modes and
 # short runs, then every file of the absorption contract; an interrupted
 # run resumed to completion; a second run into the same --out refused;
-# mess ladder alone, whole and interrupted.
+# mess ladder alone, whole, --strict and interrupted; the verdict block of
+# both commands.
 # The figures of so short a run mean little: the files must be complete
 # and well formed.
 set -u
@@ -95,7 +96,7 @@ check_absorb_dir() {
 	# The latency ladder: 4 KiB (x1.5, x2 steps) to 4x the LLC, plateaus
 	# in summary.json, one per hwloc cache level and memory last.
 	check "ladder.csv header" \
-		'[ "$(head -1 "$d/ladder.csv")" = "size_bytes,lat_ns,repeats,spread_ns,loads_per_run" ]'
+		'[ "$(head -1 "$d/ladder.csv")" = "size_bytes,lat_ns,repeats,spread_ns,loads_per_run,disturbed,disturbed_kept,lost_pct,steal_ms" ]'
 	check "ladder.csv: sizes from 4 KiB strictly rising to >= 4x LLC - stride, latencies > 0" \
 		'awk -F, -v top=$(($(jq .llc_bytes "$d/meta.json") * 4 - 64)) "NR == 2 && \$1 != 4096 { exit 1 } NR > 2 && \$1 <= last { exit 1 } NR > 1 && !(\$2 > 0 && \$3 == 3) { exit 1 } NR > 1 { last = \$1 } END { if (NR < 12 || last < top) exit 1 }" "$d/ladder.csv"'
 	check "summary.json: ladder levels, memory last, each with a status" \
@@ -173,17 +174,57 @@ check "resumed meta.json: complete, resumed once, reused the $before points" \
 	'jq -e ".complete == true and .resumed == 1 and .points_reused == $before" "$out/intr/meta.json" >/dev/null'
 check_absorb_dir "$out/intr"
 
+# check_verdict DIR MD TOOL: meta.json's verdict block (one of PASS, WARN,
+# INVALID with its reasons, the environment looked at before the start), the
+# markdown's body opening with it, and the closing lines saying it first.
+check_verdict() {
+	local d=$1 md=$2 tool=$3 err=$4
+	check "$tool: meta.json quality.verdict is PASS, WARN or INVALID, reasons an array of level/rule/text" \
+		'jq -e ".quality.verdict as \$v | ([\"PASS\", \"WARN\", \"INVALID\"] | index(\$v)) != null and (.quality.reasons | type) == \"array\" and all(.quality.reasons[]; (.level | type) == \"string\" and (.rule | length) > 0 and (.text | length) > 0) and (.quality.reasons_dropped | type) == \"number\"" "$d/meta.json" >/dev/null'
+	check "$tool: a WARN or INVALID verdict has a reason of that level" \
+		'jq -e ".quality as \$q | \$q.verdict == \"PASS\" or any(\$q.reasons[]; .level == \$q.verdict)" "$d/meta.json" >/dev/null'
+	check "$tool: meta.json environment (load, PUs, cpufreq, huge pages)" \
+		'jq -e ".environment | has(\"loadavg\") and (.pus | length) >= 1 and has(\"cpufreq\") and has(\"huge_pages\") and has(\"other_tasks\")" "$d/meta.json" >/dev/null'
+	check "$tool: $md's body starts with the verdict" \
+		'[ "$(grep -v "^\(# \|\$\)" "$d/$md" | head -1)" = "## Verdict: $(jq -r .quality.verdict "$d/meta.json")" ]'
+	check "$tool: $md has the environment right after the verdict" \
+		'awk "/^## Verdict/ { v = 1 } v && /^Before the start, over/ { ok = 1 } /^## [^V]/ && v && !ok { exit 1 } END { exit !ok }" "$d/$md"'
+	check "$tool: the verdict is the first closing line on stderr" \
+		'grep -E "^mess $tool: (verdict|done|interrupted|failed)" "$err" | head -1 | grep -q "^mess $tool: verdict $(jq -r .quality.verdict "$d/meta.json")"'
+}
+
 # mess ladder alone: the same ladder files, its own meta.json and ladder.md,
 # and an interrupted ladder keeps the sizes measured so far.
 ./run.sh ladder --quick --run-ms 2 --repeats 1 --out "$out/lad" >"$out/lad.out" 2>"$out/lad.err"
 rc=$?
 check "mess ladder exits 0 (got $rc)" '[ $rc -eq 0 ]' || tail -5 "$out/lad.err"
+check_verdict "$out/lad" ladder.md ladder "$out/lad.err"
+check "ladder: meta.json schema 2, quality per level (status, verdict, flat) and the runs' totals" \
+	'jq -e ".schema == 2 and .strict == false and (.quality.levels | length) == (.quality.levels | map(select(.status and .verdict and (.flat | type) == \"boolean\")) | length) and .quality.levels[-1].level == \"memory\" and .quality.runs.kept_disturbed <= .quality.runs.disturbed and .quality.thresholds.flat_tol == 0.2" "$out/lad/meta.json" >/dev/null'
+check "ladder: run totals in meta.json = ladder.csv sums (runs = repeats + those measured again)" \
+	'[ "$(jq -r "[.quality.runs.measured, .quality.runs.disturbed, .quality.runs.kept_disturbed] | join(\" \")" "$out/lad/meta.json")" = "$(awk -F, "NR > 1 { r += \$3 + \$6 - \$7; d += \$6; k += \$7 } END { print r + 0, d + 0, k + 0 }" "$out/lad/ladder.csv")" ]'
+check "ladder: ladder.csv rows well formed (9 fields, kept <= disturbed <= 2 x repeats, lost_pct a number)" \
+	'awk -F, "NR > 1 && !(NF == 9 && \$6 ~ /^[0-9]+\$/ && \$7 ~ /^[0-9]+\$/ && \$7 <= \$6 && \$6 <= 2 * \$3 && \$8 ~ /^[0-9.e+-]+\$/) { exit 1 }" "$out/lad/ladder.csv"'
+check "ladder: a level not flat is a warning naming it, and no plateau in the plot data" \
+	'jq -r ".latency_ladder.levels[] | select(.flat == false and .points > 0) | .level" "$out/lad/summary.json" | while read -r lv; do
+		jq -e --arg lv "$lv" "any(.quality.reasons[]; .rule == \"ladder_not_flat\" and (.text | contains(\$lv + \" (\")))" "$out/lad/meta.json" >/dev/null || exit 1
+		[ ! -f "$out/lad/plots/ladder_levels.dat" ] || grep -q ",$lv,0\$" "$out/lad/plots/ladder_levels.dat" || exit 1
+	done'
+check "ladder: summary.json schema 2, each level flat and its runs disturbed" \
+	'jq -e ".schema == 2 and all(.latency_ladder.levels[]; (.flat | type) == \"boolean\" and .kept_disturbed <= .disturbed_runs)" "$out/lad/summary.json" >/dev/null'
+# --strict: accepted; INVALID exits 2 with the results kept, else 0.
+./run.sh ladder --quick --run-ms 2 --repeats 1 --strict --no-plots --out "$out/lads" >/dev/null 2>"$out/lads.err"
+rc=$?
+v=$(jq -r .quality.verdict "$out/lads/meta.json" 2>/dev/null)
+check "ladder --strict: exit 2 exactly when INVALID (got $rc, verdict $v), results kept" \
+	'jq -e ".strict == true and .complete == true" "$out/lads/meta.json" >/dev/null &&
+	 if [ "$v" = INVALID ]; then [ $rc -eq 2 ] && grep -q -- "--strict: the verdict is INVALID" "$out/lads.err"; else [ $rc -eq 0 ]; fi'
 for f in ladder.csv summary.json ladder.md meta.json resume.json; do
 	check "ladder: $f exists and is not empty" '[ -s "$out/lad/$f" ]'
 done
 check "ladder: stdout names the run directory" 'grep -qx "$out/lad" "$out/lad.out"'
 check "ladder: csv header" \
-	'[ "$(head -1 "$out/lad/ladder.csv")" = "size_bytes,lat_ns,repeats,spread_ns,loads_per_run" ]'
+	'[ "$(head -1 "$out/lad/ladder.csv")" = "size_bytes,lat_ns,repeats,spread_ns,loads_per_run,disturbed,disturbed_kept,lost_pct,steal_ms" ]'
 check "ladder: meta.json complete, tool, repeats 1" \
 	'jq -e ".complete == true and .tool == \"mess ladder\" and .repeats == 1 and (.huge_pages | type) == \"string\"" "$out/lad/meta.json" >/dev/null'
 check "ladder: summary.json has memory last and every level a latency" \
@@ -208,6 +249,8 @@ check "ladder: interrupted meta.json says complete: false" \
 	'jq -e ".complete == false" "$out/ladi/meta.json" >/dev/null'
 check "ladder: interrupted ladder kept its sizes" \
 	'[ "$(tail -n +2 "$out/ladi/ladder.csv" | wc -l)" -ge 3 ]'
+check "ladder: interrupted: a verdict all the same, with the reason it is partial" \
+	'jq -e "any(.quality.reasons[]; .rule == \"partial\" and .level == \"WARN\")" "$out/ladi/meta.json" >/dev/null'
 
 # --tables 2: each row twice, one after the other; the spread per entry.
 ./run.sh absorb --quick --kernels haccmk --modes fp_add64 --kmax 16 --run-ms 4 \

@@ -16,7 +16,8 @@
 #include "core/plot.h"
 #include "core/util.h"
 
-#define SUMMARY_SCHEMA 1
+/* 2: per level `flat` and its runs' disturbance (results/README.md). */
+#define SUMMARY_SCHEMA 2
 
 
 /* The share of LLC hits in the memory figure: a random load over s bytes
@@ -33,12 +34,36 @@ static int write_csv(const struct mess_ladder *l, const char *dir)
 	if (!f)
 		return -errno;
 	fprintf(f, MESS_LADDER_HEADER "\n");
-	for (size_t i = 0; i < l->n; i++)
-		fprintf(f, "%llu,%.6g,%u,%.6g,%llu\n",
-			(unsigned long long)l->pts[i].size, l->pts[i].lat_ns,
-			l->pts[i].repeats, l->pts[i].spread_ns,
-			(unsigned long long)l->pts[i].loads);
+	for (size_t i = 0; i < l->n; i++) {
+		const struct mess_ladder_pt *p = &l->pts[i];
+
+		/* nan where not known: glibc's %g writes it so, and the
+		 * reader takes it back. */
+		fprintf(f, "%llu,%.6g,%u,%.6g,%llu,%u,%u,%.3g,%.3g\n",
+			(unsigned long long)p->size, p->lat_ns, p->repeats,
+			p->spread_ns, (unsigned long long)p->loads,
+			p->disturbed, p->kept, p->lost_pct, p->steal_ms);
+	}
 	return mess_tmp_commit(dir, MESS_LADDER_CSV, f);
+}
+
+struct mess_ladder_tally mess_ladder_tally(const struct mess_ladder *l,
+					   uint64_t lo, uint64_t hi)
+{
+	struct mess_ladder_tally t = { 0 };
+
+	for (size_t i = 0; i < l->n; i++) {
+		const struct mess_ladder_pt *p = &l->pts[i];
+
+		if (p->size < lo || p->size > hi)
+			continue;
+		/* Those measured again ran too. */
+		t.windows += p->repeats + p->disturbed - p->kept;
+		t.disturbed += p->disturbed;
+		t.kept += p->kept;
+		t.unwatched += isnan(p->lost_pct);
+	}
+	return t;
 }
 
 static json_t *level_json(const struct mess_ladder *l,
@@ -52,13 +77,16 @@ static json_t *level_json(const struct mess_ladder *l,
 				      (json_int_t)p->cap_bytes) :
 		       mess_json_pack("{s:s, s:o}", "level", "memory",
 				      "llc_hit_share_at_max", mess_json_real(llc_share(l), 3));
-	if (mess_json_merge(j, mess_json_pack("{s:[I, I], s:i, s:o, s:o, s:o, s:s}",
+	struct mess_ladder_tally t = mess_ladder_tally(l, p->lo, p->hi);
+
+	if (mess_json_merge(j, mess_json_pack("{s:[I, I], s:i, s:o, s:o, s:o, s:s, s:b, s:i, s:i}",
 		"window_bytes", (json_int_t)p->lo, (json_int_t)p->hi,
 		"points", (int)p->npts, "latency_ns", mess_json_real(p->lat_ns, 3),
 		"spread", mess_json_real(p->spread, 3),
 		"measured_capacity_bytes", p->edge_bytes ?
 			json_integer((json_int_t)p->edge_bytes) : json_null(),
-		"status", p->status))) {
+		"status", p->status, "flat", p->flat,
+		"disturbed_runs", (int)t.disturbed, "kept_disturbed", (int)t.kept))) {
 		json_decref(j);
 		return NULL;
 	}
@@ -109,9 +137,10 @@ void mess_ladder_md(const struct mess_ladder *l, FILE *f)
 			MESS_LADDER_CSV);
 		return;
 	}
-	fprintf(f, "| level | size (hwloc) | sizes used | points | latency ns | spread | measured capacity | status |\n|---|---:|---|---:|---:|---:|---:|---|\n");
+	fprintf(f, "| level | size (hwloc) | sizes used | points | latency ns | spread | measured capacity | status | runs disturbed (kept) |\n|---|---:|---|---:|---:|---:|---:|---|---:|\n");
 	for (size_t i = 0; i <= l->ncaches; i++) {
 		const struct mess_ladder_plateau *p = &l->plat[i];
+		struct mess_ladder_tally t = mess_ladder_tally(l, p->lo, p->hi);
 
 		if (p->level)
 			fprintf(f, "| L%d | %llu KiB |", p->level,
@@ -126,9 +155,11 @@ void mess_ladder_md(const struct mess_ladder *l, FILE *f)
 			fprintf(f, " %llu KiB |", (unsigned long long)(p->edge_bytes >> 10));
 		else
 			fprintf(f, " – |");
-		fprintf(f, " %s |\n", p->status);
+		fprintf(f, " %s%s | %u (%u) |\n", p->status,
+			p->npts && !p->flat && p->st != MESS_LADDER_NOT_FLAT ?
+			", not flat" : "", t.disturbed, t.kept);
 	}
-	fprintf(f, "\nEvery size is in %s, the plateaus also in summary.json; how they are read: results/README.md, \"Latency ladder\".  The memory figure still includes LLC hits, about %.2f of the loads at the largest size.\n",
+	fprintf(f, "\nEvery size is in %s, the plateaus also in summary.json; how they are read: results/README.md, \"Latency ladder\".  A level not flat is no plateau: its median is given, and the plot marks it without drawing a plateau.  The memory figure still includes LLC hits, about %.2f of the loads at the largest size.\n",
 		MESS_LADDER_CSV, llc_share(l));
 }
 
@@ -138,7 +169,7 @@ int mess_ladder_plot(const struct mess_ladder *l, const char *rundir,
 	char dir[PATH_MAX], qrun[2 * PATH_MAX], qtitle[512], log[PATH_MAX + 32];
 	char *expr;
 	FILE *f;
-	int rc;
+	int rc, nflat = 0, nrough = 0;
 
 	if (!l->n) {
 		snprintf(err, errlen, "no ladder points to plot");
@@ -163,19 +194,116 @@ int mess_ladder_plot(const struct mess_ladder *l, const char *rundir,
 		for (size_t j = 0; j < l->n; j++)
 			if (l->pts[j].size <= p->hi)
 				hi = l->pts[j].size;
-		fprintf(f, "%llu,%llu,%.6g,%s%.0d\n",
+		/* A level not flat is marked, never drawn as a plateau:
+		 * its median stands for no level. */
+		fprintf(f, "%llu,%llu,%.6g,%s%.0d,%d\n",
 			(unsigned long long)(p->lo > l->pts[0].size ? p->lo : l->pts[0].size),
 			(unsigned long long)hi, p->lat_ns,
-			p->level ? "L" : "memory", p->level);
+			p->level ? "L" : "memory", p->level, p->flat);
+		nflat += p->flat;
+		nrough += !p->flat;
 	}
 	if (fclose(f))
 		return -EIO;
 	mess_gp_quote(qrun, sizeof(qrun), rundir);
 	mess_gp_quote(qtitle, sizeof(qtitle), title);
 	snprintf(log, sizeof(log), "%s/ladder-gnuplot.log", dir);
-	if (asprintf(&expr, "rundir='%s'; plottitle='%s'", qrun, qtitle) < 0)
+	if (asprintf(&expr, "rundir='%s'; plottitle='%s'; nflat=%d; nrough=%d; flattol=%g",
+		     qrun, qtitle, nflat, nrough, 100 * MESS_LADDER_FLAT_TOL) < 0)
 		return -ENOMEM;
 	rc = mess_gnuplot("ladder.gp", expr, log, err, errlen);
 	free(expr);
 	return rc;
+}
+
+/* Why the worst kept disturbed run lost its time. */
+static const char *cause(const struct mess_ladder *l)
+{
+	double steal = 0;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (l->pts[i].kept && isfinite(l->pts[i].steal_ms))
+			steal += l->pts[i].steal_ms;
+	return steal > 0 ? "steal (the hypervisor ran something else on its vCPU)" :
+			   "another task or interrupts on its core (no steal counted)";
+}
+
+void mess_ladder_judge(const struct mess_ladder *l, struct mess_verdict *v,
+		       enum mess_level *lv)
+{
+	struct mess_ladder_tally t = mess_ladder_tally(l, 0, UINT64_MAX);
+	double worst = 0;
+
+	if (!l->n)
+		return;
+	if (!l->plat_ok)
+		mess_verdict_add(v, MESS_INVALID, "ladder_unread",
+				 "latency ladder: %s could not be read into plateaus (a size without a figure, or hwloc's cache sizes out of order)",
+				 MESS_LADDER_CSV);
+	else
+		mess_ladder_verdict(l->plat, l->ncaches + 1, MESS_LADDER_FLAT_TOL,
+				    v, lv);
+	for (size_t i = 0; i < l->n; i++)
+		if (l->pts[i].kept)
+			worst = fmax(worst, l->pts[i].lost_pct);
+	if (t.unwatched)
+		mess_verdict_add(v, MESS_WARN, "ladder_disturbance_unknown",
+				 "latency ladder: what disturbed the runs of %u of its %zu sizes could not be read (the thread's CPU clock): a disturbed run cannot be told from a quiet one",
+				 t.unwatched, l->n);
+	if (t.kept)
+		mess_verdict_add(v, MESS_WARN, "ladder_disturbed",
+				 "latency ladder: %u of %u runs were disturbed (the thread lost over %g %% of a run) and measured again; %u were kept when a size's bound was reached (%s disturbed_kept); the worst kept lost %.0f %%: %s",
+				 t.disturbed, t.windows, MESS_LOST_MAX_PCT, t.kept,
+				 MESS_LADDER_CSV, worst, cause(l));
+	else if (t.disturbed)
+		mess_verdict_add(v, MESS_PASS, "ladder_disturbed_replaced",
+				 "latency ladder: %u of its %u runs were disturbed and measured again; none was kept",
+				 t.disturbed, t.windows);
+	for (size_t i = 0; lv && l->plat_ok && i <= l->ncaches; i++)
+		if (mess_ladder_tally(l, l->plat[i].lo, l->plat[i].hi).kept &&
+		    lv[i] < MESS_WARN)
+			lv[i] = MESS_WARN;
+}
+
+json_t *mess_ladder_quality_json(const struct mess_ladder *l,
+				 const struct mess_verdict *v, int strict)
+{
+	enum mess_level lv[MESS_LADDER_CACHES + 1];
+	struct mess_verdict scratch;
+	struct mess_ladder_tally t = mess_ladder_tally(l, 0, UINT64_MAX);
+	json_t *q = mess_verdict_json(v), *levels = json_array();
+	char name[16];
+
+	/* Each level's own level, from the same rules as the verdict's. */
+	mess_verdict_init(&scratch);
+	for (size_t i = 0; i <= l->ncaches; i++)
+		lv[i] = MESS_PASS;
+	mess_ladder_judge(l, &scratch, lv);
+	for (size_t i = 0; l->plat_ok && i <= l->ncaches; i++) {
+		const struct mess_ladder_plateau *p = &l->plat[i];
+		struct mess_ladder_tally w = mess_ladder_tally(l, p->lo, p->hi);
+
+		json_array_append_new(levels, mess_json_pack("{s:s, s:s, s:s, s:b, s:o, s:i, s:i, s:i}",
+			"level", mess_ladder_level_name(p, name, sizeof(name)),
+			"status", p->status, "verdict", mess_level_status(lv[i]),
+			"flat", p->flat, "spread", mess_json_real(p->spread, 3),
+			"runs", (int)w.windows, "disturbed", (int)w.disturbed,
+			"kept_disturbed", (int)w.kept));
+	}
+	if (mess_json_merge(q, mess_json_pack(
+		"{s:o, s:{s:i, s:i, s:i, s:i, s:s, s:s}, s:b,"
+		" s:{s:f, s:f}, s:s}",
+		"levels", levels,
+		"runs", "measured", (int)t.windows, "disturbed", (int)t.disturbed,
+		"kept_disturbed", (int)t.kept, "sizes_unwatched", (int)t.unwatched,
+		"disturbed_rule", "the ladder's thread lost more than lost_max_pct of a timed run's wall time (wall minus its on-CPU time: steal, another task, interrupts), read around the run, never inside it",
+		"bound", "a size measures at most as many disturbed runs again as it has repeats; then they are kept and counted (ladder.csv disturbed_kept)",
+		"strict", strict,
+		"thresholds", "flat_tol", MESS_LADDER_FLAT_TOL,
+		"lost_max_pct", MESS_LOST_MAX_PCT,
+		"level_rule", "a level is ok when flat (its window's latencies within flat_tol of its median) and more than flat_tol slower than the level below; not flat, or not above the level below: warn; more than flat_tol faster than the level below: invalid; a level whose window kept a disturbed run: warn"))) {
+		json_decref(q);
+		return NULL;
+	}
+	return q;
 }

@@ -43,11 +43,28 @@ static double chase_ns(void **p, uint64_t loads)
 	return mess_now_ns() - t0;
 }
 
+/*
+ * One timed run, its disturbance read around it (never inside): 1 when a
+ * thread lost more than MESS_LOST_MAX_PCT of it.
+ */
+static int timed_run(struct mess_disturb *d, void **p, uint64_t loads,
+		     double *ns, struct mess_dwin *w)
+{
+	if (d)
+		mess_disturb_begin(d, 1);
+	*ns = chase_ns(p, loads) / (double)loads;
+	if (!d)
+		return 0;
+	mess_disturb_end(d, w);
+	return w->lost_pct > MESS_LOST_MAX_PCT;
+}
+
 static int measure_size(const struct mess_ladder_opts *o, void *base,
-			struct mess_ladder_pt *pt)
+			struct mess_ladder_pt *pt, struct mess_disturb *d)
 {
 	double t[MAX_REPEATS], el;
 	uint64_t lines = pt->size / o->stride, loads = 256;
+	unsigned redo = 0;
 	void *p;
 	int err = mess_latmemrd_chain(base, pt->size, o->stride,
 				      MESS_LATMEMRD_RANDOM, LADDER_SEED, &p);
@@ -60,10 +77,29 @@ static int measure_size(const struct mess_ladder_opts *o, void *base,
 	       loads < (1ULL << 40) && !mess_interrupted)
 		loads *= 4;
 	loads = (uint64_t)fmax(256, loads * o->run_ms * 1e6 / fmax(el, 1));
-	for (unsigned i = 0; i < o->repeats; i++) {
+	pt->lost_pct = d ? 0 : NAN;
+	pt->steal_ms = NAN;
+	/* A disturbed run is measured again, at most as many times as there
+	 * are repeats (a host that never stops disturbing still ends), then
+	 * kept and counted. */
+	for (unsigned i = 0; i < o->repeats;) {
+		struct mess_dwin w = { .lost_pct = 0, .steal_ms = NAN };
+
 		if (mess_interrupted)
 			return -EINTR;
-		t[i] = chase_ns(&p, loads) / (double)loads;
+		if (timed_run(d, &p, loads, &t[i], &w)) {
+			pt->disturbed++;
+			if (redo++ < o->repeats)
+				continue;
+			pt->kept++;
+		}
+		if (d) {
+			pt->lost_pct = fmax(pt->lost_pct, w.lost_pct);
+			if (isfinite(w.steal_ms))
+				pt->steal_ms = (isfinite(pt->steal_ms) ?
+						pt->steal_ms : 0) + w.steal_ms;
+		}
+		i++;
 	}
 	if (mess_interrupted)
 		return -EINTR;
@@ -77,7 +113,7 @@ static int measure_size(const struct mess_ladder_opts *o, void *base,
 
 int mess_ladder_measure(const struct mess_ladder_opts *o,
 			struct mess_ladder_pt *pts, size_t max, size_t *n,
-			struct mess_buf *buf)
+			struct mess_buf *buf, struct mess_disturb *d)
 {
 	uint64_t sizes[128];
 	int ns = mess_ladder_sizes(o->lo, o->hi, o->stride, sizes, 128);
@@ -92,14 +128,20 @@ int mess_ladder_measure(const struct mess_ladder_opts *o,
 	if (err)
 		return err;
 	for (int i = 0; i < ns; i++) {
+		char dist[64] = "";
+
 		pts[i] = (struct mess_ladder_pt){ .size = sizes[i] };
-		err = measure_size(o, buf->p, &pts[i]);
+		err = measure_size(o, buf->p, &pts[i], d);
 		if (err)
 			return err;
 		*n = (size_t)i + 1;
-		fprintf(stderr, "ladder: [%d/%d] %llu KiB: %.2f ns/load (spread %.2g)\n",
+		if (pts[i].disturbed)
+			snprintf(dist, sizeof(dist), "; %u disturbed run%s, %u kept",
+				 pts[i].disturbed, pts[i].disturbed == 1 ? "" : "s",
+				 pts[i].kept);
+		fprintf(stderr, "ladder: [%d/%d] %llu KiB: %.2f ns/load (spread %.2g%s)\n",
 			i + 1, ns, (unsigned long long)(sizes[i] >> 10),
-			pts[i].lat_ns, pts[i].spread_ns);
+			pts[i].lat_ns, pts[i].spread_ns, dist);
 	}
 	return 0;
 }
@@ -126,6 +168,26 @@ void mess_ladder_init(struct mess_ladder *l, struct mess_topo *t, int core,
 	l->huge_pct = NAN;
 }
 
+int mess_ladder_watch(struct mess_ladder *l, const struct mess_pool *p,
+		      const int *pus)
+{
+	int err = mess_disturb_open(&l->dist);
+
+	if (!err)
+		err = mess_disturb_add_pool(&l->dist, p, pus, "ladder thread");
+	if (err)
+		mess_disturb_close(&l->dist);
+	l->dist_on = !err;
+	return err;
+}
+
+void mess_ladder_fini(struct mess_ladder *l)
+{
+	if (l->dist_on)
+		mess_disturb_close(&l->dist);
+	l->dist_on = 0;
+}
+
 static void fit(struct mess_ladder *l)
 {
 	uint64_t sizes[MESS_LADDER_MAX];
@@ -143,7 +205,8 @@ static void fit(struct mess_ladder *l)
 int mess_ladder_run(struct mess_ladder *l)
 {
 	struct mess_buf b = { .node = -1 };
-	int err = mess_ladder_measure(&l->o, l->pts, MESS_LADDER_MAX, &l->n, &b);
+	int err = mess_ladder_measure(&l->o, l->pts, MESS_LADDER_MAX, &l->n, &b,
+				      l->dist_on ? &l->dist : NULL);
 
 	snprintf(l->hp, sizeof(l->hp), "%s", mess_hp_name(b.hp));
 	l->huge_pct = b.huge_pct;
@@ -174,11 +237,15 @@ int mess_ladder_load(struct mess_ladder *l, const char *dir)
 
 		if (!strcmp(line, MESS_LADDER_HEADER "\n"))
 			continue;
+		/* lost_pct and steal_ms may be nan: not known. */
 		if (l->n >= MESS_LADDER_MAX || !strchr(line, '\n') ||
-		    sscanf(line, "%llu,%lf,%u,%lf,%llu%c", &size, &p->lat_ns,
-			   &p->repeats, &p->spread_ns, &loads, &end) != 6 ||
+		    sscanf(line, "%llu,%lf,%u,%lf,%llu,%u,%u,%lf,%lf%c", &size,
+			   &p->lat_ns, &p->repeats, &p->spread_ns, &loads,
+			   &p->disturbed, &p->kept, &p->lost_pct, &p->steal_ms,
+			   &end) != 10 ||
 		    end != '\n' || !(p->lat_ns > 0) || !isfinite(p->lat_ns) ||
 		    !(p->spread_ns >= 0) || !isfinite(p->spread_ns) || !p->repeats ||
+		    p->kept > p->disturbed || p->lost_pct < 0 || p->steal_ms < 0 ||
 		    (l->n && size <= l->pts[l->n - 1].size)) {
 			fclose(f);
 			return -EINVAL;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/environ.h"
 #include "core/ladder_run.h"
 #include "core/memsel.h"
 #include "core/options.h"
@@ -20,7 +21,8 @@
 #include "core/rundir.h"
 #include "core/signals.h"
 
-#define META_SCHEMA 1
+/* 2: environment, quality, strict; ladder.csv's disturbance columns. */
+#define META_SCHEMA 2
 
 struct ladder_opts {
 	char out[PATH_MAX];
@@ -32,6 +34,7 @@ struct ladder_opts {
 	struct mess_memsel mem;	/* --mem-node resolved */
 	int quick;
 	int no_plots;
+	int strict;
 	int help;
 };
 
@@ -55,6 +58,8 @@ static const struct mess_opt opts[] = {
 	  "NUMA node of the buffer: its number, or a kind (hbm, cxl, ...) for the nearest node of it (see mess nodes; default: the core's own)" },
 	{ "no-plots", MESS_OPT_FLAG, F(no_plots), 0, 0, 0, NULL,
 	  "do not run gnuplot" },
+	{ "strict", MESS_OPT_FLAG, F(strict), 0, 0, 0, NULL,
+	  "exit 2 when the verdict is INVALID (the results are kept)" },
 	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
 };
 
@@ -73,10 +78,16 @@ void mess_ladder_usage(FILE *f)
 		"  mess ladder --quick                 smoke-sized, about half a minute\n"
 		"  mess ladder --core 8 --mem-node 1   core 8's caches, memory on node 1\n"
 		"  mess ladder --mem-node hbm          memory on the HBM node nearest to core 0\n"
+		"  mess ladder --quick --strict        fail (exit 2) when the ladder cannot be trusted\n"
 		"\nFiles: ladder.csv, summary.json, ladder.md, meta.json, plots/ladder.png (see\n"
 		"results/README.md).  An interrupted ladder keeps the sizes measured so far\n"
 		"(meta.json says \"complete\": false); it is measured again, not resumed.\n"
-		"Exit status: 0 ok, 1 bad usage, 2 failure, 3 no node of the --mem-node kind here,\n130 interrupted.\n");
+		"Every ladder ends with a verdict, PASS, WARN or INVALID with its reasons\n"
+		"(first in ladder.md and among the closing lines, meta.json quality): the\n"
+		"machine looked at before the start, the runs disturbed, the levels not flat\n"
+		"or out of order.\n"
+		"Exit status: 0 ok, 1 bad usage, 2 failure (or INVALID with --strict), 3 no node\n"
+		"of the --mem-node kind here, 130 interrupted.\n");
 }
 
 static int parse(struct ladder_opts *o, int argc, char **argv, char *err,
@@ -98,14 +109,25 @@ static void job_ladder(struct mess_pool_thread *t, void *arg)
 	t->err = mess_ladder_run(arg);
 }
 
+/* The run's state beside the ladder: what meta.json and ladder.md need. */
+struct ladder_run {
+	struct mess_env env;
+	struct mess_verdict verdict;
+	int judged;		/* verdict made: meta.json gets its quality */
+};
+
 static json_t *meta(const struct mess_rundir *rd, const struct mess_topo *t,
 		    const struct ladder_opts *o, const struct mess_ladder *l,
-		    const char *plots)
+		    const struct ladder_run *run, const char *plots)
 {
 	json_t *m = mess_rundir_meta(rd, t, META_SCHEMA);
 
 	if (m && mess_json_merge(m, mess_json_pack(
-		"{s:i, s:i, s:I, s:i, s:o, s:I, s:I, s:I, s:i, s:f, s:s, s:s, s:s, s:s, s:o, s:b, s:s}",
+		"{s:o, s:o, s:i, s:i, s:I, s:i, s:o, s:I, s:I, s:I, s:i, s:f, s:s, s:s, s:s, s:s, s:o, s:b, s:b, s:s}",
+		"environment", mess_env_json(&run->env),
+		"quality", run->judged ?
+			mess_ladder_quality_json(l, &run->verdict, o->strict) :
+			mess_json_pack("{s:s}", "verdict", "pending"),
 		"core", (int)o->core, "core_pu", t->core_pu[o->core],
 		"llc_bytes", (json_int_t)l->llc_bytes, "memory_node", l->o.node,
 		"memory_node_choice", mess_memsel_json(&o->mem),
@@ -116,15 +138,15 @@ static json_t *meta(const struct mess_rundir *rd, const struct mess_topo *t,
 		"latency", "ns per dependent load: median of repeats runs per size (ladder.csv lat_ns)",
 		"spread", "1.4826 x median absolute deviation of the runs (ladder.csv spread_ns)",
 		"huge_pages", l->hp, "huge_pct", mess_json_real(l->huge_pct, 1),
-		"quick", o->quick, "plots", plots))) {
+		"quick", o->quick, "strict", o->strict, "plots", plots))) {
 		json_decref(m);
 		return NULL;
 	}
 	return m;
 }
 
-static int write_md(const struct mess_ladder *l, const char *dir,
-		    const char *cpu, int complete)
+static int write_md(const struct mess_ladder *l, const struct ladder_run *run,
+		    const char *dir, const char *cpu, int complete)
 {
 	char path[PATH_MAX + 16];
 	FILE *f;
@@ -133,20 +155,76 @@ static int write_md(const struct mess_ladder *l, const char *dir,
 	f = fopen(path, "w");
 	if (!f)
 		return -errno;
-	fprintf(f, "# Latency ladder: %s%s\n", cpu, complete ? "" : " (partial)");
+	fprintf(f, "# Latency ladder: %s%s\n\n", cpu, complete ? "" : " (partial)");
+	mess_verdict_md(f, &run->verdict);
+	mess_env_md(f, &run->env);
 	mess_ladder_md(l, f);
 	return fclose(f) ? -EIO : 0;
+}
+
+/* Before anything is measured: the machine as the ladder finds it. */
+static int look(struct ladder_run *run, struct mess_topo *topo, int core,
+		int node)
+{
+	int err = mess_env_probe(&run->env, topo, &core, 1, node, 250);
+
+	mess_verdict_init(&run->verdict);
+	if (err)
+		return err;
+	mess_env_verdict(&run->env, &run->verdict);
+	for (size_t i = 0; i < run->verdict.n; i++)
+		if (run->verdict.r[i].level > MESS_PASS)
+			fprintf(stderr, "mess ladder: warning: %s\n", run->verdict.r[i].text);
+	return 0;
+}
+
+/* The verdict, then whatever was measured written out, an interrupted
+ * ladder's too: 0 or -errno of the files. */
+static int finish(struct mess_ladder *l, struct ladder_run *run,
+		  const struct ladder_opts *o, struct mess_rundir *rd,
+		  const struct mess_topo *topo, int rc)
+{
+	char err[512] = "", title[300], plots[600] = "skipped: --no-plots";
+	int frc = 0;
+
+	if (l->n) {
+		mess_ladder_judge(l, &run->verdict, NULL);
+		if (rc)
+			mess_verdict_add(&run->verdict, MESS_WARN, "partial",
+					 "the ladder was cut short: only the sizes in %s were measured",
+					 MESS_LADDER_CSV);
+		run->judged = 1;
+		frc = mess_ladder_write(l, rd->dir, topo->cpu_model);
+		if (!frc)
+			frc = write_md(l, run, rd->dir, topo->cpu_model, !rc);
+		snprintf(title, sizeof(title), "%s%s", topo->cpu_model, rc ? " (partial)" : "");
+		if (!frc && !o->no_plots) {
+			if (mess_ladder_plot(l, rd->dir, title, err, sizeof(err)))
+				snprintf(plots, sizeof(plots), "skipped: %s", err);
+			else
+				snprintf(plots, sizeof(plots), "plots/ladder.png and .svg");
+		}
+	}
+	if (!frc)
+		frc = mess_rundir_write_meta(rd, meta(rd, topo, o, l, run, plots), !rc);
+	/* First of the closing lines: whether to believe the ones after. */
+	if (run->judged) {
+		mess_verdict_print(stderr, "mess ladder", &run->verdict);
+		mess_ladder_report(l, "mess ladder");
+	}
+	return frc;
 }
 
 int mess_ladder_main(int argc, char **argv)
 {
 	static struct mess_ladder l;
+	static struct ladder_run run;
 	struct ladder_opts o;
 	struct mess_topo topo = { 0 };
 	struct mess_rundir rd = { 0 };
 	struct mess_pool pool = { 0 };
-	char err[512] = "", title[300], plots[600] = "skipped: --no-plots";
-	int rc, core, frc = 0;
+	char err[512] = "";
+	int rc, core;
 
 	if (parse(&o, argc, argv, err, sizeof(err))) {
 		fprintf(stderr, "mess ladder: %s\n", err);
@@ -180,23 +258,32 @@ int mess_ladder_main(int argc, char **argv)
 			o.mem.node, o.mem.rule);
 	mess_ladder_init(&l, &topo, core, o.stride, o.run_ms, (unsigned)o.repeats,
 			 o.mem.node);
-	rc = mess_rundir_open(&rd, "mess ladder", "ladder", o.out, NULL,
-			      MESS_LADDER_CSV, argc, argv);
-	if (rc == -EEXIST)
-		fprintf(stderr, "mess ladder: --out: %s already holds a ladder; allowed: a new directory\n",
-			rd.dir);
-	else if (rc)
-		fprintf(stderr, "mess ladder: cannot set up %s: %s\n", rd.dir,
+	rc = look(&run, &topo, core, o.mem.node);
+	if (rc) {
+		fprintf(stderr, "mess ladder: cannot look at the machine: %s\n",
 			strerror(-rc));
+	} else {
+		rc = mess_rundir_open(&rd, "mess ladder", "ladder", o.out, NULL,
+				      MESS_LADDER_CSV, argc, argv);
+		if (rc == -EEXIST)
+			fprintf(stderr, "mess ladder: --out: %s already holds a ladder; allowed: a new directory\n",
+				rd.dir);
+		else if (rc)
+			fprintf(stderr, "mess ladder: cannot set up %s: %s\n",
+				rd.dir, strerror(-rc));
+	}
 	if (!rc)
-		rc = mess_rundir_write_meta(&rd, meta(&rd, &topo, &o, &l, "pending"), 0);
+		rc = mess_rundir_write_meta(&rd, meta(&rd, &topo, &o, &l, &run, "pending"), 0);
 	if (!rc)
 		rc = mess_pool_start(&pool, &topo, &core, 1);
 	if (rc) {
+		mess_env_free(&run.env);
 		mess_rundir_close(&rd);
 		mess_topo_fini(&topo);
 		return rc == -EEXIST ? rc : -EIO;
 	}
+	/* Unwatched, the ladder still runs; its verdict says so. */
+	mess_ladder_watch(&l, &pool, &topo.core_pu[core]);
 	fprintf(stderr, "mess ladder: %s, core %d, %llu B stride, %llu KiB to %llu MiB; writing %s\n",
 		topo.cpu_model, core, (unsigned long long)o.stride,
 		(unsigned long long)(l.o.lo >> 10), (unsigned long long)(l.o.hi >> 20),
@@ -204,26 +291,17 @@ int mess_ladder_main(int argc, char **argv)
 	mess_signals_install();
 	rc = mess_pool_call(&pool, 1, job_ladder, &l);
 	mess_pool_stop(&pool);
+	mess_ladder_fini(&l);
 	if (mess_interrupted)
 		rc = -EINTR;
 	mess_rundir_stop_clock(&rd);
-	/* Whatever was measured is kept, an interrupted ladder too. */
-	if (l.n) {
-		mess_ladder_report(&l, "mess ladder");
-		frc = mess_ladder_write(&l, rd.dir, topo.cpu_model);
-		if (!frc)
-			frc = write_md(&l, rd.dir, topo.cpu_model, !rc);
-		snprintf(title, sizeof(title), "%s%s", topo.cpu_model, rc ? " (partial)" : "");
-		if (!frc && !o.no_plots) {
-			if (mess_ladder_plot(&l, rd.dir, title, err, sizeof(err)))
-				snprintf(plots, sizeof(plots), "skipped: %s", err);
-			else
-				snprintf(plots, sizeof(plots), "plots/ladder.png and .svg");
-		}
+	rc = mess_rundir_end(&rd, rc, finish(&l, &run, &o, &rd, &topo, rc));
+	if (!rc && o.strict && run.judged && run.verdict.level == MESS_INVALID) {
+		fprintf(stderr, "mess ladder: --strict: the verdict is INVALID (the results are kept in %s)\n",
+			rd.dir);
+		rc = -EIO;
 	}
-	if (!frc)
-		frc = mess_rundir_write_meta(&rd, meta(&rd, &topo, &o, &l, plots), !rc);
-	rc = mess_rundir_end(&rd, rc, frc);
+	mess_env_free(&run.env);
 	mess_rundir_close(&rd);
 	mess_topo_fini(&topo);
 	return rc == -EINTR || !rc ? rc : -EIO;

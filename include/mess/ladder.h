@@ -13,6 +13,29 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mess/quality.h"
+
+/*
+ * What a plateau is, worst last: each with the verdict level it gives
+ * (mess_ladder_verdict) and one line for people.  A level both not flat
+ * and out of order takes the order's status; `flat` says the other.
+ */
+enum mess_ladder_status {
+	MESS_LADDER_OK,
+	MESS_LADDER_EMPTY,	/* no ladder size in its window */
+	MESS_LADDER_NOT_FLAT,	/* its sizes spread by more than flat_tol */
+	MESS_LADDER_NOT_ABOVE,	/* within flat_tol of the level below */
+	MESS_LADDER_BELOW,	/* faster than the level below by more */
+	MESS_LADDER_NSTATUS
+};
+
+struct mess_ladder_status_def {
+	const char *name;	/* summary.json `status` */
+	enum mess_level level;	/* what it does to a run's verdict */
+	const char *rule;	/* the verdict's rule id */
+};
+extern const struct mess_ladder_status_def mess_ladder_statuses[MESS_LADDER_NSTATUS];
+
 /* A data or unified cache one core sees. */
 struct mess_ladder_cache {
 	int level;		/* 1, 2, 3 ... */
@@ -38,7 +61,9 @@ struct mess_ladder_plateau {
 	 * level has no points, or this is memory.
 	 */
 	uint64_t edge_bytes;
-	const char *status;	/* "ok" or why not; a static string */
+	enum mess_ladder_status st;
+	const char *status;	/* mess_ladder_statuses[st].name */
+	int flat;		/* spread within flat_tol: drawn as a plateau */
 };
 
 /*
@@ -52,6 +77,21 @@ struct mess_ladder_plateau {
 int mess_ladder_plateaus(const uint64_t *sizes, const double *lat, size_t n,
 			 const struct mess_ladder_cache *caches, size_t ncaches,
 			 double flat_tol, struct mess_ladder_plateau *out);
+
+/*
+ * The reasons a ladder's plateaus give a verdict (out[] of
+ * mess_ladder_plateaus, n = ncaches + 1): the levels not flat named in one
+ * warning, each level out of order (not above the level below: a warning;
+ * faster than it: invalid, a larger buffer cannot be faster in a random
+ * chase), levels without a size noted.  lv (n entries, may be NULL) gets
+ * each level's own verdict level.
+ */
+void mess_ladder_verdict(const struct mess_ladder_plateau *p, size_t n,
+			 double flat_tol, struct mess_verdict *v,
+			 enum mess_level *lv);
+/* "L2" or "memory" into buf; returns buf. */
+const char *mess_ladder_level_name(const struct mess_ladder_plateau *p,
+				   char *buf, size_t len);
 
 /*
  * The ladder's sizes, lmbench's way: lo, 1.5 lo, 2 lo, 3 lo, 4 lo ... and

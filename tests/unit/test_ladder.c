@@ -3,7 +3,8 @@
  * Latency ladder: plateaus read back from synthetic ladders of a machine
  * with known caches (48 KiB, 2 MiB, 32 MiB at 1.2, 4, 15 ns; memory 90 ns),
  * either as ideal steps or with the random-chase hit-rate mix, with noise,
- * as a VM that duplicates a level, with gaps; and the ladder's sizes.
+ * as a VM that duplicates a level, with gaps; the verdict the plateaus
+ * give; and the ladder's sizes.
  */
 #include <errno.h>
 #include <math.h>
@@ -322,6 +323,148 @@ static void bad_input(void **state)
 					      0.1, p), -EINVAL);
 }
 
+/* The reason of rule id in v, or NULL. */
+static const struct mess_reason *reason(const struct mess_verdict *v,
+					const char *rule)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (!strcmp(v->r[i].rule, rule))
+			return &v->r[i];
+	return NULL;
+}
+
+static void verdict_clean(void **state)
+{
+	struct ladder l;
+	struct mess_ladder_plateau p[4];
+	struct mess_verdict v;
+	enum mess_level lv[4];
+
+	build(&l, 512 * MiB, step, lvl_ns);
+	assert_int_equal(mess_ladder_plateaus(l.sizes, l.lat, l.n, caches, 3,
+					      0.05, p), 0);
+	mess_verdict_init(&v);
+	mess_ladder_verdict(p, 4, 0.05, &v, lv);
+	assert_int_equal(v.level, MESS_PASS);
+	assert_int_equal(v.n, 0);
+	for (int k = 0; k < 4; k++) {
+		assert_true(p[k].flat);
+		assert_int_equal(p[k].st, MESS_LADDER_OK);
+		assert_int_equal(lv[k], MESS_PASS);
+	}
+}
+
+static void verdict_not_flat(void **state)
+{
+	struct ladder l;
+	struct mess_ladder_plateau p[4];
+	struct mess_verdict v;
+	enum mess_level lv[4];
+	const struct mess_reason *r;
+
+	/* The mix: at 0.2, L2's window (25 %) and memory are not flat. */
+	build(&l, 512 * MiB, mix, lvl_ns);
+	assert_int_equal(mess_ladder_plateaus(l.sizes, l.lat, l.n, caches, 3,
+					      0.2, p), 0);
+	mess_verdict_init(&v);
+	mess_ladder_verdict(p, 4, 0.2, &v, lv);
+	assert_int_equal(v.level, MESS_WARN);
+	assert_int_equal(v.n, 1);	/* one reason names them all */
+	r = reason(&v, "ladder_not_flat");
+	assert_non_null(r);
+	assert_int_equal(r->level, MESS_WARN);
+	assert_non_null(strstr(r->text, "L2 (spread 25 %), memory ("));
+	assert_null(strstr(r->text, "L1"));
+	assert_null(strstr(r->text, "L3"));
+	assert_false(p[1].flat);
+	assert_false(p[3].flat);
+	assert_true(p[0].flat && p[2].flat);
+	assert_int_equal(lv[0], MESS_PASS);
+	assert_int_equal(lv[1], MESS_WARN);
+	assert_int_equal(lv[2], MESS_PASS);
+	assert_int_equal(lv[3], MESS_WARN);
+	/* lv may be NULL: the same reasons. */
+	mess_verdict_init(&v);
+	mess_ladder_verdict(p, 4, 0.2, &v, NULL);
+	assert_int_equal(v.level, MESS_WARN);
+}
+
+static void verdict_order(void **state)
+{
+	static const double dup_ns[] = { 1.2, 4, 4, 90 };
+	static const double inv_ns[] = { 1.2, 4, 3, 90 };
+	struct ladder l;
+	struct mess_ladder_plateau p[4];
+	struct mess_verdict v;
+	enum mess_level lv[4];
+	const struct mess_reason *r;
+
+	/* A VM's L3 that is more L2: a warning naming both. */
+	build(&l, 512 * MiB, step, dup_ns);
+	assert_int_equal(mess_ladder_plateaus(l.sizes, l.lat, l.n, caches, 3,
+					      0.1, p), 0);
+	mess_verdict_init(&v);
+	mess_ladder_verdict(p, 4, 0.1, &v, lv);
+	assert_int_equal(v.level, MESS_WARN);
+	r = reason(&v, "ladder_not_above");
+	assert_non_null(r);
+	assert_non_null(strstr(r->text, "L3 (4 ns) is not 10 % slower than L2 (4 ns)"));
+	assert_int_equal(lv[2], MESS_WARN);
+	assert_int_equal(lv[3], MESS_PASS);
+
+	/* L3 faster than L2 by 25 %: the ladder contradicts itself. */
+	build(&l, 512 * MiB, step, inv_ns);
+	assert_int_equal(mess_ladder_plateaus(l.sizes, l.lat, l.n, caches, 3,
+					      0.1, p), 0);
+	assert_int_equal(p[2].st, MESS_LADDER_BELOW);
+	assert_string_equal(p[2].status, "below the level below");
+	assert_true(p[2].flat);
+	assert_int_equal(p[1].edge_bytes, 0);	/* no step to place */
+	assert_string_equal(p[3].status, "ok");
+	mess_verdict_init(&v);
+	mess_ladder_verdict(p, 4, 0.1, &v, lv);
+	assert_int_equal(v.level, MESS_INVALID);
+	r = reason(&v, "ladder_below");
+	assert_non_null(r);
+	assert_int_equal(r->level, MESS_INVALID);
+	assert_non_null(strstr(r->text, "L3 (3 ns) is faster than L2 (4 ns)"));
+	assert_int_equal(lv[2], MESS_INVALID);
+
+	/* Within the tolerance below: only not above. */
+	assert_int_equal(mess_ladder_plateaus(l.sizes, l.lat, l.n, caches, 3,
+					      0.4, p), 0);
+	assert_int_equal(p[2].st, MESS_LADDER_NOT_ABOVE);
+}
+
+static void verdict_empty(void **state)
+{
+	static const struct mess_ladder_cache tight[] = {
+		{ 1, 48 * KiB }, { 2, 64 * KiB },
+	};
+	struct ladder l;
+	struct mess_ladder_plateau p[3];
+	struct mess_verdict v;
+	enum mess_level lv[3];
+	const struct mess_reason *r;
+
+	build(&l, 16 * MiB, step, lvl_ns);
+	for (size_t i = 0; i < l.n; i++)
+		l.lat[i] = l.sizes[i] <= 24 * KiB ? 1.2 : 90;
+	assert_int_equal(mess_ladder_plateaus(l.sizes, l.lat, l.n, tight, 2,
+					      0.05, p), 0);
+	mess_verdict_init(&v);
+	mess_ladder_verdict(p, 3, 0.05, &v, lv);
+	/* A level without a size has no figure: a note, not a warning. */
+	assert_int_equal(v.level, MESS_PASS);
+	r = reason(&v, "ladder_empty");
+	assert_non_null(r);
+	assert_int_equal(r->level, MESS_PASS);
+	assert_non_null(strstr(r->text, "window of L2"));
+	assert_int_equal(lv[1], MESS_PASS);
+	assert_false(p[1].flat);
+	assert_string_equal(mess_ladder_statuses[p[1].st].name, p[1].status);
+}
+
 static void sizes_lmbench_steps(void **state)
 {
 	static const uint64_t want[] = {
@@ -380,6 +523,10 @@ int main(void)
 		cmocka_unit_test(empty_windows),
 		cmocka_unit_test(memory_only),
 		cmocka_unit_test(bad_input),
+		cmocka_unit_test(verdict_clean),
+		cmocka_unit_test(verdict_not_flat),
+		cmocka_unit_test(verdict_order),
+		cmocka_unit_test(verdict_empty),
 		cmocka_unit_test(sizes_lmbench_steps),
 		cmocka_unit_test(sizes_limits),
 	};
