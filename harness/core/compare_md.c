@@ -57,7 +57,7 @@ static void verdict(const struct mess_compare_ctx *c, FILE *f, size_t i)
 		fprintf(f, " (stopped before it was judged)");
 	else if (!strcmp(v, "none"))
 		fprintf(f, " (%s)", c->sets[i].info->kind == MESS_SET_RUN ?
-			"a run made before verdicts" : "not a run of this suite");
+			"its meta.json has no quality" : "not a run of this suite");
 	if (why[0] && mess_compare_verdict_said(c, i)) {
 		fprintf(f, ": ");
 		cell(f, why);

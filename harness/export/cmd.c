@@ -158,10 +158,10 @@ static int verdict(const char *run, const struct mess_set_info *info, int force,
 	} else if (strcmp(v, "PASS")) {
 		in->verdict_note = !strcmp(v, "pending") ?
 			"the run stopped before it was judged (meta.json quality.verdict pending)" :
-			"the run carries no verdict (made before verdicts: no meta.json quality)";
+			"the set carries no verdict: its meta.json has no quality (a run made before verdicts, or a fleet median)";
 		fprintf(stderr, "mess export: note: %s carries no verdict: %s; exported as before\n",
 			run, !strcmp(v, "pending") ? "it stopped before it was judged (pending)" :
-			"made before verdicts (no meta.json quality)");
+			"its meta.json has no quality (a run made before verdicts, or a fleet median)");
 	}
 	return 0;
 }

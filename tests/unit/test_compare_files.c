@@ -189,7 +189,7 @@ static void test_files(void **state)
 	assert_non_null(strstr(md, "B serves it at the lower latency, 141.2 ns (interpolated)"));
 	/* The verdict column, the reason's '|' escaped, and the INVALID set
 	 * said in bold. */
-	assert_non_null(strstr(md, "| A | `/data/A` | run | unknown | none (a run made before verdicts) |"));
+	assert_non_null(strstr(md, "| A | `/data/A` | run | unknown | none (its meta.json has no quality) |"));
 	assert_non_null(strstr(md, "| B | `/data/B` | run | unknown | **INVALID**: mix 0 % stores: a\\|b |"));
 	assert_non_null(strstr(md, "**B is INVALID**"));
 	mess_family_free(&a);
