@@ -161,11 +161,15 @@ static void chase_window(struct mess_run *r, const struct mess_gen_kernel *k,
 	 * to 10^5 dependent loads. */
 	chunk = r->cfg.chase_ms > CHASE_CHUNK_MS ?
 		(uint64_t)(it * CHASE_CHUNK_MS / r->cfg.chase_ms) + 1 : it;
-	/* Outside the generators' accounting and the timed loop both. */
+	/* Outside the generators' accounting and the timed loop both; their
+	 * own cost is kept, for meta.json. */
+	double tq = mess_now_ns();
+
 	s->ghz0 = mess_cpufreq_quick_ghz();
 	s->dw = (struct mess_dwin){ .worst = -1, .steal_ms = NAN };
 	if (r->dist_ok)
 		mess_disturb_begin(&r->dist, k ? r->dist.n : 1);
+	r->trust_ns += mess_now_ns() - tq;
 	if (r->ngen)
 		mess_gens_snap(&r->gens, &a);
 	/* Counters read just outside the timed loop: a few reads per
@@ -194,10 +198,12 @@ static void chase_window(struct mess_run *r, const struct mess_gen_kernel *k,
 	}
 	if (r->ngen)
 		mess_gens_snap(&r->gens, &b);
+	tq = mess_now_ns();
 	if (r->dist_ok)
 		mess_disturb_end(&r->dist, &s->dw);
 	s->ghz1 = mess_cpufreq_quick_ghz();
 	s->disturbed = is_disturbed(s);
+	r->trust_ns += mess_now_ns() - tq;
 	s->lat_ns = (t1 - t0) / loads;
 	/* The chase's own traffic: one line per load, read. */
 	s->rd_gbs = loads * r->topo.line_bytes / (t1 - t0);
@@ -290,10 +296,13 @@ static void measure_repeats(struct mess_run *r, const struct mess_gen_kernel *k,
 	struct mess_dspan span = { NAN, NAN };
 	int spread_bad = 0;
 
+	double tq = mess_now_ns();
+
 	if (repeats > 64)
 		repeats = 64;
 	if (r->dist_ok)
 		mess_disturb_span_begin(&r->dist);
+	r->trust_ns += mess_now_ns() - tq;
 	for (int attempt = 0;; attempt++) {
 		struct sample s;
 		unsigned redo = 0;
@@ -345,8 +354,11 @@ static void measure_repeats(struct mess_run *r, const struct mess_gen_kernel *k,
 			break;
 		r->remeasured++;
 	}
+	tq = mess_now_ns();
 	if (r->dist_ok)
 		mess_disturb_span_end(&r->dist, &span);
+	r->trust_ns += mess_now_ns() - tq;
+	r->trust_points++;
 	r->disturb_persists = t.kept_disturbed > 0;
 	p->lat_ns_std = mess_stddev(lat, repeats);
 	p->acc_read_bw_gbs = mess_median(rd, repeats);

@@ -152,6 +152,7 @@ void mess_run_verdict(struct mess_run *r)
 	};
 
 	mess_verdict_init(v);
+	r->judged = 1;
 	if (!lv) {
 		mess_verdict_add(v, MESS_INVALID, "internal", "out of memory judging the run");
 		return;
@@ -222,6 +223,7 @@ json_t *mess_run_quality_json(const struct mess_run *r)
 	}
 	if (mess_json_merge(q, mess_json_pack(
 		"{s:o, s:{s:i, s:i, s:i, s:s, s:s}, s:i, s:i, s:[o,o], s:o, s:b,"
+		" s:{s:o, s:o, s:o, s:s},"
 		" s:{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}}",
 		"mixes", mixes,
 		"windows", "measured", (int)r->windows,
@@ -235,6 +237,11 @@ json_t *mess_run_quality_json(const struct mess_run *r)
 		mess_json_real(r->clock_hi > 0 ? r->clock_hi : NAN, 3),
 		"migrations", mess_json_real(r->migrations, 0),
 		"strict", r->cfg.strict,
+		"read_cost",
+		"total_ms", mess_json_real(r->trust_ns / 1e6, 1),
+		"per_window_us", mess_json_real(r->windows ? r->trust_ns / 1e3 / r->windows : NAN, 0),
+		"per_point_ms", mess_json_real(r->trust_points ? r->trust_ns / 1e6 / r->trust_points : NAN, 2),
+		"what", "the chase core's clock before and after each window and the disturbance reads around it, and the switches and migrations around each point: all outside the timed loop and the generators' accounting window, but in the run's wall time",
 		"thresholds",
 		"non_monotone_bw_rel", tol.bw_rel, "stall_lat_rel", tol.stall_rel,
 		"below_unloaded_rel", tol.below_rel, "spread_sds", tol.nsd,

@@ -371,8 +371,7 @@ int mess_run_write_meta(struct mess_run *r, int complete)
 		"counters", mess_run_counters_json(r),
 		"generator_cores_rule", r->cores_rule,
 		"environment", mess_env_json(&r->env),
-		"quality", complete || r->verdict.n || r->verdict.level ?
-			mess_run_quality_json(r) :
+		"quality", r->judged ? mess_run_quality_json(r) :
 			mess_json_pack("{s:s}", "verdict", "pending")))) {
 		json_decref(m);
 		m = NULL;

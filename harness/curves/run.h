@@ -127,6 +127,9 @@ struct mess_run {
 	double worst_lost_pct, worst_steal_ms;	/* the worst disturbed window */
 	char worst_who[24];	/* whose time it was */
 	struct mess_verdict verdict;
+	int judged;		/* verdict final (mess_run_verdict ran) */
+	double trust_ns;	/* spent reading clocks and disturbance */
+	unsigned trust_points;	/* measure_repeats calls behind it */
 	enum mess_level mix_level[MESS_GEN_OPS + 1];	/* by store_pct */
 };
 
