@@ -73,8 +73,13 @@ static void summarise_curve(const struct mess_curve *c, const size_t *idx,
 			 * bandwidth falls while latency keeps rising.  A drop
 			 * with falling latency is measurement noise, not a
 			 * memory-system effect. */
+			/* A measured point (one with trust figures) is a
+			 * wave only once a repeat confirmed it (remeasured);
+			 * sets from elsewhere say nothing of repeats. */
+			int confirmed = isnan(p->disturbed) || p->remeasured;
+
 			if (p->bw_gbs < q->bw_gbs * (1.0 - wave_tol) &&
-			    p->lat_ns > q->lat_ns) {
+			    p->lat_ns > q->lat_ns && confirmed) {
 				if (cs->nwaves < MESS_MAX_WAVES) {
 					struct mess_wave *w = &cs->waves[cs->nwaves];
 

@@ -33,6 +33,8 @@ static void add(struct mess_curve *c, uint64_t nop, double bw, double lat)
 		.bw_gbs = bw,
 		.lat_ns = lat,
 		.repeats = 1,
+		/* a set without trust figures, as from elsewhere */
+		MESS_POINT_TRUST_NAN,
 	};
 
 	assert_int_equal(mess_curve_add(c, &p), 0);
@@ -219,6 +221,30 @@ static void test_edges(void **state)
 	mess_family_free(&f);
 	assert_int_equal(f.n, 0);
 	assert_null(f.curves);
+}
+
+/* A point we measured (trust figures present) is a wave only once a
+ * repeat confirmed it. */
+static void test_wave_needs_a_repeat(void **state)
+{
+	struct mess_family f = { 0 };
+	struct mess_summary s;
+	struct mess_curve *c = mess_family_curve(&f, 0, 100.0);
+
+	assert_non_null(c);
+	add(c, 100, 50.0, 120.0);
+	add(c, 10, 100.0, 200.0);
+	add(c, 0, 80.0, 260.0);	/* -20 % past the maximum, latency up */
+	for (size_t i = 0; i < c->n; i++)
+		c->pts[i].disturbed = 0;
+	assert_int_equal(mess_summarise(&f, 100.0, 0.0, 0.02, &s), 0);
+	assert_int_equal(s.curves[0].nwaves, 0);
+	mess_summary_free(&s);
+	c->pts[2].remeasured = 1;
+	assert_int_equal(mess_summarise(&f, 100.0, 0.0, 0.02, &s), 0);
+	assert_int_equal(s.curves[0].nwaves, 1);
+	mess_summary_free(&s);
+	mess_family_free(&f);
 }
 
 static void test_many_waves(void **state)
@@ -607,6 +633,7 @@ int main(void)
 		cmocka_unit_test(test_no_saturation),
 		cmocka_unit_test(test_edges),
 		cmocka_unit_test(test_many_waves),
+		cmocka_unit_test(test_wave_needs_a_repeat),
 		cmocka_unit_test(test_family_containers),
 		cmocka_unit_test(test_unloaded_from_curves),
 		cmocka_unit_test(test_json),
