@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mess/metrics.h"
+#include "mess/quality.h"
 #include "mess/json.h"
 
 /*
@@ -57,9 +58,14 @@ static void summarise_curve(const struct mess_curve *c, const size_t *idx,
 			cs->max_bw_gbs = p->bw_gbs;
 			cs->lat_at_max_bw_ns = p->lat_ns;
 		}
-		if (i == 0 || p->lat_ns > cs->max_lat_ns)
+		/* A stalled point's latency is the stall's, not the memory's:
+		 * it is flagged in curves.csv and the verdict, and left out of
+		 * the latency figures here (mess/quality.h). */
+		int stalled = !!(p->flags & MESS_QF(MESS_QR_STALL));
+
+		if (!stalled && (isnan(cs->max_lat_ns) || p->lat_ns > cs->max_lat_ns))
 			cs->max_lat_ns = p->lat_ns;
-		if (!cs->saturated && p->lat_ns >= sat_ns) {
+		if (!cs->saturated && !stalled && p->lat_ns >= sat_ns) {
 			cs->saturated = 1;
 			cs->sat_bw_gbs = p->bw_gbs;
 			cs->sat_lat_ns = p->lat_ns;

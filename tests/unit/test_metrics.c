@@ -19,6 +19,7 @@
 #include "mess/curve.h"
 #include "mess/messfmt.h"
 #include "mess/metrics.h"
+#include "mess/quality.h"
 
 #define EPS 1e-9
 
@@ -243,6 +244,32 @@ static void test_wave_needs_a_repeat(void **state)
 	c->pts[2].remeasured = 1;
 	assert_int_equal(mess_summarise(&f, 100.0, 0.0, 0.02, &s), 0);
 	assert_int_equal(s.curves[0].nwaves, 1);
+	mess_summary_free(&s);
+	mess_family_free(&f);
+}
+
+/* A point flagged stall (25803 ns at 0.2 GB/s) is neither the curve's
+ * saturation nor its maximum latency. */
+static void test_stall_left_out(void **state)
+{
+	struct mess_family f = { 0 };
+	struct mess_summary s;
+	struct mess_curve *c = mess_family_curve(&f, 0, 100.0);
+
+	assert_non_null(c);
+	add(c, 1000, 0.2, 25803.0);
+	add(c, 100, 20.0, 120.0);
+	add(c, 10, 42.6, 250.0);
+	c->pts[0].flags = MESS_QF(MESS_QR_STALL);
+	assert_int_equal(mess_summarise(&f, 100.0, 0.0, 0.02, &s), 0);
+	assert_int_equal(s.curves[0].saturated, 1);
+	assert_near(s.curves[0].sat_bw_gbs, 42.6, 1e-9);
+	assert_near(s.curves[0].max_lat_ns, 250.0, 1e-9);
+	mess_summary_free(&s);
+	c->pts[0].flags = 0;	/* unflagged it would be both */
+	assert_int_equal(mess_summarise(&f, 100.0, 0.0, 0.02, &s), 0);
+	assert_near(s.curves[0].sat_bw_gbs, 0.2, 1e-9);
+	assert_near(s.curves[0].max_lat_ns, 25803.0, 1e-9);
 	mess_summary_free(&s);
 	mess_family_free(&f);
 }
@@ -634,6 +661,7 @@ int main(void)
 		cmocka_unit_test(test_edges),
 		cmocka_unit_test(test_many_waves),
 		cmocka_unit_test(test_wave_needs_a_repeat),
+		cmocka_unit_test(test_stall_left_out),
 		cmocka_unit_test(test_family_containers),
 		cmocka_unit_test(test_unloaded_from_curves),
 		cmocka_unit_test(test_json),
