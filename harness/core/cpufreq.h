@@ -28,7 +28,7 @@ void mess_cpufreq_nominal(int pu, struct mess_cpufreq *f);
 void mess_cpufreq_measure(struct mess_cpufreq *f);
 
 /*
- * The calling thread's clock in GHz over about 0.15 ms: the fastest of three
+ * The calling thread's clock in GHz over about 0.08 ms: the fastest of three
  * short chains of the same adds (a preemption only makes a chain look
  * slower).  For before and after each measuring window; NAN on failure.
  */
