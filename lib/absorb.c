@@ -3,6 +3,7 @@
  * Noise absorption: where to measure next, and the three-phase fit.
  */
 #include "mess/absorb.h"
+#include "mess/quality.h"
 
 #include <errno.h>
 #include <math.h>
@@ -449,4 +450,32 @@ int mess_absorb_fit(const struct mess_absorb_point *pts, size_t n,
 done:
 	free(v);
 	return 0;
+}
+
+void mess_absorb_table_verdict(const struct mess_absorb_tally *t,
+			       const char *doubtful, struct mess_verdict *v)
+{
+	unsigned wide = t->status[MESS_ABSORB_WIDE];
+	unsigned unclear = t->status[MESS_ABSORB_UNCLEAR];
+	double share = t->entries ? (double)(wide + unclear) / t->entries : 0;
+
+	if (wide + unclear)
+		mess_verdict_add(v, share > MESS_ABSORB_DOUBTFUL_INVALID ?
+				 MESS_INVALID : MESS_WARN, "k1_doubtful",
+				 "%u of %u entries (%.0f %%) have no k1 to take as it stands, %u wide (a bracket wider than status ok allows), %u unclear (no k decided); over %.0f %% makes the table INVALID%s%s",
+				 wide + unclear, t->entries, 100 * share, wide,
+				 unclear, 100 * MESS_ABSORB_DOUBTFUL_INVALID,
+				 doubtful && *doubtful ? ": " : "",
+				 doubtful ? doubtful : "");
+	if (t->kept)
+		mess_verdict_add(v, MESS_WARN, "disturbed",
+				 "%lu of %lu pairs of runs (%.1f %%) were disturbed (steal, or a measuring thread preempted); %lu were measured again and %lu (%.1f %% of the pairs) kept when a point's bound was reached (absorption_points.csv kept_disturbed_pairs)",
+				 t->disturbed, t->pairs,
+				 t->pairs ? 100.0 * t->disturbed / t->pairs : 0,
+				 t->redone, t->kept,
+				 t->pairs ? 100.0 * t->kept / t->pairs : 0);
+	else if (t->disturbed)
+		mess_verdict_add(v, MESS_PASS, "disturbed_replaced",
+				 "%lu of %lu pairs of runs were disturbed and measured again; none was kept",
+				 t->disturbed, t->pairs);
 }

@@ -24,9 +24,28 @@ args=(absorb --quick --modes "${MODES// /,}" --q 0.5 --cores all --kmax $KMAX
       --run-ms 4 --repeats 3)
 ROWS=5
 
-# check_absorb_dir DIR: the contract of a complete run of $args.
+# check_verdict DIR MD TOOL STDERR: meta.json's verdict block (one of PASS, WARN,
+# INVALID with its reasons, the environment looked at before the start), the
+# markdown's body opening with it, and the closing lines saying it first.
+check_verdict() {
+	local d=$1 md=$2 tool=$3 err=$4
+	check "$tool: meta.json quality.verdict is PASS, WARN or INVALID, reasons an array of level/rule/text" \
+		'jq -e ".quality.verdict as \$v | ([\"PASS\", \"WARN\", \"INVALID\"] | index(\$v)) != null and (.quality.reasons | type) == \"array\" and all(.quality.reasons[]; (.level | type) == \"string\" and (.rule | length) > 0 and (.text | length) > 0) and (.quality.reasons_dropped | type) == \"number\"" "$d/meta.json" >/dev/null'
+	check "$tool: a WARN or INVALID verdict has a reason of that level" \
+		'jq -e ".quality as \$q | \$q.verdict == \"PASS\" or any(\$q.reasons[]; .level == \$q.verdict)" "$d/meta.json" >/dev/null'
+	check "$tool: meta.json environment (load, PUs, cpufreq, huge pages)" \
+		'jq -e ".environment | has(\"loadavg\") and (.pus | length) >= 1 and has(\"cpufreq\") and has(\"huge_pages\") and has(\"other_tasks\")" "$d/meta.json" >/dev/null'
+	check "$tool: $md's body starts with the verdict" \
+		'[ "$(grep -v "^\(# \|\$\)" "$d/$md" | head -1)" = "## Verdict: $(jq -r .quality.verdict "$d/meta.json")" ]'
+	check "$tool: $md has the environment right after the verdict" \
+		'awk "/^## Verdict/ { v = 1 } v && /^Before the start, over/ { ok = 1 } /^## [^V]/ && v && !ok { exit 1 } END { exit !ok }" "$d/$md"'
+	check "$tool: the verdict is the first closing line on stderr" \
+		'grep -E "^mess $tool: (verdict|done|interrupted|failed)" "$err" | head -1 | grep -q "^mess $tool: verdict $(jq -r .quality.verdict "$d/meta.json")"'
+}
+
+# check_absorb_dir DIR STDERR: the contract of a complete run of $args.
 check_absorb_dir() {
-	local d=$1 f id m
+	local d=$1 err=$2 f id m
 	for f in absorption.csv absorption.md absorption_points.csv meta.json resume.json ladder.csv summary.json; do
 		check "$f exists and is not empty" '[ -s "$d/$f" ]'
 	done
@@ -105,11 +124,11 @@ check_absorb_dir() {
 		'jq -e ".latency_ladder.levels[0] | .level == \"L1\" and .points >= 2 and .latency_ns > 0" "$d/summary.json" >/dev/null'
 	check "absorption.md: the ladder table" 'grep -q "^## Latency ladder" "$d/absorption.md" && grep -q "^| memory |" "$d/absorption.md"'
 	check "meta.json is JSON" 'jq -e . "$d/meta.json" >/dev/null'
-	for k in schema tool version git_revision host cpu_model isa compiler cflags cores llc_bytes numa_nodes timer time repeats spread run_ms work threshold search noise modes k1_rel perf not_run rows plots start_utc end_utc complete; do
+	for k in schema tool version git_revision host cpu_model isa compiler cflags cores llc_bytes numa_nodes timer time repeats spread run_ms work threshold search noise modes k1_rel perf not_run rows plots start_utc end_utc complete environment quality strict; do
 		check "meta.json has $k" 'jq -e "has(\"$k\")" "$d/meta.json" >/dev/null'
 	done
-	check "meta.json: complete, mess absorb, schema 2, K_MAX 256, kmax $KMAX" \
-		'jq -e ".complete == true and .tool == \"mess absorb\" and .schema == 2 and .search.K_MAX == 256 and .search.kmax == $KMAX and .repeats == 3 and .tables == 1 and .sequential_test.min_pairs == 4 and (.disturbance.rule | type) == \"string\"" "$d/meta.json" >/dev/null'
+	check "meta.json: complete, mess absorb, schema 3, K_MAX 256, kmax $KMAX" \
+		'jq -e ".complete == true and .tool == \"mess absorb\" and .schema == 3 and .search.K_MAX == 256 and .search.kmax == $KMAX and .repeats == 3 and .tables == 1 and .sequential_test.min_pairs == 4 and (.disturbance.rule | type) == \"string\"" "$d/meta.json" >/dev/null'
 	check "meta.json: threshold rule and --quick's values (a fixed 3 %, no spread term)" \
 		'jq -e "(.threshold.rule | test(\"max\")) and .threshold.threshold == 0.03 and .threshold.sigmas == 0" "$d/meta.json" >/dev/null'
 	check "meta.json: --quick's runs in 2 slices, interleaved" \
@@ -120,6 +139,16 @@ check_absorb_dir() {
 		'jq -e "any(.rows[]; .kernel == \"stream\" and .bytes_per_element_stream == 24 and .bytes_per_element_write_allocate == 32 and .triad_gbs_write_allocate > .perf)" "$d/meta.json" >/dev/null'
 	check "meta.json: buffers >= 4x LLC (STREAM arrays, lat_mem_rd, memory_ld64 noise)" \
 		'jq -e ".llc_bytes as \$l | all(.rows[] | select(.kernel == \"stream\"); .array_bytes >= 4 * \$l) and all(.rows[] | select(.kernel == \"lat_mem_rd\"); .buffer_bytes >= 4 * \$l) and .noise.memory_ld64_bytes_per_thread >= 4 * \$l" "$d/meta.json" >/dev/null'
+	check_verdict "$d" absorption.md absorb "$err"
+	check "quality.entries: the statuses of absorption.csv, counted" \
+		'[ "$(jq -r ".quality.entries | [.done, .ok, .none, .wide, .unclear] | join(\" \")" "$d/meta.json")" = "$(awk -F, "NR > 1 { n++; c[\$14]++ } END { print n + 0, c[\"ok\"] + 0, c[\"none\"] + 0, c[\"wide\"] + 0, c[\"unclear\"] + 0 }" "$d/absorption.csv")" ]'
+	check "quality: k1_doubtful as the rule says (WARN with some wide or unclear, INVALID past half), disturbed as the totals say" \
+		'jq -e ".quality as \$q | (\$q.entries.wide + \$q.entries.unclear) as \$w |
+			([\$q.reasons[] | select(.rule == \"k1_doubtful\") | .level] | if \$w == 0 then length == 0 elif \$w * 2 > \$q.entries.done then . == [\"INVALID\"] else . == [\"WARN\"] end) and
+			(\$q.pairs.kept_disturbed == .disturbance.pairs_kept_disturbed) and (\$q.pairs.disturbed == .disturbance.pairs_disturbed) and
+			(any(\$q.reasons[]; .rule == \"disturbed\") == (\$q.pairs.kept_disturbed > 0)) and
+			(\$q.entries.wide + \$q.entries.unclear <= \$q.entries.done * 0.5 or \$q.verdict == \"INVALID\") and
+			(\$q.ladder.levels | length) >= 2 and \$q.strict == false" "$d/meta.json" >/dev/null'
 	if command -v gnuplot >/dev/null; then
 		for id in $(jq -r ".rows[].id" "$d/meta.json"); do
 			check "plots/absorb-$id.png is a PNG" 'head -c 8 "$d/plots/absorb-$id.png" | grep -q PNG'
@@ -142,7 +171,7 @@ d=$out/run
 check "stdout names the run directory" 'grep -qx "$d" "$out/stdout"'
 check "progress on stderr: kernel, mode, k, slowdown, ETA" \
 	'grep -qE "stream-triad-c[0-9]+ fp_add64 k=[0-9]+: .* x[0-9.]+ of k=0.*ETA" "$out/stderr"'
-check_absorb_dir "$d"
+check_absorb_dir "$d" "$out/stderr"
 
 ./run.sh "${args[@]}" --out "$d" >/dev/null 2>"$out/again.err"
 rc=$?
@@ -163,6 +192,9 @@ wait $pid
 rc=$?
 check "interrupted run exits 130 (got $rc)" '[ $rc -eq 130 ]' || tail -5 "$out/intr.err"
 check "interrupted meta.json says complete: false" 'jq -e ".complete == false" "$out/intr/meta.json" >/dev/null'
+check "interrupted: a verdict all the same, with the reason it is partial, first in absorption.md" \
+	'jq -e "any(.quality.reasons[]; .rule == \"partial\" and .level == \"WARN\")" "$out/intr/meta.json" >/dev/null &&
+	 [ "$(grep -v "^\(# \|\$\)" "$out/intr/absorption.md" | head -1)" = "## Verdict: $(jq -r .quality.verdict "$out/intr/meta.json")" ]'
 check "interrupted run kept its points" '[ "$(wc -l <"$out/intr/absorption_points.csv")" -ge 12 ]'
 check "interrupted absorption.csv has its header" \
 	'[ "$(head -1 "$out/intr/absorption.csv")" = "kernel,variant,cores,q,mode,k1,k1_rel,k2,slope_ns,base_ns,perf,perf_unit,runs,status,k1_lo,k1_hi,fit,r2,speedup_k,speedup_rel,pairs,disturbed_pairs,remeasured_pairs,table" ]'
@@ -172,26 +204,7 @@ rc=$?
 check "resume exits 0 (got $rc)" '[ $rc -eq 0 ]' || tail -5 "$out/resume.err"
 check "resumed meta.json: complete, resumed once, reused the $before points" \
 	'jq -e ".complete == true and .resumed == 1 and .points_reused == $before" "$out/intr/meta.json" >/dev/null'
-check_absorb_dir "$out/intr"
-
-# check_verdict DIR MD TOOL: meta.json's verdict block (one of PASS, WARN,
-# INVALID with its reasons, the environment looked at before the start), the
-# markdown's body opening with it, and the closing lines saying it first.
-check_verdict() {
-	local d=$1 md=$2 tool=$3 err=$4
-	check "$tool: meta.json quality.verdict is PASS, WARN or INVALID, reasons an array of level/rule/text" \
-		'jq -e ".quality.verdict as \$v | ([\"PASS\", \"WARN\", \"INVALID\"] | index(\$v)) != null and (.quality.reasons | type) == \"array\" and all(.quality.reasons[]; (.level | type) == \"string\" and (.rule | length) > 0 and (.text | length) > 0) and (.quality.reasons_dropped | type) == \"number\"" "$d/meta.json" >/dev/null'
-	check "$tool: a WARN or INVALID verdict has a reason of that level" \
-		'jq -e ".quality as \$q | \$q.verdict == \"PASS\" or any(\$q.reasons[]; .level == \$q.verdict)" "$d/meta.json" >/dev/null'
-	check "$tool: meta.json environment (load, PUs, cpufreq, huge pages)" \
-		'jq -e ".environment | has(\"loadavg\") and (.pus | length) >= 1 and has(\"cpufreq\") and has(\"huge_pages\") and has(\"other_tasks\")" "$d/meta.json" >/dev/null'
-	check "$tool: $md's body starts with the verdict" \
-		'[ "$(grep -v "^\(# \|\$\)" "$d/$md" | head -1)" = "## Verdict: $(jq -r .quality.verdict "$d/meta.json")" ]'
-	check "$tool: $md has the environment right after the verdict" \
-		'awk "/^## Verdict/ { v = 1 } v && /^Before the start, over/ { ok = 1 } /^## [^V]/ && v && !ok { exit 1 } END { exit !ok }" "$d/$md"'
-	check "$tool: the verdict is the first closing line on stderr" \
-		'grep -E "^mess $tool: (verdict|done|interrupted|failed)" "$err" | head -1 | grep -q "^mess $tool: verdict $(jq -r .quality.verdict "$d/meta.json")"'
-}
+check_absorb_dir "$out/intr" "$out/resume.err"
 
 # mess ladder alone: the same ladder files, its own meta.json and ladder.md,
 # and an interrupted ladder keeps the sizes measured so far.
@@ -253,10 +266,14 @@ check "ladder: interrupted: a verdict all the same, with the reason it is partia
 	'jq -e "any(.quality.reasons[]; .rule == \"partial\" and .level == \"WARN\")" "$out/ladi/meta.json" >/dev/null'
 
 # --tables 2: each row twice, one after the other; the spread per entry.
+# With --strict: exit 2 exactly when the verdict is INVALID, results kept.
 ./run.sh absorb --quick --kernels haccmk --modes fp_add64 --kmax 16 --run-ms 4 \
-	--repeats 3 --tables 2 --no-plots --out "$out/tab" >/dev/null 2>"$out/tab.err"
+	--repeats 3 --tables 2 --no-plots --strict --out "$out/tab" >/dev/null 2>"$out/tab.err"
 rc=$?
-check "--tables 2 exits 0 (got $rc)" '[ $rc -eq 0 ]' || tail -5 "$out/tab.err"
+v=$(jq -r .quality.verdict "$out/tab/meta.json" 2>/dev/null)
+check "--tables 2 --strict exits 0, or 2 when INVALID (got $rc, verdict $v)" \
+	'jq -e ".strict == true and .quality.strict == true and .complete == true" "$out/tab/meta.json" >/dev/null &&
+	 if [ "$v" = INVALID ]; then [ $rc -eq 2 ] && grep -q -- "--strict: the verdict is INVALID" "$out/tab.err"; else [ $rc -eq 0 ]; fi' || tail -5 "$out/tab.err"
 check "--tables 2: absorption.csv has the entry in tables 1 and 2" \
 	'[ "$(tail -n +2 "$out/tab/absorption.csv" | cut -d, -f24 | tr "\n" " ")" = "1 2 " ]'
 check "--tables 2: absorption_tables.csv has its k1 per table and the spread" \

@@ -13,6 +13,7 @@
  *   report.c   absorption.csv and absorption.md
  *   plots.c    the gnuplot data and plots
  *   meta.c     meta.json
+ *   verdict.c  whether to trust the table: its verdict
  *
  * The writers take the results (struct absorb_table) as const; only the
  * driver (struct mess_absorb) holds threads, files and progress.
@@ -27,6 +28,7 @@
 
 #include "absorb/workload.h"
 #include "core/corectr.h"
+#include "core/environ.h"
 #include "core/ladder_run.h"
 #include "core/pool.h"
 #include "core/rundir.h"
@@ -34,11 +36,13 @@
 #include "core/topo.h"
 #include "mess/absorb.h"
 #include "mess/json.h"
+#include "mess/quality.h"
 
 #define ABSORB_POINTS_CSV "absorption_points.csv"
 /* 2: k1 with a bracket and a status from the sequential test, the fit's
- * shape beside it, disturbance counts, --tables (results/README.md). */
-#define ABSORB_META_SCHEMA 2
+ * shape beside it, disturbance counts, --tables; 3: environment, quality
+ * and strict, the verdict (results/README.md). */
+#define ABSORB_META_SCHEMA 3
 #define ABSORB_MAX_TABLES 8
 #define ABSORB_MAX_REPEATS 50
 /* A baseline this spread (relative) is measured again: a disturbed one
@@ -73,6 +77,7 @@ struct mess_absorb_opts {
 	int quick;
 	int force;	/* --resume with another build (rundir.c) */
 	int no_plots;
+	int strict;		/* an INVALID verdict exits 2 */
 	int help;
 };
 
@@ -208,6 +213,12 @@ struct absorb_table {
 	 * not (points then say nan for instructions and cycles). */
 	char counters_why[768];
 	char plots_note[512];
+	/* The machine before this session's start (machine_ok 0: not looked
+	 * at), and the verdict once the run ends (judged). */
+	struct mess_env machine;
+	int machine_ok;
+	struct mess_verdict verdict;
+	int judged;
 };
 
 struct worker;
@@ -318,5 +329,13 @@ void absorb_plots(struct absorb_table *t, const char *rundir, int complete);
 /* meta.c */
 int absorb_write_meta(const struct absorb_table *t, struct mess_rundir *rd,
 		      const struct mess_topo *topo, int complete);
+
+/* verdict.c: the verdict of the table as it stands (complete 0: cut
+ * short), into t->verdict. */
+void absorb_judge(struct absorb_table *t, int complete);
+/* meta.json `quality`: {"verdict": "pending"} until judged. */
+json_t *absorb_quality_json(const struct absorb_table *t);
+/* The head of absorption.md: the verdict (or pending) and the machine. */
+void absorb_quality_md(FILE *f, const struct absorb_table *t);
 
 #endif

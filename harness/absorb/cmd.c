@@ -69,6 +69,11 @@ int mess_absorb_main(int argc, char **argv)
 		rc = -EINTR;
 	frc = mess_absorb_finish(a, rc == 0);
 	rc = mess_rundir_end(&a->rd, rc, frc);
+	if (!rc && o.strict && a->t.verdict.level == MESS_INVALID) {
+		fprintf(stderr, "mess absorb: --strict: the verdict is INVALID (the results are kept in %s)\n",
+			a->rd.dir);
+		rc = -EIO;
+	}
 	mess_absorb_free(a);
 	return rc == -EINTR || !rc ? rc : -EIO;
 }

@@ -176,7 +176,9 @@ int absorb_write_meta(const struct absorb_table *t, struct mess_rundir *rd,
 		"points_remeasured_for_spread", (int)t->remeasured,
 		"remeasure_rule", rule,
 		"plots", t->plots_note[0] ? t->plots_note : "pending")) ||
-	    mess_json_merge(m, mess_json_pack("{s:o, s:o, s:i, s:s, s:{s:s, s:s?, s:s}}",
+	    mess_json_merge(m, mess_json_pack("{s:o, s:o, s:b, s:o, s:o, s:i, s:s, s:{s:s, s:s?, s:s}}",
+		"environment", t->machine_ok ? mess_env_json(&t->machine) : json_null(),
+		"quality", absorb_quality_json(t), "strict", t->o.strict,
 		"sequential_test", seq_json(t),
 		"disturbance", disturbance_json(t),
 		"tables", (int)t->o.tables,
@@ -196,7 +198,10 @@ int mess_absorb_finish(struct mess_absorb *a, int complete)
 	int err;
 
 	mess_rundir_stop_clock(&a->rd);
+	absorb_judge(&a->t, complete);
 	err = absorb_write_tables(&a->t, a->rd.dir, a->rd.start_utc, complete);
+	/* First of the closing lines: whether to believe the table. */
+	mess_verdict_print(stderr, "mess absorb", &a->t.verdict);
 	if (a->t.o.no_plots)
 		snprintf(a->t.plots_note, sizeof(a->t.plots_note), "skipped: --no-plots");
 	else if (!err)

@@ -49,6 +49,8 @@ static const struct mess_opt absorb_opts[] = {
 	  "lat_mem_rd stride, ladder and row, a multiple of 8 (default 64, lmbench's)" },
 	{ "no-plots", MESS_OPT_FLAG, F(no_plots), 0, 0, 0, NULL,
 	  "do not run gnuplot" },
+	{ "strict", MESS_OPT_FLAG, F(strict), 0, 0, 0, NULL,
+	  "exit 2 when the verdict is INVALID (the results are kept)" },
 	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
 };
 
@@ -116,9 +118,15 @@ void mess_absorb_usage(FILE *f)
 		"  %s absorb --kernels stream --modes fp_add64,memory_ld64 --cores all\n"
 		"  %s absorb --kernels spmxv --q 0,0.1,0.25,0.5,1 --repeats 7\n"
 		"  %s absorb --resume results/host-absorb-20261122T101500Z\n"
+		"  %s absorb --quick --strict                 fail (exit 2) when the table cannot be trusted\n"
 		"\nFiles: absorption.csv, absorption.md, absorption_points.csv, meta.json, plots/;\n"
 		"with lat_mem_rd also ladder.csv and summary.json (see results/README.md).\n"
-		"Exit status: 0 ok, 1 bad usage, 2 failure, 3 nothing can run here (no noise\n"
-		"modes on this ISA), 130 interrupted (partial result kept; --resume continues).\n",
-		prog, prog, prog, prog, prog);
+		"Every table ends with a verdict, PASS, WARN or INVALID with its reasons (first\n"
+		"in absorption.md and among the closing lines, meta.json quality): the machine\n"
+		"looked at before the start, disturbed pairs kept, entries whose k1 is wide or\n"
+		"unclear (INVALID when more than half are), the ladder's levels.\n"
+		"Exit status: 0 ok, 1 bad usage, 2 failure (or INVALID with --strict), 3 nothing\n"
+		"can run here (no noise modes on this ISA), 130 interrupted (partial result\n"
+		"kept; --resume continues).\n",
+		prog, prog, prog, prog, prog, prog);
 }

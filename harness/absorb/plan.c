@@ -247,6 +247,32 @@ static void probe_modes(struct mess_absorb *a)
 	}
 }
 
+/*
+ * Before anything is measured: the machine on every core the rows may
+ * use, each session anew (a resumed run records its last).  Without it
+ * the run goes on; the verdict then has no environment.
+ */
+static void look(struct mess_absorb *a)
+{
+	int *cores = malloc((size_t)a->topo.ncores * sizeof(*cores));
+
+	for (int i = 0; cores && i < a->topo.ncores; i++)
+		cores[i] = i;
+	a->t.machine_ok = cores &&
+		!mess_env_probe(&a->t.machine, &a->topo, cores, a->topo.ncores,
+				mess_topo_node_of_core(&a->topo, 0), 250);
+	free(cores);
+	if (!a->t.machine_ok) {
+		mess_env_free(&a->t.machine);
+		return;
+	}
+	mess_verdict_init(&a->t.verdict);
+	mess_env_verdict(&a->t.machine, &a->t.verdict);
+	for (size_t i = 0; i < a->t.verdict.n; i++)
+		if (a->t.verdict.r[i].level > MESS_PASS)
+			fprintf(stderr, "absorb: warning: %s\n", a->t.verdict.r[i].text);
+}
+
 int mess_absorb_open(struct mess_absorb **ap, const struct mess_absorb_opts *o,
 		     int argc, char **argv, char *err, size_t errlen)
 {
@@ -280,6 +306,7 @@ int mess_absorb_open(struct mess_absorb **ap, const struct mess_absorb_opts *o,
 		rc = make_rows(a, kern, nkern, qs, nq);
 	if (rc)
 		return rc;
+	look(a);
 	for (int i = 0; i < nkern; i++)
 		a->t.ladder_on |= mess_wl_kernels[kern[i]].ladder;
 	/* On thread 0 of the pool, which is pinned to core 0. */
@@ -337,6 +364,9 @@ int mess_absorb_open(struct mess_absorb **ap, const struct mess_absorb_opts *o,
 	rc = absorb_dist_open(&a->dist);
 	if (!rc)
 		rc = absorb_pool_start(a, a->topo.ncores);
+	/* Thread 0 runs the ladder; unwatched, its verdict says so. */
+	if (!rc && a->t.ladder_on)
+		mess_ladder_watch(&a->t.ladder, &a->pool, a->topo.core_pu);
 	if (!rc)
 		rc = absorb_save(a);
 	if (rc)
@@ -350,6 +380,9 @@ void mess_absorb_free(struct mess_absorb *a)
 	if (!a)
 		return;
 	absorb_pool_stop(a);
+	mess_ladder_fini(&a->t.ladder);
+	if (a->t.machine_ok)
+		mess_env_free(&a->t.machine);
 	absorb_dist_close(&a->dist);
 	mess_append_close(&a->points);
 	mess_rundir_close(&a->rd);

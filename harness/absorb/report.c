@@ -154,6 +154,7 @@ static int write_md(const struct absorb_table *t, const char *dir,
 	if (!f)
 		return -errno;
 	fprintf(f, "# Noise absorption: %s\n\n", t->cpu_model);
+	absorb_quality_md(f, t);
 	fprintf(f, "mess absorb %s (%s), ISA %s, %d cores, LLC %llu MiB; started %s%s.\n\n",
 		mess_version, mess_git_rev, MESS_ISA, t->ncores,
 		(unsigned long long)(t->llc_bytes >> 20), start_utc,

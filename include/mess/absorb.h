@@ -158,6 +158,34 @@ int mess_absorb_fit(const struct mess_absorb_point *pts, size_t n,
 		    const struct mess_absorb_cfg *cfg,
 		    struct mess_absorb_result *out);
 
+/*
+ * A table's trust (its verdict, mess/quality.h): its searches by k1
+ * status and its pairs of runs by disturbance.
+ */
+struct mess_absorb_tally {
+	unsigned entries;	/* searches done (row x mode x table) */
+	unsigned status[MESS_ABSORB_UNCLEAR + 1];	/* of them, per status */
+	unsigned long pairs;	/* pairs run: counted, and measured again */
+	unsigned long disturbed, redone, kept;	/* found disturbed, measured
+						 * again, kept at the bound */
+};
+
+/* A table is INVALID when more than this share of its entries have a k1
+ * status of wide or unclear: it then says more about the host's noise than
+ * about the kernels. */
+#define MESS_ABSORB_DOUBTFUL_INVALID 0.5
+
+struct mess_verdict;
+/*
+ * The table's reasons, added to v: `k1_doubtful` when entries are wide or
+ * unclear (WARN; INVALID past MESS_ABSORB_DOUBTFUL_INVALID of them), with
+ * which (doubtful: "row mode, ..." or NULL); `disturbed` (WARN) when
+ * disturbed pairs were kept, with their share; `disturbed_replaced` (a
+ * note) when every disturbed pair was measured again.
+ */
+void mess_absorb_table_verdict(const struct mess_absorb_tally *t,
+			       const char *doubtful, struct mess_verdict *v);
+
 /* "ok", "none", "wide", "unclear" ("?" for anything else). */
 const char *mess_absorb_status_name(enum mess_absorb_status s);
 /* "none", "linear", "sublinear" ("?" for anything else). */
