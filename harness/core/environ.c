@@ -403,11 +403,11 @@ void mess_env_verdict(const struct mess_env *e, struct mess_verdict *v)
 				 e->pu[s].pu, e->pu[s].core, e->pu[s].busy_pct);
 	if (e->governor[0] && strcmp(e->governor, "performance"))
 		mess_verdict_add(v, MESS_PASS, "governor",
-				 "the cpufreq governor is %s%s: the clock may follow the load (measured around each window: curves.csv ghz_min, ghz_max)",
+				 "the cpufreq governor is %s%s: the clock may follow the load",
 				 e->governor, e->governors_mixed ? " (not the same on every core)" : "");
 	if (!e->governor[0])
 		mess_verdict_add(v, MESS_PASS, "governor",
-				 "no cpufreq in sysfs (a VM, or no driver): the clock cannot be read, only measured (meta.json cpu_frequency)");
+				 "no cpufreq in sysfs (a VM, or no driver): the clock cannot be read, only measured");
 }
 
 void mess_env_md(FILE *f, const struct mess_env *e)

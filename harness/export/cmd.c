@@ -104,9 +104,15 @@ static void llc_latency(const struct mess_set_info *info, char *out, size_t len)
 				best = lv;
 		}
 		if (best) {
-			snprintf(out, len, "LLC_LATENCY_NS=%.3f (%s plateau of the latency ladder in %s)\n",
+			/* A level the ladder found not flat is no plateau:
+			 * its figure is a median over sizes, and says so. */
+			int flat = !json_is_false(json_object_get(best, "flat"));
+
+			snprintf(out, len, "LLC_LATENCY_NS=%.3f (%s %s of the latency ladder in %s)\n",
 				 json_number_value(json_object_get(best, "latency_ns")),
-				 json_string_value(json_object_get(best, "level")), where[i]);
+				 json_string_value(json_object_get(best, "level")),
+				 flat ? "plateau" : "level, NOT FLAT: the median of its sizes, doubtful",
+				 where[i]);
 			json_decref(j);
 			return;
 		}
