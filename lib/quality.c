@@ -13,9 +13,9 @@
 
 const struct mess_qrule_def mess_qrules[MESS_QR_N] = {
 	[MESS_QR_DISTURBED] = { "disturbed",
-		"chase windows disturbed (time lost to steal, preemption, a migration or a clock change) were kept: the bound on measuring again was reached" },
+		"chase windows disturbed (time lost to steal or preemption, or a clock change) were kept at the bound on measuring again, as half or more of its repeats" },
 	[MESS_QR_SPREAD] = { "spread",
-		"its repeats disagree by more than 10 % of their median after measuring again" },
+		"its repeats still disagree by more than 10 % of their median with three times the repeats" },
 	[MESS_QR_UNSTEADY] = { "unsteady",
 		"the generators' bandwidth never settled before the chase" },
 	[MESS_QR_NON_MONOTONE] = { "non_monotone",
@@ -408,6 +408,14 @@ void mess_quality_family(const struct mess_family *f,
 		mess_verdict_add(v, MESS_INVALID, "window_slower",
 				 "the TLB-window chase (%.1f ns) was slower than the fully random one (%.1f ns), which also pays page walks: the machine was disturbed while they were measured",
 				 in->unloaded_ns, in->random_ns);
+	if (isfinite(in->unloaded_end_ns) && in->unloaded_ns > 0 &&
+	    fabs(in->unloaded_end_ns - in->unloaded_ns) >
+		    MESS_Q_DRIFT_WARN * in->unloaded_ns +
+			    2 * comb(in->unloaded_sd_ns, in->unloaded_end_sd_ns))
+		mess_verdict_add(v, MESS_WARN, "drift",
+				 "the unloaded latency was %.1f ns at the start and %.1f ns at the end (%+.1f %%): the machine changed while the curves were measured",
+				 in->unloaded_ns, in->unloaded_end_ns,
+				 100 * (in->unloaded_end_ns / in->unloaded_ns - 1));
 	if (isfinite(in->clock_spread_pct) &&
 	    in->clock_spread_pct > MESS_Q_CLOCK_SPREAD_WARN)
 		mess_verdict_add(v, MESS_WARN, "clock_unstable",

@@ -23,8 +23,8 @@
 #define SETTLE_WINDOW_NS 10e6	/* generator-rate sample */
 #define SETTLE_AGREE 0.03	/* consecutive samples within 3 % */
 #define SETTLE_MAX_WINDOWS 40
-#define REPEAT_SPREAD_MAX 0.10	/* re-measure above this (max-min)/median */
-#define REMEASURE_MAX 2
+#define REPEAT_SPREAD_MAX 0.10	/* more repeats above this width / median */
+#define SPREAD_ROUNDS 3		/* at most 3x the repeats */
 
 static void sleep_ns(double ns)
 {
@@ -259,6 +259,17 @@ static double min_finite(const double *v, unsigned n)
 	return m;
 }
 
+/*
+ * How wide the latencies of the repeats (sorted) are around their median:
+ * max - min for up to five, and from the second lowest to the second
+ * highest from six on (about a 95 % interval of the median at n = 9),
+ * so one wild window among many does not widen it.
+ */
+static double median_width(const double *v, unsigned n)
+{
+	return n >= 6 ? v[n - 2] - v[1] : v[n - 1] - v[0];
+}
+
 /* The trust figures of the kept windows, summed or bounded. */
 struct kept {
 	unsigned disturbed, kept_disturbed;
@@ -292,27 +303,26 @@ static void measure_repeats(struct mess_run *r, const struct mess_gen_kernel *k,
 {
 	double lat[64], rd[64], wr[64], sorted[64], bw[64];
 	double crd[64], cwr[64], ctot[64], nw[64], rf[64];
-	struct kept t;
+	struct kept t = { .steal = NAN, .ghz_lo = INFINITY, .ghz_hi = -INFINITY };
 	struct mess_dspan span = { NAN, NAN };
+	unsigned n = 0, target, cap, redo = 0, budget;
 	int spread_bad = 0;
-
 	double tq = mess_now_ns();
 
-	if (repeats > 64)
-		repeats = 64;
+	if (repeats > 64 / SPREAD_ROUNDS)
+		repeats = 64 / SPREAD_ROUNDS;
+	target = repeats;
+	cap = SPREAD_ROUNDS * repeats;
+	/* A disturbance that outlasted the last point's bound (a competitor
+	 * that stays) is not waited out window by window. */
+	budget = r->disturb_persists ? 1 : repeats;
 	if (r->dist_ok)
 		mess_disturb_span_begin(&r->dist);
 	r->trust_ns += mess_now_ns() - tq;
-	for (int attempt = 0;; attempt++) {
+	for (;;) {
 		struct sample s;
-		unsigned redo = 0;
-		/* A disturbance that outlasted the last point's bound (a
-		 * competitor that stays) is not waited out window by window. */
-		unsigned budget = r->disturb_persists ? 1 : repeats;
 
-		t = (struct kept){ .steal = NAN, .ghz_lo = INFINITY,
-				   .ghz_hi = -INFINITY };
-		for (unsigned i = 0; i < repeats && !mess_interrupted;) {
+		while (n < target && !mess_interrupted) {
 			chase_window(r, k, &s);
 			r->windows++;
 			if (s.disturbed) {
@@ -330,15 +340,15 @@ static void measure_repeats(struct mess_run *r, const struct mess_gen_kernel *k,
 				t.kept_disturbed++;
 			}
 			keep(r, &t, &s);
-			lat[i] = s.lat_ns;
-			rd[i] = s.rd_gbs;
-			wr[i] = s.wr_gbs;
-			crd[i] = s.crd_gbs;
-			cwr[i] = s.cwr_gbs;
-			ctot[i] = s.ctot_gbs;
-			nw[i] = s.nowalk_ns;
-			rf[i] = s.run_frac;
-			i++;
+			lat[n] = s.lat_ns;
+			rd[n] = s.rd_gbs;
+			wr[n] = s.wr_gbs;
+			crd[n] = s.crd_gbs;
+			cwr[n] = s.cwr_gbs;
+			ctot[n] = s.ctot_gbs;
+			nw[n] = s.nowalk_ns;
+			rf[n] = s.run_frac;
+			n++;
 		}
 		/* Cut short: nothing measured is a figure, never a guess. */
 		if (mess_interrupted) {
@@ -346,12 +356,13 @@ static void measure_repeats(struct mess_run *r, const struct mess_gen_kernel *k,
 			p->read_bw_gbs = p->write_bw_gbs = p->read_pct = NAN;
 			return;
 		}
-		memcpy(sorted, lat, repeats * sizeof(*lat));
-		p->lat_ns = mess_median(sorted, repeats);
-		spread_bad = repeats >= 2 && (sorted[repeats - 1] - sorted[0]) >
-					     REPEAT_SPREAD_MAX * p->lat_ns;
-		if (!spread_bad || attempt >= REMEASURE_MAX)
+		memcpy(sorted, lat, n * sizeof(*lat));
+		p->lat_ns = mess_median(sorted, n);
+		spread_bad = n >= 2 && median_width(sorted, n) > REPEAT_SPREAD_MAX * p->lat_ns;
+		if (!spread_bad || target >= cap)
 			break;
+		/* More repeats, not other ones: the median of them all. */
+		target += repeats;
 		r->remeasured++;
 	}
 	tq = mess_now_ns();
@@ -360,6 +371,7 @@ static void measure_repeats(struct mess_run *r, const struct mess_gen_kernel *k,
 	r->trust_ns += mess_now_ns() - tq;
 	r->trust_points++;
 	r->disturb_persists = t.kept_disturbed > 0;
+	repeats = n;
 	p->lat_ns_std = mess_stddev(lat, repeats);
 	p->acc_read_bw_gbs = mess_median(rd, repeats);
 	p->acc_write_bw_gbs = mess_median(wr, repeats);
@@ -406,7 +418,9 @@ static void measure_repeats(struct mess_run *r, const struct mess_gen_kernel *k,
 	p->ghz_min = isfinite(t.ghz_lo) ? t.ghz_lo : NAN;
 	p->ghz_max = isfinite(t.ghz_hi) ? t.ghz_hi : NAN;
 	p->flags &= ~(MESS_QF(MESS_QR_DISTURBED) | MESS_QF(MESS_QR_SPREAD));
-	if (t.kept_disturbed)
+	/* The figures are medians: disturbed windows kept as a minority of
+	 * the repeats do not move them; as half or more they may. */
+	if (t.kept_disturbed && 2 * t.kept_disturbed >= n)
 		p->flags |= MESS_QF(MESS_QR_DISTURBED);
 	if (spread_bad)
 		p->flags |= MESS_QF(MESS_QR_SPREAD);
@@ -450,6 +464,19 @@ static int unloaded_pass(struct mess_run *r, uint32_t *order, int windowed,
 	return 0;
 }
 
+void mess_measure_unloaded_end(struct mess_run *r)
+{
+	unsigned reps = r->unloaded_repeats;
+	struct mess_point p = MESS_POINT_INIT;
+
+	/* The windowed chain is the one linked (the sweep's); generators
+	 * idle, as at the start. */
+	mess_gens_set(&r->gens, NULL, 0);
+	measure_repeats(r, NULL, reps, &p);
+	r->unloaded_end_ns = p.lat_ns;
+	r->unloaded_end_std_ns = p.lat_ns_std;
+}
+
 int mess_measure_unloaded(struct mess_run *r)
 {
 	/* Cheap next to the sweep, and the figure every curve is read against. */
@@ -461,6 +488,7 @@ int mess_measure_unloaded(struct mess_run *r)
 		return -ENOMEM;
 	r->unloaded_repeats = reps;
 	r->unloaded_cv_first = NAN;
+	r->unloaded_end_ns = r->unloaded_end_std_ns = NAN;
 	if (r->ngen)
 		mess_gens_set(&r->gens, NULL, 0);
 

@@ -144,11 +144,14 @@ void mess_run_verdict(struct mess_run *r)
 	const struct mess_qtol tol = MESS_QTOL_DEFAULT;
 	enum mess_level *lv = calloc(r->fam.n ? r->fam.n : 1, sizeof(*lv));
 	struct mess_verdict *v = &r->verdict;
+	size_t ndist = 0;
 	struct mess_quality_in q = {
 		.unloaded_ns = r->unloaded_ns, .unloaded_sd_ns = r->unloaded_std_ns,
 		.random_ns = r->cfg.window ? r->unloaded_random_ns : NAN,
 		.random_sd_ns = r->unloaded_random_std_ns,
 		.clock_spread_pct = r->freq.measured_spread_pct,
+		.unloaded_end_ns = r->unloaded_end_ns,
+		.unloaded_end_sd_ns = r->unloaded_end_std_ns,
 	};
 
 	mess_verdict_init(v);
@@ -170,9 +173,17 @@ void mess_run_verdict(struct mess_run *r)
 	if (!r->dist_ok)
 		mess_verdict_add(v, MESS_WARN, "disturbance_unknown",
 				 "what disturbed the chase windows could not be read (thread CPU clocks): a disturbed window cannot be told from a quiet one");
-	if (r->windows_kept_disturbed)
+	for (size_t i = 0; i < r->fam.n; i++)
+		for (size_t j = 0; j < r->fam.curves[i].n; j++)
+			ndist += !!(r->fam.curves[i].pts[j].flags & MESS_QF(MESS_QR_DISTURBED));
+	if (ndist)
 		mess_verdict_add(v, MESS_WARN, "disturbed",
-				 "%u of %u chase windows were disturbed; each was measured again, and %u were kept when the bound was reached (curves.csv disturbed_kept); the worst: %s lost %.0f %% of its time %s",
+				 "%zu points kept disturbed windows as half or more of their repeats (flagged disturbed); %u of %u chase windows were disturbed, each measured again up to the bound; the worst: %s lost %.0f %% of its time %s",
+				 ndist, r->windows_disturbed, r->windows, r->worst_who,
+				 r->worst_lost_pct, cause(r));
+	else if (r->windows_kept_disturbed)
+		mess_verdict_add(v, MESS_PASS, "disturbed_minority",
+				 "%u of %u chase windows were disturbed and measured again; %u were kept at the bound, each a minority of its point's repeats, so no median rests on them; the worst: %s lost %.0f %% of its time %s",
 				 r->windows_disturbed, r->windows, r->windows_kept_disturbed,
 				 r->worst_who, r->worst_lost_pct, cause(r));
 	else if (r->windows_disturbed)
@@ -222,20 +233,22 @@ json_t *mess_run_quality_json(const struct mess_run *r)
 			"flagged", (json_int_t)mess_curve_flagged(c), "flags", fl));
 	}
 	if (mess_json_merge(q, mess_json_pack(
-		"{s:o, s:{s:i, s:i, s:i, s:s, s:s}, s:i, s:i, s:[o,o], s:o, s:b,"
+		"{s:o, s:{s:i, s:i, s:i, s:s, s:s}, s:i, s:i, s:[o,o], s:o, s:o, s:o, s:b,"
 		" s:{s:o, s:o, s:o, s:s},"
-		" s:{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}}",
+		" s:{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}}",
 		"mixes", mixes,
 		"windows", "measured", (int)r->windows,
 		"disturbed", (int)r->windows_disturbed,
 		"kept_disturbed", (int)r->windows_kept_disturbed,
 		"disturbed_rule", "a measuring thread (the chase or a generator) lost more than 2 % of the window's wall time (wall minus its on-CPU time: steal, another task, interrupts), or the chase core's clock moved more than 5 % across it",
-		"bound", "a point measures at most as many disturbed windows again as it has repeats (one, after a point that had to keep one: a disturbance that stays is not waited out); then they are kept and the point is flagged disturbed",
+		"bound", "a point measures at most as many disturbed windows again as it has repeats (one, after a point that had to keep one: a disturbance that stays is not waited out); then they are kept, and the point is flagged disturbed when they are half or more of its repeats (its figures are medians)",
 		"points_remeasured_for_rules", (int)r->points_rule_remeasured,
 		"wave_candidates_checked", (int)r->waves_checked,
 		"chase_clock_ghz_range", mess_json_real(r->clock_hi > 0 ? r->clock_lo : NAN, 3),
 		mess_json_real(r->clock_hi > 0 ? r->clock_hi : NAN, 3),
 		"migrations", mess_json_real(r->migrations, 0),
+		"unloaded_end_ns", mess_json_real(r->unloaded_end_ns, 3),
+		"unloaded_end_std_ns", mess_json_real(r->unloaded_end_std_ns, 3),
 		"strict", r->cfg.strict,
 		"read_cost",
 		"total_ms", mess_json_real(r->trust_ns / 1e6, 1),
@@ -247,6 +260,7 @@ json_t *mess_run_quality_json(const struct mess_run *r)
 		"below_unloaded_rel", tol.below_rel, "spread_sds", tol.nsd,
 		"unloaded_cv_warn", MESS_Q_UNLOADED_CV_WARN,
 		"unloaded_cv_invalid", MESS_Q_UNLOADED_CV_INVALID,
+		"drift_warn", MESS_Q_DRIFT_WARN,
 		"clock_spread_warn_pct", MESS_Q_CLOCK_SPREAD_WARN,
 		"mix_flagged_invalid_share", MESS_Q_MIX_FLAGGED_INVALID,
 		"lost_max_pct", MESS_LOST_MAX_PCT))) {

@@ -124,6 +124,7 @@ struct mess_run {
 	double migrations;	/* summed over the points; NAN unknown */
 	double clock_lo, clock_hi;	/* chase core's clock over all windows */
 	double unloaded_cv_first;	/* before a re-measure; NAN if none */
+	double unloaded_end_ns, unloaded_end_std_ns;	/* NAN: not measured */
 	double worst_lost_pct, worst_steal_ms;	/* the worst disturbed window */
 	char worst_who[24];	/* whose time it was */
 	struct mess_verdict verdict;
@@ -136,6 +137,8 @@ struct mess_run {
 
 /* point.c: one point's measurement */
 int mess_measure_unloaded(struct mess_run *r);
+/* The windowed chase alone once more, after the sweep (unloaded_end_*). */
+void mess_measure_unloaded_end(struct mess_run *r);
 /* Generators at p->nop, settled, then the chase's repeats into p. */
 void mess_measure_point(struct mess_run *r, const struct mess_gen_kernel *k,
 			struct mess_point *p);

@@ -126,6 +126,8 @@ struct mess_quality_in {
 	double unloaded_ns, unloaded_sd_ns;	/* the windowed chase in use */
 	double random_ns, random_sd_ns;	/* fully random; NAN: not measured */
 	double clock_spread_pct;	/* the chase core's clock; NAN: unknown */
+	/* The windowed chase again after the sweep; NAN: not measured. */
+	double unloaded_end_ns, unloaded_end_sd_ns;
 };
 
 /*
@@ -136,6 +138,7 @@ struct mess_quality_in {
 #define MESS_Q_UNLOADED_CV_WARN 0.05
 #define MESS_Q_UNLOADED_CV_INVALID 0.15
 #define MESS_Q_CLOCK_SPREAD_WARN 5.0
+#define MESS_Q_DRIFT_WARN 0.05
 #define MESS_Q_MIX_FLAGGED_INVALID (1.0 / 3.0)
 
 /* Whether the unloaded figures keep their rules (spread below the warning
@@ -145,7 +148,7 @@ int mess_quality_unloaded_ok(const struct mess_quality_in *in);
 /*
  * The run rules on a family whose points carry their flags: the unloaded
  * chase steady, the windowed chase not slower than the fully random one,
- * the clock stable, and each mix's status (mix[i] for f->curves[i]: ok
+ * the clock stable, the unloaded chase the same at the end (no drift), and each mix's status (mix[i] for f->curves[i]: ok
  * with no point flagged, invalid with more than a third flagged, warn
  * between).  Reasons are added to v.
  */

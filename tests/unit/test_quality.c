@@ -251,6 +251,7 @@ static struct mess_family family_of(const double (*row)[3], size_t n)
 static const struct mess_quality_in quiet = {
 	.unloaded_ns = 100, .unloaded_sd_ns = 2, .random_ns = 120,
 	.random_sd_ns = 2, .clock_spread_pct = 0.5,
+	.unloaded_end_ns = NAN, .unloaded_end_sd_ns = NAN,
 };
 
 static void verdict_pass(void **state)
@@ -298,6 +299,19 @@ static void verdict_run_rules(void **state)
 	mess_quality_family(&f, &in, &v, mix);
 	assert_int_equal(v.level, MESS_WARN);
 	assert_string_equal(v.r[0].rule, "clock_unstable");
+
+	in = quiet;	/* the same at the end, within 5 % and the spreads */
+	in.unloaded_end_ns = 104;
+	in.unloaded_end_sd_ns = 2;
+	mess_verdict_init(&v);
+	mess_quality_family(&f, &in, &v, mix);
+	assert_int_equal(v.level, MESS_PASS);
+	in.unloaded_end_ns = 118;	/* the host changed under the run */
+	mess_verdict_init(&v);
+	mess_quality_family(&f, &in, &v, mix);
+	assert_int_equal(v.level, MESS_WARN);
+	assert_string_equal(v.r[0].rule, "drift");
+	assert_non_null(strstr(v.r[0].text, "+18.0 %"));
 
 	in = quiet;	/* 7 % spread: a warning, measured again first */
 	in.unloaded_sd_ns = 7;
