@@ -78,6 +78,8 @@ int mess_export_read(const char *path, struct mess_curve *c, char *err,
 			.read_bw_gbs = NAN,
 			.write_bw_gbs = NAN,
 			.lat_ns_std = NAN,
+			/* a set from elsewhere says nothing of trust */
+			MESS_POINT_TRUST_NAN,
 		};
 		double mbs, ns;
 
@@ -167,7 +169,8 @@ static int ref_row(const struct mess_lines *l, const long *col,
 {
 	char *fields[REF_MAX_FIELDS];
 	double v[REF_NCOLS];
-	struct mess_point p = { .store_pct = MESS_STORE_PCT_UNKNOWN };
+	struct mess_point p = { .store_pct = MESS_STORE_PCT_UNKNOWN,
+				MESS_POINT_TRUST_NAN };
 	struct mess_curve *c;
 	size_t n;
 	int k, ret = 0;

@@ -216,6 +216,8 @@ static int profet_curve(const char *path, const char *text, size_t len,
 			.read_bw_gbs = NAN,
 			.write_bw_gbs = NAN,
 			.lat_ns_std = NAN,
+			/* a set from elsewhere says nothing of trust */
+			MESS_POINT_TRUST_NAN,
 		};
 		int ret = profet_row(row, ghz, &p.bw_gbs, &p.lat_ns, &why);
 
