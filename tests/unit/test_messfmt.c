@@ -377,6 +377,10 @@ static void test_reference_by_header_name(void **state)
 	assert_int_equal(c->pts[1].nop, 100);
 	assert_int_equal(c->pts[2].nop, 0);
 	assert_near(c->pts[1].bw_gbs, 80.25, 0.0);
+	/* A set from elsewhere says nothing of trust: unknown, so its waves
+	 * need no confirming repeat (metrics.c). */
+	assert_true(isnan(c->pts[1].disturbed));
+	assert_true(isnan(c->pts[1].ghz_min));
 	assert_near(c->pts[1].lat_ns, 150.5, 0.0);
 	assert_true(isnan(c->pts[1].lat_ns_std));
 	assert_near(c->pts[0].lat_ns_std, 0.5, 0.0);
