@@ -440,6 +440,15 @@ out:
  * a run has no curve below ~50% reads unless it used non-temporal ones. */
 #define BELOW_NOTE "ordinary stores with write-allocate read every line they write, so reads stay at or above ~50%; a non-temporal generator variant (--variant wide_nt or nt) measures lower shares"
 
+/* The first reason at the verdict's own level ("" for PASS). */
+static const char *first_reason(const struct mess_verdict *v)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (v->level > MESS_PASS && v->r[i].level == v->level)
+			return v->r[i].text;
+	return "";
+}
+
 /*
  * mess/: the Mess simulator's 51 files, made by the same code as
  * `mess export --format mess`.  A failure is recorded in meta.json, not
@@ -472,6 +481,11 @@ static void export_mess(struct mess_run *r)
 			r->freq.nominal_source,
 		.origin = r->rd.dir, .tool = tool, .bw_source = BW_SOURCE,
 		.below_note = r->var->table[0].nontemporal ? NULL : BELOW_NOTE,
+		/* The simulator's files carry the run's verdict with them. */
+		.verdict = mess_level_name(r->verdict.level),
+		.verdict_reason = first_reason(&r->verdict),
+		.verdict_note = r->verdict.level == MESS_INVALID ?
+			"written with the run; mess export would refuse this run without --force" : NULL,
 	};
 	ret = mess_export(fmt, &in, path, &t, err, sizeof(err));
 	if (ret)
