@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "mess/json.h"
+#include "mess/stats.h"
 
 const struct mess_qrule_def mess_qrules[MESS_QR_N] = {
 	[MESS_QR_DISTURBED] = { "disturbed",
@@ -447,4 +448,50 @@ void mess_quality_family(const struct mess_family *f,
 					 mess_qflags_str(any, names, sizeof(names)),
 					 mix[i] == MESS_INVALID ? ", more than a third" : "");
 	}
+}
+
+/* ---- against the host's earlier runs ---- */
+
+/* The median of the finite values of v (NAN if none); m gets their count. */
+static double finite_median(const double *v, size_t n, size_t *m)
+{
+	double *f = malloc((n ? n : 1) * sizeof(*f)), med = NAN;
+
+	*m = 0;
+	if (!f)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(v[i]))
+			f[(*m)++] = v[i];
+	if (*m)
+		med = mess_median(f, (unsigned)*m);
+	free(f);
+	return med;
+}
+
+size_t mess_quality_history(double max_bw, double unloaded, const double *bw,
+			    const double *unl, size_t n, struct mess_verdict *v,
+			    double *bw_med, double *unl_med)
+{
+	size_t nb, nu;
+	double b = finite_median(bw, n, &nb), u = finite_median(unl, n, &nu);
+	double db, du;
+
+	*bw_med = *unl_med = NAN;
+	if (nb < MESS_Q_HISTORY_MIN || nu < MESS_Q_HISTORY_MIN ||
+	    !(max_bw > 0) || !(unloaded > 0))
+		return 0;
+	*bw_med = b;
+	*unl_med = u;
+	db = max_bw / b - 1;
+	du = unloaded / u - 1;
+	if (fabs(db) > MESS_Q_HISTORY_BW || fabs(du) > MESS_Q_HISTORY_UNLOADED)
+		mess_verdict_add(v, MESS_WARN, "history",
+				 "unlike this host's %zu earlier PASS runs of the same kind: maximum bandwidth %.1f GB/s against their median %.1f (%+.0f %%), unloaded latency %.1f ns against %.1f (%+.1f %%); the run is consistent in itself, but the machine is not in its usual state (or was not then)",
+				 nb < nu ? nb : nu, max_bw, b, 100 * db, unloaded, u, 100 * du);
+	else
+		mess_verdict_add(v, MESS_PASS, "history",
+				 "like this host's %zu earlier PASS runs of the same kind: maximum bandwidth %+.0f %% and unloaded latency %+.1f %% from their medians",
+				 nb < nu ? nb : nu, 100 * db, 100 * du);
+	return nb < nu ? nb : nu;
 }

@@ -59,5 +59,26 @@ kill "$hog" 2>/dev/null
 wait "$hog" 2>/dev/null
 hog=
 
+# The host's earlier runs: three PASS runs of the same kind beside a new
+# one, their maximum bandwidth made ten times the real one, must make it
+# warn "history"; an INVALID sibling is never a baseline.
+h=$out/hist
+mkdir -p "$h"
+for k in 1 2 3 4; do
+	cp -r "$out/s" "$h/old$k"
+	v=PASS
+	[ $k -eq 4 ] && v=INVALID
+	jq --arg v $v '.quality.verdict = $v' "$h/old$k/meta.json" >"$h/m" && mv "$h/m" "$h/old$k/meta.json"
+	jq '.family.max_bw_gbs *= 10' "$h/old$k/summary.json" >"$h/m" && mv "$h/m" "$h/old$k/summary.json"
+done
+$mess $S --out "$h/new" >/dev/null 2>"$h/new.err"
+rc=$?
+check "beside earlier runs: exit 0 (got $rc)" '[ $rc -eq 0 ]'
+check "the three PASS siblings compared, the INVALID one not" \
+	'jq -e ".quality.history.compared == 3 and .quality.history.comparable_runs == 3" "$h/new/meta.json" >/dev/null'
+check "a maximum bandwidth a tenth of the host's usual warns 'history'" \
+	'jq -e "any(.quality.reasons[]; .rule == \"history\" and .level == \"WARN\")" "$h/new/meta.json" >/dev/null &&
+	 jq -e ".quality.verdict != \"PASS\"" "$h/new/meta.json" >/dev/null'
+
 echo "trust: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

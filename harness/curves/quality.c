@@ -234,6 +234,7 @@ json_t *mess_run_quality_json(const struct mess_run *r)
 	}
 	if (mess_json_merge(q, mess_json_pack(
 		"{s:o, s:{s:i, s:i, s:i, s:s, s:s}, s:i, s:i, s:[o,o], s:o, s:o, s:o, s:b,"
+		" s:{s:s, s:I, s:I, s:o, s:o, s:s},"
 		" s:{s:o, s:o, s:o, s:s},"
 		" s:{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}}",
 		"mixes", mixes,
@@ -250,6 +251,13 @@ json_t *mess_run_quality_json(const struct mess_run *r)
 		"unloaded_end_ns", mess_json_real(r->unloaded_end_ns, 3),
 		"unloaded_end_std_ns", mess_json_real(r->unloaded_end_std_ns, 3),
 		"strict", r->cfg.strict,
+		"history",
+		"looked_in", r->history_dir,
+		"comparable_runs", (json_int_t)r->history_seen,
+		"compared", (json_int_t)r->history_runs,
+		"median_max_bw_gbs", mess_json_real(r->history_bw_ns[0], 3),
+		"median_unloaded_ns", mess_json_real(r->history_bw_ns[1], 3),
+		"rule", "the run directory's siblings measured by mess on this host and CPU, complete and judged PASS, with the same generator variant and count, chase buffer, window and stride, memory node and bandwidth source (the newest 64 read); compared from 3 on: a maximum bandwidth more than 10 % or an unloaded latency more than 5 % from their medians warns",
 		"read_cost",
 		"total_ms", mess_json_real(r->trust_ns / 1e6, 1),
 		"per_window_us", mess_json_real(r->windows ? r->trust_ns / 1e3 / r->windows : NAN, 0),

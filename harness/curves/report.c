@@ -512,6 +512,8 @@ int mess_run_finish(struct mess_run *r, int complete)
 	if (!complete)
 		mess_verdict_add(&r->verdict, MESS_WARN, "partial",
 				 "the run was cut short: only the mixes in curves.csv were measured (continue it with --resume)");
+	else
+		mess_run_history(r, &r->verdict);
 	/* Interrupted before the unloaded latency: nothing to summarise. */
 	if (!err && r->unloaded_ns > 0)
 		err = write_summary(r, complete);

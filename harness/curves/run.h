@@ -129,6 +129,12 @@ struct mess_run {
 	char worst_who[24];	/* whose time it was */
 	struct mess_verdict verdict;
 	int judged;		/* verdict final (mess_run_verdict ran) */
+	/* The host's earlier comparable PASS runs beside this one: how many
+	 * were read and compared, their median maximum bandwidth and
+	 * unloaded latency (NAN: not compared), where they were looked for. */
+	size_t history_seen, history_runs;
+	double history_bw_ns[2];
+	char history_dir[PATH_MAX];
 	double trust_ns;	/* spent reading clocks and disturbance */
 	unsigned trust_points;	/* measure_repeats calls behind it */
 	enum mess_level mix_level[MESS_GEN_OPS + 1];	/* by store_pct */
@@ -158,6 +164,8 @@ int mess_quality_mix(struct mess_run *r, struct mess_curve *c,
 		     const struct mess_gen_kernel *k);
 void mess_run_verdict(struct mess_run *r);
 json_t *mess_run_quality_json(const struct mess_run *r);
+/* history.c: a complete run against the host's earlier runs */
+void mess_run_history(struct mess_run *r, struct mess_verdict *v);
 void mess_run_quality_md(FILE *f, const struct mess_run *r);
 /* report.c: curves.csv rewritten from memory (after points were measured
  * again), appending continued */

@@ -156,4 +156,22 @@ void mess_quality_family(const struct mess_family *f,
 			 const struct mess_quality_in *in,
 			 struct mess_verdict *v, enum mess_level *mix);
 
+/* ---- against the host's earlier runs ---- */
+
+#define MESS_Q_HISTORY_MIN 3	/* earlier runs needed to compare */
+#define MESS_Q_HISTORY_BW 0.10
+#define MESS_Q_HISTORY_UNLOADED 0.05
+
+/*
+ * A run's maximum bandwidth and unloaded latency against the medians of n
+ * earlier comparable runs (bw[i], unl[i]; NAN entries left out): with
+ * fewer than MESS_Q_HISTORY_MIN, nothing; a maximum bandwidth more than
+ * 10 % or an unloaded latency more than 5 % from its median warns
+ * ("history"), else a note.  *bw_med, *unl_med get the medians (NAN when
+ * not compared).  Returns the runs compared.
+ */
+size_t mess_quality_history(double max_bw, double unloaded, const double *bw,
+			    const double *unl, size_t n, struct mess_verdict *v,
+			    double *bw_med, double *unl_med);
+
 #endif

@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "mess/quality.h"
+#include "near.h"
 
 static const struct mess_qtol tol = MESS_QTOL_DEFAULT;
 
@@ -383,6 +384,37 @@ static void verdict_writers(void **state)
 	assert_int_equal(mess_level_parse("pending", &l), -EINVAL);
 }
 
+/* Against the host's earlier runs: too few say nothing; within 10 % and
+ * 5 % a note; beyond, a warning naming both medians. */
+static void history(void **state)
+{
+	static const double bw[] = { 33.0, 34.0, NAN, 35.0, 32.0 };
+	static const double unl[] = { 120.0, 121.0, 119.0, NAN, 122.0 };
+	struct mess_verdict v;
+	double b, u;
+
+	mess_verdict_init(&v);
+	assert_int_equal(mess_quality_history(33, 120, bw, unl, 2, &v, &b, &u), 0);
+	assert_int_equal(v.n, 0);
+	assert_true(isnan(b));
+	/* 4 finite each: medians 33.5 GB/s and 120.5 ns */
+	assert_int_equal(mess_quality_history(35, 123, bw, unl, 5, &v, &b, &u), 4);
+	assert_near(b, 33.5, 1e-9);
+	assert_near(u, 120.5, 1e-9);
+	assert_int_equal(v.level, MESS_PASS);
+	assert_string_equal(v.r[0].rule, "history");
+	mess_verdict_init(&v);
+	assert_int_equal(mess_quality_history(28, 121, bw, unl, 5, &v, &b, &u), 4);
+	assert_int_equal(v.level, MESS_WARN);
+	assert_non_null(strstr(v.r[0].text, "-16 %"));
+	mess_verdict_init(&v);
+	mess_quality_history(33.5, 128, bw, unl, 5, &v, &b, &u);	/* +6.2 % */
+	assert_int_equal(v.level, MESS_WARN);
+	mess_verdict_init(&v);	/* an unknown figure of this run: nothing */
+	assert_int_equal(mess_quality_history(NAN, 120, bw, unl, 5, &v, &b, &u), 0);
+	assert_int_equal(v.n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -399,6 +431,7 @@ int main(void)
 		cmocka_unit_test(verdict_run_rules),
 		cmocka_unit_test(verdict_mix_status),
 		cmocka_unit_test(verdict_writers),
+		cmocka_unit_test(history),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
