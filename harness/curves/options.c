@@ -23,7 +23,7 @@ static const struct mess_opt mess_cfg_opts[] = {
 	{ "points", MESS_OPT_UINT, F(points), 0, 3, 200, "N",
 	  "minimum points per curve (default 12)" },
 	{ "repeats", MESS_OPT_UINT, F(repeats), 0, 1, 50, "N",
-	  "chase repeats per point; median and spread are reported (default 3)" },
+	  "chase repeats per point, up to 3x as many while their median is uncertain; median and spread are reported (default 3)" },
 	{ "cores", MESS_OPT_STR, S(cores), 0, 0, "LIST",
 	  "generator cores, hwloc logical indices, or 'all' (every core but the chase core, on every package); default: the other cores of the chase core's package" },
 	{ "chase-core", MESS_OPT_INT, F(chase_core), 0, 0, MESS_MAX_CORES - 1, "N",

@@ -25,6 +25,7 @@
 #define SETTLE_MAX_WINDOWS 40
 #define REPEAT_SPREAD_MAX 0.10	/* more repeats above this width / median */
 #define SPREAD_ROUNDS 3		/* at most 3x the repeats */
+#define MAX_WINDOWS 150		/* SPREAD_ROUNDS x the largest --repeats */
 
 static void sleep_ns(double ns)
 {
@@ -228,10 +229,10 @@ static void chase_window(struct mess_run *r, const struct mess_gen_kernel *k,
  * gave no figure is left out, never counted as 0. */
 static double median_finite(const double *v, unsigned n)
 {
-	double f[64];
+	double f[MAX_WINDOWS];
 	unsigned m = 0;
 
-	for (unsigned i = 0; i < n && i < 64; i++)
+	for (unsigned i = 0; i < n && i < MAX_WINDOWS; i++)
 		if (isfinite(v[i]))
 			f[m++] = v[i];
 	return m ? mess_median(f, m) : NAN;
@@ -240,10 +241,10 @@ static double median_finite(const double *v, unsigned n)
 /* The standard deviation of the finite values (NAN if none). */
 static double std_finite(const double *v, unsigned n)
 {
-	double f[64];
+	double f[MAX_WINDOWS];
 	unsigned m = 0;
 
-	for (unsigned i = 0; i < n && i < 64; i++)
+	for (unsigned i = 0; i < n && i < MAX_WINDOWS; i++)
 		if (isfinite(v[i]))
 			f[m++] = v[i];
 	return m ? mess_stddev(f, m) : NAN;
@@ -301,16 +302,19 @@ static void keep(struct mess_run *r, struct kept *t, const struct sample *s)
 static void measure_repeats(struct mess_run *r, const struct mess_gen_kernel *k,
 			    unsigned repeats, struct mess_point *p)
 {
-	double lat[64], rd[64], wr[64], sorted[64], bw[64];
-	double crd[64], cwr[64], ctot[64], nw[64], rf[64];
+	double lat[MAX_WINDOWS], rd[MAX_WINDOWS], wr[MAX_WINDOWS];
+	double sorted[MAX_WINDOWS], bw[MAX_WINDOWS], crd[MAX_WINDOWS];
+	double cwr[MAX_WINDOWS], ctot[MAX_WINDOWS], nw[MAX_WINDOWS];
+	double rf[MAX_WINDOWS];
 	struct kept t = { .steal = NAN, .ghz_lo = INFINITY, .ghz_hi = -INFINITY };
 	struct mess_dspan span = { NAN, NAN };
 	unsigned n = 0, target, cap, redo = 0, budget;
 	int spread_bad = 0;
 	double tq = mess_now_ns();
 
-	if (repeats > 64 / SPREAD_ROUNDS)
-		repeats = 64 / SPREAD_ROUNDS;
+	/* --repeats allows 50: the table holds three times that. */
+	if (repeats > MAX_WINDOWS / SPREAD_ROUNDS)
+		repeats = MAX_WINDOWS / SPREAD_ROUNDS;
 	target = repeats;
 	cap = SPREAD_ROUNDS * repeats;
 	/* A disturbance that outlasted the last point's bound (a competitor
