@@ -263,7 +263,7 @@ $(addprefix check-,$(ISAS)): check-%:
 	$(MAKE) --no-print-directory CROSS_COMPILE=$(CROSS_$*) check-kernels check-e2e
 
 check-cli: all
-	$(Q)tests/cli/run-cli-tests.sh ./$(MESS) tests/cli/cases.txt
+	$(Q)for t in tests/cli/cases*.txt; do tests/cli/run-cli-tests.sh ./$(MESS) $$t || exit 1; done
 	$(Q)tests/export.sh ./$(MESS)
 	$(Q)tests/nodes.sh ./$(MESS)
 	$(Q)tests/position.sh ./$(MESS)
