@@ -344,7 +344,8 @@ void mess_verdict_md(FILE *f, const struct mess_verdict *v)
 
 	fprintf(f, "## Verdict: %s\n\n", mess_level_name(v->level));
 	if (v->level == MESS_PASS)
-		fprintf(f, "Every rule held: nothing disturbed a kept measurement and every curve is consistent (meta.json `quality`).\n");
+		fprintf(f, "Every rule held: no figure rests on a disturbed measurement, and every curve is consistent (meta.json `quality`).\n%s",
+			v->n ? "\n" : "");
 	for (size_t k = 0; k < m; k++)
 		fprintf(f, "- **%s** (`%s`): %s\n", reason_level(v->r[idx[k]].level),
 			v->r[idx[k]].rule, v->r[idx[k]].text);
