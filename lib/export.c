@@ -324,6 +324,8 @@ struct doc_ctx {
 	json_t *curves;		/* "<R>": points, or {source, from, points} */
 	double ghz;		/* > 0: latency in cycles (profet) */
 	int with_sources;
+	char *err;
+	size_t errlen;
 };
 
 static int doc_row(void *ctx, int r, const double *bw, const double *lat,
@@ -334,21 +336,32 @@ static int doc_row(void *ctx, int r, const double *bw, const double *lat,
 	char key[8];
 
 	if (!pts)
-		return -ENOMEM;
+		return fail(c->err, c->errlen, -ENOMEM, "out of memory");
 	if (c->with_sources) {
 		v = mess_json_pack("{s:s, s:s, s:o}", "source", mess_src_name(src),
 				   "from", from, "points", pts);
 		if (!v)
-			return -ENOMEM;
+			return fail(c->err, c->errlen, -ENOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < n; i++) {
 		double l = c->ghz > 0 ? lat[i] * c->ghz : lat[i];
 
-		if (json_array_append_new(pts, json_pack("[ff]", bw[i] * 1e3, l)))
-			return -ENOMEM;
+		/* JSON has no inf: the readers bound what they take, so
+		 * this is a set made some other way, said, not written. */
+		if (!isfinite(bw[i] * 1e3) || !isfinite(l)) {
+			json_decref(v);
+			return fail(c->err, c->errlen, -EINVAL,
+				    "read share %d%%: point %zu is not finite (%g MB/s, %g); not written",
+				    r, i + 1, bw[i] * 1e3, l);
+		}
+		if (json_array_append_new(pts, json_pack("[ff]", bw[i] * 1e3, l))) {
+			json_decref(v);
+			return fail(c->err, c->errlen, -ENOMEM, "out of memory");
+		}
 	}
 	snprintf(key, sizeof(key), "%d", r);
-	return json_object_set_new(c->curves, key, v) ? -ENOMEM : 0;
+	return json_object_set_new(c->curves, key, v) ?
+		fail(c->err, c->errlen, -ENOMEM, "out of memory") : 0;
 }
 
 static int write_doc(const struct mess_export_in *in, const char *dir,
@@ -356,7 +369,7 @@ static int write_doc(const struct mess_export_in *in, const char *dir,
 		     char *err, size_t errlen)
 {
 	/* PROFET reads bare point lists; our own document says more. */
-	struct doc_ctx c = { curves, ghz, root != curves };
+	struct doc_ctx c = { curves, ghz, root != curves, err, errlen };
 	struct out o;
 	int ret;
 

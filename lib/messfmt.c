@@ -53,9 +53,9 @@ static int bwlat_row(const struct mess_lines *l, char *line, double *mbs,
 		return mess_file_err(err, errlen, l->path, l->no,
 				     "expected two numbers 'MB/s ns', got '%s'%s", q,
 				     header ? " (bwlat files have no header)" : "");
-	ret = mess_field_num(l, tok[0], "bandwidth", 0, MESS_NUM_NONNEG, mbs, err, errlen);
+	ret = mess_field_num(l, tok[0], "bandwidth", 0, MESS_NUM_MBS, mbs, err, errlen);
 	if (!ret)
-		ret = mess_field_num(l, tok[1], "latency", 0, MESS_NUM_POS, ns, err, errlen);
+		ret = mess_field_num(l, tok[1], "latency", 0, MESS_NUM_NS, ns, err, errlen);
 	return ret;
 }
 
@@ -123,9 +123,9 @@ static const struct {
 } ref_cols[REF_NCOLS] = {
 	[REF_READ_ROUNDED] = { "read_pct_rounded", 1, MESS_NUM_PCT },
 	[REF_PAUSE] = { "pause", 1, MESS_NUM_NONNEG },
-	[REF_BW] = { "bandwidth_mean", 1, MESS_NUM_NONNEG },
-	[REF_LAT] = { "latency_mean", 1, MESS_NUM_POS },
-	[REF_LAT_STD] = { "latency_std", 0, MESS_NUM_NONNEG },
+	[REF_BW] = { "bandwidth_mean", 1, MESS_NUM_GBS },
+	[REF_LAT] = { "latency_mean", 1, MESS_NUM_NS },
+	[REF_LAT_STD] = { "latency_std", 0, MESS_NUM_NS0 },
 	/* counters may put a share a little outside 0..1 */
 	[REF_RD_ACTUAL] = { "rd_percentage_actual_mean", 0, MESS_NUM_ANY },
 };
@@ -325,18 +325,18 @@ static int csv_row(const struct mess_lines *l, struct mess_family *f,
 	} num[] = {
 		/* counters may put a share a little outside 0..100 */
 		{ "read_pct", MESS_NUM_ANY, offsetof(struct mess_point, read_pct) },
-		{ "bw_gbs", MESS_NUM_NONNEG, offsetof(struct mess_point, bw_gbs) },
-		{ "read_bw_gbs", MESS_NUM_NONNEG, offsetof(struct mess_point, read_bw_gbs) },
-		{ "write_bw_gbs", MESS_NUM_NONNEG, offsetof(struct mess_point, write_bw_gbs) },
-		{ "lat_ns", MESS_NUM_POS, offsetof(struct mess_point, lat_ns) },
-		{ "lat_ns_std", MESS_NUM_NONNEG, offsetof(struct mess_point, lat_ns_std) },
+		{ "bw_gbs", MESS_NUM_GBS, offsetof(struct mess_point, bw_gbs) },
+		{ "read_bw_gbs", MESS_NUM_GBS, offsetof(struct mess_point, read_bw_gbs) },
+		{ "write_bw_gbs", MESS_NUM_GBS, offsetof(struct mess_point, write_bw_gbs) },
+		{ "lat_ns", MESS_NUM_NS, offsetof(struct mess_point, lat_ns) },
+		{ "lat_ns_std", MESS_NUM_NS0, offsetof(struct mess_point, lat_ns_std) },
 		/* schema 2 only */
-		{ "acc_read_bw_gbs", MESS_NUM_NONNEG, offsetof(struct mess_point, acc_read_bw_gbs) },
-		{ "acc_write_bw_gbs", MESS_NUM_NONNEG, offsetof(struct mess_point, acc_write_bw_gbs) },
-		{ "lat_nowalk_ns", MESS_NUM_NONNEG, offsetof(struct mess_point, lat_nowalk_ns) },
+		{ "acc_read_bw_gbs", MESS_NUM_GBS, offsetof(struct mess_point, acc_read_bw_gbs) },
+		{ "acc_write_bw_gbs", MESS_NUM_GBS, offsetof(struct mess_point, acc_write_bw_gbs) },
+		{ "lat_nowalk_ns", MESS_NUM_NS0, offsetof(struct mess_point, lat_nowalk_ns) },
 		{ "counter_run_frac", MESS_NUM_NONNEG, offsetof(struct mess_point, counter_run_frac) },
 		/* schema 3 only */
-		{ "bw_gbs_std", MESS_NUM_NONNEG, offsetof(struct mess_point, bw_gbs_std) },
+		{ "bw_gbs_std", MESS_NUM_GBS, offsetof(struct mess_point, bw_gbs_std) },
 		{ "disturbed", MESS_NUM_NONNEG, offsetof(struct mess_point, disturbed) },
 		{ "disturbed_kept", MESS_NUM_NONNEG, offsetof(struct mess_point, disturbed_kept) },
 		{ "lost_pct", MESS_NUM_NONNEG, offsetof(struct mess_point, lost_pct) },

@@ -212,24 +212,36 @@ void mess_lines_close(struct mess_lines *l)
 	l->fp = NULL;
 }
 
-/* A table, not one check per caller. */
+/* A table, not one check per caller.  Every format takes the name, then
+ * the value. */
 static const struct {
 	double lo;
 	int lo_open;
 	double hi;
-	const char *fmt;	/* the name, then the value */
+	const char *lo_fmt, *hi_fmt;
 } num_rules[] = {
-	[MESS_NUM_ANY] = { -INFINITY, 0, INFINITY, "" },
-	[MESS_NUM_NONNEG] = { 0.0, 0, INFINITY, "negative %s: %g" },
-	[MESS_NUM_POS] = { 0.0, 1, INFINITY, "%s must be > 0: %g" },
-	[MESS_NUM_PCT] = { 0.0, 0, 100.0, "%s outside 0..100: %g" },
+	[MESS_NUM_ANY] = { -INFINITY, 0, INFINITY, "", "" },
+	[MESS_NUM_NONNEG] = { 0.0, 0, INFINITY, "negative %s: %g", "" },
+	[MESS_NUM_POS] = { 0.0, 1, INFINITY, "%s must be > 0: %g", "" },
+	[MESS_NUM_PCT] = { 0.0, 0, 100.0, "%s outside 0..100: %g",
+			   "%s outside 0..100: %g" },
+	[MESS_NUM_GBS] = { 0.0, 0, MESS_MAX_GBS, "negative %s: %g",
+			   "%s beyond any memory system: %g (at most 1e6 GB/s)" },
+	[MESS_NUM_MBS] = { 0.0, 0, MESS_MAX_GBS * 1e3, "negative %s: %g",
+			   "%s beyond any memory system: %g (at most 1e9 MB/s)" },
+	[MESS_NUM_NS] = { 0.0, 1, MESS_MAX_NS, "%s must be > 0: %g",
+			  "%s beyond any memory system: %g (at most 1e9 ns)" },
+	[MESS_NUM_NS0] = { 0.0, 0, MESS_MAX_NS, "negative %s: %g",
+			   "%s beyond any memory system: %g (at most 1e9 ns)" },
 };
 
 const char *mess_num_problem(double v, enum mess_num_rule rule)
 {
-	if (v < num_rules[rule].lo || v > num_rules[rule].hi ||
+	if (v < num_rules[rule].lo ||
 	    (num_rules[rule].lo_open && v == num_rules[rule].lo))
-		return num_rules[rule].fmt;
+		return num_rules[rule].lo_fmt;
+	if (v > num_rules[rule].hi)
+		return num_rules[rule].hi_fmt;
 	return NULL;
 }
 

@@ -165,8 +165,12 @@ static int profet_row(const json_t *row, double ghz, double *gbs, double *ns,
 	}
 	mbs = json_number_value(json_array_get(row, 0));
 	cyc = json_number_value(json_array_get(row, 1));
-	if (mess_num_problem(mbs, MESS_NUM_NONNEG)) {
+	if (mbs < 0) {
 		*why = "negative bandwidth";
+		return -EINVAL;
+	}
+	if (mess_num_problem(mbs, MESS_NUM_MBS)) {
+		*why = "bandwidth beyond any memory system (at most 1e9 MB/s)";
 		return -EINVAL;
 	}
 	if (mess_num_problem(cyc, MESS_NUM_POS)) {
@@ -175,8 +179,9 @@ static int profet_row(const json_t *row, double ghz, double *gbs, double *ns,
 	}
 	*gbs = mbs / 1000.0;
 	*ns = cyc / ghz;
-	if (!isfinite(*ns)) {
-		*why = "latency out of range";
+	/* The bound is on time: what a cycle is worth is the caller's. */
+	if (mess_num_problem(*ns, MESS_NUM_NS)) {
+		*why = "latency beyond any memory system (at most 1e9 ns at this frequency)";
 		return -EINVAL;
 	}
 	return 0;

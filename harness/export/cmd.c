@@ -256,10 +256,13 @@ int mess_export_main(int argc, char **argv)
 	};
 	/* Before anything is written. */
 	rc = verdict(run[0], &info, o.force, &in);
-	if (!rc)
+	err[0] = '\0';
+	if (!rc) {
 		rc = mess_export(fmt, &in, o.out, &t, err, sizeof(err));
-	else
-		err[0] = '\0';
+		/* Never "mess export: " alone: at least where and what. */
+		if (rc && !err[0])
+			snprintf(err, sizeof(err), "%.900s: %s", o.out, strerror(-rc));
+	}
 	if (rc && err[0])
 		fprintf(stderr, "mess export: %s\n", err);
 	else if (!rc)

@@ -53,12 +53,27 @@ int mess_parse_u64(char *field, uint64_t max, uint64_t *out);
  * are decimal digits only (n >= 1) worth 0..100.  0 or -EINVAL. */
 int mess_parse_pct(const char *s, size_t n, int *r);
 
+/*
+ * The most a curve value can be: far beyond any memory system (a DRAM
+ * channel moves tens of GB/s, a whole HBM machine some TB/s; a load that
+ * misses everything waits microseconds), yet small enough that every sum,
+ * product and %.3f the model and the exports make of it stays finite.
+ * A file holding more (1e308, once: bwlat_100.txt began "inf") is damaged.
+ */
+#define MESS_MAX_GBS 1e6	/* GB/s: 1 PB/s */
+#define MESS_MAX_NS 1e9		/* ns: one second for one access */
+
 /* What a value must be, beyond finite. */
 enum mess_num_rule {
 	MESS_NUM_ANY,
-	MESS_NUM_NONNEG,	/* bandwidths, spreads */
-	MESS_NUM_POS,		/* latencies: a load never takes no time */
+	MESS_NUM_NONNEG,	/* spreads, counts */
+	MESS_NUM_POS,		/* clocks */
 	MESS_NUM_PCT,		/* a read share naming a curve: 0..100 */
+	MESS_NUM_GBS,		/* a bandwidth: 0..MESS_MAX_GBS GB/s */
+	MESS_NUM_MBS,		/* the same in MB/s (bwlat, PROFET) */
+	MESS_NUM_NS,		/* a latency: > 0 (a load never takes no
+				 * time) .. MESS_MAX_NS */
+	MESS_NUM_NS0,		/* a latency's spread: 0..MESS_MAX_NS */
 };
 
 /* NULL when v obeys rule, else a format of what is wrong, taking the

@@ -41,6 +41,10 @@ static void test_bad_bwlat(void **state)
 		{ "inf 120\n", ":1: ", "bandwidth is infinite" },
 		{ "1000 1e999\n", ":1: ", "latency is infinite" },
 		{ "1000 0\n", ":1: ", "latency must be > 0" },
+		/* finite, but no memory system's (issue 22: bwlat_100.txt
+		 * began "inf") */
+		{ "1e308 120\n", ":1: ", "bandwidth beyond any memory system: 1e+308 (at most 1e9 MB/s)" },
+		{ "1000 120\n1000 2e9\n", ":2: ", "latency beyond any memory system: 2e+09 (at most 1e9 ns)" },
 		{ "1000 120 7\n", ":1: ", "expected two numbers" },
 		{ "1000 12O\n", ":1: ", "latency is not a number" },
 		{ "", ": ", "empty file" },
@@ -105,6 +109,10 @@ static void test_bad_reference(void **state)
 		  "memory_curves.csv:2: ", "negative bandwidth_mean" },
 		{ "read_pct_rounded,pause,bandwidth_mean,latency_mean\n50,100,1.0,nan\n",
 		  "memory_curves.csv:2: ", "latency_mean is NaN" },
+		{ "read_pct_rounded,pause,bandwidth_mean,latency_mean\n50,100,1e308,120\n",
+		  "memory_curves.csv:2: ", "bandwidth_mean beyond any memory system: 1e+308 (at most 1e6 GB/s)" },
+		{ "read_pct_rounded,pause,bandwidth_mean,latency_mean,latency_std\n50,100,1.0,120,1e10\n",
+		  "memory_curves.csv:2: ", "latency_std beyond any memory system" },
 		{ "read_pct_rounded,pause,bandwidth_mean,latency_mean\n150,100,1.0,120\n",
 		  "memory_curves.csv:2: ", "read_pct_rounded outside 0..100" },
 		{ "read_pct_rounded,pause,bandwidth_mean,latency_mean\n50,100.5,1.0,120\n",
@@ -150,6 +158,12 @@ static void test_bad_run(void **state)
 		  "curves.csv:3: ", "store_pct is not an integer" },
 		{ MESS_CURVES_CSV_HEADER_V1 "\n0,99.5,1000,1.5,1.5,0,inf,0.1,3,a\n",
 		  "curves.csv:2: ", "lat_ns is infinite" },
+		{ MESS_CURVES_CSV_HEADER_V1 "\n" ROW_0 "0,99.5,1001,1e308,1.5,0,120.5,0.1,3,a\n",
+		  "curves.csv:3: ", "bw_gbs beyond any memory system: 1e+308 (at most 1e6 GB/s)" },
+		{ MESS_CURVES_CSV_HEADER_V1 "\n0,99.5,1000,1.5,1.5,0,1e12,0.1,3,a\n",
+		  "curves.csv:2: ", "lat_ns beyond any memory system" },
+		{ MESS_CURVES_CSV_HEADER_V1 "\n0,99.5,1000,1.5,1.5,2e6,120.5,0.1,3,a\n",
+		  "curves.csv:2: ", "write_bw_gbs beyond any memory system" },
 	};
 	size_t i;
 
@@ -197,6 +211,14 @@ static void test_bad_profet(void **state)
 		  "curves.json:2: ", "negative bandwidth" },
 		{ "{\"50\": [[1000, 200],\n [1000, 0]]}\n",
 		  "curves.json:2: ", "latency must be > 0 cycles" },
+		{ "{\"50\": [[1000, 200],\n [1e308, 200]]}\n",
+		  "curves.json:2: ", "row 2: bandwidth beyond any memory system (at most 1e9 MB/s)" },
+		{ "{\"50\": [[1000, 200],\n [1000, 1e300]]}\n",
+		  "curves.json:2: ", "row 2: latency beyond any memory system" },
+		/* slightly negative bandwidths (PROFET's own sets) stay as
+		 * they were: another issue's */
+		{ "{\"50\": [[1000, 200],\n [-0.5, 200]]}\n",
+		  "curves.json:2: ", "negative bandwidth" },
 		{ "{\"50\": [[1000, 1e999]]}\n", "curves.json:1: ", "not valid JSON" },
 		{ "{\"50\": [[1000, NaN]]}\n", "curves.json:1: ", "not valid JSON" },
 	};
