@@ -254,7 +254,8 @@ fi
 # machine lacks (exit 3 with the reason), cpu-clock end to end.
 for a in "--periods 0" "--periods -5" "--periods 1,x" "--aux-pages 3" "--aux-pages 0" "--ring-pages 3" \
 	"--backend foo" "--bogus" "--threads 0" "--threads 100000" "--threads x" "--workload foo" \
-	"--filter some" "--force" "-- /nonexistent/cmd" "-- no-such-command-mess-test" "--"; do
+	"--filter some" "--force" "-- /nonexistent/cmd" "-- no-such-command-mess-test" "--" \
+	"--periods 1000,1000" "--periods 1," "--threads 1,1" "--threads all,all" "--aux-pages 2,2"; do
 	"$mess" sample --backend cpu-clock $a --out "$tmp/sw" >"$tmp/o" 2>&1; rc=$?
 	check "mess sample $a: exit 1, one line, nothing written" '[ $rc -eq 1 ] && [ $(wc -l <"$tmp/o") -eq 1 ] && [ ! -e "$tmp/sw" ]'
 done

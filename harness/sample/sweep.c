@@ -111,46 +111,89 @@ static int bad(const char *opt, const char *val, const char *allowed)
 	return -EINVAL;
 }
 
-static int parse_list(const char *name, const char *s, uint64_t *v, int *n, int pow2)
+/* One --periods or --aux-pages item: an integer > 0 (a power of two up to
+ * 65536 for aux pages), kept exact in ctx beside the double that the list
+ * rule compares. */
+struct u64_items {
+	uint64_t *v;
+	int n, pow2;
+};
+
+static int u64_item(const char *w, void *ctx, double *d)
 {
-	char buf[256], *save = NULL, *tok;
+	struct u64_items *c = ctx;
+	uint64_t x;
 
-	*n = 0;
-	snprintf(buf, sizeof(buf), "%s", s);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		uint64_t x;
-
-		if (*n >= SAMPLE_MAXP || mess_opt_u64(tok, &x) || !x || (pow2 && (x & (x - 1))) ||
-		    (pow2 && x > 65536))
-			return bad(name, s, pow2 ? "powers of two up to 65536, comma-separated" :
-					   "integers > 0, comma-separated (at most 32)");
-		v[(*n)++] = x;
-	}
-	return *n ? 0 : bad(name, s, "a comma-separated list");
+	if (mess_opt_u64(w, &x) || !x || (c->pow2 && ((x & (x - 1)) || x > 65536)))
+		return -EINVAL;
+	c->v[c->n++] = x;
+	*d = (double)x;
+	return 0;
 }
 
-/* --threads: counts in 1..ncores, "all" the socket's cores. */
+/* The list rule of every option (mess_parse_items): no empty item, none
+ * given twice, at most SAMPLE_MAXP. */
+static int parse_list(const char *name, const char *s, uint64_t *v, int *n, int pow2)
+{
+	struct u64_items c = { v, 0, pow2 };
+	struct mess_items it = { name, u64_item, &c, "is not allowed",
+				 pow2 ? "powers of two up to 65536, comma-separated, each once" :
+					"integers > 0, comma-separated, each once (at most 32)" };
+	double d[SAMPLE_MAXP];
+	char err[512];
+
+	if (mess_parse_items(&it, s, d, SAMPLE_MAXP, n, err, sizeof(err))) {
+		fprintf(stderr, "mess sample: %s\n", err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* One --threads item: a count, or "all" as 0 until the socket's size is
+ * known (so "all,all" is a repeated item, "1,all" on one core is not). */
+static int threads_item(const char *w, void *ctx, double *d)
+{
+	uint64_t x;
+
+	(void)ctx;
+	if (!strcmp(w, "all"))
+		x = 0;
+	else if (mess_opt_u64(w, &x) || !x || x > SAMPLE_MAX_THREADS)
+		return -EINVAL;
+	*d = (double)x;
+	return 0;
+}
+
+/* --threads: counts in 1..ncores, "all" the socket's cores, each once;
+ * ncores 0 checks only the list (before the topology is known). */
 static int parse_threads(const char *s, int ncores, int *v, int *n)
 {
-	char buf[64], *save = NULL, *tok, allowed[96];
+	char allowed[128], err[512];
+	struct mess_items it = { "threads", threads_item, NULL, "is not allowed", allowed };
+	double d[8];
+	int m;
 
-	snprintf(allowed, sizeof(allowed), "counts from 1 to %d (the chase core's socket) or all, comma-separated", ncores);
-	*n = 0;
-	snprintf(buf, sizeof(buf), "%s", s);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		uint64_t x;
-
-		if (!strcmp(tok, "all"))
-			x = (uint64_t)ncores;
-		else if (mess_opt_u64(tok, &x) || !x || x > (uint64_t)ncores)
-			return bad("threads", s, allowed);
-		if (*n && v[*n - 1] == (int)x)
-			continue;	/* "1,all" on one core */
-		if (*n >= 8)
-			return bad("threads", s, allowed);
-		v[(*n)++] = (int)x;
+	if (ncores)
+		snprintf(allowed, sizeof(allowed), "counts from 1 to %d (the chase core's socket) or all, comma-separated, each once", ncores);
+	else
+		snprintf(allowed, sizeof(allowed), "counts from 1 to the chase core's socket's cores or all, comma-separated, each once");
+	if (mess_parse_items(&it, s, d, 8, &m, err, sizeof(err))) {
+		fprintf(stderr, "mess sample: %s\n", err);
+		return -EINVAL;
 	}
-	return *n ? 0 : bad("threads", s, allowed);
+	*n = 0;
+	for (int i = 0; i < m; i++) {
+		int x = d[i] ? (int)d[i] : ncores;
+
+		if (ncores && x > ncores) {
+			fprintf(stderr, "mess sample: --threads: '%d' is not allowed; allowed: %s\n", x, allowed);
+			return -EINVAL;
+		}
+		if (*n && v[*n - 1] == x)
+			continue;	/* "1,all" on one core: one point */
+		v[(*n)++] = x;
+	}
+	return 0;
 }
 
 /* -- CMD must name something to run: found now, not as a failed point. */
@@ -176,7 +219,8 @@ static int cmd_exists(const char *c)
 static int parse(struct sample_opts *o, int argc, char **argv, char ***cmd)
 {
 	char err[1024];
-	int n = argc;
+	uint64_t v[SAMPLE_MAXP];
+	int n = argc, th[8], nv;
 
 	*cmd = NULL;
 	for (int i = 1; i < argc; i++)
@@ -208,6 +252,12 @@ static int parse(struct sample_opts *o, int argc, char **argv, char ***cmd)
 	}
 	if (o->force && !o->resume[0])
 		return bad("force", "", "only with --resume DIR (a run another build started)");
+	/* The lists given are checked now, before a backend is chosen or
+	 * anything opened: the backend's defaults are known good. */
+	if ((o->periods[0] && parse_list("periods", o->periods, v, &nv, 0)) ||
+	    (o->aux_pages[0] && parse_list("aux-pages", o->aux_pages, v, &nv, 1)) ||
+	    (!*cmd && parse_threads(o->threads, 0, th, &nv)))
+		return -EINVAL;
 	if (*cmd && !cmd_exists((*cmd)[0]))
 		return bad("", (*cmd)[0], "-- CMD: an executable file, or a command found in PATH");
 	if (o->out[0] && !o->resume[0] && mess_out_check("out", o->out, err, sizeof(err))) {
