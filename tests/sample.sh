@@ -36,6 +36,30 @@ check "bad hex: exit 1, nothing written" '[ $rc -eq 1 ] && [ ! -e "$tmp/x.csv" ]
 check "--format bogus: exit 1, one line" '[ $rc -eq 1 ] && [ $(wc -l <"$tmp/o") -eq 1 ] && grep -q "allowed: auto, perf, spe-raw, spe-hex" "$tmp/o"'
 "$mess" sample decode "$tmp/bad.hex" --midr xyz >"$tmp/o" 2>&1; rc=$?
 check "--midr xyz: exit 1" '[ $rc -eq 1 ] && grep -q -- "--midr" "$tmp/o"'
+# --out before any work: a directory, or an existing file this command
+# did not write (another run's curves.csv), is refused in one line with
+# nothing decoded; its own CSV is replaced; --force replaces any file.
+printf '00 01 02\n' >"$tmp/ok.hex"
+mkdir "$tmp/outdir"
+"$mess" sample decode "$tmp/ok.hex" --out "$tmp/outdir" >"$tmp/o" 2>&1; rc=$?
+check "decode --out DIR: exit 1, one line, nothing decoded" \
+	'[ $rc -eq 1 ] && [ $(wc -l <"$tmp/o") -eq 1 ] && grep -q -- "--out: .* is a directory" "$tmp/o" && [ -z "$(ls "$tmp/outdir")" ]'
+printf 'mix,bw_gbs,lat_ns\n' >"$tmp/curves.csv"
+"$mess" sample decode "$tmp/ok.hex" --out "$tmp/curves.csv" >"$tmp/o" 2>&1; rc=$?
+check "decode --out another file: exit 1, one line, the file untouched" \
+	'[ $rc -eq 1 ] && [ $(wc -l <"$tmp/o") -eq 1 ] && grep -q -- "--force" "$tmp/o" && [ "$(cat "$tmp/curves.csv")" = "mix,bw_gbs,lat_ns" ]'
+"$mess" sample decode "$tmp/ok.hex" --out "$tmp/own.csv" 2>/dev/null &&
+	"$mess" sample decode "$tmp/ok.hex" --out "$tmp/own.csv" 2>/dev/null; rc=$?
+check "decode --out its own CSV again: exit 0" '[ $rc -eq 0 ] && head -1 "$tmp/own.csv" | grep -q "^backend,time"'
+"$mess" sample decode "$tmp/ok.hex" --out "$tmp/curves.csv" --force 2>/dev/null; rc=$?
+check "decode --out another file --force: replaced" '[ $rc -eq 0 ] && head -1 "$tmp/curves.csv" | grep -q "^backend,time"'
+# A perf.data that is not one: one line, nothing on stdout either.
+printf 'PERFILE2garbagegarbage' >"$tmp/bad.perf"
+"$mess" sample decode "$tmp/bad.perf" >"$tmp/o" 2>&1; rc=$?
+check "bad perf.data: exit 1, one line" '[ $rc -eq 1 ] && [ $(wc -l <"$tmp/o") -eq 1 ]'
+"$mess" sample decode "$tmp/bad.perf" --out "$tmp/bp.csv" >"$tmp/o" 2>&1; rc=$?
+check "bad perf.data --out: exit 1, one line, nothing written" \
+	'[ $rc -eq 1 ] && [ $(wc -l <"$tmp/o") -eq 1 ] && [ ! -e "$tmp/bp.csv" ] && [ ! -e "$tmp/bp.csv.tmp" ]'
 # Damaged input is counted, never a crash: random bytes as raw SPE.
 head -c 65536 /dev/urandom >"$tmp/rand.bin"
 "$mess" sample decode "$tmp/rand.bin" --format spe-raw --out "$tmp/rand.csv" 2>"$tmp/o"; rc=$?

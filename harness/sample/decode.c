@@ -33,7 +33,7 @@ struct decode_opts {
 	char out[PATH_MAX];
 	char format[16];
 	char midr[32];
-	int help;
+	int force, help;
 };
 
 #define F(field) MESS_OPT_F(struct decode_opts, field)
@@ -46,6 +46,8 @@ static const struct mess_opt opts[] = {
 	  "auto, perf, spe-raw or spe-hex (default auto: PERFILE2 magic, else hex text, else raw bytes)" },
 	{ "midr", MESS_OPT_STR, S(midr), 0, 0, "HEX",
 	  "MIDR of the Arm CPU that recorded SPE data (default: the perf.data's cpuid)" },
+	{ "force", MESS_OPT_FLAG, F(force), 0, 0, 0, NULL,
+	  "replace an existing --out file that is not a CSV this command wrote" },
 	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
 };
 
@@ -348,6 +350,14 @@ static double now_s(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The input is one this command reads: the header and the progress line
+ * only now, so that a refused file costs one line and writes nothing. */
+static void accepted(struct decode_ctx *c, const char *path)
+{
+	fprintf(c->out, "%s\n", CSV_HEADER);
+	fprintf(stderr, "mess sample decode: %s\n", path);
+}
+
 static void report_spe(const char *what, const struct mess_spe_stats *st)
 {
 	fprintf(stderr, "  %s: %" PRIu64 " bytes, %" PRIu64 " packets, %" PRIu64
@@ -381,6 +391,7 @@ static int decode_spe_raw(struct decode_ctx *c, const uint8_t *b, size_t n,
 		b = bytes;
 		n = (size_t)k;
 	}
+	accepted(c, path);
 	mess_spe_init(&s.dec, spe_row, &s);
 	mess_spe_feed(&s.dec, b, n);
 	mess_spe_finish(&s.dec);
@@ -402,6 +413,7 @@ static int decode_perf(struct decode_ctx *c, const uint8_t *b, size_t n,
 		fprintf(stderr, "mess sample decode: %s: %s\n", path, err);
 		return rc == -EOPNOTSUPP ? rc : -EINVAL;
 	}
+	accepted(c, path);
 	if (!c->midr)
 		c->midr = mess_perf_midr(&pf);
 	mess_perf_x86(&pf, c->vendor, sizeof(c->vendor), &c->family, &c->model);
@@ -432,6 +444,39 @@ static int decode_perf(struct decode_ctx *c, const uint8_t *b, size_t n,
 			" of the data section; the records before it are decoded\n",
 			path, st.malformed_at);
 		return -EIO;
+	}
+	return 0;
+}
+
+/*
+ * --out before any work: a file, not a directory; an existing one only
+ * when it is a CSV this command wrote (decoding again) or --force says
+ * so, since another run's curves.csv looks just like a new name.
+ */
+static int check_out(const char *out, int force)
+{
+	char line[sizeof(CSV_HEADER) + 1] = "";
+	size_t len = strlen(out);
+	struct stat st;
+	FILE *f;
+
+	if (out[len - 1] == '/' || (!stat(out, &st) && S_ISDIR(st.st_mode))) {
+		fprintf(stderr, "mess sample decode: --out: %s is a directory; allowed: a file name (F.csv)\n",
+			out);
+		return -EINVAL;
+	}
+	if (lstat(out, &st))
+		return 0;
+	f = S_ISREG(st.st_mode) ? fopen(out, "r") : NULL;
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = 0;
+		fclose(f);
+	}
+	if (!force && strcmp(line, CSV_HEADER "\n")) {
+		fprintf(stderr, "mess sample decode: --out: %s exists and is not a CSV mess sample decode wrote; allowed: a new file, such a CSV (replaced), or --force to replace it\n",
+			out);
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -479,6 +524,8 @@ int mess_sample_decode_main(int argc, char **argv)
 			return -EINVAL;
 		}
 	}
+	if (o.out[0] && check_out(o.out, o.force))
+		return -EINVAL;
 	rc = map_file(pos[0], &buf, &n);
 	if (rc) {
 		fprintf(stderr, "mess sample decode: FILE: %s: %s; allowed: a readable, non-empty file\n",
@@ -507,9 +554,7 @@ int mess_sample_decode_main(int argc, char **argv)
 	} else {
 		c.out = stdout;
 	}
-	fprintf(c.out, "%s\n", CSV_HEADER);
 	t0 = now_s();
-	fprintf(stderr, "mess sample decode: %s\n", pos[0]);
 	if (!strcmp(o.format, "perf") ||
 	    (!strcmp(o.format, "auto") && n >= 8 && !memcmp(buf, "PERFILE2", 8)))
 		rc = decode_perf(&c, buf, n, pos[0]);
@@ -520,7 +565,7 @@ int mess_sample_decode_main(int argc, char **argv)
 		fprintf(stderr, "  %" PRIu64 " SPE records with a data source unknown for MIDR 0x%" PRIx64
 			" (written as unknown; --midr names the recording CPU)\n",
 			c.spe_unknown_ds, c.midr);
-	{
+	if (rc != -EINVAL && rc != -EOPNOTSUPP) {
 		double dt = now_s() - t0;
 
 		fprintf(stderr, "  %" PRIu64 " rows in %.3f s (%.0f records/s, single thread)\n",
