@@ -136,7 +136,7 @@ int mess_compare_app(const struct mess_cmp *c, double read_pct, double bw_gbs,
 
 	memset(out, 0, sizeof(*out));
 	if (!(read_pct >= 0 && read_pct <= 100) || !(bw_gbs > 0) ||
-	    !isfinite(bw_gbs))
+	    !(bw_gbs <= MESS_CMP_APP_MAX_GBS))
 		return -EINVAL;
 	out->read_pct = read_pct;
 	out->bw_gbs = bw_gbs;
@@ -145,7 +145,7 @@ int mess_compare_app(const struct mess_cmp *c, double read_pct, double bw_gbs,
 		double v;
 		int src = mess_model_latency(c->set[i].model, read_pct, bw_gbs, &v);
 
-		out->set[i].lat = answer(src, v);
+		out->set[i].lat = answer(isfinite(v) ? src : -1, v);
 		src = mess_model_max_bw(c->set[i].model, read_pct, &v);
 		out->set[i].max_bw = answer(src, v);
 		out->set[i].sustains = out->set[i].lat.src >= 0 &&
@@ -168,6 +168,11 @@ int mess_compare_app(const struct mess_cmp *c, double read_pct, double bw_gbs,
 	for (size_t i = 0; i < c->n; i++) {
 		double d = out->set[i].lat.v - out->set[out->best].lat.v;
 
+		/* Identical figures (one run compared with itself) are a tie,
+		 * never "0.0 ns lower". */
+		out->set[i].tie = i != out->best && out->set[i].lat.src >= 0 &&
+				  out->set[i].sustains == out->set[out->best].sustains &&
+				  fabs(d) < MESS_CMP_TIE_NS;
 		out->set[i].lower_ns = d;
 		out->set[i].lower_pct = d / out->set[i].lat.v * 100;
 	}
@@ -204,6 +209,14 @@ const char *mess_cmp_src(int src)
 	return k ? extrap[k] : src ? "interpolated" : "measured";
 }
 
+static int ties(const struct mess_cmp_app *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		if (a->set[i].tie)
+			return 1;
+	return 0;
+}
+
 void mess_compare_app_text(const struct mess_cmp_app *a,
 			   const char *const *labels, char *buf, size_t len)
 {
@@ -213,16 +226,26 @@ void mess_compare_app_text(const struct mess_cmp_app *a,
 		return;
 	buf[0] = 0;
 	put(buf, len, &o, "%g%% reads at %g GB/s: ", a->read_pct, a->bw_gbs);
-	put(buf, len, &o, a->best_sustains ?
-		"%s serves it at the lower latency, %.1f ns (%s)" :
-		"beyond every set's maximum bandwidth at this share; %s would be lowest on the extrapolation, %.1f ns (%s)",
-		labels[a->best], a->set[a->best].lat.v,
-		mess_cmp_src(a->set[a->best].lat.src));
+	if (!a->best_sustains)
+		put(buf, len, &o, "beyond every set's maximum bandwidth at this share: no set sustains it; ");
+	put(buf, len, &o, "%s", labels[a->best]);
+	for (size_t i = 0; i < a->n; i++)
+		if (a->set[i].tie)
+			put(buf, len, &o, " and %s", labels[i]);
+	put(buf, len, &o, "%s, %.1f ns (%s)",
+	    a->best_sustains ? (ties(a) ? " tie: serve it at the same latency" :
+			       " serves it at the lower latency") :
+			       (ties(a) ? " tie on the extrapolation" :
+			       " would be lowest on the extrapolation"),
+	    a->set[a->best].lat.v, mess_cmp_src(a->set[a->best].lat.src));
 	for (size_t i = 0; i < a->n; i++) {
-		if (i == a->best)
+		if (i == a->best || a->set[i].tie)
 			continue;
 		if (a->set[i].lat.src < 0)
 			put(buf, len, &o, "; %s: no answer", labels[i]);
+		else if (!a->best_sustains)
+			put(buf, len, &o, "; %s: %.1f ns on the extrapolation (its maximum at this share is %.1f GB/s)",
+			    labels[i], a->set[i].lat.v, a->set[i].max_bw.v);
 		else if (!a->set[i].sustains)
 			put(buf, len, &o, "; %s cannot sustain it (its maximum at this share is %.1f GB/s; extrapolated latency %.1f ns)",
 			    labels[i], a->set[i].max_bw.v, a->set[i].lat.v);
@@ -251,12 +274,14 @@ int mess_compare_parse_apps(const char *s, double *r, double *bw, size_t max,
 			if (end == q)
 				y = NAN;
 		}
-		if (!(x >= 0 && x <= 100) || !(y > 0) || !isfinite(y) ||
+		if (!(x >= 0 && x <= 100) || !(y > 0) || !(y <= MESS_CMP_APP_MAX_GBS) ||
 		    end != p + item || *n >= max) {
-			snprintf(err, errlen, *n >= max ?
-				 "--app: '%.*s' is one too many; allowed: at most %zu applications" :
-				 "--app: '%.*s' is not allowed; allowed: R:BW, R the read share 0..100 %% and BW the bandwidth in GB/s > 0 (e.g. 70:150; repeat --app or separate with commas)",
-				 (int)item, p, max);
+			if (*n >= max)
+				snprintf(err, errlen, "--app: '%.*s' is one too many; allowed: at most %zu applications",
+					 (int)item, p, max);
+			else
+				snprintf(err, errlen, "--app: '%.*s' is not allowed; allowed: R:BW, R the read share 0..100 %% and BW the bandwidth in GB/s > 0 and at most %g, beyond any memory system (e.g. 70:150; repeat --app or separate with commas)",
+					 (int)item, p, MESS_CMP_APP_MAX_GBS);
 			return -EINVAL;
 		}
 		r[*n] = x;

@@ -79,6 +79,21 @@ mkdir "$out/empty"
 rc=$?
 check "an unreadable set: exit 1, nothing written (exit $rc)" '[ $rc -eq 1 ] && [ ! -e "$out/bad" ]'
 
+# Identical sets are a tie, said so, whether they sustain the bandwidth
+# or not; an --app beyond any memory system is refused in one line.
+"$mess" compare "$ddr" "$ddr" --out "$out/same" --no-plots --app 70:30 --app 70:9000 \
+	>/dev/null 2>"$out/same.err"
+rc=$?
+check "one set twice (exit $rc): a tie at 70:30, said so, nothing lower" \
+	'[ $rc -eq 0 ] && grep -q "70% reads at 30 GB/s: .* tie: serve it at the same latency" "$out/same.err" && ! grep -q "ns (0.0%) lower" "$out/same.err"'
+check "one set twice beyond its maximum: a tie on the extrapolation, neither 'cannot sustain'" \
+	'grep -q "70% reads at 9000 GB/s: beyond every set.s maximum bandwidth at this share: no set sustains it; .* tie on the extrapolation" "$out/same.err" && ! grep -q "cannot sustain" "$out/same.err"'
+check "compare.md says the tie too" 'grep -q "tie" "$out/same/compare.md"'
+"$mess" compare "$ddr" "$hbm" --out "$out/inf" --no-plots --app 70:1e308 >"$out/inf.out" 2>&1
+rc=$?
+check "--app 70:1e308: exit 1, one line, no inf, nothing written (exit $rc)" \
+	'[ $rc -eq 1 ] && [ $(wc -l <"$out/inf.out") -eq 1 ] && grep -q -- "--app: .70:1e308. is not allowed.*at most 100000" "$out/inf.out" && [ ! -e "$out/inf" ]'
+
 # ---- two quick runs of this machine, and one against a public set ----
 for r in a b; do
 	"$mess" --quick --no-plots --out "$out/run-$r" >/dev/null 2>"$out/run-$r.err" ||

@@ -166,6 +166,7 @@ static json_t *app_json(const struct mess_compare_ctx *c, size_t j)
 		if (!e || val(e, "lat_ns", a->set[i].lat, DEC_NS) ||
 		    val(e, "max_bw_gbs", a->set[i].max_bw, DEC_GBS) ||
 		    mess_json_set(e, "sustains", json_boolean(a->set[i].sustains)) ||
+		    mess_json_set(e, "ties_best", json_boolean(a->set[i].tie)) ||
 		    mess_json_set(e, "best_lower_by_ns", mess_json_real(a->set[i].lower_ns, DEC_NS)) ||
 		    mess_json_set(e, "best_lower_by_pct", mess_json_real(a->set[i].lower_pct, 1)) ||
 		    json_array_append_new(sets, e)) {
@@ -184,7 +185,7 @@ const char *const mess_compare_method[][2] = {
 	{ "bw_at_2x_unloaded", "per read share, the lowest bandwidth at which the model's latency reaches 2x the set's unloaded latency" },
 	{ "sources", "measured: a point; interpolated: between points or curves; extrapolated in bandwidth: beyond the curve's measured bandwidths (past the maximum: a line rising at least as steeply as the curve); extrapolated in read share: outside the set's read shares, its nearest curve as it is" },
 	{ "ratios", "each set's figure over the first set's" },
-	{ "apps", "latency of each set at the application's read share and bandwidth; the lowest among the sets that sustain that bandwidth wins; best_lower_by_pct = (set - best) / set x 100" },
+	{ "apps", "latency of each set at the application's read share and bandwidth; the lowest among the sets that sustain that bandwidth wins; a set within 0.05 ns of it that sustains it as it does ties (ties_best); best_lower_by_pct = (set - best) / set x 100; a bandwidth above 100000 GB/s is refused" },
 	{ NULL, NULL },
 };
 

@@ -94,14 +94,20 @@ struct mess_cmp_val mess_cmp_ratio(struct mess_cmp_val a, struct mess_cmp_val b)
  * latency then extrapolated).  best: the lowest latency among the sets
  * that sustain bw_gbs, or among all when none does (best_sustains 0).
  * Per set, lower_ns / lower_pct: how much lower best's latency is than
- * that set's ((lat - best) / lat x 100).
+ * that set's ((lat - best) / lat x 100); tie: the set answers as best
+ * does (sustains as best does, latency within MESS_CMP_TIE_NS), so
+ * neither is lower.  A latency that is not finite is no answer.
  */
+#define MESS_CMP_TIE_NS 0.05	/* below the 0.1 ns the verdicts print */
+/* The largest --app bandwidth taken: 100 TB/s, far beyond any memory
+ * system measured, so that an answer is an extrapolation, not inf. */
+#define MESS_CMP_APP_MAX_GBS 1e5
 struct mess_cmp_app {
 	double read_pct, bw_gbs;
 	size_t n;
 	struct {
 		struct mess_cmp_val lat, max_bw;
-		int sustains;
+		int sustains, tie;
 		double lower_ns, lower_pct;
 	} set[MESS_CMP_MAX_SETS];
 	size_t best;
