@@ -91,26 +91,86 @@ struct mess_curve *mess_family_curve(struct mess_family *f, uint32_t store_pct,
 }
 
 /*
- * Insertion sorts: they are stable, which qsort() is not, and curves hold
- * tens to hundreds of points, so the quadratic worst case does not matter.
+ * A stable sort (qsort() is not: equal keys must keep the file's order),
+ * a bottom-up merge, n log n: a curves.csv with 300k rows in reverse order
+ * took 393 s with the insertion sort this replaces.  Where its scratch
+ * cannot be had, the insertion sort still gives the same order.
  */
-void mess_curve_sort_pressure(struct mess_curve *c)
+typedef int (*before_fn)(const void *a, const void *b);
+
+static void insertion_sort(char *base, size_t n, size_t size, before_fn before,
+			   char *tmp)
 {
-	size_t i, j;
+	for (size_t i = 1; i < n; i++) {
+		size_t j = i;
 
-	for (i = 1; i < c->n; i++) {
-		struct mess_point p = c->pts[i];
-
-		for (j = i; j > 0 && c->pts[j - 1].nop < p.nop; j--)
-			c->pts[j] = c->pts[j - 1];
-		c->pts[j] = p;
+		memcpy(tmp, base + i * size, size);
+		for (; j > 0 && before(tmp, base + (j - 1) * size); j--)
+			memcpy(base + j * size, base + (j - 1) * size, size);
+		memcpy(base + j * size, tmp, size);
 	}
 }
 
-/* Strictly before, so that equal keys never move past each other. */
-static int curve_read_before(const struct mess_curve *a,
-			     const struct mess_curve *b)
+static void stable_sort(void *base, size_t n, size_t size, before_fn before)
 {
+	char *a = base, *buf, *src, *dst, *tmp, one[sizeof(struct mess_point) >
+					       sizeof(struct mess_curve) ?
+					       sizeof(struct mess_point) :
+					       sizeof(struct mess_curve)];
+
+	if (n < 2)
+		return;
+	buf = n <= SIZE_MAX / size ? malloc(n * size) : NULL;
+	if (!buf) {
+		insertion_sort(a, n, size, before, one);
+		return;
+	}
+	src = a;
+	dst = buf;
+	for (size_t w = 1; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = lo + w < n ? lo + w : n;
+			size_t hi = lo + 2 * w < n ? lo + 2 * w : n;
+			size_t i = lo, j = mid, k = lo;
+
+			/* Right before left only when strictly before:
+			 * stable. */
+			while (i < mid && j < hi) {
+				if (before(src + j * size, src + i * size))
+					memcpy(dst + k++ * size, src + j++ * size, size);
+				else
+					memcpy(dst + k++ * size, src + i++ * size, size);
+			}
+			memcpy(dst + k * size, src + i * size, (mid - i) * size);
+			k += mid - i;
+			memcpy(dst + k * size, src + j * size, (hi - j) * size);
+		}
+		tmp = src;
+		src = dst;
+		dst = tmp;
+	}
+	if (src != a)
+		memcpy(a, src, n * size);
+	free(buf);
+}
+
+/* Less pressure (more nops between accesses) first. */
+static int less_pressure(const void *a, const void *b)
+{
+	return ((const struct mess_point *)a)->nop >
+	       ((const struct mess_point *)b)->nop;
+}
+
+void mess_curve_sort_pressure(struct mess_curve *c)
+{
+	stable_sort(c->pts, c->n, sizeof(*c->pts), less_pressure);
+}
+
+/* Strictly before, so that equal keys never move past each other. */
+static int curve_read_before(const void *pa, const void *pb)
+{
+	const struct mess_curve *a = pa, *b = pb;
+
 	if (isnan(a->read_pct) != isnan(b->read_pct))
 		return isnan(b->read_pct);
 	if (!isnan(a->read_pct) && a->read_pct != b->read_pct)
@@ -118,25 +178,15 @@ static int curve_read_before(const struct mess_curve *a,
 	return a->store_pct < b->store_pct;
 }
 
-static int curve_store_before(const struct mess_curve *a,
-			      const struct mess_curve *b)
+static int curve_store_before(const void *a, const void *b)
 {
-	return a->store_pct < b->store_pct;
+	return ((const struct mess_curve *)a)->store_pct <
+	       ((const struct mess_curve *)b)->store_pct;
 }
 
-static void sort_curves(struct mess_family *f,
-			int (*before)(const struct mess_curve *,
-				      const struct mess_curve *))
+static void sort_curves(struct mess_family *f, before_fn before)
 {
-	size_t i, j;
-
-	for (i = 1; i < f->n; i++) {
-		struct mess_curve c = f->curves[i];
-
-		for (j = i; j > 0 && before(&c, &f->curves[j - 1]); j--)
-			f->curves[j] = f->curves[j - 1];
-		f->curves[j] = c;
-	}
+	stable_sort(f->curves, f->n, sizeof(*f->curves), before);
 }
 
 void mess_family_sort_read(struct mess_family *f)

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The curve containers' sort on long curves (issue 22: an
+ * export of 300k rows by increasing nop took 393 s in an insertion sort):
+ * the order they give, ties kept, and a CPU-time bound far above n log n
+ * and far below n^2.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "mess/curve.h"
+
+#define LONG_N 300000
+/* Seconds: the n log n sorts take milliseconds, the quadratic ones took
+ * minutes. */
+#define LONG_S 3.0
+
+static double cpu_s(void)
+{
+	return (double)clock() / CLOCKS_PER_SEC;
+}
+
+static void test_ties_keep_order(void **state)
+{
+	static const uint64_t nop[] = { 5, 3, 5, 3, 1, 9, 5 };
+	static const uint64_t want_nop[] = { 9, 5, 5, 5, 3, 3, 1 };
+	static const double want_tag[] = { 5, 0, 2, 6, 1, 3, 4 };
+	struct mess_curve c = { 0 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(nop) / sizeof(nop[0]); i++) {
+		struct mess_point p = MESS_POINT_INIT;
+
+		p.nop = nop[i];
+		p.bw_gbs = (double)i;	/* the tag: where it was */
+		assert_int_equal(mess_curve_add(&c, &p), 0);
+	}
+	mess_curve_sort_pressure(&c);
+	for (size_t i = 0; i < c.n; i++) {
+		assert_int_equal(c.pts[i].nop, want_nop[i]);
+		assert_true(c.pts[i].bw_gbs == want_tag[i]);
+	}
+	mess_curve_free(&c);
+}
+
+static void test_long_curve_reversed(void **state)
+{
+	struct mess_curve c = { 0 };
+	double t0;
+
+	(void)state;
+	for (size_t i = 0; i < LONG_N; i++) {
+		struct mess_point p = MESS_POINT_INIT;
+
+		p.nop = i / 2;	/* increasing, every value twice */
+		p.bw_gbs = (double)i;
+		assert_int_equal(mess_curve_add(&c, &p), 0);
+	}
+	t0 = cpu_s();
+	mess_curve_sort_pressure(&c);
+	assert_true(cpu_s() - t0 < LONG_S);
+	for (size_t i = 1; i < c.n; i++) {
+		assert_true(c.pts[i - 1].nop >= c.pts[i].nop);
+		if (c.pts[i - 1].nop == c.pts[i].nop)
+			assert_true(c.pts[i - 1].bw_gbs < c.pts[i].bw_gbs);
+	}
+	mess_curve_free(&c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ties_keep_order),
+		cmocka_unit_test(test_long_curve_reversed),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
