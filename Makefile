@@ -284,6 +284,7 @@ $(FAULT_SHIM): tests/fault/enospc.c
 # damaged resume directories, another build, a complete run resumed.
 check-faults: all $(FAULT_SHIM)
 	$(Q)tests/faults.sh ./$(MESS) ./$(FAULT_SHIM)
+	$(Q)tests/rundir.sh ./$(MESS)
 
 check-smoke: all
 	$(Q)tests/smoke.sh

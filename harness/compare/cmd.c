@@ -263,7 +263,9 @@ int mess_compare_main(int argc, char **argv)
 	if (!rc) {
 		rc = mess_rundir_open(&rd, "mess compare", "compare", o.out, NULL,
 				      MESS_COMPARE_JSON, argc, argv);
-		if (rc)
+		if (rc == -EEXIST)
+			mess_rundir_refused(&rd, rc);
+		else if (rc)
 			fprintf(stderr, "mess compare: cannot set up %s: %s\n", rd.dir,
 				strerror(-rc));
 	}

@@ -2,8 +2,11 @@
 #include "core/rundir.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -100,17 +103,94 @@ static int check_build(struct mess_rundir *d)
 	return 0;
 }
 
+/* The commands whose runs continue with --resume: the others' messages
+ * never suggest it. */
+static const char *const resumable[] = { "mess", "mess absorb", "mess sample" };
+
+static int resumes(const char *cmd)
+{
+	for (size_t i = 0; i < sizeof(resumable) / sizeof(resumable[0]); i++)
+		if (!strcmp(resumable[i], cmd))
+			return 1;
+	return 0;
+}
+
+/*
+ * One process writes a run directory: two writers (two runs on one --out,
+ * a --resume beside the run) would interleave their points and both say
+ * "done".  flock, not the file's existence: a killed holder releases it.
+ * The file stays (removing it would let a third process lock a new inode
+ * while a second still holds the old one); its text names the holder.
+ */
+static int take_lock(struct mess_rundir *d, const char *opt)
+{
+	char path[PATH_MAX + 32], held[128] = "";
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", d->dir, MESS_LOCK_FILE);
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		int err = errno == EWOULDBLOCK ? -EEXIST : -errno;
+
+		n = pread(fd, held, sizeof(held) - 1, 0);
+		held[n > 0 ? n : 0] = 0;
+		/* One line, whatever the file holds. */
+		for (char *s = held; *s; s++)
+			if ((unsigned char)*s < 0x20 || *s == 0x7f)
+				*s = *s == '\n' ? 0 : '?';
+		if (err == -EEXIST)
+			snprintf(d->why, sizeof(d->why), "%s: %s: %s is being written by %s (lock %s); allowed: another directory, or this one once that process has ended",
+				 d->cmd, opt, d->dir, held[0] ? held : "another process", path);
+		close(fd);
+		return err;
+	}
+	/* The holder's name is for the message above: not worth failing
+	 * the run over on a full disk. */
+	n = snprintf(held, sizeof(held), "pid %d (%s)\n", (int)getpid(), d->cmd);
+	if (!ftruncate(fd, 0) && pwrite(fd, held, (size_t)n, 0) < 0)
+		held[0] = 0;
+	d->lock = fd + 1;
+	return 0;
+}
+
+/* The command whose run dir holds (resume.json, else meta.json), or NULL;
+ * into buf. */
+static const char *run_tool(const char *dir, char *buf, size_t len)
+{
+	static const char *const files[] = { MESS_RESUME_FILE, "meta.json" };
+	char path[PATH_MAX + 32];
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		json_t *j;
+		const char *t;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		j = json_load_file(path, 0, NULL);
+		t = json_string_value(json_object_get(j, "tool"));
+		if (t)
+			mess_quote(buf, len, t);
+		json_decref(j);
+		if (t)
+			return buf;
+	}
+	return NULL;
+}
+
 int mess_rundir_open(struct mess_rundir *d, const char *cmd, const char *kind,
 		     const char *out, const char *resume, const char *marker,
 		     int argc, char **argv)
 {
-	char host[256] = "host", utc[32], path[PATH_MAX + 64];
+	char host[256] = "host", utc[32], path[PATH_MAX + 64], other[64];
 	const char *tool;
+	struct stat st;
 	int err;
 
 	memset(d, 0, sizeof(*d));
 	d->cmd = cmd;
-	gethostname(host, sizeof(host) - 1);
+	mess_host_path_name(host, sizeof(host));
 	mess_utc_now(d->start_utc, sizeof(d->start_utc), 0);
 	if (resume && resume[0]) {
 		snprintf(d->dir, sizeof(d->dir), "%s", resume);
@@ -122,6 +202,22 @@ int mess_rundir_open(struct mess_rundir *d, const char *cmd, const char *kind,
 			 kind[0] ? "-" : "", kind, utc);
 	}
 	if (resume && resume[0]) {
+		/* No run: nothing to lock, nothing left behind. */
+		snprintf(path, sizeof(path), "%s/%s", d->dir, MESS_RESUME_FILE);
+		if (access(path, F_OK))
+			return -EINVAL;
+		err = take_lock(d, "--resume");
+		if (err)
+			return err;
+		/* The points file is the run's own: never appended through a
+		 * link out of the directory, never a directory. */
+		snprintf(path, sizeof(path), "%s/%s", d->dir, marker);
+		if (!lstat(path, &st) && !S_ISREG(st.st_mode)) {
+			snprintf(d->why, sizeof(d->why), "%s: --resume: %s is %s, not a file; allowed: a run directory written by mess (nothing was changed)",
+				 cmd, path, S_ISLNK(st.st_mode) ? "a symbolic link" :
+				 S_ISDIR(st.st_mode) ? "a directory" : "no plain file");
+			return -EEXIST;
+		}
 		d->state = load_state(d->dir);
 		tool = json_string_value(json_object_get(d->state, "tool"));
 		if (!d->state || !tool || strcmp(tool, cmd))
@@ -137,13 +233,23 @@ int mess_rundir_open(struct mess_rundir *d, const char *cmd, const char *kind,
 				      json_string(d->start_utc));
 		return mess_rundir_save(d);
 	}
+	err = mess_mkdir_p(d->dir);
+	if (!err)
+		err = take_lock(d, "--out");
+	if (err)
+		return err;
+	/* Another command's run is not taken over: its meta.json and
+	 * resume.json would be replaced, and it could never be resumed. */
+	tool = run_tool(d->dir, other, sizeof(other));
+	if (tool && strcmp(tool, cmd)) {
+		snprintf(d->why, sizeof(d->why), "%s: --out: %s already holds a run of '%s'; allowed: a new directory",
+			 cmd, d->dir, tool);
+		return -EEXIST;
+	}
 	/* Two sessions' points must not mix unasked. */
 	snprintf(path, sizeof(path), "%s/%s", d->dir, marker);
 	if (!access(path, F_OK))
 		return -EEXIST;
-	err = mess_mkdir_p(d->dir);
-	if (err)
-		return err;
 	d->state = new_state(cmd, argc, argv);
 	if (!d->state)
 		return -ENOMEM;
@@ -188,9 +294,15 @@ int mess_rundir_write_meta(struct mess_rundir *d, json_t *meta, int complete)
 
 int mess_rundir_end(const struct mess_rundir *d, int rc, int frc)
 {
+	int again = resumes(d->cmd);
+
 	if (rc == -EINTR) {
-		fprintf(stderr, "%s: interrupted; partial result in %s (continue with %s --resume %s)\n",
-			d->cmd, d->dir, d->cmd, d->dir);
+		if (again)
+			fprintf(stderr, "%s: interrupted; partial result in %s (continue with %s --resume %s)\n",
+				d->cmd, d->dir, d->cmd, d->dir);
+		else
+			fprintf(stderr, "%s: interrupted; partial result in %s (this command does not resume: run it again with a new --out)\n",
+				d->cmd, d->dir);
 		return rc;
 	}
 	if (rc || frc) {
@@ -198,8 +310,8 @@ int mess_rundir_end(const struct mess_rundir *d, int rc, int frc)
 
 		fprintf(stderr, "%s: failed: %s%s; partial result in %s%s%s\n", d->cmd,
 			strerror(-e), e == -ENOSPC ? " (disk full)" : "", d->dir,
-			e == -ENOSPC ? "; free space, then continue with --resume " : "",
-			e == -ENOSPC ? d->dir : "");
+			e == -ENOSPC && again ? "; free space, then continue with --resume " : "",
+			e == -ENOSPC && again ? d->dir : "");
 		return e;
 	}
 	fprintf(stderr, "%s: done: %s\n", d->cmd, d->dir);
@@ -211,8 +323,14 @@ int mess_rundir_refused(const struct mess_rundir *d, int rc)
 {
 	switch (rc) {
 	case -EEXIST:
-		fprintf(stderr, "%s: --out: %s already holds a run; allowed: a new directory, or --resume %s\n",
-			d->cmd, d->dir, d->dir);
+		if (d->why[0])
+			fprintf(stderr, "%s\n", d->why);
+		else if (resumes(d->cmd))
+			fprintf(stderr, "%s: --out: %s already holds a run; allowed: a new directory, or --resume %s\n",
+				d->cmd, d->dir, d->dir);
+		else
+			fprintf(stderr, "%s: --out: %s already holds a run; allowed: a new directory\n",
+				d->cmd, d->dir);
 		return rc;
 	case -EALREADY:
 		fprintf(stderr, "%s: %s is complete (meta.json): nothing to do, nothing changed\n",
@@ -233,6 +351,10 @@ void mess_rundir_close(struct mess_rundir *d)
 {
 	json_decref(d->state);
 	d->state = NULL;
+	/* Closing the last descriptor releases the flock. */
+	if (d->lock)
+		close(d->lock - 1);
+	d->lock = 0;
 }
 
 int mess_resume_args(const char *cmd, int argc, char **argv, const char *dir,

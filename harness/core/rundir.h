@@ -37,7 +37,13 @@ struct mess_rundir {
 	 * mess_rundir_save().
 	 */
 	json_t *state;
+	int lock;		/* fd + 1 of .lock, held while open; 0: none */
+	char why[2 * PATH_MAX + 320];	/* a refusal said by mess_rundir_refused */
 };
+
+/* In every run directory: flock()ed by the one process that writes it,
+ * holding that process's pid and command for the refusal of another. */
+#define MESS_LOCK_FILE ".lock"
 
 /*
  * Open the run directory.  kind ("" or "absorb") names a default
@@ -46,8 +52,10 @@ struct mess_rundir {
  * the earlier sessions is loaded and this session recorded, unless the run
  * is complete (-EALREADY, nothing changed) or another build measured it
  * (-EPROTO, said on stderr; accepted when mess_resume_args saw --force).
- * 0; -EEXIST (out already holds a run); -EINVAL (resume is no run of this
- * command); other -errno.  mess_rundir_refused says which.
+ * 0; -EEXIST (out already holds a run, of this command or another, or
+ * another process writes the directory: the lock); -EINVAL (resume is no
+ * run of this command); other -errno.  mess_rundir_refused says which.
+ * The lock is held until mess_rundir_close.
  */
 int mess_rundir_open(struct mess_rundir *d, const char *cmd, const char *kind,
 		     const char *out, const char *resume, const char *marker,

@@ -42,6 +42,26 @@ int mess_mkdir_p(const char *path)
 	return mkdir_one(tmp);
 }
 
+void mess_host_path_name(char *buf, size_t len)
+{
+	size_t i;
+
+	if (len < 5)
+		return;
+	if (gethostname(buf, len - 1) || !buf[0])
+		snprintf(buf, len, "host");
+	buf[len - 1] = 0;
+	for (i = 0; buf[i]; i++) {
+		char c = buf[i];
+		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			 (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+			 (c == '.' && i && buf[i - 1] != '.');
+
+		if (!ok)
+			buf[i] = '_';
+	}
+}
+
 FILE *mess_file_open(const char *dir, const char *name, const char *mode)
 {
 	char path[PATH_MAX + 64];
@@ -54,8 +74,21 @@ FILE *mess_tmp_open(const char *dir, const char *name)
 {
 	char tmp[128];
 
+	char path[PATH_MAX + 64];
+	FILE *f;
+	int fd;
+
 	snprintf(tmp, sizeof(tmp), "%s.tmp", name);
-	return mess_file_open(dir, tmp, "w");
+	snprintf(path, sizeof(path), "%s/%s", dir, tmp);
+	/* A link planted as name.tmp is not followed out of the run
+	 * directory (the rename then replaces a link, never its target). */
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "w");
+	if (!f)
+		close(fd);
+	return f;
 }
 
 int mess_tmp_commit(const char *dir, const char *name, FILE *f)
@@ -115,7 +148,10 @@ int mess_append_open(struct mess_appender *a, const char *dir,
 	struct stat st;
 
 	snprintf(a->path, sizeof(a->path), "%s/%s", dir, name);
-	a->fd = open(a->path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+	/* Rows are never appended through a link, out of the run directory:
+	 * ELOOP. */
+	a->fd = open(a->path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW |
+		     O_CLOEXEC, 0666);
 	if (a->fd < 0)
 		return -errno;
 	if (fstat(a->fd, &st)) {

@@ -11,6 +11,12 @@
 
 /* mkdir -p: 0, or -errno (-ENOTDIR if a component is a file). */
 int mess_mkdir_p(const char *path);
+/*
+ * This host's name as a part of a path (results/<host>-<UTC>): only
+ * [A-Za-z0-9._-], no leading dot, no "..", the rest '_'; "host" when it
+ * has none.  A hostname is anyone's to set (../../esc, a tab).
+ */
+void mess_host_path_name(char *buf, size_t len);
 /* fopen(dir/name, mode). */
 FILE *mess_file_open(const char *dir, const char *name, const char *mode);
 /* Write dir/name.tmp, then rename it over dir/name, so that a reader never

@@ -143,10 +143,6 @@ static int size_buffers(struct mess_run *r, char *err, size_t errlen)
 	if (!c->buffer)
 		c->buffer = c->quick ? llc4 : (llc4 > (1ULL << 30) ? llc4 : 1ULL << 30);
 	c->buffer = round2m(c->buffer);
-	if (c->buffer < llc4)
-		fprintf(stderr, "warning: --buffer %llu MiB is below 4x the LLC (%llu MiB): latencies will include cache hits\n",
-			(unsigned long long)(c->buffer >> 20),
-			(unsigned long long)(llc4 >> 20));
 	if (c->buffer / c->stride > UINT32_MAX) {
 		snprintf(err, errlen, "--buffer: %llu lines of --stride %llu is too many; allowed: at most 2^32 lines",
 			 (unsigned long long)(c->buffer / c->stride),
@@ -228,6 +224,21 @@ out:
 	free(cores);
 	free(pus);
 	return err;
+}
+
+/* Warnings once the run really starts (the directory is its own): a
+ * refused run says its one line alone. */
+static void warn_start(const struct mess_run *r)
+{
+	if (r->mem.how != MESS_MEMSEL_DEFAULT)
+		fprintf(stderr, "mess: --mem-node %s: node %d (%s)\n", r->mem.given,
+			r->mem.node, r->mem.rule);
+	if (r->cfg.buffer < 4 * r->llc_bytes)
+		fprintf(stderr, "warning: --buffer %llu MiB is below 4x the LLC (%llu MiB): latencies will include cache hits\n",
+			(unsigned long long)(r->cfg.buffer >> 20),
+			(unsigned long long)(4 * r->llc_bytes >> 20));
+	if (!r->ngen)
+		fprintf(stderr, "warning: no generator cores (a 1-core machine or --cores left none): only the unloaded latency is measured\n");
 }
 
 static int setup(struct mess_run *r)
@@ -350,16 +361,11 @@ int mess_curves_main(int argc, char **argv)
 		fprintf(stderr, "mess: %s\n", rc == -ENOMEM ? strerror(-rc) : err);
 		return rc == -ENOMEM ? -EIO : rc;
 	}
-	if (r->mem.how != MESS_MEMSEL_DEFAULT)
-		fprintf(stderr, "mess: --mem-node %s: node %d (%s)\n", r->mem.given,
-			r->mem.node, r->mem.rule);
 	count_memory_package(r);
 	if (size_buffers(r, err, sizeof(err))) {
 		fprintf(stderr, "mess: %s\n", err);
 		return -EINVAL;
 	}
-	if (!r->ngen)
-		fprintf(stderr, "warning: no generator cores (a 1-core machine or --cores left none): only the unloaded latency is measured\n");
 
 	/* Before the directory: --counters naming a family that cannot
 	 * count here leaves nothing behind. */
@@ -377,10 +383,20 @@ int mess_curves_main(int argc, char **argv)
 		mess_rundir_close(&r->rd);
 		return rc;
 	}
-	if (!rc)
+	if (!rc) {
+		warn_start(r);
 		rc = setup(r);
-	if (!rc)
+	}
+	if (!rc) {
 		rc = mess_run_open(r);
+		/* A curves.csv --resume will not touch: said, nothing changed. */
+		if (rc == -EINVAL && r->cfg.resume[0]) {
+			if (r->ngen)
+				mess_gens_stop(&r->gens);
+			mess_rundir_close(&r->rd);
+			return rc;
+		}
+	}
 	if (rc) {
 		fprintf(stderr, "mess: setup failed: %s\n", strerror(-rc));
 		if (r->ngen)

@@ -194,10 +194,16 @@ int mess_curves_each(struct mess_run *r, int argc, char **argv)
 	if (r->cfg.out[0]) {
 		snprintf(top, sizeof(top), "%s", r->cfg.out);
 	} else {
-		gethostname(host, sizeof(host) - 1);
+		mess_host_path_name(host, sizeof(host));
 		mess_utc_now(now, sizeof(now), 1);
 		snprintf(top, sizeof(top), "results/%s-each-%s", host, now);
 	}
+	/* Counters asked for by name that cannot count here: every family
+	 * would fail the same way; said once, nothing created. */
+	rc = mess_run_counters_open(r);
+	mess_run_counters_close(r);
+	if (rc)
+		return rc;
 	rc = plan(r, top, fam, &nfam);
 	if (rc)
 		return rc;

@@ -129,7 +129,10 @@ static int load_resume(struct mess_run *r)
 		json_decref(done);
 		return err;
 	}
-	if (!err) {
+	/* No curves.csv: every mix is measured again into a new one. */
+	if (err == -ENOENT)
+		err = 0;
+	else {
 		err = mess_drop_partial_line(path, &partial);
 		if (partial) {
 			fprintf(stderr, "mess: --resume: %s:%ld: partial last line (a write cut short): dropped, measured again\n",

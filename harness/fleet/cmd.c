@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "core/options.h"
+#include "core/outdir.h"
 #include "core/rundir.h"
 #include "fleet/fleet.h"
 #include "mess/fleet.h"
@@ -219,6 +220,12 @@ int mess_fleet_main(int argc, char **argv)
 			pos[0], stat(pos[0], &st) ? "does not exist" : "is a file, not a directory");
 		return -EINVAL;
 	}
+	/* As every command: a path that can never hold the run is bad
+	 * input, not a failure after the scan. */
+	if (o.out[0] && mess_out_check("out", o.out, err, sizeof(err))) {
+		fprintf(stderr, "mess fleet: %s\n", err);
+		return -EINVAL;
+	}
 	if (used(o.out)) {
 		fprintf(stderr, "mess fleet: --out: %s exists and is not an empty directory; allowed: a new or empty directory\n",
 			o.out);
@@ -237,8 +244,12 @@ int mess_fleet_main(int argc, char **argv)
 	}
 	rc = mess_rundir_open(&rd, "mess fleet", "fleet", o.out, NULL, "fleet.csv",
 			      argc, argv);
-	if (rc) {
+	if (rc == -EEXIST)
+		mess_rundir_refused(&rd, rc);
+	else if (rc)
 		fprintf(stderr, "mess fleet: cannot set up %s: %s\n", rd.dir, strerror(-rc));
+	if (rc) {
+		mess_rundir_close(&rd);
 		fleet_free(&f);
 		return rc == -EEXIST ? rc : -EIO;
 	}

@@ -258,19 +258,20 @@ int mess_ladder_main(int argc, char **argv)
 			o.mem.node, o.mem.rule);
 	mess_ladder_init(&l, &topo, core, o.stride, o.run_ms, (unsigned)o.repeats,
 			 o.mem.node);
-	rc = look(&run, &topo, core, o.mem.node);
-	if (rc) {
-		fprintf(stderr, "mess ladder: cannot look at the machine: %s\n",
-			strerror(-rc));
-	} else {
-		rc = mess_rundir_open(&rd, "mess ladder", "ladder", o.out, NULL,
-				      MESS_LADDER_CSV, argc, argv);
-		if (rc == -EEXIST)
-			fprintf(stderr, "mess ladder: --out: %s already holds a ladder; allowed: a new directory\n",
-				rd.dir);
-		else if (rc)
-			fprintf(stderr, "mess ladder: cannot set up %s: %s\n",
-				rd.dir, strerror(-rc));
+	/* The directory before the look at the machine: a refused run says
+	 * its one line without the look's warnings. */
+	rc = mess_rundir_open(&rd, "mess ladder", "ladder", o.out, NULL,
+			      MESS_LADDER_CSV, argc, argv);
+	if (rc == -EEXIST)
+		mess_rundir_refused(&rd, rc);
+	else if (rc)
+		fprintf(stderr, "mess ladder: cannot set up %s: %s\n",
+			rd.dir, strerror(-rc));
+	if (!rc) {
+		rc = look(&run, &topo, core, o.mem.node);
+		if (rc)
+			fprintf(stderr, "mess ladder: cannot look at the machine: %s\n",
+				strerror(-rc));
 	}
 	if (!rc)
 		rc = mess_rundir_write_meta(&rd, meta(&rd, &topo, &o, &l, &run, "pending"), 0);

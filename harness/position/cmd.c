@@ -233,8 +233,7 @@ static int run(struct position *p, const struct position_opts *o, int argc,
 	rc = mess_rundir_open(&rd, "mess position", "position", o->out, NULL,
 			      "position.csv", argc, argv);
 	if (rc == -EEXIST) {
-		fprintf(stderr, "mess position: --out: %s already holds a position; allowed: a new directory\n",
-			rd.dir);
+		mess_rundir_refused(&rd, rc);
 		mess_rundir_close(&rd);
 		return rc;
 	}
