@@ -11,7 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -199,6 +201,36 @@ static void perf_unreadable(void **state)
 	assert_non_null(strstr(err, "cannot read /nonexistent/trace.csv"));
 }
 
+/*
+ * 5.5 h of perf stat -I 100: 200k intervals read in linear time (issue
+ * 22: the format was detected by a search over the rest of the text on
+ * every line, and this did not finish in 90 s).  The bound is CPU time,
+ * far above linear and far below quadratic.
+ */
+static void perf_long(void **state)
+{
+	enum { N = 200000, LINE = 100 };
+	struct mess_trace t;
+	char err[512] = "", *text = malloc((size_t)N * 2 * LINE), *s = text;
+	clock_t t0;
+
+	(void)state;
+	assert_non_null(text);
+	for (int i = 1; i <= N; i++) {
+		s += sprintf(s, "%.9f,%d.00,MiB,uncore_imc_0/cas_count_read/,100012000,100.00,,\n",
+			     i * 0.100012, 900 + i % 50);
+		s += sprintf(s, "%.9f,%d.00,MiB,uncore_imc_0/cas_count_write/,100012000,100.00,,\n",
+			     i * 0.100012, 300 + i % 30);
+	}
+	t0 = clock();
+	assert_int_equal(parse(text, NULL, &t, err, sizeof(err)), 0);
+	assert_true((double)(clock() - t0) / CLOCKS_PER_SEC < 3.0);
+	assert_string_equal(t.format, "perf-stat");
+	assert_int_equal(t.n, N);
+	mess_trace_free(&t);
+	free(text);
+}
+
 static void likwid_timeline(void **state)
 {
 	struct mess_trace t;
@@ -328,6 +360,7 @@ int main(void)
 		cmocka_unit_test(perf_mapped_events),
 		cmocka_unit_test(perf_errors),
 		cmocka_unit_test(perf_unreadable),
+		cmocka_unit_test(perf_long),
 		cmocka_unit_test(likwid_timeline),
 		cmocka_unit_test(likwid_timeline_ambiguous),
 		cmocka_unit_test(likwid_csv),
