@@ -53,16 +53,21 @@ static int out_open(struct out *o, const char *dir, const char *name,
 	return 0;
 }
 
-/* Close and rename into place; on any earlier write error (ret) or a
- * failed close, remove the partial file instead. */
+/* Close and rename into place; on any earlier error (ret) or a failed
+ * write or close, remove the partial file instead.  A failed write is
+ * said whatever ret is: the caller's -EIO (mess_json_dumpf) carries no
+ * message, and "disk full" is what the user must read. */
 static int out_close(struct out *o, int ret, char *err, size_t errlen)
 {
-	int bad = ferror(o->fp);
+	int bad = ferror(o->fp), e = errno;
 
+	errno = 0;
 	if (fclose(o->fp) || bad) {
-		if (!ret)
-			ret = fail(err, errlen, errno ? -errno : -EIO, "%s: %s",
-				   o->tmp, strerror(errno ? errno : EIO));
+		e = errno ? errno : bad && e ? e : EIO;
+		if (!ret || ret == -EIO)
+			ret = fail(err, errlen, -e, "%s: cannot write: %s%s",
+				   o->path, strerror(e),
+				   e == ENOSPC ? " (disk full)" : "");
 	}
 	if (!ret && rename(o->tmp, o->path))
 		ret = fail(err, errlen, -errno, "%s: %s", o->path, strerror(errno));

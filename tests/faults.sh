@@ -50,6 +50,23 @@ out=$("$mess" --resume "$good" 2>&1)
 check "complete run: nothing to do" 'grep -q "is complete (meta.json): nothing to do" <<<"$out"'
 check "complete run: nothing changed" '[ "$(cat "$good"/*.json "$good/curves.csv" | md5sum)" = "$sum" ]'
 
+# 2b. mess export onto a full disk: exit 2, the file and "disk full" named
+#     (once only "mess export: "), nothing left in --out (once up to 30
+#     bwlat files, and a rerun refused: not empty); the rerun succeeds.
+for f in mess json; do
+	file=$([ $f = json ] && echo mess-curves.json || echo bwlat_40.txt)
+	LD_PRELOAD=$shim MESS_FAULT_FILE=/$file.tmp "$mess" export "$good" --force \
+		--format $f --out "$tmp/x-$f" >/dev/null 2>"$tmp/x-$f.err"
+	rc=$?
+	check "export $f, disk full: exit 2 (got $rc)" '[ $rc -eq 2 ]'
+	check "export $f, disk full: $file and 'disk full' named" \
+		'grep -q "x-$f/$file: cannot write: No space left on device (disk full)" "$tmp/x-$f.err"'
+	check "export $f, disk full: nothing left behind" '[ ! -e "$tmp/x-$f" ] && ! ls -a "$tmp" | grep -q mess-export'
+	"$mess" export "$good" --force --format $f --out "$tmp/x-$f" >/dev/null 2>&1
+	rc=$?
+	check "export $f, disk full: the rerun succeeds (exit $rc)" '[ $rc -eq 0 ] && [ -s "$tmp/x-$f/info.txt" ]'
+done
+
 # 3. A partial last line: dropped and measured again, never appended to.
 d=$(copy partial)
 truncate -s -20 "$d/curves.csv"

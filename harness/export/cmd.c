@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/options.h"
 #include "core/outdir.h"
@@ -189,6 +190,76 @@ static int out_ok(const char *dir)
 	return n ? -EEXIST : 0;
 }
 
+/* dir's plain files, then dir: an export directory holds nothing else. */
+static void remove_flat(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[PATH_MAX + NAME_MAX + 2];
+
+	while (d && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			unlink(path);
+		}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
+/*
+ * The export is written into a new directory beside --out and renamed
+ * onto it (absent or empty) only when every file is whole: a failed export
+ * (a full disk) leaves no bwlat files that a simulator would take for a
+ * set and that would make the rerun's --out "not empty".  One killed
+ * midway leaves only its .mess-export-* directory, never --out.
+ */
+static int export_whole(const struct mess_export_format *fmt,
+			const struct mess_export_in *in, const char *out,
+			struct mess_export_tally *t, char *err, size_t errlen)
+{
+	char tmp[PATH_MAX];
+	const char *slash = strrchr(out, '/');
+	int n, rc;
+	mode_t um;
+
+	if (slash)
+		n = snprintf(tmp, sizeof(tmp), "%.*s/.%s.mess-export-XXXXXX",
+			     (int)(slash - out), out, slash + 1);
+	else
+		n = snprintf(tmp, sizeof(tmp), ".%s.mess-export-XXXXXX", out);
+	if (n < 0 || (size_t)n >= sizeof(tmp))
+		return snprintf(err, errlen, "--out: %.900s: name too long", out),
+		       -ENAMETOOLONG;
+	if (!mkdtemp(tmp)) {
+		rc = -errno;
+		snprintf(err, errlen, "%.900s: %s", tmp, strerror(-rc));
+		return rc;
+	}
+	/* mkdtemp's 0700, as mkdir would have made --out. */
+	um = umask(0);
+	umask(um);
+	chmod(tmp, 0777 & ~um);
+	rc = mess_export(fmt, in, tmp, t, err, errlen);
+	if (!rc && rename(tmp, out)) {
+		rc = -errno;
+		snprintf(err, errlen, "%.900s: %s", out, strerror(-rc));
+	}
+	if (rc) {
+		/* Name the file as it would have been, not the temporary. */
+		char *at = strstr(err, tmp);
+
+		if (at) {
+			char rest[1024];
+
+			snprintf(rest, sizeof(rest), "%s", at + strlen(tmp));
+			snprintf(at, errlen - (size_t)(at - err), "%.900s%s", out, rest);
+		}
+		remove_flat(tmp);
+	}
+	return rc;
+}
+
 int mess_export_main(int argc, char **argv)
 {
 	struct export_opts o = { .format = "mess" };
@@ -258,7 +329,7 @@ int mess_export_main(int argc, char **argv)
 	rc = verdict(run[0], &info, o.force, &in);
 	err[0] = '\0';
 	if (!rc) {
-		rc = mess_export(fmt, &in, o.out, &t, err, sizeof(err));
+		rc = export_whole(fmt, &in, o.out, &t, err, sizeof(err));
 		/* Never "mess export: " alone: at least where and what. */
 		if (rc && !err[0])
 			snprintf(err, sizeof(err), "%.900s: %s", o.out, strerror(-rc));

@@ -5,6 +5,9 @@
  * for $MESS_FAULT_BYTES bytes in all, then write what is left of that
  * budget (a write cut short, as a real disk gives) and fail with ENOSPC.
  * Other files, and every file when the variables are unset, are untouched.
+ * stdio's writes do not go through write(2) here (glibc calls its own), so
+ * fopen() of such a file opens /dev/full instead: every flush fails with
+ * ENOSPC, the disk full from the first byte (MESS_FAULT_BYTES is not used).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -55,4 +58,26 @@ ssize_t write(int fd, const void *buf, size_t len)
 	if (n > 0)
 		budget -= n;
 	return n;
+}
+
+static int named(const char *path)
+{
+	const char *want = getenv("MESS_FAULT_FILE");
+	size_t n = path ? strlen(path) : 0, w = want ? strlen(want) : 0;
+
+	return w && n >= w && !strcmp(path + n - w, want);
+}
+
+FILE *fopen(const char *path, const char *mode)
+{
+	static FILE *(*real)(const char *, const char *);
+
+	if (!real)
+		real = (FILE *(*)(const char *, const char *))dlsym(RTLD_NEXT, "fopen");
+	return real(named(path) && strchr(mode, 'w') ? "/dev/full" : path, mode);
+}
+
+FILE *fopen64(const char *path, const char *mode)
+{
+	return fopen(path, mode);
 }
