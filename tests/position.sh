@@ -95,7 +95,7 @@ check "summary: the set's path and kind" \
 # A second run into the same directory is refused, nothing overwritten.
 "$mess" position --curves "$set_dir" $fx/perf-imc-spr.csv --out "$d" >/dev/null 2>"$tmp/again"
 rc=$?
-check "same --out refused (exit $rc)" '[ $rc -eq 1 ] && grep -q "already holds a position" "$tmp/again"'
+check "same --out refused (exit $rc)" '[ $rc -eq 1 ] && grep -q "already holds a run" "$tmp/again"'
 
 # <not counted>: the interval is unmeasured, not zero.
 d=$tmp/nc
