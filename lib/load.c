@@ -429,6 +429,11 @@ static int detect_dir(struct set *s, enum mess_set_kind *kind)
 }
 
 /* A file named otherwise: by its name, a .csv by its header. */
+/* JSON files the suite writes beside its curves. */
+static const char *const own_json[] = {
+	"meta.json", "summary.json", "resume.json", "compare.json",
+};
+
 static int detect_file(struct set *s, enum mess_set_kind *kind)
 {
 	const char *base = base_name(s->file);
@@ -441,6 +446,13 @@ static int detect_file(struct set *s, enum mess_set_kind *kind)
 			*kind = kinds[k].kind;
 			return 0;
 		}
+	/* The suite's own JSON files describe runs; none holds curves, and
+	 * taking one for a PROFET set would ask for --ghz. */
+	for (k = 0; k < sizeof(own_json) / sizeof(own_json[0]); k++)
+		if (!strcmp(base, own_json[k]))
+			return mess_file_err(s->err, s->errlen, s->file, 0,
+					     "not a curve file but a run's %s: give its directory, or expected %s",
+					     own_json[k], LOOKED_FOR);
 	if (ends_with(base, ".json") || mess_bwlat_name(base)) {
 		*kind = mess_bwlat_name(base) ? MESS_SET_BWLAT : MESS_SET_PROFET;
 		return 0;

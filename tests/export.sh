@@ -142,6 +142,16 @@ check "csv: memory_curves.csv reads back as the same set" \
 	'"$mess" export "$tmp/hbm-csv" --format json --out "$tmp/back3" 2>&1 | grep -q "17 read shares measured"'
 check "a cycle-based set without a frequency is refused with a line" \
 	'mkdir "$tmp/p" && cp "$tmp/hbm-profet/curves.json" "$tmp/p/" && ! "$mess" export "$tmp/p" --out "$tmp/x" 2>"$tmp/e" && grep -q -- "--ghz" "$tmp/e" && [ ! -e "$tmp/x" ]'
+# Issue 22 item 19: the csv format keeps no tally and writes no
+# curve-sources.tsv, so its line cites neither; a run's meta.json is no
+# curve file (it was taken for a PROFET set and asked for --ghz).
+g=tests/fixtures/readers/good-run
+check "csv: the line says what was written, no curve-sources.tsv cited or written" \
+	'"$mess" export "$g" --format csv --out "$tmp/gcsv" 2>"$tmp/e" && grep -q "format csv: 1 curve as measured" "$tmp/e" &&
+	 ! grep -q "curve-sources" "$tmp/e" && [ ! -e "$tmp/gcsv/curve-sources.tsv" ] && [ -s "$tmp/gcsv/memory_curves.csv" ]'
+check "a run's meta.json is not a curve file (no --ghz asked), nothing written" \
+	'! "$mess" export "$g/meta.json" --out "$tmp/gmeta" 2>"$tmp/e" && [ "$(wc -l <"$tmp/e")" -eq 1 ] &&
+	 grep -q "not a curve file but a run.s meta.json" "$tmp/e" && ! grep -q -- "--ghz" "$tmp/e" && [ ! -e "$tmp/gmeta" ]'
 start=$(date +%s%N)
 "$mess" export "$ref/MN5-GPP-SPR8480-DDR5" --out "$tmp/t" 2>/dev/null
 ms=$(( ($(date +%s%N) - start) / 1000000 ))

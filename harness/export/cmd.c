@@ -336,10 +336,16 @@ int mess_export_main(int argc, char **argv)
 	}
 	if (rc && err[0])
 		fprintf(stderr, "mess export: %s\n", err);
-	else if (!rc)
+	else if (!rc && t.measured + t.interpolated + t.extrapolated)
 		fprintf(stderr, "mess export: %s (%s) -> %s, format %s: %u read shares measured, %u interpolated, %u extrapolated (see curve-sources.tsv)\n",
 			info.path, info.kind_name, o.out, fmt->name, t.measured,
 			t.interpolated, t.extrapolated);
+	else if (!rc)
+		/* Formats that write the curves as they are keep no tally of
+		 * shares and no curve-sources.tsv: say what was written. */
+		fprintf(stderr, "mess export: %s (%s) -> %s, format %s: %zu curve%s as measured\n",
+			info.path, info.kind_name, o.out, fmt->name, fam.n,
+			fam.n == 1 ? "" : "s");
 	mess_model_free(m);
 	mess_family_free(&fam);
 	return rc == -EINVAL ? -EINVAL : rc ? -EIO : 0;
