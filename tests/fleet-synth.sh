@@ -22,11 +22,14 @@
 #   I:incomplete    meta.json says "complete": false
 #   I:verdict=V     meta.json's quality.verdict (PASS, WARN, INVALID,
 #                   pending; RUN's meta.json must have a quality)
+# With JITTER=J and SEED=S in the environment, every node's bandwidths are
+# also x (1 + U(-J, J)), drawn by awk's srand(S): a fleet of "identical"
+# nodes with a real one's noise (JITTER=0.02: +-2 %).
 # Only the files mess fleet reads are written.  One awk process writes
 # every node: 1,000 nodes take a few seconds.
 set -euo pipefail
 
-[ $# -ge 3 ] || { sed -n '3,26p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+[ $# -ge 3 ] || { sed -n '3,29p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 run=$1 out=$2 n=$3
 shift 3
 for f in curves.csv meta.json; do
@@ -49,7 +52,8 @@ done)
 printf '%s\n' "$dirs" | xargs mkdir -p
 
 # shellcheck disable=SC2016
-awk -v n="$n" -v out="$out" -v run="$run" -v edits="$*" -v files="$list" '
+awk -v n="$n" -v out="$out" -v run="$run" -v edits="$*" -v files="$list" \
+	-v jitter="${JITTER:-0}" -v seed="${SEED:-1}" '
 function scale_csv(line, fb, fl,   f, k, m) {
 	m = split(line, f, ",")
 	for (k = 4; k <= 6; k++) if (f[k] != "") f[k] = sprintf("%.6f", f[k] * fb)
@@ -67,6 +71,7 @@ function scale_num(line, fac,   pre, num, post) {
 	return pre sprintf("%.4f", num * fac) post
 }
 BEGIN {
+	srand(seed)
 	nf = split(files, name, "\n")
 	for (k = 1; k <= nf; k++) {
 		src = run "/" name[k]
@@ -84,6 +89,7 @@ BEGIN {
 		node = sprintf("%s/node%04d", out, i)
 		fb = 1 + ((i * 37) % 101 - 50) / 50000
 		fl = 1 + ((i * 59) % 101 - 50) / 10000
+		if (jitter > 0) fb *= 1 + jitter * (2 * rand() - 1)
 		if ((i, "bw") in ed) fb *= ed[i, "bw"]
 		if ((i, "lat") in ed) fl *= ed[i, "lat"]
 		for (k = 1; k <= nf; k++) {

@@ -131,7 +131,13 @@ static int add_metric(struct fleet *f, size_t *cap, const struct fleet_metric *m
 		f->metric = nm;
 		*cap = nc;
 	}
-	f->metric[f->m++] = *m;
+	f->metric[f->m] = *m;
+	/* A robust z alone flags trivia on a fleet of identical nodes (a
+	 * tiny MAD): a deviation must also be a real share of the median.
+	 * The latency at the common bandwidth is read on the curve's slope,
+	 * which multiplies a bandwidth shift of a few % several times. */
+	f->metric[f->m++].min_effect = m->kind == M_LATCOMMON ? FLEET_MIN_EFFECT_SLOPE :
+				       FLEET_MIN_EFFECT;
 	return 0;
 }
 
@@ -266,9 +272,12 @@ static void common_bw(struct fleet *f)
 
 int fleet_flagged(const struct fleet *f, size_t i, size_t j)
 {
-	double z = f->z[i * f->m + j];
+	double z = f->z[i * f->m + j], med, x = f->raw[i * f->m + j];
 
-	return isfinite(z) && fabs(z) > f->mad;
+	if (!isfinite(z) || fabs(z) <= f->mad || f->node[i].group == MESS_FLEET_NO_GROUP)
+		return 0;
+	med = f->med[f->node[i].group * f->m + j];
+	return fabs(x - med) > f->metric[j].min_effect * fabs(med);
 }
 
 int fleet_is_outlier(const struct fleet *f, size_t i)

@@ -58,7 +58,9 @@ void mess_fleet_usage(FILE *f)
 		"configuration, unloaded latency, maximum bandwidth per mix, saturated-bandwidth\n"
 		"range, latency at a common bandwidth, the latency ladder's levels and how each\n"
 		"was measured.  Nodes are grouped by configuration; within a group a node is\n"
-		"flagged where a figure's robust z-score (median and MAD) is beyond --mad.\n"
+		"flagged where a figure's robust z-score (median and MAD) is beyond --mad and\n"
+		"it is more than 5 %% from the group's median (10 %% for the latency at the\n"
+		"common bandwidth, read on a curve's slope).\n"
 		"Incomplete runs, runs measured otherwise than their group and other groups are\n"
 		"listed, never merged.  Each node's verdict (PASS, WARN, INVALID, pending or\n"
 		"none: meta.json quality) is shown and counted; a run whose verdict is INVALID\n"
@@ -114,7 +116,7 @@ static json_t *meta(const struct mess_rundir *rd, const struct fleet *f,
 			"median_set", f->grp[g].median_dir));
 	}
 	if (m && mess_json_merge(m, mess_json_pack(
-		"{s:s, s:s, s:I, s:I, s:I, s:o, s:b, s:I, s:o, s:I, s:f, s:f, s:i, s:f, s:i, s:s, s:s}",
+		"{s:s, s:s, s:I, s:I, s:I, s:o, s:b, s:I, s:o, s:I, s:f, s:f, s:f, s:f, s:i, s:f, s:i, s:s, s:s}",
 		"measured", "nothing: every figure is read from the node directories' files",
 		"fleet", f->dir, "nodes", (json_int_t)f->n,
 		"compared", (json_int_t)compared, "missing", (json_int_t)f->nmissing,
@@ -122,6 +124,7 @@ static json_t *meta(const struct mess_rundir *rd, const struct fleet *f,
 		"invalid_left_out", (json_int_t)f->invalid_left_out,
 		"groups", groups, "outliers", (json_int_t)f->noutliers,
 		"mad", f->mad, "min_scale_rel", MESS_FLEET_MIN_SCALE_REL,
+		"min_effect_rel", FLEET_MIN_EFFECT, "min_effect_lat_common_rel", FLEET_MIN_EFFECT_SLOPE,
 		"min_nodes", MESS_FLEET_MIN_NODES, "common_bw_frac", FLEET_COMMON_FRAC,
 		"median_steps", FLEET_MEDIAN_STEPS, "plots", plots,
 		"files", "fleet.csv, fleet.md, median-g<k>/, plots/fleet-* (results/README.md)"))) {

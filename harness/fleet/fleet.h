@@ -23,6 +23,13 @@
 #define FLEET_MEDIAN_STEPS 20
 /* The common bandwidth: this share of the group's median maximum. */
 #define FLEET_COMMON_FRAC 0.5
+/* An outlier's deviation is also at least this share of its group's
+ * median: mess's repeatability on one node is a few %, a fleet of
+ * identical nodes has a tiny MAD, and a z alone flags trivia.  The
+ * latency at the common bandwidth, read on a curve's slope, multiplies a
+ * small bandwidth shift: it needs more. */
+#define FLEET_MIN_EFFECT 0.05
+#define FLEET_MIN_EFFECT_SLOPE 0.10
 /* A file beside the node directories naming the ones expected
  * (tools/slurm/mess-fleet.sbatch writes it when it submits). */
 #define FLEET_EXPECTED "fleet-nodes.txt"
@@ -120,6 +127,8 @@ struct fleet_metric {
 	int mix;		/* M_MAXBW: store_pct */
 	char key[64];		/* M_LEVEL, M_ROW: the level or row */
 	int lower_is_worse;	/* bandwidths: a drop is the symptom */
+	double min_effect;	/* a flag also needs |x - median| above this
+				 * share of the median (set by add_metric) */
 };
 
 struct fleet_group {

@@ -150,8 +150,8 @@ static void outliers(FILE *fp, const struct fleet *f)
 
 	fprintf(fp, "## Outliers\n\n");
 	if (!f->noutliers) {
-		fprintf(fp, "None: no compared figure of any node is more than %g robust standard deviations from its group's median.\n\n",
-			f->mad);
+		fprintf(fp, "None: no compared figure of any node is both more than %g robust standard deviations and more than %g %% (%g %% for lat_common_ns) from its group's median.\n\n",
+			f->mad, 100 * FLEET_MIN_EFFECT, 100 * FLEET_MIN_EFFECT_SLOPE);
 		return;
 	}
 	fprintf(fp, "| node | group | figure | value | group median | robust z | |\n|---|---|---|---:|---:|---:|---|\n");
@@ -391,12 +391,12 @@ static void method(FILE *fp, const struct fleet *f)
 		"- **lat_common_ns**: the latency at the group's common bandwidth, %g x the median maximum bandwidth of its compared nodes on the curve with the fewest stores, read on each node's curve model (`include/mess/model.h`) at that curve's read share; `lat_common_source` in fleet.csv says whether it is measured, interpolated or extrapolated.\n"
 		"- **ladder_<level>_ns**: the plateaus of a latency ladder in the node's `ladder/` (mess ladder), else `absorb/` (mess absorb), summary.json `latency_ladder.levels`.\n"
 		"- **<kernel>_<variant>_c<cores>[_q<q>]_<unit>**: the clean kernel's performance of each row of `absorb/absorption.csv`.\n"
-		"- **Outliers**: within a group, per figure, robust z = (x - median) / s with s = max(1.4826 x MAD, %g x |median|) over the group's compared nodes (at least %d of them; MAD: median absolute deviation).  1.4826 x MAD estimates a standard deviation; the floor keeps near-identical nodes from flagging differences below a measurement's repeatability.  A node is flagged where |z| > %g (--mad).\n"
+		"- **Outliers**: within a group, per figure, robust z = (x - median) / s with s = max(1.4826 x MAD, %g x |median|) over the group's compared nodes (at least %d of them; MAD: median absolute deviation).  1.4826 x MAD estimates a standard deviation; the floor keeps near-identical nodes from flagging differences below a measurement's repeatability.  A node is flagged where |z| > %g (--mad) and the deviation |x - median| is also more than %g %% of the median (%g %% for lat_common_ns): a fleet of identical nodes has a tiny MAD, so a z alone flags differences within one node's repeatability of a few %%, and a latency read on a steep part of a curve multiplies a small bandwidth shift several times.\n"
 		"- **Verdict**: the curve run's own (meta.json `quality.verdict`: PASS, WARN, INVALID, pending; none for a run made before verdicts).  A complete run whose verdict is INVALID is not compared unless --with-invalid: its figures broke the rules a trusted run keeps, and a median is only as good as the runs it is taken over.\n"
 		"- **Compared**: a node whose run says `\"complete\": true`, is not INVALID (unless --with-invalid) and was measured as most nodes of its group (the members listed under Groups); a ladder or absorption table is compared on the same terms, separately.\n"
 		"- **Median sets** (`median-g<k>/`): per curve of the group, every compared node's curve model read at the same fractions u = 1/%d .. 1 of its own maximum bandwidth; the median latency at each u, at u x the median maximum (the model's own rule between read shares).  `lat_ns_std` holds 1.4826 x MAD across the nodes, `repeats` the number of nodes the curve was made from.  A curve set that mess export and mess compare read.\n\n",
 		FLEET_COMMON_FRAC, MESS_FLEET_MIN_SCALE_REL, MESS_FLEET_MIN_NODES, f->mad,
-		FLEET_MEDIAN_STEPS);
+		100 * FLEET_MIN_EFFECT, 100 * FLEET_MIN_EFFECT_SLOPE, FLEET_MEDIAN_STEPS);
 }
 
 int fleet_write_md(const struct fleet *f, const char *outdir, int have_plots,
@@ -409,9 +409,10 @@ int fleet_write_md(const struct fleet *f, const char *outdir, int have_plots,
 		return -errno;
 	for (size_t g = 0; g < f->ngroups; g++)
 		compared += f->grp[g].compared;
-	fprintf(fp, "# Fleet: %s\n\n%zu node director%s; %zu compared in %zu group%s; %zu outlier%s (|robust z| > %g within the group).\n\n",
+	fprintf(fp, "# Fleet: %s\n\n%zu node director%s; %zu compared in %zu group%s; %zu outlier%s (|robust z| > %g within the group, and more than %g %% from its median).\n\n",
 		f->dir, f->n, f->n == 1 ? "y" : "ies", compared, f->ngroups,
-		f->ngroups == 1 ? "" : "s", f->noutliers, f->noutliers == 1 ? "" : "s", f->mad);
+		f->ngroups == 1 ? "" : "s", f->noutliers, f->noutliers == 1 ? "" : "s", f->mad,
+		100 * FLEET_MIN_EFFECT);
 	fprintf(fp, "Verdicts of the nodes' runs: ");
 	verdict_counts(fp, f);
 	if (f->with_invalid)
