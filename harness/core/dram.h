@@ -60,6 +60,15 @@ struct mess_dram_bytes {
  * none can (d->status says what was tried and why, with the fix), -EINVAL
  * for a name not in the table (one line in d->status).
  */
+/*
+ * A --NAME list of memory-controller families (mess_dram_families[]):
+ * the list rule of every option (mess_parse_items), so a repeated or
+ * empty item is bad input, not a family that later "cannot count".  0,
+ * or -EINVAL with one line in err; `also` opens what else is allowed
+ * ("auto, off, or").
+ */
+int mess_dram_check_list(const char *name, const char *s, const char *also,
+			 char *err, size_t errlen);
 int mess_dram_open(struct mess_dram *d, struct mess_topo *t, const char *want,
 		   const int *pkgs, int npkgs);
 void mess_dram_close(struct mess_dram *d);

@@ -115,37 +115,13 @@ static int resolve_mixes(struct mess_cfg *cfg, char *err, size_t errlen)
 	return 0;
 }
 
-/* A family's index in mess_dram_families[]: one --counters item. */
-static int counter_family(const char *w, void *ctx, double *v)
-{
-	(void)ctx;
-	for (size_t i = 0; i < mess_dram_nfamilies; i++)
-		if (!strcmp(mess_dram_families[i].name, w)) {
-			*v = (double)i;
-			return 0;
-		}
-	return -EINVAL;
-}
-
-/* auto, off, or names of mess_dram_families[], each once: the list rule
- * of every option (mess_parse_items), so a repeated or empty item is bad
- * input here, not a family that later "cannot count". */
+/* auto, off, or names of mess_dram_families[], each once (core/dram.c). */
 static int resolve_counters(struct mess_cfg *cfg, char *err, size_t errlen)
 {
-	char allowed[512];
-	double v[64];
-	size_t at;
-	int n;
-	struct mess_items it = { "counters", counter_family, NULL, "is not allowed", allowed };
-
 	if (!strcmp(cfg->counters, "auto") || !strcmp(cfg->counters, "off"))
 		return 0;
-	at = (size_t)snprintf(allowed, sizeof(allowed),
-			      "auto, off, or memory-controller families separated by commas:");
-	for (size_t i = 0; i < mess_dram_nfamilies && at < sizeof(allowed); i++)
-		at += (size_t)snprintf(allowed + at, sizeof(allowed) - at, " %s",
-				       mess_dram_families[i].name);
-	return mess_parse_items(&it, cfg->counters, v, 64, &n, err, errlen) ? -EINVAL : 0;
+	return mess_dram_check_list("counters", cfg->counters, "auto, off, or",
+				    err, errlen);
 }
 
 int mess_options_parse(struct mess_cfg *cfg, int argc, char **argv,

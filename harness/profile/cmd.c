@@ -320,6 +320,11 @@ int mess_profile_main(int argc, char **argv)
 		return -EINVAL;
 	}
 	cmd[ncmd] = NULL;
+	if (strcmp(o.counters, "auto") && strcmp(o.counters, "off") &&
+	    mess_dram_check_list("counters", o.counters, "auto or", err, sizeof(err))) {
+		fprintf(stderr, "mess profile: %s\n", err);
+		return -EINVAL;
+	}
 	if (!strcmp(o.counters, "off")) {
 		fprintf(stderr, "mess profile: --counters: 'off' is not allowed; allowed: auto or memory-controller families (mess counters --list)\n");
 		return -EINVAL;
