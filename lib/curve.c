@@ -242,3 +242,20 @@ int mess_curve_median_read(struct mess_curve *c)
 	free(v);
 	return 0;
 }
+
+size_t mess_curve_pressure_index(const struct mess_curve *c, size_t *idx)
+{
+	size_t i, j, n = 0;
+
+	/* A stable insertion sort: curves hold tens of points when this is
+	 * asked (the summaries and the rules), never a file's thousands. */
+	for (i = 0; i < c->n; i++) {
+		if (!mess_point_usable(&c->pts[i]))
+			continue;
+		for (j = n; j > 0 && c->pts[idx[j - 1]].nop < c->pts[i].nop; j--)
+			idx[j] = idx[j - 1];
+		idx[j] = i;
+		n++;
+	}
+	return n;
+}

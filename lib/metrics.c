@@ -11,26 +11,6 @@
 #include "mess/quality.h"
 #include "mess/json.h"
 
-/*
- * Indices of the usable points in increasing pressure order.  The caller's
- * curve is const and may not be sorted yet; a stable insertion sort keeps
- * measurement order among equal nop counts.
- */
-static size_t pressure_order(const struct mess_curve *c, size_t *idx)
-{
-	size_t i, j, n = 0;
-
-	for (i = 0; i < c->n; i++) {
-		if (!mess_point_usable(&c->pts[i]))
-			continue;
-		for (j = n; j > 0 && c->pts[idx[j - 1]].nop < c->pts[i].nop; j--)
-			idx[j] = idx[j - 1];
-		idx[j] = i;
-		n++;
-	}
-	return n;
-}
-
 static void summarise_curve(const struct mess_curve *c, const size_t *idx,
 			    size_t n, double unloaded_ns, double wave_tol,
 			    struct mess_curve_summary *cs)
@@ -149,7 +129,7 @@ int mess_summarise(const struct mess_family *f, double unloaded_ns,
 
 	for (i = 0; i < f->n; i++) {
 		struct mess_curve_summary *cs = &out->curves[i];
-		size_t n = pressure_order(&f->curves[i], idx);
+		size_t n = mess_curve_pressure_index(&f->curves[i], idx);
 
 		summarise_curve(&f->curves[i], idx, n, unloaded_ns, wave_tol,
 				cs);

@@ -109,16 +109,7 @@ static void residuals(const struct mess_curve *c, double *res)
 		res[i] = 0;
 	if (!idx)
 		return;
-	for (size_t i = 0; i < n; i++) {
-		size_t j;
-
-		if (!mess_point_usable(&c->pts[i]))
-			continue;
-		for (j = m; j > 0 && c->pts[idx[j - 1]].nop < c->pts[i].nop; j--)
-			idx[j] = idx[j - 1];
-		idx[j] = i;
-		m++;
-	}
+	m = mess_curve_pressure_index(c, idx);
 	for (int k = 0; k < 2; k++) {
 #define V(i) (*(const double *)((const char *)&c->pts[idx[i]] + off[k]))
 		double top = 0;
@@ -353,6 +344,13 @@ void mess_verdict_md(FILE *f, const struct mess_verdict *v)
 		fprintf(f, "- and %zu more reasons (see meta.json `quality`)\n",
 			v->dropped);
 	fprintf(f, "\n");
+}
+
+void mess_verdict_warn(FILE *f, const char *prefix, const struct mess_verdict *v)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (v->r[i].level > MESS_PASS)
+			fprintf(f, "%swarning: %s\n", prefix, v->r[i].text);
 }
 
 void mess_verdict_print(FILE *f, const char *prog, const struct mess_verdict *v)

@@ -268,9 +268,7 @@ static void look(struct mess_absorb *a)
 	}
 	mess_verdict_init(&a->t.verdict);
 	mess_env_verdict(&a->t.machine, &a->t.verdict);
-	for (size_t i = 0; i < a->t.verdict.n; i++)
-		if (a->t.verdict.r[i].level > MESS_PASS)
-			fprintf(stderr, "absorb: warning: %s\n", a->t.verdict.r[i].text);
+	mess_verdict_warn(stderr, "absorb: ", &a->t.verdict);
 }
 
 int mess_absorb_open(struct mess_absorb **ap, const struct mess_absorb_opts *o,

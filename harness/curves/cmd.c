@@ -207,9 +207,7 @@ static int look(struct mess_run *r)
 	if (err)
 		goto out;
 	mess_env_verdict(&r->env, &r->verdict);
-	for (size_t i = 0; i < r->verdict.n; i++)
-		if (r->verdict.r[i].level > MESS_PASS)
-			fprintf(stderr, "warning: %s\n", r->verdict.r[i].text);
+	mess_verdict_warn(stderr, "", &r->verdict);
 	err = mess_disturb_open(&r->dist);
 	if (!err)
 		err = mess_disturb_add_self(&r->dist, r->topo.core_pu[r->chase_core],

@@ -225,28 +225,33 @@ static void chase_window(struct mess_run *r, const struct mess_gen_kernel *k,
 		r->chase_iters = want < 4 ? 4 : (uint64_t)want;
 }
 
-/* The median of the finite values (NAN if none): a window whose counter
- * gave no figure is left out, never counted as 0. */
+/* The finite values of v[0..n) into f: how many.  A window whose
+ * counter gave no figure is left out, never counted as 0. */
+static unsigned finite_of(const double *v, unsigned n, double *f)
+{
+	unsigned m = 0;
+
+	for (unsigned i = 0; i < n && i < MAX_WINDOWS; i++)
+		if (isfinite(v[i]))
+			f[m++] = v[i];
+	return m;
+}
+
+/* The median and the standard deviation of the finite values (NAN if
+ * none). */
 static double median_finite(const double *v, unsigned n)
 {
 	double f[MAX_WINDOWS];
-	unsigned m = 0;
+	unsigned m = finite_of(v, n, f);
 
-	for (unsigned i = 0; i < n && i < MAX_WINDOWS; i++)
-		if (isfinite(v[i]))
-			f[m++] = v[i];
 	return m ? mess_median(f, m) : NAN;
 }
 
-/* The standard deviation of the finite values (NAN if none). */
 static double std_finite(const double *v, unsigned n)
 {
 	double f[MAX_WINDOWS];
-	unsigned m = 0;
+	unsigned m = finite_of(v, n, f);
 
-	for (unsigned i = 0; i < n && i < MAX_WINDOWS; i++)
-		if (isfinite(v[i]))
-			f[m++] = v[i];
 	return m ? mess_stddev(f, m) : NAN;
 }
 

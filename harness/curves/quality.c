@@ -19,18 +19,12 @@
 /* The clock range across the run's windows worth a note. */
 #define CLOCK_RANGE_NOTE 0.10
 
-/* Points by increasing pressure (nop descending) as indices. */
-static size_t *pressure_order(const struct mess_curve *c)
+/* The usable points by increasing pressure, as indices (NULL: no memory). */
+static size_t *pressure_order(const struct mess_curve *c, size_t *n)
 {
 	size_t *idx = malloc((c->n ? c->n : 1) * sizeof(*idx));
 
-	for (size_t i = 0; idx && i < c->n; i++) {
-		size_t j = i;
-
-		for (; j > 0 && c->pts[idx[j - 1]].nop < c->pts[i].nop; j--)
-			idx[j] = idx[j - 1];
-		idx[j] = i;
-	}
+	*n = idx ? mess_curve_pressure_index(c, idx) : 0;
 	return idx;
 }
 
@@ -43,15 +37,15 @@ static size_t *pressure_order(const struct mess_curve *c)
 static unsigned wave_candidates(const struct mess_run *r,
 				const struct mess_curve *c, unsigned char *inv)
 {
-	size_t *idx = pressure_order(c), imax = 0;
+	size_t m, *idx = pressure_order(c, &m), imax = 0;
 	unsigned n = 0;
 
 	if (!idx)
 		return 0;
-	for (size_t i = 1; i < c->n; i++)
+	for (size_t i = 1; i < m; i++)
 		if (c->pts[idx[i]].bw_gbs > c->pts[idx[imax]].bw_gbs)
 			imax = i;
-	for (size_t i = imax + 1; i < c->n; i++) {
+	for (size_t i = imax + 1; i < m; i++) {
 		const struct mess_point *q = &c->pts[idx[i - 1]], *p = &c->pts[idx[i]];
 
 		if (p->bw_gbs < q->bw_gbs * (1 - r->cfg.wave_tol) &&

@@ -172,9 +172,7 @@ static int look(struct ladder_run *run, struct mess_topo *topo, int core,
 	if (err)
 		return err;
 	mess_env_verdict(&run->env, &run->verdict);
-	for (size_t i = 0; i < run->verdict.n; i++)
-		if (run->verdict.r[i].level > MESS_PASS)
-			fprintf(stderr, "mess ladder: warning: %s\n", run->verdict.r[i].text);
+	mess_verdict_warn(stderr, "mess ladder: ", &run->verdict);
 	return 0;
 }
 

@@ -142,6 +142,13 @@ struct mess_curve *mess_family_curve(struct mess_family *f, uint32_t store_pct,
  * the measured share drifts from point to point.  0 or -ENOMEM. */
 int mess_curve_median_read(struct mess_curve *c);
 
+/*
+ * Indices of c's usable points in increasing pressure order (nop
+ * descending, equal nops in the curve's order) into idx (room for c->n):
+ * how many.  For a curve that is const or not sorted yet.
+ */
+size_t mess_curve_pressure_index(const struct mess_curve *c, size_t *idx);
+
 /* Points to increasing pressure: nop descending, ties keep their order. */
 void mess_curve_sort_pressure(struct mess_curve *c);
 

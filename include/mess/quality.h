@@ -117,6 +117,9 @@ int mess_level_parse(const char *s, enum mess_level *l);
 json_t *mess_verdict_json(const struct mess_verdict *v);
 /* "## Verdict: WARN" and its reasons as a list: the head of a report. */
 void mess_verdict_md(FILE *f, const struct mess_verdict *v);
+/* "<prefix>warning: <text>" for each reason above a note: what a look
+ * before the start found, said before measuring begins. */
+void mess_verdict_warn(FILE *f, const char *prefix, const struct mess_verdict *v);
 /* "<prog>: verdict WARN: <reason>" per reason, worst first. */
 void mess_verdict_print(FILE *f, const char *prog, const struct mess_verdict *v);
 
