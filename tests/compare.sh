@@ -70,10 +70,23 @@ check "public sets carry no verdict: none, no reason, in compare.json, meta.json
 	'jqe "all(.sets[]; .verdict == \"none\" and .verdict_reason == null)" "$j" && jqe "all(.sets[]; .verdict == \"none\")" "$d/meta.json" && [ $(grep -c "| none (not a run of this suite) |" "$d/compare.md") -eq 2 ]'
 check "no verdict said on stderr for sets without one" '! grep -q ": verdict " "$out/ref.err"'
 
-"$mess" compare "$ddr" "$hbm" --out "$d" --no-plots >/dev/null 2>"$out/again.err"
+# A rerun into compare's own earlier output replaces it (issue 22 item
+# 8b): the other --app and --no-plots are what the new files say.
+cp "$d/compare.json" "$out/first.json"
+"$mess" compare "$ddr" "$hbm" --out "$d" --no-plots --app 100:10 >/dev/null 2>"$out/again.err"
 rc=$?
-check "a second comparison into the same --out is refused (exit $rc)" \
-	'[ $rc -eq 1 ] && grep -q "exists and is not an empty directory" "$out/again.err"'
+check "a second comparison into its own earlier --out replaces it (exit $rc)" \
+	'[ $rc -eq 0 ] && jqe "(.apps | length) == 1" "$j" && ! cmp -s "$j" "$out/first.json" && jqe ".complete == true" "$d/meta.json"' ||
+	cat "$out/again.err"
+# Anything else in --out is refused, and no refusal advises --resume,
+# which compare does not have (issue 22 item 8a).
+cp -r "$d" "$out/other" && touch "$out/other/notes.txt"
+"$mess" compare "$ddr" "$hbm" --out "$out/other" --no-plots >/dev/null 2>"$out/other.err"
+rc=$?
+check "an --out that holds more than an earlier comparison is refused, untouched (exit $rc)" \
+	'[ $rc -eq 1 ] && [ $(wc -l <"$out/other.err") -eq 1 ] && grep -q "notes.txt" "$out/other.err" && cmp -s "$j" "$out/other/compare.json"' ||
+	cat "$out/other.err"
+check "no refusal advises --resume" '! grep -q -- --resume "$out/other.err"'
 mkdir "$out/empty"
 "$mess" compare "$ddr" /nonexistent/set --out "$out/bad" --no-plots >/dev/null 2>"$out/bad.err"
 rc=$?

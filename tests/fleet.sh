@@ -214,7 +214,7 @@ rc=$?
 check "--mad 0: exit 1, nothing written ($rc)" '[ $rc -eq 1 ] && [ ! -e "$out/x3" ] && grep -q "^mess fleet: --mad: .0. is not allowed" "$out/e3"'
 "$mess" fleet "$out/same" --out "$out/same-f" >/dev/null 2>"$out/e4"
 rc=$?
-check "--out not empty: exit 1 ($rc)" '[ $rc -eq 1 ] && grep -q "is not an empty directory" "$out/e4"'
+check "--out not empty: exit 1, one line, no --resume advised (fleet has none) ($rc)" '[ $rc -eq 1 ] && grep -q "is not an empty directory" "$out/e4" && [ $(wc -l <"$out/e4") -eq 1 ] && ! grep -q -- --resume "$out/e4"'
 
 # ---- 1,000 nodes ----
 t0=$(date +%s%N)

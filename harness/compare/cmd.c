@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/compare.h"
 #include "core/options.h"
@@ -33,7 +34,7 @@ struct compare_opts {
 
 static const struct mess_opt opts[] = {
 	{ "out", MESS_OPT_STR, S(out), 0, 0, "DIR",
-	  "new or empty directory (default results/<host>-compare-<UTC timestamp>)" },
+	  "new, empty, or an earlier comparison (replaced) (default results/<host>-compare-<UTC timestamp>)" },
 	{ "app", MESS_OPT_STR, S(app), 0, 0, "R:BW[,R:BW]",
 	  "an application moving BW GB/s at R % reads: which set serves it at lower latency (repeatable)" },
 	{ "ghz", MESS_OPT_DOUBLE, F(ghz), 0, 0.1, 20, "GHZ",
@@ -122,19 +123,96 @@ static int apps(int argc, char **argv, double *r, double *bw, size_t *n,
 	return 0;
 }
 
-/* mess_rundir_open refuses a directory holding a comparison; this one
- * also holds other results (a run's meta.json), so any file is refused. */
-static int used(const char *dir)
+/* What compare writes into --out: a rerun may replace these, nothing else. */
+static const char *const own_files[] = {
+	MESS_COMPARE_JSON, "compare.md", "meta.json", MESS_RESUME_FILE, ".lock", "plots",
+};
+
+static int own_name(const char *name, int in_plots)
 {
+	if (in_plots)
+		return !strncmp(name, "compare", 7) || !strcmp(name, "gnuplot.log");
+	for (size_t i = 0; i < sizeof(own_files) / sizeof(own_files[0]); i++)
+		if (!strcmp(name, own_files[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * --out may be new, empty, or hold only an earlier comparison (its
+ * meta.json says "mess compare"), which a rerun replaces: the user asked
+ * for this directory again.  Anything else (a run's meta.json, a file of
+ * theirs) is refused: 1 and the first foreign entry into bad.
+ */
+static int used(const char *dir, char *bad, size_t badlen)
+{
+	char path[PATH_MAX + 32], tool[64] = "";
 	DIR *d = dir[0] ? opendir(dir) : NULL;
 	struct dirent *e;
-	int any = 0;
+	json_t *j;
+	int any = 0, foreign = 0;
 
-	while (d && !any && (e = readdir(d)))
-		any = strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	if (!d)
+		return dir[0] && errno != ENOENT;
+	while (!foreign && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		any = 1;
+		foreign = !own_name(e->d_name, 0);
+		if (foreign)
+			snprintf(bad, badlen, "%s", e->d_name);
+	}
+	closedir(d);
+	snprintf(path, sizeof(path), "%s/plots", dir);
+	d = foreign ? NULL : opendir(path);
+	while (d && !foreign && (e = readdir(d))) {
+		foreign = e->d_name[0] != '.' && !own_name(e->d_name, 1);
+		if (foreign)
+			snprintf(bad, badlen, "plots/%s", e->d_name);
+	}
 	if (d)
 		closedir(d);
-	return any || (dir[0] && !d && errno != ENOENT);
+	snprintf(path, sizeof(path), "%s/meta.json", dir);
+	j = any && !foreign ? json_load_file(path, 0, NULL) : NULL;
+	if (json_string_value(json_object_get(j, "tool")))
+		snprintf(tool, sizeof(tool), "%s", json_string_value(json_object_get(j, "tool")));
+	json_decref(j);
+	if (any && !foreign && strcmp(tool, "mess compare")) {
+		snprintf(bad, badlen, "meta.json");
+		foreign = 1;
+	}
+	return foreign;
+}
+
+/* An earlier comparison in --out, checked by used(): its files go, so
+ * that the new one is whole and nothing stale (plots of a run with plots
+ * under one with --no-plots) is left beside it.  .lock stays: a
+ * comparison still writing there holds it, and mess_rundir_open refuses. */
+static void replace_own(const char *dir)
+{
+	char path[PATH_MAX + 300];
+	DIR *d;
+	struct dirent *e;
+
+	snprintf(path, sizeof(path), "%s/plots", dir);
+	d = opendir(path);
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/plots/%s", dir, e->d_name);
+		unlink(path);
+	}
+	if (d)
+		closedir(d);
+	for (size_t i = 0; i < sizeof(own_files) / sizeof(own_files[0]); i++) {
+		if (!strcmp(own_files[i], ".lock"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, own_files[i]);
+		if (!strcmp(own_files[i], "plots"))
+			rmdir(path);
+		else
+			unlink(path);
+	}
 }
 
 static int usable(const struct mess_family *f)
@@ -230,6 +308,7 @@ int mess_compare_main(int argc, char **argv)
 	struct compare_opts o = { 0 };
 	struct mess_rundir rd = { 0 };
 	char err[512] = "", plots[600] = "skipped: --no-plots", *pos[MESS_CMP_MAX_SETS];
+	char bad[NAME_MAX + 8] = "";
 	double r[MESS_COMPARE_MAX_APPS], bw[MESS_COMPARE_MAX_APPS];
 	size_t napps = 0;
 	int npos = 0, rc;
@@ -253,14 +332,17 @@ int mess_compare_main(int argc, char **argv)
 		fprintf(stderr, "mess compare: %s\n", err);
 		return -EINVAL;
 	}
-	if (used(o.out)) {
-		fprintf(stderr, "mess compare: --out: %s exists and is not an empty directory; allowed: a new or empty directory\n",
-			o.out);
+	if (used(o.out, bad, sizeof(bad))) {
+		fprintf(stderr, "mess compare: --out: %s holds %s, not only an earlier comparison; allowed: a new or empty directory, or one an earlier mess compare wrote (replaced)\n",
+			o.out, bad[0] ? bad : "what cannot be read");
 		return -EEXIST;
 	}
 	memset(&l, 0, sizeof(l));
 	rc = load(&l, pos, npos, o.ghz);
 	if (!rc) {
+		/* Only once the sets are read: bad input leaves the old one. */
+		if (o.out[0])
+			replace_own(o.out);
 		rc = mess_rundir_open(&rd, "mess compare", "compare", o.out, NULL,
 				      MESS_COMPARE_JSON, argc, argv);
 		if (rc == -EEXIST)
