@@ -55,7 +55,7 @@ static int out_open(struct out *o, const char *dir, const char *name,
 
 /* Close and rename into place; on any earlier error (ret) or a failed
  * write or close, remove the partial file instead.  A failed write is
- * said whatever ret is: the caller's -EIO (mess_json_dumpf) carries no
+ * said whatever ret is: the caller's -EIO or -errno (mess_json_dumpf) carries no
  * message, and "disk full" is what the user must read. */
 static int out_close(struct out *o, int ret, char *err, size_t errlen)
 {
@@ -64,7 +64,7 @@ static int out_close(struct out *o, int ret, char *err, size_t errlen)
 	errno = 0;
 	if (fclose(o->fp) || bad) {
 		e = errno ? errno : bad && e ? e : EIO;
-		if (!ret || ret == -EIO)
+		if (!ret || ret == -EIO || ret == -e)
 			ret = fail(err, errlen, -e, "%s: cannot write: %s%s",
 				   o->path, strerror(e),
 				   e == ENOSPC ? " (disk full)" : "");

@@ -27,9 +27,12 @@ int mess_json_set(json_t *obj, const char *key, json_t *v)
 
 int mess_json_dumpf(const json_t *j, FILE *f)
 {
-	if (json_dumpf(j, f, JSON_INDENT(2) | JSON_REAL_PRECISION(15)))
-		return -EIO;
-	return fputc('\n', f) == EOF ? -EIO : 0;
+	/* A stream that failed keeps its errno (ENOSPC: a full disk). */
+	errno = 0;
+	if (json_dumpf(j, f, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) ||
+	    fputc('\n', f) == EOF)
+		return ferror(f) && errno ? -errno : -EIO;
+	return 0;
 }
 
 json_t *mess_json_pack(const char *fmt, ...)

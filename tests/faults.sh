@@ -137,6 +137,55 @@ check "empty table: exit 2 (got $rc)" '[ $rc -eq 2 ]'
 check "empty table: said" 'grep -q "nothing could be measured" "$tmp/e.err"'
 check "empty table: not complete" 'jq -e ".complete == false" "$tmp/empty/meta.json" >/dev/null'
 
+# 8c. A full disk under each command's whole-file writes (the shim opens
+#     /dev/full for them): exit 2, ONE line naming the file and "disk full"
+#     (no "setup failed: Input/output error" after it); curves and absorb
+#     are completed by --resume, or started again into the same --out
+#     when no resume.json could be written.  full WHAT DIR FILE[.tmp] CMD...
+#     (name.tmp: a whole-file write; a points file: its appends, 300 bytes)
+full() {
+	local what=$1 dir=$2 file=${3%.tmp} rc n
+	local want=/$(basename "$dir")/$3
+	shift 3
+	rm -rf "$dir"
+	LD_PRELOAD=$shim MESS_FAULT_FILE=$want MESS_FAULT_BYTES=300 \
+		"$mess" "$@" --out "$dir" >/dev/null 2>"$dir.err"
+	rc=$?
+	n=$(grep -c -e "cannot write" -e "setup failed" -e "Input/output" -e "failed:" "$dir.err")
+	check "$what, $file full: exit 2 (got $rc)" '[ $rc -eq 2 ]'
+	check "$what, $file full: one line names it and 'disk full' ($n lines)" \
+		'[ "$n" -eq 1 ] && grep -q "$dir/$file: cannot write: No space left on device (disk full)" "$dir.err"'
+}
+for f in meta.json resume.json; do
+	full "curves (setup)" "$tmp/cf-${f%.json}" $f.tmp $Q
+	check "curves (setup), $f full: said how to go on" \
+		'grep -q -e "--resume $tmp/cf-${f%.json}" -e "run it again" "$tmp/cf-${f%.json}.err"'
+	if [ -e "$tmp/cf-${f%.json}/resume.json" ]; then
+		"$mess" --resume "$tmp/cf-${f%.json}" >/dev/null 2>&1
+	else
+		"$mess" $Q --out "$tmp/cf-${f%.json}" >/dev/null 2>&1
+	fi
+	check "curves (setup), $f full: then completed" 'whole "$tmp/cf-${f%.json}"'
+done
+full "curves (late)" "$tmp/cl" curves.csv $Q
+"$mess" --resume "$tmp/cl" >/dev/null 2>&1
+check "curves (late): --resume completes" 'whole "$tmp/cl"'
+for f in meta.json.tmp absorption_points.csv; do
+	full absorb "$tmp/af-${f%%.*}" $f $A
+	check "absorb, $f full: --resume named" 'grep -q -- "--resume $tmp/af-${f%%.*}" "$tmp/af-${f%%.*}.err"'
+	"$mess" absorb --resume "$tmp/af-${f%%.*}" >/dev/null 2>&1
+	check "absorb, $f full: --resume completes" 'jq -e .complete "$tmp/af-${f%%.*}/meta.json" >/dev/null'
+done
+for f in compare.json compare.md meta.json; do
+	full compare "$tmp/kf-${f%.*}" $f.tmp compare "$good" "$tmp/full" --no-plots
+	check "compare, $f full: says run again" 'grep -q "run it again with a new --out" "$tmp/kf-${f%.*}.err"'
+done
+mkdir -p "$tmp/fleet" && cp -r "$good" "$tmp/fleet/n1" && cp -r "$good" "$tmp/fleet/n2"
+for f in fleet.csv fleet.md meta.json; do
+	full fleet "$tmp/ff-${f%.*}" $f.tmp fleet "$tmp/fleet" --no-plots
+	check "fleet, $f full: says run again" 'grep -q "run it again with a new --out" "$tmp/ff-${f%.*}.err"'
+done
+
 # 9-10. A signal is noticed within about a second even in long runs (a
 #    wide bound: the machine may be shared).  stopped SIG WAIT WHAT DIR
 #    MESS-ARGS...: start mess into DIR, send SIG after WAIT s, check it.

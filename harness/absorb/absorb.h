@@ -272,9 +272,6 @@ struct row *absorb_find_row_tb(struct absorb_table *t, const char *key, int tb);
 
 /* state.c: the resume state and the points file */
 int absorb_state_open(struct mess_absorb *a, int argc, char **argv);
-/* A results file that could not be written, said with the file, the reason
- * (a full disk named) and how to continue; returns err. */
-int absorb_write_failed(struct mess_absorb *a, int err);
 /* The most iterations calibration makes a run (measure.c), and so the most
  * a resumed state may hold. */
 #define ABSORB_MAX_ITERS (1ULL << 40)

@@ -11,6 +11,7 @@
 #include "core/outdir.h"
 #include "core/rundir.h"
 #include "core/signals.h"
+#include "core/util.h"
 
 /* Without noise sites on this ISA the latency ladder still runs. */
 const char *mess_absorb_unavailable(void)
@@ -59,6 +60,9 @@ int mess_absorb_main(int argc, char **argv)
 		if (rc == -EEXIST || rc == -EALREADY || rc == -EPROTO ||
 		    (rc == -EINVAL && o.resume[0] && !a->rd.state))
 			rc = mess_rundir_refused(&a->rd, rc);
+		else if (a && mess_write_failed(rc))
+			/* A full disk: the file named, in the run's one line. */
+			rc = mess_rundir_end(&a->rd, rc, 0);
 		else
 			fprintf(stderr, "mess absorb: %s\n", err);
 		mess_absorb_free(a);

@@ -226,7 +226,7 @@ int absorb_state_open(struct mess_absorb *a, int argc, char **argv)
 	if (!err && !a->points.size)
 		err = mess_append(&a->points, POINTS_HEADER "\n",
 				  sizeof(POINTS_HEADER));
-	return err ? absorb_write_failed(a, err) : 0;
+	return err;
 }
 
 int absorb_record_point(struct mess_absorb *a, struct row *r,
@@ -258,20 +258,12 @@ int absorb_record_point(struct mess_absorb *a, struct row *r,
 		return -ENAMETOOLONG;
 	err = mess_append(&a->points, line, (size_t)n);
 	if (err)
-		return absorb_write_failed(a, err);
+		return err;
 	err = add_point(&a->t, &r->pair[m], pt, po);
 	if (err)
 		return err;
 	a->t.points_measured++;
 	return 0;
-}
-
-int absorb_write_failed(struct mess_absorb *a, int err)
-{
-	fprintf(stderr, "mess absorb: %s: cannot write: %s%s; every point before it is kept: free space, then mess absorb --resume %s\n",
-		a->points.path, strerror(-err), err == -ENOSPC ? " (disk full)" : "",
-		a->rd.dir);
-	return err;
 }
 
 int absorb_record_work(struct mess_absorb *a, const struct row *r,

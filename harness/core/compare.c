@@ -233,10 +233,8 @@ static int write_md(const struct mess_compare_ctx *c, const char *dir)
 
 	if (!f)
 		return -errno;
-	if (mess_compare_write_md(c, f)) {
-		fclose(f);
-		return -EIO;
-	}
+	if (mess_compare_write_md(c, f))
+		return mess_tmp_abandon(dir, "compare.md", f, -EIO);
 	return mess_tmp_commit(dir, "compare.md", f);
 }
 

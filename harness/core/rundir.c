@@ -190,6 +190,7 @@ int mess_rundir_open(struct mess_rundir *d, const char *cmd, const char *kind,
 
 	memset(d, 0, sizeof(*d));
 	d->cmd = cmd;
+	mess_write_failed_clear();
 	mess_host_path_name(host, sizeof(host));
 	mess_utc_now(d->start_utc, sizeof(d->start_utc), 0);
 	if (resume && resume[0]) {
@@ -308,6 +309,21 @@ int mess_rundir_end(const struct mess_rundir *d, int rc, int frc)
 	if (rc || frc) {
 		int e = rc ? rc : frc;
 
+		char then[2 * PATH_MAX + 160], rj[PATH_MAX + 32];
+
+		/* Before resume.json exists there is nothing to resume: the
+		 * same command again, into the same --out, starts it. */
+		snprintf(rj, sizeof(rj), "%s/%s", d->dir, MESS_RESUME_FILE);
+		if (again && !access(rj, F_OK))
+			snprintf(then, sizeof(then), "what was written before is kept in %s: free space, then %s --resume %s",
+				 d->dir, d->cmd, d->dir);
+		else if (again)
+			snprintf(then, sizeof(then), "nothing was measured: free space, then run it again (the same --out %s will do)",
+				 d->dir);
+		else
+			snprintf(then, sizeof(then), "this command does not resume: free space, then run it again with a new --out");
+		if (mess_write_failed_say(d->cmd, e, then))
+			return e;
 		fprintf(stderr, "%s: failed: %s%s; partial result in %s%s%s\n", d->cmd,
 			strerror(-e), e == -ENOSPC ? " (disk full)" : "", d->dir,
 			e == -ENOSPC && again ? "; free space, then continue with --resume " : "",

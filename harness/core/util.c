@@ -70,6 +70,52 @@ FILE *mess_file_open(const char *dir, const char *name, const char *mode)
 	return fopen(path, mode);
 }
 
+/* The first write that failed since the last clear, and its error: the
+ * line a command ends with names the file (a full disk) wherever in the
+ * command it happened, and no later write (meta.json saying incomplete)
+ * takes its place. */
+static char failed_path[PATH_MAX + 64];
+static int failed_err;
+
+static int note_failed(const char *path, int err)
+{
+	if (err && !failed_err) {
+		snprintf(failed_path, sizeof(failed_path), "%s", path);
+		failed_err = err;
+	}
+	return err;
+}
+
+static int note_failed_in(const char *dir, const char *name, int err)
+{
+	char path[PATH_MAX + 64];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return note_failed(path, err);
+}
+
+void mess_write_failed_clear(void)
+{
+	failed_err = 0;
+	failed_path[0] = '\0';
+}
+
+const char *mess_write_failed(int err)
+{
+	return err && err == failed_err ? failed_path : NULL;
+}
+
+int mess_write_failed_say(const char *cmd, int err, const char *then)
+{
+	const char *path = mess_write_failed(err);
+
+	if (!path)
+		return 0;
+	fprintf(stderr, "%s: %s: cannot write: %s%s; %s\n", cmd, path,
+		strerror(-err), err == -ENOSPC ? " (disk full)" : "", then);
+	return 1;
+}
+
 FILE *mess_tmp_open(const char *dir, const char *name)
 {
 	char tmp[128];
@@ -83,8 +129,13 @@ FILE *mess_tmp_open(const char *dir, const char *name)
 	/* A link planted as name.tmp is not followed out of the run
 	 * directory (the rename then replaces a link, never its target). */
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
-	if (fd < 0)
+	if (fd < 0) {
+		int e = errno;
+
+		note_failed_in(dir, name, -e);
+		errno = e;
 		return NULL;
+	}
 	f = fdopen(fd, "w");
 	if (!f)
 		close(fd);
@@ -108,7 +159,7 @@ int mess_tmp_commit(const char *dir, const char *name, FILE *f)
 	/* A half-written replacement is worth nothing: the old file stays. */
 	if (err)
 		unlink(a);
-	return err;
+	return note_failed(b, err);
 }
 
 int mess_json_write(const char *dir, const char *name, json_t *j)
@@ -128,10 +179,22 @@ int mess_json_write(const char *dir, const char *name, json_t *j)
 	json_decref(j);
 	if (!err)
 		return mess_tmp_commit(dir, name, f);
-	/* Nothing half written is renamed into place, or left beside it. */
+	return mess_tmp_abandon(dir, name, f, err);
+}
+
+int mess_tmp_abandon(const char *dir, const char *name, FILE *f, int err)
+{
+	/* A stream that failed kept no errno: one more byte, flushed, fails
+	 * again the same way (ENOSPC), and the file is discarded anyway. */
+	if (ferror(f)) {
+		clearerr(f);
+		errno = 0;
+		if ((fputc('\n', f) == EOF || fflush(f)) && errno)
+			err = -errno;
+	}
 	fclose(f);
 	mess_tmp_discard(dir, name);
-	return err;
+	return note_failed_in(dir, name, err);
 }
 
 void mess_tmp_discard(const char *dir, const char *name)
@@ -153,7 +216,7 @@ int mess_append_open(struct mess_appender *a, const char *dir,
 	a->fd = open(a->path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW |
 		     O_CLOEXEC, 0666);
 	if (a->fd < 0)
-		return -errno;
+		return note_failed(a->path, -errno);
 	if (fstat(a->fd, &st)) {
 		int err = -errno;
 
@@ -180,8 +243,8 @@ int mess_append(struct mess_appender *a, const char *buf, size_t len)
 			/* Never leave a partial line for the next one to be
 			 * appended onto. */
 			if (ftruncate(a->fd, a->size))
-				return err;
-			return err;
+				return note_failed(a->path, err);
+			return note_failed(a->path, err);
 		}
 		done += (size_t)n;
 	}

@@ -24,6 +24,18 @@ FILE *mess_file_open(const char *dir, const char *name, const char *mode);
  * way, and a failed dir/name.tmp removed, the old dir/name kept. */
 FILE *mess_tmp_open(const char *dir, const char *name);
 int mess_tmp_commit(const char *dir, const char *name, FILE *f);
+/* Close f and remove dir/name.tmp after writing into it failed with err:
+ * the stream's own error (ENOSPC) when it has one, else err. */
+int mess_tmp_abandon(const char *dir, const char *name, FILE *f, int err);
+/* The writes above note the first that fails (its path and error) until
+ * the next clear (a run directory opened), so that the one line a command
+ * ends with names the file, not only the error. */
+void mess_write_failed_clear(void);
+/* The failed file's path if the first failure was err, else NULL. */
+const char *mess_write_failed(int err);
+/* If err was that failure, say so in one line (the file, "disk full",
+ * then what to do): 1, else 0. */
+int mess_write_failed_say(const char *cmd, int err, const char *then);
 /* Remove dir/name.tmp (after its FILE was closed): a replacement given up. */
 void mess_tmp_discard(const char *dir, const char *name);
 /* j (stolen; NULL: -ENOMEM) written whole as dir/name: 0 or -errno. */

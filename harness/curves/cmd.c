@@ -16,6 +16,7 @@
 #include "core/outdir.h"
 #include "core/rundir.h"
 #include "core/signals.h"
+#include "core/util.h"
 #include "curves/run.h"
 
 const char *mess_curves_unavailable(void)
@@ -394,6 +395,15 @@ int mess_curves_main(int argc, char **argv)
 			mess_rundir_close(&r->rd);
 			return rc;
 		}
+	}
+	/* A file that could not be written (a full disk) is named, in the
+	 * one line a run ends with. */
+	if (rc && mess_write_failed(rc)) {
+		if (r->ngen)
+			mess_gens_stop(&r->gens);
+		rc = mess_rundir_end(&r->rd, rc, 0);
+		mess_rundir_close(&r->rd);
+		return rc;
 	}
 	if (rc) {
 		fprintf(stderr, "mess: setup failed: %s\n", strerror(-rc));

@@ -44,16 +44,6 @@ static int rewrite_csv(struct mess_run *r)
 	return mess_tmp_commit(r->rd.dir, "curves.csv", f);
 }
 
-/* A results file that could not be written: which, why (a full disk said
- * as such), and that what was written before stays. */
-static int write_failed(struct mess_run *r, int err)
-{
-	fprintf(stderr, "mess: %s: cannot write: %s%s; every point before it is kept: free space, then mess --resume %s\n",
-		r->csv.path, strerror(-err), err == -ENOSPC ? " (disk full)" : "",
-		r->rd.dir);
-	return err;
-}
-
 int mess_run_rewrite_csv(struct mess_run *r)
 {
 	/* Points measured again replace their rows: the file is written
@@ -64,7 +54,7 @@ int mess_run_rewrite_csv(struct mess_run *r)
 
 	if (!err)
 		err = mess_append_open(&r->csv, r->rd.dir, "curves.csv");
-	return err ? write_failed(r, err) : 0;
+	return err;
 }
 
 /* A row of an earlier session that cannot be read: said, and its point
@@ -233,7 +223,7 @@ int mess_run_open(struct mess_run *r)
 		err = mess_append(&r->csv, MESS_CURVES_CSV_HEADER "\n",
 				  sizeof(MESS_CURVES_CSV_HEADER));
 	if (err)
-		return write_failed(r, err);
+		return err;
 	return mess_run_write_meta(r, 0);
 }
 
@@ -260,7 +250,7 @@ int mess_run_record_point(struct mess_run *r, const struct mess_point *p)
 	err = mess_append(&r->csv, row, len);
 	free(row);
 	if (err)
-		return write_failed(r, err);
+		return err;
 	return mess_curve_add(c, p);
 }
 

@@ -17,6 +17,7 @@
 #include "core/options.h"
 #include "core/outdir.h"
 #include "core/rundir.h"
+#include "core/util.h"
 #include "fleet/fleet.h"
 #include "mess/fleet.h"
 #include "mess/json.h"
@@ -191,7 +192,8 @@ static int write_all(struct fleet *f, const char *dir, const struct fleet_opts *
 	rc = fleet_write_csv(f, dir);
 	if (!rc)
 		rc = fleet_write_md(f, dir, *have_plots, plots);
-	if (rc)
+	/* A file that could not be written is named by the run's last line. */
+	if (rc && !mess_write_failed(rc))
 		fprintf(stderr, "mess fleet: cannot write into %s: %s\n", dir, strerror(-rc));
 	return rc;
 }

@@ -74,7 +74,7 @@ int fleet_write_csv(const struct fleet *f, const char *outdir)
 {
 	const char *const *cfg = fleet_parts[PART_CURVES].config;
 	const char *const *meth = fleet_parts[PART_CURVES].method;
-	FILE *fp = mess_file_open(outdir, "fleet.csv", "w");
+	FILE *fp = mess_tmp_open(outdir, "fleet.csv");
 	char buf[4096], g[32];
 
 	if (!fp)
@@ -127,11 +127,10 @@ int fleet_write_csv(const struct fleet *f, const char *outdir)
 		csv_str(fp, nd->log_last, 0);
 		csv_str(fp, nd->info.verdict_reason, 1);
 	}
-	if (ferror(fp)) {
-		fclose(fp);
-		return -EIO;
-	}
-	return fclose(fp) ? -errno : 0;
+	/* Whole or not at all, the failing file named (a full disk). */
+	if (ferror(fp))
+		return mess_tmp_abandon(outdir, "fleet.csv", fp, -EIO);
+	return mess_tmp_commit(outdir, "fleet.csv", fp);
 }
 
 /* ---- fleet.md ---- */
@@ -402,7 +401,7 @@ static void method(FILE *fp, const struct fleet *f)
 int fleet_write_md(const struct fleet *f, const char *outdir, int have_plots,
 		   const char *plots)
 {
-	FILE *fp = mess_file_open(outdir, "fleet.md", "w");
+	FILE *fp = mess_tmp_open(outdir, "fleet.md");
 	size_t compared = 0;
 
 	if (!fp)
@@ -431,9 +430,7 @@ int fleet_write_md(const struct fleet *f, const char *outdir, int have_plots,
 	nodes(fp, f, 1u << PART_CURVES | 1u << PART_LADDER, "Nodes");
 	nodes(fp, f, 1u << PART_ABSORB, "Absorption tables: clean kernels");
 	method(fp, f);
-	if (ferror(fp)) {
-		fclose(fp);
-		return -EIO;
-	}
-	return fclose(fp) ? -errno : 0;
+	if (ferror(fp))
+		return mess_tmp_abandon(outdir, "fleet.md", fp, -EIO);
+	return mess_tmp_commit(outdir, "fleet.md", fp);
 }

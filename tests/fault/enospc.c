@@ -8,10 +8,14 @@
  * stdio's writes do not go through write(2) here (glibc calls its own), so
  * fopen() of such a file opens /dev/full instead: every flush fails with
  * ENOSPC, the disk full from the first byte (MESS_FAULT_BYTES is not used).
+ * open(2) of such a file for writing (the run directory's name.tmp, opened
+ * then fdopen()ed) does the same: /dev/full, without the flags it refuses.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,4 +84,66 @@ FILE *fopen(const char *path, const char *mode)
 FILE *fopen64(const char *path, const char *mode)
 {
 	return fopen(path, mode);
+}
+
+/* Whole-file writes go open() + fdopen(): /dev/full takes no O_CREAT,
+ * O_EXCL, O_TRUNC or O_NOFOLLOW meaning, so they are dropped.  Appends
+ * (O_APPEND) keep their file: write() above spends the byte budget. */
+static const char *redirect(const char *path, int *flags)
+{
+	if (!named(path) || (*flags & O_ACCMODE) == O_RDONLY || (*flags & O_APPEND))
+		return path;
+	*flags &= ~(O_CREAT | O_EXCL | O_TRUNC | O_NOFOLLOW);
+	return "/dev/full";
+}
+
+static mode_t mode_arg(int flags, va_list ap)
+{
+	return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ?
+	       (mode_t)va_arg(ap, int) : 0;
+}
+
+int open(const char *path, int flags, ...)
+{
+	static int (*real)(const char *, int, ...);
+	va_list ap;
+	mode_t mode;
+
+	va_start(ap, flags);
+	mode = mode_arg(flags, ap);
+	va_end(ap);
+	if (!real)
+		real = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
+	path = redirect(path, &flags);
+	return real(path, flags, mode);
+}
+
+int open64(const char *path, int flags, ...)
+{
+	static int (*real)(const char *, int, ...);
+	va_list ap;
+	mode_t mode;
+
+	va_start(ap, flags);
+	mode = mode_arg(flags, ap);
+	va_end(ap);
+	if (!real)
+		real = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open64");
+	path = redirect(path, &flags);
+	return real(path, flags, mode);
+}
+
+int openat(int dirfd, const char *path, int flags, ...)
+{
+	static int (*real)(int, const char *, int, ...);
+	va_list ap;
+	mode_t mode;
+
+	va_start(ap, flags);
+	mode = mode_arg(flags, ap);
+	va_end(ap);
+	if (!real)
+		real = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, "openat");
+	path = redirect(path, &flags);
+	return real(dirfd, path, flags, mode);
 }
