@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "core/dram.h"
-#include "core/options.h"
 #include "mess/pmudef.h"
 
 #define MAX_PMUS 128
@@ -402,32 +401,3 @@ void mess_dram_bytes(const struct mess_dram *d, const struct mess_dram_snap *a,
 		o->rd = o->wr = o->tot = NAN;
 }
 
-/* A family's index in mess_dram_families[]: one list item. */
-static int family_item(const char *w, void *ctx, double *v)
-{
-	(void)ctx;
-	for (size_t i = 0; i < mess_dram_nfamilies; i++)
-		if (!strcmp(mess_dram_families[i].name, w)) {
-			*v = (double)i;
-			return 0;
-		}
-	return -EINVAL;
-}
-
-int mess_dram_check_list(const char *name, const char *s, const char *also,
-			 char *err, size_t errlen)
-{
-	char allowed[512];
-	double v[64];
-	size_t at;
-	int n;
-	struct mess_items it = { name, family_item, NULL, "is not allowed", allowed };
-
-	at = (size_t)snprintf(allowed, sizeof(allowed),
-			      "%s%smemory-controller families separated by commas:",
-			      also ? also : "", also ? " " : "");
-	for (size_t i = 0; i < mess_dram_nfamilies && at < sizeof(allowed); i++)
-		at += (size_t)snprintf(allowed + at, sizeof(allowed) - at, " %s",
-				       mess_dram_families[i].name);
-	return mess_parse_items(&it, s, v, 64, &n, err, errlen) ? -EINVAL : 0;
-}
