@@ -247,7 +247,7 @@ check "ladder: sizes in the csv match summary.json" \
 ./run.sh ladder --quick --out "$out/lad" >/dev/null 2>"$out/lad2.err"
 rc=$?
 check "ladder: a second run into the same --out is refused (exit $rc)" \
-	'[ $rc -eq 1 ] && grep -q "already holds a ladder" "$out/lad2.err"'
+	'[ $rc -eq 1 ] && grep -q "already holds a run" "$out/lad2.err"'
 ./run.sh ladder --run-ms 20 --repeats 3 --out "$out/ladi" >/dev/null 2>"$out/ladi.err" &
 pid=$!
 for _ in $(seq 1 600); do
