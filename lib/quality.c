@@ -377,7 +377,7 @@ static int window_slower(const struct mess_quality_in *in)
 {
 	return isfinite(in->random_ns) && in->unloaded_ns > 0 &&
 	       in->unloaded_ns - in->random_ns >
-		       0.03 * in->random_ns +
+		       MESS_Q_WINDOW_SLOWER * in->random_ns +
 			       2 * comb(in->unloaded_sd_ns, in->random_sd_ns);
 }
 

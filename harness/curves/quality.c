@@ -230,7 +230,7 @@ json_t *mess_run_quality_json(const struct mess_run *r)
 		"{s:o, s:{s:i, s:i, s:i, s:s, s:s}, s:i, s:i, s:[o,o], s:o, s:o, s:o, s:b,"
 		" s:{s:s, s:I, s:I, s:o, s:o, s:s},"
 		" s:{s:o, s:o, s:o, s:s},"
-		" s:{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}}",
+		" s:{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}}",
 		"mixes", mixes,
 		"windows", "measured", (int)r->windows,
 		"disturbed", (int)r->windows_disturbed,
@@ -263,6 +263,7 @@ json_t *mess_run_quality_json(const struct mess_run *r)
 		"unloaded_cv_warn", MESS_Q_UNLOADED_CV_WARN,
 		"unloaded_cv_invalid", MESS_Q_UNLOADED_CV_INVALID,
 		"drift_warn", MESS_Q_DRIFT_WARN,
+		"window_slower_rel", MESS_Q_WINDOW_SLOWER,
 		"clock_spread_warn_pct", MESS_Q_CLOCK_SPREAD_WARN,
 		"mix_flagged_invalid_share", MESS_Q_MIX_FLAGGED_INVALID,
 		"lost_max_pct", MESS_LOST_MAX_PCT))) {

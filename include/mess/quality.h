@@ -142,6 +142,9 @@ struct mess_quality_in {
 #define MESS_Q_UNLOADED_CV_INVALID 0.15
 #define MESS_Q_CLOCK_SPREAD_WARN 5.0
 #define MESS_Q_DRIFT_WARN 0.05
+/* The windowed chase slower than the fully random one by this share
+ * (plus two combined sd): INVALID. */
+#define MESS_Q_WINDOW_SLOWER 0.03
 #define MESS_Q_MIX_FLAGGED_INVALID (1.0 / 3.0)
 
 /* Whether the unloaded figures keep their rules (spread below the warning
