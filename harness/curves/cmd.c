@@ -314,6 +314,8 @@ int mess_curves_main(int argc, char **argv)
 			return -EINVAL;
 		}
 	}
+	if (r->cfg.replay[0])
+		return mess_replay_main(r, argc, argv);
 	rc = mess_topo_init(&r->topo);
 	if (rc) {
 		fprintf(stderr, "mess: hwloc could not read the topology: %s\n",

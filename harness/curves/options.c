@@ -52,6 +52,14 @@ static const struct mess_opt mess_cfg_opts[] = {
 	  "seed of the chase permutation (default 1)" },
 	{ "max-nop", MESS_OPT_UINT, F(max_nop), 0, 1, 1 << 30, "N",
 	  "largest nop count the autotuner may try (default 4194304)" },
+	{ "replay", MESS_OPT_STR, S(replay), 0, 0, "SET",
+	  "run the sweep against a virtual machine replaying a curve set (a Mess-Results directory, a run of ours, ...), not this machine: fast, and every output says replay" },
+	{ "replay-noise", MESS_OPT_DOUBLE, F(replay_noise), 0, 0, 1, "CV",
+	  "with --replay: multiplicative lognormal noise of this coefficient of variation on every chase window and probe (default 0)" },
+	{ "replay-seed", MESS_OPT_UINT, F(replay_seed), 0, 0, (double)UINT64_MAX, "N",
+	  "with --replay: seed of the replay's noise (default 1)" },
+	{ "replay-disturb", MESS_OPT_DOUBLE, F(replay_disturb), 0, 0, 1, "RATE",
+	  "with --replay: share of points whose every window is disturbed (default 0)" },
 	{ "no-plots", MESS_OPT_FLAG, F(no_plots), 0, 0, 0, NULL,
 	  "do not run gnuplot" },
 	{ "strict", MESS_OPT_FLAG, F(strict), 0, 0, 0, NULL,
@@ -76,6 +84,7 @@ void mess_options_defaults(struct mess_cfg *cfg)
 	cfg->wave_tol = 0.02;
 	cfg->seed = 1;
 	cfg->max_nop = 1 << 22;
+	cfg->replay_seed = 1;
 }
 
 static void quick_defaults(struct mess_cfg *cfg)
@@ -140,6 +149,14 @@ int mess_options_parse(struct mess_cfg *cfg, int argc, char **argv,
 	}
 	if (resolve_counters(cfg, err, errlen))
 		return -EINVAL;
+	static const char *const with_replay[] = { "replay-noise", "replay-seed",
+						   "replay-disturb" };
+	for (size_t i = 0; i < 3; i++)
+		if (!cfg->replay[0] && mess_opts_given(argc, argv, with_replay[i])) {
+			snprintf(err, errlen, "--%s: only with --replay SET",
+				 with_replay[i]);
+			return -EINVAL;
+		}
 	return resolve_mixes(cfg, err, errlen);
 }
 

@@ -26,7 +26,7 @@
  * and environment. */
 #define META_SCHEMA 3
 /* Every use has the run at hand as r. */
-#define BW_SOURCE (r->dram.fam ? "counters" : "accounted")
+#define BW_SOURCE (r->replay ? "replay" : r->dram.fam ? "counters" : "accounted")
 
 /* The CSV sorted by mix and pressure, replacing the append-order file. */
 static int rewrite_csv(struct mess_run *r)
@@ -360,7 +360,8 @@ int mess_run_write_meta(struct mess_run *r, int complete)
 		json_decref(m);
 		m = NULL;
 	}
-	if (m && mess_json_merge(m, mess_json_pack("{s:o, s:s, s:o, s:o}",
+	if (m && mess_json_merge(m, mess_json_pack("{s:o, s:o, s:s, s:o, s:o}",
+		"replay", mess_replay_json(r),
 		"counters", mess_run_counters_json(r),
 		"generator_cores_rule", r->cores_rule,
 		"environment", mess_env_json(&r->env),
@@ -412,6 +413,8 @@ static int write_summary(struct mess_run *r, int complete)
 		err = -errno;
 		goto out;
 	}
+	if (r->replay)
+		fprintf(f, "**%s** (meta.json `replay`).\n\n", mess_replay_banner(r));
 	fprintf(f, "# %s\n\n", title);
 	mess_run_quality_md(f, r);
 	mess_summary_write_md(f, &s, "Curves");

@@ -50,6 +50,11 @@ struct mess_cfg {
 	char counters[256];	/* "auto", "off" or memory-controller families */
 	uint64_t seed;
 	uint64_t max_nop;
+	/* --replay SET: the sweep against a virtual machine made from a
+	 * curve set (replay.c); "" measures this machine. */
+	char replay[PATH_MAX];
+	double replay_noise, replay_disturb;
+	uint64_t replay_seed;
 	/* Resolved after parsing. */
 	int nmixes;
 	unsigned mix[MESS_GEN_NMIXES];	/* store percentages */
@@ -63,8 +68,11 @@ int mess_options_parse(struct mess_cfg *cfg, int argc, char **argv,
 		       char *err, size_t errlen);
 void mess_options_defaults(struct mess_cfg *cfg);
 void mess_options_usage(FILE *f, const char *prog);
+struct mess_replay_run;
+
 struct mess_run {
 	struct mess_cfg cfg;
+	struct mess_replay_run *replay;	/* NULL: points are measured */
 	struct mess_topo topo;
 	const struct mess_variant *var;
 	int chase_core;
@@ -152,6 +160,16 @@ void mess_measure_point(struct mess_run *r, const struct mess_gen_kernel *k,
 double mess_settle(struct mess_run *r, const struct mess_gen_kernel *k,
 		   int *steady);
 double mess_gen_read_pct(const struct mess_gen_kernel *k);
+
+/* replay.c: --replay, a run against a curve set; its points and probes
+ * (point.c hands them over when r->replay is set) */
+int mess_replay_main(struct mess_run *r, int argc, char **argv);
+void mess_replay_point(struct mess_run *r, const struct mess_gen_kernel *k,
+		       struct mess_point *p);
+double mess_replay_settle(struct mess_run *r, const struct mess_gen_kernel *k,
+			  int *steady);
+json_t *mess_replay_json(const struct mess_run *r);
+const char *mess_replay_banner(const struct mess_run *r);
 
 /* sweep.c */
 /* --mem-node each (each.c): one family per memory kind, compared. */

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `mess curves --replay SET`: the sweep, unchanged, against a virtual
+ * machine made from a curve set (lib/replay.c has the maths).  Nothing is
+ * measured: no core is pinned, no buffer allocated, no generator started,
+ * and nothing sleeps.  A point's chase windows are the set's figures at
+ * (the mix's accounted read share, nop = pause) times seeded noise, and
+ * they go through the same median, spread and disturbance bookkeeping as a
+ * measured point's, so the sweep's rules and the verdict judge them.
+ * Every output says replay: the directory's name, meta.json `replay` and
+ * `bw_source`, summary.md's first line and the stderr lines.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/outdir.h"
+#include "curves/run.h"
+#include "mess/load.h"
+#include "mess/replay.h"
+#include "mess/stats.h"
+
+/* As point.c's measure_repeats: more repeats (up to 3x) while the
+ * repeats' width exceeds 10 % of their median. */
+#define SPREAD_MAX 0.10
+#define SPREAD_ROUNDS 3
+#define MAX_WINDOWS 150
+/*
+ * A disturbed window, as a competitor on the chase core or a generator's
+ * makes it: the chase slower, the generators' traffic lower.  Fixed
+ * figures of the replay (meta.json replay.disturbed_window), not tuned:
+ * large enough to be told from 10 % noise, as a real steal burst is.
+ */
+#define DIST_LAT 1.25
+#define DIST_BW 0.90
+#define DIST_LOST_PCT 20.0
+
+struct mess_replay_run {
+	struct mess_replay *m;
+	struct mess_set_info info;
+	struct mess_replay_rng rng;
+	unsigned points_disturbed;
+	char banner[PATH_MAX + 128];
+};
+
+static double noisy(struct mess_run *r, double v, int disturbed, double dist)
+{
+	return v * mess_replay_noise(&r->replay->rng, r->cfg.replay_noise) *
+	       (disturbed ? dist : 1.0);
+}
+
+double mess_replay_settle(struct mess_run *r, const struct mess_gen_kernel *k,
+			  int *steady)
+{
+	double bw = 0, lat;
+
+	*steady = 1;
+	mess_replay_at(r->replay->m, mess_gen_read_pct(k), (double)r->gens.nop,
+		       &bw, &lat);
+	return noisy(r, bw, 0, 1);
+}
+
+/* The windows' median and spread, as measure_repeats takes them. */
+static double width(const double *v, unsigned n)
+{
+	return n >= 6 ? v[n - 2] - v[1] : v[n - 1] - v[0];
+}
+
+void mess_replay_point(struct mess_run *r, const struct mess_gen_kernel *k,
+		       struct mess_point *p)
+{
+	struct mess_replay_run *rr = r->replay;
+	double rd = mess_gen_read_pct(k), bw = 0, lat = 0;
+	double L[MAX_WINDOWS], B[MAX_WINDOWS], S[MAX_WINDOWS];
+	unsigned reps = (unsigned)r->cfg.repeats, target = reps, n = 0;
+	int dist = mess_replay_chance(&rr->rng, r->cfg.replay_disturb);
+	int spread_bad = 0;
+
+	if (reps > MAX_WINDOWS / SPREAD_ROUNDS)
+		reps = target = MAX_WINDOWS / SPREAD_ROUNDS;
+	mess_replay_at(rr->m, rd, (double)p->nop, &bw, &lat);
+	for (;;) {
+		while (n < target) {
+			L[n] = noisy(r, lat, dist, DIST_LAT);
+			B[n] = noisy(r, bw, dist, DIST_BW);
+			n++;
+		}
+		memcpy(S, L, n * sizeof(*L));
+		p->lat_ns = mess_median(S, n);
+		spread_bad = n >= 2 && width(S, n) > SPREAD_MAX * p->lat_ns;
+		if (!spread_bad || target >= SPREAD_ROUNDS * reps)
+			break;
+		target += reps;
+		r->remeasured++;
+	}
+	p->lat_ns_std = mess_stddev(L, n);
+	p->bw_gbs_std = mess_stddev(B, n);
+	p->bw_gbs = mess_median(B, n);
+	p->read_pct = rd;
+	p->read_bw_gbs = p->acc_read_bw_gbs = p->bw_gbs * rd / 100;
+	p->write_bw_gbs = p->acc_write_bw_gbs = p->bw_gbs - p->read_bw_gbs;
+	p->repeats = n;
+	/* A disturbance that lasts the whole point: every window, and every
+	 * one measured again up to the bound, was disturbed (point.c). */
+	p->disturbed = dist ? 2.0 * n : 0;
+	p->disturbed_kept = dist ? n : 0;
+	p->lost_pct = dist ? DIST_LOST_PCT : 0;
+	r->windows += dist ? 2 * n : n;
+	r->windows_disturbed += dist ? 2 * n : 0;
+	r->windows_kept_disturbed += dist ? n : 0;
+	r->disturb_persists = dist;
+	if (dist) {
+		rr->points_disturbed++;
+		r->worst_lost_pct = DIST_LOST_PCT;
+		snprintf(r->worst_who, sizeof(r->worst_who), "replay disturbance");
+	}
+	p->flags = (dist ? MESS_QF(MESS_QR_DISTURBED) : 0) |
+		   (spread_bad ? MESS_QF(MESS_QR_SPREAD) : 0);
+}
+
+/* The chase alone: the set's unloaded latency, drawn like a point. */
+static void unloaded(struct mess_run *r, unsigned reps, double *ns, double *sd)
+{
+	double L[MAX_WINDOWS], S[MAX_WINDOWS];
+
+	if (reps > MAX_WINDOWS)
+		reps = MAX_WINDOWS;
+	for (unsigned i = 0; i < reps; i++)
+		L[i] = noisy(r, r->replay->info.unloaded_ns, 0, 1);
+	memcpy(S, L, reps * sizeof(*L));
+	*ns = mess_median(S, reps);
+	*sd = mess_stddev(L, reps);
+	r->windows += reps;
+}
+
+json_t *mess_replay_json(const struct mess_run *r)
+{
+	const struct mess_replay_run *rr = r->replay;
+
+	if (!rr)
+		return json_null();
+	return mess_json_pack(
+		"{s:s, s:s, s:s, s:s, s:f, s:I, s:f, s:i, s:i, s:o, s:s, s:s, s:s, s:{s:f, s:f, s:f}}",
+		"what", "NOT A MEASUREMENT: the sweep ran against a virtual machine replaying this curve set",
+		"set", rr->info.path, "set_kind", rr->info.kind_name,
+		"set_label", rr->info.label,
+		"noise_cv", r->cfg.replay_noise,
+		"seed", (json_int_t)r->cfg.replay_seed,
+		"disturb_rate", r->cfg.replay_disturb,
+		"curves", (int)mess_replay_ncurves(rr->m),
+		"points_disturbed", (int)rr->points_disturbed,
+		"unloaded_ns", mess_json_real(rr->info.unloaded_ns, 3),
+		"unloaded_source", rr->info.unloaded_source,
+		"nop_mapping", "nop = the set's pause, 1:1 (both count iterations of the generator's dummy nop loop between groups of memory operations; the group is 4 operations here, 6 in the Mess paper's listing; not corrected for)",
+		"interpolation", "per read share of the set: linear in ln(1 + pause) between its two neighbouring pauses, its end points beyond them; between the two read shares that bracket the mix's accounted read share: linear in read share; the nearest share outside the set's range",
+		"disturbed_window", "lat_factor", DIST_LAT, "bw_factor", DIST_BW,
+		"lost_pct", DIST_LOST_PCT);
+}
+
+const char *mess_replay_banner(const struct mess_run *r)
+{
+	return r->replay ? r->replay->banner : NULL;
+}
+
+/* The machine as far as the report reads it: nothing of this host. */
+static void virtual_machine(struct mess_run *r)
+{
+	struct mess_replay_run *rr = r->replay;
+
+	snprintf(r->topo.cpu_model, sizeof(r->topo.cpu_model), "replay of %.100s",
+		 rr->info.label);
+	r->ngen = 1;		/* the set's generators, one virtual core */
+	r->chase_core = 0;
+	r->gen_cores[0] = 0;
+	r->node = -1;
+	r->cfg.window = 0;	/* one unloaded figure: the set's */
+	r->dist_ok = 1;		/* the replay knows every disturbed window */
+	r->migrations = NAN;
+	r->worst_steal_ms = NAN;
+	r->clock_lo = INFINITY;
+	r->clock_hi = 0;
+	for (int i = 0; i < MESS_CC_N; i++)
+		r->cc.c[i].fd = -1;
+	snprintf(r->dram.status, sizeof(r->dram.status), "not used: a replay");
+	snprintf(r->cores_rule, sizeof(r->cores_rule),
+		 "replay: no core of this machine ran anything");
+	r->freq.nominal_ghz = rr->info.cpu_ghz;
+	r->freq.measured_ghz = r->freq.measured_spread_pct = NAN;
+	snprintf(r->freq.nominal_source, sizeof(r->freq.nominal_source),
+		 isfinite(rr->info.cpu_ghz) ? "the replayed set's metadata" :
+		 "unknown: the replayed set gives none");
+	snprintf(rr->banner, sizeof(rr->banner),
+		 "REPLAY of %s (noise CV %g, seed %llu, disturbed rate %g): not a measurement of this machine",
+		 rr->info.path, r->cfg.replay_noise,
+		 (unsigned long long)r->cfg.replay_seed, r->cfg.replay_disturb);
+}
+
+/* A bad --replay/--out: one line, nothing written (-EINVAL). */
+static int load(struct mess_run *r, struct mess_replay_run *rr,
+		struct mess_family *set)
+{
+	char err[4600];
+	const char *base = strrchr(r->cfg.out, '/');
+	int rc;
+
+	if (r->cfg.resume[0]) {
+		fprintf(stderr, "mess: --resume: a replay is not resumed (it takes seconds); allowed: run it again\n");
+		return -EINVAL;
+	}
+	if (r->cfg.out[0] && !strstr(base ? base + 1 : r->cfg.out, "replay")) {
+		fprintf(stderr, "mess: --out: '%s' does not say replay; allowed: a directory whose name contains 'replay' (a replay is never mistakable for a measurement)\n",
+			r->cfg.out);
+		return -EINVAL;
+	}
+	if (r->cfg.out[0] && mess_out_check("out", r->cfg.out, err, sizeof(err))) {
+		fprintf(stderr, "mess: %s\n", err);
+		return -EINVAL;
+	}
+	rc = mess_set_load(r->cfg.replay, 0, set, &rr->info, err, sizeof(err));
+	if (rc == -ENOMEM)
+		return -ENOMEM;
+	if (!rc && !isfinite(rr->info.unloaded_ns))
+		snprintf(err, sizeof(err), "%s: no unloaded latency (no chase-only run, no point at bandwidth 0)",
+			 r->cfg.replay), rc = -EINVAL;
+	if (!rc)
+		rc = mess_replay_new(set, &rr->m);
+	if (rc == -EINVAL && !rr->m && !err[0])
+		snprintf(err, sizeof(err), "%s: no curve with a usable point", r->cfg.replay);
+	if (rc) {
+		fprintf(stderr, "mess: --replay: %s; allowed: a curve set (Mess-Results memory_curves.csv, a run directory, bwlat_<R>.txt files)\n",
+			err);
+		return rc == -ENOMEM ? rc : -EINVAL;
+	}
+	return 0;
+}
+
+int mess_replay_main(struct mess_run *r, int argc, char **argv)
+{
+	static struct mess_replay_run replay;
+	struct mess_replay_run *rr = &replay;
+	struct mess_family set = { 0 };
+	int rc;
+
+	rc = load(r, rr, &set);
+	mess_family_free(&set);
+	if (rc)
+		return rc;
+	r->replay = rr;
+	mess_replay_rng_seed(&rr->rng, r->cfg.replay_seed);
+	if (mess_topo_init(&r->topo)) {
+		fprintf(stderr, "mess: hwloc could not read the topology\n");
+		return -EIO;
+	}
+	r->var = r->cfg.variant[0] ? mess_variant_find(r->cfg.variant) :
+		 mess_variant_default();
+	if (!r->var)	/* only the kernels' declared bytes are read */
+		r->var = &mess_variants[0];
+	virtual_machine(r);
+	rc = mess_rundir_open(&r->rd, "mess", "replay", r->cfg.out, "",
+			      "curves.csv", argc, argv);
+	if (rc == -EEXIST || rc == -EALREADY || rc == -EPROTO) {
+		rc = mess_rundir_refused(&r->rd, rc);
+		mess_rundir_close(&r->rd);
+		return rc;
+	}
+	fprintf(stderr, "mess: %s\n", rr->banner);
+	if (!rc)
+		rc = mess_run_open(r);
+	if (rc) {
+		rc = mess_rundir_end(&r->rd, rc, 0);
+		mess_rundir_close(&r->rd);
+		return rc;
+	}
+	fprintf(stderr, "mess: writing %s\n", r->rd.dir);
+	r->unloaded_repeats = r->cfg.repeats < 7 ? 7 : (unsigned)r->cfg.repeats;
+	unloaded(r, r->unloaded_repeats, &r->unloaded_ns, &r->unloaded_std_ns);
+	r->unloaded_random_ns = r->unloaded_ns;
+	r->unloaded_random_std_ns = r->unloaded_std_ns;
+	r->unloaded_cv_first = NAN;
+	r->fam.unloaded_ns = r->unloaded_ns;
+	rc = mess_sweep(r);
+	if (!rc && !mess_interrupted)
+		unloaded(r, r->unloaded_repeats, &r->unloaded_end_ns,
+			 &r->unloaded_end_std_ns);
+	else
+		r->unloaded_end_ns = r->unloaded_end_std_ns = NAN;
+	if (mess_interrupted)
+		rc = -EINTR;
+	rc = mess_rundir_end(&r->rd, rc, mess_run_finish(r, rc == 0));
+	fprintf(stderr, "mess: %s\n", rr->banner);
+	mess_rundir_close(&r->rd);
+	mess_replay_free(rr->m);
+	return rc == -EINTR || !rc ? rc : -EIO;
+}
