@@ -101,6 +101,8 @@ BENCH_MODEL_OBJ := $(BUILD)/tests/bench/model.o
 BENCH_MODEL := $(BUILD)/bench/model
 BENCH_PMU_OBJ := $(BUILD)/tests/bench/pmu_read.o
 BENCH_PMU := $(BUILD)/bench/pmu_read
+BENCH_SWEEP_OBJ := $(BUILD)/tests/bench/sweep_score.o
+BENCH_SWEEP := $(BUILD)/bench/sweep-score
 
 # What mess reads at run time, staged as `make install` lays it out under
 # $(PREFIX)/share/mess, so that the binary finds it beside itself
@@ -124,7 +126,7 @@ TEST_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/unit/test_*.c))
 
 # Every object the rules below build: their .d files name the headers.
 OBJS := $(MAIN_OBJ) $(HARNESS_OBJS) $(LIB_OBJS) $(KERNEL_OBJS) $(TEST_OBJS) \
-	$(BENCH_OBJ) $(BENCH_MODEL_OBJ) $(BENCH_PMU_OBJ)
+	$(BENCH_OBJ) $(BENCH_MODEL_OBJ) $(BENCH_PMU_OBJ) $(BENCH_SWEEP_OBJ)
 
 # Public curves for the metric tests; read in place, never copied.
 MESS_REFERENCE ?= $(abspath ../shared/reference/mess-results)
@@ -457,6 +459,12 @@ $(BENCH): $(BENCH_OBJ) $(HARNESS_LIB) $(LIB) $(KERNEL_OBJS)
 
 # The curve model as a simulator calls it: ns per query.
 $(BENCH_MODEL): $(BENCH_MODEL_OBJ) $(LIB)
+	$(quiet) LD $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_LIB)
+
+# A swept family against the set it was replayed from (tools/sweep-bench.sh).
+$(BENCH_SWEEP): $(BENCH_SWEEP_OBJ) $(LIB)
 	$(quiet) LD $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_LIB)
