@@ -11,7 +11,7 @@
  * Given the points of one curve so far, choose the next nop count: the
  * midpoint (in log nop) of the neighbours furthest apart in bandwidth or
  * latency.  Returns 1 with *nop set, or 0 once the curve has at least
- * `points` points and no large gap (or 2 x points + 4 points, the cap).
+ * `points` points and no large gap (or points + 3 points, the cap).
  */
 int mess_autotune_next(const struct mess_curve *c, double unloaded_ns,
 		       unsigned points, uint64_t *nop);
