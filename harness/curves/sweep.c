@@ -130,8 +130,8 @@ static int sweep_mix(struct mess_run *r, struct mix_ctx *m)
 
 	/* 2. Initial points: the probe of maximum bandwidth (on a curve
 	 * with a wave it is not nop 0, and the maximum is a headline
-	 * figure), then the probes closest to evenly spaced bandwidth levels
-	 * between idle and that maximum, both ends included. */
+	 * figure), then nop 0, the lightest probe and the probes closest to
+	 * evenly spaced bandwidth levels between them. */
 	unsigned imax = 0;
 
 	for (unsigned i = 1; i < np; i++)
@@ -147,6 +147,8 @@ static int sweep_mix(struct mess_run *r, struct mix_ctx *m)
 		for (unsigned i = 1; i < np; i++)
 			if (fabs(pbw[i] - target) < fabs(pbw[bi] - target))
 				bi = i;
+		if (j == 0)
+			bi = 0;		/* maximum pressure, always */
 		if (j == init - 1)
 			bi = np - 1;
 		err = measure_nop(r, m, pnop[bi]);
@@ -201,7 +203,13 @@ static int confirm_max(struct mess_run *r, struct mix_ctx *m)
 			break;
 		q.store_pct = p->store_pct;
 		q.nop = p->nop;
+		/* Twice the repeats: the figure is a headline, its median
+		 * the one worth the most windows. */
+		uint64_t reps = r->cfg.repeats;
+
+		r->cfg.repeats = 2 * reps;
 		mess_measure_point(r, m->k, &q);
+		r->cfg.repeats = reps;
 		if (mess_interrupted)
 			break;
 		q.remeasured = p->remeasured + 1;
