@@ -101,10 +101,10 @@ int mess_gens_start(struct mess_gens *g, struct mess_topo *topo,
 void mess_gens_set(struct mess_gens *g, const struct mess_gen_kernel *k,
 		   uint64_t nop)
 {
-	/* No threads: only the nop is kept (a replay reads it). */
-	g->nop = nop;
-	if (!g->n)
+	if (!g->n) {
+		g->nop = nop;	/* no threads: kept, a replay reads it */
 		return;
+	}
 	/* Running threads leave their loop after the current call. */
 	if (g->running) {
 		atomic_store(&g->stop, 1);
