@@ -154,7 +154,9 @@ void mess_run_verdict(struct mess_run *r)
 		mess_verdict_add(v, MESS_INVALID, "internal", "out of memory judging the run");
 		return;
 	}
-	mess_env_verdict(&r->env, v);
+	/* A replay looked at no machine before its start. */
+	if (!r->replay)
+		mess_env_verdict(&r->env, v);
 	/* Points of earlier sessions (--resume) are judged with the rest. */
 	for (size_t i = 0; i < r->fam.n; i++)
 		mess_quality_curve(&r->fam.curves[i], r->unloaded_ns,
@@ -276,7 +278,8 @@ json_t *mess_run_quality_json(const struct mess_run *r)
 void mess_run_quality_md(FILE *f, const struct mess_run *r)
 {
 	mess_verdict_md(f, &r->verdict);
-	mess_env_md(f, &r->env);
+	if (!r->replay)
+		mess_env_md(f, &r->env);
 	fprintf(f, "| mix (store %%) | status | points | flagged | disturbed windows (measured again) |\n|---:|---|---:|---:|---:|\n");
 	for (size_t i = 0; i < r->fam.n; i++) {
 		const struct mess_curve *c = &r->fam.curves[i];

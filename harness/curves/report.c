@@ -311,6 +311,8 @@ int mess_run_write_meta(struct mess_run *r, int complete)
 		json_array_append_new(mixes, json_integer(r->cfg.mix[i]));
 	snprintf(acc, sizeof(acc), "generator bytes per iteration (declared beside each kernel) x iterations per thread over the chase window, plus one %u-byte line per chase load; ordinary stores count one read and one write (write-allocate), non-temporal stores one write; GB/s = 1e9 B/s",
 		 r->topo.line_bytes);
+	if (r->replay)
+		snprintf(acc, sizeof(acc), "none: a replay, the set's figures (meta.json replay)");
 	if (m && mess_json_merge(m, mess_json_pack(
 		"{s:o, s:I, s:i, s:i, s:i, s:i, s:o, s:s, s:{s:s, s:o, s:s, s:o, s:s}, s:s, s:s, s:n,"
 		" s:{s:s, s:s, s:i, s:b, s:i, s:i, s:I}, s:o,"
@@ -364,7 +366,7 @@ int mess_run_write_meta(struct mess_run *r, int complete)
 		"replay", mess_replay_json(r),
 		"counters", mess_run_counters_json(r),
 		"generator_cores_rule", r->cores_rule,
-		"environment", mess_env_json(&r->env),
+		"environment", r->replay ? json_null() : mess_env_json(&r->env),
 		"quality", r->judged ? mess_run_quality_json(r) :
 			mess_json_pack("{s:s}", "verdict", "pending")))) {
 		json_decref(m);
@@ -424,7 +426,8 @@ static int write_summary(struct mess_run *r, int complete)
 		r->unloaded_ns, r->unloaded_std_ns, r->unloaded_repeats,
 		r->cfg.window ? "TLB-window" : "fully random",
 		r->unloaded_random_ns, r->unloaded_random_std_ns, BW_SOURCE);
-	mess_run_counters_md(f, r);
+	if (!r->replay)
+		mess_run_counters_md(f, r);
 	err = mess_tmp_commit(r->rd.dir, "summary.md", f);
 out:
 	json_decref(extra);
