@@ -17,31 +17,18 @@
 
 #include <jansson.h>
 
+#include "load_int.h"
 #include "mess/load.h"
 #include "mess/messfmt.h"
 #include "mess/metrics.h"
 #include "mess/parse.h"
 #include "mess/quality.h"
 
-#define LOOKED_FOR "curves.csv, memory_curves.csv, bwlat_<R>.txt or one .json file"
-
-/* What loading one set needs, passed as one. */
-struct set {
-	char dir[PATH_MAX];	/* the directory of the set */
-	char file[PATH_MAX];	/* its main file; the directory for bwlat */
-	int is_dir;		/* the user named the directory */
-	double ghz;
-	struct mess_family *f;
-	struct mess_set_info *info;
-	char *err;
-	size_t errlen;
-};
+#define LOOKED_FOR "curves.csv, memory_curves.csv, processed/, bw/ and lat/ with plotter.txt, bwlat_<R>.txt or one .json file"
 
 static int is_file(const char *path)
 {
-	struct stat st;
-
-	return !stat(path, &st) && S_ISREG(st.st_mode);
+	return mess_load_is_file(path);
 }
 
 static int ends_with(const char *s, const char *tail)
@@ -58,13 +45,9 @@ static const char *base_name(const char *path)
 	return b ? b + 1 : path;
 }
 
-/* dir/name into buf: 0, or -EINVAL when it does not fit. */
 static int join(struct set *s, char *buf, const char *dir, const char *name)
 {
-	if ((size_t)snprintf(buf, PATH_MAX, "%s/%s", dir, name) >= PATH_MAX)
-		return mess_file_err(s->err, s->errlen, dir, 0,
-				     "path too long");
-	return 0;
+	return mess_load_join(s, buf, dir, name);
 }
 
 /* ---- metadata beside the curves ---- */
@@ -78,7 +61,7 @@ static int key_ghz(struct set *s, const char *name, double *ghz)
 	static const char key[] = "CPU_FREQ";
 	char path[PATH_MAX];
 	struct mess_lines l;
-	int ret = join(s, path, s->dir, name);
+	int ret = join(s, path, s->meta_dir, name);
 
 	if (ret || !is_file(path))
 		return ret;
@@ -148,6 +131,8 @@ static const struct {
 	{ "cpu_frequency", "nominal_ghz", offsetof(struct mess_set_info, cpu_ghz) },
 	{ "cpu_frequency", "measured_ghz",
 	  offsetof(struct mess_set_info, cpu_ghz_measured) },
+	{ "cpu_frequency", "measured_spread_pct",
+	  offsetof(struct mess_set_info, cpu_ghz_spread_pct) },
 };
 
 static const struct {
@@ -255,6 +240,9 @@ static int run_meta(struct set *s)
 	else if (json_is_string(ver))
 		snprintf(in->tool, sizeof(in->tool), "mess %s",
 			 json_string_value(ver));
+	/* A run made from another tool's files (mess import) says who
+	 * measured it. */
+	copy_string(in->tool, sizeof(in->tool), json_object_get(m, "measured_by"));
 	done = json_object_get(m, "complete");
 	if (json_is_boolean(done))
 		in->complete = json_is_true(done);
@@ -298,6 +286,22 @@ static int load_run(struct set *s)
 	return ret;
 }
 
+/*
+ * An export's info.txt that states another bandwidth unit than the file is
+ * in: the metadata or the file is wrong, and which cannot be told.
+ */
+static int units_agree(struct set *s, const char *unit)
+{
+	struct set_meta m;
+	int ret = mess_load_meta(s, &m);
+
+	if (ret || !m.bw_unit[0] || !strncmp(m.bw_unit, unit, strlen(unit)))
+		return ret;
+	return mess_file_err(s->err, s->errlen, s->file, 0,
+			     "is in %s but its info.txt says BANDWIDTH_UNIT=%s: the units contradict the metadata; refused (correct the info.txt that is wrong)",
+			     unit, m.bw_unit);
+}
+
 static int load_mess_results(struct set *s)
 {
 	int ret = mess_reference_read(s->file, s->f, s->err, s->errlen);
@@ -307,38 +311,31 @@ static int load_mess_results(struct set *s)
 	/* The published curves were measured with uncore counters. */
 	snprintf(s->info->bw_source, sizeof(s->info->bw_source), "counters");
 	snprintf(s->info->tool, sizeof(s->info->tool), "Mess-Results");
-	return key_ghz(s, "plotter.txt", &s->info->cpu_ghz);
+	ret = key_ghz(s, "plotter.txt", &s->info->cpu_ghz);
+	if (!ret)
+		ret = units_agree(s, "GB/s");
+	return ret;
 }
 
 static int load_profet(struct set *s)
 {
-	double ghz = s->ghz;
-	int ret = 0;
+	return mess_load_keyed_json(s, 0);
+}
 
-	if (!(ghz > 0.0)) {
-		ghz = NAN;
-		ret = key_ghz(s, "info.txt", &ghz);
-		if (!ret && isnan(ghz))
-			ret = key_ghz(s, "plotter.txt", &ghz);
-		if (ret)
-			return ret;
-	}
-	if (isnan(ghz))
-		return mess_file_err(s->err, s->errlen, s->file, 0,
-				     "latency is in CPU cycles and no frequency is known: give --ghz");
-	ret = mess_profet_read(s->file, ghz, s->f, s->err, s->errlen);
-	if (ret)
-		return ret;
-	s->info->cpu_ghz = ghz;
-	s->info->latency_from_cycles = 1;
-	snprintf(s->info->tool, sizeof(s->info->tool), "PROFET");
-	return 0;
+static int load_mess_results_json(struct set *s)
+{
+	return mess_load_keyed_json(s, 1);
 }
 
 static int load_bwlat(struct set *s)
 {
-	return mess_bwlat_read(s->is_dir ? s->dir : s->file, s->f,
-			       &s->info->skipped_filled, s->err, s->errlen);
+	int ret = mess_bwlat_read(s->is_dir ? s->dir : s->file, s->f,
+				  &s->info->skipped_filled, &s->drop, s->err,
+				  s->errlen);
+
+	if (!ret)
+		ret = units_agree(s, "MB/s");
+	return ret ? ret : mess_load_info_provenance(s);
 }
 
 /* The layouts, in the order a directory is tried. */
@@ -354,7 +351,26 @@ static const struct {
 	  load_mess_results, 0 },
 	{ MESS_SET_BWLAT, "bwlat", NULL, load_bwlat, 1 },
 	{ MESS_SET_PROFET, "profet", NULL, load_profet, 1 },
+	{ MESS_SET_MESS_RESULTS_JSON, "mess-results-json", NULL,
+	  load_mess_results_json, 1 },
+	{ MESS_SET_MESS_JSON, "mess-json", NULL, mess_load_own_json, 1 },
+	{ MESS_SET_MESS_RAW, "mess-raw", NULL, mess_load_raw, 0 },
 };
+
+/* What each kind's files are in, for people. */
+static const char *kind_units(enum mess_set_kind k, int cycles)
+{
+	switch (k) {
+	case MESS_SET_RUN:
+	case MESS_SET_MESS_RESULTS:
+	case MESS_SET_MESS_RESULTS_JSON:
+		return "GB/s, ns";
+	case MESS_SET_MESS_RAW:
+		return "CAS counts x 64 B over time; chase time over accesses";
+	default:
+		return cycles ? "MB/s, CPU cycles" : "MB/s, ns";
+	}
+}
 
 #define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
 
@@ -395,10 +411,14 @@ static int detect_scan(struct set *s, enum mess_set_kind *kind)
 	closedir(d);
 	if (ret)
 		return ret;
-	if (nbwlat || njson == 1) {
-		*kind = nbwlat ? MESS_SET_BWLAT : MESS_SET_PROFET;
-		return nbwlat ? 0 : join(s, s->file, s->dir, json);
+	if (nbwlat)
+		*kind = MESS_SET_BWLAT;
+	if (!nbwlat && njson == 1) {
+		ret = join(s, s->file, s->dir, json);
+		return ret ? ret : mess_load_json_kind(s, kind);
 	}
+	if (nbwlat)
+		return 0;
 	if (njson > 1)
 		return mess_file_err(s->err, s->errlen, s->dir, 0,
 				     "%zu .json files (%s) and no curves.csv, memory_curves.csv or bwlat_<R>.txt: name the PROFET file",
@@ -408,10 +428,44 @@ static int detect_scan(struct set *s, enum mess_set_kind *kind)
 	return -ENOENT;
 }
 
+/*
+ * The Mess-Results layouts: a tree root holding processed/ (its
+ * memory_curves.csv, plotter.txt from the root), a processed/ folder
+ * (plotter.txt from the tree above), a raw tree (bw/, lat/, plotter.txt).
+ * 1 when it is one, 0 when not.
+ */
+static int detect_mess_tree(struct set *s, enum mess_set_kind *kind)
+{
+	char p[PATH_MAX], q[PATH_MAX];
+	int ret = join(s, p, s->dir, "processed/memory_curves.csv");
+
+	if (ret)
+		return ret;
+	if (is_file(p)) {
+		snprintf(s->file, sizeof(s->file), "%s", p);
+		*kind = MESS_SET_MESS_RESULTS;
+		return 1;
+	}
+	ret = join(s, p, s->dir, "bw");
+	if (!ret)
+		ret = join(s, q, s->dir, "lat");
+	if (ret)
+		return ret;
+	if (mess_load_is_dir(p) && mess_load_is_dir(q)) {
+		snprintf(s->file, sizeof(s->file), "%s", s->dir);
+		*kind = MESS_SET_MESS_RAW;
+		return 1;
+	}
+	return 0;
+}
+
 static int detect_dir(struct set *s, enum mess_set_kind *kind)
 {
 	size_t k;
-	int ret;
+	int ret = detect_mess_tree(s, kind);
+
+	if (ret)
+		return ret > 0 ? 0 : ret;
 
 	for (k = 0; k < NKINDS; k++) {
 		if (!kinds[k].file)
@@ -453,9 +507,12 @@ static int detect_file(struct set *s, enum mess_set_kind *kind)
 			return mess_file_err(s->err, s->errlen, s->file, 0,
 					     "not a curve file but a run's %s: give its directory, or expected %s",
 					     own_json[k], LOOKED_FOR);
-	if (ends_with(base, ".json") || mess_bwlat_name(base)) {
-		*kind = mess_bwlat_name(base) ? MESS_SET_BWLAT : MESS_SET_PROFET;
+	if (mess_bwlat_name(base)) {
+		*kind = MESS_SET_BWLAT;
 		return 0;
+	}
+	if (ends_with(base, ".json")) {
+		return mess_load_json_kind(s, kind);
 	}
 	if (!ends_with(base, ".csv"))
 		return mess_file_err(s->err, s->errlen, s->file, 0,
@@ -476,10 +533,12 @@ static void info_init(struct mess_set_info *in)
 {
 	memset(in, 0, sizeof(*in));
 	in->kind_name = "";
+	in->units = "";
 	in->unloaded_ns = NAN;
 	in->unloaded_source = "none";
 	in->cpu_ghz = NAN;
 	in->cpu_ghz_measured = NAN;
+	in->cpu_ghz_spread_pct = NAN;
 	in->cores = -1;
 	in->stride_bytes = NAN;
 	in->window_bytes = NAN;
@@ -506,9 +565,22 @@ static void set_label(struct set *s)
 	char real[PATH_MAX];
 	const char *b;
 
-	b = base_name(realpath(s->dir, real) ? real : s->dir);
+	/* A tree's processed/ folder is named by its tree. */
+	b = base_name(realpath(s->meta_dir, real) ? real : s->dir);
 	snprintf(s->info->label, sizeof(s->info->label), "%.*s",
 		 (int)sizeof(s->info->label) - 1, *b ? b : "/");
+}
+
+/* A Mess-Results processed/ folder's metadata is in the tree above it. */
+static void meta_dir(struct set *s)
+{
+	char p[PATH_MAX];
+
+	snprintf(s->meta_dir, sizeof(s->meta_dir), "%s", s->dir);
+	if (!strcmp(base_name(s->dir), "processed") &&
+	    !join(s, p, s->dir, "../plotter.txt") && is_file(p))
+		snprintf(s->meta_dir, sizeof(s->meta_dir), "%.*s/..",
+			 PATH_MAX - 4, s->dir);
 }
 
 int mess_set_load(const char *path, double ghz, struct mess_family *f,
@@ -542,7 +614,6 @@ int mess_set_load(const char *path, double ghz, struct mess_family *f,
 		while (n > 1 && path[n - 1] == '/')
 			n--;
 		snprintf(s.dir, sizeof(s.dir), "%.*s", (int)n, path);
-		ret = detect_dir(&s, &kind);
 	} else {
 		const char *slash = strrchr(path, '/');
 
@@ -552,8 +623,9 @@ int mess_set_load(const char *path, double ghz, struct mess_family *f,
 			snprintf(s.dir, sizeof(s.dir), "%.*s",
 				 slash == path ? 1 : (int)(slash - path), path);
 		snprintf(s.file, sizeof(s.file), "%s", path);
-		ret = detect_file(&s, &kind);
 	}
+	meta_dir(&s);
+	ret = s.is_dir ? detect_dir(&s, &kind) : detect_file(&s, &kind);
 	if (ret)
 		return ret;
 	for (k = 0; kinds[k].kind != kind; k++)
@@ -564,6 +636,8 @@ int mess_set_load(const char *path, double ghz, struct mess_family *f,
 	set_label(&s);
 
 	ret = kinds[k].load(&s);
+	info->units = kind_units(kind, info->latency_from_cycles == 1);
+	mess_drop_say(&s.drop, info->warning, sizeof(info->warning));
 	if (ret)
 		return ret;
 	for (i = 0; kinds[k].by_bandwidth && i < f->n; i++)

@@ -303,6 +303,8 @@ int mess_export_main(int argc, char **argv)
 		return -EINVAL;
 	}
 	rc = mess_set_load(run[0], o.ghz, &fam, &info, err, sizeof(err));
+	if (info.warning[0])
+		fprintf(stderr, "mess export: warning: %s\n", info.warning);
 	if (!rc)
 		rc = mess_model_new(&fam, &m);
 	if (rc) {
