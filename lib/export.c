@@ -501,7 +501,7 @@ static int write_csv(const struct mess_export_in *in, const char *dir,
 			csv_num(o.fp, rd / 100, ",");
 			csv_num(o.fp, p->lat_ns, ",");
 			csv_num(o.fp, p->lat_ns_std, ",");
-			csv_num(o.fp, p->bw_gbs, has_rw ? "," : "");
+			csv_num(o.fp, p->bw_gbs, ",");
 			csv_num(o.fp, p->lat_ns, "");
 			if (has_rw && c->store_pct != MESS_STORE_PCT_UNKNOWN)
 				fprintf(o.fp, ",%u", 100 - c->store_pct);

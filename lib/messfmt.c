@@ -158,6 +158,7 @@ enum ref_col {
 	REF_LAT,
 	REF_LAT_STD,
 	REF_RD_ACTUAL,
+	REF_BW_STD,
 	REF_NCOLS,
 };
 
@@ -174,6 +175,7 @@ static const struct {
 	[REF_LAT_STD] = { "latency_std", 0, MESS_NUM_NS0 },
 	/* counters may put a share a little outside 0..1 */
 	[REF_RD_ACTUAL] = { "rd_percentage_actual_mean", 0, MESS_NUM_ANY },
+	[REF_BW_STD] = { "bandwidth_std", 0, MESS_NUM_GBS },
 };
 
 #define REF_MAX_FIELDS 64
@@ -244,6 +246,7 @@ static int ref_row(const struct mess_lines *l, const long *col,
 	p.bw_gbs = v[REF_BW];
 	p.lat_ns = v[REF_LAT];
 	p.lat_ns_std = v[REF_LAT_STD];
+	p.bw_gbs_std = v[REF_BW_STD];
 	if (isfinite(v[REF_RD_ACTUAL])) {
 		p.read_pct = 100.0 * v[REF_RD_ACTUAL];
 		p.read_bw_gbs = p.bw_gbs * v[REF_RD_ACTUAL];

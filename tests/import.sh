@@ -89,10 +89,16 @@ check "csv info.txt names no curve-sources.tsv" \
 check "csv: bandwidth_std and rw_ratio filled" \
 	'head -1 "$tmp/ex-csv/memory_curves.csv" | grep -q "bandwidth_std.*rw_ratio" &&
 	 awk -F, "NR > 1 && (\$4 == \"\" || \$NF == \"\") { bad = 1 } END { exit bad }" "$tmp/ex-csv/memory_curves.csv"'
+"$mess" export "$ref/../profet/data/bw_lat_curves/cascade_lake__DDR4_2666__local_socket" \
+	--format csv --out "$tmp/cl" 2>/dev/null
+check "csv of a set without spreads or load shares (PROFET's): both columns left out, said why" \
+	'! head -1 "$tmp/cl/memory_curves.csv" | grep -q "bandwidth_std\|rw_ratio" &&
+	 grep -q "^COLUMN_LEFT_OUT=bandwidth_std (" "$tmp/cl/info.txt" &&
+	 grep -q "^COLUMN_LEFT_OUT=rw_ratio (" "$tmp/cl/info.txt"'
 "$mess" export "$ref/Grace-LPDDR5" --format csv --out "$tmp/grace" 2>/dev/null
-check "csv of a set without spreads: bandwidth_std left out, said why" \
-	'! head -1 "$tmp/grace/memory_curves.csv" | grep -q bandwidth_std &&
-	 grep -q "^COLUMN_LEFT_OUT=bandwidth_std (" "$tmp/grace/info.txt"'
+check "csv of a Mess-Results set keeps its bandwidth_std" \
+	'head -1 "$tmp/grace/memory_curves.csv" | grep -q bandwidth_std &&
+	 [ "$(awk -F, "NR == 3 { print (\$4 > 0) }" "$tmp/grace/memory_curves.csv")" = 1 ]'
 sed -i 's/^BANDWIDTH_UNIT=.*/BANDWIDTH_UNIT=MB\/s/' "$info"
 "$mess" export "$tmp/ex-csv" --out "$tmp/never" 2>"$tmp/err"
 check "a csv whose info.txt says MB/s is refused with the reason" \
