@@ -17,7 +17,7 @@
 
 #include <jansson.h>
 
-#include "load_int.h"
+#include "mess/loadset.h"
 #include "mess/load.h"
 #include "mess/messfmt.h"
 #include "mess/metrics.h"
@@ -45,7 +45,7 @@ static const char *base_name(const char *path)
 	return b ? b + 1 : path;
 }
 
-static int join(struct set *s, char *buf, const char *dir, const char *name)
+static int join(struct mess_loadset *s, char *buf, const char *dir, const char *name)
 {
 	return mess_load_join(s, buf, dir, name);
 }
@@ -56,7 +56,7 @@ static int join(struct set *s, char *buf, const char *dir, const char *name)
  * CPU_FREQ=<GHz> of a KEY=VALUE file (plotter.txt, info.txt): 0 with *ghz
  * left as it was when the file or the key is absent, or -EINVAL.
  */
-static int key_ghz(struct set *s, const char *name, double *ghz)
+static int key_ghz(struct mess_loadset *s, const char *name, double *ghz)
 {
 	static const char key[] = "CPU_FREQ";
 	char path[PATH_MAX];
@@ -81,218 +81,15 @@ static int key_ghz(struct set *s, const char *name, double *ghz)
 	return ret;
 }
 
-/* The JSON object at path; NULL with *ret 0 when there is no such file. */
-static json_t *load_object(struct set *s, const char *path, int *ret)
-{
-	json_error_t jerr;
-	json_t *j;
-
-	*ret = 0;
-	if (!is_file(path))
-		return NULL;
-	j = json_load_file(path, 0, &jerr);
-	if (!j) {
-		*ret = mess_file_err(s->err, s->errlen, path,
-				     jerr.line > 0 ? jerr.line : 0,
-				     "not valid JSON: %s", jerr.text);
-		return NULL;
-	}
-	if (!json_is_object(j)) {
-		*ret = mess_file_err(s->err, s->errlen, path, 1,
-				     "expected a JSON object");
-		json_decref(j);
-		return NULL;
-	}
-	return j;
-}
-
-/* A figure > 0 or NAN: a run writes null, never 0, for what it lacks. */
-static double positive(const json_t *v)
-{
-	double x = json_is_number(v) ? json_number_value(v) : NAN;
-
-	return isfinite(x) && x > 0.0 ? x : NAN;
-}
-
-static void copy_string(char *dst, size_t len, const json_t *v)
-{
-	if (json_is_string(v))
-		snprintf(dst, len, "%s", json_string_value(v));
-}
-
-/* meta.json of a run: members, and where they go. */
-static const struct {
-	const char *obj, *key;	/* obj NULL: a top-level member */
-	size_t off;
-} meta_numbers[] = {
-	{ NULL, "unloaded_ns", offsetof(struct mess_set_info, unloaded_ns) },
-	{ "chase", "stride_bytes", offsetof(struct mess_set_info, stride_bytes) },
-	{ "chase", "window_bytes", offsetof(struct mess_set_info, window_bytes) },
-	{ "cpu_frequency", "nominal_ghz", offsetof(struct mess_set_info, cpu_ghz) },
-	{ "cpu_frequency", "measured_ghz",
-	  offsetof(struct mess_set_info, cpu_ghz_measured) },
-	{ "cpu_frequency", "measured_spread_pct",
-	  offsetof(struct mess_set_info, cpu_ghz_spread_pct) },
-};
-
-static const struct {
-	const char *key;
-	size_t off, len;
-} meta_strings[] = {
-#define STR(m) { #m, offsetof(struct mess_set_info, m), \
-		 sizeof(((struct mess_set_info *)0)->m) }
-	STR(bw_source),
-	STR(huge_pages),
-	STR(cpu_model),
-#undef STR
-};
-
-/* A reason's text on one line: a hand-edited file may hold anything. */
-static void one_line(char *dst, size_t len, const char *src)
-{
-	snprintf(dst, len, "%s", src);
-	for (char *p = dst; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = ' ';
-}
-
-/*
- * quality.verdict of meta.json and its first reason at the verdict's
- * level (the reasons are in the order the rules ran, PASS notes among
- * them; with none there, the first above PASS).  A verdict that is not
- * one of ours is refused, not read as none: a set's trust is not
- * guessed.  0 or -EINVAL.
- */
-static int run_quality(struct set *s, const char *path, const json_t *q)
-{
-	struct mess_set_info *in = s->info;
-	const json_t *v = json_object_get(q, "verdict"), *r;
-	const char *name = json_string_value(v);
-	enum mess_level lv = MESS_PASS;
-	size_t i;
-
-	if (!q || json_is_null(q))
-		return 0;
-	if (!name || (strcmp(name, "pending") && mess_level_parse(name, &lv))) {
-		char word[40], what[64];
-
-		if (name) {
-			one_line(word, sizeof(word), name);
-			snprintf(what, sizeof(what), "'%s' is not allowed", word);
-		}
-		return mess_file_err(s->err, s->errlen, path, 0,
-				     "quality.verdict %s; allowed: PASS, WARN, INVALID or pending",
-				     name ? what : v ? "is not a string" : "is missing");
-	}
-	snprintf(in->verdict, sizeof(in->verdict), "%s", name);
-	if (!strcmp(name, "pending") || lv == MESS_PASS)
-		return 0;
-	/* At the verdict's level; a file edited by hand may have none
-	 * there, then any reason above PASS. */
-	for (int pass = 0; pass < 2 && !in->verdict_reasons; pass++)
-		json_array_foreach(json_object_get(q, "reasons"), i, r) {
-			const char *text = json_string_value(json_object_get(r, "text"));
-			enum mess_level rl;
-
-			if (!text || mess_level_parse(json_string_value(
-					json_object_get(r, "level")), &rl) ||
-			    (pass ? rl == MESS_PASS : rl != lv))
-				continue;
-			if (!in->verdict_reasons++)
-				one_line(in->verdict_reason,
-					 sizeof(in->verdict_reason), text);
-		}
-	return 0;
-}
-
-static int run_meta(struct set *s)
-{
-	struct mess_set_info *in = s->info;
-	const json_t *gen, *ver, *rev, *done;
-	char path[PATH_MAX];
-	json_t *m;
-	size_t i;
-	int ret = join(s, path, s->dir, "meta.json");
-
-	if (ret)
-		return ret;
-	m = load_object(s, path, &ret);
-	if (!m)
-		return ret;
-	for (i = 0; i < sizeof(meta_numbers) / sizeof(meta_numbers[0]); i++) {
-		const json_t *o = meta_numbers[i].obj ?
-			json_object_get(m, meta_numbers[i].obj) : m;
-
-		*(double *)((char *)in + meta_numbers[i].off) =
-			positive(json_object_get(o, meta_numbers[i].key));
-	}
-	for (i = 0; i < sizeof(meta_strings) / sizeof(meta_strings[0]); i++)
-		copy_string((char *)in + meta_strings[i].off, meta_strings[i].len,
-			    json_object_get(m, meta_strings[i].key));
-	gen = json_object_get(json_object_get(m, "cores"), "generators");
-	if (json_is_array(gen))
-		in->cores = (int)json_array_size(gen);
-	ver = json_object_get(m, "version");
-	rev = json_object_get(m, "git_revision");
-	if (json_is_string(ver) && json_is_string(rev))
-		snprintf(in->tool, sizeof(in->tool), "mess %s (git %s)",
-			 json_string_value(ver), json_string_value(rev));
-	else if (json_is_string(ver))
-		snprintf(in->tool, sizeof(in->tool), "mess %s",
-			 json_string_value(ver));
-	/* A run made from another tool's files (mess import) says who
-	 * measured it. */
-	copy_string(in->tool, sizeof(in->tool), json_object_get(m, "measured_by"));
-	done = json_object_get(m, "complete");
-	if (json_is_boolean(done))
-		in->complete = json_is_true(done);
-	ret = run_quality(s, path, json_object_get(m, "quality"));
-	json_decref(m);
-	return ret;
-}
-
-/* summary.json: the chase-only latency of a run whose meta.json is gone. */
-static int run_summary(struct set *s)
-{
-	char path[PATH_MAX];
-	json_t *j;
-	int ret = join(s, path, s->dir, "summary.json");
-
-	if (ret)
-		return ret;
-	j = load_object(s, path, &ret);
-	if (j)
-		s->info->unloaded_ns = positive(json_object_get(j, "unloaded_ns"));
-	json_decref(j);
-	return ret;
-}
-
 /* ---- the layouts ---- */
-
-static int load_run(struct set *s)
-{
-	int ret = mess_curves_csv_read(s->file, s->f, s->err, s->errlen);
-
-	if (ret)
-		return ret;
-	if (!s->f->n)
-		return mess_file_err(s->err, s->errlen, s->file, 0,
-				     "no measured point yet: only the header");
-	ret = run_meta(s);
-	if (!ret && !isfinite(s->info->unloaded_ns))
-		ret = run_summary(s);
-	if (isfinite(s->info->unloaded_ns))
-		s->info->unloaded_source = "chase-only run";
-	return ret;
-}
 
 /*
  * An export's info.txt that states another bandwidth unit than the file is
  * in: the metadata or the file is wrong, and which cannot be told.
  */
-static int units_agree(struct set *s, const char *unit)
+static int units_agree(struct mess_loadset *s, const char *unit)
 {
-	struct set_meta m;
+	struct mess_set_meta m;
 	int ret = mess_load_meta(s, &m);
 
 	if (ret || !m.bw_unit[0] || !strncmp(m.bw_unit, unit, strlen(unit)))
@@ -302,7 +99,7 @@ static int units_agree(struct set *s, const char *unit)
 			     unit, m.bw_unit);
 }
 
-static int load_mess_results(struct set *s)
+static int load_mess_results(struct mess_loadset *s)
 {
 	int ret = mess_reference_read(s->file, s->f, s->err, s->errlen);
 
@@ -317,17 +114,17 @@ static int load_mess_results(struct set *s)
 	return ret;
 }
 
-static int load_profet(struct set *s)
+static int load_profet(struct mess_loadset *s)
 {
 	return mess_load_keyed_json(s, 0);
 }
 
-static int load_mess_results_json(struct set *s)
+static int load_mess_results_json(struct mess_loadset *s)
 {
 	return mess_load_keyed_json(s, 1);
 }
 
-static int load_bwlat(struct set *s)
+static int load_bwlat(struct mess_loadset *s)
 {
 	int ret = mess_bwlat_read(s->is_dir ? s->dir : s->file, s->f,
 				  &s->info->skipped_filled, &s->drop, s->err,
@@ -343,10 +140,10 @@ static const struct {
 	enum mess_set_kind kind;
 	const char *name;
 	const char *file;	/* what marks it in a directory; NULL: scan */
-	int (*load)(struct set *s);
+	int (*load)(struct mess_loadset *s);
 	int by_bandwidth;	/* no pressure in the files: sort by bandwidth */
 } kinds[] = {
-	{ MESS_SET_RUN, "run", "curves.csv", load_run, 0 },
+	{ MESS_SET_RUN, "run", "curves.csv", mess_load_run, 0 },
 	{ MESS_SET_MESS_RESULTS, "mess-results", "memory_curves.csv",
 	  load_mess_results, 0 },
 	{ MESS_SET_BWLAT, "bwlat", NULL, load_bwlat, 1 },
@@ -375,7 +172,7 @@ static const char *kind_units(enum mess_set_kind k, int cycles)
 #define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
 
 /* A directory without a marker file: bwlat files, else one .json file. */
-static int detect_scan(struct set *s, enum mess_set_kind *kind)
+static int detect_scan(struct mess_loadset *s, enum mess_set_kind *kind)
 {
 	char names[256] = "", json[NAME_MAX + 1] = "";
 	size_t njson = 0, nbwlat = 0, used = 0;
@@ -434,7 +231,7 @@ static int detect_scan(struct set *s, enum mess_set_kind *kind)
  * (plotter.txt from the tree above), a raw tree (bw/, lat/, plotter.txt).
  * 1 when it is one, 0 when not.
  */
-static int detect_mess_tree(struct set *s, enum mess_set_kind *kind)
+static int detect_mess_tree(struct mess_loadset *s, enum mess_set_kind *kind)
 {
 	char p[PATH_MAX], q[PATH_MAX];
 	int ret = join(s, p, s->dir, "processed/memory_curves.csv");
@@ -459,7 +256,7 @@ static int detect_mess_tree(struct set *s, enum mess_set_kind *kind)
 	return 0;
 }
 
-static int detect_dir(struct set *s, enum mess_set_kind *kind)
+static int detect_dir(struct mess_loadset *s, enum mess_set_kind *kind)
 {
 	size_t k;
 	int ret = detect_mess_tree(s, kind);
@@ -488,7 +285,7 @@ static const char *const own_json[] = {
 	"meta.json", "summary.json", "resume.json", "compare.json",
 };
 
-static int detect_file(struct set *s, enum mess_set_kind *kind)
+static int detect_file(struct mess_loadset *s, enum mess_set_kind *kind)
 {
 	const char *base = base_name(s->file);
 	struct mess_lines l;
@@ -560,7 +357,7 @@ static int cmp_bw(const void *a, const void *b)
 }
 
 /* The directory's own name, also for "." or "run/". */
-static void set_label(struct set *s)
+static void set_label(struct mess_loadset *s)
 {
 	char real[PATH_MAX];
 	const char *b;
@@ -572,7 +369,7 @@ static void set_label(struct set *s)
 }
 
 /* A Mess-Results processed/ folder's metadata is in the tree above it. */
-static void meta_dir(struct set *s)
+static void meta_dir(struct mess_loadset *s)
 {
 	char p[PATH_MAX];
 
@@ -586,7 +383,7 @@ static void meta_dir(struct set *s)
 int mess_set_load(const char *path, double ghz, struct mess_family *f,
 		  struct mess_set_info *info, char *err, size_t errlen)
 {
-	struct set s = { .ghz = ghz, .f = f, .info = info, .err = err,
+	struct mess_loadset s = { .ghz = ghz, .f = f, .info = info, .err = err,
 			 .errlen = errlen };
 	enum mess_set_kind kind = MESS_SET_RUN;
 	struct stat st;

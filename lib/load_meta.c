@@ -21,7 +21,7 @@
 
 #include <jansson.h>
 
-#include "load_int.h"
+#include "mess/loadset.h"
 #include "mess/parse.h"
 #include "mess/messraw.h"
 #include "mess/quality.h"
@@ -47,7 +47,7 @@ int mess_load_is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
-int mess_load_join(struct set *s, char *buf, const char *dir, const char *name)
+int mess_load_join(struct mess_loadset *s, char *buf, const char *dir, const char *name)
 {
 	if ((size_t)snprintf(buf, PATH_MAX, "%s/%s", dir, name) >= PATH_MAX)
 		return mess_file_err(s->err, s->errlen, dir, 0, "path too long");
@@ -89,7 +89,7 @@ static void copy(char *dst, size_t len, const char *v)
 }
 
 /* One info.txt line into m and the set's provenance. */
-static int info_line(struct set *s, struct set_meta *m, struct mess_lines *l,
+static int info_line(struct mess_loadset *s, struct mess_set_meta *m, struct mess_lines *l,
 		     int *keyed)
 {
 	struct mess_set_info *in = s->info;
@@ -132,7 +132,7 @@ static int info_line(struct set *s, struct set_meta *m, struct mess_lines *l,
 	return 0;
 }
 
-static int read_info(struct set *s, struct set_meta *m)
+static int read_info(struct mess_loadset *s, struct mess_set_meta *m)
 {
 	char path[PATH_MAX];
 	struct mess_lines l;
@@ -150,7 +150,7 @@ static int read_info(struct set *s, struct set_meta *m)
 }
 
 /* CPU_FREQ of plotter.txt (the Mess benchmark's metadata). */
-static int read_plotter(struct set *s, struct set_meta *m)
+static int read_plotter(struct mess_loadset *s, struct mess_set_meta *m)
 {
 	static const char key[] = "CPU_FREQ";
 	char path[PATH_MAX];
@@ -171,7 +171,7 @@ static int read_plotter(struct set *s, struct set_meta *m)
 	return ret;
 }
 
-int mess_load_meta(struct set *s, struct set_meta *m)
+int mess_load_meta(struct mess_loadset *s, struct mess_set_meta *m)
 {
 	int ret;
 
@@ -182,19 +182,19 @@ int mess_load_meta(struct set *s, struct set_meta *m)
 	return ret ? ret : read_plotter(s, m);
 }
 
-int mess_load_info_provenance(struct set *s)
+int mess_load_info_provenance(struct mess_loadset *s)
 {
-	struct set_meta m;
+	struct mess_set_meta m;
 
 	return mess_load_meta(s, &m);
 }
 
 /* ---- JSON sets ---- */
 
-int mess_load_json_kind(struct set *s, enum mess_set_kind *kind)
+int mess_load_json_kind(struct mess_loadset *s, enum mess_set_kind *kind)
 {
 	char mc[PATH_MAX], why[256];
-	struct set_meta m;
+	struct mess_set_meta m;
 	json_error_t jerr;
 	json_t *j = json_load_file(s->file, 0, &jerr);
 	int ret, mess_results, profet;
@@ -244,10 +244,10 @@ static double max_gbs(const struct mess_family *f)
 	return mx;
 }
 
-int mess_load_keyed_json(struct set *s, int gbs)
+int mess_load_keyed_json(struct mess_loadset *s, int gbs)
 {
 	struct mess_set_info *in = s->info;
-	struct set_meta m;
+	struct mess_set_meta m;
 	double ghz = 0, mx;
 	int filled[101], ret = mess_load_meta(s, &m);
 
@@ -300,7 +300,7 @@ int mess_load_keyed_json(struct set *s, int gbs)
 
 /* Our own mess-curves.json: {"schema": 1, "bandwidth_unit": "MB/s",
  * "latency_unit": "ns", "curves": {"<R>": {"source", "from", "points"}}}. */
-int mess_load_own_json(struct set *s)
+int mess_load_own_json(struct mess_loadset *s)
 {
 	struct mess_set_info *in = s->info;
 	json_t *j = json_load_file(s->file, JSON_REJECT_DUPLICATES, NULL), *c, *v;
@@ -384,7 +384,7 @@ int mess_load_own_json(struct set *s)
 
 /* ---- a raw Mess benchmark tree ---- */
 
-int mess_load_raw(struct set *s)
+int mess_load_raw(struct mess_loadset *s)
 {
 	struct mess_set_info *in = s->info;
 	struct mess_raw r;

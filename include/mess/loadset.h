@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Inside the set loader (load.c, load_meta.c, load_raw.c): what loading one
- * set needs, and the helpers its files share.  Not part of the library's
- * interface.
+ * Inside the set loader (lib/load.c, load_run.c, load_meta.c): what
+ * loading one set needs, and the helpers its files share.  Not for callers
+ * of the library: they use mess/load.h.
  */
-#ifndef MESS_LOAD_INT_H
-#define MESS_LOAD_INT_H
+#ifndef MESS_LOADSET_H
+#define MESS_LOADSET_H
 
 #include <limits.h>
 #include <stddef.h>
@@ -14,7 +14,7 @@
 #include "mess/load.h"
 #include "mess/messfmt.h"
 
-struct set {
+struct mess_loadset {
 	char dir[PATH_MAX];	/* the directory of the set */
 	char file[PATH_MAX];	/* its main file; the directory for bwlat */
 	/* Where the set's metadata (plotter.txt, info.txt) is: dir, or the
@@ -32,14 +32,14 @@ struct set {
 int mess_load_is_file(const char *path);
 int mess_load_is_dir(const char *path);
 /* dir/name into buf (PATH_MAX): 0, or -EINVAL when it does not fit. */
-int mess_load_join(struct set *s, char *buf, const char *dir, const char *name);
+int mess_load_join(struct mess_loadset *s, char *buf, const char *dir, const char *name);
 
 /*
  * What info.txt beside the set says (our exports' KEY=VALUE lines; the
  * prose of PROFET's shipped sets): how it was measured, into s->info, and
  * the FORMAT, BANDWIDTH_UNIT and frequency it states ("" / NAN absent).
  */
-struct set_meta {
+struct mess_set_meta {
 	int have_info;		/* an info.txt is there */
 	int profet_prose;	/* PROFET's own description (no KEY=VALUE) */
 	char format[64];	/* FORMAT= */
@@ -48,18 +48,20 @@ struct set_meta {
 	int have_plotter;	/* a Mess plotter.txt in meta_dir */
 	double plotter_ghz;	/* its CPU_FREQ */
 };
-int mess_load_meta(struct set *s, struct set_meta *m);
+int mess_load_meta(struct mess_loadset *s, struct mess_set_meta *m);
 /* The provenance info.txt records (MEASURED_BY, BANDWIDTH_SOURCE,
  * SOURCE_VERDICT, UNLOADED_NS) into s->info. */
-int mess_load_info_provenance(struct set *s);
+int mess_load_info_provenance(struct mess_loadset *s);
 
 /* A .json set: our own export (a "schema" key) or a document keyed by
  * read share, whose units its metadata decides. */
-int mess_load_json_kind(struct set *s, enum mess_set_kind *kind);
-int mess_load_own_json(struct set *s);
-int mess_load_keyed_json(struct set *s, int gbs);
+int mess_load_json_kind(struct mess_loadset *s, enum mess_set_kind *kind);
+int mess_load_own_json(struct mess_loadset *s);
+int mess_load_keyed_json(struct mess_loadset *s, int gbs);
 
 /* A raw Mess benchmark tree (bw/, lat/, plotter.txt). */
-int mess_load_raw(struct set *s);
+int mess_load_raw(struct mess_loadset *s);
+/* A run directory of this suite (curves.csv, meta.json, summary.json). */
+int mess_load_run(struct mess_loadset *s);
 
 #endif
