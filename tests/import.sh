@@ -56,6 +56,17 @@ check "compare: the import's and the processed set's maximum bandwidth agree wit
 check "compare: the processed set is counters and Mess-Results, the import says who measured it" \
 	'[ "$(json "$tmp/cmp/compare.json" "d[\"sets\"][0][\"tool\"], d[\"sets\"][1][\"kind\"], d[\"sets\"][1][\"bw_source\"]")" = "Mess benchmark import mess-results counters" ]'
 
+# position and fleet take it like a run of mess
+"$mess" position --curves "$tmp/run" "$(dirname "$0")/fixtures/trace/perf-imc-spr.csv" \
+	--out "$tmp/pos" >/dev/null 2>"$tmp/err"
+check "position on the imported run exits 0 ($(tail -1 "$tmp/err"))" '[ $? -eq 0 ] && [ -s "$tmp/pos/meta.json" ]'
+mkdir -p "$tmp/fleet" && cp -r "$tmp/run" "$tmp/fleet/n1" && cp -r "$tmp/run" "$tmp/fleet/n2" &&
+	cp -r "$tmp/run" "$tmp/fleet/n3"
+"$mess" fleet "$tmp/fleet" --out "$tmp/fleet-out" --no-plots >/dev/null 2>"$tmp/err"
+check "fleet of imported runs exits 0 ($(tail -1 "$tmp/err"))" '[ $? -eq 0 ]'
+check "fleet: the unloaded latency said to be the lowest-bandwidth points', not a chase-only run" \
+	'grep -q "^n1,.*,lowest-bandwidth points," "$tmp/fleet-out/fleet.csv"'
+
 orig_bw=$(json "$tmp/cmp/compare.json" "d['sets'][0]['max_bw_gbs']")
 for f in mess profet csv json; do
 	"$mess" export "$tmp/run" --format $f --out "$tmp/ex-$f" 2>"$tmp/err-$f"
