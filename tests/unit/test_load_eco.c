@@ -158,6 +158,35 @@ static void test_mess_results_layouts(void **state)
 		}
 }
 
+/*
+ * The same JSON copied away from its tree: nothing says GB/s; --ghz would
+ * make it PROFET's, and its values (233 "MB/s" at most) are no memory's
+ * in MB/s: refused, saying what they look like.
+ */
+static void test_mess_results_json_alone(void **state)
+{
+	char dir[] = "/tmp/test_load_eco.XXXXXX", path[4200], cmd[8400], err[1024];
+	struct mess_family f = { 0 };
+	struct mess_set_info in;
+
+	NEED_REF();
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/memory_curves.json", dir);
+	snprintf(cmd, sizeof(cmd), "cp '%s/" RAW "/processed/memory_curves.json' '%s'",
+		 ref, path);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(mess_set_load(path, 0, &f, &in, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "nothing beside it"));
+	assert_non_null(strstr(err, "give --ghz"));
+	mess_family_free(&f);
+	memset(&f, 0, sizeof(f));
+	assert_int_equal(mess_set_load(path, 2.0, &f, &in, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "below any memory system: the values look like GB/s"));
+	mess_family_free(&f);
+	unlink(path);
+	rmdir(dir);
+}
+
 /* ---- the raw tree against its own processing ---- */
 
 struct agree {
@@ -285,6 +314,7 @@ int main(void)
 		cmocka_unit_test(test_profet_test_sets),
 		cmocka_unit_test(test_simulator_graviton3),
 		cmocka_unit_test(test_mess_results_layouts),
+		cmocka_unit_test(test_mess_results_json_alone),
 		cmocka_unit_test(test_raw_tree_agrees),
 	};
 
