@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ftw.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -187,6 +188,76 @@ static void test_mess_results_json_alone(void **state)
 	rmdir(dir);
 }
 
+/*
+ * Every file and folder under ../shared/reference loads, or is refused
+ * with one line (never a crash, never a silent misreading): the curve
+ * files load, metadata and raw perf files are named as no curve file.
+ */
+static size_t n_loaded, n_refused;
+
+static int every(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	struct mess_family f = { 0 };
+	struct mess_set_info in;
+	char err[2048];
+	int rc;
+
+	(void)st;
+	(void)ftw;
+	if (flag != FTW_F && flag != FTW_D)
+		return 0;
+	rc = mess_set_load(path, 0, &f, &in, err, sizeof(err));
+	mess_family_free(&f);
+	if (!rc) {
+		n_loaded++;
+		return 0;
+	}
+	if ((rc != -EINVAL && rc != -ENOENT) || !err[0] || strchr(err, '\n')) {
+		print_message("%s: %d '%s'\n", path, rc, err);
+		return 1;
+	}
+	n_refused++;
+	return 0;
+}
+
+static void test_every_file(void **state)
+{
+	NEED_REF();
+	n_loaded = n_refused = 0;
+	assert_int_equal(nftw(ref, every, 16, FTW_PHYS), 0);
+	print_message("under ../shared/reference: %zu paths load, %zu refused with a line\n",
+		      n_loaded, n_refused);
+	/* 6 sets x (folder, csv), the raw tree's root, processed/, its csv
+	 * and json, 2 PROFET folders and their curves.json, the graviton3
+	 * folder and file: 22 at least; PROFET's test sets need --ghz. */
+	assert_true(n_loaded >= 22);
+	assert_true(n_refused > 4000);
+}
+
+/* A raw tree without processed/: read as mess import reads it. */
+static void test_raw_tree_alone(void **state)
+{
+	char dir[] = "/tmp/test_load_eco.XXXXXX", cmd[9000], err[1024];
+	struct mess_family f = { 0 };
+	struct mess_set_info in;
+
+	NEED_REF();
+	assert_non_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd), "for x in bw lat plotter.txt; do ln -s '%s/" RAW "'/$x '%s'/$x; done",
+		 ref, dir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(mess_set_load(dir, 0, &f, &in, err, sizeof(err)), 0);
+	assert_int_equal(in.kind, MESS_SET_MESS_RAW);
+	assert_string_equal(in.bw_source, "counters");
+	assert_int_equal(f.n, 51);
+	assert_near(in.cpu_ghz, 2.983511, 0);
+	assert_true(fabs(in.cpu_ghz_measured / in.cpu_ghz - 1) < 0.01);
+	assert_true(max_bw(&f) > 230 && max_bw(&f) < 240);
+	mess_family_free(&f);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* ---- the raw tree against its own processing ---- */
 
 struct agree {
@@ -315,6 +386,8 @@ int main(void)
 		cmocka_unit_test(test_simulator_graviton3),
 		cmocka_unit_test(test_mess_results_layouts),
 		cmocka_unit_test(test_mess_results_json_alone),
+		cmocka_unit_test(test_every_file),
+		cmocka_unit_test(test_raw_tree_alone),
 		cmocka_unit_test(test_raw_tree_agrees),
 	};
 
