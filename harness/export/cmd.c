@@ -53,8 +53,9 @@ void mess_export_usage(FILE *f)
 	fprintf(f,
 		"usage: mess export RUN --format F --out DIR [--ghz GHZ] [--force]\n"
 		"Write a curve family for the program that consumes it.  RUN is a run\n"
-		"directory of mess, a Mess bwlat_*.txt directory, a Mess-Results directory\n"
-		"or memory_curves.csv, or a PROFET curves.json.\n\n");
+		"directory of mess, a Mess bwlat_*.txt directory, a Mess-Results directory,\n"
+		"tree (.../AVX2/local), processed/ or memory_curves.csv/.json, a raw Mess\n"
+		"benchmark tree (bw/, lat/), a PROFET curves.json, or an export of mess.\n\n");
 	mess_opts_print(f, opts, NOPTS);
 	fprintf(f, "\nFormats:\n");
 	for (const struct mess_export_format *x = mess_export_formats; x->name; x++)
