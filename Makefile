@@ -270,6 +270,7 @@ check-cli: all
 	$(Q)tests/nodes.sh ./$(MESS)
 	$(Q)tests/position.sh ./$(MESS)
 	$(Q)tests/compare.sh ./$(MESS)
+	$(Q)tests/import.sh ./$(MESS)
 	$(Q)tests/input.sh ./$(MESS)
 	$(Q)tests/fleet.sh ./$(MESS)
 	$(Q)SKIPPED_FILE=build/skipped.txt tests/counters.sh ./$(MESS)

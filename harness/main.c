@@ -16,6 +16,7 @@
 #include "curves/cmd.h"
 #include "export/cmd.h"
 #include "fleet/cmd.h"
+#include "import/cmd.h"
 #include "ladder/cmd.h"
 #include "nodes/cmd.h"
 #include "position/cmd.h"
@@ -34,6 +35,7 @@ static const struct mess_cmd cmds[] = {
 	  mess_ladder_main, mess_ladder_usage, NULL },
 	{ "export", "write a curve set for the Mess simulator, PROFET or people",
 	  mess_export_main, mess_export_usage, NULL },
+	{ "import", "a raw Mess benchmark tree (bw/, lat/, plotter.txt) as a run directory", mess_import_main, mess_import_usage, NULL },
 	{ "nodes", "the NUMA nodes: kind of memory (DRAM, HBM, CXL, ...), capacity, cores, firmware figures",
 	  mess_nodes_main, mess_nodes_usage, NULL },
 	{ "position", "place an application's DRAM traffic (perf, likwid) on a curve family",

@@ -24,6 +24,7 @@
 /* The bwlat files of a directory, by R. */
 struct bwlat_dir {
 	const char *dir;
+	const char *only;	/* rows of this file, by read_pct (a document) */
 	char *name[MAX_PCT + 1];
 	int filled[MAX_PCT + 1];
 	char *err;
@@ -106,6 +107,11 @@ static int sources_row(struct bwlat_dir *b, const struct mess_lines *l)
 		return mess_file_err(b->err, b->errlen, l->path, l->no,
 				     "source '%s' is not measured, interpolated or extrapolated",
 				     mess_quote(q, sizeof(q), fl[2]));
+	if (b->only) {
+		if (!strcmp(mess_trim(fl[0]), b->only))
+			b->filled[(int)lround(pct)] = sources[i].filled;
+		return 0;
+	}
 	/* A row naming a file that is gone says nothing to load. */
 	for (r = 0; r <= MAX_PCT; r++)
 		if (b->name[r] && !strcmp(b->name[r], mess_trim(fl[0])))
@@ -163,7 +169,8 @@ static int scan(struct bwlat_dir *b)
 }
 
 int mess_bwlat_read(const char *path, struct mess_family *f,
-		    int *skipped_filled, char *err, size_t errlen)
+		    int *skipped_filled, struct mess_drop *drop, char *err,
+		    size_t errlen)
 {
 	struct bwlat_dir b;
 	char dir[PATH_MAX];
@@ -197,7 +204,7 @@ int mess_bwlat_read(const char *path, struct mess_family *f,
 		if (ret)
 			break;
 		c = mess_family_curve(f, MESS_STORE_PCT_UNKNOWN, r);
-		ret = c ? mess_export_read(file, c, err, errlen) : -ENOMEM;
+		ret = c ? mess_export_read(file, c, drop, err, errlen) : -ENOMEM;
 	}
 	for (r = 0; r <= MAX_PCT; r++)
 		free(b.name[r]);
@@ -211,5 +218,21 @@ int mess_bwlat_read(const char *path, struct mess_family *f,
 		ret = mess_file_err(err, errlen, b.dir, 0, "no bwlat_<R>.txt file");
 	if (!ret)
 		mess_family_sort_read(f);
+	return ret;
+}
+
+int mess_sources_filled(const char *dir, const char *file, int filled[101],
+			char *err, size_t errlen)
+{
+	struct bwlat_dir b;
+	int ret;
+
+	memset(&b, 0, sizeof(b));
+	b.dir = dir;
+	b.only = file;
+	b.err = err;
+	b.errlen = errlen;
+	ret = read_sources(&b);
+	memcpy(filled, b.filled, sizeof(b.filled));
 	return ret;
 }

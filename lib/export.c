@@ -254,9 +254,16 @@ static int for_each_share(const struct mess_export_in *in, const char *dir,
 	return out_close(&o, ret, err, errlen);
 }
 
+/* What a format's info.txt says beyond the common lines. */
+struct info_fmt {
+	const char *format, *lat_unit;
+	const char *bw_unit;	/* NULL: MB/s */
+	int no_sources;		/* writes no curve-sources.tsv */
+	const char *more;	/* more KEY=value lines (may be NULL) */
+};
+
 static int write_info(const struct mess_export_in *in, const char *dir,
-		      const char *format, const char *lat_unit, char *err,
-		      size_t errlen)
+		      const struct info_fmt *x, char *err, size_t errlen)
 {
 	struct out o;
 	int ret = out_open(&o, dir, "info.txt", err, errlen);
@@ -266,10 +273,12 @@ static int write_info(const struct mess_export_in *in, const char *dir,
 		return ret;
 	fprintf(o.fp, "# mess export: what these files hold and how they were measured\n"
 		      "FORMAT=%s\nSOURCE=%s\nMEASURED_BY=%s\nBANDWIDTH_SOURCE=%s\n"
-		      "BANDWIDTH_UNIT=MB/s (1e6 B/s, the whole system)\nLATENCY_UNIT=%s\n",
-		format, in->origin ? in->origin : "unknown",
+		      "BANDWIDTH_UNIT=%s\nLATENCY_UNIT=%s\n",
+		x->format, in->origin ? in->origin : "unknown",
 		in->tool ? in->tool : "unknown",
-		in->bw_source ? in->bw_source : "unknown", lat_unit);
+		in->bw_source ? in->bw_source : "unknown",
+		x->bw_unit ? x->bw_unit : "MB/s (1e6 B/s, the whole system)",
+		x->lat_unit);
 	if (in->ghz > 0)
 		fprintf(o.fp, "CPU_FREQ=%.6f\nCPU_FREQ_SOURCE=%s\n", in->ghz,
 			in->ghz_source ? in->ghz_source : "unknown");
@@ -283,7 +292,10 @@ static int write_info(const struct mess_export_in *in, const char *dir,
 		fprintf(o.fp, "SOURCE_VERDICT_REASON=%s\n", in->verdict_reason);
 	if (in->verdict && in->verdict_note && in->verdict_note[0])
 		fprintf(o.fp, "SOURCE_VERDICT_NOTE=%s\n", in->verdict_note);
-	fprintf(o.fp, "SOURCES=curve-sources.tsv (measured, interpolated or extrapolated per read share)\n");
+	if (x->more)
+		fputs(x->more, o.fp);
+	if (!x->no_sources)
+		fprintf(o.fp, "SOURCES=curve-sources.tsv (measured, interpolated or extrapolated per read share)\n");
 	return out_close(&o, 0, err, errlen);
 }
 
@@ -320,7 +332,8 @@ static int write_mess(const struct mess_export_in *in, const char *dir,
 	int ret = for_each_share(in, dir, "bwlat_%d.txt", mess_row, &c, err,
 				 errlen);
 
-	return ret ? ret : write_info(in, dir, "mess", "ns", err, errlen);
+	return ret ? ret : write_info(in, dir, &(struct info_fmt){ .format = "mess", .lat_unit = "ns" },
+				      err, errlen);
 }
 
 /* ---- profet and json: one document ---- */
@@ -396,8 +409,8 @@ static int write_profet(const struct mess_export_in *in, const char *dir,
 		return fail(err, errlen, -ENOMEM, "out of memory");
 	ret = write_doc(in, dir, "curves.json", root, root, in->ghz, err, errlen);
 	json_decref(root);
-	return ret ? ret : write_info(in, dir, "profet", "CPU cycles at CPU_FREQ GHz",
-				      err, errlen);
+	return ret ? ret : write_info(in, dir, &(struct info_fmt){ .format = "profet", .lat_unit =
+				      "CPU cycles at CPU_FREQ GHz" }, err, errlen);
 }
 
 static int write_json(const struct mess_export_in *in, const char *dir,
@@ -425,7 +438,8 @@ static int write_json(const struct mess_export_in *in, const char *dir,
 	ret = write_doc(in, dir, "mess-curves.json", root, curves, 0, err, errlen);
 	json_decref(curves);
 	json_decref(root);
-	return ret ? ret : write_info(in, dir, "json", "ns", err, errlen);
+	return ret ? ret : write_info(in, dir, &(struct info_fmt){ .format = "json", .lat_unit = "ns" },
+				      err, errlen);
 }
 
 /* ---- csv: the measured points, Mess-Results layout ---- */
@@ -438,19 +452,38 @@ static void csv_num(FILE *fp, double v, const char *sep)
 		fprintf(fp, "%s", sep);
 }
 
+/* Whether any usable point has the figure: a column nothing fills is left
+ * out, and info.txt says why. */
+static int csv_has(const struct mess_family *f, int what)
+{
+	for (size_t i = 0; i < f->n; i++)
+		for (size_t k = 0; k < f->curves[i].n; k++) {
+			const struct mess_point *p = &f->curves[i].pts[k];
+
+			if (mess_point_usable(p) &&
+			    (what ? f->curves[i].store_pct != MESS_STORE_PCT_UNKNOWN :
+			     isfinite(p->bw_gbs_std)))
+				return 1;
+		}
+	return 0;
+}
+
 static int write_csv(const struct mess_export_in *in, const char *dir,
 		     char *err, size_t errlen)
 {
 	struct out o;
+	int has_std = csv_has(in->fam, 0), has_rw = csv_has(in->fam, 1);
+	char more[512];
 	int ret = out_open(&o, dir, "memory_curves.csv", err, errlen);
 
 	if (ret)
 		return ret;
 	/* The smoothed columns carry the measured values: nothing is
 	 * smoothed here (info.txt says so). */
-	fprintf(o.fp, "read_pct_rounded,pause,bandwidth_mean,bandwidth_std,"
+	fprintf(o.fp, "read_pct_rounded,pause,bandwidth_mean,%s"
 		      "rd_percentage_actual_mean,latency_mean,latency_std,"
-		      "bandwidth_smooth,latency_smooth,rw_ratio\n");
+		      "bandwidth_smooth,latency_smooth%s\n",
+		has_std ? "bandwidth_std," : "", has_rw ? ",rw_ratio" : "");
 	for (size_t i = 0; i < in->fam->n; i++) {
 		const struct mess_curve *c = &in->fam->curves[i];
 
@@ -463,22 +496,30 @@ static int write_csv(const struct mess_export_in *in, const char *dir,
 			fprintf(o.fp, "%.1f,%llu,", round(rd),
 				(unsigned long long)p->nop);
 			csv_num(o.fp, p->bw_gbs, ",");
-			csv_num(o.fp, NAN, ",");
+			if (has_std)
+				csv_num(o.fp, p->bw_gbs_std, ",");
 			csv_num(o.fp, rd / 100, ",");
 			csv_num(o.fp, p->lat_ns, ",");
 			csv_num(o.fp, p->lat_ns_std, ",");
 			csv_num(o.fp, p->bw_gbs, ",");
-			csv_num(o.fp, p->lat_ns, ",");
-			if (c->store_pct != MESS_STORE_PCT_UNKNOWN)
-				fprintf(o.fp, "%u\n", 100 - c->store_pct);
-			else
-				fprintf(o.fp, "\n");
+			csv_num(o.fp, p->lat_ns, "");
+			if (has_rw && c->store_pct != MESS_STORE_PCT_UNKNOWN)
+				fprintf(o.fp, ",%u", 100 - c->store_pct);
+			else if (has_rw)
+				fprintf(o.fp, ",");
+			fprintf(o.fp, "\n");
 		}
 	}
 	ret = out_close(&o, 0, err, errlen);
-	return ret ? ret : write_info(in, dir, "csv (Mess-Results memory_curves.csv layout; "
-					       "bandwidth in GB/s there; *_smooth = the means, not smoothed)",
-				      "ns", err, errlen);
+	snprintf(more, sizeof(more), "%s%s%s%s",
+		 has_std ? "" : "COLUMN_LEFT_OUT=bandwidth_std (the source set has no bandwidth spread)\n",
+		 has_rw ? "RW_RATIO=the generator's issued load share, % (100 - store_pct); empty where the source does not know it\n" :
+		 "COLUMN_LEFT_OUT=rw_ratio (the source set does not know the generator's issued load share)\n",
+		 has_std ? "BANDWIDTH_STD=the spread of the bandwidth over a point's repeats, GB/s; empty where not recorded\n" : "",
+		 "SOURCES=none: the points as measured, no read share filled in (no curve-sources.tsv)\n");
+	return ret ? ret : write_info(in, dir, &(struct info_fmt){
+		"csv (Mess-Results memory_curves.csv layout; *_smooth = the means, not smoothed)",
+		"ns", "GB/s (1e9 B/s, the whole system)", 1, more }, err, errlen);
 }
 
 const struct mess_export_format mess_export_formats[] = {

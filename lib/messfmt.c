@@ -53,15 +53,48 @@ static int bwlat_row(const struct mess_lines *l, char *line, double *mbs,
 		return mess_file_err(err, errlen, l->path, l->no,
 				     "expected two numbers 'MB/s ns', got '%s'%s", q,
 				     header ? " (bwlat files have no header)" : "");
-	ret = mess_field_num(l, tok[0], "bandwidth", 0, MESS_NUM_MBS, mbs, err, errlen);
+	/* Negative is the caller's to drop; beyond any memory is damage. */
+	ret = mess_field_num(l, tok[0], "bandwidth", 0, MESS_NUM_ANY, mbs, err, errlen);
+	if (!ret && *mbs >= 0)
+		ret = mess_field_num(l, tok[0], "bandwidth", 0, MESS_NUM_MBS, mbs,
+				     err, errlen);
 	if (!ret)
 		ret = mess_field_num(l, tok[1], "latency", 0, MESS_NUM_NS, ns, err, errlen);
 	return ret;
 }
 
-int mess_export_read(const char *path, struct mess_curve *c, char *err,
-		     size_t errlen)
+void mess_drop_note(struct mess_drop *d, const char *path, long line,
+		    double mbs)
 {
+	if (!d)
+		return;
+	if (!d->n || strcmp(d->path, path))
+		d->files++;
+	if (!d->n++) {
+		snprintf(d->path, sizeof(d->path), "%s", path);
+		d->line = line;
+		d->mbs = mbs;
+	}
+}
+
+int mess_drop_say(const struct mess_drop *d, char *buf, size_t len)
+{
+	char more[64] = "";
+
+	if (!d || !d->n)
+		return len ? (buf[0] = '\0') : 0;
+	if (d->files > 1)
+		snprintf(more, sizeof(more), " (in %zu files, the first here)",
+			 d->files);
+	return snprintf(buf, len,
+			"%s:%ld: %zu row%s of negative bandwidth%s dropped (%.1f MB/s here): no memory has them; the set's own consumers load them as they are",
+			d->path, d->line, d->n, d->n == 1 ? "" : "s", more, d->mbs);
+}
+
+int mess_export_read(const char *path, struct mess_curve *c,
+		     struct mess_drop *drop, char *err, size_t errlen)
+{
+	struct mess_drop mine = { 0 };
 	struct mess_lines l;
 	size_t n0 = c->n;
 	int ret;
@@ -88,6 +121,10 @@ int mess_export_read(const char *path, struct mess_curve *c, char *err,
 		ret = bwlat_row(&l, l.line, &mbs, &ns, err, errlen);
 		if (ret)
 			break;
+		if (mbs < 0) {
+			mess_drop_note(&mine, path, l.no, mbs);
+			continue;
+		}
 		p.bw_gbs = mbs / 1000.0;
 		p.lat_ns = ns;
 		ret = mess_curve_add(c, &p);
@@ -95,11 +132,20 @@ int mess_export_read(const char *path, struct mess_curve *c, char *err,
 			break;
 	}
 	if (!ret && c->n == n0)
-		ret = mess_file_err(err, errlen, path, 0,
+		ret = mess_file_err(err, errlen, path, 0, mine.n ?
+				    "no row of bandwidth >= 0 MB/s" :
 				    "empty file: no 'MB/s ns' row");
 	mess_lines_close(&l);
 	if (ret)
 		c->n = n0;
+	else if (drop && mine.n) {
+		if (!drop->n)
+			*drop = mine;
+		else {
+			drop->n += mine.n;
+			drop->files++;
+		}
+	}
 	return ret;
 }
 
@@ -112,6 +158,7 @@ enum ref_col {
 	REF_LAT,
 	REF_LAT_STD,
 	REF_RD_ACTUAL,
+	REF_BW_STD,
 	REF_NCOLS,
 };
 
@@ -128,6 +175,7 @@ static const struct {
 	[REF_LAT_STD] = { "latency_std", 0, MESS_NUM_NS0 },
 	/* counters may put a share a little outside 0..1 */
 	[REF_RD_ACTUAL] = { "rd_percentage_actual_mean", 0, MESS_NUM_ANY },
+	[REF_BW_STD] = { "bandwidth_std", 0, MESS_NUM_GBS },
 };
 
 #define REF_MAX_FIELDS 64
@@ -198,6 +246,7 @@ static int ref_row(const struct mess_lines *l, const long *col,
 	p.bw_gbs = v[REF_BW];
 	p.lat_ns = v[REF_LAT];
 	p.lat_ns_std = v[REF_LAT_STD];
+	p.bw_gbs_std = v[REF_BW_STD];
 	if (isfinite(v[REF_RD_ACTUAL])) {
 		p.read_pct = 100.0 * v[REF_RD_ACTUAL];
 		p.read_bw_gbs = p.bw_gbs * v[REF_RD_ACTUAL];

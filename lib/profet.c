@@ -151,34 +151,43 @@ static long locate(const char *s, size_t len, const char *key, long row)
 	return found ? line_at(s, at) : 0;
 }
 
-/* One [MB/s, cycles] row. */
-static int profet_row(const json_t *row, double ghz, double *gbs, double *ns,
-		      const char **why)
+/* What a document's rows are in. */
+struct keyed {
+	int gbs;		/* bandwidth in GB/s (else MB/s) */
+	double ghz;		/* latency in cycles at ghz; 0: in ns */
+	const char *row;	/* "[MB/s, cycles]" */
+	struct mess_drop *drop;
+};
+
+/* One [bandwidth, latency] row; 1: negative bandwidth, to be dropped. */
+static int profet_row(const json_t *row, const struct keyed *k, double *gbs,
+		      double *ns, double *mbs_out, const char **why)
 {
 	double mbs, cyc;
 
 	if (!json_is_array(row) || json_array_size(row) != 2 ||
 	    !json_is_number(json_array_get(row, 0)) ||
 	    !json_is_number(json_array_get(row, 1))) {
-		*why = "expected [MB/s, cycles]";
+		*why = k->gbs ? "expected [GB/s, ns]" : k->ghz > 0 ?
+			"expected [MB/s, cycles]" : "expected [MB/s, ns]";
 		return -EINVAL;
 	}
-	mbs = json_number_value(json_array_get(row, 0));
+	mbs = json_number_value(json_array_get(row, 0)) * (k->gbs ? 1e3 : 1.0);
 	cyc = json_number_value(json_array_get(row, 1));
-	if (mbs < 0) {
-		*why = "negative bandwidth";
-		return -EINVAL;
-	}
+	*mbs_out = mbs;
+	if (mbs < 0)
+		return 1;
 	if (mess_num_problem(mbs, MESS_NUM_MBS)) {
 		*why = "bandwidth beyond any memory system (at most 1e9 MB/s)";
 		return -EINVAL;
 	}
 	if (mess_num_problem(cyc, MESS_NUM_POS)) {
-		*why = "latency must be > 0 cycles";
+		*why = k->ghz > 0 ? "latency must be > 0 cycles" :
+			"latency must be > 0 ns";
 		return -EINVAL;
 	}
 	*gbs = mbs / 1000.0;
-	*ns = cyc / ghz;
+	*ns = k->ghz > 0 ? cyc / k->ghz : cyc;
 	/* The bound is on time: what a cycle is worth is the caller's. */
 	if (mess_num_problem(*ns, MESS_NUM_NS)) {
 		*why = "latency beyond any memory system (at most 1e9 ns at this frequency)";
@@ -188,7 +197,7 @@ static int profet_row(const json_t *row, double ghz, double *gbs, double *ns,
 }
 
 static int profet_curve(const char *path, const char *text, size_t len,
-			const char *key, const json_t *rows, double ghz,
+			const char *key, const json_t *rows, const struct keyed *k,
 			struct mess_family *f, char *err, size_t errlen)
 {
 	const char *why = NULL;
@@ -205,8 +214,8 @@ static int profet_curve(const char *path, const char *text, size_t len,
 				     q);
 	if (!json_is_array(rows) || !json_array_size(rows))
 		return mess_file_err(err, errlen, path, locate(text, len, key, -1),
-				     "curve \"%s\": expected a non-empty list of [MB/s, cycles] rows",
-				     q);
+				     "curve \"%s\": expected a non-empty list of %s rows",
+				     q, k->gbs ? "[GB/s, ns]" : "[MB/s, cycles]");
 	c = mess_family_curve(f, MESS_STORE_PCT_UNKNOWN, r);
 	if (!c)
 		return -ENOMEM;
@@ -224,8 +233,14 @@ static int profet_curve(const char *path, const char *text, size_t len,
 			/* a set from elsewhere says nothing of trust */
 			MESS_POINT_TRUST_NAN,
 		};
-		int ret = profet_row(row, ghz, &p.bw_gbs, &p.lat_ns, &why);
+		double mbs = 0;
+		int ret = profet_row(row, k, &p.bw_gbs, &p.lat_ns, &mbs, &why);
 
+		if (ret > 0) {
+			mess_drop_note(k->drop, path, locate(text, len, key, (long)i),
+				       mbs);
+			continue;
+		}
 		if (ret)
 			return mess_file_err(err, errlen, path,
 					     locate(text, len, key, (long)i),
@@ -239,8 +254,19 @@ static int profet_curve(const char *path, const char *text, size_t len,
 }
 
 int mess_profet_read(const char *path, double ghz, struct mess_family *f,
-		     char *err, size_t errlen)
+		     struct mess_drop *drop, char *err, size_t errlen)
 {
+	if (!(ghz > 0.0) || !isfinite(ghz))
+		return mess_file_err(err, errlen, path, 0,
+				     "a CPU frequency > 0 GHz is needed, got %g", ghz);
+	return mess_keyed_json_read(path, 0, ghz, f, drop, err, errlen);
+}
+
+int mess_keyed_json_read(const char *path, int gbs, double ghz,
+			 struct mess_family *f, struct mess_drop *drop,
+			 char *err, size_t errlen)
+{
+	struct keyed k = { gbs, ghz, NULL, drop };
 	json_error_t jerr;
 	const char *key;
 	json_t *root, *rows;
@@ -248,9 +274,9 @@ int mess_profet_read(const char *path, double ghz, struct mess_family *f,
 	size_t len = 0, skip = 0;
 	int ret;
 
-	if (!(ghz > 0.0) || !isfinite(ghz))
+	if (!(ghz >= 0.0) || !isfinite(ghz))
 		return mess_file_err(err, errlen, path, 0,
-				     "a CPU frequency > 0 GHz is needed, got %g", ghz);
+				     "a CPU frequency >= 0 GHz is needed, got %g", ghz);
 	ret = slurp(path, &text, &len, err, errlen);
 	if (ret)
 		return ret;
@@ -275,7 +301,7 @@ int mess_profet_read(const char *path, double ghz, struct mess_family *f,
 	json_object_foreach(root, key, rows) {
 		if (ret)
 			break;
-		ret = profet_curve(path, text, len, key, rows, ghz, f, err,
+		ret = profet_curve(path, text, len, key, rows, &k, f, err,
 				   errlen);
 	}
 	json_decref(root);

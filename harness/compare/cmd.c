@@ -240,6 +240,8 @@ static int load(struct loaded *l, char **pos, int npos, double ghz)
 				       sizeof(err));
 
 		l->n = (size_t)i + 1;
+		if (l->info[i].warning[0])
+			fprintf(stderr, "mess compare: warning: %s\n", l->info[i].warning);
 		if (rc) {
 			fprintf(stderr, "mess compare: %s\n", err[0] ? err : strerror(-rc));
 			return rc == -ENOMEM ? rc : -EINVAL;

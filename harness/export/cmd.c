@@ -21,6 +21,7 @@
 #include "mess/export.h"
 #include "mess/load.h"
 #include "mess/model.h"
+#include "mess/quality.h"
 
 struct export_opts {
 	char format[16];
@@ -41,7 +42,7 @@ static const struct mess_opt opts[] = {
 	{ "ghz", MESS_OPT_DOUBLE, F(ghz), 0, 0.1, 10, "GHZ",
 	  "CPU frequency for cycles (profet; a cycle-based input): default the one the run recorded" },
 	{ "force", MESS_OPT_FLAG, F(force), 0, 0, 0, NULL,
-	  "export a run whose verdict is INVALID (info.txt SOURCE_VERDICT then says so)" },
+	  "export a run whose verdict is INVALID (info.txt SOURCE_VERDICT then says so), or in cycles at a measured clock that spread above 5 %" },
 	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
 };
 
@@ -52,8 +53,9 @@ void mess_export_usage(FILE *f)
 	fprintf(f,
 		"usage: mess export RUN --format F --out DIR [--ghz GHZ] [--force]\n"
 		"Write a curve family for the program that consumes it.  RUN is a run\n"
-		"directory of mess, a Mess bwlat_*.txt directory, a Mess-Results directory\n"
-		"or memory_curves.csv, or a PROFET curves.json.\n\n");
+		"directory of mess, a Mess bwlat_*.txt directory, a Mess-Results directory,\n"
+		"tree (.../AVX2/local), processed/ or memory_curves.csv/.json, a raw Mess\n"
+		"benchmark tree (bw/, lat/), a PROFET curves.json, or an export of mess.\n\n");
 	mess_opts_print(f, opts, NOPTS);
 	fprintf(f, "\nFormats:\n");
 	for (const struct mess_export_format *x = mess_export_formats; x->name; x++)
@@ -173,6 +175,32 @@ static int verdict(const char *run, const struct mess_set_info *info, int force,
 	return 0;
 }
 
+/*
+ * A cycle-based export converts every latency with one clock: a measured
+ * clock that spread more than the run rules allow (a run under contention
+ * once measured 0.827 GHz, 60 %, on a 3.2 GHz core) would scale them all
+ * wrong, so it is refused without --ghz (give the clock) or --force (use
+ * it all the same).  The clock used is said on stderr, as in info.txt.
+ * 0 or -EINVAL.
+ */
+static int clock_ok(const char *run, const struct mess_set_info *info,
+		    const struct export_opts *o, const struct mess_export_in *in)
+{
+	double sp = info->cpu_ghz_spread_pct;
+	int measured = !(o->ghz > 0) && isfinite(info->cpu_ghz_measured);
+
+	if (measured && isfinite(sp) && sp > MESS_Q_CLOCK_SPREAD_WARN && !o->force) {
+		fprintf(stderr, "mess export: %s: the measured clock %.3f GHz spread %.1f %% (above %.0f %%, meta.json cpu_frequency): not exported in cycles; give --ghz GHZ, or --force to use it\n",
+			run, info->cpu_ghz_measured, sp, MESS_Q_CLOCK_SPREAD_WARN);
+		return -EINVAL;
+	}
+	if (in->ghz > 0)
+		fprintf(stderr, "mess export: CPU_FREQ=%.3f GHz (%s%s)\n", in->ghz,
+			in->ghz_source, measured && isfinite(sp) && sp > MESS_Q_CLOCK_SPREAD_WARN ?
+			"; its spread is above the bound, used because of --force" : "");
+	return 0;
+}
+
 /* A new or empty directory: an export never mixes with other files (a
  * stray .json would be read by PROFET instead of ours). */
 static int out_ok(const char *dir)
@@ -268,7 +296,7 @@ int mess_export_main(int argc, char **argv)
 	struct mess_family fam = { 0 };
 	struct mess_export_tally t;
 	struct mess_model *m = NULL;
-	char err[1024], tool[200], llc[PATH_MAX + 128], *run[1];
+	char err[1024], tool[200], llc[PATH_MAX + 128], gsrc[128], *run[1];
 	int n, rc;
 
 	if (mess_opts_parse_pos(opts, NOPTS, &o, argc, argv, run, 1, &n, err,
@@ -303,6 +331,8 @@ int mess_export_main(int argc, char **argv)
 		return -EINVAL;
 	}
 	rc = mess_set_load(run[0], o.ghz, &fam, &info, err, sizeof(err));
+	if (info.warning[0])
+		fprintf(stderr, "mess export: warning: %s\n", info.warning);
 	if (!rc)
 		rc = mess_model_new(&fam, &m);
 	if (rc) {
@@ -313,6 +343,11 @@ int mess_export_main(int argc, char **argv)
 	}
 	snprintf(tool, sizeof(tool), "%s", info.tool[0] ? info.tool : info.kind_name);
 	llc_latency(&info, llc, sizeof(llc));
+	if (isfinite(info.cpu_ghz_spread_pct))
+		snprintf(gsrc, sizeof(gsrc), "measured by the run (meta.json cpu_frequency), spread %.1f %%",
+			 info.cpu_ghz_spread_pct);
+	else
+		snprintf(gsrc, sizeof(gsrc), "measured by the run (meta.json cpu_frequency)");
 
 	struct mess_export_in in = {
 		.fam = &fam, .m = m, .origin = info.path, .tool = tool,
@@ -322,11 +357,12 @@ int mess_export_main(int argc, char **argv)
 		.ghz = o.ghz > 0 ? o.ghz : isfinite(info.cpu_ghz_measured) ?
 			info.cpu_ghz_measured : info.cpu_ghz,
 		.ghz_source = o.ghz > 0 ? "--ghz" : isfinite(info.cpu_ghz_measured) ?
-			"measured by the run (meta.json cpu_frequency)" :
-			"nominal, from the set's metadata",
+			gsrc : "nominal, from the set's metadata",
 	};
 	/* Before anything is written. */
 	rc = verdict(run[0], &info, o.force, &in);
+	if (!rc && fmt->needs_ghz)
+		rc = clock_ok(run[0], &info, &o, &in);
 	err[0] = '\0';
 	if (!rc) {
 		rc = export_whole(fmt, &in, o.out, &t, err, sizeof(err));

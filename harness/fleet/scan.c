@@ -181,7 +181,7 @@ static void curve_figures(struct fleet_node *nd)
 
 	/* A partial run may lack its chase-only latency: the set's
 	 * lowest-bandwidth points then, as mess compare does. */
-	nd->unloaded_src = u > 0 ? "chase-only run" : NULL;
+	nd->unloaded_src = u > 0 ? nd->info.unloaded_source : NULL;
 	if (!(u > 0)) {
 		u = mess_unloaded_from_curves(&nd->fam);
 		nd->unloaded_src = u > 0 ? "lowest-bandwidth points" : NULL;

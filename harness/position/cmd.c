@@ -192,6 +192,8 @@ static int load(struct position *p, const struct position_opts *o,
 		return rc == -ENOMEM ? rc : -EINVAL;
 	}
 	rc = mess_set_load(o->curves, 0, &p->fam, &p->info, err, sizeof(err));
+	if (p->info.warning[0])
+		fprintf(stderr, "mess position: warning: %s\n", p->info.warning);
 	if (!rc)
 		rc = mess_model_new(&p->fam, &p->m);
 	if (rc) {

@@ -9,10 +9,25 @@
  *    as a run's mess/ or an export;
  *  - a Mess-Results directory holding memory_curves.csv, or that file
  *    (the layout of ../shared/reference/mess-results/);
- *  - a PROFET curves.json ({"<R>": [[MB/s, cycles], ...]}) or a directory
- *    holding exactly one .json file and no bwlat file; latency is in CPU
- *    cycles there and is converted with a frequency (the ghz argument, or
- *    the info.txt/plotter.txt beside it when it gives one).
+ *  - a Mess-Results tree (the folder holding processed/ and plotter.txt,
+ *    e.g. .../AVX2/local), or its processed/ folder: processed/
+ *    memory_curves.csv, plotter.txt from the tree;
+ *  - a raw Mess benchmark tree without processed/ (bw/, lat/,
+ *    plotter.txt): read as mess import reads it (mess/messraw.h);
+ *  - a .json keyed by read share, or a directory holding exactly one .json
+ *    file and no bwlat file: PROFET's curves.json ({"<R>": [[MB/s,
+ *    cycles], ...]}, latency converted with the ghz argument or the
+ *    frequency its info.txt gives) or Mess-Results' processed/
+ *    memory_curves.json (GB/s, ns).  Which is decided by the files beside
+ *    it (plotter.txt or memory_curves.csv: Mess-Results; PROFET's info.txt
+ *    or FORMAT=profet: PROFET), else by ghz > 0 (PROFET), else refused
+ *    naming --ghz; the values must fit the units decided;
+ *  - our own mess-curves.json export (a "schema" key): its measured
+ *    curves.
+ * An export's info.txt beside the set gives back how it was measured
+ * (MEASURED_BY, BANDWIDTH_SOURCE, SOURCE_VERDICT, UNLOADED_NS); the read
+ * shares an export filled in (curve-sources.tsv, a json's "source") are
+ * left out, so a reload counts only measured curves.
  */
 #ifndef MESS_LOAD_H
 #define MESS_LOAD_H
@@ -26,13 +41,18 @@ enum mess_set_kind {
 	MESS_SET_BWLAT,		/* bwlat_<R>.txt directory */
 	MESS_SET_MESS_RESULTS,	/* memory_curves.csv */
 	MESS_SET_PROFET,	/* curves.json in cycles */
+	MESS_SET_MESS_RESULTS_JSON, /* processed/memory_curves.json */
+	MESS_SET_MESS_JSON,	/* our mess-curves.json export */
+	MESS_SET_MESS_RAW,	/* a raw Mess benchmark tree */
 };
 
 /* How a set was measured, as far as its files say: NAN, -1 or "" when
  * they do not. */
 struct mess_set_info {
 	enum mess_set_kind kind;
-	const char *kind_name;	/* "run", "bwlat", "mess-results", "profet" */
+	const char *kind_name;	/* "run", "bwlat", "mess-results", "profet",
+				 * "mess-results-json", "mess-json", "mess-raw" */
+	const char *units;	/* what the files were read in: "GB/s, ns" */
 	char path[4096];	/* the file or directory that was read */
 	char label[128];	/* short name: the directory's base name */
 	double unloaded_ns;	/* also stored in the family */
@@ -40,6 +60,10 @@ struct mess_set_info {
 				      * points", "none" */
 	double cpu_ghz;		/* nominal, from the set's metadata */
 	double cpu_ghz_measured;
+	/* The measured clock's spread, % of it (meta.json cpu_frequency
+	 * measured_spread_pct; a raw tree's chase clocks, max - min over the
+	 * median); NAN unknown. */
+	double cpu_ghz_spread_pct;
 	int latency_from_cycles; /* 1: converted from cycles with cpu_ghz */
 	char bw_source[32];	/* "accounted", "counters" (Mess-Results are
 				 * counter-measured) or "" */
@@ -61,6 +85,9 @@ struct mess_set_info {
 	 * how many reasons were counted so. */
 	char verdict_reason[320];
 	int verdict_reasons;
+	/* One line to say on stderr, "" for none: rows dropped because no
+	 * memory has them (mess/messfmt.h struct mess_drop). */
+	char warning[1024];
 };
 
 /*

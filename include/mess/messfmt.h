@@ -17,16 +17,40 @@
 
 #include "mess/curve.h"
 
+/*
+ * Rows no memory can have (negative bandwidth: PROFET's Cascade Lake sets
+ * start every curve with one, the simulator's graviton3 bwlat_50.txt ends
+ * in two) are dropped, never fatal: the sets' own consumers load them as
+ * they are.  The readers count them here (may be NULL: dropped unsaid) so
+ * that the caller says it once: how many, in how many files, and the file
+ * and line of the first.  Zero bandwidth is kept: it is the ecosystem's
+ * way to write the unloaded latency (Mess-Results pins each curve's
+ * lowest point there, our exports too).
+ */
+struct mess_drop {
+	size_t n, files;
+	long line;		/* of the first; 0 unknown */
+	double mbs;		/* its bandwidth, MB/s */
+	char path[4096];	/* its file */
+};
+
+/* Count one dropped row. */
+void mess_drop_note(struct mess_drop *d, const char *path, long line,
+		    double mbs);
+/* The one warning line ("" when nothing was dropped): its length. */
+int mess_drop_say(const struct mess_drop *d, char *buf, size_t len);
+
 
 /*
  * Append the rows of one bwlat file to c (bw_gbs, lat_ns; nop 0, the file
  * has no pressure), in the file's order.  c->read_pct is set from a
  * bwlat_<R>.txt file name when it is NAN.  Blank lines are skipped; any
  * other line that is not two numbers, MB/s >= 0 and ns > 0, and a file
- * without a row fail with -EINVAL and leave c as it was.
+ * without a row fail with -EINVAL and leave c as it was; rows of negative
+ * bandwidth are dropped and counted in drop.
  */
-int mess_export_read(const char *path, struct mess_curve *c, char *err,
-		     size_t errlen);
+int mess_export_read(const char *path, struct mess_curve *c,
+		     struct mess_drop *drop, char *err, size_t errlen);
 
 /* name (no directory) is bwlat_*.txt, whatever stands for R. */
 int mess_bwlat_name(const char *name);
@@ -43,7 +67,17 @@ int mess_bwlat_name(const char *name);
  * keeps what was read; the caller frees it.
  */
 int mess_bwlat_read(const char *path, struct mess_family *f,
-		    int *skipped_filled, char *err, size_t errlen);
+		    int *skipped_filled, struct mess_drop *drop, char *err,
+		    size_t errlen);
+
+/*
+ * curve-sources.tsv of dir (our exports write it), when there is one: the
+ * read shares its rows for file (curves.json, mess-curves.json) mark
+ * interpolated or extrapolated, as filled[R] = 1.  0 (also without the
+ * file) or -EINVAL.
+ */
+int mess_sources_filled(const char *dir, const char *file, int filled[101],
+			char *err, size_t errlen);
 
 /*
  * Read a public reference memory_curves.csv into f (columns found by header
@@ -70,7 +104,16 @@ int mess_reference_read(const char *csv_path, struct mess_family *f,
  * up in the text.  On error f keeps what was read; the caller frees it.
  */
 int mess_profet_read(const char *path, double ghz, struct mess_family *f,
-		     char *err, size_t errlen);
+		     struct mess_drop *drop, char *err, size_t errlen);
+
+/*
+ * The same layout in other units: bandwidth in GB/s when gbs (Mess-Results'
+ * processed/memory_curves.json), latency in ns when ghz is 0.  Rows of
+ * negative bandwidth are dropped and counted in drop (both readers).
+ */
+int mess_keyed_json_read(const char *path, int gbs, double ghz,
+			 struct mess_family *f, struct mess_drop *drop,
+			 char *err, size_t errlen);
 
 /* The header of curves.csv, without the newline.  The columns after
  * bw_source (schema 2) hold the accounted bandwidth beside a counted one,

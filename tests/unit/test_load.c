@@ -296,13 +296,25 @@ static void test_profet(void **state)
 	assert_near(c->pts[1].lat_ns, 200.0, 1e-12);
 	mess_family_free(&f);
 
-	/* The directory, frequency from info.txt, then plotter.txt. */
+	/* The directory: nothing says which units, --ghz settles it. */
 	expect_err("p", 0, -EINVAL, "curves.json: ", "give --ghz", NULL);
+	/* A Mess plotter.txt beside it: Mess-Results' processed JSON, in
+	 * GB/s and ns, never PROFET's MB/s and cycles (issue 23). */
 	put("p/plotter.txt", "MEM_FREQ=3200 MT/s\nCPU_FREQ=4.0\n");
 	assert_int_equal(load("p", 0, &f, &in, err, sizeof(err)), 0);
-	assert_near(in.cpu_ghz, 4.0, 0.0);
-	assert_near(f.curves[0].pts[0].lat_ns, 250.5 / 4.0, 1e-12);
+	assert_int_equal(in.kind, MESS_SET_MESS_RESULTS_JSON);
+	assert_string_equal(in.units, "GB/s, ns");
+	assert_near(f.curves[0].pts[0].bw_gbs, 3000.0, 1e-9);
+	assert_near(f.curves[0].pts[0].lat_ns, 250.5, 1e-12);
 	mess_family_free(&f);
+	/* ... also with --ghz, which says nothing of GB/s. */
+	assert_int_equal(load("p", 2.0, &f, &in, err, sizeof(err)), 0);
+	assert_int_equal(in.kind, MESS_SET_MESS_RESULTS_JSON);
+	mess_family_free(&f);
+	/* plotter.txt and a PROFET info.txt: the metadata contradicts itself. */
+	put("p/info.txt", "FORMAT=profet\nCPU_FREQ=2.5\n");
+	expect_err("p", 0, -EINVAL, "curves.json: ", "metadata contradicts itself", NULL);
+	unlink(at("p/plotter.txt"));
 	put("p/info.txt", "CPU_FREQ = 2.5\n");
 	assert_int_equal(load("p", 0, &f, &in, err, sizeof(err)), 0);
 	assert_near(in.cpu_ghz, 2.5, 0.0);

@@ -140,7 +140,7 @@ static void test_export_read_rejects(void **state)
 	snprintf(path, sizeof(path), "%s/curve.txt", dir);
 	/* Blank lines and CRLF are fine. */
 	write_text(path, "2000.000001 150.5\r\n\n1000 120\n   \n");
-	assert_int_equal(mess_export_read(path, &c, NULL, 0), 0);
+	assert_int_equal(mess_export_read(path, &c, NULL, NULL, 0), 0);
 	assert_int_equal(c.n, 2);
 	assert_near(c.read_pct, 12.0, 0.0);
 	assert_near(c.pts[0].bw_gbs, 2.000000001, 1e-12);
@@ -148,12 +148,12 @@ static void test_export_read_rejects(void **state)
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		write_text(path, bad[i]);
-		assert_int_equal(mess_export_read(path, &c, NULL, 0), -EINVAL);
+		assert_int_equal(mess_export_read(path, &c, NULL, NULL, 0), -EINVAL);
 		/* Nothing of a rejected file is kept. */
 		assert_int_equal(c.n, 2);
 	}
 	snprintf(path, sizeof(path), "%s/missing.txt", dir);
-	assert_int_equal(mess_export_read(path, &c, NULL, 0), -ENOENT);
+	assert_int_equal(mess_export_read(path, &c, NULL, NULL, 0), -ENOENT);
 	mess_curve_free(&c);
 	rm_tree(dir);
 	free(dir);

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `mess import MESS_DIR --out RUN`: a raw Mess benchmark tree (bw/, lat/,
+ * plotter.txt: what every Mess user has on disk after a run) as one of our
+ * run directories (curves.csv, meta.json), so that compare, export,
+ * position, fleet and the model take Mess users' own runs.  The figures
+ * are Mess's own, computed as its processing does (include/mess/messraw.h);
+ * our curve rules then judge them (meta.json quality).
+ */
+#include "import/cmd.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/options.h"
+#include "core/outdir.h"
+#include "core/util.h"
+#include "mess/json.h"
+#include "mess/messfmt.h"
+#include "mess/messraw.h"
+#include "mess/metrics.h"
+#include "mess/quality.h"
+
+struct import_opts {
+	char out[PATH_MAX];
+	int help;
+};
+
+#define F(field) MESS_OPT_F(struct import_opts, field)
+#define S(field) MESS_OPT_S(struct import_opts, field)
+
+static const struct mess_opt opts[] = {
+	{ "out", MESS_OPT_STR, S(out), 0, 0, "RUN",
+	  "run directory to write: new or empty (required)" },
+	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
+};
+
+#define NOPTS (sizeof(opts) / sizeof(opts[0]))
+
+#define BW_METHOD "unc_m_cas_count.rd + .wr of every socket perf stat lists, x CACHE_LINE_SIZE (plotter.txt, 64 B without), over the block's elapsed time; read share rd / (rd + wr); mean of the repetitions"
+#define LAT_METHOD "Mess's processing (Mess-2.0 utils/libs/processor.py): the chase's elapsed time less r2012 cycles at its own clock (cycles / elapsed) less TLB_NS per r1012 event, over accesses; mean of the repetitions. Mess names r1012 the STLB hits and r2012 the walk cycles; on Sapphire Rapids Intel's event list has 0x12/0x20 STLB_HIT and 0x12/0x10 WALK_PENDING, the other way round: kept as Mess computes it, so that the figures are the ones Mess publishes"
+
+void mess_import_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: mess import MESS_DIR --out RUN\n"
+		"Turn a raw Mess benchmark tree (bw/bw_<R>_<pause>.txt, lat/lat_<R>_<pause>.txt,\n"
+		"plotter.txt) into a run directory of mess: curves.csv and meta.json, which\n"
+		"compare, export, position, fleet and the model read like a run of mess.\n\n");
+	mess_opts_print(f, opts, NOPTS);
+	fprintf(f,
+		"\nBandwidth: the memory controllers' CAS counts x 64 B over each repetition's\n"
+		"time.  Latency: the chase's time per access less Mess's TLB correction\n"
+		"(TLB_NS), as Mess's own processing computes it.  One curve per generator read\n"
+		"ratio R (store_pct 100 - R), a point per pause.  meta.json says the method,\n"
+		"the source and the verdict of mess's curve rules on the imported points.\n"
+		"\nExample:\n"
+		"  mess import Mess-Results/Systems/MN5/MN5-GPP/regular/AVX2/local --out runs/mn5-gpp\n"
+		"Exit status: 0 ok, 1 bad usage or a tree that cannot be read, 2 failure.\n");
+}
+
+static int out_empty(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			n++;
+	closedir(d);
+	return n ? -EEXIST : 0;
+}
+
+/* Our curve rules on the imported points, and the run rules that apply
+ * (the clock; no chase-only or random chase was measured). */
+static json_t *judge(struct mess_family *f, const struct mess_raw *r,
+		     double unloaded, char *level, size_t len)
+{
+	struct mess_qtol tol = MESS_QTOL_DEFAULT;
+	struct mess_quality_in in = {
+		.unloaded_ns = unloaded, .unloaded_sd_ns = NAN,
+		.random_ns = NAN, .random_sd_ns = NAN,
+		.clock_spread_pct = r->ghz_median > 0 ?
+			100 * (r->ghz_max - r->ghz_min) / r->ghz_median : NAN,
+		.unloaded_end_ns = NAN, .unloaded_end_sd_ns = NAN,
+	};
+	enum mess_level *mix = calloc(f->n ? f->n : 1, sizeof(*mix));
+	struct mess_verdict v;
+
+	if (!mix)
+		return NULL;
+	mess_verdict_init(&v);
+	for (size_t i = 0; i < f->n; i++)
+		mess_quality_curve(&f->curves[i], unloaded, 0, &tol, NULL);
+	mess_quality_family(f, &in, &v, mix);
+	mess_verdict_add(&v, MESS_PASS, "imported",
+			 "imported from a Mess benchmark tree: no chase-only run, so the unloaded latency is the lowest-bandwidth points' and its rules are not applied; the points were measured once by Mess, not again (the mix reasons' wording is that of a run of mess)");
+	free(mix);
+	snprintf(level, len, "%s", mess_level_name(v.level));
+	return mess_verdict_json(&v);
+}
+
+static json_t *meta(const char *src, const struct mess_raw *r, json_t *quality)
+{
+	char real[PATH_MAX];
+
+	return mess_json_pack(
+		"{s:i, s:s, s:s, s:s, s:s, s:{s:s, s:s}, "
+		"s:{s:o, s:o, s:o, s:s, s:s, s:o, s:o}, "
+		"s:{s:o, s:s, s:o, s:o, s:s}, "
+		"s:I, s:{s:I, s:I, s:I}, s:o, s:o, s:b}",
+		"schema", 1, "tool", "mess import",
+		"measured_by", "Mess benchmark import",
+		"source", realpath(src, real) ? real : src,
+		"bw_source", "counters",
+		"method", "bandwidth", BW_METHOD, "latency", LAT_METHOD,
+		"mess_plotter", "cpu_ghz", mess_json_real(r->cpu_ghz, 6),
+		"tlb_ns", mess_json_real(r->tlb_ns, 5),
+		"cache_line_bytes", mess_json_real(r->line_bytes, 0),
+		"memory_binding", r->binding, "mem_freq", r->mem_freq,
+		"channels", r->channels > 0 ? json_integer(r->channels) : json_null(),
+		"bus_width", r->bus_width > 0 ? json_integer(r->bus_width) : json_null(),
+		"cpu_frequency", "nominal_ghz", mess_json_real(r->cpu_ghz, 6),
+		"nominal_source", "plotter.txt CPU_FREQ",
+		"measured_ghz", mess_json_real(r->ghz_median, 4),
+		"measured_spread_pct", mess_json_real(r->ghz_median > 0 ?
+			100 * (r->ghz_max - r->ghz_min) / r->ghz_median : NAN, 2),
+		"measured_method", "the chase's cycles over its perf stat elapsed time: median, and (max - min) / median, over every repetition",
+		"points", (json_int_t)r->points,
+		"repetitions", "bw", (json_int_t)r->bw_reps, "lat", (json_int_t)r->lat_reps,
+		"left_out", (json_int_t)r->reps_left_out,
+		"unloaded_ns", json_null(),
+		"quality", quality,
+		"complete", 1);
+}
+
+static int write_run(const char *src, const char *out, struct mess_family *f,
+		     const struct mess_raw *r, char *level, size_t len)
+{
+	FILE *csv;
+	double unloaded = mess_unloaded_from_curves(f);
+	int rc = mess_mkdir_p(out);
+
+	csv = rc ? NULL : mess_file_open(out, "curves.csv", "w");
+	if (!csv)
+		return rc ? rc : -errno;
+	rc = mess_curves_csv_write_header(csv);
+	/* judged first: the flags go into curves.csv */
+	json_t *q = judge(f, r, unloaded, level, len);
+
+	for (size_t i = 0; !rc && i < f->n; i++)
+		for (size_t k = 0; !rc && k < f->curves[i].n; k++)
+			rc = mess_curves_csv_write_row(csv, &f->curves[i].pts[k],
+						       "counters");
+	if (fclose(csv) && !rc)
+		rc = -errno;
+	if (!q && !rc)
+		rc = -ENOMEM;
+	if (!rc)
+		rc = mess_json_write(out, "meta.json", meta(src, r, q));
+	else
+		json_decref(q);
+	return rc;
+}
+
+int mess_import_main(int argc, char **argv)
+{
+	struct import_opts o = { 0 };
+	struct mess_family fam = { 0 };
+	struct mess_raw r;
+	char err[1024], level[16] = "", *src[1];
+	int n, rc;
+
+	if (mess_opts_parse_pos(opts, NOPTS, &o, argc, argv, src, 1, &n, err,
+				sizeof(err))) {
+		fprintf(stderr, "mess import: %s\n", err);
+		return -EINVAL;
+	}
+	if (o.help) {
+		mess_import_usage(stdout);
+		return 0;
+	}
+	if (!n || !o.out[0]) {
+		fprintf(stderr, "mess import: %s\n", !n ?
+			"MESS_DIR: missing; allowed: a Mess benchmark tree (bw/, lat/, plotter.txt)" :
+			"--out: missing; allowed: a new or empty directory");
+		return -EINVAL;
+	}
+	if (mess_out_check("out", o.out, err, sizeof(err))) {
+		fprintf(stderr, "mess import: %s\n", err);
+		return -EINVAL;
+	}
+	rc = out_empty(o.out);
+	if (rc) {
+		fprintf(stderr, "mess import: --out: %s %s; allowed: a new or empty directory\n",
+			o.out, rc == -EEXIST ? "is not empty" : strerror(-rc));
+		return -EINVAL;
+	}
+	rc = mess_raw_read(src[0], &fam, &r, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "mess import: %s\n", rc == -ENOMEM ? "out of memory" : err);
+		mess_family_free(&fam);
+		return rc == -ENOMEM ? rc : -EINVAL;
+	}
+	rc = write_run(src[0], o.out, &fam, &r, level, sizeof(level));
+	if (rc)
+		fprintf(stderr, "mess import: %s: %s\n", o.out, strerror(-rc));
+	else
+		fprintf(stderr, "mess import: %s -> %s: %zu curves, %zu points (%zu + %zu repetitions%s), chase clock %.3f GHz (plotter.txt %.3f); verdict %s (meta.json quality)\n",
+			src[0], o.out, fam.n, r.points, r.bw_reps, r.lat_reps,
+			r.reps_left_out ? ", some left out: a counter not counted" : "",
+			r.ghz_median, r.cpu_ghz, level);
+	mess_family_free(&fam);
+	return rc ? -EIO : 0;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A raw Mess benchmark tree, as the benchmark leaves it on disk:
+ *   bw/bw_<R>_<pause>.txt   perf stat of the memory controllers' CAS counts
+ *                           (unc_m_cas_count.rd / .wr, per socket) over the
+ *                           run at generator read ratio R and nop pause,
+ *                           one block per repetition;
+ *   lat/lat_<R>_<pause>.txt perf stat of the pointer chase (cycles,
+ *                           instructions, accesses, raw TLB events r1012,
+ *                           r2012), one block per repetition;
+ *   plotter.txt             CPU_FREQ (GHz), TLB_NS, CACHE_LINE_SIZE, ...
+ *
+ * Bandwidth: the CAS counts of every socket listed, x CACHE_LINE_SIZE
+ * (64 B), over the block's elapsed time; the read share rd / (rd + wr).
+ * Latency, as Mess processes it (its utils/libs/processor.py, checked
+ * against the tree's own processed/memory_curves.csv): the chase's
+ * elapsed time less r2012 cycles at the chase's own clock (cycles /
+ * elapsed) and less TLB_NS per r1012 event, over the accesses.  Each point
+ * is the mean of its repetitions, with their sample standard deviation.
+ * A counter that is missing or <not counted> leaves the repetition out,
+ * never read as 0.
+ */
+#ifndef MESS_MESSRAW_H
+#define MESS_MESSRAW_H
+
+#include <stddef.h>
+
+#include "mess/curve.h"
+
+struct mess_raw {
+	double cpu_ghz;		/* plotter.txt CPU_FREQ; NAN absent */
+	double tlb_ns;		/* plotter.txt TLB_NS; 0 absent: no STLB
+				 * correction (Mess would assume 10 ns) */
+	double line_bytes;	/* CACHE_LINE_SIZE, 64 when absent */
+	char binding[32], mem_freq[32];
+	int channels, bus_width;	/* -1 unknown */
+	/* The chase's clock over every repetition (cycles / elapsed). */
+	double ghz_median, ghz_min, ghz_max;
+	size_t points, bw_reps, lat_reps, reps_left_out;
+};
+
+/*
+ * Read the tree at dir into f: one curve per generator read ratio R
+ * (store_pct 100 - R, its read_pct the median of its points' measured
+ * share), a point per pause (nop = pause) with bw_gbs, read_bw_gbs,
+ * write_bw_gbs, bw_gbs_std, read_pct, lat_ns, lat_ns_std, repeats, and
+ * ghz_min / ghz_max the chase's clock over its repetitions.  0, -ENOENT
+ * (no plotter.txt, bw/ or lat/), -EINVAL (a file that is not perf stat
+ * output of these events; err names it and the line), -ENOMEM.
+ */
+int mess_raw_read(const char *dir, struct mess_family *f, struct mess_raw *r,
+		  char *err, size_t errlen);
+
+#endif
