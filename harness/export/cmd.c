@@ -313,6 +313,9 @@ int mess_export_main(int argc, char **argv)
 	}
 	snprintf(tool, sizeof(tool), "%s", info.tool[0] ? info.tool : info.kind_name);
 	llc_latency(&info, llc, sizeof(llc));
+	if (info.memory[0])
+		snprintf(llc + strlen(llc), sizeof(llc) - strlen(llc),
+			 "SOURCE_MEMORY=%s\n", info.memory);
 
 	struct mess_export_in in = {
 		.fam = &fam, .m = m, .origin = info.path, .tool = tool,

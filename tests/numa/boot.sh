@@ -11,12 +11,12 @@
 #
 # Both: a q35 machine with hmat=on, 2 sockets of 2 cores, 1 GiB of DRAM on
 # each socket (nodes 0 and 1, below 4 GiB) and three CPU-less nodes above
-# 4 GiB (0x100000000, 0x110000000, 0x120000000: away from the firmware's
+# 4 GiB (0x100000000, 0x120000000, 0x140000000: away from the firmware's
 # reserved top of low memory, which would misalign the pmem), each nearer
 # to one socket in the firmware's HMAT:
-#   node 2  256 MiB  near socket 0, 4x socket 0's DRAM bandwidth (HBM-like)
-#   node 3  256 MiB  near socket 1, 4x socket 1's DRAM bandwidth (HBM-like)
-#   node 4  256 MiB  near socket 0, slow (NVM-like)
+#   node 2  512 MiB  near socket 0, 4x socket 0's DRAM bandwidth (HBM-like)
+#   node 3  512 MiB  near socket 1, 4x socket 1's DRAM bandwidth (HBM-like)
+#   node 4  512 MiB  near socket 0, slow (NVM-like)
 # A: nodes 2 and 3 soft-reserved (memmap=...%...+0xefffffff, i.e.
 #    EFI_MEMORY_SP), node 4 legacy pmem (memmap=...!...); the guest onlines
 #    them as system RAM with daxctl, so hwloc labels them from the DAX
@@ -30,7 +30,7 @@ out=$(mkdir -p "$out" && cd "$out" && pwd)
 
 mb=$((1 << 20))
 case $topo in
-A) extra="memmap=256M%0x100000000-1+0xefffffff memmap=256M%0x110000000-1+0xefffffff memmap=256M!0x120000000" ;;
+A) extra="memmap=512M%0x100000000-1+0xefffffff memmap=512M%0x120000000-1+0xefffffff memmap=512M!0x140000000" ;;
 B) extra="" ;;
 *) echo "usage: $0 CACHE A|B OUT" >&2; exit 1 ;;
 esac
@@ -53,12 +53,12 @@ hmat 1 0 150 10G; hmat 1 1 100 20G; hmat 1 2 200 10G; hmat 1 3 120 80G; hmat 1 4
 exec timeout "${MESS_NUMA_TIMEOUT:-420}" qemu-system-x86_64 \
 	-nodefaults -display none -no-reboot -serial file:"$out/console.log" \
 	$accel -cpu $cpu -machine q35,hmat=on \
-	-smp 4,sockets=2,cores=2,threads=1 -m 2816M \
+	-smp 4,sockets=2,cores=2,threads=1 -m 3584M \
 	-object memory-backend-ram,id=m0,size=1G \
 	-object memory-backend-ram,id=m1,size=1G \
-	-object memory-backend-ram,id=m2,size=256M \
-	-object memory-backend-ram,id=m3,size=256M \
-	-object memory-backend-ram,id=m4,size=256M \
+	-object memory-backend-ram,id=m2,size=512M \
+	-object memory-backend-ram,id=m3,size=512M \
+	-object memory-backend-ram,id=m4,size=512M \
 	-numa node,nodeid=0,cpus=0-1,memdev=m0,initiator=0 \
 	-numa node,nodeid=1,cpus=2-3,memdev=m1,initiator=1 \
 	-numa node,nodeid=2,memdev=m2,initiator=0 \
