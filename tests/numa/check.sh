@@ -25,7 +25,7 @@ command -v qemu-system-x86_64 >/dev/null || skip "no qemu-system-x86_64 (apt-get
 for t in numactl daxctl ndctl jq; do
 	command -v $t >/dev/null || skip "no $t (tools/deps.sh check)"
 done
-msg=$(tests/numa/image.sh "$cache") || skip "${msg#SKIPPED: }"
+msg=$(tests/numa/image.sh "$cache") || skip "${msg:+${msg#SKIPPED: }}${msg:-cannot build the guest image (tests/numa/image.sh)}"
 
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }

@@ -13,7 +13,7 @@ jqo() { jq -e "$2" "$1"; }
 # with its pages there, and no bound mapping had pages on another node.
 bound() {
 	grep -q "bind:$2 .*N$2=" "$o/$1.numa_maps" &&
-		! grep -E "bind:" "$o/$1.numa_maps" | grep -vq "bind:$2 " &&
+		! grep -E "bind:" "$o/$1.numa_maps" | grep -Evq "bind:$2( |\$)" &&
 		! grep -E " N[0-9]+=" "$o/$1.numa_maps" | grep -Eq " N[^$2][0-9]*="
 }
 # ok_step NAME: exit 0.
@@ -54,6 +54,10 @@ if [ "$topo" = A ]; then
 	expect "A: ladder-n2 bound to node 2" bound ladder-n2 2
 	expect "A: ladder-n2 meta.json: why not hugetlb" jqo "$r/ladder-n2/meta.json" '.memory_node == 2 and (.memory_node_choice.hugetlb | test("node 2 has 0 free"))'
 
+	ok_step ladder-n0
+	expect "A: ladder-n0: hugetlb pages from node 0's pool" jqo "$r/ladder-n0/meta.json" '.memory_node == 0 and .huge_pages == "hugetlb" and .memory_node_choice.hugetlb == null'
+	expect "A: ladder-n0 bound to node 0, huge pages" grep -q "bind:0 .*huge .*N0=.*kernelpagesize_kB=2048" "$o/ladder-n0.numa_maps"
+
 	# --mem-node KIND from a core on socket 1, generators on both.
 	ok_step hbm-s1
 	node_of hbm-s1 3 hbm
@@ -73,6 +77,9 @@ if [ "$topo" = A ]; then
 	ok_step ladder-nvm
 	node_of ladder-nvm 4 nvm
 	expect "A: ladder-nvm bound to node 4" bound ladder-nvm 4
+	ok_step ladder-dram-s1
+	node_of ladder-dram-s1 1 dram
+	expect "A: ladder-dram-s1 bound to node 1" bound ladder-dram-s1 1
 
 	# --mem-node each: defects 3, 4, 7.
 	ok_step each

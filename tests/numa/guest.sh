@@ -65,11 +65,14 @@ if [ "$topo" = A ]; then
 	grep HugePages_Free /proc/meminfo
 	step n2 "$mess" $c --mem-node 2 --out "$r/n2"
 	step ladder-n2 "$mess" ladder $q --mem-node 2 --out "$r/ladder-n2"
+	# ... and where the node's own pool has them: hugetlb, bound.
+	step ladder-n0 "$mess" ladder $q --mem-node 0 --out "$r/ladder-n0"
 	echo 0 >$hp
 	step hbm-s1 "$mess" $c --mem-node hbm --chase-core 2 --cores all --out "$r/hbm-s1"
 	step default "$mess" $c --out "$r/default"
 	step ladder-hbm "$mess" ladder $q --mem-node hbm --out "$r/ladder-hbm"
 	step ladder-nvm "$mess" ladder $q --mem-node nvm --core 2 --out "$r/ladder-nvm"
+	step ladder-dram-s1 "$mess" ladder $q --mem-node dram --core 2 --out "$r/ladder-dram-s1"
 	step each "$mess" $c --mem-node each --out "$r/each"
 	step compare "$mess" compare "$r/each/dram-node0" "$r/each/hbm-node2" --no-plots --out "$r/cmp"
 	# TCG's figures make every run INVALID: exported anyway, to see info.txt.

@@ -37,7 +37,8 @@ ver=$(basename kernel/lib/modules/*)
 [ -f kernel/boot/vmlinuz-"$ver" ] || skip "no vmlinuz in the unpacked $(cat kernel.name)"
 cp -f kernel/boot/vmlinuz-"$ver" vmlinuz
 
-if [ initrd.img -nt "$here/init" ] && [ initrd.img -nt kernel.name ]; then
+if [ initrd.img -nt "$here/init" ] && [ initrd.img -nt "$here/image.sh" ] &&
+	[ initrd.img -nt kernel.name ]; then
 	exit 0
 fi
 [ -f kernel/lib/modules/"$ver"/modules.dep ] || busybox depmod -b kernel "$ver"
