@@ -158,6 +158,11 @@ int mess_memsel_resolve(struct mess_topo *t, const char *val, int core,
 		m->kind = chosen->kind;
 		m->assumed = chosen->assumed;
 		mess_node_kind_label(chosen, m->kind_text, sizeof(m->kind_text));
+		/* A kind hwloc did not name is said where the choice is. */
+		if (chosen->hmat_x && m->how == MESS_MEMSEL_KIND)
+			snprintf(m->rule + strlen(m->rule), sizeof(m->rule) - strlen(m->rule),
+				 "; %s by the HMAT's bandwidth, hwloc gives no subtype",
+				 mess_kinds[chosen->kind].name);
 	} else if (!rc) {
 		/* libnuma's node is not one hwloc lists (a fixture topology). */
 		m->kind = MESS_KIND_UNKNOWN;

@@ -33,7 +33,7 @@ struct mess_memsel {
 	int assumed;			/* ... assumed (no subtype) */
 	char kind_text[96];		/* mess_node_kind_label's */
 	int local_nodes;		/* nodes of the kind local to the core */
-	char rule[160];			/* which rule chose it */
+	char rule[224];			/* which rule chose it */
 };
 
 /*

@@ -125,6 +125,7 @@ else
 	ok_step ladder-hbm
 	node_of ladder-hbm 3 hbm
 	expect "B: ladder-hbm bound to node 3" bound ladder-hbm 3
+	expect "B: ladder-hbm says the kind came from the HMAT" has ladder-hbm "hbm by the HMAT's bandwidth, hwloc gives no subtype"
 	# Defect 8: the rule counts the nodes it chose among (0 and 4 local).
 	ok_step ladder-dram
 	expect "B: rule among 2 local dram nodes (defect 8)" \

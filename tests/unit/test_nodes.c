@@ -343,7 +343,8 @@ static void qemu_picks(void **state)
 	static const struct pick b[] = {
 		{ "dram", 0, 0, 0, MESS_KIND_DRAM,
 		  "latency: the firmware's lowest from core 0 among 2 local dram nodes (100 ns)" },
-		{ "hbm", 2, 0, 3, MESS_KIND_HBM, "locality: the hbm node whose cpuset holds core 2" },
+		{ "hbm", 2, 0, 3, MESS_KIND_HBM,
+		  "locality: the hbm node whose cpuset holds core 2 (hwloc); hbm by the HMAT's bandwidth, hwloc gives no subtype" },
 		{ "nvm", 0, -EOPNOTSUPP, 0, 0,
 		  "--mem-node nvm: no NVM node on this machine (nodes: 0 dram, 1 dram, 2 hbm, 3 hbm, 4 dram)" },
 	};
