@@ -132,7 +132,7 @@ OBJS := $(MAIN_OBJ) $(HARNESS_OBJS) $(LIB_OBJS) $(KERNEL_OBJS) $(TEST_OBJS) \
 MESS_REFERENCE ?= $(abspath ../shared/reference/mess-results)
 export MESS_REFERENCE
 
-.PHONY: all install uninstall print-mess bench check check-suites check-example check-faults check-layering check-unit check-cli check-replay check-smoke check-absorb check-kernels check-e2e clean \
+.PHONY: all install uninstall print-mess bench check check-suites check-example check-faults check-layering check-unit check-cli check-replay check-smoke check-absorb check-kernels check-e2e check-numa clean \
 	fuzz check-fuzz check-sanitize check-slurm \
 	$(addprefix check-,$(ISAS))
 .DEFAULT_GOAL := all
@@ -401,6 +401,11 @@ else
 	@echo "SKIPPED check-sanitize: $(ARCH) runs under qemu-user"; mkdir -p build; echo "check-sanitize: foreign ISA" >>build/skipped.txt
 endif
 
+# The multi-node paths on an emulated 2-socket, 5-node machine (QEMU, TCG;
+# tests/numa/): SKIPPED where QEMU or the guest kernel cannot be had.
+check-numa: all
+	$(Q)SKIPPED_FILE=build/skipped.txt tests/numa/check.sh ./$(MESS)
+
 # The include rules of the layers, after a self-test showing that the
 # check catches a violation of each.
 check-layering:
@@ -412,7 +417,7 @@ check-layering:
 # the apt-get line and fails); the suites then run in a second make, so
 # that none starts before the packages are in, and it finds the compiler
 # that this one may have lacked.
-CHECKS := check-layering check-unit check-fuzz check-sanitize check-cli check-replay check-smoke check-absorb check-faults check-example $(BENCH) $(BENCH_MODEL) $(BENCH_PMU) \
+CHECKS := check-layering check-unit check-fuzz check-sanitize check-cli check-replay check-smoke check-absorb check-faults check-example check-numa $(BENCH) $(BENCH_MODEL) $(BENCH_PMU) \
 	check-slurm \
 	$(addprefix check-,$(ISAS))
 check:

@@ -308,6 +308,11 @@ static void w_huge(const struct mess_set_info *i, char *b, size_t l)
 	fmt_str(i->huge_pages, b, l);
 }
 
+static void w_memory(const struct mess_set_info *i, char *b, size_t l)
+{
+	fmt_str(i->memory, b, l);
+}
+
 static void w_tool(const struct mess_set_info *i, char *b, size_t l)
 {
 	fmt_str(i->tool, b, l);
@@ -365,6 +370,8 @@ static const struct {
 } diffs[] = {
 	{ "bandwidth measured differently (bw_source: accounted by the generator vs memory counters)", w_bw_source, NULL },
 	{ "huge pages differ", w_huge, NULL },
+	/* A public set says nothing of its memory: only runs that both say. */
+	{ "memory kinds or nodes differ (meta.json memory_node_choice)", w_memory, "" },
 	{ "traffic-generator core counts differ", w_cores, NULL },
 	{ "chase strides differ", w_stride, NULL },
 	{ "chase windows differ", w_window, NULL },
@@ -390,6 +397,12 @@ size_t mess_compare_warnings(const struct mess_set_info *const *info,
 			diffs[d].fmt(info[i], v[i], sizeof(v[i]));
 			differ |= i > 0 && strcmp(v[i], v[0]);
 			only |= diffs[d].only && !strcmp(v[i], diffs[d].only);
+		}
+		/* only "": a difference counts only when every set says. */
+		if (diffs[d].only && !diffs[d].only[0]) {
+			only = 1;
+			for (size_t i = 0; i < n; i++)
+				only &= strcmp(v[i], "unknown") != 0;
 		}
 		if (!differ || !only)
 			continue;

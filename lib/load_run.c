@@ -176,6 +176,12 @@ static int run_meta(struct mess_loadset *s)
 	for (i = 0; i < sizeof(meta_strings) / sizeof(meta_strings[0]); i++)
 		copy_string((char *)in + meta_strings[i].off, meta_strings[i].len,
 			    json_object_get(m, meta_strings[i].key));
+	/* Where the memory was: the kind as the run chose it, and the node. */
+	if (json_is_integer(json_object_get(m, "memory_node")))
+		snprintf(in->memory, sizeof(in->memory), "%.80s%snode %d",
+			 json_string_value(json_object_get(json_object_get(m, "memory_node_choice"), "kind")) ?: "",
+			 json_is_string(json_object_get(json_object_get(m, "memory_node_choice"), "kind")) ? " " : "",
+			 (int)json_integer_value(json_object_get(m, "memory_node")));
 	gen = json_object_get(json_object_get(m, "cores"), "generators");
 	if (json_is_array(gen))
 		in->cores = (int)json_array_size(gen);

@@ -73,7 +73,7 @@ static json_t *set_json(const struct mess_compare_ctx *c, size_t i)
 
 	return mess_json_pack(
 		"{s:s, s:s, s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I,"
-		" s:s, s:s, s:o, s:o, s:o, s:s, s:b, s:o, s:o, s:s, s:o}",
+		" s:s, s:s, s:o, s:o, s:o, s:o, s:s, s:b, s:o, s:o, s:s, s:o}",
 		"label", c->labels[i], "path", in->path,
 		"kind", in->kind_name ? in->kind_name : "",
 		"cpu_model", in->cpu_model,
@@ -88,6 +88,7 @@ static json_t *set_json(const struct mess_compare_ctx *c, size_t i)
 		"read_pct_max", mess_json_real(s->read_max_pct, 2),
 		"curves", (json_int_t)s->ncurves,
 		"bw_source", in->bw_source, "huge_pages", in->huge_pages,
+		"memory", in->memory[0] ? json_string(in->memory) : json_null(),
 		"cores", in->cores >= 0 ? json_integer(in->cores) : json_null(),
 		"stride_bytes", mess_json_real(in->stride_bytes, 0),
 		"window_bytes", mess_json_real(in->window_bytes, 0),

@@ -79,6 +79,15 @@ static void sets(const struct mess_compare_ctx *c, FILE *f)
 		fprintf(f, " |\n");
 		bad += !strcmp(mess_compare_verdict(c, i), "INVALID");
 	}
+	/* Where each run's memory was, for the runs that say (meta.json
+	 * memory_node_choice): "Memory: A: dram node 0; B: hbm node 2." */
+	for (size_t i = 0, said = 0; i < c->n; i++) {
+		if (c->sets[i].info->memory[0])
+			fprintf(f, "%s%s: %s", said++ ? "; " : "\nMemory (meta.json `memory_node_choice`): ",
+				c->labels[i], c->sets[i].info->memory);
+		if (said && i + 1 == c->n)
+			fprintf(f, ".\n");
+	}
 	fprintf(f, "\nVerdict: whether each run can be trusted (its meta.json `quality`, results/README.md), with its first reason when not PASS.\n");
 	for (size_t i = 0; bad && i < c->n; i++)
 		if (!strcmp(mess_compare_verdict(c, i), "INVALID"))

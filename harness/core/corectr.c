@@ -37,6 +37,11 @@ int mess_corectr_open(struct mess_corectr *cc)
 		add_status(cc, "no core PMU: libpfm4 recognises none on this CPU (a virtual machine without a virtual PMU has none; ask for it to be passed through, e.g. KVM -cpu host,pmu=on)");
 		return -EOPNOTSUPP;
 	}
+	/* libpfm4 names a PMU from CPUID; the kernel may have none. */
+	if (mess_pmu_core_missing(why, sizeof(why))) {
+		add_status(cc, why);
+		return -EOPNOTSUPP;
+	}
 	cc->set = mess_core_events_for(core);
 	if (!cc->set) {
 		snprintf(why, sizeof(why),

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/mem.h"
 #include "core/options.h"
 
 /* "a node number 0-3 or a kind: dram, hbm, cxl, nvm, spm" */
@@ -66,7 +67,7 @@ static int nearest(struct mess_topo *t, const struct mess_node *nodes, int n,
 {
 	struct cand c[n];
 	const char *name = mess_kinds[kind].name;
-	int nc = 0;
+	int nc = 0, tied;
 
 	for (int i = 0; i < n; i++)
 		if (nodes[i].kind == kind)
@@ -77,6 +78,11 @@ static int nearest(struct mess_topo *t, const struct mess_node *nodes, int n,
 		return -ENOENT;
 	qsort(c, (size_t)nc, sizeof(c[0]), nearer);
 	m->node = c[0].node->os;
+	/* The latency and index rules choose among the nodes as local as
+	 * the first (sorted first): their count, not the kind's. */
+	for (tied = 1; tied < nc && c[tied].local == c[0].local; tied++)
+		;
+	m->local_nodes = c[0].local ? tied : 0;
 	if (nc == 1)
 		snprintf(m->rule, sizeof(m->rule), "the only %s node", name);
 	else if (c[0].local != c[1].local)
@@ -85,12 +91,12 @@ static int nearest(struct mess_topo *t, const struct mess_node *nodes, int n,
 			 name, core);
 	else if (!isnan(c[0].lat) && (isnan(c[1].lat) || c[0].lat < c[1].lat))
 		snprintf(m->rule, sizeof(m->rule),
-			 "latency: the firmware's lowest from core %d among %d %s nodes (%.0f ns)",
-			 core, nc, name, c[0].lat);
+			 "latency: the firmware's lowest from core %d among %d %s%s nodes (%.0f ns)",
+			 core, tied, c[0].local ? "local " : "", name, c[0].lat);
 	else
 		snprintf(m->rule, sizeof(m->rule),
-			 "lowest OS index: neither locality nor firmware latency tells the %d %s nodes apart",
-			 nc, name);
+			 "lowest OS index: neither locality nor firmware latency tells the %d %s%s nodes apart",
+			 tied, c[0].local ? "local " : "", name);
 	return 0;
 }
 
@@ -151,9 +157,16 @@ int mess_memsel_resolve(struct mess_topo *t, const char *val, int core,
 	if (chosen) {
 		m->kind = chosen->kind;
 		m->assumed = chosen->assumed;
+		mess_node_kind_label(chosen, m->kind_text, sizeof(m->kind_text));
+		/* A kind hwloc did not name is said where the choice is. */
+		if (chosen->hmat_x && m->how == MESS_MEMSEL_KIND)
+			snprintf(m->rule + strlen(m->rule), sizeof(m->rule) - strlen(m->rule),
+				 "; %s by the HMAT's bandwidth, hwloc gives no subtype",
+				 mess_kinds[chosen->kind].name);
 	} else if (!rc) {
 		/* libnuma's node is not one hwloc lists (a fixture topology). */
 		m->kind = MESS_KIND_UNKNOWN;
+		snprintf(m->kind_text, sizeof(m->kind_text), "%s", mess_kinds[m->kind].name);
 	}
 	free(nodes);
 	return rc;
@@ -161,11 +174,17 @@ int mess_memsel_resolve(struct mess_topo *t, const char *val, int core,
 
 json_t *mess_memsel_json(const struct mess_memsel *m)
 {
-	char kind[64];
+	const char *kind = m->kind_text[0] ? m->kind_text : mess_kinds[m->kind].name;
+	const char *note = mess_buf_hugetlb_note();
 
-	snprintf(kind, sizeof(kind), "%s%s", mess_kinds[m->kind].name,
-		 m->assumed ? " (no subtype: assumed)" : "");
-	return mess_json_pack("{s:s?, s:s, s:i, s:s}",
+	return mess_json_pack("{s:s?, s:s, s:i, s:s, s:s?}",
 			      "given", m->given[0] ? m->given : NULL,
-			      "kind", kind, "node", m->node, "rule", m->rule);
+			      "kind", kind, "node", m->node, "rule", m->rule,
+			      "hugetlb", *note ? note : NULL);
+}
+
+void mess_memsel_md(FILE *f, const struct mess_memsel *m)
+{
+	fprintf(f, "Memory: node %d, %s (%s; meta.json `memory_node_choice`).\n\n", m->node,
+		m->kind_text[0] ? m->kind_text : mess_kinds[m->kind].name, m->rule);
 }

@@ -10,6 +10,7 @@
 #define MESS_MEMSEL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "core/nodes.h"
 #include "core/topo.h"
@@ -30,7 +31,9 @@ struct mess_memsel {
 	int node;			/* the node chosen: its OS index */
 	enum mess_kind kind;		/* the chosen node's kind */
 	int assumed;			/* ... assumed (no subtype) */
-	char rule[160];			/* which rule chose it */
+	char kind_text[96];		/* mess_node_kind_label's */
+	int local_nodes;		/* nodes of the kind local to the core */
+	char rule[224];			/* which rule chose it */
 };
 
 /*
@@ -41,6 +44,9 @@ struct mess_memsel {
  */
 int mess_memsel_resolve(struct mess_topo *t, const char *val, int core,
 			struct mess_memsel *m, char *err, size_t errlen);
+/* The line summary.md and ladder.md give it: "Memory: node 2, hbm
+ * (locality: ...)." and a blank line. */
+void mess_memsel_md(FILE *f, const struct mess_memsel *m);
 /* meta.json's memory_node_choice: given, kind, node, rule. */
 json_t *mess_memsel_json(const struct mess_memsel *m);
 

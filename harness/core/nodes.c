@@ -148,6 +148,57 @@ static void describe(struct mess_topo *t, hwloc_obj_t o, struct mess_node *n)
 	firmware(t, o, n);
 }
 
+/* The firmware's bandwidth to the node from its nearest cores: the
+ * average, else the read figure (what the chase and most traffic see). */
+static double fw_bw(const struct mess_node *n)
+{
+	return !isnan(n->fw[MESS_FW_BW]) ? n->fw[MESS_FW_BW] : n->fw[MESS_FW_READ_BW];
+}
+
+static double fw_lat(const struct mess_node *n)
+{
+	return !isnan(n->fw[MESS_FW_LAT]) ? n->fw[MESS_FW_LAT] : n->fw[MESS_FW_READ_LAT];
+}
+
+/* HBM that only the HMAT tells (nodes.h): among the nodes without a
+ * subtype, by the initiator their figures come from. */
+static void hmat_kinds(struct mess_node *v, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const struct mess_node *home = NULL;
+
+		if (!v[i].assumed || !v[i].fw_from[0] || isnan(fw_bw(&v[i])))
+			continue;
+		for (int j = 0; j < n; j++)
+			if (v[j].assumed && !v[j].hmat_x && !strcmp(v[j].fw_from, v[i].fw_from) &&
+			    !isnan(fw_bw(&v[j])) && !isnan(fw_lat(&v[j])) &&
+			    (!home || fw_lat(&v[j]) < fw_lat(home)))
+				home = &v[j];
+		if (home && home != &v[i] && fw_bw(home) > 0 &&
+		    fw_bw(&v[i]) > MESS_HBM_BW_X * fw_bw(home)) {
+			v[i].kind = MESS_KIND_HBM;
+			v[i].hmat_x = fw_bw(&v[i]) / fw_bw(home);
+			v[i].hmat_home = home->os;
+		}
+	}
+	for (int i = 0; i < n; i++)
+		if (v[i].hmat_x)
+			v[i].assumed = 0;
+}
+
+void mess_node_kind_label(const struct mess_node *n, char *buf, size_t len)
+{
+	if (n->assumed)
+		snprintf(buf, len, "%s (no subtype: assumed)", mess_kinds[n->kind].name);
+	else if (n->hmat_x)
+		snprintf(buf, len, "%s (no subtype: HMAT bandwidth %.1fx node %d's)",
+			 mess_kinds[n->kind].name, n->hmat_x, n->hmat_home);
+	else if (n->kind == MESS_KIND_UNKNOWN)
+		snprintf(buf, len, "unknown (%s)", n->subtype);
+	else
+		snprintf(buf, len, "%s", mess_kinds[n->kind].name);
+}
+
 static int by_os(const void *a, const void *b)
 {
 	return ((const struct mess_node *)a)->os - ((const struct mess_node *)b)->os;
@@ -168,6 +219,7 @@ int mess_nodes_list(struct mess_topo *t, struct mess_node **out)
 		describe(t, hwloc_get_obj_by_type(t->hw, HWLOC_OBJ_NUMANODE,
 						  (unsigned)i), &v[i]);
 	qsort(v, (size_t)n, sizeof(*v), by_os);
+	hmat_kinds(v, n);
 	*out = v;
 	return n;
 }

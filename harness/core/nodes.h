@@ -9,6 +9,7 @@
 #ifndef MESS_NODES_H
 #define MESS_NODES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/topo.h"
@@ -63,6 +64,9 @@ struct mess_node {
 	int os;			/* OS index: numactl's and --mem-node's number */
 	enum mess_kind kind;
 	int assumed;		/* no subtype: DRAM assumed */
+	double hmat_x;		/* kind told by the firmware's bandwidth: this
+				 * many times its home DRAM's; 0 otherwise */
+	int hmat_home;		/* ... that home node's OS index */
 	char subtype[32];	/* hwloc's, or DAXType, "" none */
 	uint64_t capacity;	/* local memory bytes; 0: not given */
 	char cores[256];	/* cores of its cpuset, hwloc logical list */
@@ -74,9 +78,23 @@ struct mess_node {
 	char fw_from[256];	/* its cores, "" when the firmware gives none */
 };
 
-/* The NUMA nodes in OS index order: their count, or -errno.  *out is
- * malloc'd. */
+/*
+ * The NUMA nodes in OS index order: their count, or -errno.  *out is
+ * malloc'd.  hwloc 2.9 names a kind only for nodes backed by a kmem DAX
+ * device (SPM, NVM, and HBM: SPM whose bandwidth is above twice DRAM's);
+ * HBM that the firmware only describes (the HMAT; Xeon Max in flat mode on
+ * Debian 12) gets no subtype.  Such a node is taken as HBM here, by the
+ * same test: its firmware bandwidth from its nearest cores is above
+ * MESS_HBM_BW_X times that of their home node, the node without a subtype
+ * with the lowest firmware latency from the same cores (hmat_x says so).
+ */
 int mess_nodes_list(struct mess_topo *t, struct mess_node **out);
+#define MESS_HBM_BW_X 2.0
+
+/* "hbm", "dram (no subtype: assumed)", "hbm (no subtype: HMAT bandwidth
+ * 4.0x node 0's)": a node's kind and where it came from. */
+void mess_node_kind_label(const struct mess_node *n, char *buf, size_t len);
+
 /* Whether the node's cpuset holds the core (hwloc locality). */
 int mess_node_has_core(struct mess_topo *t, int os, int core);
 /* The firmware's latency from the core to the node, ns: Latency, else

@@ -4,6 +4,7 @@
  * its fix, when one cannot be.  Encoding is pmu_encode.c's.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -163,4 +164,48 @@ void mess_counter_close(struct mess_counter *c)
 	if (c->fd >= 0)
 		close(c->fd);
 	c->fd = -1;
+}
+
+int mess_pmu_core_missing_in(const char *root, const char *cpuinfo, char *why,
+			     size_t whylen)
+{
+	static const char *const names[] = { "cpu", "cpu_core", "cpu_atom" };
+	char path[PATH_MAX], line[4096];
+	int hyper = 0;
+	FILE *f;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", root, names[i]);
+		if (!access(path, F_OK))
+			return 0;
+	}
+	/* No event_source tree at all: nothing can be told. */
+	if (access(root, F_OK))
+		return 0;
+	f = fopen(cpuinfo, "r");
+	while (f && !hyper && fgets(line, sizeof(line), f))
+		hyper = !strncmp(line, "flags", 5) && strstr(line, " hypervisor");
+	if (f)
+		fclose(f);
+	if (hyper)
+		snprintf(why, whylen,
+			 "PMU not available due to virtualization: the kernel registered no core PMU (no cpu in %s) under this hypervisor; ask it for a virtual PMU (e.g. KVM -cpu host,pmu=on; QEMU's TCG has none)",
+			 root);
+	else
+		snprintf(why, whylen,
+			 "the kernel registered no core PMU (no cpu in %s): see its boot messages (dmesg | grep -i 'Performance Events')",
+			 root);
+	return 1;
+}
+
+int mess_pmu_core_missing(char *why, size_t whylen)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	return mess_pmu_core_missing_in("/sys/bus/event_source/devices",
+					"/proc/cpuinfo", why, whylen);
+#else
+	(void)why;
+	(void)whylen;
+	return 0;
+#endif
 }

@@ -30,6 +30,19 @@ int mess_pmu_pfm_init(char *err, size_t errlen);
 const char *mess_pmu_core_name(void);
 
 /*
+ * Whether the kernel has no core PMU although libpfm4 names one (it goes
+ * by CPUID, which a hypervisor may fill in without giving a virtual PMU:
+ * the kernel then says "PMU not available due to virtualization" at boot
+ * and registers no cpu PMU).  1 with the reason in why, 0 when it has one
+ * or this is not x86 (whose core PMU is cpu, cpu_core or cpu_atom).
+ */
+int mess_pmu_core_missing(char *why, size_t whylen);
+/* The same in a sysfs tree (root: the event_source devices) and a
+ * /proc/cpuinfo file, for tests. */
+int mess_pmu_core_missing_in(const char *root, const char *cpuinfo, char *why,
+			     size_t whylen);
+
+/*
  * Encode spec into attr (type, config, config1, config2, size; nothing
  * else is touched):
  *   "PMU/TERMS/"   a kernel PMU by its sysfs definition:

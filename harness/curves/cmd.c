@@ -140,6 +140,7 @@ static int size_buffers(struct mess_run *r, char *err, size_t errlen)
 	struct mess_cfg *c = &r->cfg;
 	uint64_t llc4 = 4 * r->llc_bytes;
 	size_t avail = mess_mem_available(), need;
+	char why[160];
 
 	if (!c->buffer)
 		c->buffer = c->quick ? llc4 : (llc4 > (1ULL << 30) ? llc4 : 1ULL << 30);
@@ -163,6 +164,18 @@ static int size_buffers(struct mess_run *r, char *err, size_t errlen)
 	if (avail && need > avail / 10 * 9) {
 		snprintf(err, errlen, "--buffer/--gen-bytes: the run needs %zu MiB but %zu MiB is available; allowed: a total below %zu MiB",
 			 need >> 20, avail >> 20, avail / 10 * 9 >> 20);
+		return -EINVAL;
+	}
+	/* Every buffer is bound to the node: more than it has is an OOM
+	 * kill once touched. */
+	while (mess_node_fits(r->mem.node, need, why, sizeof(why)) && !c->gen_bytes &&
+	       r->gen_bytes > (64u << 20)) {
+		r->gen_bytes = round2m(r->gen_bytes / 2);
+		need = c->buffer + (size_t)r->ngen * 2 * r->gen_bytes;
+	}
+	if (mess_node_fits(r->mem.node, need, why, sizeof(why))) {
+		snprintf(err, errlen, "--buffer/--gen-bytes/--mem-node: %s (mess nodes); allowed: a smaller --buffer or --gen-bytes, or another --mem-node",
+			 why);
 		return -EINVAL;
 	}
 	r->nlines = (uint32_t)(c->buffer / c->stride);

@@ -6,12 +6,16 @@
  * the one-command DDR-vs-HBM characterisation.
  *
  * Each family is measured by a child `mess curves` with --mem-node set to
- * the node of its kind nearest to the chase core (core/memsel.h) and every
- * other option passed through, so that a family is exactly what a single
- * run with that node would measure, resumable on its own.  Running the
+ * its kind (the node of that kind nearest to the chase core, core/memsel.h,
+ * resolved again the same way: its meta.json keeps the rule that chose it)
+ * and every other option passed through, so that a family is exactly what
+ * a single run with --mem-node KIND would measure, resumable on its own.
+ * The children's stdout is not ours: this command prints one line there,
+ * the top directory.  Running the
  * same command again skips the complete families and resumes the others.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,7 +76,7 @@ static int takes(char **argv, int i, int argc, const char *name)
 /* Run `mess curves` for one family; its exit status, or -errno. */
 static int child(struct family *f, int argc, char **argv, int resume)
 {
-	char node[16], **av = calloc(argc + 8, sizeof(char *));
+	char **av = calloc(argc + 8, sizeof(char *));
 	int n = 0, st;
 	pid_t pid;
 
@@ -95,9 +99,8 @@ static int child(struct family *f, int argc, char **argv, int resume)
 			}
 			av[n++] = argv[i];
 		}
-		snprintf(node, sizeof(node), "%d", f->node);
 		av[n++] = "--mem-node";
-		av[n++] = node;
+		av[n++] = (char *)mess_kinds[f->kind].name;
 		av[n++] = "--out";
 		av[n++] = f->dir;
 	}
@@ -108,6 +111,11 @@ static int child(struct family *f, int argc, char **argv, int resume)
 		return -errno;
 	}
 	if (!pid) {
+		int null = open("/dev/null", O_WRONLY);
+
+		/* Its run directory on stdout is ours to say, once. */
+		if (null >= 0)
+			dup2(null, STDOUT_FILENO);
 		execv("/proc/self/exe", av);
 		fprintf(stderr, "mess: cannot run /proc/self/exe: %s\n", strerror(errno));
 		_exit(2);
@@ -156,12 +164,12 @@ static int plan(struct mess_run *r, const char *top, struct family *fam,
 	return 0;
 }
 
-static int compare(const char *top, struct family *fam, int nfam)
+static int compare(const char *top, struct family *fam, int nfam, int no_plots)
 {
 	struct mess_family fams[MESS_NKINDS] = { 0 };
 	struct mess_set_info info[MESS_NKINDS];
 	struct mess_compare_set sets[MESS_NKINDS];
-	struct mess_compare_opts o = { .cmd = "mess" };
+	struct mess_compare_opts o = { .cmd = "mess", .no_plots = no_plots };
 	char out[PATH_MAX + 16], err[512];
 	int n = 0, rc = 0;
 
@@ -229,7 +237,7 @@ int mess_curves_each(struct mess_run *r, int argc, char **argv)
 		fam[i].complete = fam[i].status == 0;
 		failed += !fam[i].complete;
 	}
-	rc = compare(top, fam, nfam);
+	rc = compare(top, fam, nfam, r->cfg.no_plots);
 	fprintf(stderr, "mess: --mem-node each: %d famil%s in %s%s\n", nfam,
 		nfam == 1 ? "y" : "ies", top, failed ? "; some failed (see above)" : "");
 	printf("%s\n", top);

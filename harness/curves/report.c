@@ -418,6 +418,7 @@ static int write_summary(struct mess_run *r, int complete)
 	if (r->replay)
 		fprintf(f, "**%s** (meta.json `replay`).\n\n", mess_replay_banner(r));
 	fprintf(f, "# %s\n\n", title);
+	mess_memsel_md(f, &r->mem);
 	mess_run_quality_md(f, r);
 	mess_summary_write_md(f, &s, "Curves");
 	fprintf(f, "\nUnloaded latency: %.1f ns, standard deviation %.1f ns over %u repeats (%s chase).\n"

@@ -348,6 +348,9 @@ int mess_export_main(int argc, char **argv)
 			 info.cpu_ghz_spread_pct);
 	else
 		snprintf(gsrc, sizeof(gsrc), "measured by the run (meta.json cpu_frequency)");
+	if (info.memory[0])
+		snprintf(llc + strlen(llc), sizeof(llc) - strlen(llc),
+			 "SOURCE_MEMORY=%s\n", info.memory);
 
 	struct mess_export_in in = {
 		.fam = &fam, .m = m, .origin = info.path, .tool = tool,

@@ -14,6 +14,7 @@
 
 #include "core/environ.h"
 #include "core/ladder_run.h"
+#include "core/mem.h"
 #include "core/memsel.h"
 #include "core/options.h"
 #include "core/pool.h"
@@ -146,7 +147,8 @@ static json_t *meta(const struct mess_rundir *rd, const struct mess_topo *t,
 }
 
 static int write_md(const struct mess_ladder *l, const struct ladder_run *run,
-		    const char *dir, const char *cpu, int complete)
+		    const struct mess_memsel *mem, const char *dir, const char *cpu,
+		    int complete)
 {
 	char path[PATH_MAX + 16];
 	FILE *f;
@@ -156,6 +158,7 @@ static int write_md(const struct mess_ladder *l, const struct ladder_run *run,
 	if (!f)
 		return -errno;
 	fprintf(f, "# Latency ladder: %s%s\n\n", cpu, complete ? "" : " (partial)");
+	mess_memsel_md(f, mem);
 	mess_verdict_md(f, &run->verdict);
 	mess_env_md(f, &run->env);
 	mess_ladder_md(l, f);
@@ -194,7 +197,7 @@ static int finish(struct mess_ladder *l, struct ladder_run *run,
 		run->judged = 1;
 		frc = mess_ladder_write(l, rd->dir, topo->cpu_model);
 		if (!frc)
-			frc = write_md(l, run, rd->dir, topo->cpu_model, !rc);
+			frc = write_md(l, run, &o->mem, rd->dir, topo->cpu_model, !rc);
 		snprintf(title, sizeof(title), "%s%s", topo->cpu_model, rc ? " (partial)" : "");
 		if (!frc && !o->no_plots) {
 			if (mess_ladder_plot(l, rd->dir, title, err, sizeof(err)))
@@ -256,6 +259,14 @@ int mess_ladder_main(int argc, char **argv)
 			o.mem.node, o.mem.rule);
 	mess_ladder_init(&l, &topo, core, o.stride, o.run_ms, (unsigned)o.repeats,
 			 o.mem.node);
+	/* A buffer larger than the node is an OOM kill once touched. */
+	if (mess_node_fits(o.mem.node, l.o.hi, err, sizeof(err))) {
+		fprintf(stderr, "mess ladder: --mem-node %s: %s (4x the LLC); nothing written\n",
+			o.mem.given[0] ? o.mem.given : "default", err);
+		mess_ladder_fini(&l);
+		mess_topo_fini(&topo);
+		return -EIO;
+	}
 	/* The directory before the look at the machine: a refused run says
 	 * its one line without the look's warnings. */
 	rc = mess_rundir_open(&rd, "mess ladder", "ladder", o.out, NULL,

@@ -52,9 +52,12 @@ void mess_nodes_usage(FILE *f)
 		"The nearest node of a kind: one local to the chase core (its hwloc cpuset holds\n"
 		"the core), then the lowest firmware latency from the core, then the lowest node\n"
 		"number; meta.json's memory_node_choice says which rule chose it.  unknown cannot\n"
-		"be asked for.  A node without a subtype is shown as \"dram (no subtype:\n"
-		"assumed)\": hwloc (2.8 and later) labels nodes only where it finds more than one\n"
-		"kind of memory.\n"
+		"be asked for.  hwloc (2.9) names a kind only for nodes backed by a kmem DAX\n"
+		"device (SPM, NVM, and HBM: SPM with over twice DRAM's bandwidth in the HMAT).\n"
+		"A node it leaves without a subtype is HBM here when the firmware (HMAT) gives\n"
+		"it over twice the bandwidth of the home node of the same cores (the one of\n"
+		"lowest latency), shown as \"hbm (no subtype: HMAT bandwidth 4.0x node 0's)\"\n"
+		"(Xeon Max in flat mode on Debian 12); else \"dram (no subtype: assumed)\".\n"
 		"\nExamples:\n"
 		"  mess nodes                          the table\n"
 		"  mess nodes --json | jq '.nodes[] | select(.kind == \"hbm\") | .node'\n"
@@ -74,12 +77,7 @@ static void capacity(uint64_t b, char *buf, size_t len)
 
 static void kind_label(const struct mess_node *n, char *buf, size_t len)
 {
-	if (n->assumed)
-		snprintf(buf, len, "%s (no subtype: assumed)", mess_kinds[n->kind].name);
-	else if (n->kind == MESS_KIND_UNKNOWN)
-		snprintf(buf, len, "unknown (%s)", n->subtype);
-	else
-		snprintf(buf, len, "%s", mess_kinds[n->kind].name);
+	mess_node_kind_label(n, buf, len);
 }
 
 /* The firmware's average, else its read and write figures. */
@@ -116,8 +114,8 @@ static void fw_label(const struct mess_node *n, char *buf, size_t len)
 
 static void print_table(const struct mess_node *v, int n)
 {
-	char kind[64], cap[32], fw[512], pkg[16];
-	int wk = 4, wc = 5, tiers = 0, assumed = 0, wide = 0;
+	char kind[96], cap[32], fw[512], pkg[16];
+	int wk = 4, wc = 5, tiers = 0, assumed = 0, wide = 0, hmat = 0;
 	int seen[MESS_NKINDS] = { 0 };
 
 	for (int i = 0; i < n; i++) {
@@ -126,6 +124,7 @@ static void print_table(const struct mess_node *v, int n)
 		wc = (int)strlen(v[i].cores) > wc ? (int)strlen(v[i].cores) : wc;
 		tiers |= v[i].tier >= 0;
 		assumed |= v[i].assumed;
+		hmat |= v[i].hmat_x > 0;
 		wide |= v[i].package < 0;
 	}
 	printf("%-4s  %-*s  %-10s  %-*s  %-7s  %s%s\n", "node", wk, "kind",
@@ -152,8 +151,10 @@ static void print_table(const struct mess_node *v, int n)
 	for (int k = 0; k < MESS_NKINDS; k++)
 		if (seen[k])
 			printf("%s: %s\n", mess_kinds[k].name, mess_kinds[k].desc);
-	if (assumed)
-		printf("no subtype: hwloc labels nodes only where it finds more than one kind of memory; DRAM is assumed\n");
+	if (assumed || hmat)
+		printf("no subtype: hwloc (2.9) names kinds only for memory from a kmem DAX device; the\n"
+		       "  firmware's (HMAT) bandwidth above %.0fx its cores' home node's means HBM, else DRAM is assumed\n",
+		       MESS_HBM_BW_X);
 	if (tiers)
 		printf("tier: hwloc's MemoryTier, 0 for the highest-bandwidth tier\n");
 	if (wide)
@@ -175,6 +176,7 @@ static json_t *node_json(const struct mess_node *n)
 	return mess_json_pack("{s:i, s:s, s:s, s:s?, s:o, s:s, s:o, s:o, s:o}",
 		"node", n->os, "kind", mess_kinds[n->kind].name,
 		"kind_from", n->assumed ? "no subtype: assumed" :
+			     n->hmat_x ? "no subtype: firmware (HMAT) bandwidth" :
 			     n->kind == MESS_KIND_UNKNOWN ? "subtype not known to mess" : "subtype",
 		"subtype", n->subtype[0] ? n->subtype : NULL,
 		"capacity_bytes", n->capacity ? json_integer((json_int_t)n->capacity) : json_null(),

@@ -68,6 +68,8 @@ struct mess_set_info {
 	char bw_source[32];	/* "accounted", "counters" (Mess-Results are
 				 * counter-measured) or "" */
 	char huge_pages[32];
+	char memory[112];	/* "hbm node 2": meta.json memory_node_choice
+				 * kind and memory_node; "" not said */
 	int cores;		/* traffic generator threads, -1 unknown */
 	double stride_bytes, window_bytes;
 	char tool[64];		/* "mess 0.1.0 (git ...)" or the publisher */

@@ -10,7 +10,19 @@
  *   cxl-expander.xml   2 packages with DRAM nodes that have no subtype (an
  *                      older hwloc), two CXL expanders on the whole machine
  *                      with read latencies from each package, two NVM
- *                      nodes without firmware figures, GPU memory.
+ *                      nodes without firmware figures, GPU memory;
+ *   xeon-max-hmat-only.xml  xeon-max-flat.xml without subtypes: what hwloc
+ *                      2.9 gives for HBM that only the HMAT describes;
+ *   qemu-hmat-only.xml the emulated machine of make check-numa, topology B
+ *                      (lstopo in the guest): 2 sockets, DRAM on each,
+ *                      two CPU-less nodes with 4x the DRAM's HMAT bandwidth
+ *                      and a slow one, no subtypes;
+ *   qemu-cxl-relabelled.xml  its topology A (hwloc's subtypes from the DAX
+ *                      devices) with the NVM node relabelled CXL-DRAM: hwloc
+ *                      2.9 has no CXL subtype and QEMU 7.2 no volatile CXL
+ *                      memory, so CXL is covered by relabelling.
+ * And a node's memory and hugetlb pool from a sysfs tree
+ * (tests/fixtures/sysfs-node, MESS_SYSFS_NODE_ROOT).
  * Nothing is bound: the fixtures are not this machine.
  */
 #include <errno.h>
@@ -23,7 +35,9 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <numa.h>
 
+#include "core/mem.h"
 #include "core/memsel.h"
 #include "core/nodes.h"
 #include "core/options.h"
@@ -244,8 +258,8 @@ static void cxl_pick(void **state)
 	static const struct pick p[] = {
 		/* Both expanders are local to every core: latency decides. */
 		{ "cxl", 0, 0, 2, MESS_KIND_CXL,
-		  "latency: the firmware's lowest from core 0 among 2 cxl nodes (250 ns)" },
-		{ "cxl", 3, 0, 3, MESS_KIND_CXL, "latency: the firmware's lowest from core 3 among 2 cxl nodes (240 ns)" },
+		  "latency: the firmware's lowest from core 0 among 2 local cxl nodes (250 ns)" },
+		{ "cxl", 3, 0, 3, MESS_KIND_CXL, "latency: the firmware's lowest from core 3 among 2 local cxl nodes (240 ns)" },
 		/* No firmware figures: the lower OS index. */
 		{ "nvm", 2, 0, 4, MESS_KIND_NVM, "lowest OS index" },
 		{ "dram", 3, 0, 1, MESS_KIND_DRAM, "locality" },
@@ -287,6 +301,95 @@ static void choice_json(void **state)
 	mess_topo_fini(&t);
 }
 
+/* HBM with no subtype: the HMAT's bandwidth tells it (issue 21's fifth
+ * defect: hwloc 2.9 names it only from a kmem DAX device). */
+static void hmat_only(void **state)
+{
+	struct mess_topo t;
+	struct mess_node *v;
+	char label[96];
+	int n;
+
+	load(&t, FIXTURES "xeon-max-hmat-only.xml");
+	n = mess_nodes_list(&t, &v);
+	assert_int_equal(n, 4);
+	for (int i = 0; i < 4; i++) {
+		print_message("node %d: kind %d assumed %d x %.2f home %d\n", v[i].os,
+			      v[i].kind, v[i].assumed, v[i].hmat_x, v[i].hmat_home);
+		assert_int_equal(v[i].kind, i < 2 ? MESS_KIND_DRAM : MESS_KIND_HBM);
+		assert_int_equal(v[i].assumed, i < 2);
+	}
+	assert_true(fabs(v[2].hmat_x - 390000.0 / 115000) < 1e-9);
+	assert_int_equal(v[2].hmat_home, 0);
+	assert_int_equal(v[3].hmat_home, 1);
+	mess_node_kind_label(&v[3], label, sizeof(label));
+	assert_string_equal(label, "hbm (no subtype: HMAT bandwidth 3.4x node 1's)");
+	free(v);
+	mess_topo_fini(&t);
+
+	static const struct pick p[] = {
+		{ "hbm", 0, 0, 2, MESS_KIND_HBM, "locality: the hbm node whose cpuset holds core 0" },
+		{ "hbm", 2, 0, 3, MESS_KIND_HBM, "locality" },
+		{ "dram", 3, 0, 1, MESS_KIND_DRAM, "locality" },
+	};
+	picks(FIXTURES "xeon-max-hmat-only.xml", p, sizeof(p) / sizeof(p[0]));
+}
+
+/* The rule counts the nodes it chose among: the local ones (issue 21's
+ * eighth defect said "among 3 dram nodes" where 2 were local), on the
+ * emulated machine's own topology; and its CXL relabelling. */
+static void qemu_picks(void **state)
+{
+	static const struct pick b[] = {
+		{ "dram", 0, 0, 0, MESS_KIND_DRAM,
+		  "latency: the firmware's lowest from core 0 among 2 local dram nodes (100 ns)" },
+		{ "hbm", 2, 0, 3, MESS_KIND_HBM,
+		  "locality: the hbm node whose cpuset holds core 2 (hwloc); hbm by the HMAT's bandwidth, hwloc gives no subtype" },
+		{ "nvm", 0, -EOPNOTSUPP, 0, 0,
+		  "--mem-node nvm: no NVM node on this machine (nodes: 0 dram, 1 dram, 2 hbm, 3 hbm, 4 dram)" },
+	};
+	static const struct pick a[] = {
+		{ "cxl", 2, 0, 4, MESS_KIND_CXL, "the only cxl node" },
+		{ "hbm", 0, 0, 2, MESS_KIND_HBM, "locality" },
+	};
+
+	picks(FIXTURES "qemu-hmat-only.xml", b, sizeof(b) / sizeof(b[0]));
+	picks(FIXTURES "qemu-cxl-relabelled.xml", a, sizeof(a) / sizeof(a[0]));
+}
+
+/* A node's memory and its own hugetlb pool, from a sysfs tree; an
+ * allocation larger than the node is refused before anything is touched,
+ * and hugetlb is not taken where the node's pool is empty. */
+static void node_memory(void **state)
+{
+	char err[160] = "";
+	struct mess_buf b;
+
+	setenv("MESS_SYSFS_NODE_ROOT", "tests/fixtures/sysfs-node", 1);
+	assert_int_equal(mess_node_total(0), 1048576ULL << 10);
+	assert_int_equal(mess_node_free(0), (122880ULL + 2048) << 10);
+	assert_int_equal(mess_node_free(2), 120832ULL << 10);
+	assert_int_equal(mess_node_total(7), 0);
+	assert_int_equal(mess_node_free_hugepages(0), 0);
+	assert_int_equal(mess_node_free_hugepages(2), 80);
+	assert_int_equal(mess_node_free_hugepages(7), -1);
+	assert_int_equal(mess_node_fits(2, 100u << 20, err, sizeof(err)), 0);
+	assert_int_equal(mess_node_fits(7, 100u << 30, err, sizeof(err)), 0);
+	assert_int_equal(mess_node_fits(2, 600u << 20, err, sizeof(err)), -ENOMEM);
+	assert_string_equal(err, "node 2 has 118 MiB free of 128 MiB, the run needs 600 MiB");
+	/* Node 0 of the fixture: 122 MiB free, its hugetlb pool empty.  The
+	 * host's node 0 is bound to (libnuma present). */
+	if (numa_available() >= 0) {
+		assert_int_equal(mess_buf_alloc(&b, 600u << 20, 0, 1), -ENOMEM);
+		assert_null(b.p);
+		assert_int_equal(mess_buf_alloc(&b, 4u << 20, 0, 1), 0);
+		assert_int_not_equal(b.hp, MESS_HP_HUGETLB);
+		assert_int_equal(b.node, 0);
+		mess_buf_free(&b);
+	}
+	unsetenv("MESS_SYSFS_NODE_ROOT");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -297,6 +400,9 @@ int main(void)
 		cmocka_unit_test(xeon_max_pick),
 		cmocka_unit_test(cxl_pick),
 		cmocka_unit_test(choice_json),
+		cmocka_unit_test(hmat_only),
+		cmocka_unit_test(qemu_picks),
+		cmocka_unit_test(node_memory),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

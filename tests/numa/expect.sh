@@ -1,0 +1,133 @@
+# SPDX-License-Identifier: MIT
+# Sourced by tests/numa/check.sh for each topology ($1) with the guest's
+# outputs in $2 (tests/numa/guest.sh): what each step must have left.
+# Placement, files, messages and exit codes; never a timing.
+topo=$1 o=$(cd "$2" && pwd) r=$(cd "$2" && pwd)/r
+# rc NAME: the exit status step NAME had.
+rc() { cat "$o/$1.rc" 2>/dev/null; }
+# has NAME TEXT: step NAME's stdout or stderr holds TEXT.
+has() { grep -qF -- "$2" "$o/$1.out" "$o/$1.err"; }
+lacks() { ! grep -qF -- "$2" "$o/$1.out" "$o/$1.err"; }
+jqo() { jq -e "$2" "$1"; }
+# bound NAME N: while step NAME ran, a mess mapping was bound to node N
+# with its pages there, and no bound mapping had pages on another node.
+bound() {
+	grep -q "bind:$2 .*N$2=" "$o/$1.numa_maps" &&
+		! grep -E "bind:" "$o/$1.numa_maps" | grep -Evq "bind:$2( |\$)" &&
+		! grep -E " N[0-9]+=" "$o/$1.numa_maps" | grep -Eq " N[^$2][0-9]*="
+}
+# ok_step NAME: exit 0.
+ok_step() { expect "$topo: $1 exits 0 (see $o/$1.err)" test "$(rc "$1")" = 0; }
+# node_of DIR N KIND: meta.json says the memory was on node N, of KIND.
+node_of() {
+	expect "$topo: $1 meta.json memory on node $2 ($3)" \
+		jqo "$r/$1/meta.json" ".memory_node == $2 and .memory_node_choice.node == $2 and (.memory_node_choice.kind | startswith(\"$3\"))"
+}
+
+ok_step nodes
+j=$o/nodes-json.out
+expect "$topo: mess nodes --json: 5 nodes" jqo "$j" '.nodes | length == 5'
+expect "$topo: mess nodes: packages 0 1 0 1 0" jqo "$j" '[.nodes[].package] == [0,1,0,1,0]'
+expect "$topo: mess nodes: cores of the sockets" jqo "$j" '[.nodes[].cores] == ["0-1","2-3","0-1","2-3","0-1"]'
+expect "$topo: mess nodes: HMAT latency from the nearest cores" jqo "$j" '[.nodes[].firmware.latency_ns] == [100,100,120,120,300]'
+expect "$topo: mess nodes: HMAT bandwidth" jqo "$j" '[.nodes[].firmware.bandwidth_mibs] == [20480,20480,81920,81920,4096]'
+expect "$topo: mess nodes: capacities" jqo "$j" '[.nodes[].capacity_bytes | . > 0] == [true,true,true,true,true]'
+# Defect 6: under TCG the kernel has no core PMU; say its reason.
+expect "$topo: counters: the kernel's reason, not 'add a row'" has counters "PMU not available due to virtualization"
+expect "$topo: counters: no 'add one'" lacks counters "add one"
+
+if [ "$topo" = A ]; then
+	expect "A: kinds dram dram hbm hbm nvm (hwloc, from the DAX devices)" jqo "$j" '[.nodes[].kind] == ["dram","dram","hbm","hbm","nvm"] and ([.nodes[].kind_from] | all(. == "subtype"))'
+	expect "A: the HBM node's capacity: 512 MiB" jqo "$j" '.nodes[2].capacity_bytes == 536870912'
+	expect "A: the table names hbm and nvm" grep -Eq '^4 +nvm ' "$o/nodes.out"
+
+	# --mem-node N, and defect 1: the pool's hugetlb pages all on node 0.
+	ok_step n2
+	node_of n2 2 hbm
+	expect "A: n2 bound to node 2 (numa_maps)" bound n2 2
+	expect "A: n2 meta.json: why not hugetlb (defect 1)" jqo "$r/n2/meta.json" '.memory_node_choice.hugetlb | test("node 2 has 0 free 2 MiB hugetlb pages of the pool.s 80")'
+	expect "A: n2 says it on stderr" has n2 "warning: node 2 has 0 free 2 MiB hugetlb pages"
+	expect "A: n2: the kernel's PMU reason (defect 6)" has n2 "PMU not available due to virtualization"
+	expect "A: n2: no 'add one' (defect 6)" lacks n2 "add one"
+	expect "A: n2 summary.md names node and kind (defect 7)" grep -q "^Memory: node 2, hbm (given by number" "$r/n2/summary.md"
+	ok_step ladder-n2
+	expect "A: ladder-n2 bound to node 2" bound ladder-n2 2
+	expect "A: ladder-n2 meta.json: why not hugetlb" jqo "$r/ladder-n2/meta.json" '.memory_node == 2 and (.memory_node_choice.hugetlb | test("node 2 has 0 free"))'
+
+	ok_step ladder-n0
+	expect "A: ladder-n0: hugetlb pages from node 0's pool" jqo "$r/ladder-n0/meta.json" '.memory_node == 0 and .huge_pages == "hugetlb" and .memory_node_choice.hugetlb == null'
+	expect "A: ladder-n0 bound to node 0, huge pages" grep -q "bind:0 .*huge .*N0=.*kernelpagesize_kB=2048" "$o/ladder-n0.numa_maps"
+
+	# --mem-node KIND from a core on socket 1, generators on both.
+	ok_step hbm-s1
+	node_of hbm-s1 3 hbm
+	expect "A: hbm-s1 bound to node 3" bound hbm-s1 3
+	expect "A: hbm-s1 rule: locality from core 2" jqo "$r/hbm-s1/meta.json" '.memory_node_choice.rule | test("locality: the hbm node whose cpuset holds core 2")'
+	expect "A: --cores all: generators 0,1,3, packages 1 and 0 loaded" jqo "$r/hbm-s1/meta.json" '.cores.generators == [0,1,3] and (.counters.packages_loaded | sort) == [0,1]'
+	# The default: the chase core's node and package.
+	ok_step default
+	node_of default 0 dram
+	expect "A: default generators: the chase core's package" jqo "$r/default/meta.json" '.cores.generators == [1] and .counters.packages_loaded == [0]'
+	expect "A: default bound to node 0" bound default 0
+
+	ok_step ladder-hbm
+	node_of ladder-hbm 2 hbm
+	expect "A: ladder-hbm bound to node 2" bound ladder-hbm 2
+	expect "A: ladder.md names node and kind (defect 7)" grep -q "^Memory: node 2, hbm (locality" "$r/ladder-hbm/ladder.md"
+	ok_step ladder-nvm
+	node_of ladder-nvm 4 nvm
+	expect "A: ladder-nvm bound to node 4" bound ladder-nvm 4
+	ok_step ladder-dram-s1
+	node_of ladder-dram-s1 1 dram
+	expect "A: ladder-dram-s1 bound to node 1" bound ladder-dram-s1 1
+
+	# --mem-node each: defects 3, 4, 7.
+	ok_step each
+	expect "A: each: one line on stdout, the top directory (defect 4)" test "$(cat "$o/each.out")" = "$r/each"
+	expect "A: each: no plots with --no-plots (defect 3)" test ! -e "$r/each/compare/plots"
+	for f in dram-node0:0:dram hbm-node2:2:hbm nvm-node4:4:nvm; do
+		d=${f%%:*} n=${f#*:} k=${n#*:} n=${n%%:*}
+		node_of "each/$d" "$n" "$k"
+		rule=$(sed -n "s/^mess: --mem-node each: $k: node $n (\(.*\))\$/\1/p" "$o/each.err")
+		expect "A: each/$d keeps the parent's rule (defect 7)" \
+			jqo "$r/each/$d/meta.json" ".memory_node_choice.given == \"$k\" and .memory_node_choice.rule == \"$rule\" and \"$rule\" != \"\""
+		expect "A: each/$d summary.md names node and kind" grep -q "^Memory: node $n, $k" "$r/each/$d/summary.md"
+	done
+	expect "A: each bound to nodes 0, 2 and 4" grep -q "bind:4 .*N4=" "$o/each.numa_maps"
+	expect "A: each compare.md names the kinds" grep -qF 'Memory (meta.json `memory_node_choice`): dram node 0: dram node 0; hbm node 2: hbm node 2' "$r/each/compare/compare.md"
+	expect "A: each compare: different kinds are a measurement difference (defect 7)" \
+		grep -q "memory kinds or nodes differ" "$r/each/compare/compare.md"
+	ok_step compare
+	expect "A: compare.json names each set's memory" jqo "$r/cmp/compare.json" '[.sets[].memory] == ["dram node 0","hbm node 2"]'
+	expect "A: compare.json warns of it" jqo "$r/cmp/compare.json" '.warnings | map(test("memory kinds or nodes differ")) | any'
+	ok_step export
+	expect "A: export info.txt names the memory (defect 7)" grep -qx "SOURCE_MEMORY=hbm node 2" "$r/exp/info.txt"
+
+	# Defect 2: a buffer larger than the node: one line, exit 1, nothing written.
+	expect "A: d2 exits 1" test "$(rc d2)" = 1
+	expect "A: d2: one line naming the node" test "$(wc -l <"$o/d2.err")" = 1
+	expect "A: d2: the node's capacity" has d2 "node 4 has"
+	expect "A: d2: nothing written" test ! -e "$r/d2"
+
+	# CXL: a relabelled topology of this machine (see guest.sh).
+	ok_step cxl
+	node_of ladder-cxl 4 cxl
+	expect "A: cxl bound to node 4" bound cxl 4
+
+	ok_step absorb
+	expect "A: absorb's all-core row spans both sockets (4 cores)" \
+		awk -F, 'NR > 1 && $3 == 4 { f = 1 } END { exit !f }' "$r/absorb/absorption.csv"
+else
+	# Defect 5: HBM only in the HMAT, no subtype from hwloc.
+	expect "B: kinds dram dram hbm hbm dram (HMAT for 2 and 3)" jqo "$j" '[.nodes[].kind] == ["dram","dram","hbm","hbm","dram"]'
+	expect "B: kind_from says the HMAT" jqo "$j" '[.nodes[].kind_from] == ["no subtype: assumed","no subtype: assumed","no subtype: firmware (HMAT) bandwidth","no subtype: firmware (HMAT) bandwidth","no subtype: assumed"]'
+	expect "B: the table says so" has nodes "hbm (no subtype: HMAT bandwidth 4.0x node 1's)"
+	ok_step ladder-hbm
+	node_of ladder-hbm 3 hbm
+	expect "B: ladder-hbm bound to node 3" bound ladder-hbm 3
+	expect "B: ladder-hbm says the kind came from the HMAT" has ladder-hbm "hbm by the HMAT's bandwidth, hwloc gives no subtype"
+	# Defect 8: the rule counts the nodes it chose among (0 and 4 local).
+	ok_step ladder-dram
+	expect "B: rule among 2 local dram nodes (defect 8)" \
+		jqo "$r/ladder-dram/meta.json" '.memory_node == 0 and (.memory_node_choice.rule | test("among 2 local dram nodes"))'
+fi

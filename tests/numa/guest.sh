@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# usage (in the guest, from tests/numa/init): guest.sh REPO OUT TOPO
+#
+# Topology A: the soft-reserved ranges and the pmem are onlined as system
+# RAM with daxctl (ndctl first turns the pmem namespace into a DAX device).
+# Then every step: its stdout, stderr and exit status in OUT/NAME.{out,err,rc}
+# and, for a step that binds memory, the bound mappings of every mess
+# process seen while it ran in OUT/NAME.numa_maps, for tests/numa/expect.sh
+# to check on the host.  OUT/done when finished.  Timing is never looked at.
+set -u
+repo=$1 out=$2 topo=$3
+cd "$repo" || exit 1
+mess=$repo/build/x86_64/mess
+exec >"$out/guest.log" 2>&1
+export TMPDIR=/tmp
+r=$out/r
+mkdir -p "$r"
+echo "topology $topo"
+
+# step NAME CMD...: run, keep its outputs, and watch /proc/PID/numa_maps of
+# the mess processes for bound mappings (bind:N) while it runs.
+step() {
+	local name=$1 pid p
+	shift
+	echo "== $name: $*"
+	local t0=$SECONDS
+	"$@" >"$out/$name.out" 2>"$out/$name.err" &
+	pid=$!
+	: >"$out/$name.numa_maps"
+	while kill -0 "$pid" 2>/dev/null; do
+		# Children of --mem-node each run as /proc/self/exe, argv[0] mess.
+		for p in $(pgrep -f "^($mess|mess) "); do
+			grep -h 'bind:' "/proc/$p/numa_maps" 2>/dev/null |
+				sed "s/^/$(cat "/proc/$p/comm" 2>/dev/null) /" >>"$out/$name.numa_maps"
+		done
+		sleep 0.5
+	done
+	wait "$pid"
+	echo $? >"$out/$name.rc"
+	sort -u -o "$out/$name.numa_maps" "$out/$name.numa_maps"
+	echo "   exit $(cat "$out/$name.rc") in $((SECONDS - t0)) s"
+}
+q="--quick --no-plots"
+
+if [ "$topo" = A ]; then
+	ns=$(ndctl list -N | jq -r '.[0].dev')
+	ndctl create-namespace -f -e "$ns" -m devdax
+	daxctl reconfigure-device --mode=system-ram all
+fi
+numactl -H
+lstopo-no-graphics --of xml >"$out/topo.xml" 2>/dev/null
+step nodes "$mess" nodes
+step nodes-json "$mess" nodes --json
+step counters "$mess" counters
+
+# Curves with one mix: what is checked is where the memory was.
+c="--quick --no-plots --mixes 0"
+hp=/sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages
+if [ "$topo" = A ]; then
+	# Defect 1 too: hugetlb pages in the pool, all on node 0, none on the
+	# node bound to.
+	echo 80 >$hp
+	grep HugePages_Free /proc/meminfo
+	step n2 "$mess" $c --mem-node 2 --out "$r/n2"
+	step ladder-n2 "$mess" ladder $q --mem-node 2 --out "$r/ladder-n2"
+	# ... and where the node's own pool has them: hugetlb, bound.
+	step ladder-n0 "$mess" ladder $q --mem-node 0 --out "$r/ladder-n0"
+	echo 0 >$hp
+	step hbm-s1 "$mess" $c --mem-node hbm --chase-core 2 --cores all --out "$r/hbm-s1"
+	step default "$mess" $c --out "$r/default"
+	step ladder-hbm "$mess" ladder $q --mem-node hbm --out "$r/ladder-hbm"
+	step ladder-nvm "$mess" ladder $q --mem-node nvm --core 2 --out "$r/ladder-nvm"
+	step ladder-dram-s1 "$mess" ladder $q --mem-node dram --core 2 --out "$r/ladder-dram-s1"
+	step each "$mess" $c --mem-node each --out "$r/each"
+	step compare "$mess" compare "$r/each/dram-node0" "$r/each/hbm-node2" --no-plots --out "$r/cmp"
+	# TCG's figures make every run INVALID: exported anyway, to see info.txt.
+	step export "$mess" export "$r/n2" --format mess --force --out "$r/exp"
+	# Defect 2: more than the node has.
+	step d2 "$mess" $c --mem-node 4 --buffer 1G --out "$r/d2"
+	# CXL: hwloc 2.9 has no CXL subtype and QEMU 7.2's cxl-type3 offers
+	# only persistent memory: this machine's own topology with its NVM
+	# node relabelled CXL-DRAM, bound for real (HWLOC_THISSYSTEM=1).
+	sed 's/subtype="NVM"/subtype="CXL-DRAM"/' "$out/topo.xml" >/tmp/cxl.xml
+	step cxl env HWLOC_XMLFILE=/tmp/cxl.xml HWLOC_THISSYSTEM=1 "$mess" ladder $q --mem-node cxl --out "$r/ladder-cxl"
+	step absorb "$mess" absorb $q --kernels stream --modes memory_ld64 --cores all --out "$r/absorb"
+else
+	step ladder-hbm "$mess" ladder $q --mem-node hbm --core 2 --out "$r/ladder-hbm"
+	step ladder-dram "$mess" ladder $q --mem-node dram --out "$r/ladder-dram"
+fi
+touch "$out/done"
