@@ -83,22 +83,29 @@ void mess_hist_summarise(const struct mess_hist *h, struct mess_hist_summary *s)
 	s->max = mess_hist_quantile(h, 1.0);
 }
 
-/* Density (count per unit of value) of bin i averaged with its
- * neighbours: bins of one octave differ in width from the next one's. */
+/* Density (count per unit of value) around bin i: over the bins whose
+ * midpoints lie within res, or one bin's width, of its own (bins of one
+ * octave differ in width from the next one's; a timer that steps by res
+ * leaves the bins between its steps empty). */
 static double density(const struct mess_hist *h, unsigned i, unsigned lo,
-		      unsigned hi)
+		      unsigned hi, double res)
 {
-	double s = 0;
-	unsigned k = 0;
+	double c = mid(i), w = mess_hist_hi(i) - mess_hist_lo(i), s = 0;
+	unsigned a = i, b = i;
 
-	for (unsigned j = i ? i - 1 : 0; j <= i + 1 && j <= hi; j++, k++)
-		if (j >= lo)
-			s += (double)h->bins[j] / (mess_hist_hi(j) - mess_hist_lo(j));
-	return k ? s / 3 : 0;
+	if (res > w)
+		w = res;
+	while (a > lo && mid(a - 1) >= c - w)
+		a--;
+	while (b < hi && mid(b + 1) <= c + w)
+		b++;
+	for (unsigned j = a; j <= b; j++)
+		s += (double)h->bins[j];
+	return s / (mess_hist_hi(b) - mess_hist_lo(a));
 }
 
-size_t mess_hist_modes(const struct mess_hist *h, struct mess_hist_mode *m,
-		       size_t max)
+size_t mess_hist_modes(const struct mess_hist *h, double res,
+		       struct mess_hist_mode *m, size_t max)
 {
 	uint64_t n = mess_hist_count(h);
 	unsigned lo = MESS_HIST_NBINS, hi = 0, main = 0, cand[64], trough[65];
@@ -113,7 +120,7 @@ size_t mess_hist_modes(const struct mess_hist *h, struct mess_hist_mode *m,
 			hi = i;
 		}
 	for (unsigned i = lo; i <= hi; i++) {
-		double d = density(h, i, lo, hi);
+		double d = density(h, i, lo, hi, res);
 
 		if (d > best) {
 			best = d;
@@ -126,20 +133,20 @@ size_t mess_hist_modes(const struct mess_hist *h, struct mess_hist_mode *m,
 	double trd = best;
 
 	for (unsigned i = main + 1; i <= hi && nc < 64; i++) {
-		double d = density(h, i, lo, hi);
+		double d = density(h, i, lo, hi, res);
 
 		if (d < trd) {
 			trd = d;
 			tr = i;
 		}
-		if (d > 0 && d >= density(h, i - 1, lo, hi) &&
-		    (i == hi || d >= density(h, i + 1, lo, hi)) && trd < d / 2) {
+		if (d > 0 && d >= density(h, i - 1, lo, hi, res) &&
+		    (i == hi || d >= density(h, i + 1, lo, hi, res)) && trd < d / 2) {
 			trough[nc] = tr;
 			cand[nc++] = i;
 			prev = i;
 			trd = d;
 			tr = i;
-		} else if (i > prev && d > density(h, prev, lo, hi)) {
+		} else if (i > prev && d > density(h, prev, lo, hi, res)) {
 			/* Still rising inside the last mode: its peak moves. */
 			if (nc && prev == cand[nc - 1]) {
 				cand[nc - 1] = i;

@@ -31,7 +31,7 @@ rc=$?
 check "disk full: exit 2 (got $rc)" '[ $rc -eq 2 ]'
 check "disk full: the file and 'disk full' named" 'grep -q "curves.csv: cannot write: No space left on device (disk full)" "$tmp/full.err"'
 check "disk full: curves.csv ends with a whole line" '[ "$(tail -c1 "$d/curves.csv" | od -An -c | tr -d " ")" = "\n" ]'
-check "disk full: every row whole" 'awk -F, "NF != 25 {exit 1}" "$d/curves.csv"'
+check "disk full: every row whole" 'awk -F, "NF != 35 {exit 1}" "$d/curves.csv"'
 check "disk full: no .tmp file left" '! ls "$d" | grep -q "\.tmp$"'
 rows=$(($(wc -l <"$d/curves.csv") - 1))
 "$mess" --resume "$d" >/dev/null 2>"$tmp/full2.err"

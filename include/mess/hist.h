@@ -70,8 +70,9 @@ void mess_hist_summarise(const struct mess_hist *h, struct mess_hist_summary *s)
 
 /*
  * A secondary mode: a peak of the density (count per unit of value, over
- * three neighbouring bins) above the main one, parted from it by a trough
- * lower than half the peak.  share: its fraction of all values, from the
+ * the neighbouring bins within res, the values' resolution, or at least
+ * the next bin) above the main one, parted from it by a trough lower than
+ * half the peak.  share: its fraction of all values, from the
  * trough before it to the one after; offset: its peak's value minus the
  * main peak's (the histogram's unit).
  */
@@ -80,7 +81,7 @@ struct mess_hist_mode {
 };
 #define MESS_HIST_MODE_MIN_SHARE 0.001	/* fewer values are noise */
 /* The secondary modes of h, largest offset last; how many (at most max). */
-size_t mess_hist_modes(const struct mess_hist *h, struct mess_hist_mode *m,
-		       size_t max);
+size_t mess_hist_modes(const struct mess_hist *h, double res,
+		       struct mess_hist_mode *m, size_t max);
 
 #endif
