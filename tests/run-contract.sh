@@ -38,7 +38,7 @@ check_run_dir() {
 		 grep -q "^unloaded,," "$d/latency_hist.csv" &&
 		 awk -F, "NR>1 && !(NF==5 && \$5>0 && \$4>\$3) {exit 1}" "$d/latency_hist.csv"'
 	check "meta.json distribution: timer, rate source, resolution, batch, fixed cost, unloaded quantiles" \
-		'jq -e ".distribution.status == \"measured\" and (.distribution.timer | length > 0) and .distribution.timer_hz > 0 and (.distribution.timer_rate_source | length > 0) and .distribution.resolution_ns > 0 and .distribution.loads_per_batch >= 1 and (.distribution.fixed_cost_ns_per_batch | type == \"number\") and .distribution.unloaded.p50_ns > 0 and (.distribution.modes | type == \"array\") and (.distribution.fairness.mixes | length) == $nmix" "$d/meta.json" >/dev/null'
+		'jq -e ".distribution.status == \"measured\" and (.distribution.timer | length > 0) and .distribution.timer_hz > 0 and (.distribution.timer_rate_source | length > 0) and .distribution.resolution_ns > 0 and .distribution.loads_per_batch >= 1 and (.distribution.fixed_cost_ns_per_batch | type == \"number\") and (.distribution.unloaded.p50_ns == null or .distribution.unloaded.p50_ns > 0) and .distribution.unloaded.batches > 0 and (.distribution.modes | type == \"array\") and (.distribution.fairness.mixes | length) == $nmix" "$d/meta.json" >/dev/null'
 	check "meta.json quality: a verdict, its reasons, one status per mix" \
 		'jq -e "(.quality.verdict | test(\"^(PASS|WARN|INVALID)$\")) and (.quality.reasons | type == \"array\") and (.quality.mixes | length) == $nmix and all(.quality.mixes[]; .status | test(\"^(ok|warn|invalid)$\"))" "$d/meta.json" >/dev/null'
 	check "meta.json quality: PASS has no WARN or INVALID reason, else one names it" \

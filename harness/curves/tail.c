@@ -41,6 +41,15 @@ static double per_load_ns(const struct mess_tail *t, double ticks)
 	return (ticks - t->overhead_ticks) * ns_per_tick(t) / (double)t->n;
 }
 
+/* A quantile at or under 0 ns (a timer too coarse for the batch: most
+ * deltas 0 ticks) is no figure. */
+static double quantile_ns(const struct mess_tail *t, double ticks)
+{
+	double v = per_load_ns(t, ticks);
+
+	return v > 0 ? v : NAN;
+}
+
 /* The timed chase from *p for about ms at lat_ns a load, into h. */
 static uint64_t timed_window(struct mess_tail *t, void **p, double ms,
 			     double lat_ns, struct mess_hist *h)
@@ -115,9 +124,9 @@ static void unloaded_distribution(struct mess_run *r, struct mess_tail *t)
 	mess_hist_summarise(t->h, &s);
 	t->idle = (struct mess_hist_summary){
 		.n = s.n, .mean = per_load_ns(t, (double)t->h->sum / (double)b),
-		.p50 = per_load_ns(t, s.p50), .p90 = per_load_ns(t, s.p90),
-		.p99 = per_load_ns(t, s.p99), .p999 = per_load_ns(t, s.p999),
-		.max = per_load_ns(t, s.max) };
+		.p50 = quantile_ns(t, s.p50), .p90 = quantile_ns(t, s.p90),
+		.p99 = quantile_ns(t, s.p99), .p999 = quantile_ns(t, s.p999),
+		.max = quantile_ns(t, s.max) };
 	t->idle_chase_ns = r->unloaded_ns;
 	t->idle_diff_pct = 100 * (t->idle.mean - r->unloaded_ns) / r->unloaded_ns;
 	/* Modes in ticks a batch: one slow load adds its whole extra time to
@@ -218,17 +227,11 @@ void mess_tail_point(struct mess_run *r, struct mess_point *p)
 	if (mess_interrupted)
 		return;
 	mess_hist_summarise(t->h, &s);
-	/* A quantile at or under 0 ns (a timer too coarse for the batch)
-	 * is no figure. */
-	double q[5] = { s.p50, s.p90, s.p99, s.p999, s.max };
-	double *dst[5] = { &p->lat_p50_ns, &p->lat_p90_ns, &p->lat_p99_ns,
-			   &p->lat_p999_ns, &p->lat_max_ns };
-
-	for (int i = 0; i < 5; i++) {
-		double v = per_load_ns(t, q[i]);
-
-		*dst[i] = v > 0 ? v : NAN;
-	}
+	p->lat_p50_ns = quantile_ns(t, s.p50);
+	p->lat_p90_ns = quantile_ns(t, s.p90);
+	p->lat_p99_ns = quantile_ns(t, s.p99);
+	p->lat_p999_ns = quantile_ns(t, s.p999);
+	p->lat_max_ns = quantile_ns(t, s.max);
 	p->dist_mean_diff_pct = 100 * (per_load_ns(t, (double)t->h->sum / (double)n) -
 				       p->lat_ns) / p->lat_ns;
 	fairness(a, b, r->ngen, p);

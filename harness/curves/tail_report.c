@@ -143,6 +143,15 @@ static void mix_tail(const struct mess_run *r, const struct mess_curve *c,
 	m->unfair = m->jain_sat < MESS_FAIR_JAIN_MIN;
 }
 
+/* A figure, or "unknown" (never "nan"). */
+static const char *fig(char *buf, size_t len, double v, int decimals)
+{
+	if (!isfinite(v))
+		return "unknown";
+	snprintf(buf, len, "%.*f", decimals, v);
+	return buf;
+}
+
 static int refresh_like(double ns)
 {
 	return ns >= MESS_REFRESH_LO_NS && ns <= MESS_REFRESH_HI_NS;
@@ -245,9 +254,13 @@ void mess_tail_md(FILE *f, const struct mess_run *r)
 		t->n == 1 ? "" : "s",
 		t->n > 1 ? " (the timer is too coarse for one)" : "",
 		t->overhead_ticks * tick);
-	fprintf(f, "Unloaded: p50 %.1f, p90 %.1f, p99 %.1f, p99.9 %.1f, max %.1f ns; mean %.1f ns against the unrolled chase's %.1f ns (%+.1f %%).\n",
-		t->idle.p50, t->idle.p90, t->idle.p99, t->idle.p999, t->idle.max,
-		t->idle.mean, t->idle_chase_ns, t->idle_diff_pct);
+	char b[5][32];
+
+	fprintf(f, "Unloaded: p50 %s, p90 %s, p99 %s, p99.9 %s, max %s ns; mean %.1f ns against the unrolled chase's %.1f ns (%+.1f %%).\n",
+		fig(b[0], 32, t->idle.p50, 1), fig(b[1], 32, t->idle.p90, 1),
+		fig(b[2], 32, t->idle.p99, 1), fig(b[3], 32, t->idle.p999, 1),
+		fig(b[4], 32, t->idle.max, 1), t->idle.mean, t->idle_chase_ns,
+		t->idle_diff_pct);
 	if (!t->nmodes)
 		fprintf(f, "No secondary mode of the unloaded distribution holds %.1f %% of the batches or more.\n",
 			100 * MESS_HIST_MODE_MIN_SHARE);
@@ -264,8 +277,8 @@ void mess_tail_md(FILE *f, const struct mess_run *r)
 		struct mix_tail m;
 
 		mix_tail(r, &r->fam.curves[i], &m);
-		fprintf(f, "| %u | %.2f | %.2f | ", r->fam.curves[i].store_pct,
-			m.idle_ratio, m.max_ratio);
+		fprintf(f, "| %u | %s | %s | ", r->fam.curves[i].store_pct,
+			fig(b[0], 32, m.idle_ratio, 2), fig(b[1], 32, m.max_ratio, 2));
 		if (isfinite(m.jain_sat))
 			fprintf(f, "%.3f%s |\n", m.jain_sat,
 				m.unfair ? " **unfair under saturation**" : "");

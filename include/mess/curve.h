@@ -177,4 +177,16 @@ void mess_family_sort_read(struct mess_family *f);
 /* Curves by increasing store_pct, ties keep their order. */
 void mess_family_sort_store(struct mess_family *f);
 
+/*
+ * A family read at another latency statistic than the mean: name is
+ * "mean", "p50", "p90", "p99" or "p99.9" (the schema 4 columns).  Every
+ * point's lat_ns becomes that figure; a point without one (not measured)
+ * is left out, and lat_ns_std, a spread of means, becomes unknown.
+ * 0, -EINVAL (no such statistic: f unchanged) or -ENODATA (no point has
+ * it: f is left empty of points).
+ */
+int mess_family_at_stat(struct mess_family *f, const char *name);
+/* The names mess_family_at_stat takes, ", "-joined, for messages. */
+extern const char mess_lat_stats[];
+
 #endif
