@@ -535,6 +535,8 @@ int mess_run_finish(struct mess_run *r, int complete)
 		if (r->plots_note[0] == 's')
 			fprintf(stderr, "warning: plots %s\n", r->plots_note);
 	}
+	if (!r->cfg.no_plots && !err)
+		mess_tail_plot(r);
 	int merr = mess_run_write_meta(r, complete && !err);
 
 	/* First of the closing lines: whether to believe what came before. */

@@ -71,6 +71,7 @@ struct mess_tail {
 	 * its rows */
 	struct mess_tail_row *rows;
 	size_t nrows, caprows;
+	char plot_note[400];	/* plots/tails.*, or why not */
 };
 
 struct mess_run;
@@ -92,5 +93,7 @@ int mess_tail_set_rows(struct mess_tail *t, int mix, uint64_t nop,
 		       const struct mess_hist *h);
 json_t *mess_tail_json(const struct mess_run *r);
 void mess_tail_md(FILE *f, const struct mess_run *r);
+/* tail_plot.c: plots/tails.png and .svg; plot_note says what happened. */
+void mess_tail_plot(struct mess_run *r);
 
 #endif

@@ -191,7 +191,7 @@ json_t *mess_tail_json(const struct mess_run *r)
 	}
 	j = mess_json_pack("{s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:s, s:I, s:b, s:o, s:o, s:o, s:i, s:s,"
 			   " s:f, s:{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I}, s:o, s:o,"
-			   " s:o, s:i, s:{s:i, s:f, s:o, s:o, s:s}, s:{s:i, s:i, s:s}}",
+			   " s:o, s:i, s:s, s:{s:i, s:f, s:o, s:o, s:s}, s:{s:i, s:i, s:s}}",
 		"status", "measured",
 		"timer", t->timer.name,
 		"timer_hz", mess_json_real(t->timer.hz, 0),
@@ -223,6 +223,7 @@ json_t *mess_tail_json(const struct mess_run *r)
 		"modes", modes,
 		"windows_s", mess_json_real(t->extra_ns / 1e9, 3),
 		"windows", (int)t->windows,
+		"plot", t->plot_note[0] ? t->plot_note : "pending",
 		"fairness",
 		"generator_cores", r->ngen,
 		"jain_min", MESS_FAIR_JAIN_MIN,
