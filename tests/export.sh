@@ -73,6 +73,11 @@ check "--stat p99: the csv export's latencies are the run's p99 figures" \
 	 hdr=$(head -1 "$tmp/run-p99-csv"/*.csv) && col=$(echo "$hdr" | tr , "\n" | grep -n "^latency_mean$" | cut -d: -f1) &&
 	 awk -F, -v c="$col" "NR == FNR { if (FNR > 1 && \$28 != \"\") p[sprintf(\"%.3f\", \$28)] = 1; next }
 		FNR > 1 && !(sprintf(\"%.3f\", \$c) in p) { bad = 1 } END { exit bad }" "$tmp/run/curves.csv" "$tmp/run-p99-csv"/*.csv'
+# mess compare --stat p99 reads the same tails, against the unloaded
+# distribution's own p99 (meta.json), not the mean's.
+"$mess" compare "$tmp/run" "$tmp/run" --stat p99 --no-plots --out "$tmp/cmp-p99" >/dev/null 2>&1
+check "compare --stat p99: the unloaded figure is the run's unloaded p99" \
+	'[ "$(jq ".sets[0].unloaded_ns" "$tmp/cmp-p99/compare.json")" = "$(jq ".distribution.unloaded.p99_ns * 10 | round / 10" "$tmp/run/meta.json")" ]'
 
 # ---- the run's verdict (meta.json quality) ----
 # A copy of the run whose meta.json says VERDICT ($2: a jq filter on .quality).
