@@ -150,6 +150,7 @@ static void unloaded_distribution(struct mess_run *r, struct mess_tail *t)
 void mess_tail_open(struct mess_run *r)
 {
 	struct mess_tail *t = &r->tail;
+	double t0 = mess_now_ns();
 	int err;
 
 	t->ok = 0;
@@ -183,6 +184,7 @@ void mess_tail_open(struct mess_run *r)
 		mess_tail_load_csv(r);
 	t->ok = 1;
 	unloaded_distribution(r, t);
+	t->setup_ns = mess_now_ns() - t0;
 }
 
 /* Each generator core's bandwidth over the window against their mean:
@@ -190,20 +192,19 @@ void mess_tail_open(struct mess_run *r)
 static void fairness(const uint64_t *a, const uint64_t *b, int n,
 		     struct mess_point *p)
 {
-	double x[MESS_MAX_CORES], s = 0, s2 = 0;
+	double x[MESS_MAX_CORES], s = 0;
 
 	if (n < 2)
 		return;		/* one core: nothing to compare */
 	for (int i = 0; i < n; i++) {
 		x[i] = (double)(b[i] - a[i]);
 		s += x[i];
-		s2 += x[i] * x[i];
 	}
 	if (!(s > 0))
 		return;
 	for (int i = 0; i < n; i++)
 		x[i] /= s / n;
-	p->fair_jain = s * s / (n * s2);
+	p->fair_jain = mess_jain(x, (unsigned)n);
 	p->fair_median = mess_median(x, (unsigned)n);	/* sorts x */
 	p->fair_min = x[0];
 	p->fair_max = x[n - 1];

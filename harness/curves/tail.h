@@ -67,6 +67,8 @@ struct mess_tail {
 	double extra_ns;	/* spent in the points' distribution windows */
 	double point_ns;	/* spent in those points, windows included */
 	unsigned windows;
+	double setup_ns;	/* timer, fixed cost, unloaded distribution */
+	double plot_ns;		/* plots/tails.* */
 	/* latency_hist.csv, kept whole so a point measured again replaces
 	 * its rows */
 	struct mess_tail_row *rows;

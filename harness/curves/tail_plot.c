@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/plot.h"
 #include "curves/run.h"
 #include "curves/tail.h"
@@ -142,7 +143,11 @@ void mess_tail_plot(struct mess_run *r)
 		 "tailfile='%s'; histfile='%s'; outbase='%s'; plottitle='%s'; "
 		 "histmix='%u %% stores'; hl0='%s'; hl1='%s'; hl2='%s'; histxmax=%.1f",
 		 q[0], q[1], q[2], qt, c->store_pct, lab[0], lab[1], lab[2], xmax);
-	if (mess_gnuplot("hist.gp", expr, log, err, sizeof(err))) {
+	double t0 = mess_now_ns();
+	int rc = mess_gnuplot("hist.gp", expr, log, err, sizeof(err));
+
+	t->plot_ns = mess_now_ns() - t0;
+	if (rc) {
 		snprintf(t->plot_note, sizeof(t->plot_note), "skipped: %s", err);
 		fprintf(stderr, "warning: plots/tails %s\n", t->plot_note);
 		return;

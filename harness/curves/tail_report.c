@@ -191,7 +191,7 @@ json_t *mess_tail_json(const struct mess_run *r)
 	}
 	j = mess_json_pack("{s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:s, s:I, s:b, s:o, s:o, s:o, s:i, s:s,"
 			   " s:f, s:{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I}, s:o, s:o,"
-			   " s:o, s:i, s:s, s:{s:i, s:f, s:o, s:o, s:s}, s:{s:i, s:i, s:s}}",
+			   " s:o, s:i, s:o, s:o, s:s, s:{s:i, s:f, s:o, s:o, s:s}, s:{s:i, s:i, s:s}}",
 		"status", "measured",
 		"timer", t->timer.name,
 		"timer_hz", mess_json_real(t->timer.hz, 0),
@@ -223,6 +223,8 @@ json_t *mess_tail_json(const struct mess_run *r)
 		"modes", modes,
 		"windows_s", mess_json_real(t->extra_ns / 1e9, 3),
 		"windows", (int)t->windows,
+		"setup_s", mess_json_real(t->setup_ns / 1e9, 3),
+		"plot_s", mess_json_real(t->plot_ns / 1e9, 3),
 		"plot", t->plot_note[0] ? t->plot_note : "pending",
 		"fairness",
 		"generator_cores", r->ngen,
@@ -287,6 +289,7 @@ void mess_tail_md(FILE *f, const struct mess_run *r)
 			fprintf(f, "unknown%s |\n", r->ngen < 2 ? " (one generator core)" : "");
 	}
 	if (r->point_ns_total > 0)
-		fprintf(f, "\nDistribution windows: %.2f s in all, %.1f %% of the points' time.\n",
-			t->extra_ns / 1e9, 100 * t->extra_ns / r->point_ns_total);
+		fprintf(f, "\nDistribution windows: %.2f s in all, %.1f %% of the points' time; once a run: %.2f s for the timer, the fixed cost and the unloaded distribution, %.2f s for plots/tails.\n",
+			t->extra_ns / 1e9, 100 * t->extra_ns / r->point_ns_total,
+			t->setup_ns / 1e9, t->plot_ns / 1e9);
 }
