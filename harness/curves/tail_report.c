@@ -165,7 +165,8 @@ json_t *mess_tail_json(const struct mess_run *r)
 
 	if (!t->ok)
 		return mess_json_pack("{s:s, s:s}", "status", "not measured",
-				      "why", t->why);
+				      "why", t->why[0] ? t->why :
+				      "the run stopped before the unloaded latency was measured");
 	tick = 1e9 / t->timer.hz;
 	modes = json_array();
 	for (size_t i = 0; i < t->nmodes; i++)
@@ -246,7 +247,8 @@ void mess_tail_md(FILE *f, const struct mess_run *r)
 
 	fprintf(f, "\n## Latency distribution\n\n");
 	if (!t->ok) {
-		fprintf(f, "Not measured: %s.\n", t->why);
+		fprintf(f, "Not measured: %s.\n", t->why[0] ? t->why :
+			"the run stopped before the unloaded latency was measured");
 		return;
 	}
 	tick = 1e9 / t->timer.hz;
