@@ -226,7 +226,8 @@ json_t *mess_tail_json(const struct mess_run *r)
 		"windows", (int)t->windows,
 		"setup_s", mess_json_real(t->setup_ns / 1e9, 3),
 		"plot_s", mess_json_real(t->plot_ns / 1e9, 3),
-		"plot", t->plot_note[0] ? t->plot_note : "pending",
+		"plot", t->plot_note[0] ? t->plot_note :
+			r->cfg.no_plots ? "skipped: --no-plots" : "pending",
 		"fairness",
 		"generator_cores", r->ngen,
 		"jain_min", MESS_FAIR_JAIN_MIN,
