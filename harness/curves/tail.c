@@ -119,8 +119,24 @@ static void unloaded_distribution(struct mess_run *r, struct mess_tail *t)
 
 	if (r->ngen)
 		mess_gens_set(&r->gens, NULL, 0);
-	b = timed_window(t, &r->chase_p, MESS_TAIL_UNLOADED_WINDOWS * r->cfg.chase_ms,
-			 r->unloaded_ns, t->h);
+	/* A window in which the chase thread lost time (another task ran on
+	 * its core) is measured again, as the mean's windows are; the last
+	 * is kept, and said, when every attempt was. */
+	for (t->idle_attempts = 1;; t->idle_attempts++) {
+		struct mess_dwin dw = { .lost_pct = 0 };
+
+		if (r->dist_ok)
+			mess_disturb_begin(&r->dist, 1);
+		b = timed_window(t, &r->chase_p,
+				 MESS_TAIL_UNLOADED_WINDOWS * r->cfg.chase_ms,
+				 r->unloaded_ns, t->h);
+		if (r->dist_ok)
+			mess_disturb_end(&r->dist, &dw);
+		t->idle_lost_pct = r->dist_ok ? dw.lost_pct : NAN;
+		if (!(dw.lost_pct > MESS_LOST_MAX_PCT) ||
+		    t->idle_attempts >= MESS_TAIL_UNLOADED_ATTEMPTS || mess_interrupted)
+			break;
+	}
 	mess_hist_summarise(t->h, &s);
 	t->idle = (struct mess_hist_summary){
 		.n = s.n, .mean = per_load_ns(t, (double)t->h->sum / (double)b),

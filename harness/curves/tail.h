@@ -26,6 +26,8 @@
 #define MESS_TAIL_WINDOW_SHARE 0.5
 /* The unloaded distribution: this many repeats' worth. */
 #define MESS_TAIL_UNLOADED_WINDOWS 4
+/* The unloaded window measured again while disturbed, up to this. */
+#define MESS_TAIL_UNLOADED_ATTEMPTS 3
 /* A batch at least this many of the timer's steps long at the unloaded
  * latency (a step at most 1/8 of it); more loads a batch where the timer
  * is coarser. */
@@ -60,6 +62,8 @@ struct mess_tail {
 	/* the unloaded distribution, in ns per load (modes: per batch) */
 	struct mess_hist_summary idle;
 	double idle_chase_ns, idle_diff_pct;
+	unsigned idle_attempts;
+	double idle_lost_pct;	/* the kept window's; NAN unknown */
 	struct mess_hist_mode modes[MESS_TAIL_MAX_MODES];
 	size_t nmodes;
 	double main_mode_ns;

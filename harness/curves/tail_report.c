@@ -191,7 +191,7 @@ json_t *mess_tail_json(const struct mess_run *r)
 			json_array_append_new(unfair, json_integer(r->fam.curves[i].store_pct));
 	}
 	j = mess_json_pack("{s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:s, s:I, s:b, s:o, s:o, s:o, s:i, s:s,"
-			   " s:f, s:{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I}, s:o, s:o,"
+			   " s:f, s:{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:i, s:o}, s:o, s:o,"
 			   " s:o, s:i, s:o, s:o, s:s, s:{s:i, s:f, s:o, s:o, s:s}, s:{s:i, s:i, s:s}}",
 		"status", "measured",
 		"timer", t->timer.name,
@@ -220,6 +220,8 @@ json_t *mess_tail_json(const struct mess_run *r)
 		"chase_mean_ns", mess_json_real(t->idle_chase_ns, 3),
 		"mean_diff_pct", mess_json_real(t->idle_diff_pct, 3),
 		"batches", (json_int_t)t->idle.n,
+		"attempts", (int)t->idle_attempts,
+		"lost_pct", mess_json_real(t->idle_lost_pct, 2),
 		"main_mode_ns", mess_json_real(t->main_mode_ns, 1),
 		"modes", modes,
 		"windows_s", mess_json_real(t->extra_ns / 1e9, 3),
@@ -267,6 +269,9 @@ void mess_tail_md(FILE *f, const struct mess_run *r)
 		fig(b[2], 32, t->idle.p99, 1), fig(b[3], 32, t->idle.p999, 1),
 		fig(b[4], 32, t->idle.max, 1), t->idle.mean, t->idle_chase_ns,
 		t->idle_diff_pct);
+	if (t->idle_lost_pct > MESS_LOST_MAX_PCT)
+		fprintf(f, "The unloaded window was disturbed in all %u attempts (the chase thread lost %.1f %% of the kept one): its mean and maximum are not the memory's.\n",
+			t->idle_attempts, t->idle_lost_pct);
 	if (!t->nmodes)
 		fprintf(f, "No secondary mode of the unloaded distribution holds %.1f %% of the batches or more.\n",
 			100 * MESS_HIST_MODE_MIN_SHARE);
