@@ -23,7 +23,8 @@
 
 /* 2: curves.csv's counter columns, meta.json counters and
  * generator_cores_rule; 3: curves.csv's trust columns, meta.json quality
- * and environment. */
+ * and environment; 4: curves.csv's distribution and fairness columns,
+ * meta.json distribution. */
 #define META_SCHEMA 4
 /* Every use has the run at hand as r. */
 #define BW_SOURCE (r->dram.fam ? "counters" : "accounted")
