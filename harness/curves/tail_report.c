@@ -297,7 +297,7 @@ void mess_tail_md(FILE *f, const struct mess_run *r)
 			fprintf(f, "unknown%s |\n", r->ngen < 2 ? " (one generator core)" : "");
 	}
 	if (r->point_ns_total > 0)
-		fprintf(f, "\nDistribution windows: %.2f s in all, %.1f %% of the points' time; once a run: %.2f s for the timer, the fixed cost and the unloaded distribution, %.2f s for plots/tails.\n",
+		fprintf(f, "\nDistribution windows: %.2f s in all, %.1f %% of the points' time; once a run, %.2f s for the timer, the fixed cost and the unloaded distribution (plots/tails: meta.json `distribution.plot_s`).\n",
 			t->extra_ns / 1e9, 100 * t->extra_ns / r->point_ns_total,
-			t->setup_ns / 1e9, t->plot_ns / 1e9);
+			t->setup_ns / 1e9);
 }
