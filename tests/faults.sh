@@ -14,9 +14,9 @@ check() {
 	if (eval "$2"); then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1"; fi
 }
 Q="--quick --no-plots --buffer 32M --gen-bytes 8M --chase-ms 5 --points 6"
-# Every mix with at least 6 rows, 10 fields each, no (store_pct, nop) twice.
+# Every mix with at least 6 rows, whole (35 fields), no (store_pct, nop) twice.
 whole() {
-	awk -F, 'NR == 1 { next } NF != 25 { exit 1 } { n[$1]++; if (seen[$1 "," $3]++) exit 1 }
+	awk -F, 'NR == 1 { next } NF != 35 { exit 1 } { n[$1]++; if (seen[$1 "," $3]++) exit 1 }
 		END { if (n[0] < 6 || n[50] < 6 || n[100] < 6) exit 1 }' "$1/curves.csv" &&
 	jq -e '.complete' "$1/meta.json" >/dev/null
 }
