@@ -162,6 +162,8 @@ int mess_timer_open(struct mess_timer *t)
 			 t->stated_hz);
 	else
 		snprintf(t->source, sizeof(t->source),
-			 "calibrated against CLOCK_MONOTONIC (20 ms; no stated rate)");
+			 "calibrated against CLOCK_MONOTONIC (20 ms; no rate from %s%s)",
+			 timers[i].path, strcmp(MESS_ISA, "x86_64") ? "" :
+			 " nor CPUID leaf 0x15");
 	return 0;
 }

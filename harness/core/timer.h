@@ -18,7 +18,7 @@ struct mess_timer {
 	double hz;		/* ticks per second, the one used */
 	double stated_hz;	/* the kernel's or the hardware's; NAN: none */
 	double calibrated_hz;	/* against CLOCK_MONOTONIC */
-	char source[96];	/* where hz came from */
+	char source[160];	/* where hz came from */
 	/* The timer's step, ticks: the greatest common divisor of the
 	 * deltas of back-to-back reads (1 where it counts every tick; some
 	 * TSCs advance only every few ns, by many ticks at once). */
