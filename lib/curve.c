@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -258,4 +259,49 @@ size_t mess_curve_pressure_index(const struct mess_curve *c, size_t *idx)
 		n++;
 	}
 	return n;
+}
+
+/* The statistics a family can be read at: where each point keeps it. */
+static const struct {
+	const char *name;
+	size_t off;
+} lat_stats[] = {
+	{ "mean", offsetof(struct mess_point, lat_ns) },
+	{ "p50", offsetof(struct mess_point, lat_p50_ns) },
+	{ "p90", offsetof(struct mess_point, lat_p90_ns) },
+	{ "p99", offsetof(struct mess_point, lat_p99_ns) },
+	{ "p99.9", offsetof(struct mess_point, lat_p999_ns) },
+};
+
+const char mess_lat_stats[] = "mean, p50, p90, p99, p99.9";
+
+int mess_family_at_stat(struct mess_family *f, const char *name)
+{
+	size_t k, kept = 0;
+
+	for (k = 0; k < sizeof(lat_stats) / sizeof(lat_stats[0]); k++)
+		if (!strcmp(name, lat_stats[k].name))
+			break;
+	if (k == sizeof(lat_stats) / sizeof(lat_stats[0]))
+		return -EINVAL;
+	if (!k)
+		return 0;
+	for (size_t i = 0; i < f->n; i++) {
+		struct mess_curve *c = &f->curves[i];
+		size_t n = 0;
+
+		for (size_t j = 0; j < c->n; j++) {
+			struct mess_point p = c->pts[j];
+			double v = *(const double *)((const char *)&p + lat_stats[k].off);
+
+			if (!isfinite(v))
+				continue;
+			p.lat_ns = v;
+			p.lat_ns_std = NAN;
+			c->pts[n++] = p;
+		}
+		c->n = n;
+		kept += n;
+	}
+	return kept ? 0 : -ENODATA;
 }

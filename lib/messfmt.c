@@ -301,7 +301,8 @@ int mess_reference_read(const char *csv_path, struct mess_family *f,
 
 #define CSV_NFIELDS_V1 10
 #define CSV_NFIELDS_V2 14
-#define CSV_NFIELDS 25
+#define CSV_NFIELDS_V3 25
+#define CSV_NFIELDS 35
 
 int mess_curves_csv_write_header(FILE *fp)
 {
@@ -326,7 +327,11 @@ int mess_curves_csv_write_row(FILE *fp, const struct mess_point *p,
 	char rd[48], bw[48], rbw[48], wbw[48], lat[48], std[48];
 	char ard[48], awr[48], nw[48], rf[48];
 	char bsd[48], dis[48], dk[48], lost[48], st[48], ic[48], mig[48];
-	char glo[48], ghi[48], flags[160];
+	char glo[48], ghi[48], flags[160], tail[10][48];
+	const double tv[10] = { p->lat_p50_ns, p->lat_p90_ns, p->lat_p99_ns,
+				p->lat_p999_ns, p->lat_max_ns,
+				p->dist_mean_diff_pct, p->fair_min,
+				p->fair_median, p->fair_max, p->fair_jain };
 
 	if (!bw_source)
 		bw_source = "";
@@ -334,7 +339,8 @@ int mess_curves_csv_write_row(FILE *fp, const struct mess_point *p,
 		return -EINVAL;
 	/* GB/s to 1 kB/s and ns to 0.1 ps: beyond any measurement noise. */
 	fprintf(fp, "%u,%s,%llu,%s,%s,%s,%s,%s,%u,%s,%s,%s,%s,%s,"
-		"%s,%s,%s,%s,%s,%s,%s,%s,%s,%u,%s\n", p->store_pct,
+		"%s,%s,%s,%s,%s,%s,%s,%s,%s,%u,%s,"
+		"%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", p->store_pct,
 		csv_num(rd, sizeof(rd), p->read_pct, 4),
 		(unsigned long long)p->nop,
 		csv_num(bw, sizeof(bw), p->bw_gbs, 6),
@@ -356,7 +362,12 @@ int mess_curves_csv_write_row(FILE *fp, const struct mess_point *p,
 		csv_num(mig, sizeof(mig), p->migrations, 0),
 		csv_num(glo, sizeof(glo), p->ghz_min, 4),
 		csv_num(ghi, sizeof(ghi), p->ghz_max, 4),
-		p->remeasured, mess_qflags_str(p->flags, flags, sizeof(flags)));
+		p->remeasured, mess_qflags_str(p->flags, flags, sizeof(flags)),
+		csv_num(tail[0], 48, tv[0], 4), csv_num(tail[1], 48, tv[1], 4),
+		csv_num(tail[2], 48, tv[2], 4), csv_num(tail[3], 48, tv[3], 4),
+		csv_num(tail[4], 48, tv[4], 4), csv_num(tail[5], 48, tv[5], 3),
+		csv_num(tail[6], 48, tv[6], 4), csv_num(tail[7], 48, tv[7], 4),
+		csv_num(tail[8], 48, tv[8], 4), csv_num(tail[9], 48, tv[9], 4));
 	if (fflush(fp) || ferror(fp))
 		return -EIO;
 	return 0;
@@ -394,9 +405,21 @@ static int csv_row(const struct mess_lines *l, struct mess_family *f,
 		{ "migrations", MESS_NUM_NONNEG, offsetof(struct mess_point, migrations) },
 		{ "ghz_min", MESS_NUM_POS, offsetof(struct mess_point, ghz_min) },
 		{ "ghz_max", MESS_NUM_POS, offsetof(struct mess_point, ghz_max) },
+		/* schema 4 only (the mean's difference has a sign) */
+		{ "lat_p50_ns", MESS_NUM_NS, offsetof(struct mess_point, lat_p50_ns) },
+		{ "lat_p90_ns", MESS_NUM_NS, offsetof(struct mess_point, lat_p90_ns) },
+		{ "lat_p99_ns", MESS_NUM_NS, offsetof(struct mess_point, lat_p99_ns) },
+		{ "lat_p999_ns", MESS_NUM_NS, offsetof(struct mess_point, lat_p999_ns) },
+		{ "lat_max_ns", MESS_NUM_NS, offsetof(struct mess_point, lat_max_ns) },
+		{ "dist_mean_diff_pct", MESS_NUM_ANY, offsetof(struct mess_point, dist_mean_diff_pct) },
+		{ "fair_min", MESS_NUM_NONNEG, offsetof(struct mess_point, fair_min) },
+		{ "fair_median", MESS_NUM_NONNEG, offsetof(struct mess_point, fair_median) },
+		{ "fair_max", MESS_NUM_NONNEG, offsetof(struct mess_point, fair_max) },
+		{ "fair_jain", MESS_NUM_NONNEG, offsetof(struct mess_point, fair_jain) },
 	};
 	static const int num_col[] = { 1, 3, 4, 5, 6, 7, 10, 11, 12, 13,
-				       14, 15, 16, 17, 18, 19, 20, 21, 22 };
+				       14, 15, 16, 17, 18, 19, 20, 21, 22,
+				       25, 26, 27, 28, 29, 30, 31, 32, 33, 34 };
 	char *fl[CSV_NFIELDS];
 	struct mess_point p = MESS_POINT_INIT;
 	struct mess_curve *c;
@@ -422,7 +445,7 @@ static int csv_row(const struct mess_lines *l, struct mess_family *f,
 		if ((size_t)num_col[i] < nfields)
 			ret = mess_field_num(l, fl[num_col[i]], num[i].name, 1, num[i].rule,
 				(double *)((char *)&p + num[i].off), err, errlen);
-	if (!ret && nfields == CSV_NFIELDS) {
+	if (!ret && nfields >= CSV_NFIELDS_V3) {
 		ret = mess_field_u64(l, fl[23], "remeasured", UINT32_MAX, &v,
 				     err, errlen);
 		p.remeasured = (uint32_t)v;
@@ -464,7 +487,9 @@ int mess_curves_csv_read_rows(const char *path, struct mess_family *f,
 		nfields = !strcmp(l.line, MESS_CURVES_CSV_HEADER_V1) ?
 			CSV_NFIELDS_V1 :
 			!strcmp(l.line, MESS_CURVES_CSV_HEADER_V2) ?
-			CSV_NFIELDS_V2 : CSV_NFIELDS;
+			CSV_NFIELDS_V2 :
+			!strcmp(l.line, MESS_CURVES_CSV_HEADER_V3) ?
+			CSV_NFIELDS_V3 : CSV_NFIELDS;
 		ret = strcmp(l.line, MESS_CURVES_CSV_HEADER) &&
 		      nfields == CSV_NFIELDS ?
 			mess_file_err(err, errlen, path, 1,

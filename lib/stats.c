@@ -46,3 +46,14 @@ double mess_stddev(const double *v, unsigned n)
 		s += (v[i] - m) * (v[i] - m);
 	return sqrt(s / (n - 1));
 }
+
+double mess_jain(const double *x, unsigned n)
+{
+	double s = 0, s2 = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		s += x[i];
+		s2 += x[i] * x[i];
+	}
+	return n && s2 > 0 ? s * s / (n * s2) : NAN;
+}

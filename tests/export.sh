@@ -59,6 +59,25 @@ check "mess export of the run equals the run's mess/" \
 	'(for r in $(seq 0 2 100); do [ -s "$tmp/run-mess/bwlat_$r.txt" ] || exit 1; paste -d" " "$tmp/run/mess/bwlat_$r.txt" "$tmp/run-mess/bwlat_$r.txt" |
 		awk "NF!=4 {exit 1} function d(a, b) { return a > b ? a - b : b - a }
 		     d(\$1, \$3) > 1e-4 * \$1 + 0.01 || d(\$2, \$4) > 1e-4 * \$2 + 0.01 {exit 1}" || exit 1; done)'
+# The tail family (--stat p99): every format; the simulator still loads
+# it, info.txt says which statistic, and the csv export holds curves.csv's
+# own p99 figures (4 decimals there: within 1e-3 ns), not the means.
+for f in mess csv; do
+	"$mess" export "$tmp/run" --stat p99 --format $f --out "$tmp/run-p99-$f" --force 2>/dev/null
+done
+check "--stat p99: the simulator loads all 51 shares" 'simulate "$tmp/run-p99-mess"'
+check "--stat p99: info.txt names the statistic" 'grep -q "^LATENCY_STAT=p99 " "$tmp/run-p99-mess/info.txt"'
+check "--stat p99: the csv export's latencies are the run's p99 figures" \
+	'awk -F, "NR > 1 && \$28 != \"\" { p[sprintf(\"%.3f\", \$28)] = 1 } END { for (k in p) n++; print n }" "$tmp/run/curves.csv" >"$tmp/p99n" &&
+	 [ "$(cat "$tmp/p99n")" -gt 0 ] &&
+	 hdr=$(head -1 "$tmp/run-p99-csv"/*.csv) && col=$(echo "$hdr" | tr , "\n" | grep -n "^latency_mean$" | cut -d: -f1) &&
+	 awk -F, -v c="$col" "NR == FNR { if (FNR > 1 && \$28 != \"\") p[sprintf(\"%.3f\", \$28)] = 1; next }
+		FNR > 1 && !(sprintf(\"%.3f\", \$c) in p) { bad = 1 } END { exit bad }" "$tmp/run/curves.csv" "$tmp/run-p99-csv"/*.csv'
+# mess compare --stat p99 reads the same tails, against the unloaded
+# distribution's own p99 (meta.json), not the mean's.
+"$mess" compare "$tmp/run" "$tmp/run" --stat p99 --no-plots --out "$tmp/cmp-p99" >/dev/null 2>&1
+check "compare --stat p99: the unloaded figure is the run's unloaded p99" \
+	'[ "$(jq ".sets[0].unloaded_ns" "$tmp/cmp-p99/compare.json")" = "$(jq ".distribution.unloaded.p99_ns * 10 | round / 10" "$tmp/run/meta.json")" ]'
 
 # ---- the run's verdict (meta.json quality) ----
 # A copy of the run whose meta.json says VERDICT ($2: a jq filter on .quality).

@@ -17,18 +17,28 @@ check_run_dir() {
 	check "meta.json complete" 'jq -e ".complete == true" "$d/meta.json" >/dev/null'
 	check "meta.json huge_pages is hugetlb/thp/none" 'jq -e ".huge_pages | test(\"^(hugetlb|thp|none)$\")" "$d/meta.json" >/dev/null'
 	check "meta.json vector width" 'jq -e ".generator.vector_width_bytes > 0" "$d/meta.json" >/dev/null'
-	check "curves.csv header" '[ "$(head -1 "$d/curves.csv")" = "store_pct,read_pct,nop,bw_gbs,read_bw_gbs,write_bw_gbs,lat_ns,lat_ns_std,repeats,bw_source,acc_read_bw_gbs,acc_write_bw_gbs,lat_nowalk_ns,counter_run_frac,bw_gbs_std,disturbed,disturbed_kept,lost_pct,steal_ms,invol_switches,migrations,ghz_min,ghz_max,remeasured,flags" ]'
+	check "curves.csv header" '[ "$(head -1 "$d/curves.csv")" = "store_pct,read_pct,nop,bw_gbs,read_bw_gbs,write_bw_gbs,lat_ns,lat_ns_std,repeats,bw_source,acc_read_bw_gbs,acc_write_bw_gbs,lat_nowalk_ns,counter_run_frac,bw_gbs_std,disturbed,disturbed_kept,lost_pct,steal_ms,invol_switches,migrations,ghz_min,ghz_max,remeasured,flags,lat_p50_ns,lat_p90_ns,lat_p99_ns,lat_p999_ns,lat_max_ns,dist_mean_diff_pct,fair_min,fair_median,fair_max,fair_jain" ]'
 	for s in $mixes; do
 		check "mix $s has >= $minpts points" '[ "$(awk -F, -v s=$s "NR>1 && \$1==s" "$d/curves.csv" | wc -l)" -ge $minpts ]'
 	done
-	check "every row: 25 fields, positive bw and latency, counted or accounted, the accounted figure always" \
-		'awk -F, "NR>1 && !(NF==25 && \$4>0 && \$7>0 && (\$10==\"accounted\" || \$10==\"counters\") && \$11 != \"\") {exit 1}" "$d/curves.csv"'
+	check "every row: 35 fields, positive bw and latency, counted or accounted, the accounted figure always" \
+		'awk -F, "NR>1 && !(NF==35 && \$4>0 && \$7>0 && (\$10==\"accounted\" || \$10==\"counters\") && \$11 != \"\") {exit 1}" "$d/curves.csv"'
 	# Trust: every point says what disturbed it, never more kept than
 	# found, a clock where it was measured, and flags from the rule list.
 	check "every row: disturbed >= disturbed_kept >= 0, lost_pct and invol_switches measured, 0 < ghz_min <= ghz_max" \
 		'awk -F, "NR>1 && !(\$16!=\"\" && \$16>=\$17 && \$17>=0 && \$18!=\"\" && \$20!=\"\" && \$22>0 && \$22<=\$23) {exit 1}" "$d/curves.csv"'
 	check "every row: flags are rule names" \
 		'awk -F, "NR>1 && \$25!=\"\" && \$25 !~ /^((disturbed|spread|unsteady|non_monotone|stall|below_unloaded);?)+\$/ {exit 1}" "$d/curves.csv"'
+	# The distribution (issue 25): every row's quantiles in order where
+	# measured, the histogram's rows, meta.json's timer and fixed cost.
+	check "every row: p50 <= p90 <= p99 <= p99.9 <= max where measured" \
+		'awk -F, "NR>1 && \$26!=\"\" && !(\$26>0 && \$26<=\$27 && \$27<=\$28 && \$28<=\$29 && \$29<=\$30) {exit 1}" "$d/curves.csv"'
+	check "latency_hist.csv: header, the unloaded rows, every count positive" \
+		'[ "$(head -1 "$d/latency_hist.csv")" = "mix,nop,bin_lo_ns,bin_hi_ns,count" ] &&
+		 grep -q "^unloaded,," "$d/latency_hist.csv" &&
+		 awk -F, "NR>1 && !(NF==5 && \$5>0 && \$4>\$3) {exit 1}" "$d/latency_hist.csv"'
+	check "meta.json distribution: timer, rate source, resolution, batch, fixed cost, unloaded quantiles" \
+		'jq -e ".distribution.status == \"measured\" and (.distribution.timer | length > 0) and .distribution.timer_hz > 0 and (.distribution.timer_rate_source | length > 0) and .distribution.resolution_ns > 0 and .distribution.loads_per_batch >= 1 and (.distribution.fixed_cost_ns_per_batch | type == \"number\") and (.distribution.unloaded.p50_ns == null or .distribution.unloaded.p50_ns > 0) and .distribution.unloaded.batches > 0 and (.distribution.modes | type == \"array\") and (.distribution.fairness.mixes | length) == $nmix" "$d/meta.json" >/dev/null'
 	check "meta.json quality: a verdict, its reasons, one status per mix" \
 		'jq -e "(.quality.verdict | test(\"^(PASS|WARN|INVALID)$\")) and (.quality.reasons | type == \"array\") and (.quality.mixes | length) == $nmix and all(.quality.mixes[]; .status | test(\"^(ok|warn|invalid)$\"))" "$d/meta.json" >/dev/null'
 	check "meta.json quality: PASS has no WARN or INVALID reason, else one names it" \

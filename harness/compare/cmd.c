@@ -24,6 +24,7 @@
 struct compare_opts {
 	char out[PATH_MAX];
 	char app[1024];		/* the last --app; every one is read by apps() */
+	char stat[16];		/* the latency compared: mean or a quantile */
 	double ghz;
 	int no_plots;
 	int help;
@@ -37,6 +38,8 @@ static const struct mess_opt opts[] = {
 	  "new, empty, or an earlier comparison (replaced) (default results/<host>-compare-<UTC timestamp>)" },
 	{ "app", MESS_OPT_STR, S(app), 0, 0, "R:BW[,R:BW]",
 	  "an application moving BW GB/s at R % reads: which set serves it at lower latency (repeatable)" },
+	{ "stat", MESS_OPT_STR, S(stat), 0, 0, "S",
+	  "the latency compared: mean (default), p50, p90, p99 or p99.9 (runs with a distribution, curves.csv schema 4)" },
 	{ "ghz", MESS_OPT_DOUBLE, F(ghz), 0, 0.1, 20, "GHZ",
 	  "CPU frequency turning a PROFET set's cycles into ns (default: the set's info.txt/plotter.txt)" },
 	{ "no-plots", MESS_OPT_FLAG, F(no_plots), 0, 0, 0, NULL,
@@ -66,6 +69,7 @@ void mess_compare_usage(FILE *f)
 		"  mess compare results/ddr results/hbm --app 70:150 --app 100:400\n"
 		"                                      which memory serves these applications faster\n"
 		"  mess compare ddr/curves.json hbm/curves.json --ghz 2.0\n"
+		"  mess compare results/ddr results/hbm --stat p99   their p99 families\n"
 		"                                      PROFET sets, cycles at 2.0 GHz\n"
 		"\nFiles: compare.json, compare.md, meta.json, plots/compare.png and\n"
 		"plots/compare-ratio.png (see results/README.md).  Warnings and verdicts also\n"
@@ -231,7 +235,37 @@ struct loaded {
 	size_t n;
 };
 
-static int load(struct loaded *l, char **pos, int npos, double ghz)
+/*
+ * A tail family is read against the unloaded distribution's same quantile
+ * (meta.json distribution.unloaded, beside curves.csv), not the mean's:
+ * else every p99 would count as saturated.  Unknown (NAN) where the run
+ * has none; the source says which.
+ */
+static void unloaded_at_stat(struct mess_set_info *in, const char *stat)
+{
+	char path[PATH_MAX + 16], key[24];
+	const char *slash = strrchr(in->path, '/');
+	json_t *j;
+	size_t k = 0;
+
+	for (const char *c = stat; *c && k < sizeof(key) - 4; c++)
+		if (*c != '.')
+			key[k++] = *c;
+	snprintf(key + k, sizeof(key) - k, "_ns");
+	snprintf(path, sizeof(path), "%.*s/meta.json",
+		 slash ? (int)(slash - in->path) : 1, slash ? in->path : ".");
+	j = json_load_file(path, 0, NULL);
+	in->unloaded_ns = json_number_value(json_object_get(json_object_get(
+		json_object_get(j, "distribution"), "unloaded"), key));
+	if (!(in->unloaded_ns > 0))
+		in->unloaded_ns = NAN;
+	in->unloaded_source = isfinite(in->unloaded_ns) ?
+		"the run's unloaded distribution at the same quantile" : "none";
+	json_decref(j);
+}
+
+static int load(struct loaded *l, char **pos, int npos, double ghz,
+		const char *stat)
 {
 	char err[1024];
 
@@ -246,6 +280,17 @@ static int load(struct loaded *l, char **pos, int npos, double ghz)
 			fprintf(stderr, "mess compare: %s\n", err[0] ? err : strerror(-rc));
 			return rc == -ENOMEM ? rc : -EINVAL;
 		}
+		/* Tails compared: every point at that quantile. */
+		if (mess_family_at_stat(&l->fam[i], stat)) {
+			fprintf(stderr, "mess compare: %s: --stat %s: no point has that figure; allowed: a run with a latency distribution (curves.csv schema 4)\n",
+				l->info[i].path, stat);
+			return -EINVAL;
+		}
+		if (strcmp(stat, "mean")) {
+			unloaded_at_stat(&l->info[i], stat);
+			l->fam[i].unloaded_ns = isfinite(l->info[i].unloaded_ns) ?
+						l->info[i].unloaded_ns : 0.0;
+		}
 		/* Refused here, before anything is written. */
 		if (!usable(&l->fam[i])) {
 			fprintf(stderr, "mess compare: %s: no curve with a usable point; allowed: a set with measured points\n",
@@ -253,8 +298,9 @@ static int load(struct loaded *l, char **pos, int npos, double ghz)
 			return -EINVAL;
 		}
 		/* Two sets from directories of one name stay apart. */
-		snprintf(l->label[i], sizeof(l->label[i]), "%s",
-			 l->info[i].label[0] ? l->info[i].label : pos[i]);
+		snprintf(l->label[i], sizeof(l->label[i]), "%.140s%s%s",
+			 l->info[i].label[0] ? l->info[i].label : pos[i],
+			 strcmp(stat, "mean") ? " " : "", strcmp(stat, "mean") ? stat : "");
 		for (int j = 0; j < i; j++)
 			if (!strcmp(l->label[j], l->label[i])) {
 				char base[128];
@@ -293,8 +339,9 @@ static json_t *meta(const struct mess_rundir *rd, const struct loaded *l,
 	for (size_t i = 0; i < napps; i++)
 		json_array_append_new(a, mess_json_pack("{s:f, s:f}", "read_pct", r[i],
 						       "bw_gbs", bw[i]));
-	if (m && mess_json_merge(m, mess_json_pack("{s:s, s:o, s:o, s:o, s:s, s:s}",
+	if (m && mess_json_merge(m, mess_json_pack("{s:s, s:s, s:o, s:o, s:o, s:s, s:s}",
 		"measured", "nothing: every figure is read from the sets' files through the curve model",
+		"latency_stat", o->stat,
 		"sets", sets, "ghz", o->ghz > 0 ? json_real(o->ghz) : json_null(),
 		"apps", a, "plots", plots,
 		"files", "compare.json, compare.md, plots/compare.*, plots/compare-ratio.* (results/README.md)"))) {
@@ -307,7 +354,7 @@ static json_t *meta(const struct mess_rundir *rd, const struct loaded *l,
 int mess_compare_main(int argc, char **argv)
 {
 	static struct loaded l;
-	struct compare_opts o = { 0 };
+	struct compare_opts o = { .stat = "mean" };
 	struct mess_rundir rd = { 0 };
 	char err[512] = "", plots[600] = "skipped: --no-plots", *pos[MESS_CMP_MAX_SETS];
 	char bad[NAME_MAX + 8] = "";
@@ -325,6 +372,13 @@ int mess_compare_main(int argc, char **argv)
 		mess_compare_usage(stdout);
 		return 0;
 	}
+	/* The name checked on the (empty) first family: bad usage is said
+	 * before any set is read. */
+	if (mess_family_at_stat(&l.fam[0], o.stat) == -EINVAL) {
+		fprintf(stderr, "mess compare: --stat: '%s' is not allowed; allowed: %s\n",
+			o.stat, mess_lat_stats);
+		return -EINVAL;
+	}
 	if (npos < 2) {
 		fprintf(stderr, "mess compare: %d set%s given; allowed: 2 to %d sets (run directories, bwlat directories, Mess-Results directories or memory_curves.csv, PROFET json)\n",
 			npos, npos == 1 ? "" : "s", MESS_CMP_MAX_SETS);
@@ -340,7 +394,7 @@ int mess_compare_main(int argc, char **argv)
 		return -EEXIST;
 	}
 	memset(&l, 0, sizeof(l));
-	rc = load(&l, pos, npos, o.ghz);
+	rc = load(&l, pos, npos, o.ghz, o.stat);
 	if (!rc) {
 		/* Only once the sets are read: bad input leaves the old one. */
 		if (o.out[0])

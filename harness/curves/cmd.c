@@ -435,6 +435,7 @@ int mess_curves_main(int argc, char **argv)
 			r->unloaded_ns, r->unloaded_std_ns,
 			r->cfg.window ? "TLB-window" : "random",
 			r->unloaded_random_ns);
+		mess_tail_open(r);
 		rc = mess_sweep(r);
 		/* The yardstick again, at the end: a machine that changed
 		 * under the run shows as a different unloaded latency. */
@@ -449,6 +450,7 @@ int mess_curves_main(int argc, char **argv)
 	mess_run_counters_close(r);
 	mess_disturb_close(&r->dist);
 	mess_env_free(&r->env);
+	mess_tail_free(&r->tail);
 	if (!rc && r->cfg.strict && r->verdict.level == MESS_INVALID) {
 		fprintf(stderr, "mess: --strict: the verdict is INVALID (the results are kept in %s)\n",
 			r->rd.dir);

@@ -131,6 +131,13 @@ void mess_gens_snap(struct mess_gens *g, struct mess_gen_snap *s)
 	s->t_ns = mess_now_ns();
 }
 
+void mess_gens_snap_each(struct mess_gens *g, uint64_t *it)
+{
+	for (int i = 0; i < g->n; i++)
+		it[i] = atomic_load_explicit(&g->th[i].iters,
+					     memory_order_relaxed);
+}
+
 void mess_gens_stop(struct mess_gens *g)
 {
 	mess_gens_set(g, NULL, 0);

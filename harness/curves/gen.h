@@ -42,6 +42,9 @@ int mess_gens_start(struct mess_gens *g, struct mess_topo *topo,
 void mess_gens_set(struct mess_gens *g, const struct mess_gen_kernel *k,
 		   uint64_t nop);
 void mess_gens_snap(struct mess_gens *g, struct mess_gen_snap *s);
+/* Each thread's iterations since the start, into it[0..g->n): its own
+ * share of the bandwidth (every thread runs the same kernel). */
+void mess_gens_snap_each(struct mess_gens *g, uint64_t *it);
 void mess_gens_stop(struct mess_gens *g);
 /* Worst huge-page coverage over the generator arrays. */
 void mess_gens_hugepages(struct mess_gens *g, enum mess_hp *hp, double *pct);

@@ -452,6 +452,8 @@ void mess_measure_point(struct mess_run *r, const struct mess_gen_kernel *k,
 		r->unsteady++;
 	p->flags = steady ? 0 : MESS_QF(MESS_QR_UNSTEADY);
 	measure_repeats(r, k, (unsigned)r->cfg.repeats, p);
+	/* After the mean windows, at the same load: they stay as they were. */
+	mess_tail_point(r, p);
 }
 
 /* One chase over the whole buffer (window 0) or TLB windows: its median

@@ -23,8 +23,9 @@
 
 /* 2: curves.csv's counter columns, meta.json counters and
  * generator_cores_rule; 3: curves.csv's trust columns, meta.json quality
- * and environment. */
-#define META_SCHEMA 3
+ * and environment; 4: curves.csv's distribution and fairness columns,
+ * meta.json distribution. */
+#define META_SCHEMA 4
 /* Every use has the run at hand as r. */
 #define BW_SOURCE (r->replay ? "replay" : r->dram.fam ? "counters" : "accounted")
 
@@ -362,8 +363,9 @@ int mess_run_write_meta(struct mess_run *r, int complete)
 		json_decref(m);
 		m = NULL;
 	}
-	if (m && mess_json_merge(m, mess_json_pack("{s:o, s:o, s:s, s:o, s:o}",
+	if (m && mess_json_merge(m, mess_json_pack("{s:o, s:o, s:o, s:s, s:o, s:o}",
 		"replay", mess_replay_json(r),
+		"distribution", mess_tail_json(r),
 		"counters", mess_run_counters_json(r),
 		"generator_cores_rule", r->cores_rule,
 		"environment", r->replay ? json_null() : mess_env_json(&r->env),
@@ -429,6 +431,7 @@ static int write_summary(struct mess_run *r, int complete)
 		r->unloaded_random_ns, r->unloaded_random_std_ns, BW_SOURCE);
 	if (!r->replay)
 		mess_run_counters_md(f, r);
+	mess_tail_md(f, r);
 	err = mess_tmp_commit(r->rd.dir, "summary.md", f);
 out:
 	json_decref(extra);
@@ -508,6 +511,8 @@ int mess_run_finish(struct mess_run *r, int complete)
 	mess_rundir_stop_clock(&r->rd);
 
 	err = rewrite_csv(r);
+	if (!err)
+		err = mess_tail_write_csv(r);
 	mess_run_verdict(r);
 	if (!complete)
 		mess_verdict_add(&r->verdict, MESS_WARN, "partial",
@@ -538,6 +543,8 @@ int mess_run_finish(struct mess_run *r, int complete)
 		if (r->plots_note[0] == 's')
 			fprintf(stderr, "warning: plots %s\n", r->plots_note);
 	}
+	if (!r->cfg.no_plots && !err)
+		mess_tail_plot(r);
 	int merr = mess_run_write_meta(r, complete && !err);
 
 	/* First of the closing lines: whether to believe what came before. */

@@ -22,6 +22,7 @@
 #include "core/signals.h"
 #include "core/util.h"
 #include "curves/registry.h"
+#include "curves/tail.h"
 #include "core/topo.h"
 
 struct mess_cfg {
@@ -146,6 +147,7 @@ struct mess_run {
 	double trust_ns;	/* spent reading clocks and disturbance */
 	unsigned trust_points;	/* measure_repeats calls behind it */
 	enum mess_level mix_level[MESS_GEN_OPS + 1];	/* by store_pct */
+	struct mess_tail tail;	/* latency distributions (tail.c) */
 };
 
 

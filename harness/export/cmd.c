@@ -25,6 +25,7 @@
 
 struct export_opts {
 	char format[16];
+	char stat[16];
 	char out[PATH_MAX];
 	double ghz;
 	int force;
@@ -39,6 +40,8 @@ static const struct mess_opt opts[] = {
 	  "mess, profet, csv or json (default mess; see below)" },
 	{ "out", MESS_OPT_STR, S(out), 0, 0, "DIR",
 	  "directory to write: new or empty (required)" },
+	{ "stat", MESS_OPT_STR, S(stat), 0, 0, "S",
+	  "the latency the curves carry: mean (default), p50, p90, p99 or p99.9 (a run's distribution, curves.csv schema 4)" },
 	{ "ghz", MESS_OPT_DOUBLE, F(ghz), 0, 0.1, 10, "GHZ",
 	  "CPU frequency for cycles (profet; a cycle-based input): default the one the run recorded" },
 	{ "force", MESS_OPT_FLAG, F(force), 0, 0, 0, NULL,
@@ -51,7 +54,7 @@ static const struct mess_opt opts[] = {
 void mess_export_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: mess export RUN --format F --out DIR [--ghz GHZ] [--force]\n"
+		"usage: mess export RUN --format F --out DIR [--stat S] [--ghz GHZ] [--force]\n"
 		"Write a curve family for the program that consumes it.  RUN is a run\n"
 		"directory of mess, a Mess bwlat_*.txt directory, a Mess-Results directory,\n"
 		"tree (.../AVX2/local), processed/ or memory_curves.csv/.json, a raw Mess\n"
@@ -71,6 +74,7 @@ void mess_export_usage(FILE *f)
 		"  mess export results/node1 --format mess --out sim/node1      for the Mess simulator\n"
 		"  mess export results/node1 --format profet --out profet/node1 cycles at the run's clock\n"
 		"  mess export ref/MN5-HBM-XeonMax9480-HBM2 --format profet --ghz 2.0 --out hbm\n"
+		"  mess export results/node1 --stat p99 --out sim/node1-p99     the p99 family\n"
 		"Exit status: 0 ok, 1 bad usage, unreadable input or an INVALID run without\n"
 		"--force, 2 failure.\n");
 }
@@ -290,7 +294,7 @@ static int export_whole(const struct mess_export_format *fmt,
 
 int mess_export_main(int argc, char **argv)
 {
-	struct export_opts o = { .format = "mess" };
+	struct export_opts o = { .format = "mess", .stat = "mean" };
 	const struct mess_export_format *fmt;
 	struct mess_set_info info;
 	struct mess_family fam = { 0 };
@@ -330,9 +334,20 @@ int mess_export_main(int argc, char **argv)
 			o.out, rc == -EEXIST ? "is not empty" : strerror(-rc));
 		return -EINVAL;
 	}
+	if (mess_family_at_stat(&fam, o.stat) == -EINVAL) {
+		fprintf(stderr, "mess export: --stat: '%s' is not allowed; allowed: %s\n",
+			o.stat, mess_lat_stats);
+		return -EINVAL;
+	}
 	rc = mess_set_load(run[0], o.ghz, &fam, &info, err, sizeof(err));
 	if (info.warning[0])
 		fprintf(stderr, "mess export: warning: %s\n", info.warning);
+	/* A tail family: each point at that quantile of its distribution. */
+	if (!rc && mess_family_at_stat(&fam, o.stat)) {
+		snprintf(err, sizeof(err), "%s: --stat %s: no point has that figure (a run of curves.csv schema 4 has it)",
+			 run[0], o.stat);
+		rc = -EINVAL;
+	}
 	if (!rc)
 		rc = mess_model_new(&fam, &m);
 	if (rc) {
@@ -351,6 +366,10 @@ int mess_export_main(int argc, char **argv)
 	if (info.memory[0])
 		snprintf(llc + strlen(llc), sizeof(llc) - strlen(llc),
 			 "SOURCE_MEMORY=%s\n", info.memory);
+	if (strcmp(o.stat, "mean"))
+		snprintf(llc + strlen(llc), sizeof(llc) - strlen(llc),
+			 "LATENCY_STAT=%s (each point's %s of its latency distribution, not its mean)\n",
+			 o.stat, o.stat);
 
 	struct mess_export_in in = {
 		.fam = &fam, .m = m, .origin = info.path, .tool = tool,

@@ -47,13 +47,29 @@ struct mess_point {
 	double ghz_min, ghz_max;
 	uint32_t remeasured;	/* measured again because it broke a rule */
 	uint32_t flags;		/* the rules it still breaks: mess/quality.h */
+	/* Its latency distribution (curves.csv schema 4; NAN where not
+	 * measured): quantiles of the timed chase's window after the mean
+	 * windows at the same load, per load, the timer's fixed cost
+	 * subtracted; how far that window's mean lies from lat_ns (%, the
+	 * check that both measure the same); each generator core's bandwidth
+	 * over it against the cores' mean (1: an equal share), least, median
+	 * and most, and Jain's index of them. */
+	double lat_p50_ns, lat_p90_ns, lat_p99_ns, lat_p999_ns, lat_max_ns;
+	double dist_mean_diff_pct;
+	double fair_min, fair_median, fair_max, fair_jain;
 };
 
 /* The trust figures of a point that has none (sets from elsewhere). */
 #define MESS_POINT_TRUST_NAN .bw_gbs_std = NAN, .disturbed = NAN, \
 	.disturbed_kept = NAN, .lost_pct = NAN, .steal_ms = NAN, \
 	.invol_switches = NAN, .migrations = NAN, .ghz_min = NAN, \
-	.ghz_max = NAN
+	.ghz_max = NAN, MESS_POINT_TAIL_NAN
+
+/* The distribution and fairness figures of a point that has none. */
+#define MESS_POINT_TAIL_NAN .lat_p50_ns = NAN, .lat_p90_ns = NAN, \
+	.lat_p99_ns = NAN, .lat_p999_ns = NAN, .lat_max_ns = NAN, \
+	.dist_mean_diff_pct = NAN, .fair_min = NAN, .fair_median = NAN, \
+	.fair_max = NAN, .fair_jain = NAN
 
 /* A point with nothing recorded: the optional figures NAN. */
 #define MESS_POINT_INIT { .acc_read_bw_gbs = NAN, .acc_write_bw_gbs = NAN, \
@@ -160,5 +176,17 @@ void mess_family_sort_read(struct mess_family *f);
 
 /* Curves by increasing store_pct, ties keep their order. */
 void mess_family_sort_store(struct mess_family *f);
+
+/*
+ * A family read at another latency statistic than the mean: name is
+ * "mean", "p50", "p90", "p99" or "p99.9" (the schema 4 columns).  Every
+ * point's lat_ns becomes that figure; a point without one (not measured)
+ * is left out, and lat_ns_std, a spread of means, becomes unknown.
+ * 0, -EINVAL (no such statistic: f unchanged) or -ENODATA (no point has
+ * it: f is left empty of points).
+ */
+int mess_family_at_stat(struct mess_family *f, const char *name);
+/* The names mess_family_at_stat takes, ", "-joined, for messages. */
+extern const char mess_lat_stats[];
 
 #endif

@@ -127,8 +127,12 @@ int mess_keyed_json_read(const char *path, int gbs, double ghz,
 	"store_pct,read_pct,nop,bw_gbs,read_bw_gbs,write_bw_gbs,lat_ns,lat_ns_std,repeats,bw_source"
 #define MESS_CURVES_CSV_HEADER_V2 MESS_CURVES_CSV_HEADER_V1 \
 	",acc_read_bw_gbs,acc_write_bw_gbs,lat_nowalk_ns,counter_run_frac"
-#define MESS_CURVES_CSV_HEADER MESS_CURVES_CSV_HEADER_V2 \
+#define MESS_CURVES_CSV_HEADER_V3 MESS_CURVES_CSV_HEADER_V2 \
 	",bw_gbs_std,disturbed,disturbed_kept,lost_pct,steal_ms,invol_switches,migrations,ghz_min,ghz_max,remeasured,flags"
+/* Schema 4: the point's latency distribution and the generators'
+ * fairness (struct mess_point); schema 1 to 3 files read them as NAN. */
+#define MESS_CURVES_CSV_HEADER MESS_CURVES_CSV_HEADER_V3 \
+	",lat_p50_ns,lat_p90_ns,lat_p99_ns,lat_p999_ns,lat_max_ns,dist_mean_diff_pct,fair_min,fair_median,fair_max,fair_jain"
 
 /*
  * The suite's own curves.csv.  Rows are flushed as they are written so a

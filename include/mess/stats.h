@@ -20,5 +20,8 @@ double mess_median(double *v, unsigned n);
 double mess_mad_sd(const double *v, unsigned n, double *median);
 /* Sample standard deviation (n - 1); 0 when n < 2. */
 double mess_stddev(const double *v, unsigned n);
+/* Jain's fairness index of shares x[0..n): (sum x)^2 / (n sum x^2), 1 when
+ * all are equal, 1/n when one has everything; NAN when n is 0 or all 0. */
+double mess_jain(const double *x, unsigned n);
 
 #endif

@@ -14,6 +14,13 @@
  * decrement and one branch per this many loads (< 0.1 %). */
 #define MESS_CHASE_UNROLL 1024
 
+/* The timed chase's histogram: the layout of include/mess/hist.h (the
+ * kernels include nothing of lib/, so the harness asserts the two agree).
+ * Bin of a delta v: shift = msb(v | 2^S) - S, bin = shift * 2^S + (v >> shift);
+ * the word after the last bin holds the sum of the deltas. */
+#define MESS_CHASE_HIST_SUB_BITS 5
+#define MESS_CHASE_HIST_NBINS ((64 - MESS_CHASE_HIST_SUB_BITS + 1) << MESS_CHASE_HIST_SUB_BITS)
+
 /* Memory operations per generator iteration, and mixes from 0 % to 100 %
  * stores in steps of 2 %. */
 #define MESS_GEN_OPS 100
@@ -31,6 +38,24 @@
  * loads (each line holds the address of the next); returns where it stopped.
  */
 void *mess_chase(void *p, uint64_t iters);
+
+/*
+ * The same chain, timed: batches x n dependent loads; the ISA's timer is
+ * read before and after every n loads (ordered against them), and the
+ * delta in ticks is counted into bins[bin(delta)] (the layout above) and
+ * added to bins[MESS_CHASE_HIST_NBINS].  Nothing else is touched, no
+ * division, no call.  Returns where it stopped.  Timers:
+ *   x86_64  lfence; rdtsc; lfence   at the TSC rate
+ *   aarch64 isb; mrs cntvct_el0     at cntfrq_el0
+ *   riscv64 rdtime                  at the device tree's timebase
+ *   ppc64le mftb                    at /proc/cpuinfo's timebase
+ */
+void *mess_chase_timed(void *p, uint64_t batches, uint64_t n, uint64_t *bins);
+/* That timer, read with the same ordering, and its rate as the hardware
+ * states it (aarch64: cntfrq_el0; 0 where the ISA has no such register
+ * and the harness must ask the kernel or calibrate). */
+uint64_t mess_timer_now(void);
+uint64_t mess_timer_hz(void);
 
 /*
  * One traffic generator kernel: iters iterations, each of MESS_GEN_OPS

@@ -5,6 +5,7 @@
  * the order they give, ties kept, and a CPU-time bound far above n log n
  * and far below n^2.
  */
+#include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -75,11 +76,48 @@ static void test_long_curve_reversed(void **state)
 	mess_curve_free(&c);
 }
 
+/* A family read at p99: lat_ns is each point's p99, a point without one
+ * is left out, the spread of means unknown; a bad name changes nothing. */
+static void test_at_stat(void **state)
+{
+	struct mess_family f = { 0 };
+	struct mess_curve *c = mess_family_curve(&f, 0, 100);
+	int i;
+
+	(void)state;
+	assert_non_null(c);
+	for (i = 0; i < 4; i++) {
+		struct mess_point p = MESS_POINT_INIT;
+
+		p.nop = 10 - (uint64_t)i;
+		p.bw_gbs = i + 1;
+		p.lat_ns = 100 + i;
+		p.lat_ns_std = 1;
+		p.lat_p99_ns = i == 2 ? NAN : 300 + i;
+		p.lat_p999_ns = NAN;
+		assert_int_equal(mess_curve_add(c, &p), 0);
+	}
+	assert_int_equal(mess_family_at_stat(&f, "p98"), -EINVAL);
+	assert_int_equal(f.curves[0].n, 4);
+	assert_int_equal(mess_family_at_stat(&f, "mean"), 0);
+	assert_true(f.curves[0].pts[0].lat_ns == 100);
+	assert_int_equal(mess_family_at_stat(&f, "p99"), 0);
+	assert_int_equal(f.curves[0].n, 3);
+	assert_true(f.curves[0].pts[0].lat_ns == 300);
+	assert_true(f.curves[0].pts[2].lat_ns == 303);
+	assert_true(f.curves[0].pts[2].nop == 7);
+	assert_true(isnan(f.curves[0].pts[1].lat_ns_std));
+	assert_int_equal(mess_family_at_stat(&f, "p99.9"), -ENODATA);
+	assert_int_equal(f.curves[0].n, 0);
+	mess_family_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ties_keep_order),
 		cmocka_unit_test(test_long_curve_reversed),
+		cmocka_unit_test(test_at_stat),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -134,6 +134,139 @@ static void test_chase_256(void **state)
 	check_chase(256);
 }
 
+/* ---- timed pointer chase ---- */
+
+/* The bin of v by the documented formula, its msb found by a loop: a
+ * reference independent of each ISA's count of leading zeros. */
+static unsigned ref_bin(uint64_t v)
+{
+	uint64_t x = v | (1u << MESS_CHASE_HIST_SUB_BITS);
+	unsigned msb = 0, shift;
+
+	while (x >>= 1)
+		msb++;
+	shift = msb - MESS_CHASE_HIST_SUB_BITS;
+	return (shift << MESS_CHASE_HIST_SUB_BITS) + (unsigned)(v >> shift);
+}
+
+static uint64_t *new_bins(void)
+{
+	uint64_t *b = calloc(MESS_CHASE_HIST_NBINS + 1, sizeof(*b));
+
+	assert_non_null(b);
+	return b;
+}
+
+/* Where every line's successor is, and the start's k-th successor. */
+static void *walk(char *buf, const size_t *next, size_t stride, size_t from,
+		  size_t k)
+{
+	while (k--)
+		from = next[from];
+	return buf + from * stride;
+}
+
+static void check_chase_timed(size_t stride, uint64_t n)
+{
+	const size_t lines = 3 * MESS_CHASE_UNROLL + 7;
+	size_t *next = malloc(lines * sizeof(*next));
+	char *buf = xaligned_alloc(64, lines * stride);
+	uint64_t *bins = new_bins(), total = 0, batches;
+	size_t i, j, t;
+	void *start;
+
+	assert_non_null(next);
+	for (i = 0; i < lines; i++)
+		next[i] = i;
+	for (i = lines - 1; i > 0; i--) {
+		j = rnd() % i;
+		t = next[i];
+		next[i] = next[j];
+		next[j] = t;
+	}
+	memset(buf, 0, lines * stride);
+	for (i = 0; i < lines; i++)
+		*(void **)(buf + i * stride) = buf + next[i] * stride;
+	start = buf + 5 * stride;
+
+	/* Nothing to do: nothing touched. */
+	assert_ptr_equal(mess_chase_timed(start, 0, n, bins), start);
+	assert_ptr_equal(mess_chase_timed(start, 3, 0, bins), start);
+	for (i = 0; i <= MESS_CHASE_HIST_NBINS; i++)
+		assert_int_equal(bins[i], 0);
+
+	/* One batch at a time: the delta is the sum word, and the one bin
+	 * counted is the reference's bin of it. */
+	for (t = 0; t < 64; t++) {
+		uint64_t before = bins[MESS_CHASE_HIST_NBINS], d, hit = 0;
+
+		assert_ptr_equal(mess_chase_timed(walk(buf, next, stride, 5, t * n), 1, n, bins),
+				 walk(buf, next, stride, 5, (t + 1) * n));
+		d = bins[MESS_CHASE_HIST_NBINS] - before;
+		for (i = 0; i < MESS_CHASE_HIST_NBINS; i++)
+			total += bins[i];
+		assert_int_equal(total, 1);
+		total = 0;
+		hit = bins[ref_bin(d)];
+		assert_true(hit >= 1);
+		memset(bins, 0, (MESS_CHASE_HIST_NBINS + 1) * sizeof(*bins));
+	}
+
+	/* A whole cycle of the chain (lines loads) ends where it began,
+	 * having visited every line once (the chain is one cycle, so any
+	 * shorter walk would not be back), and every batch is in exactly
+	 * one bin: the counts add up to batches. */
+	batches = lines / n;
+	if (batches * n == lines) {
+		assert_ptr_equal(mess_chase_timed(start, batches, n, bins), start);
+		assert_ptr_equal(mess_chase_timed(start, batches - 1, n, bins),
+				 walk(buf, next, stride, 5, lines - n));
+		batches = 2 * batches - 1;
+	} else {
+		assert_ptr_equal(mess_chase_timed(start, batches, n, bins),
+				 walk(buf, next, stride, 5, batches * n));
+	}
+	for (i = 0; i < MESS_CHASE_HIST_NBINS; i++)
+		total += bins[i];
+	assert_int_equal(total, batches);
+
+	free(bins);
+	free(buf);
+	free(next);
+}
+
+/* The chain is one cycle of `lines` lines: check that, then the kernel. */
+static void test_chase_timed_1(void **state)
+{
+	check_chase_timed(64, 1);
+}
+
+static void test_chase_timed_7(void **state)
+{
+	/* 3 x 1024 + 7 = 3079 (prime): n = 7 does not divide it */
+	check_chase_timed(256, 7);
+}
+
+static void test_chase_timed_cycle(void **state)
+{
+	/* one batch of the whole chain comes back to the start */
+	check_chase_timed(64, 3 * MESS_CHASE_UNROLL + 7);
+}
+
+/* The timer moves forward, and the rate the hardware states is either
+ * unknown (0) or a plausible one. */
+static void test_timer(void **state)
+{
+	uint64_t a = mess_timer_now(), b, hz = mess_timer_hz();
+	volatile uint64_t spin = 0;
+
+	for (int i = 0; i < 1000000; i++)
+		spin += (uint64_t)i;
+	b = mess_timer_now();
+	assert_true(b >= a);
+	assert_true(hz == 0 || (hz >= 1000 && hz <= 100000000000ULL));
+}
+
 /* ---- traffic generators ---- */
 
 struct gen_case {
@@ -412,6 +545,10 @@ int main(void)
 		cmocka_unit_test(test_mix_placement),
 		cmocka_unit_test(test_chase_64),
 		cmocka_unit_test(test_chase_256),
+		cmocka_unit_test(test_chase_timed_1),
+		cmocka_unit_test(test_chase_timed_7),
+		cmocka_unit_test(test_chase_timed_cycle),
+		cmocka_unit_test(test_timer),
 		GEN_TESTS(0, vec),
 		GEN_TESTS(1, wide),
 		GEN_TESTS(2, nt),

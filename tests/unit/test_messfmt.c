@@ -73,6 +73,12 @@ static void add(struct mess_curve *c, uint64_t nop, double bw, double lat)
 		.steal_ms = 10, .invol_switches = 2, .migrations = 0,
 		.ghz_min = 3.1, .ghz_max = 3.25, .remeasured = (uint32_t)(nop % 3),
 		.flags = nop % 5 ? 0 : MESS_QF(MESS_QR_STALL) | MESS_QF(MESS_QR_SPREAD),
+		/* the distribution and fairness columns (schema 4) */
+		.lat_p50_ns = lat - 1.5, .lat_p90_ns = lat + 2.25,
+		.lat_p99_ns = lat + 40.125, .lat_p999_ns = lat + 300.5,
+		.lat_max_ns = lat + 1000.75, .dist_mean_diff_pct = -1.25,
+		.fair_min = 0.875, .fair_median = 1.0, .fair_max = 1.125,
+		.fair_jain = 0.9925,
 	};
 
 	assert_int_equal(mess_curve_add(c, &p), 0);
@@ -188,6 +194,8 @@ static void test_curves_csv_roundtrip(void **state)
 	odd.counter_run_frac = NAN;
 	odd.migrations = NAN;
 	odd.ghz_min = NAN;
+	odd.lat_p99_ns = NAN;
+	odd.fair_jain = NAN;
 	assert_int_equal(mess_curves_csv_write_row(fp, &odd, NULL), 0);
 	assert_int_equal(mess_curves_csv_write_row(fp, &odd, "a,b"), -EINVAL);
 	odd.store_pct = MESS_STORE_PCT_UNKNOWN;
@@ -237,6 +245,16 @@ static void test_curves_csv_roundtrip(void **state)
 			assert_near(q->ghz_max, p->ghz_max, 1e-4);
 			assert_int_equal(q->remeasured, p->remeasured);
 			assert_int_equal(q->flags, p->flags);
+			assert_near(q->lat_p50_ns, p->lat_p50_ns, 1e-4);
+			assert_near(q->lat_p90_ns, p->lat_p90_ns, 1e-4);
+			assert_near(q->lat_p99_ns, p->lat_p99_ns, 1e-4);
+			assert_near(q->lat_p999_ns, p->lat_p999_ns, 1e-4);
+			assert_near(q->lat_max_ns, p->lat_max_ns, 1e-4);
+			assert_near(q->dist_mean_diff_pct, p->dist_mean_diff_pct, 1e-3);
+			assert_near(q->fair_min, p->fair_min, 1e-4);
+			assert_near(q->fair_median, p->fair_median, 1e-4);
+			assert_near(q->fair_max, p->fair_max, 1e-4);
+			assert_near(q->fair_jain, p->fair_jain, 1e-4);
 		}
 		for (j = 1; j < b->n; j++)
 			assert_true(b->pts[j - 1].nop >= b->pts[j].nop);
@@ -248,6 +266,8 @@ static void test_curves_csv_roundtrip(void **state)
 	assert_true(isnan(g.curves[1].pts[g.curves[1].n - 1].counter_run_frac));
 	assert_true(isnan(g.curves[1].pts[g.curves[1].n - 1].migrations));
 	assert_true(isnan(g.curves[1].pts[g.curves[1].n - 1].ghz_min));
+	assert_true(isnan(g.curves[1].pts[g.curves[1].n - 1].lat_p99_ns));
+	assert_true(isnan(g.curves[1].pts[g.curves[1].n - 1].fair_jain));
 	mess_family_free(&g);
 	mess_family_free(&f);
 	rm_tree(dir);
@@ -278,12 +298,20 @@ static void test_curves_csv_rejects(void **state)
 		MESS_CURVES_CSV_HEADER_V1 ",extra\n",
 		/* schema 3: its eleven more, a flag it does not know, a
 		 * negative count, a clock of 0 GHz */
-		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1\n",
-		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,0,stalls\n",
-		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,-1,0,0.1,0,1,0,3.1,3.2,0,\n",
-		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,0,3.2,0,\n",
-		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,x,\n",
+		MESS_CURVES_CSV_HEADER_V3 "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1\n",
+		MESS_CURVES_CSV_HEADER_V3 "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,0,stalls\n",
+		MESS_CURVES_CSV_HEADER_V3 "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,-1,0,0.1,0,1,0,3.1,3.2,0,\n",
+		MESS_CURVES_CSV_HEADER_V3 "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,0,3.2,0,\n",
+		MESS_CURVES_CSV_HEADER_V3 "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,x,\n",
 		MESS_CURVES_CSV_HEADER_V2 ",extra\n",
+		/* schema 4: its ten more, only with its header; a quantile
+		 * of 0 ns, a negative share, text */
+		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,0,\n",
+		MESS_CURVES_CSV_HEADER_V3 "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,0,,100,110,150,300,900,1.5,1,1,1,1\n",
+		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,0,,0,110,150,300,900,1.5,1,1,1,1\n",
+		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,0,,100,110,150,300,900,1.5,-1,1,1,1\n",
+		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,0,,100,110,150 ns,300,900,1.5,1,1,1,1\n",
+		MESS_CURVES_CSV_HEADER_V3 ",extra\n",
 	};
 	char *dir = make_tmpdir();
 	char path[512];
@@ -323,7 +351,7 @@ static void test_curves_csv_rejects(void **state)
 	{
 		struct mess_family f = { 0 };
 
-		write_text(path, MESS_CURVES_CSV_HEADER "\n"
+		write_text(path, MESS_CURVES_CSV_HEADER_V3 "\n"
 			   "0,99.5,1000,1.5,1.4,0.1,120.5,,3,accounted,1.3,0.1,,,0.05,2,1,3.5,,4,,3.1,3.2,1,disturbed;non_monotone\n");
 		assert_int_equal(mess_curves_csv_read(path, &f, NULL, 0), 0);
 		assert_near(f.curves[0].pts[0].disturbed, 2, 0);
@@ -333,6 +361,25 @@ static void test_curves_csv_rejects(void **state)
 		assert_int_equal(f.curves[0].pts[0].remeasured, 1);
 		assert_int_equal(f.curves[0].pts[0].flags,
 				 MESS_QF(MESS_QR_DISTURBED) | MESS_QF(MESS_QR_NON_MONOTONE));
+		/* schema 3 has no distribution: unknown, not 0 */
+		assert_true(isnan(f.curves[0].pts[0].lat_p99_ns));
+		assert_true(isnan(f.curves[0].pts[0].fair_jain));
+		mess_family_free(&f);
+	}
+	/* Schema 4: the distribution and fairness, empty where unknown
+	 * (one generator core: no fairness), the mean's difference signed. */
+	{
+		struct mess_family f = { 0 };
+
+		write_text(path, MESS_CURVES_CSV_HEADER "\n"
+			   "0,99.5,1000,1.5,1.4,0.1,120.5,,3,accounted,1.3,0.1,,,0.05,2,1,3.5,,4,,3.1,3.2,1,,118.5,131,160.25,412.5,980,-0.75,,,,\n");
+		assert_int_equal(mess_curves_csv_read(path, &f, NULL, 0), 0);
+		assert_near(f.curves[0].pts[0].lat_p50_ns, 118.5, 1e-9);
+		assert_near(f.curves[0].pts[0].lat_p99_ns, 160.25, 1e-9);
+		assert_near(f.curves[0].pts[0].lat_max_ns, 980, 1e-9);
+		assert_near(f.curves[0].pts[0].dist_mean_diff_pct, -0.75, 1e-9);
+		assert_true(isnan(f.curves[0].pts[0].fair_min));
+		assert_true(isnan(f.curves[0].pts[0].fair_jain));
 		mess_family_free(&f);
 	}
 	/* Schema 1 (before the counter columns) still reads; its points

@@ -88,10 +88,27 @@ static void test_json_pack_merge(void **state)
 	json_decref(o);
 }
 
+/* Jain's index: equal shares 1, one core with everything 1/n, and the
+ * textbook case 1, 2, 3: 36 / (3 x 14) = 6/7; scale does not matter. */
+static void test_jain(void **state)
+{
+	double eq[] = { 5, 5, 5, 5 }, one[] = { 0, 0, 9, 0 }, x[] = { 1, 2, 3 };
+	double y[] = { 10, 20, 30 }, zero[] = { 0, 0 };
+
+	(void)state;
+	assert_near(mess_jain(eq, 4), 1, 1e-15);
+	assert_near(mess_jain(one, 4), 0.25, 1e-15);
+	assert_near(mess_jain(x, 3), 6.0 / 7, 1e-15);
+	assert_near(mess_jain(y, 3), 6.0 / 7, 1e-15);
+	assert_true(isnan(mess_jain(zero, 2)));
+	assert_true(isnan(mess_jain(x, 0)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_median),
+		cmocka_unit_test(test_jain),
 		cmocka_unit_test(test_mad_sd),
 		cmocka_unit_test(test_stddev),
 		cmocka_unit_test(test_json_real),

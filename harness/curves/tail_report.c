@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: MIT
+/* The distribution's files: latency_hist.csv, meta.json's `distribution`
+ * and summary.md's section (see tail.h and results/README.md). */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "curves/run.h"
+#include "curves/tail.h"
+
+#define HIST_CSV "latency_hist.csv"
+#define HIST_HEADER "mix,nop,bin_lo_ns,bin_hi_ns,count"
+
+static int add_row(struct mess_tail *t, const struct mess_tail_row *row)
+{
+	if (t->nrows == t->caprows) {
+		size_t cap = t->caprows ? 2 * t->caprows : 1024;
+		struct mess_tail_row *n = realloc(t->rows, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		t->rows = n;
+		t->caprows = cap;
+	}
+	t->rows[t->nrows++] = *row;
+	return 0;
+}
+
+int mess_tail_set_rows(struct mess_tail *t, int mix, uint64_t nop,
+		       const struct mess_hist *h)
+{
+	double k = 1e9 / t->timer.hz / (double)t->n;
+	size_t j = 0;
+	int err = 0;
+
+	/* A point measured again replaces its rows. */
+	for (size_t i = 0; i < t->nrows; i++)
+		if (!(t->rows[i].mix == mix && t->rows[i].nop == nop))
+			t->rows[j++] = t->rows[i];
+	t->nrows = j;
+	for (unsigned i = 0; i < MESS_HIST_NBINS && !err; i++) {
+		struct mess_tail_row row = {
+			.mix = mix, .nop = nop, .count = h->bins[i],
+			.lo_ns = (mess_hist_lo(i) - t->overhead_ticks) * k,
+			.hi_ns = (mess_hist_hi(i) - t->overhead_ticks) * k,
+		};
+
+		if (h->bins[i])
+			err = add_row(t, &row);
+	}
+	return err;
+}
+
+int mess_tail_write_csv(struct mess_run *r)
+{
+	const struct mess_tail *t = &r->tail;
+	FILE *f;
+
+	if (!t->ok)
+		return 0;
+	f = mess_tmp_open(r->rd.dir, HIST_CSV);
+	if (!f)
+		return -errno;
+	fputs(HIST_HEADER "\n", f);
+	for (size_t i = 0; i < t->nrows; i++) {
+		const struct mess_tail_row *w = &t->rows[i];
+
+		if (w->mix < 0)
+			fprintf(f, "unloaded,,%.4f,%.4f,%" PRIu64 "\n", w->lo_ns,
+				w->hi_ns, w->count);
+		else
+			fprintf(f, "%d,%" PRIu64 ",%.4f,%.4f,%" PRIu64 "\n", w->mix,
+				w->nop, w->lo_ns, w->hi_ns, w->count);
+	}
+	return mess_tmp_commit(r->rd.dir, HIST_CSV, f);
+}
+
+/* The points of earlier sessions keep their histograms (the unloaded one
+ * is measured again). */
+int mess_tail_load_csv(struct mess_run *r)
+{
+	char path[PATH_MAX + 32], line[256];
+	FILE *f;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "%s/" HIST_CSV, r->rd.dir);
+	f = fopen(path, "r");
+	if (!f)
+		return errno == ENOENT ? 0 : -errno;
+	if (!fgets(line, sizeof(line), f) || strncmp(line, HIST_HEADER, strlen(HIST_HEADER))) {
+		fclose(f);
+		return -EINVAL;
+	}
+	while (!err && fgets(line, sizeof(line), f)) {
+		struct mess_tail_row w;
+
+		if (sscanf(line, "%d,%" SCNu64 ",%lf,%lf,%" SCNu64, &w.mix, &w.nop,
+			   &w.lo_ns, &w.hi_ns, &w.count) == 5 && w.mix >= 0)
+			err = add_row(&r->tail, &w);
+	}
+	fclose(f);
+	return err;
+}
+
+/* Per mix: p99/p50 at the lightest and the heaviest load, and the least
+ * Jain's index over the saturated points (latency >= 2x unloaded, the
+ * summary's rule) or, where none saturated, the heaviest. */
+struct mix_tail {
+	double idle_ratio, max_ratio, jain_sat;
+	int unfair;
+};
+
+static void mix_tail(const struct mess_run *r, const struct mess_curve *c,
+		     struct mix_tail *m)
+{
+	const struct mess_point *lo = NULL, *hi = NULL;
+	int sat = 0;
+
+	m->idle_ratio = m->max_ratio = m->jain_sat = NAN;
+	m->unfair = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct mess_point *p = &c->pts[i];
+
+		if (!lo || p->nop > lo->nop)
+			lo = p;
+		if (!hi || p->nop < hi->nop)
+			hi = p;
+		if (p->lat_ns >= 2 * r->unloaded_ns && isfinite(p->fair_jain)) {
+			sat = 1;
+			m->jain_sat = fmin(isnan(m->jain_sat) ? INFINITY : m->jain_sat,
+					   p->fair_jain);
+		}
+	}
+	if (!lo)
+		return;
+	m->idle_ratio = lo->lat_p99_ns / lo->lat_p50_ns;
+	m->max_ratio = hi->lat_p99_ns / hi->lat_p50_ns;
+	if (!sat)
+		m->jain_sat = hi->fair_jain;
+	m->unfair = m->jain_sat < MESS_FAIR_JAIN_MIN;
+}
+
+/* A figure, or "unknown" (never "nan"). */
+static const char *fig(char *buf, size_t len, double v, int decimals)
+{
+	if (!isfinite(v))
+		return "unknown";
+	snprintf(buf, len, "%.*f", decimals, v);
+	return buf;
+}
+
+static int refresh_like(double ns)
+{
+	return ns >= MESS_REFRESH_LO_NS && ns <= MESS_REFRESH_HI_NS;
+}
+
+json_t *mess_tail_json(const struct mess_run *r)
+{
+	const struct mess_tail *t = &r->tail;
+	json_t *modes, *mixes, *unfair, *j;
+	double tick;
+
+	if (!t->ok)
+		return mess_json_pack("{s:s, s:s}", "status", "not measured",
+				      "why", t->why[0] ? t->why :
+				      "the run stopped before the unloaded latency was measured");
+	tick = 1e9 / t->timer.hz;
+	modes = json_array();
+	for (size_t i = 0; i < t->nmodes; i++)
+		json_array_append_new(modes, mess_json_pack("{s:o, s:o, s:o, s:b}",
+			"share_pct", mess_json_real(100 * t->modes[i].share, 3),
+			"offset_ns", mess_json_real(t->modes[i].offset, 1),
+			"at_ns", mess_json_real(t->modes[i].at, 1),
+			"consistent_with_refresh", refresh_like(t->modes[i].offset)));
+	mixes = json_array();
+	unfair = json_array();
+	for (size_t i = 0; i < r->fam.n; i++) {
+		struct mix_tail m;
+
+		mix_tail(r, &r->fam.curves[i], &m);
+		json_array_append_new(mixes, mess_json_pack("{s:i, s:o, s:o, s:o, s:b}",
+			"store_pct", (int)r->fam.curves[i].store_pct,
+			"p99_over_p50_idle", mess_json_real(m.idle_ratio, 3),
+			"p99_over_p50_max_load", mess_json_real(m.max_ratio, 3),
+			"jain_saturated_min", mess_json_real(m.jain_sat, 4),
+			"unfair_under_saturation", m.unfair));
+		if (m.unfair)
+			json_array_append_new(unfair, json_integer(r->fam.curves[i].store_pct));
+	}
+	j = mess_json_pack("{s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:s, s:I, s:b, s:o, s:o, s:o, s:i, s:s,"
+			   " s:f, s:{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:i, s:o}, s:o, s:o,"
+			   " s:o, s:i, s:o, s:o, s:s, s:{s:i, s:f, s:o, s:o, s:s}, s:{s:i, s:i, s:s}}",
+		"status", "measured",
+		"timer", t->timer.name,
+		"timer_hz", mess_json_real(t->timer.hz, 0),
+		"timer_rate_source", t->timer.source,
+		"timer_stated_hz", mess_json_real(t->timer.stated_hz, 0),
+		"timer_calibrated_hz", mess_json_real(t->timer.calibrated_hz, 0),
+		"tick_ns", mess_json_real(tick, 4),
+		"resolution_ns", mess_json_real(tick * (double)t->timer.step_ticks, 3),
+		"resolution_method", "the greatest common divisor of the deltas of 20000 back-to-back reads a varying spin apart, in ticks, times tick_ns",
+		"loads_per_batch", (json_int_t)t->n,
+		"batched_for_coarse_timer", t->n > 1,
+		"fixed_cost_ticks_per_batch", mess_json_real(t->overhead_ticks, 2),
+		"fixed_cost_ns_per_batch", mess_json_real(t->overhead_ticks * tick, 3),
+		"l1_chase_ns", mess_json_real(t->l1_ns, 3),
+		"l1_chain_lines", (int)t->l1_lines,
+		"fixed_cost_method", "the timed chase's mean ticks a batch on an L1-resident chain, less loads_per_batch x the untimed chase's latency on the same chain (medians of 7); subtracted from every batch before dividing by loads_per_batch",
+		"window_ms", t->window_ms,
+		"unloaded",
+		"p50_ns", mess_json_real(t->idle.p50, 2),
+		"p90_ns", mess_json_real(t->idle.p90, 2),
+		"p99_ns", mess_json_real(t->idle.p99, 2),
+		"p999_ns", mess_json_real(t->idle.p999, 2),
+		"max_ns", mess_json_real(t->idle.max, 2),
+		"mean_ns", mess_json_real(t->idle.mean, 3),
+		"chase_mean_ns", mess_json_real(t->idle_chase_ns, 3),
+		"mean_diff_pct", mess_json_real(t->idle_diff_pct, 3),
+		"batches", (json_int_t)t->idle.n,
+		"attempts", (int)t->idle_attempts,
+		"lost_pct", mess_json_real(t->idle_lost_pct, 2),
+		"main_mode_ns", mess_json_real(t->main_mode_ns, 1),
+		"modes", modes,
+		"windows_s", mess_json_real(t->extra_ns / 1e9, 3),
+		"windows", (int)t->windows,
+		"setup_s", mess_json_real(t->setup_ns / 1e9, 3),
+		"plot_s", mess_json_real(t->plot_ns / 1e9, 3),
+		"plot", t->plot_note[0] ? t->plot_note :
+			r->cfg.no_plots ? "skipped: --no-plots" : "pending",
+		"fairness",
+		"generator_cores", r->ngen,
+		"jain_min", MESS_FAIR_JAIN_MIN,
+		"mixes", mixes,
+		"unfair_under_saturation", unfair,
+		"rule", "a mix is flagged when Jain's index of the generator cores' bandwidth falls under jain_min at a saturated point (latency >= 2x unloaded; the heaviest point where none is); one generator core has nothing to compare (empty columns)",
+		"histogram",
+		"sub_bins_per_octave", (int)MESS_HIST_SUB,
+		"bins", (int)MESS_HIST_NBINS,
+		"quantile", "the midpoint of the bin holding the ceil(q x batches)-th batch (within 1/64 of it), the fixed cost off, over loads_per_batch");
+	return j;
+}
+
+void mess_tail_md(FILE *f, const struct mess_run *r)
+{
+	const struct mess_tail *t = &r->tail;
+	double tick;
+
+	fprintf(f, "\n## Latency distribution\n\n");
+	if (!t->ok) {
+		fprintf(f, "Not measured: %s.\n", t->why[0] ? t->why :
+			"the run stopped before the unloaded latency was measured");
+		return;
+	}
+	tick = 1e9 / t->timer.hz;
+	fprintf(f, "Timed chase: `%s` at %.0f Hz (%s), %.3f ns a tick, stepping by %.2f ns; batches of %" PRIu64 " load%s%s.  "
+		   "Fixed cost of the timer reads, %.1f ns a batch, measured on an L1-resident chain and subtracted (meta.json `distribution`).\n\n",
+		t->timer.name, t->timer.hz, t->timer.source, tick,
+		tick * (double)t->timer.step_ticks, t->n,
+		t->n == 1 ? "" : "s",
+		t->n > 1 ? " (the timer is too coarse for one)" : "",
+		t->overhead_ticks * tick);
+	char b[5][32];
+
+	fprintf(f, "Unloaded: p50 %s, p90 %s, p99 %s, p99.9 %s, max %s ns; mean %.1f ns against the unrolled chase's %.1f ns (%+.1f %%).\n",
+		fig(b[0], 32, t->idle.p50, 1), fig(b[1], 32, t->idle.p90, 1),
+		fig(b[2], 32, t->idle.p99, 1), fig(b[3], 32, t->idle.p999, 1),
+		fig(b[4], 32, t->idle.max, 1), t->idle.mean, t->idle_chase_ns,
+		t->idle_diff_pct);
+	if (t->idle_lost_pct > MESS_LOST_MAX_PCT)
+		fprintf(f, "The unloaded window was disturbed in all %u attempts (the chase thread lost %.1f %% of the kept one): its mean and maximum are not the memory's.\n",
+			t->idle_attempts, t->idle_lost_pct);
+	if (!t->nmodes)
+		fprintf(f, "No secondary mode of the unloaded distribution holds %.1f %% of the batches or more.\n",
+			100 * MESS_HIST_MODE_MIN_SHARE);
+	for (size_t i = 0; i < t->nmodes; i++)
+		fprintf(f, "Mode: %.2f %% of %s +%.0f ns%s.\n",
+			100 * t->modes[i].share, t->n == 1 ? "loads" : "batches",
+			t->modes[i].offset,
+			refresh_like(t->modes[i].offset) ?
+			" (consistent with DRAM refresh)" : "");
+	if (!r->fam.n)
+		return;
+	fprintf(f, "\n| mix (stores %%) | p99/p50 idle | p99/p50 max load | Jain's index, saturated |\n|---|---|---|---|\n");
+	for (size_t i = 0; i < r->fam.n; i++) {
+		struct mix_tail m;
+
+		mix_tail(r, &r->fam.curves[i], &m);
+		fprintf(f, "| %u | %s | %s | ", r->fam.curves[i].store_pct,
+			fig(b[0], 32, m.idle_ratio, 2), fig(b[1], 32, m.max_ratio, 2));
+		if (isfinite(m.jain_sat))
+			fprintf(f, "%.3f%s |\n", m.jain_sat,
+				m.unfair ? " **unfair under saturation**" : "");
+		else
+			fprintf(f, "unknown%s |\n", r->ngen < 2 ? " (one generator core)" : "");
+	}
+	if (r->point_ns_total > 0)
+		fprintf(f, "\nDistribution windows: %.2f s in all, %.1f %% of the points' time; once a run, %.2f s for the timer, the fixed cost and the unloaded distribution (plots/tails: meta.json `distribution.plot_s`).\n",
+			t->extra_ns / 1e9, 100 * t->extra_ns / r->point_ns_total,
+			t->setup_ns / 1e9);
+}
