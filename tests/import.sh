@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # mess import of the raw Mess benchmark tree in ../shared/reference (its
 # README), and what the suite then does with it:
-#  - the run directory: curves.csv schema 3, meta.json's provenance keys;
+#  - the run directory: curves.csv schema 4, meta.json's provenance keys;
 #  - compare against the tree's own processed curves (the same machine);
 #  - every export format of the imported run reloads to the same family
 #    with its source and method kept (MEASURED_BY, BANDWIDTH_SOURCE, the
@@ -35,8 +35,9 @@ rc=$?
 check "import exits 0 ($rc: $(cat "$tmp/err"))" '[ $rc -eq 0 ]'
 check "one line on stderr naming the verdict" \
 	'[ $(wc -l <"$tmp/err") -eq 1 ] && grep -q "51 curves, 2129 points.*verdict" "$tmp/err"'
-check "curves.csv schema 3" \
-	'head -1 "$tmp/run/curves.csv" | grep -q ",ghz_min,ghz_max,remeasured,flags$"'
+check "curves.csv schema 4 (no distribution: its columns empty)" \
+	'head -1 "$tmp/run/curves.csv" | grep -q ",remeasured,flags,lat_p50_ns,.*,fair_jain$" &&
+	 ! cut -d, -f26-35 "$tmp/run/curves.csv" | tail -n +2 | grep -q "[0-9]"'
 check "2129 points" '[ $(($(wc -l <"$tmp/run/curves.csv") - 1)) -eq 2129 ]'
 check "meta.json provenance" \
 	'[ "$(json "$tmp/run/meta.json" "d[\"bw_source\"], d[\"measured_by\"], d[\"source\"].endswith(\"AVX2-local\"), d[\"quality\"][\"verdict\"] in (\"PASS\", \"WARN\", \"INVALID\")")" = "counters Mess benchmark import True True" ]'
