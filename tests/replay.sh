@@ -33,6 +33,7 @@ check "meta.json bw_source is replay" '[ "$(jq -r .bw_source "$m")" = replay ]'
 check "meta.json replay names the set, noise and seed" \
 	'[ "$(jq -r ".replay.set_kind, .replay.noise_cv, .replay.seed" "$m" | tr "\n" " ")" = "mess-results 0.01 1 " ]'
 check "meta.json replay says the nop mapping" 'jq -e ".replay.nop_mapping | test(\"1:1\")" "$m" >/dev/null'
+check "meta.json: no distribution, and why (a set has means only)" '[ "$(jq -r .distribution.status "$m")" = "not measured" ] && jq -e ".distribution.why | test(\"replay\")" "$m" >/dev/null'
 check "every curves.csv row says replay" \
 	'[ "$(awk -F, "NR > 1 && \$10 != \"replay\"" "$out/a-replay/curves.csv" | wc -l)" -eq 0 ]'
 check "summary.md says REPLAY first" 'head -1 "$out/a-replay/summary.md" | grep -q "^\*\*REPLAY of"'

@@ -248,6 +248,9 @@ int mess_replay_main(struct mess_run *r, int argc, char **argv)
 		return rc;
 	r->replay = rr;
 	mess_replay_rng_seed(&rr->rng, r->cfg.replay_seed);
+	/* A set gives a mean per point, never a distribution to replay. */
+	snprintf(r->tail.why, sizeof(r->tail.why),
+		 "a replay answers each point's mean latency only; the set has no distribution");
 	if (mess_topo_init(&r->topo)) {
 		fprintf(stderr, "mess: hwloc could not read the topology\n");
 		return -EIO;
