@@ -158,9 +158,10 @@ static int write_md(const struct mess_ladder *l, const struct ladder_run *run,
 	if (!f)
 		return -errno;
 	fprintf(f, "# Latency ladder: %s%s\n\n", cpu, complete ? "" : " (partial)");
-	mess_memsel_md(f, mem);
+	/* The verdict first (issue 20), then where the memory was. */
 	mess_verdict_md(f, &run->verdict);
 	mess_env_md(f, &run->env);
+	mess_memsel_md(f, mem);
 	mess_ladder_md(l, f);
 	return fclose(f) ? -EIO : 0;
 }
