@@ -130,7 +130,7 @@ OBJS := $(MAIN_OBJ) $(HARNESS_OBJS) $(LIB_OBJS) $(KERNEL_OBJS) $(TEST_OBJS) \
 MESS_REFERENCE ?= $(abspath ../shared/reference/mess-results)
 export MESS_REFERENCE
 
-.PHONY: all install uninstall print-mess bench check check-suites check-example check-faults check-layering check-unit check-cli check-smoke check-absorb check-kernels check-e2e clean \
+.PHONY: all install uninstall print-mess bench check check-suites check-example check-faults check-layering check-unit check-cli check-smoke check-report check-absorb check-kernels check-e2e clean \
 	fuzz check-fuzz check-sanitize check-slurm \
 	$(addprefix check-,$(ISAS))
 .DEFAULT_GOAL := all
@@ -286,6 +286,12 @@ check-faults: all $(FAULT_SHIM)
 	$(Q)tests/faults.sh ./$(MESS) ./$(FAULT_SHIM)
 	$(Q)tests/rundir.sh ./$(MESS)
 
+# report.html in a real browser (headless chromium): not blank, the
+# expected text, no console message; SKIPPED (and why) without chromium.
+check-report: all
+	$(Q)rc=0; SKIPPED_FILE=build/skipped.txt tests/report.sh ./$(MESS) || rc=$$?; \
+	[ $$rc -eq 0 ] || [ $$rc -eq 77 ]
+
 check-smoke: all
 	$(Q)tests/smoke.sh
 	$(Q)SKIPPED_FILE=build/skipped.txt tests/trust.sh ./$(MESS)
@@ -404,7 +410,7 @@ check-layering:
 # the apt-get line and fails); the suites then run in a second make, so
 # that none starts before the packages are in, and it finds the compiler
 # that this one may have lacked.
-CHECKS := check-layering check-unit check-fuzz check-sanitize check-cli check-smoke check-absorb check-faults check-example $(BENCH) $(BENCH_MODEL) $(BENCH_PMU) \
+CHECKS := check-layering check-unit check-fuzz check-sanitize check-cli check-smoke check-report check-absorb check-faults check-example $(BENCH) $(BENCH_MODEL) $(BENCH_PMU) \
 	check-slurm \
 	$(addprefix check-,$(ISAS))
 check:

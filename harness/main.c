@@ -20,6 +20,7 @@
 #include "nodes/cmd.h"
 #include "position/cmd.h"
 #include "profile/cmd.h"
+#include "report/cmd.h"
 #include "sample/cmd.h"
 
 enum { EXIT_USAGE = 1, EXIT_FAIL = 2, EXIT_SKIP = 3, EXIT_INTR = 130 };
@@ -46,6 +47,8 @@ static const struct mess_cmd cmds[] = {
 	  mess_counters_main, mess_counters_usage, NULL },
 	{ "profile", "a command's DRAM read/write bandwidth over time from the memory-controller counters",
 	  mess_profile_main, mess_profile_usage, mess_profile_unavailable },
+	{ "report", "report.html again for a run, or for a public curve set: verdict, key figures, every figure",
+	  mess_report_main, mess_report_usage, NULL },
 	{ "sample", "memory-access sampling (SPE, IBS, PEBS): accuracy, overhead, losses; decode recordings",
 	  mess_sample_main, mess_sample_usage, NULL },
 };

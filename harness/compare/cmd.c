@@ -126,6 +126,7 @@ static int apps(int argc, char **argv, double *r, double *bw, size_t *n,
 /* What compare writes into --out: a rerun may replace these, nothing else. */
 static const char *const own_files[] = {
 	MESS_COMPARE_JSON, "compare.md", "meta.json", MESS_RESUME_FILE, ".lock", "plots",
+	"report.html",
 };
 
 static int own_name(const char *name, int in_plots)

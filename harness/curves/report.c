@@ -492,7 +492,7 @@ static void export_mess(struct mess_run *r)
 
 int mess_run_finish(struct mess_run *r, int complete)
 {
-	char title[300], err_s[240];
+	char title[600], err_s[240], host[128] = "";
 	int err;
 
 	mess_family_sort_store(&r->fam);
@@ -518,10 +518,16 @@ int mess_run_finish(struct mess_run *r, int complete)
 		snprintf(r->plots_note, sizeof(r->plots_note),
 			 "skipped: --no-plots");
 	} else if (!err) {
-		snprintf(title, sizeof(title), "%s%s", r->topo.cpu_model,
-			 complete ? "" : " (partial)");
+		/* What was measured, then how: a figure that travels alone
+		 * (a paper, a slide) still says it. */
+		gethostname(host, sizeof(host) - 1);
+		snprintf(title, sizeof(title),
+			 "%s on %s, memory node %d%s\n%.10s, %d of %d cores generating, %s, bandwidth %s",
+			 r->topo.cpu_model, host, r->node,
+			 complete ? "" : " (partial)", r->rd.start_utc, r->ngen,
+			 r->topo.ncores, r->var->name, BW_SOURCE);
 		err_s[0] = 0;
-		if (mess_plot(r->rd.dir, &r->fam, r->unloaded_ns, title, err_s,
+		if (mess_plot(r->rd.dir, &r->fam, r->unloaded_ns, r->cfg.peak_gbs, title, err_s,
 			      sizeof(err_s)))
 			snprintf(r->plots_note, sizeof(r->plots_note),
 				 "skipped: %s", err_s[0] ? err_s : "gnuplot failed");
