@@ -103,6 +103,49 @@ page_ok hbm "$out/hbm/report.html" "Verdict: none" "Intel Xeon Max 9480" "HBM2" 
 	"1638.4 GB/s" "plotter.txt: MEM_FREQ" "% of peak" "lowest-bandwidth points"
 check "hbm: the public set was not written to" '[ ! -e "$hbm/report.html" ] && [ ! -e "$hbm/plots" ]'
 
+# ---- the figures: title, axis labels and legend from the SVG text ----
+svg_has() { # NAME FILE TEXT...
+	local name=$1 f=$2
+	shift 2
+	for t in "$@"; do
+		check "$name: the SVG says '$t'" 'grep -qF -- "$t" "$f"'
+	done
+}
+cpu=$(jq -r .cpu_model "$run/meta.json")
+svg_has curves.svg "$run/plots/curves.svg" "$cpu on $(uname -n), memory node" \
+	"cores generating" "bandwidth accounted" "Memory bandwidth [GB/s]" \
+	"Load-to-use latency [ns]" "% read</title>" "× unloaded" "unloaded "
+svg_has hbm-curves.svg "$out/hbm/plots/curves.svg" "Intel Xeon Max 9480, HBM2" \
+	"published set (mess-results), bandwidth counters" "<title>50 % read</title>" \
+	"<title>82 % read</title>" "theoretical peak 1638 GB/s"
+# The latency ladder: a run of its own (its report.html too).
+"$mess" ladder --quick --out "$out/ladder" >/dev/null 2>"$out/ladder.err"
+rc=$?
+check "ladder --quick: exit 0" '[ $rc -eq 0 ]' || tail -3 "$out/ladder.err"
+svg_has ladder.svg "$out/ladder/plots/ladder.svg" "Latency ladder (the lat_mem_rd method)" \
+	"buffer size" "latency per dependent load [ns]" "<title>median ± spread</title>" \
+	">4 KiB<" ">1 MiB<"
+check "ladder.svg: no escaped name, no bare binary prefix ticks" \
+	'! grep -qE "lat\\\\_mem|>4ki<|>1Mi<" "$out/ladder/plots/ladder.svg"'
+page_ok ladder "$out/ladder/report.html" "Verdict: " "Figures" "How it was measured"
+# A small absorption table: its heat map, the fit and k1 in each legend.
+"$mess" absorb --quick --kernels haccmk --modes fp_add64,l1_ld64 --kmax 16 \
+	--out "$out/absorb" >/dev/null 2>"$out/absorb.err"
+check "absorb (small): exit 0" '[ $? -eq 0 ]' || tail -3 "$out/absorb.err"
+f=$(ls "$out"/absorb/plots/absorb-haccmk-*.svg 2>/dev/null | head -1)
+svg_has absorb.svg "${f:-$out/absorb/none.svg}" "noise instructions per iteration, k" \
+	"time per iteration [ns]" "<title>fp_add64</title>" "<title>fp_add64 fit</title>" \
+	"<title>l1_ld64 k1</title>"
+page_ok absorb "$out/absorb/report.html" "Absorption (k1)" "fp_add64" "l1_ld64" \
+	"the bracket" "How it was measured"
+# compare's figures: one named series per set.
+"$mess" compare "$ref/MN5-GPP-SPR8480-DDR5" "$hbm" --out "$out/cmp" >/dev/null 2>"$out/cmp.err"
+check "compare: exit 0" '[ $? -eq 0 ]' || tail -3 "$out/cmp.err"
+svg_has compare.svg "$out/cmp/plots/compare.svg" "Memory bandwidth [GB/s]" \
+	"Load-to-use latency [ns]" "<title>MN5-GPP-SPR8480-DDR5</title>" \
+	"<title>MN5-HBM-XeonMax9480-HBM2</title>"
+page_ok compare "$out/cmp/report.html" "Verdict: " "Figures"
+
 # ---- refusals: one line, exit 1, nothing written ----
 "$mess" report "$out/nonesuch" >/dev/null 2>"$out/r1.err"
 rc=$?
