@@ -85,6 +85,17 @@ verdict=$(jq -r .quality.verdict "$run/meta.json" 2>/dev/null)
 page_ok run "$run/report.html" "Verdict: $verdict" "Key figures" "unloaded latency" \
 	"How it was measured" "generator variant" "Counters" "--peak-gbs GBS" \
 	"66.7 % read" "$(uname -n)"
+# summary.md, the one-page answer: the verdict, then where and how, the
+# caveat before the figures, the write-allocate note once, the figure.
+sm=$run/summary.md
+check "summary.md: the verdict before where and how" \
+	'[ "$(grep -n -m1 "^## Verdict" "$sm" | cut -d: -f1)" -lt "$(grep -n -m1 "^\*\*Measured\*\* on $(uname -n)" "$sm" | cut -d: -f1)" ]'
+check "summary.md: the bandwidth caveat before the curves table" \
+	'[ "$(grep -n -m1 "^\*\*Bandwidth is" "$sm" | cut -d: -f1)" -lt "$(grep -n -m1 "^## Curves" "$sm" | cut -d: -f1)" ]'
+check "summary.md: run time and cores" 'grep -q "in [0-9]* min [0-9]* s; 1 generator core" "$sm"'
+check "summary.md: the write-allocate note, once" '[ "$(grep -c "66.7 % read" "$sm")" -eq 1 ]'
+check "summary.md: an unknown peak says how to give it" 'grep -qF "Theoretical peak: unknown (give it with --peak-gbs" "$sm"'
+check "summary.md: the figure embedded" 'grep -qF "![The curve family](plots/curves.png)" "$sm"'
 check "run: the curve figure's title names the host" 'grep -qF "on $(uname -n)" "$run/plots/curves.svg"'
 
 # ---- mess report again, with a peak ----

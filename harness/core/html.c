@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/buildinfo.h"
+#include "core/clock.h"
 #include "core/html.h"
 #include "core/html_int.h"
 #include "core/util.h"
@@ -61,21 +62,6 @@ static const char *jstr(const json_t *o, const char *key)
 	const char *s = json_string_value(json_object_get(o, key));
 
 	return s && *s ? s : NULL;
-}
-
-/* Seconds between two "YYYY-MM-DDTHH:MM:SSZ"; -1 when either is not one. */
-static long span_s(const char *a, const char *b)
-{
-	struct tm ta = { 0 }, tb = { 0 };
-	const char *ea, *eb;
-
-	if (!a || !b)
-		return -1;
-	ea = strptime(a, "%Y-%m-%dT%H:%M:%SZ", &ta);
-	eb = strptime(b, "%Y-%m-%dT%H:%M:%SZ", &tb);
-	if (!ea || !eb || *ea || *eb)
-		return -1;
-	return (long)(timegm(&tb) - timegm(&ta));
 }
 
 /* A JSON value for people: null is "unknown" (never 0). */
@@ -207,7 +193,7 @@ static void put_measured(FILE *f, const json_t *meta)
 	const json_t *choice = json_object_get(meta, "memory_node_choice");
 	const json_t *node = json_object_get(meta, "memory_node");
 	const char *start = jstr(meta, "start_utc"), *end = jstr(meta, "end_utc");
-	long secs = span_s(start, end);
+	long secs = mess_utc_span_s(start, end);
 
 	fputs("<section><h2>How it was measured</h2><table>\n", f);
 	row(f, "host", "%s", OR_UNKNOWN(jstr(meta, "host")));
