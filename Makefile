@@ -137,7 +137,15 @@ export MESS_REFERENCE
 # Keep test objects: they are intermediate files of pattern rules.
 .SECONDARY:
 
-all: $(MESS) $(DATA_FILES) $(if $(FOREIGN),,$(SHLIB))
+# The man pages and shell completion, generated from the binary's own
+# command and option tables (tools/gen-docs.sh); native builds only: the
+# binary runs to print them.
+DOCS := $(BUILD)/share/man/man1/mess.1
+all: $(MESS) $(DATA_FILES) $(if $(FOREIGN),,$(SHLIB) $(DOCS))
+
+$(DOCS): $(MESS) tools/gen-docs.sh
+	$(quiet) GEN $(BUILD)/share/man
+	$(Q)sh tools/gen-docs.sh ./$(MESS) $(BUILD)/share
 
 $(DATA)/plots/%.gp: plots/%.gp
 	$(quiet) CP $@
@@ -272,6 +280,7 @@ check-cli: all
 	$(Q)tests/fleet.sh ./$(MESS)
 	$(Q)SKIPPED_FILE=build/skipped.txt tests/counters.sh ./$(MESS)
 	$(Q)tests/sample.sh ./$(MESS)
+	$(Q)tests/docs.sh ./$(MESS) $(BUILD)/share
 
 # Faults on demand (tests/faults.sh): a full disk for one file.
 FAULT_SHIM := $(BUILD)/tests/enospc.so
@@ -431,6 +440,11 @@ install: all
 	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(PREFIX)/include/mess/
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
 ifeq ($(FOREIGN),)
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/zsh/vendor-completions
+	install -m 644 $(BUILD)/share/man/man1/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 $(BUILD)/share/bash-completion/completions/mess $(DESTDIR)$(PREFIX)/share/bash-completion/completions/
+	install -m 644 $(BUILD)/share/zsh/vendor-completions/_mess $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/
 	install -m 755 $(SHLIB) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libmess.so
 	printf '%s\n' "$$MESS_PC" >$(DESTDIR)$(PREFIX)/lib/pkgconfig/mess.pc
@@ -441,7 +455,10 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/lib/$(SONAME) $(DESTDIR)$(PREFIX)/lib/libmess.so \
 		$(DESTDIR)$(PREFIX)/lib/pkgconfig/mess.pc \
 		$(addprefix $(DESTDIR)$(PREFIX)/,$(PUBLIC_HEADERS)) \
-		$(addprefix $(DESTDIR)$(PREFIX)/share/mess/,$(PLOT_SCRIPTS) noise-loops.tsv)
+		$(addprefix $(DESTDIR)$(PREFIX)/share/mess/,$(PLOT_SCRIPTS) noise-loops.tsv) \
+		$(DESTDIR)$(PREFIX)/share/man/man1/mess.1 $(DESTDIR)$(PREFIX)/share/man/man1/mess-*.1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/mess \
+		$(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_mess
 	rmdir $(DESTDIR)$(PREFIX)/share/mess/plots $(DESTDIR)$(PREFIX)/share/mess \
 		$(DESTDIR)$(PREFIX)/include/mess \
 		2>/dev/null || true

@@ -130,9 +130,10 @@ svg_has hbm-curves.svg "$out/hbm/plots/curves.svg" "Intel Xeon Max 9480, HBM2" \
 	"published set (mess-results), bandwidth counters" "<title>50 % read</title>" \
 	"<title>82 % read</title>" "theoretical peak 1638 GB/s"
 # The latency ladder: a run of its own (its report.html too).
-"$mess" ladder --quick --out "$out/ladder" >/dev/null 2>"$out/ladder.err"
+"$mess" ladder --quick --json --out "$out/ladder" >"$out/ladder.json" 2>"$out/ladder.err"
 rc=$?
 check "ladder --quick: exit 0" '[ $rc -eq 0 ]' || tail -3 "$out/ladder.err"
+check "ladder --json: summary.json on stdout" 'cmp -s "$out/ladder.json" "$out/ladder/summary.json"' 
 svg_has ladder.svg "$out/ladder/plots/ladder.svg" "Latency ladder (the lat_mem_rd method)" \
 	"buffer size" "latency per dependent load [ns]" "<title>median ± spread</title>" \
 	">4 KiB<" ">1 MiB<"
@@ -150,8 +151,9 @@ svg_has absorb.svg "${f:-$out/absorb/none.svg}" "noise instructions per iteratio
 page_ok absorb "$out/absorb/report.html" "Absorption (k1)" "fp_add64" "l1_ld64" \
 	"the bracket" "How it was measured"
 # compare's figures: one named series per set.
-"$mess" compare "$ref/MN5-GPP-SPR8480-DDR5" "$hbm" --out "$out/cmp" >/dev/null 2>"$out/cmp.err"
+"$mess" compare "$ref/MN5-GPP-SPR8480-DDR5" "$hbm" --out "$out/cmp" --json >"$out/cmp.json" 2>"$out/cmp.err"
 check "compare: exit 0" '[ $? -eq 0 ]' || tail -3 "$out/cmp.err"
+check "compare --json: compare.json on stdout" 'jq -e "(.sets | length) == 2" "$out/cmp.json" >/dev/null && cmp -s "$out/cmp.json" "$out/cmp/compare.json"' 
 svg_has compare.svg "$out/cmp/plots/compare.svg" "Memory bandwidth [GB/s]" \
 	"Load-to-use latency [ns]" "<title>MN5-GPP-SPR8480-DDR5</title>" \
 	"<title>MN5-HBM-XeonMax9480-HBM2</title>"

@@ -26,6 +26,7 @@ struct compare_opts {
 	char app[1024];		/* the last --app; every one is read by apps() */
 	double ghz;
 	int no_plots;
+	int json;
 	int help;
 };
 
@@ -41,6 +42,8 @@ static const struct mess_opt opts[] = {
 	  "CPU frequency turning a PROFET set's cycles into ns (default: the set's info.txt/plotter.txt)" },
 	{ "no-plots", MESS_OPT_FLAG, F(no_plots), 0, 0, 0, NULL,
 	  "do not run gnuplot" },
+	{ "json", MESS_OPT_FLAG, F(json), 0, 0, 0, NULL,
+	  "when done, print compare.json on stdout instead of the directory's name" },
 	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
 };
 
@@ -346,6 +349,8 @@ int mess_compare_main(int argc, char **argv)
 			replace_own(o.out);
 		rc = mess_rundir_open(&rd, "mess compare", "compare", o.out, NULL,
 				      MESS_COMPARE_JSON, argc, argv);
+		if (o.json)
+			rd.stdout_file = MESS_COMPARE_JSON;
 		if (rc == -EEXIST)
 			mess_rundir_refused(&rd, rc);
 		else if (rc)

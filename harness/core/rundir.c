@@ -294,6 +294,27 @@ int mess_rundir_write_meta(struct mess_rundir *d, json_t *meta, int complete)
 	return mess_json_write(d->dir, "meta.json", meta);
 }
 
+/* --json: the file, whole, on stdout; -EIO when it cannot be read (it
+ * was written a moment ago). */
+static int print_file(const struct mess_rundir *d)
+{
+	char path[PATH_MAX + 64], buf[8192];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", d->dir, d->stdout_file);
+	f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "%s: --json: cannot read %s: %s\n", d->cmd, path,
+			strerror(errno));
+		return -EIO;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), f)))
+		fwrite(buf, 1, n, stdout);
+	fclose(f);
+	return 0;
+}
+
 /* report.html from the files just written (a partial run's too): a view
  * of the results, so a failure is said and changes no exit status. */
 static int write_report(const struct mess_rundir *d)
@@ -348,6 +369,8 @@ int mess_rundir_end(const struct mess_rundir *d, int rc, int frc)
 	if (!write_report(d))
 		fprintf(stderr, "%s: open %s/report.html\n", d->cmd, d->dir);
 	fprintf(stderr, "%s: done: %s\n", d->cmd, d->dir);
+	if (d->stdout_file)
+		return print_file(d);
 	printf("%s\n", d->dir);
 	return 0;
 }

@@ -376,6 +376,8 @@ int mess_curves_main(int argc, char **argv)
 	 * gigabytes are allocated and faulted in. */
 	rc = mess_rundir_open(&r->rd, "mess", "", r->cfg.out, r->cfg.resume,
 			      "curves.csv", argc, argv);
+	if (r->cfg.json)
+		r->rd.stdout_file = "summary.json";
 	if (rc == -EEXIST || rc == -EALREADY || rc == -EPROTO ||
 	    (rc == -EINVAL && r->cfg.resume[0])) {
 		rc = mess_rundir_refused(&r->rd, rc);
