@@ -360,7 +360,8 @@ FUZZ_SRCS_opts := harness/core/options.c harness/core/numbers.c
 FUZZ_SRCS_list := $(FUZZ_SRCS_opts)
 FUZZ_SRCS_resume := $(FUZZ_SRCS_opts) harness/core/rundir.c harness/core/util.c \
 	harness/core/clock.c harness/core/buildinfo.c harness/curves/options.c \
-	harness/core/families.c harness/absorb/options.c $(LIB_SRCS)
+	harness/core/families.c harness/absorb/options.c harness/core/html.c \
+	harness/core/html_parts.c $(LIB_SRCS)
 # The sampling decoders (SPE, IBS, data source, perf.data and the record
 # walker): lib/ alone.
 FUZZ_SRCS_sample := $(LIB_SRCS)
