@@ -158,6 +158,16 @@ svg_has compare.svg "$out/cmp/plots/compare.svg" "Memory bandwidth [GB/s]" \
 	"Load-to-use latency [ns]" "<title>MN5-GPP-SPR8480-DDR5</title>" \
 	"<title>MN5-HBM-XeonMax9480-HBM2</title>"
 page_ok compare "$out/cmp/report.html" "Verdict: " "Figures"
+# A comparison to trust: one sentence from measured figures, CPU, memory
+# and peak from the sets' own files, extrapolated ratios only apart.
+cm=$out/cmp/compare.md
+check "compare.md: one sentence from measured figures" \
+	'grep -q "^\*\*In one sentence:\*\* MN5-HBM-XeonMax9480-HBM2 reaches 3.46x the maximum bandwidth of MN5-GPP-SPR8480-DDR5 (833.4 against 240.6 GB/s, measured)" "$cm"'
+check "compare.md: CPU and memory from system.md, peak from plotter.txt" \
+	'grep -q "| Intel Xeon Max 9480 | HBM2, 3200 MT/s" "$cm" && grep -q "| 78 % of 307.2 GB/s | 51 % of 1638.4 GB/s |" "$cm"'
+check "compare.md: an extrapolated ratio (5.81x) only in the marked list" \
+	'[ "$(grep -c "5.81x" "$cm")" -eq 1 ] && grep -q "^- \*50 % reads, .*bandwidth at 2x unloaded: 5.81x (extrapolated" "$cm"'
+check "compare.md: public sets' unknowns are no difference" '! grep -q "^- \*\*warning\*\*" "$cm"' 
 
 # ---- refusals: one line, exit 1, nothing written ----
 "$mess" report "$out/nonesuch" >/dev/null 2>"$out/r1.err"
