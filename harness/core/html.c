@@ -324,7 +324,9 @@ static void put_summary_scalars(FILE *f, const json_t *s)
 	int any = 0;
 
 	json_object_foreach((json_t *)s, k, v) {
-		if (!strcmp(k, "schema") || json_is_object(v))
+		/* The CPU is under "how it was measured". */
+		if (!strcmp(k, "schema") || !strcmp(k, "cpu_model") ||
+		    json_is_object(v))
 			continue;
 		if (!any++)
 			fputs("<section><h2>Key figures</h2><table>\n", f);
