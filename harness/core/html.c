@@ -138,8 +138,14 @@ static void put_verdict(FILE *f, const json_t *meta)
 	json_t *r;
 	size_t i;
 
+	if (!v && meta) {
+		fputs("<section class=\"verdict\"><h2>Verdict: none</h2><p>", f);
+		mess_h_esc(f, jstr(meta, "tool") ? jstr(meta, "tool") : "This run");
+		fputs(" gives no verdict of its own (a comparison or a fleet names each set's in its .md; a run made before verdicts has none): judge the figures by how they were measured, below.</p></section>\n", f);
+		return;
+	}
 	if (!v) {
-		fputs("<section class=\"verdict\"><h2>Verdict: none</h2><p>These files carry no verdict (a public set, or a run made before verdicts): judge the figures by how they were measured, below.</p></section>\n", f);
+		fputs("<section class=\"verdict\"><h2>Verdict: none</h2><p>These files carry no verdict (a set another tool published): judge the figures by how they were measured, below.</p></section>\n", f);
 		return;
 	}
 	fputs("<section class=\"verdict v-", f);
