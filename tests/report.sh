@@ -157,7 +157,7 @@ check "compare --json: compare.json on stdout" 'jq -e "(.sets | length) == 2" "$
 svg_has compare.svg "$out/cmp/plots/compare.svg" "Memory bandwidth [GB/s]" \
 	"Load-to-use latency [ns]" "<title>MN5-GPP-SPR8480-DDR5</title>" \
 	"<title>MN5-HBM-XeonMax9480-HBM2</title>"
-page_ok compare "$out/cmp/report.html" "Verdict: " "Figures"
+page_ok compare "$out/cmp/report.html" "Verdict: " "Figures" "In one sentence:</b> MN5-HBM-XeonMax9480-HBM2 reaches 3.46x"
 # A comparison to trust: one sentence from measured figures, CPU, memory
 # and peak from the sets' own files, extrapolated ratios only apart.
 cm=$out/cmp/compare.md

@@ -357,6 +357,29 @@ static void put_counters(FILE *f, const json_t *meta)
 	fputs("</section>\n", f);
 }
 
+/* A comparison's answer in one sentence (compare.md's), under the
+ * verdict. */
+static void put_sentence(FILE *f, const char *dir)
+{
+	static const char key[] = "**In one sentence:** ";
+	char path[PATH_MAX + 32], line[4096];
+	FILE *in;
+
+	snprintf(path, sizeof(path), "%s/compare.md", dir);
+	in = fopen(path, "r");
+	if (!in)
+		return;
+	while (fgets(line, sizeof(line), in))
+		if (!strncmp(line, key, sizeof(key) - 1)) {
+			line[strcspn(line, "\n")] = '\0';
+			fputs("<p><b>In one sentence:</b> ", f);
+			mess_h_esc(f, line + sizeof(key) - 1);
+			fputs(" (compare.md has the figures and how they were computed)</p>\n", f);
+			break;
+		}
+	fclose(in);
+}
+
 /* Reports of the runs below this one (run.sh puts absorb/ in the curves
  * run). */
 static void put_subreports(FILE *f, const char *dir)
@@ -405,6 +428,7 @@ static void put_page(FILE *f, const char *dir, const char *outdir,
 	}
 	fputs("</p>\n", f);
 	put_verdict(f, meta);
+	put_sentence(f, dir);
 	put_subreports(f, dir);
 	if (!mess_h_keyfigs(f, dir, peak, peak_how, summary) && summary)
 		put_summary_scalars(f, summary);
