@@ -132,14 +132,22 @@ OBJS := $(MAIN_OBJ) $(HARNESS_OBJS) $(LIB_OBJS) $(KERNEL_OBJS) $(TEST_OBJS) \
 MESS_REFERENCE ?= $(abspath ../shared/reference/mess-results)
 export MESS_REFERENCE
 
-.PHONY: all install uninstall print-mess bench check check-suites check-example check-faults check-layering check-unit check-cli check-replay check-smoke check-absorb check-kernels check-e2e check-numa clean \
+.PHONY: all install uninstall print-mess bench check check-suites check-example check-faults check-layering check-unit check-cli check-replay check-smoke check-report check-absorb check-kernels check-e2e check-numa clean \
 	fuzz check-fuzz check-sanitize check-slurm \
 	$(addprefix check-,$(ISAS))
 .DEFAULT_GOAL := all
 # Keep test objects: they are intermediate files of pattern rules.
 .SECONDARY:
 
-all: $(MESS) $(DATA_FILES) $(if $(FOREIGN),,$(SHLIB))
+# The man pages and shell completion, generated from the binary's own
+# command and option tables (tools/gen-docs.sh); native builds only: the
+# binary runs to print them.
+DOCS := $(BUILD)/share/man/man1/mess.1
+all: $(MESS) $(DATA_FILES) $(if $(FOREIGN),,$(SHLIB) $(DOCS))
+
+$(DOCS): $(MESS) tools/gen-docs.sh
+	$(quiet) GEN $(BUILD)/share/man
+	$(Q)sh tools/gen-docs.sh ./$(MESS) $(BUILD)/share
 
 $(DATA)/plots/%.gp: plots/%.gp
 	$(quiet) CP $@
@@ -275,6 +283,7 @@ check-cli: all
 	$(Q)tests/fleet.sh ./$(MESS)
 	$(Q)SKIPPED_FILE=build/skipped.txt tests/counters.sh ./$(MESS)
 	$(Q)tests/sample.sh ./$(MESS)
+	$(Q)tests/docs.sh ./$(MESS) $(BUILD)/share
 
 # Faults on demand (tests/faults.sh): a full disk for one file.
 FAULT_SHIM := $(BUILD)/tests/enospc.so
@@ -293,6 +302,12 @@ check-faults: all $(FAULT_SHIM)
 # issue 26 at 1 % noise (tests/replay.sh says which); seconds.
 check-replay: all $(BENCH_SWEEP)
 	$(Q)SKIPPED_FILE=build/skipped.txt tests/replay.sh ./$(MESS) ./$(BENCH_SWEEP)
+
+# report.html in a real browser (headless chromium): not blank, the
+# expected text, no console message; SKIPPED (and why) without chromium.
+check-report: all
+	$(Q)rc=0; SKIPPED_FILE=build/skipped.txt tests/report.sh ./$(MESS) || rc=$$?; \
+	[ $$rc -eq 0 ] || [ $$rc -eq 77 ]
 
 check-smoke: all
 	$(Q)tests/smoke.sh
@@ -353,7 +368,8 @@ FUZZ_SRCS_opts := harness/core/options.c harness/core/numbers.c
 FUZZ_SRCS_list := $(FUZZ_SRCS_opts)
 FUZZ_SRCS_resume := $(FUZZ_SRCS_opts) harness/core/rundir.c harness/core/util.c \
 	harness/core/clock.c harness/core/buildinfo.c harness/curves/options.c \
-	harness/core/families.c harness/absorb/options.c $(LIB_SRCS)
+	harness/core/families.c harness/absorb/options.c harness/core/html.c \
+	harness/core/html_parts.c $(LIB_SRCS)
 # The sampling decoders (SPE, IBS, data source, perf.data and the record
 # walker): lib/ alone.
 FUZZ_SRCS_sample := $(LIB_SRCS)
@@ -417,7 +433,7 @@ check-layering:
 # the apt-get line and fails); the suites then run in a second make, so
 # that none starts before the packages are in, and it finds the compiler
 # that this one may have lacked.
-CHECKS := check-layering check-unit check-fuzz check-sanitize check-cli check-replay check-smoke check-absorb check-faults check-example check-numa $(BENCH) $(BENCH_MODEL) $(BENCH_PMU) \
+CHECKS := check-layering check-unit check-fuzz check-sanitize check-cli check-replay check-smoke check-report check-absorb check-faults check-example check-numa $(BENCH) $(BENCH_MODEL) $(BENCH_PMU) \
 	check-slurm \
 	$(addprefix check-,$(ISAS))
 check:
@@ -438,6 +454,11 @@ install: all
 	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(PREFIX)/include/mess/
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
 ifeq ($(FOREIGN),)
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/zsh/vendor-completions
+	install -m 644 $(BUILD)/share/man/man1/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 $(BUILD)/share/bash-completion/completions/mess $(DESTDIR)$(PREFIX)/share/bash-completion/completions/
+	install -m 644 $(BUILD)/share/zsh/vendor-completions/_mess $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/
 	install -m 755 $(SHLIB) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libmess.so
 	printf '%s\n' "$$MESS_PC" >$(DESTDIR)$(PREFIX)/lib/pkgconfig/mess.pc
@@ -448,7 +469,10 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/lib/$(SONAME) $(DESTDIR)$(PREFIX)/lib/libmess.so \
 		$(DESTDIR)$(PREFIX)/lib/pkgconfig/mess.pc \
 		$(addprefix $(DESTDIR)$(PREFIX)/,$(PUBLIC_HEADERS)) \
-		$(addprefix $(DESTDIR)$(PREFIX)/share/mess/,$(PLOT_SCRIPTS) noise-loops.tsv)
+		$(addprefix $(DESTDIR)$(PREFIX)/share/mess/,$(PLOT_SCRIPTS) noise-loops.tsv) \
+		$(DESTDIR)$(PREFIX)/share/man/man1/mess.1 $(DESTDIR)$(PREFIX)/share/man/man1/mess-*.1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/mess \
+		$(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_mess
 	rmdir $(DESTDIR)$(PREFIX)/share/mess/plots $(DESTDIR)$(PREFIX)/share/mess \
 		$(DESTDIR)$(PREFIX)/include/mess \
 		2>/dev/null || true

@@ -23,4 +23,6 @@ out="results/$(uname -n)-$(date -u +%Y%m%dT%H%M%SZ)"
 # Exit 3: that part cannot run on this machine (it says why); go on.
 "$mess" --out "$out" || { rc=$?; [ $rc -eq 3 ] || exit $rc; }
 "$mess" absorb --quick --out "$out/absorb" || { rc=$?; [ $rc -eq 3 ] || exit $rc; }
-echo "run.sh: curves in $out, absorption table in $out/absorb" >&2
+# The curves' page again, now that it can link the absorption table's.
+"$mess" report --no-plots "$out" >/dev/null || true
+echo "run.sh: curves in $out, absorption table in $out/absorb; open $out/report.html" >&2

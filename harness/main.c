@@ -5,13 +5,16 @@
  * 0 ok, 1 usage, 2 failure, 3 not supported here, 130 interrupted.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "absorb/cmd.h"
 #include "compare/cmd.h"
+#include "core/buildinfo.h"
 #include "core/cmd.h"
+#include "core/options.h"
 #include "counters/cmd.h"
 #include "curves/cmd.h"
 #include "export/cmd.h"
@@ -21,6 +24,7 @@
 #include "nodes/cmd.h"
 #include "position/cmd.h"
 #include "profile/cmd.h"
+#include "report/cmd.h"
 #include "sample/cmd.h"
 
 enum { EXIT_USAGE = 1, EXIT_FAIL = 2, EXIT_SKIP = 3, EXIT_INTR = 130 };
@@ -48,6 +52,8 @@ static const struct mess_cmd cmds[] = {
 	  mess_counters_main, mess_counters_usage, NULL },
 	{ "profile", "a command's DRAM read/write bandwidth over time from the memory-controller counters",
 	  mess_profile_main, mess_profile_usage, mess_profile_unavailable },
+	{ "report", "report.html again for a run, or for a public curve set: verdict, key figures, every figure",
+	  mess_report_main, mess_report_usage, NULL },
 	{ "sample", "memory-access sampling (SPE, IBS, PEBS): accuracy, overhead, losses; decode recordings",
 	  mess_sample_main, mess_sample_usage, NULL },
 };
@@ -65,7 +71,7 @@ static const struct mess_cmd *find(const char *name)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: mess [COMMAND] [OPTION]...\n"
-		   "       mess help COMMAND | mess COMMAND --help\n\n"
+		   "       mess help COMMAND | mess COMMAND --help | mess --version\n\n"
 		   "Commands:\n");
 	for (size_t i = 0; i < NCMDS; i++) {
 		const char *why = cmds[i].unavailable ? cmds[i].unavailable() : NULL;
@@ -103,6 +109,17 @@ static int dispatch(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	if (argc == 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version"))) {
+		printf("mess %s (git %s)\n", mess_version, mess_git_rev);
+		return 0;
+	}
+	/* For the man pages and shell completion make generates: the
+	 * command table, one "name<TAB>summary" a line. */
+	if (argc == 2 && !strcmp(argv[1], "--list-commands")) {
+		for (size_t i = 0; i < NCMDS; i++)
+			printf("%s\t%s\n", cmds[i].name, cmds[i].summary);
+		return 0;
+	}
 	if (argc > 1 && !strcmp(argv[1], "help")) {
 		if (argc == 2) {
 			usage(stdout);
@@ -124,8 +141,24 @@ static int dispatch(int argc, char **argv)
 	if (argc > 1 && argv[1][0] != '-') {
 		c = find(argv[1]);
 		if (!c) {
-			fprintf(stderr, "mess: unexpected argument '%s': not a command; allowed: one of",
-				argv[1]);
+			const char *best = NULL;
+			size_t bd = SIZE_MAX;
+
+			for (size_t i = 0; i < NCMDS; i++) {
+				size_t d = mess_edit_distance(argv[1], strlen(argv[1]),
+							      cmds[i].name);
+
+				if (d < bd) {
+					bd = d;
+					best = cmds[i].name;
+				}
+			}
+			if (best && mess_close_enough(bd, strlen(argv[1])))
+				fprintf(stderr, "mess: unexpected argument '%s': not a command (did you mean %s?); allowed: one of",
+					argv[1], best);
+			else
+				fprintf(stderr, "mess: unexpected argument '%s': not a command; allowed: one of",
+					argv[1]);
 			for (size_t i = 0; i < NCMDS; i++)
 				fprintf(stderr, " %s", cmds[i].name);
 			fprintf(stderr, ", or options first (see mess --help)\n");

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "mess/compare.h"
@@ -361,8 +362,9 @@ static void w_complete(const struct mess_set_info *i, char *b, size_t l)
 			     i->complete == 0 ? "partial (interrupted)" : "unknown");
 }
 
-/* only: a difference counts only when some set has this value (NULL:
- * any difference, "unknown" included: then nothing shows they match). */
+/* only: a difference counts only when some set has this value (NULL: any
+ * difference between values the files give; "unknown" is no value, so
+ * never a difference: a set that does not say is not shown to differ). */
 static const struct {
 	const char *what;
 	void (*fmt)(const struct mess_set_info *, char *, size_t);
@@ -391,12 +393,16 @@ size_t mess_compare_warnings(const struct mess_set_info *const *info,
 		n = MESS_CMP_MAX_SETS;
 	for (size_t d = 0; d < sizeof(diffs) / sizeof(diffs[0]); d++) {
 		int differ = 0, only = !diffs[d].only;
-		size_t o = 0;
+		size_t o = 0, known = SIZE_MAX;
 
 		for (size_t i = 0; i < n; i++) {
 			diffs[d].fmt(info[i], v[i], sizeof(v[i]));
-			differ |= i > 0 && strcmp(v[i], v[0]);
 			only |= diffs[d].only && !strcmp(v[i], diffs[d].only);
+			if (!strncmp(v[i], "unknown", 7))
+				continue;
+			if (known == SIZE_MAX)
+				known = i;
+			differ |= strcmp(v[i], v[known]) != 0;
 		}
 		/* only "": a difference counts only when every set says. */
 		if (diffs[d].only && !diffs[d].only[0]) {

@@ -11,7 +11,8 @@
 #
 # outdir holds absorb.dat ("plot mode k time_ns spread_ns", plot and mode
 # numbering the words of rows and modes from 0), absorb_model.dat ("plot
-# mode k time_ns" at every integer k) and absorb_spmxv.dat (one index
+# mode k time_ns" at every integer k), absorb_k1.dat ("plot mode k1
+# time_ns": each decided k1 and the time there) and absorb_spmxv.dat (one index
 # block per word of spseries: "q perf k1_fp_add64 k1_l1_ld64 lb_fp
 # lb_l1"); sphave says with "1" or "0" whether the fp_add64 and l1_ld64
 # columns hold any value.  Writes outdir/absorb-<row>.png/.svg and
@@ -28,6 +29,11 @@ datafile = outdir.'/absorb.dat'
 modelfile = outdir.'/absorb_model.dat'
 spmxvfile = outdir.'/absorb_spmxv.dat'
 
+sd = ''; s = ARG0; i = strstrt(s, '/')
+while (i > 0) { sd = sd.s[1:i]; s = s[i+1:]; i = strstrt(s, '/') }
+load sd.'style.gp'
+k1file = outdir.'/absorb_k1.dat'
+
 # k on a log axis: the search doubles k, so its probes lie evenly; the
 # baseline k = 0 sits at 0.5.
 kx(k) = k == 0 ? 0.5 : k
@@ -37,22 +43,23 @@ kx(k) = k == 0 ? 0.5 : k
 # One colour per noise mode, the same in every figure.
 array modecolor[4] = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd']
 
-set border 3 lw 1.2
-set tics nomirror out
-set grid xtics ytics back lt 1 lc rgb '#e4e4e4' lw 0.8
-set key top left opaque box lc rgb '#cccccc'
+# Below the axes, never over the points.
+set key outside bottom center horizontal noenhanced maxrows 3
+
+# One row's points: x and y both undefined for the other rows, so that
+# the y range is this row's alone (0.3-300 ns was every row's).
+sel(i, m) = ($1 == i - 1 && $2 == m - 1)
 
 do for [i=1:words(rows)] {
 	id = word(rows, i)
 	do for [fmt in "png svg"] {
 		if (fmt eq 'png') {
-			set terminal pngcairo size 1200,800 noenhanced font 'Sans,15' linewidth 1.2
+			eval(term_png(fig_w, fig_h, 'noenhanced'))
 		} else {
-			set terminal svg size 1200,800 dynamic noenhanced font 'Sans,15' \
-				linewidth 1.2 background rgb 'white'
+			eval(term_svg(fig_w, fig_h, 'noenhanced'))
 		}
 		set output outdir.'/absorb-'.id.'.'.fmt
-		set title plottitle.': '.id font ',17'
+		set title plottitle.': '.id font ','.fig_titlesize
 		set xlabel 'noise instructions per iteration, k'
 		set ylabel 'time per iteration [ns]'
 		set xrange [0.4:*]
@@ -64,13 +71,21 @@ do for [i=1:words(rows)] {
 		set xtics 1, 2
 		set mxtics 1
 		set xtics add ('0' 0.5)
+		# Per mode: the points, the fitted model and k1 (a square on
+		# the point where the kernel stops absorbing; open: a lower
+		# bound, nothing was slow).
 		plot for [m=1:words(modes)] datafile \
-			using ($1 == i - 1 && $2 == m - 1 ? kx($3) : NaN):4:5 \
+			using (sel(i, m) ? kx($3) : NaN):(sel(i, m) ? $4 : NaN):5 \
 			with yerrorbars pt 7 ps 0.8 lc rgb modecolor[(m - 1) % 4 + 1] \
 			title word(modes, m), \
 		     for [m=1:words(modes)] modelfile \
-			using ($1 == i - 1 && $2 == m - 1 ? kx($3) : NaN):4 \
-			with lines lw 2 dt 2 lc rgb modecolor[(m - 1) % 4 + 1] notitle
+			using (sel(i, m) ? kx($3) : NaN):(sel(i, m) ? $4 : NaN) \
+			with lines lw 2 dt 2 lc rgb modecolor[(m - 1) % 4 + 1] \
+			title word(modes, m).' fit', \
+		     for [m=1:words(modes)] k1file \
+			using (sel(i, m) ? kx($3) : NaN):(sel(i, m) ? $4 : NaN) \
+			with points pt 5 ps 2.2 lc rgb modecolor[(m - 1) % 4 + 1] \
+			title word(modes, m).' k1'
 		unset logscale
 		set autoscale y
 		set offsets 0, 0, 0, 0
@@ -84,19 +99,18 @@ do for [i=1:words(rows)] {
 if (words(spseries) > 0) {
 	do for [fmt in "png svg"] {
 		if (fmt eq 'png') {
-			set terminal pngcairo size 1800,600 noenhanced font 'Sans,14' linewidth 1.2
+			eval(term_png(1800, 600, 'noenhanced'))
 		} else {
-			set terminal svg size 1800,600 dynamic noenhanced font 'Sans,14' \
-				linewidth 1.2 background rgb 'white'
+			eval(term_svg(1800, 600, 'noenhanced'))
 		}
 		set output outdir.'/absorb-spmxv.'.fmt
-		set multiplot layout 1,3 title plottitle.': SPMXV' font ',16'
+		set multiplot layout 1,3 title plottitle.': SPMXV' font ','.fig_titlesize
 		set xlabel 'swapping probability q'
 		set xrange [-0.05:1.05]
 		set yrange [0:*]
 		# Headroom above the highest point: the key must not hide it.
 		set offsets 0, 0, graph 0.35, 0
-		set key top right
+		set key inside top right
 		set title 'performance'
 		set ylabel 'GFLOP/s per core'
 		plot for [s=1:words(spseries)] spmxvfile index s - 1 using 1:2 \
@@ -107,7 +121,7 @@ if (words(spseries) > 0) {
 			set title word('fp_add64 l1_ld64', c).' absorption (open: lower bound)'
 			if (word(sphave, c) eq '1') {
 				set yrange [0:*]
-				set key top right
+				set key inside top right
 				plot for [s=1:words(spseries)] spmxvfile index s - 1 \
 					using 1:(column(col + 2) > 0 ? NaN : column(col)) \
 					with linespoints lw 2 pt 7 lc s title word(spseries, s), \

@@ -18,6 +18,10 @@ if (!exists("ratiofile")) ratiofile = 'compare-ratio.dat'
 if (!exists("outbase")) outbase = 'compare'
 if (!exists("nsets")) nsets = 2
 
+sd = ''; s = ARG0; i = strstrt(s, '/')
+while (i > 0) { sd = sd.s[1:i]; s = s[i+1:]; i = strstrt(s, '/') }
+load sd.'style.gp'
+
 # Per set the dark end of a ColorBrewer sequential palette (Blues, Oranges,
 # Greens, Purples, Reds, Greys, then browns and teals), mixed with white
 # for fewer reads: 35 % of the hue at 0 % reads, all of it at 100 %.
@@ -27,19 +31,16 @@ shade(c, t) = (chan(c, 16, t) << 16) + (chan(c, 8, t) << 8) + chan(c, 0, t)
 col(set, r) = shade(dark[int(set) + 1], 0.35 + 0.65 * r / 100)
 label(i) = exists(sprintf('label%d', i)) ? value(sprintf('label%d', i)) : sprintf('set %d', i)
 
-set border 3 lw 1.2
-set tics nomirror out
 set mxtics 2
 set mytics 2
-set grid xtics ytics back lt 1 lc rgb '#e4e4e4' lw 0.8
 set key top left noenhanced box opaque
 
 # ---- overlay ----
 stats datafile using 1:2 nooutput
 nblocks = STATS_blocks
-set terminal pngcairo size 1200,800 enhanced font 'Sans,15' linewidth 1.2
+eval(term_png(1200, 800, 'enhanced'))
 set output outbase.'.png'
-set title 'Bandwidth-latency curves on the same axes (lighter: fewer reads)' font ',17'
+set title 'Bandwidth-latency curves on the same axes (lighter: fewer reads)' font ','.fig_titlesize
 set xlabel 'Memory bandwidth [GB/s]'
 set ylabel 'Load-to-use latency [ns]'
 set xrange [0:*]
@@ -47,8 +48,7 @@ set yrange [0:*]
 plot for [i=0:nblocks-1] datafile index i using 1:2:(col($4, $3)) \
 	with linespoints lc rgb variable lw 1.3 pt 7 ps 0.4 notitle, \
      for [s=1:nsets] NaN with linespoints lc rgb dark[s] lw 3 pt 7 title label(s)
-set terminal svg size 1200,800 dynamic enhanced font 'Sans,15' \
-	linewidth 1.2 background rgb 'white'
+eval(term_svg(1200, 800, 'enhanced'))
 set output outbase.'.svg'
 replot
 set output
@@ -56,7 +56,7 @@ set output
 # ---- latency ratio ----
 stats ratiofile using 1:2 nooutput
 rblocks = STATS_blocks
-set terminal pngcairo size 1200,800 enhanced font 'Sans,15' linewidth 1.2
+eval(term_png(1200, 800, 'enhanced'))
 set output outbase.'-ratio.png'
 set title sprintf("Latency over %s's at the same bandwidth\none line per read share, labelled at its end, up to the lower maximum bandwidth", label(1)) noenhanced font ',16'
 set ylabel sprintf('latency / latency of %s', label(1)) noenhanced
@@ -70,8 +70,7 @@ plot for [i=0:rblocks-1] ratiofile index i using 1:2:(col($4, $3)) \
 	offset 0.4,0 font ',11' tc rgb '#444444' notitle, \
      for [s=2:nsets] NaN with lines lc rgb dark[s] lw 3 \
 	title sprintf('%s / %s', label(s), label(1))
-set terminal svg size 1200,800 dynamic enhanced font 'Sans,15' \
-	linewidth 1.2 background rgb 'white'
+eval(term_svg(1200, 800, 'enhanced'))
 set output outbase.'-ratio.svg'
 replot
 set output

@@ -25,6 +25,10 @@ if (!exists("nbars")) nbars = 0
 if (!exists("med_unl")) med_unl = NaN
 if (!exists("med_bw")) med_bw = NaN
 
+sd = ''; s = ARG0; i = strstrt(s, '/')
+while (i > 0) { sd = sd.s[1:i]; s = s[i+1:]; i = strstrt(s, '/') }
+load sd.'style.gp'
+
 curves = dir.'/fleet-curves.dat'
 outl = dir.'/fleet-outliers.dat'
 labels = dir.'/fleet-outlier-labels.dat'
@@ -35,15 +39,12 @@ bars = dir.'/fleet-bars.dat'
 array hue[8] = [0xe41a1c, 0x377eb8, 0x4daf4a, 0x984ea3, 0xff7f00, 0xa65628, 0xf781bf, 0x999900]
 ocol(i) = hue[int(i) % 8 + 1]
 
-set border 3 lw 1.2
-set tics nomirror out
 set mxtics 2
 set mytics 2
-set grid xtics ytics back lt 1 lc rgb '#e4e4e4' lw 0.8
 set key bottom right noenhanced box opaque
 
 # ---- every node's curve ----
-set terminal pngcairo size 1200,800 enhanced font 'Sans,15' linewidth 1.2
+eval(term_png(1200, 800, 'enhanced'))
 set output outbase.'-curves.png'
 set title sprintf('Every compared node, %d %% stores: outliers in colour, the median in black', mix) font ',16'
 set xlabel 'Memory bandwidth [GB/s]'
@@ -57,7 +58,7 @@ if (nnormal > 0) cmd = cmd.sprintf(", curves using 1:2 with lines lc rgb '#b8b8b
 if (noutliers > 0) cmd = cmd.", outl using 1:2:(ocol($3)) with linespoints lc rgb variable lw 2.2 pt 7 ps 0.6 title 'outliers', labels using 1:2:3 with labels left offset 0.6,0.3 font ',12' noenhanced notitle"
 if (nmedian > 0) cmd = cmd.", median using 1:2 with lines lc rgb '#000000' lw 3 title 'median (g1)'"
 eval(cmd)
-set terminal svg size 1200,800 dynamic enhanced font 'Sans,15' linewidth 1.2 background rgb 'white'
+eval(term_svg(1200, 800, 'enhanced'))
 set output outbase.'-curves.svg'
 replot
 set output
@@ -74,8 +75,8 @@ unset xlabel
 unset title
 if (nbars <= 64) { set xtics rotate by 60 right font ',10' } else { set xtics scale 0 }
 do for [t in 'png svg'] {
-	if (t eq 'png') { set terminal pngcairo size 1400,900 enhanced font 'Sans,14' linewidth 1.2 }
-	if (t eq 'svg') { set terminal svg size 1400,900 dynamic enhanced font 'Sans,14' linewidth 1.2 background rgb 'white' }
+	if (t eq 'png') { eval(term_png(1400, 900, 'enhanced')) }
+	if (t eq 'svg') { eval(term_svg(1400, 900, 'enhanced')) }
 	set output outbase.'-bars.'.t
 	set multiplot layout 2,1 title 'Per node: red flagged on that figure, orange flagged on another, dashed the g1 median' font ',15'
 	set ylabel 'Unloaded latency [ns]'

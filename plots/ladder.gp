@@ -19,18 +19,21 @@ if (!exists("nflat")) nflat = 1
 if (!exists("nrough")) nrough = 0
 if (!exists("flattol")) flattol = 20
 
+sd = ''; s = ARG0; i = strstrt(s, '/')
+while (i > 0) { sd = sd.s[1:i]; s = s[i+1:]; i = strstrt(s, '/') }
+load sd.'style.gp'
+
 set datafile separator ','
-set logscale x 4
+set logscale x 2
 set logscale y
-set format x '%.0b%B'
-set xlabel 'buffer size (bytes, binary prefixes)'
-set ylabel 'ns per load'
-set title 'lat_mem_rd latency ladder'.(plottitle eq '' ? '' : ': '.plottitle) noenhanced
-set key top left
-set grid xtics ytics lc rgb '#dddddd'
-set border 3 lw 1.2
-set xtics nomirror
-set ytics nomirror
+# Sizes as people write them, every factor of 4.
+set xtics ('1 KiB' 1024, '4 KiB' 4096, '16 KiB' 16384, '64 KiB' 65536, \
+	'256 KiB' 262144, '1 MiB' 1048576, '4 MiB' 4194304, '16 MiB' 16777216, \
+	'64 MiB' 67108864, '256 MiB' 268435456, '1 GiB' 1073741824, '4 GiB' 4294967296.)
+set xlabel 'buffer size'
+set ylabel 'latency per dependent load [ns]'
+set title 'Latency ladder (the lat_mem_rd method)'.(plottitle eq '' ? '' : ': '.plottitle) noenhanced font ','.fig_titlesize
+set key top left noenhanced box opaque
 
 levels = rundir.'/plots/ladder_levels.dat'
 flat = "levels using 1:($5 == 1 ? $3 : NaN):($2 - $1):(0) with vectors nohead lw 3 lc rgb '#d62728' title sprintf('plateaus (flat within %g %%)', flattol), \
@@ -40,10 +43,10 @@ rough = "levels using (sqrt($1 * $2)):($5 == 0 ? $3 : NaN) with points pt 2 ps 2
 fig = "plot rundir.'/ladder.csv' every ::1 using 1:2:4 with yerrorlines lc rgb '#1f77b4' pt 7 ps 0.6 title 'median ± spread'". \
 	(nflat > 0 ? ", ".flat : ""). (nrough > 0 ? ", ".rough : "")
 
-set terminal pngcairo size 900,560 font ',10'
+eval(term_png(fig_w, fig_h, 'noenhanced'))
 set output rundir.'/plots/ladder.png'
 eval(fig)
-set terminal svg size 900,560 font ',10'
+eval(term_svg(fig_w, fig_h, 'noenhanced'))
 set output rundir.'/plots/ladder.svg'
 eval(fig)
 set output

@@ -14,6 +14,10 @@ if (!exists("rundir")) rundir = '.'
 if (!exists("plottitle")) plottitle = ''
 if (!exists("unloaded")) unloaded = 0
 
+sd = ''; s = ARG0; i = strstrt(s, '/')
+while (i > 0) { sd = sd.s[1:i]; s = s[i+1:]; i = strstrt(s, '/') }
+load sd.'style.gp'
+
 set datafile separator ','
 curves = rundir.'/plots/position_curves.dat'
 points = rundir.'/position.csv'
@@ -27,17 +31,14 @@ if (STATS_max_y > ytop) ytop = STATS_max_y
 if (STATS_max_x > xtop) xtop = STATS_max_x
 if (unloaded > 0 && 2 * unloaded > ytop) ytop = 2 * unloaded
 
-set terminal pngcairo size 1200,800 enhanced font 'Sans,15' linewidth 1.2
+eval(term_png(1200, 800, 'enhanced'))
 set output rundir.'/plots/position.png'
 
-set title plottitle noenhanced font ',17'
+set title plottitle noenhanced font ','.fig_titlesize
 set xlabel 'Memory bandwidth [GB/s]'
 set ylabel 'Load-to-use latency (curve model) [ns]'
 set xrange [0:xtop * 1.04]
 set yrange [0:ytop * 1.06]
-set border 3 lw 1.2
-set tics nomirror out
-set grid xtics ytics back lt 1 lc rgb '#e4e4e4' lw 0.8
 set key off
 
 # Sequential, dark = early, yellow = late (viridis stops).
@@ -58,8 +59,7 @@ plot for [i=0:nblocks-1] curves index i using 1:2 \
 	with lines lc rgb '#b4b4b4' lw 1.4 notitle, \
 	points every ::1 using 5:7:1 with points pt 7 ps 1.3 lc palette notitle
 
-set terminal svg size 1200,800 dynamic enhanced font 'Sans,15' \
-	linewidth 1.2 background rgb 'white'
+eval(term_svg(1200, 800, 'enhanced'))
 set output rundir.'/plots/position.svg'
 replot
 set output

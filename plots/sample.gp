@@ -20,13 +20,18 @@ if (!exists("unit")) unit = 'ops'
 if (!exists("perth")) perth = ''
 if (!exists("auxth")) auxth = ''
 if (!exists("levels")) levels = ''
+# 0: no point lost anything, and the all-zero losses figure is not drawn.
+if (!exists("losses")) losses = 1
+
+sd = ''; s = ARG0; i = strstrt(s, '/')
+while (i > 0) { sd = sd.s[1:i]; s = s[i+1:]; i = strstrt(s, '/') }
+load sd.'style.gp'
 
 array col[6] = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b']
 
-set border 3 lw 1.2
-set tics nomirror out
-set grid xtics ytics back lt 1 lc rgb '#e4e4e4' lw 0.8
 set key top right opaque box lc rgb '#cccccc'
+# Periods as 1k, 10M, not 1e+06.
+set format x '%.0s%c'
 
 
 do for [s = 1:2] {
@@ -37,13 +42,12 @@ do for [s = 1:2] {
 	if (words(ths) > 0) {
 		do for [fmt in "png svg"] {
 			if (fmt eq 'png') {
-				set terminal pngcairo size 1200,1000 noenhanced font 'Sans,15' linewidth 1.2
+				eval(term_png(fig_w, 1000, 'noenhanced'))
 			} else {
-				set terminal svg size 1200,1000 dynamic noenhanced font 'Sans,15' \
-					linewidth 1.2 background rgb 'white'
+				eval(term_svg(fig_w, 1000, 'noenhanced'))
 			}
 			set output outdir.'/'.name.'.'.fmt
-			set multiplot layout 2,1 title backend.': accuracy and overhead' font ',17'
+			set multiplot layout 2,1 title backend.': accuracy and overhead' font ','.fig_titlesize
 			set logscale x
 			set xlabel xl
 			set ylabel 'accuracy (eq. 1)'
@@ -61,16 +65,15 @@ do for [s = 1:2] {
 	}
 }
 
-if (words(perth) > 0) {
+if (words(perth) > 0 && losses) {
 	do for [fmt in "png svg"] {
 		if (fmt eq 'png') {
-			set terminal pngcairo size 1200,800 noenhanced font 'Sans,15' linewidth 1.2
+			eval(term_png(fig_w, fig_h, 'noenhanced'))
 		} else {
-			set terminal svg size 1200,800 dynamic noenhanced font 'Sans,15' \
-				linewidth 1.2 background rgb 'white'
+			eval(term_svg(fig_w, fig_h, 'noenhanced'))
 		}
 		set output outdir.'/sample-losses.'.fmt
-		set title backend.': losses against the period' font ',17'
+		set title backend.': losses against the period' font ','.fig_titlesize
 		set logscale x
 		set xlabel 'sampling period ['.unit.']'
 		set ylabel 'records (all runs of the point)'
@@ -87,14 +90,14 @@ if (words(perth) > 0) {
 if (words(levels) > 0) {
 	do for [fmt in "png svg"] {
 		if (fmt eq 'png') {
-			set terminal pngcairo size 1200,800 noenhanced font 'Sans,15' linewidth 1.2
+			eval(term_png(fig_w, fig_h, 'noenhanced'))
 		} else {
-			set terminal svg size 1200,800 dynamic noenhanced font 'Sans,15' \
-				linewidth 1.2 background rgb 'white'
+			eval(term_svg(fig_w, fig_h, 'noenhanced'))
 		}
 		set output outdir.'/sample-latency.'.fmt
-		set title backend.': sampled latency per level' font ',17'
+		set title backend.': sampled latency per level' font ','.fig_titlesize
 		set logscale x 2
+		set format x '%g'
 		set xlabel 'latency [cycles] (bins from 2^k)'
 		set ylabel 'samples'
 		plot for [i=1:words(levels)] outdir.'/latency.dat' index (i - 1) using 1:2 \

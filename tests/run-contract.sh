@@ -7,7 +7,7 @@ check_run_dir() {
 	local d=$1 mixes=$2 minpts=$3 s f k n
 	local nmix
 	nmix=$(echo $mixes | wc -w)
-	for f in meta.json curves.csv summary.json summary.md plots/curves.png plots/curves.svg; do
+	for f in meta.json curves.csv summary.json summary.md plots/curves.png plots/curves.svg report.html; do
 		check "$f exists and is not empty" '[ -s "$d/$f" ]'
 	done
 	check "meta.json is JSON" 'jq -e . "$d/meta.json" >/dev/null'

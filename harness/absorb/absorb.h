@@ -77,6 +77,7 @@ struct mess_absorb_opts {
 	int quick;
 	int force;	/* --resume with another build (rundir.c) */
 	int no_plots;
+	int json;		/* summary.json on stdout when done */
 	int strict;		/* an INVALID verdict exits 2 */
 	int help;
 };

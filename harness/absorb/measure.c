@@ -253,7 +253,7 @@ static void progress(struct mess_absorb *a, const struct row *r,
 {
 	const struct pair *pr = &r->pair[m];
 	double el = (mess_now_ns() - a->t0_ns) / 1e9, base = NAN;
-	char e[16], eta[32] = "";
+	char e[16], eta[48] = "";
 
 	for (size_t i = 0; i < pr->n; i++)
 		if (pr->pts[i].k == 0)
@@ -265,7 +265,8 @@ static void progress(struct mess_absorb *a, const struct row *r,
 
 		mess_fmt_dur(el / a->pairs_now * (a->pairs_todo - a->pairs_now), t,
 			sizeof(t));
-		snprintf(eta, sizeof(eta), ", ETA ~%s", t);
+		snprintf(eta, sizeof(eta), ", %.0f %%, ETA ~%s",
+			 100.0 * a->pairs_now / (a->pairs_todo ? a->pairs_todo : 1), t);
 	} else {
 		snprintf(eta, sizeof(eta), ", ETA after the first search");
 	}

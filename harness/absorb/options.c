@@ -49,6 +49,8 @@ static const struct mess_opt absorb_opts[] = {
 	  "lat_mem_rd stride, ladder and row, a multiple of 8 (default 64, lmbench's)" },
 	{ "no-plots", MESS_OPT_FLAG, F(no_plots), 0, 0, 0, NULL,
 	  "do not run gnuplot" },
+	{ "json", MESS_OPT_FLAG, F(json), 0, 0, 0, NULL,
+	  "when done, print summary.json on stdout instead of the directory's name" },
 	{ "strict", MESS_OPT_FLAG, F(strict), 0, 0, 0, NULL,
 	  "exit 2 when the verdict is INVALID (the results are kept)" },
 	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },

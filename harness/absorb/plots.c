@@ -40,22 +40,26 @@ static double model_at(const struct mess_absorb_result *res, unsigned k)
  * plots/absorb.dat: "plot mode k t spread", plot numbering the rows
  * with points; plots/absorb_model.dat: each fitted model at every integer
  * k up to the largest measured ("plot mode k t", a blank line between
- * models); rows and modes go to gnuplot as word lists.
+ * models); plots/absorb_k1.dat: each decided k1 ("plot mode k1 t", t the
+ * point measured there, else the model's); rows and modes go to gnuplot
+ * as word lists.
  */
 static int write_plot_data(const struct absorb_table *t, const char *dir,
 			   char *rows, size_t rowslen)
 {
 	FILE *d = mess_file_open(dir, "absorb.dat", "w");
 	FILE *mf = mess_file_open(dir, "absorb_model.dat", "w");
+	FILE *kf = mess_file_open(dir, "absorb_k1.dat", "w");
 	int np = 0, err = 0;
 	size_t o = 0;
 
-	if (!d || !mf) {
+	if (!d || !mf || !kf) {
 		err = -errno;
 		goto out;
 	}
 	fprintf(d, "# plot mode k time_ns spread_ns\n");
 	fprintf(mf, "# plot mode k time_ns: fitted three-phase model\n");
+	fprintf(kf, "# plot mode k1 time_ns: decided k1 (status ok or none)\n");
 	rows[0] = 0;
 	for (size_t i = 0; i < t->nrows; i++) {
 		const struct row *r = &t->rows[i];
@@ -68,6 +72,7 @@ static int write_plot_data(const struct absorb_table *t, const char *dir,
 			const struct pair *pr = &r->pair[t->modes[j]];
 			const struct mess_absorb_result *res = &pr->res;
 			unsigned km = 0;
+			double tk1 = NAN;
 
 			for (size_t p = 0; p < pr->n; p++) {
 				fprintf(d, "%d %d %u %.6g %.6g\n", np, j,
@@ -75,7 +80,14 @@ static int write_plot_data(const struct absorb_table *t, const char *dir,
 					pr->pts[p].sigma);
 				if (pr->pts[p].k > km)
 					km = pr->pts[p].k;
+				if (pr->pts[p].k == res->k1)
+					tk1 = pr->pts[p].t;
 			}
+			/* A wide or unclear bracket is no point to mark. */
+			if (pr->done && (res->status == MESS_ABSORB_OK ||
+					 res->status == MESS_ABSORB_NONE))
+				fprintf(kf, "%d %d %u %.6g\n", np, j, res->k1,
+					isfinite(tk1) ? tk1 : model_at(res, res->k1));
 			if (!pr->done || (!absorb_has_line(res) && !res->k1_lower_bound))
 				continue;
 			/* Every integer k: the plot's axes are logarithmic. */
@@ -92,6 +104,8 @@ out:
 	if (d && fclose(d) && !err)
 		err = -EIO;
 	if (mf && fclose(mf) && !err)
+		err = -EIO;
+	if (kf && fclose(kf) && !err)
 		err = -EIO;
 	return err ? err : np;
 }

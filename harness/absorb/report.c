@@ -202,9 +202,15 @@ static int write_md(const struct absorb_table *t, const char *dir,
 			if (!pr->done)
 				continue;
 			k1_cell(cell, sizeof(cell), pr);
-			fprintf(f, "| %s | %s | %s | %.3g |", r->id,
-				mess_noise_mode_name(t->modes[j]), cell,
-				k1_rel(t, r, t->modes[j]));
+			fprintf(f, "| %s | %s | %s |", r->id,
+				mess_noise_mode_name(t->modes[j]), cell);
+			/* k1_rel as sure as k1: a bound stays a bound, and an
+			 * undecided k1 (wide, unclear) has none. */
+			if (res->status != MESS_ABSORB_OK && res->status != MESS_ABSORB_NONE)
+				fprintf(f, " – |");
+			else
+				fprintf(f, " %s%.3g |", res->k1_lower_bound ? "≥" : "",
+					k1_rel(t, r, t->modes[j]));
 			if (res->k1_hi)
 				fprintf(f, " [%u, %u) |", res->k1_lo, res->k1_hi);
 			else

@@ -218,6 +218,8 @@ int absorb_state_open(struct mess_absorb *a, int argc, char **argv)
 	int err = mess_rundir_open(&a->rd, "mess absorb", "absorb", a->t.o.out,
 				   a->t.o.resume, ABSORB_POINTS_CSV, argc, argv);
 
+	if (a->t.o.json)
+		a->rd.stdout_file = "summary.json";
 	if (!err && a->t.o.resume[0])
 		err = load_state(a);
 	if (err)

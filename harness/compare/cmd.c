@@ -27,6 +27,7 @@ struct compare_opts {
 	char stat[16];		/* the latency compared: mean or a quantile */
 	double ghz;
 	int no_plots;
+	int json;
 	int help;
 };
 
@@ -44,6 +45,8 @@ static const struct mess_opt opts[] = {
 	  "CPU frequency turning a PROFET set's cycles into ns (default: the set's info.txt/plotter.txt)" },
 	{ "no-plots", MESS_OPT_FLAG, F(no_plots), 0, 0, 0, NULL,
 	  "do not run gnuplot" },
+	{ "json", MESS_OPT_FLAG, F(json), 0, 0, 0, NULL,
+	  "when done, print compare.json on stdout instead of the directory's name" },
 	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
 };
 
@@ -130,6 +133,7 @@ static int apps(int argc, char **argv, double *r, double *bw, size_t *n,
 /* What compare writes into --out: a rerun may replace these, nothing else. */
 static const char *const own_files[] = {
 	MESS_COMPARE_JSON, "compare.md", "meta.json", MESS_RESUME_FILE, ".lock", "plots",
+	"report.html",
 };
 
 static int own_name(const char *name, int in_plots)
@@ -401,6 +405,8 @@ int mess_compare_main(int argc, char **argv)
 			replace_own(o.out);
 		rc = mess_rundir_open(&rd, "mess compare", "compare", o.out, NULL,
 				      MESS_COMPARE_JSON, argc, argv);
+		if (o.json)
+			rd.stdout_file = MESS_COMPARE_JSON;
 		if (rc == -EEXIST)
 			mess_rundir_refused(&rd, rc);
 		else if (rc)

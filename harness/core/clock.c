@@ -28,3 +28,17 @@ void mess_fmt_dur(double s, char *buf, size_t len)
 
 	snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
 }
+
+long mess_utc_span_s(const char *a, const char *b)
+{
+	struct tm ta = { 0 }, tb = { 0 };
+	const char *ea, *eb;
+
+	if (!a || !b)
+		return -1;
+	ea = strptime(a, "%Y-%m-%dT%H:%M:%SZ", &ta);
+	eb = strptime(b, "%Y-%m-%dT%H:%M:%SZ", &tb);
+	if (!ea || !eb || *ea || *eb)
+		return -1;
+	return (long)(timegm(&tb) - timegm(&ta));
+}

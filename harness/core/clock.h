@@ -9,6 +9,9 @@
 double mess_now_ns(void);
 /* Now in UTC: "2026-11-23T14:07:22Z", or compact "20261123T140722Z". */
 void mess_utc_now(char *buf, size_t len, int compact);
+/* Seconds from UTC stamp a to b (both as mess_utc_now writes them, not
+ * compact); -1 when either is not one. */
+long mess_utc_span_s(const char *a, const char *b);
 /* Seconds as m:ss, for progress lines. */
 void mess_fmt_dur(double s, char *buf, size_t len);
 

@@ -1,10 +1,48 @@
 // SPDX-License-Identifier: MIT
 /* compare.md: the comparison for people, one column per set. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/compare_files.h"
+#include "core/html.h"
+
+/* What a set's own files say of its CPU, memory and theoretical peak: a
+ * run's meta.json (CPU), a public set's system.md and plotter.txt. */
+struct set_hw {
+	char cpu[128], mem[128], peak_how[256];
+	double peak_gbs;	/* NAN: unknown */
+};
+
+static void set_hw(const struct mess_set_info *in, struct set_hw *h)
+{
+	char dir[PATH_MAX], type[64] = "", mts[32] = "", ch[32] = "";
+	struct stat st;
+	char *slash;
+
+	snprintf(dir, sizeof(dir), "%s", in->path);
+	/* A set read from a file (memory_curves.csv): its directory. */
+	if (!stat(dir, &st) && !S_ISDIR(st.st_mode) && (slash = strrchr(dir, '/')))
+		*slash = '\0';
+	snprintf(h->cpu, sizeof(h->cpu), "%s", in->cpu_model);
+	if (!h->cpu[0] && mess_system_md_field(dir, "Model", h->cpu, sizeof(h->cpu)))
+		snprintf(h->cpu, sizeof(h->cpu), "unknown");
+	mess_system_md_field(dir, "Type", type, sizeof(type));
+	mess_system_md_field(dir, "Freq (MT/s)", mts, sizeof(mts));
+	mess_system_md_field(dir, "Channels / Socket", ch, sizeof(ch));
+	if (type[0])
+		snprintf(h->mem, sizeof(h->mem), "%s%s%s%s%s", type,
+			 mts[0] ? ", " : "", mts, mts[0] ? " MT/s" : "",
+			 ch[0] ? "" : "");
+	else
+		snprintf(h->mem, sizeof(h->mem), "unknown");
+	if (type[0] && ch[0])
+		snprintf(h->mem + strlen(h->mem), sizeof(h->mem) - strlen(h->mem),
+			 ", %s channels per socket", ch);
+	h->peak_gbs = mess_plotter_peak_gbs(dir, h->peak_how, sizeof(h->peak_how));
+}
 
 /* "123.4 (interpolated)", or "n/a" when there is no answer. */
 static const char *fv(char *b, size_t l, struct mess_cmp_val v, int dec,
@@ -68,13 +106,21 @@ static void sets(const struct mess_compare_ctx *c, FILE *f)
 {
 	size_t bad = 0;
 
-	fprintf(f, "\n| set | read from | layout | CPU | verdict |\n|---|---|---|---|---|\n");
+	fprintf(f, "\n| set | read from | layout | CPU | memory | theoretical peak | verdict |\n|---|---|---|---|---|---|---|\n");
 	for (size_t i = 0; i < c->n; i++) {
 		const struct mess_set_info *in = c->sets[i].info;
+		struct set_hw h;
 
-		fprintf(f, "| %s | `%s` | %s | %s | ", c->labels[i], in->path,
-			in->kind_name ? in->kind_name : "?",
-			in->cpu_model[0] ? in->cpu_model : "unknown");
+		set_hw(in, &h);
+		fprintf(f, "| %s | `%s` | %s | ", c->labels[i], in->path,
+			in->kind_name ? in->kind_name : "?");
+		cell(f, h.cpu);
+		fprintf(f, " | ");
+		cell(f, h.mem);
+		if (isfinite(h.peak_gbs))
+			fprintf(f, " | %.1f GB/s (%s) | ", h.peak_gbs, h.peak_how);
+		else
+			fprintf(f, " | unknown | ");
 		verdict(c, f, i);
 		fprintf(f, " |\n");
 		bad += !strcmp(mess_compare_verdict(c, i), "INVALID");
@@ -88,7 +134,8 @@ static void sets(const struct mess_compare_ctx *c, FILE *f)
 		if (said && i + 1 == c->n)
 			fprintf(f, ".\n");
 	}
-	fprintf(f, "\nVerdict: whether each run can be trusted (its meta.json `quality`, results/README.md), with its first reason when not PASS.\n");
+	fprintf(f, "\nCPU and memory: a run's meta.json, a public set's system.md; theoretical peak: its plotter.txt (MEM_FREQ x N_CHANNELS x BUS_WIDTH / 8), unknown where its files do not give it.  "
+		   "Verdict: whether each run can be trusted (its meta.json `quality`, results/README.md), with its first reason when not PASS.\n");
 	for (size_t i = 0; bad && i < c->n; i++)
 		if (!strcmp(mess_compare_verdict(c, i), "INVALID"))
 			fprintf(f, "\n**%s is INVALID**: its run broke the rules a trusted run keeps; its figures below are not to be believed.\n",
@@ -113,6 +160,17 @@ static void summary(const struct mess_compare_ctx *c, FILE *f)
 	fprintf(f, "\n| maximum bandwidth [GB/s] |");
 	for (size_t i = 0; i < c->n; i++)
 		fprintf(f, " %.1f |", c->cmp.set[i].max_bw_gbs);
+	fprintf(f, "\n| maximum bandwidth, %% of the theoretical peak |");
+	for (size_t i = 0; i < c->n; i++) {
+		struct set_hw h;
+
+		set_hw(c->sets[i].info, &h);
+		if (isfinite(h.peak_gbs))
+			fprintf(f, " %.0f %% of %.1f GB/s |",
+				100 * c->cmp.set[i].max_bw_gbs / h.peak_gbs, h.peak_gbs);
+		else
+			fprintf(f, " unknown (no peak in its files) |");
+	}
 	fprintf(f, "\n| saturated bandwidth range [GB/s] |");
 	for (size_t i = 0; i < c->n; i++) {
 		const struct mess_cmp_set *s = &c->cmp.set[i];
@@ -163,6 +221,40 @@ static void shares(const struct mess_compare_ctx *c, FILE *f)
 	}
 }
 
+static int extrapolated(struct mess_cmp_val v)
+{
+	return v.src >= 0 && (v.src & (MESS_SRC_EXTRAP_BW | MESS_SRC_EXTRAP_READ));
+}
+
+/*
+ * The answer in one sentence, from figures each set measured: its
+ * maximum bandwidth (the family's highest point) and its unloaded latency,
+ * against the first set's; an INVALID set is said first.
+ */
+static void one_sentence(const struct mess_compare_ctx *c, FILE *f)
+{
+	const struct mess_cmp_set *z = &c->cmp.set[0];
+
+	fprintf(f, "\n**In one sentence:** ");
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(mess_compare_verdict(c, i), "INVALID"))
+			fprintf(f, "%s is INVALID, so its figures are not to be believed; ", c->labels[i]);
+	for (size_t i = 1; i < c->n; i++) {
+		const struct mess_cmp_set *s = &c->cmp.set[i];
+		double r = s->max_bw_gbs / z->max_bw_gbs;
+
+		fprintf(f, "%s%s reaches %.2fx the maximum bandwidth of %s (%.1f against %.1f GB/s, measured)",
+			i > 1 ? "; " : "", c->labels[i], r, c->labels[0],
+			s->max_bw_gbs, z->max_bw_gbs);
+		if (isfinite(s->unloaded_ns) && isfinite(z->unloaded_ns))
+			fprintf(f, " at %.2fx its unloaded latency (%.1f against %.1f ns)",
+				s->unloaded_ns / z->unloaded_ns, s->unloaded_ns, z->unloaded_ns);
+		else
+			fprintf(f, " (an unloaded latency is unknown)");
+	}
+	fprintf(f, ".\n");
+}
+
 static void ratios(const struct mess_compare_ctx *c, FILE *f)
 {
 	const struct mess_cmp_set *z = &c->cmp.set[0];
@@ -180,18 +272,52 @@ static void ratios(const struct mess_compare_ctx *c, FILE *f)
 				s->sat_bw_max_gbs / z->sat_bw_max_gbs);
 		fprintf(f, ".\n");
 	}
+	/* Headline ratios from figures both sets measured (or interpolated
+	 * between their points); a ratio with an extrapolated side goes
+	 * below, apart and marked. */
+	fprintf(f, "\nFrom measured or interpolated figures only (an extrapolated one is in the list below):\n");
 	fprintf(f, "\n| read %% | set |");
 	fprintf(f, " maximum bandwidth | latency at the common bandwidth | bandwidth at 2x unloaded |\n|---|---|---|---|---|\n");
 	for (size_t k = 0; k < MESS_CMP_NSHARES; k++)
 		for (size_t i = 1; i < c->n; i++) {
 			const struct mess_cmp_set *s = &c->cmp.set[i];
+			struct mess_cmp_val v[3] = {
+				mess_cmp_ratio(s->max_bw[k], z->max_bw[k]),
+				mess_cmp_ratio(s->lat_common[k], z->lat_common[k]),
+				mess_cmp_ratio(s->bw_2x[k], z->bw_2x[k]),
+			};
 
 			fprintf(f, "| %.0f | %s / %s |", mess_cmp_shares[k],
 				c->labels[i], c->labels[0]);
-			fprintf(f, " %s |", fv(b, sizeof(b), mess_cmp_ratio(s->max_bw[k], z->max_bw[k]), 2, "x"));
-			fprintf(f, " %s |", fv(b, sizeof(b), mess_cmp_ratio(s->lat_common[k], z->lat_common[k]), 2, "x"));
-			fprintf(f, " %s |\n", fv(b, sizeof(b), mess_cmp_ratio(s->bw_2x[k], z->bw_2x[k]), 2, "x"));
+			for (int j = 0; j < 3; j++)
+				fprintf(f, " %s |", extrapolated(v[j]) ? "extrapolated: below" :
+					fv(b, sizeof(b), v[j], 2, "x"));
+			fprintf(f, "\n");
 		}
+	fprintf(f, "\nExtrapolated ratios (a side beyond its set's measured bandwidth or read shares: the model's line, not a measurement; no headline):\n\n");
+	static const char *const what[3] = { "maximum bandwidth", "latency at the common bandwidth",
+					     "bandwidth at 2x unloaded" };
+	int any = 0;
+
+	for (size_t k = 0; k < MESS_CMP_NSHARES; k++)
+		for (size_t i = 1; i < c->n; i++) {
+			const struct mess_cmp_set *s = &c->cmp.set[i];
+			struct mess_cmp_val v[3] = {
+				mess_cmp_ratio(s->max_bw[k], z->max_bw[k]),
+				mess_cmp_ratio(s->lat_common[k], z->lat_common[k]),
+				mess_cmp_ratio(s->bw_2x[k], z->bw_2x[k]),
+			};
+
+			for (int j = 0; j < 3; j++)
+				if (extrapolated(v[j])) {
+					fprintf(f, "- *%.0f %% reads, %s / %s, %s: %s*\n",
+						mess_cmp_shares[k], c->labels[i], c->labels[0],
+						what[j], fv(b, sizeof(b), v[j], 2, "x"));
+					any = 1;
+				}
+		}
+	if (!any)
+		fprintf(f, "- none\n");
 }
 
 static void apps(const struct mess_compare_ctx *c, FILE *f)
@@ -220,10 +346,11 @@ int mess_compare_write_md(const struct mess_compare_ctx *c, FILE *f)
 	for (size_t i = 0; i < c->n; i++)
 		fprintf(f, "%s %s", i ? " vs" : "", c->labels[i]);
 	fprintf(f, "\n");
+	one_sentence(c, f);
 	sets(c, f);
 	fprintf(f, "\n## Measured differently\n\n");
 	if (!c->nwarn)
-		fprintf(f, "No difference in how the sets were measured, as far as their files say.\n");
+		fprintf(f, "The method (bandwidth source, huge pages, cores, chase stride and window, tool, latency unit) does not differ where the sets' files say it (a value a file does not give is no difference); what was measured may: the CPU and memory above.\n");
 	for (size_t w = 0; w < c->nwarn; w++)
 		fprintf(f, "- **warning**: %s\n", c->warn[w]);
 	summary(c, f);

@@ -128,8 +128,25 @@ int mess_ladder_write(const struct mess_ladder *l, const char *dir,
 	return err ? err : write_summary(l, dir, cpu_model);
 }
 
+/* A buffer size as people write it: 512 B, 16 KiB, 1.5 MiB (not "0 KiB"). */
+static const char *size_str(unsigned long long b, char *buf)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)b;
+	int u = 0;
+
+	while (v >= 1024 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, 32, "%.4g %s", v, unit[u]);
+	return buf;
+}
+
 void mess_ladder_md(const struct mess_ladder *l, FILE *f)
 {
+	char lo[32], hi[32];
+
 	fprintf(f, "\n## Latency ladder (lat_mem_rd, %llu B stride, random order)\n\n",
 		(unsigned long long)l->o.stride);
 	if (!l->plat_ok) {
@@ -147,10 +164,8 @@ void mess_ladder_md(const struct mess_ladder *l, FILE *f)
 				(unsigned long long)(p->cap_bytes >> 10));
 		else
 			fprintf(f, "| memory | |");
-		fprintf(f, " %llu KiB – %llu KiB | %u | %.3g | %.2f |",
-			(unsigned long long)(p->lo >> 10),
-			(unsigned long long)(p->hi >> 10), p->npts, p->lat_ns,
-			p->spread);
+		fprintf(f, " %s – %s | %u | %.3g | %.2f |", size_str(p->lo, lo),
+			size_str(p->hi, hi), p->npts, p->lat_ns, p->spread);
 		if (p->edge_bytes)
 			fprintf(f, " %llu KiB |", (unsigned long long)(p->edge_bytes >> 10));
 		else

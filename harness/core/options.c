@@ -349,8 +349,26 @@ int mess_opts_parse_pos(const struct mess_opt *opts, size_t nopts, void *cfg,
 			    !strncmp(opts[j].name, a, nl))
 				o = &opts[j];
 		if (!o) {
+			const char *best = NULL;
+			size_t bd = SIZE_MAX;
+
+			for (size_t j = 0; j < nopts; j++) {
+				size_t d = mess_edit_distance(a, nl, opts[j].name);
+
+				/* A start of a name counts as close. */
+				if (nl >= 3 && !strncmp(opts[j].name, a, nl))
+					d = 1;
+				if (d < bd) {
+					bd = d;
+					best = opts[j].name;
+				}
+			}
 			mess_opt_quote(a, nl, q, sizeof(q));
-			snprintf(err, errlen, "unknown option '--%s' (see --help)", q);
+			if (best && mess_close_enough(bd, nl))
+				snprintf(err, errlen, "unknown option '--%s' (did you mean --%s? see --help)",
+					 q, best);
+			else
+				snprintf(err, errlen, "unknown option '--%s' (see --help)", q);
 			return -EINVAL;
 		}
 		if (a[nl] == '=')
@@ -399,4 +417,42 @@ void mess_opts_print(FILE *f, const struct mess_opt *opts, size_t nopts)
 		fprintf(f, "\nNumbers are decimal, with an optional fraction and exponent (1000, 0.25,\n"
 			   "1e6); sizes take K, M, G or T (powers of 1024).  Every value and list item\n"
 			   "must be non-empty, and a list must not give an item twice.\n");
+}
+
+/* Optimal string alignment: insertions, deletions, substitutions and
+ * swaps of neighbours cost 1 ("quikc" is 1 from "quick"). */
+size_t mess_edit_distance(const char *a, size_t al, const char *b)
+{
+	size_t bl = strlen(b), d[3][64], *p2 = d[0], *p1 = d[1], *c = d[2];
+
+	if (al >= 63 || bl >= 63)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= bl; j++)
+		p1[j] = j;
+	for (size_t i = 1; i <= al; i++) {
+		c[0] = i;
+		for (size_t j = 1; j <= bl; j++) {
+			size_t cost = a[i - 1] != b[j - 1], v = p1[j - 1] + cost;
+
+			if (p1[j] + 1 < v)
+				v = p1[j] + 1;
+			if (c[j - 1] + 1 < v)
+				v = c[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && p2[j - 2] + 1 < v)
+				v = p2[j - 2] + 1;
+			c[j] = v;
+		}
+		size_t *t = p2;
+
+		p2 = p1;
+		p1 = c;
+		c = t;
+	}
+	return p1[bl];
+}
+
+int mess_close_enough(size_t dist, size_t len)
+{
+	return dist <= 2 && dist * 3 <= len;
 }

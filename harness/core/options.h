@@ -54,6 +54,11 @@ int mess_opts_parse_pos(const struct mess_opt *opts, size_t nopts, void *cfg,
 /* One help line per option, and how numbers are written when it has
  * numeric options. */
 void mess_opts_print(FILE *f, const struct mess_opt *opts, size_t nopts);
+/* For "did you mean": the edit distance of a[0..al) and b (swapped
+ * neighbours count 1; SIZE_MAX past 62 characters), and whether a
+ * distance is close enough to suggest for a word of len characters. */
+size_t mess_edit_distance(const char *a, size_t al, const char *b);
+int mess_close_enough(size_t dist, size_t len);
 /* Whether argv[1..] holds --name: presets (--quick) apply before the rest. */
 int mess_opts_given(int argc, char **argv, const char *name);
 

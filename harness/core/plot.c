@@ -70,7 +70,7 @@ static int write_dat(const char *path, const struct mess_family *f)
 		free(order);
 		return ret;
 	}
-	fputs("# bw_gbs lat_ns read_pct store_pct(-1: unknown)\n", fp);
+	fputs("# bw_gbs lat_ns read_pct store_pct(-1: unknown) flagged(0/1)\n", fp);
 	for (i = 0; i < f->n; i++) {
 		const struct mess_curve *c = &f->curves[order[i]];
 		long store = c->store_pct == MESS_STORE_PCT_UNKNOWN ?
@@ -94,11 +94,11 @@ static int write_dat(const char *path, const struct mess_family *f)
 			const struct mess_point *p = &c->pts[idx[j]];
 
 			if (isfinite(c->read_pct))
-				fprintf(fp, "%.6f %.4f %.3f %ld\n", p->bw_gbs,
-					p->lat_ns, c->read_pct, store);
+				fprintf(fp, "%.6f %.4f %.3f %ld %d\n", p->bw_gbs,
+					p->lat_ns, c->read_pct, store, !!p->flags);
 			else
-				fprintf(fp, "%.6f %.4f NaN %ld\n", p->bw_gbs,
-					p->lat_ns, store);
+				fprintf(fp, "%.6f %.4f NaN %ld %d\n", p->bw_gbs,
+					p->lat_ns, store, !!p->flags);
 		}
 	}
 	if (ferror(fp))
@@ -279,12 +279,14 @@ struct plot_paths {
 	char dir[PATH_MAX - 16];	/* room for the names appended to it */
 	char dat[PATH_MAX], base[PATH_MAX], png[PATH_MAX], svg[PATH_MAX];
 	char log[PATH_MAX];
-	char qdat[2 * PATH_MAX], qbase[2 * PATH_MAX], qtitle[512];
-	char expr[5 * PATH_MAX + 640];
+	char qdat[2 * PATH_MAX], qbase[2 * PATH_MAX], qtitle[512], qsub[512];
+	char line1[512];
+	char expr[5 * PATH_MAX + 1280];
 };
 
 int mess_plot(const char *rundir, const struct mess_family *f,
-	      double unloaded_ns, const char *title, char *err, size_t errlen)
+	      double unloaded_ns, double peak_gbs, const char *title,
+	      char *err, size_t errlen)
 {
 	struct plot_paths *pp;
 	int ret;
@@ -329,12 +331,19 @@ int mess_plot(const char *rundir, const struct mess_family *f,
 	}
 	mess_gp_quote(pp->qdat, sizeof(pp->qdat), pp->dat);
 	mess_gp_quote(pp->qbase, sizeof(pp->qbase), pp->base);
-	mess_gp_quote(pp->qtitle, sizeof(pp->qtitle), title ? title : "");
+	/* Two lines: what was measured, then how. */
+	snprintf(pp->line1, sizeof(pp->line1), "%.*s",
+		 title ? (int)strcspn(title, "\n") : 0, title ? title : "");
+	mess_gp_quote(pp->qtitle, sizeof(pp->qtitle), pp->line1);
+	mess_gp_quote(pp->qsub, sizeof(pp->qsub),
+		      title && strchr(title, '\n') ? strchr(title, '\n') + 1 : "");
 	if (!isfinite(unloaded_ns) || unloaded_ns < 0.0)
 		unloaded_ns = 0.0;
+	if (!isfinite(peak_gbs) || peak_gbs < 0.0)
+		peak_gbs = 0.0;
 	snprintf(pp->expr, sizeof(pp->expr),
-		 "datafile='%s'; outbase='%s'; unloaded=%.3f; plottitle='%s'",
-		 pp->qdat, pp->qbase, unloaded_ns, pp->qtitle);
+		 "datafile='%s'; outbase='%s'; unloaded=%.3f; peak=%.3f; plottitle='%s'; plotsub='%s'",
+		 pp->qdat, pp->qbase, unloaded_ns, peak_gbs, pp->qtitle, pp->qsub);
 	/* Stale images must not pass for new ones if gnuplot fails. */
 	unlink(pp->png);
 	unlink(pp->svg);

@@ -9,22 +9,26 @@
 
 /*
  * Write <rundir>/plots/curves.dat (one gnuplot index block per non-empty
- * curve, two blank lines apart; columns bw_gbs lat_ns read_pct store_pct,
- * store_pct -1 when unknown, rows in increasing pressure) and render it
+ * curve, two blank lines apart; columns bw_gbs lat_ns read_pct store_pct
+ * flagged, store_pct -1 when unknown, flagged 1 for a point that still
+ * breaks a rule, rows in increasing pressure) and render it
  * with plots/curves.gp into <rundir>/plots/curves.png and curves.svg.
  * gnuplot's output goes to <rundir>/plots/gnuplot.log.
  *
  * curves.gp is the data file plots/curves.gp (mess_data_file: installed
  * under <prefix>/share/mess, staged under build/<arch>/share/mess).
  *
- * unloaded_ns <= 0 or NAN draws no unloaded-latency line; title may be NULL.
+ * unloaded_ns <= 0 or NAN draws no unloaded-latency line, peak_gbs <= 0
+ * or NAN no theoretical-peak line; title may be NULL, and its text after
+ * a first "\n" is a second, smaller line.
  * Returns 0; -ENOENT when gnuplot or curves.gp is missing (curves.dat is
  * still written; plotting is optional, the caller only reports it);
  * -ENODATA when no curve has a point; -EIO when gnuplot fails; other
  * -errno.  err (may be NULL) says why.
  */
 int mess_plot(const char *rundir, const struct mess_family *f,
-	      double unloaded_ns, const char *title, char *err, size_t errlen);
+	      double unloaded_ns, double peak_gbs, const char *title,
+	      char *err, size_t errlen);
 
 /*
  * Run gnuplot -e expr on the script `name`, found as curves.gp is, with

@@ -12,6 +12,7 @@
 
 #include "core/buildinfo.h"
 #include "core/clock.h"
+#include "core/html.h"
 #include "core/isa.h"
 #include "core/util.h"
 #include "mess/parse.h"
@@ -293,11 +294,46 @@ int mess_rundir_write_meta(struct mess_rundir *d, json_t *meta, int complete)
 	return mess_json_write(d->dir, "meta.json", meta);
 }
 
+/* --json: the file, whole, on stdout; -EIO when it cannot be read (it
+ * was written a moment ago). */
+static int print_file(const struct mess_rundir *d)
+{
+	char path[PATH_MAX + 64], buf[8192];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", d->dir, d->stdout_file);
+	f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "%s: --json: cannot read %s: %s\n", d->cmd, path,
+			strerror(errno));
+		return -EIO;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), f)))
+		fwrite(buf, 1, n, stdout);
+	fclose(f);
+	return 0;
+}
+
+/* report.html from the files just written (a partial run's too): a view
+ * of the results, so a failure is said and changes no exit status. */
+static int write_report(const struct mess_rundir *d)
+{
+	char err[PATH_MAX + 128];
+	int ret = mess_html_report(d->dir, NULL, 0, err, sizeof(err));
+
+	if (ret)
+		fprintf(stderr, "%s: warning: report.html not written: %s\n",
+			d->cmd, err);
+	return ret;
+}
+
 int mess_rundir_end(const struct mess_rundir *d, int rc, int frc)
 {
 	int again = resumes(d->cmd);
 
 	if (rc == -EINTR) {
+		write_report(d);
 		if (again)
 			fprintf(stderr, "%s: interrupted; partial result in %s (continue with %s --resume %s)\n",
 				d->cmd, d->dir, d->cmd, d->dir);
@@ -330,7 +366,11 @@ int mess_rundir_end(const struct mess_rundir *d, int rc, int frc)
 			e == -ENOSPC && again ? d->dir : "");
 		return e;
 	}
+	if (!write_report(d))
+		fprintf(stderr, "%s: open %s/report.html\n", d->cmd, d->dir);
 	fprintf(stderr, "%s: done: %s\n", d->cmd, d->dir);
+	if (d->stdout_file)
+		return print_file(d);
 	printf("%s\n", d->dir);
 	return 0;
 }

@@ -39,6 +39,9 @@ struct mess_rundir {
 	json_t *state;
 	int lock;		/* fd + 1 of .lock, held while open; 0: none */
 	char why[2 * PATH_MAX + 320];	/* a refusal said by mess_rundir_refused */
+	/* --json: the file mess_rundir_end prints on stdout when done
+	 * (summary.json), instead of the directory's name; NULL: the name. */
+	const char *stdout_file;
 };
 
 /* In every run directory: flock()ed by the one process that writes it,

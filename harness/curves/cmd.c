@@ -302,6 +302,7 @@ int mess_curves_main(int argc, char **argv)
 	struct mess_run *r = &run;
 	/* Room for the longest message: --cores quotes the whole list. */
 	char err[sizeof(run.cfg.cores) + 256];
+	double prev_unloaded = 0;
 	int rc;
 
 	if (mess_options_parse(&r->cfg, argc, argv, err, sizeof(err))) {
@@ -391,11 +392,24 @@ int mess_curves_main(int argc, char **argv)
 	 * gigabytes are allocated and faulted in. */
 	rc = mess_rundir_open(&r->rd, "mess", "", r->cfg.out, r->cfg.resume,
 			      "curves.csv", argc, argv);
+	if (r->cfg.json)
+		r->rd.stdout_file = "summary.json";
 	if (rc == -EEXIST || rc == -EALREADY || rc == -EPROTO ||
 	    (rc == -EINVAL && r->cfg.resume[0])) {
 		rc = mess_rundir_refused(&r->rd, rc);
 		mess_rundir_close(&r->rd);
 		return rc;
+	}
+	/* The earlier session's unloaded latency, before meta.json is
+	 * rewritten: a resumed run measures it again, and says so. */
+	if (!rc && r->cfg.resume[0]) {
+		char mp[PATH_MAX + 16];
+		json_t *old;
+
+		snprintf(mp, sizeof(mp), "%.*s/meta.json", PATH_MAX - 1, r->rd.dir);
+		old = json_load_file(mp, 0, NULL);
+		prev_unloaded = json_number_value(json_object_get(old, "unloaded_ns"));
+		json_decref(old);
 	}
 	if (!rc) {
 		warn_start(r);
@@ -435,6 +449,9 @@ int mess_curves_main(int argc, char **argv)
 			r->unloaded_ns, r->unloaded_std_ns,
 			r->cfg.window ? "TLB-window" : "random",
 			r->unloaded_random_ns);
+		if (prev_unloaded > 0)
+			fprintf(stderr, "mess: --resume: the unloaded latency was measured again: %.1f ns, the earlier session's %.1f ns; every curve is read against the new one\n",
+				r->unloaded_ns, prev_unloaded);
 		mess_tail_open(r);
 		rc = mess_sweep(r);
 		/* The yardstick again, at the end: a machine that changed

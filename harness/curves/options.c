@@ -62,6 +62,8 @@ static const struct mess_opt mess_cfg_opts[] = {
 	  "with --replay: share of points whose every window is disturbed (default 0)" },
 	{ "no-plots", MESS_OPT_FLAG, F(no_plots), 0, 0, 0, NULL,
 	  "do not run gnuplot" },
+	{ "json", MESS_OPT_FLAG, F(json), 0, 0, 0, NULL,
+	  "when done, print summary.json on stdout instead of the directory's name" },
 	{ "strict", MESS_OPT_FLAG, F(strict), 0, 0, 0, NULL,
 	  "exit 2 when the verdict is INVALID (the results are kept)" },
 	{ "list", MESS_OPT_FLAG, F(list), 0, 0, 0, NULL,

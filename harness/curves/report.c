@@ -378,6 +378,27 @@ int mess_run_write_meta(struct mess_run *r, int complete)
 }
 
 
+/* Where and how, right under the verdict: host, CPU, memory, date, run
+ * time, cores. */
+static void how_md(FILE *f, const struct mess_run *r)
+{
+	json_t *mem = mess_memsel_json(&r->mem);
+	const char *kind = json_string_value(json_object_get(mem, "kind"));
+	long secs = mess_utc_span_s(r->rd.start_utc, r->rd.end_utc);
+	char host[128] = "";
+
+	gethostname(host, sizeof(host) - 1);
+	fprintf(f, "\n**Measured** on %s (%s), memory node %d (%s), %s",
+		host, r->topo.cpu_model, r->node, kind ? kind : "kind unknown",
+		r->rd.start_utc);
+	if (secs >= 0)
+		fprintf(f, ", in %ld min %02ld s", secs / 60, secs % 60);
+	fprintf(f, "; %d generator core%s of the machine's %d and a chase core; generator variant %s; huge pages %s.\n",
+		r->ngen, r->ngen == 1 ? "" : "s", r->topo.ncores, r->var->name,
+		mess_hp_name(r->chase.hp));
+	json_decref(mem);
+}
+
 static int write_summary(struct mess_run *r, int complete)
 {
 	struct mess_summary s;
@@ -420,15 +441,31 @@ static int write_summary(struct mess_run *r, int complete)
 	if (r->replay)
 		fprintf(f, "**%s** (meta.json `replay`).\n\n", mess_replay_banner(r));
 	fprintf(f, "# %s\n\n", title);
-	mess_memsel_md(f, &r->mem);
 	mess_run_quality_md(f, r);
+	how_md(f, r);
+	/* How the node was chosen (the rule), for a machine that has one. */
+	if (!r->replay) {
+		fputc('\n', f);
+		mess_memsel_md(f, &r->mem);
+	}
+	/* The caveat that qualifies every bandwidth below, before them. */
+	fprintf(f, "\n**Bandwidth is %s**%s\n",
+		BW_SOURCE, r->dram.fam ?
+		": the memory controllers' counts over each chase window." :
+		": the generators' declared bytes over each chase window, not the memory controllers' counts (meta.json `bw_accounting`; `mess counters` says why no counter). "
+		"What the memory itself moved was not measured.");
 	mess_summary_write_md(f, &s, "Curves");
+	if (!r->var->table[0].nontemporal)
+		fputs("\nRead shares are the memory's: ordinary stores read each line before writing it (write-allocate), so a mix of 50 % stores moves two reads per write, 66.7 % read, and 100 % stores is 50 % read; no curve lies below ~50 % reads (a non-temporal variant, --variant nt, measures lower shares).\n", f);
 	fprintf(f, "\nUnloaded latency: %.1f ns, standard deviation %.1f ns over %u repeats (%s chase).\n"
 		   "Unloaded latency, fully random chase over the whole buffer (page walks included): %.1f ns (sd %.1f ns).\n"
-		   "Bandwidth is %s: see meta.json `bw_accounting`; per-point latency spread is `lat_ns_std` in curves.csv.\n",
+		   "Per-point latency spread is `lat_ns_std` in curves.csv.\n",
 		r->unloaded_ns, r->unloaded_std_ns, r->unloaded_repeats,
 		r->cfg.window ? "TLB-window" : "fully random",
-		r->unloaded_random_ns, r->unloaded_random_std_ns, BW_SOURCE);
+		r->unloaded_random_ns, r->unloaded_random_std_ns);
+	if (!r->cfg.no_plots)
+		fputs("\n![The curve family](plots/curves.png)\n\n"
+		      "Everything on one page: report.html (open it in a browser).\n", f);
 	if (!r->replay)
 		mess_run_counters_md(f, r);
 	mess_tail_md(f, r);
@@ -502,7 +539,7 @@ static void export_mess(struct mess_run *r)
 
 int mess_run_finish(struct mess_run *r, int complete)
 {
-	char title[300], err_s[240];
+	char title[600], err_s[240], host[128] = "";
 	int err;
 
 	mess_family_sort_store(&r->fam);
@@ -530,10 +567,16 @@ int mess_run_finish(struct mess_run *r, int complete)
 		snprintf(r->plots_note, sizeof(r->plots_note),
 			 "skipped: --no-plots");
 	} else if (!err) {
-		snprintf(title, sizeof(title), "%s%s", r->topo.cpu_model,
-			 complete ? "" : " (partial)");
+		/* What was measured, then how: a figure that travels alone
+		 * (a paper, a slide) still says it. */
+		gethostname(host, sizeof(host) - 1);
+		snprintf(title, sizeof(title),
+			 "%s on %s, memory node %d%s\n%.10s, %d of %d cores generating, %s, bandwidth %s",
+			 r->topo.cpu_model, host, r->node,
+			 complete ? "" : " (partial)", r->rd.start_utc, r->ngen,
+			 r->topo.ncores, r->var->name, BW_SOURCE);
 		err_s[0] = 0;
-		if (mess_plot(r->rd.dir, &r->fam, r->unloaded_ns, title, err_s,
+		if (mess_plot(r->rd.dir, &r->fam, r->unloaded_ns, r->cfg.peak_gbs, title, err_s,
 			      sizeof(err_s)))
 			snprintf(r->plots_note, sizeof(r->plots_note),
 				 "skipped: %s", err_s[0] ? err_s : "gnuplot failed");

@@ -36,6 +36,7 @@ struct mess_cfg {
 	int list;
 	int help;
 	int no_plots;
+	int json;	/* summary.json on stdout when done */
 	int strict;	/* an INVALID verdict exits 2 */
 	uint64_t points;	/* minimum points per curve */
 	uint64_t repeats;

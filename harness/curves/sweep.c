@@ -72,12 +72,18 @@ static int measure_nop(struct mess_run *r, struct mix_ctx *m, uint64_t nop)
 
 	eta = per * (double)(left > 0 ? left : 0);
 	fmt_eta(etabuf, sizeof(etabuf), eta);
+	/* Share of the points expected that are done: an estimate, like
+	 * the ETA (a curve may need more points than expected). */
+	double total = (double)m->nmix * (double)expected_points(r);
+	double done_pct = total > 0 ? 100.0 * (total - (left > 0 ? left : 0)) / total : 0;
+
+	done_pct = done_pct < 0 ? 0 : done_pct > 100 ? 100 : done_pct;
 	mess_qflags_str(p.flags, flags, sizeof(flags));
 	fprintf(stderr,
-		"[mix %u/%u: %3u%% stores] point %2zu nop %7llu: %8.2f GB/s %8.1f ns (+-%.1f)%s%s%s | ETA %s\n",
+		"[mix %u/%u: %3u%% stores] point %2zu nop %7llu: %8.2f GB/s %8.1f ns (+-%.1f)%s%s%s | %3.0f %% | ETA %s\n",
 		m->idx + 1, m->nmix, m->store_pct, m->c->n,
 		(unsigned long long)nop, p.bw_gbs, p.lat_ns, p.lat_ns_std,
-		flags[0] ? " [" : "", flags, flags[0] ? "]" : "", etabuf);
+		flags[0] ? " [" : "", flags, flags[0] ? "]" : "", done_pct, etabuf);
 	return 0;
 }
 

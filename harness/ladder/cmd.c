@@ -35,6 +35,7 @@ struct ladder_opts {
 	struct mess_memsel mem;	/* --mem-node resolved */
 	int quick;
 	int no_plots;
+	int json;
 	int strict;
 	int help;
 };
@@ -59,6 +60,8 @@ static const struct mess_opt opts[] = {
 	  "NUMA node of the buffer: its number, or a kind (hbm, cxl, ...) for the nearest node of it (see mess nodes; default: the core's own)" },
 	{ "no-plots", MESS_OPT_FLAG, F(no_plots), 0, 0, 0, NULL,
 	  "do not run gnuplot" },
+	{ "json", MESS_OPT_FLAG, F(json), 0, 0, 0, NULL,
+	  "when done, print summary.json on stdout instead of the directory's name" },
 	{ "strict", MESS_OPT_FLAG, F(strict), 0, 0, 0, NULL,
 	  "exit 2 when the verdict is INVALID (the results are kept)" },
 	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
@@ -272,6 +275,8 @@ int mess_ladder_main(int argc, char **argv)
 	 * its one line without the look's warnings. */
 	rc = mess_rundir_open(&rd, "mess ladder", "ladder", o.out, NULL,
 			      MESS_LADDER_CSV, argc, argv);
+	if (o.json)
+		rd.stdout_file = "summary.json";
 	if (rc == -EEXIST)
 		mess_rundir_refused(&rd, rc);
 	else if (rc)

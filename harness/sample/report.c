@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/plot.h"
 #include "core/util.h"
@@ -280,6 +281,16 @@ static json_t *recommend_json(const struct sample_advice *r)
 	return j;
 }
 
+/* Whether any point lost anything: without, the losses figure would be
+ * all zero, and is not drawn (summary.md says so). */
+static int any_loss(const struct sample_point *pt, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (pt[i].collisions || pt[i].lost || pt[i].throttled)
+			return 1;
+	return 0;
+}
+
 static int write_summary(const char *dir, const struct sample_ctx *x, const char *wl,
 			 const struct sample_point *pt, int n, int complete)
 {
@@ -336,6 +347,8 @@ static int write_summary(const char *dir, const struct sample_ctx *x, const char
 	if (ra >= 0)
 		fprintf(f, "Aux buffer: %" PRId64 " pages, the smallest within 1 point of the best accuracy at %s.\n",
 			ra, threads_s(pt[0].threads, th, sizeof(th)));
+	if (!any_loss(pt, n))
+		fprintf(f, "\nNo point lost a record, collided in the aux buffer or was throttled: plots/sample-losses is not drawn (it would be all zero).\n");
 	fprintf(f, "\nFiles: sample.csv, latency.csv (per level, log2 latency bins), regions.csv (samples per buffer per tenth of each sampled run), summary.json, meta.json, plots/.\n");
 	return mess_tmp_commit(dir, "summary.md", f);
 }
@@ -403,9 +416,16 @@ static void write_plots(const char *dir, const struct sample_ctx *x,
 		return;
 	mess_gp_quote(q, sizeof(q), pdir);
 	snprintf(log, sizeof(log), "%s/gnuplot.log", pdir);
-	if (asprintf(&expr, "outdir='%s'; backend='%s'; unit='%s'; perth='%s'; auxth='%s'; levels='%s'",
-		     q, x->b->name, x->b->unit, perth, auxth, levels) < 0)
+	if (asprintf(&expr, "outdir='%s'; backend='%s'; unit='%s'; perth='%s'; auxth='%s'; levels='%s'; losses=%d",
+		     q, x->b->name, x->b->unit, perth, auxth, levels, any_loss(pt, n)) < 0)
 		return;
+	/* No stale all-zero figure of an earlier session. */
+	for (int i = 0; i < 2; i++) {
+		char stale[PATH_MAX + 32];
+
+		snprintf(stale, sizeof(stale), "%s/sample-losses.%s", pdir, i ? "svg" : "png");
+		unlink(stale);
+	}
 	if (mess_gnuplot("sample.gp", expr, log, err, sizeof(err)))
 		fprintf(stderr, "mess sample: plots skipped: %s\n", err);
 	free(expr);

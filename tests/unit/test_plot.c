@@ -90,7 +90,7 @@ static void test_plot_family(void **state)
 		struct mess_family empty = { 0 };
 
 		assert_non_null(mess_family_curve(&empty, 0, 100.0));
-		assert_int_equal(mess_plot(dir, &empty, 100.0, NULL, err,
+		assert_int_equal(mess_plot(dir, &empty, 100.0, 0.0, NULL, err,
 					   sizeof(err)), -ENODATA);
 		assert_non_null(strstr(err, "no points"));
 		mess_family_free(&empty);
@@ -98,7 +98,8 @@ static void test_plot_family(void **state)
 
 	/* curves.gp comes from the data make stages in build/<arch>/share/mess
 	 * (or from $MESS_DATADIR): nothing is read from the source tree. */
-	ret = mess_plot(dir, &f, 100.0, "synthetic 'family' [test]", err,
+	ret = mess_plot(dir, &f, 100.0, 150.0,
+			"synthetic 'family' [test]\nsecond line: host, date", err,
 			sizeof(err));
 	print_message("mess_plot: %d %s\n", ret, err);
 
@@ -128,9 +129,35 @@ static void test_plot_family(void **state)
 	assert_true(file_size(path) > 1000);
 	snprintf(path, sizeof(path), "%s/plots/curves.svg", dir);
 	assert_true(file_size(path) > 1000);
+	/* What a reader of the figure needs is in its text: both title
+	 * lines, the axes, one named series per read share, the lines. */
+	{
+		static const char *const want[] = {
+			"synthetic 'family' [test]", "second line: host, date",
+			"Memory bandwidth [GB/s]", "Load-to-use latency [ns]",
+			"<title>100 % read</title>", "<title>70 % read</title>",
+			"<title>40 % read</title>", "theoretical peak 150 GB/s",
+			"unloaded 100 ns", "unloaded: 200 ns (saturation)",
+		};
+		char *svg = NULL;
+		size_t n = 0;
+
+		fp = fopen(path, "r");
+		assert_non_null(fp);
+		assert_true(getdelim(&svg, &n, '\0', fp) > 0);
+		fclose(fp);
+		for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+			if (!strstr(svg, want[i]))
+				print_message("curves.svg lacks '%s'\n", want[i]);
+			assert_non_null(strstr(svg, want[i]));
+		}
+		/* No unnamed series: every one has its share's name. */
+		assert_null(strstr(svg, "<title>gnuplot_plot_"));
+		free(svg);
+	}
 
 	/* Without an unloaded latency the plot still renders. */
-	assert_int_equal(mess_plot(dir, &f, 0.0, NULL, err, sizeof(err)), 0);
+	assert_int_equal(mess_plot(dir, &f, 0.0, 0.0, NULL, err, sizeof(err)), 0);
 
 	mess_family_free(&f);
 	nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `mess report DIR...`: report.html made again for a run, or made for a
+ * public curve set (with its curve figure), with a theoretical peak given
+ * now (--peak-gbs) applied to the figures and the key figures.
+ */
+#include "report/cmd.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/html.h"
+#include "core/options.h"
+#include "core/plot.h"
+#include "core/util.h"
+#include "mess/json.h"
+#include "mess/load.h"
+#include "mess/metrics.h"
+
+#define MAX_DIRS 32
+
+struct report_opts {
+	char out[PATH_MAX];
+	double peak_gbs;
+	int no_plots;
+	int help;
+};
+
+#define F(field) MESS_OPT_F(struct report_opts, field)
+#define S(field) MESS_OPT_S(struct report_opts, field)
+
+static const struct mess_opt opts[] = {
+	{ "out", MESS_OPT_STR, S(out), 0, 0, "DIR",
+	  "where report.html goes (one DIR; several: one folder each inside it); default the run directory, results/report-<set> for a set that is no run of mess" },
+	{ "peak-gbs", MESS_OPT_DOUBLE, F(peak_gbs), 0, 0.001, 1e7, "GB/S",
+	  "theoretical peak bandwidth: key figures as % of it, and the curve figure drawn again with its line" },
+	{ "no-plots", MESS_OPT_FLAG, F(no_plots), 0, 0, 0, NULL,
+	  "draw no figure again (the page shows those already in plots/)" },
+	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
+};
+
+#define NOPTS (sizeof(opts) / sizeof(opts[0]))
+
+void mess_report_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: mess report DIR... [--out DIR] [--peak-gbs GB/S] [--no-plots]\n"
+		"Write report.html, one self-contained page (no network, no script): the\n"
+		"verdict and its reasons, the key figures, every figure, the absorption\n"
+		"heat map, the counters and how it was measured.  DIR is a run directory of\n"
+		"mess (curves, absorb, ladder, ...) or a curve set another tool wrote (a\n"
+		"Mess-Results directory, bwlat_*.txt, PROFET), whose curve figure is drawn.\n\n");
+	mess_opts_print(f, opts, NOPTS);
+	fprintf(f,
+		"\nExamples:\n"
+		"  mess report results/node1 --peak-gbs 307.2\n"
+		"  mess report ../shared/reference/mess-results/MN5-HBM-XeonMax9480-HBM2 --out hbm\n"
+		"Exit status: 0 ok, 1 bad usage or nothing readable in a DIR, 2 failure.\n");
+}
+
+static const char *base_name(const char *dir)
+{
+	size_t n = strlen(dir);
+	const char *b;
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	for (b = dir + n; b > dir && b[-1] != '/'; b--)
+		;
+	return b;
+}
+
+/* The curve figure's two title lines, from meta.json or system.md. */
+static void plot_title(const char *dir, const json_t *meta,
+		       const struct mess_set_info *info, char *buf, size_t len)
+{
+	const char *s;
+	char cpu[128] = "", mem[64] = "";
+
+	if (meta) {
+		const json_t *cores = json_object_get(meta, "cores");
+		const json_t *gen = json_object_get(meta, "generator");
+
+		s = json_string_value(json_object_get(meta, "start_utc"));
+		snprintf(buf, len, "%s on %s, memory node %lld\n%.10s, %zu of %lld cores generating, %s, bandwidth %s",
+			 info->cpu_model[0] ? info->cpu_model : "unknown CPU",
+			 json_string_value(json_object_get(meta, "host")) ?
+			 json_string_value(json_object_get(meta, "host")) : "unknown host",
+			 (long long)json_integer_value(json_object_get(meta, "memory_node")),
+			 s ? s : "unknown date",
+			 json_array_size(json_object_get(cores, "generators")),
+			 (long long)json_integer_value(json_object_get(cores, "machine_cores")),
+			 json_string_value(json_object_get(gen, "variant")) ?
+			 json_string_value(json_object_get(gen, "variant")) : "unknown variant",
+			 info->bw_source[0] ? info->bw_source : "unknown");
+		return;
+	}
+	mess_system_md_field(dir, "Model", cpu, sizeof(cpu));
+	mess_system_md_field(dir, "Type", mem, sizeof(mem));
+	snprintf(buf, len, "%s: %s%s%s\npublished set (%s), bandwidth %s",
+		 info->label[0] ? info->label : base_name(dir),
+		 cpu[0] ? cpu : "CPU unknown", mem[0] ? ", " : "", mem,
+		 info->kind_name, info->bw_source[0] ? info->bw_source : "unknown");
+}
+
+/* plots/curves.* in outdir, drawn again with the peak.  A missing gnuplot
+ * is said, not fatal. */
+static void replot(const char *dir, const char *outdir, const json_t *meta,
+		   double peak)
+{
+	struct mess_set_info *info = calloc(1, sizeof(*info));
+	struct mess_family fam = { 0 };
+	char err[512], title[600];
+	double unloaded;
+
+	if (info && !mess_set_load(dir, 0, &fam, info, err, sizeof(err))) {
+		unloaded = info->unloaded_ns > 0 ? info->unloaded_ns :
+			   mess_unloaded_from_curves(&fam);
+		plot_title(dir, meta, info, title, sizeof(title));
+		if (mess_plot(outdir, &fam, unloaded, peak, title, err, sizeof(err)))
+			fprintf(stderr, "mess report: %s: the curve figure was not drawn: %s\n",
+				dir, err);
+	}
+	mess_family_free(&fam);
+	free(info);
+}
+
+static int report_one(const char *dir, const char *out, int several,
+		      const struct report_opts *o)
+{
+	char outdir[PATH_MAX], path[PATH_MAX + 32], err[600];
+	struct stat st;
+	json_t *meta;
+	double peak = o->peak_gbs;
+	int ret, same;
+
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "mess report: '%s' is not a directory; allowed: a run directory or a curve set's directory\n",
+			dir);
+		return -EINVAL;
+	}
+	snprintf(path, sizeof(path), "%s/meta.json", dir);
+	meta = json_load_file(path, 0, NULL);
+	if (out[0] && several)
+		ret = snprintf(outdir, sizeof(outdir), "%s/%s", out, base_name(dir));
+	else if (out[0])
+		ret = snprintf(outdir, sizeof(outdir), "%s", out);
+	else if (meta)
+		ret = snprintf(outdir, sizeof(outdir), "%s", dir);
+	else
+		ret = snprintf(outdir, sizeof(outdir), "results/report-%s", base_name(dir));
+	if (ret < 0 || (size_t)ret >= sizeof(outdir)) {
+		json_decref(meta);
+		fprintf(stderr, "mess report: --out: the path is too long\n");
+		return -EINVAL;
+	}
+	ret = mess_mkdir_p(outdir);
+	if (ret) {
+		fprintf(stderr, "mess report: cannot create %s: %s\n", outdir, strerror(-ret));
+		json_decref(meta);
+		return ret;
+	}
+	same = !strcmp(outdir, dir);
+	if (!(peak > 0) && !meta)
+		peak = mess_plotter_peak_gbs(dir, NULL, 0);
+	/* A run's own figures stand unless the peak changes them; a set
+	 * of another tool, or a copy elsewhere, gets its curve figure. */
+	if (!o->no_plots && (!meta || !same || o->peak_gbs > 0))
+		replot(dir, outdir, meta, peak > 0 ? peak : 0);
+	json_decref(meta);
+	ret = mess_html_report(dir, outdir, o->peak_gbs, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "mess report: %s\n", err);
+		return ret;
+	}
+	printf("%s/report.html\n", outdir);
+	return 0;
+}
+
+int mess_report_main(int argc, char **argv)
+{
+	struct report_opts o = { 0 };
+	char err[512], *dirs[MAX_DIRS];
+	int ndirs = 0, ret;
+
+	if (mess_opts_parse_pos(opts, NOPTS, &o, argc, argv, dirs, MAX_DIRS,
+				&ndirs, err, sizeof(err))) {
+		fprintf(stderr, "mess report: %s\n", err);
+		return -EINVAL;
+	}
+	if (o.help) {
+		mess_report_usage(stdout);
+		return 0;
+	}
+	if (!ndirs) {
+		fprintf(stderr, "mess report: no DIR given; allowed: one or more run directories or curve sets (mess report --help)\n");
+		return -EINVAL;
+	}
+	for (int i = 0; i < ndirs; i++) {
+		ret = report_one(dirs[i], o.out, ndirs > 1, &o);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
