@@ -37,6 +37,7 @@ check "meta.json: no distribution, and why (a set has means only)" '[ "$(jq -r .
 check "every curves.csv row says replay" \
 	'[ "$(awk -F, "NR > 1 && \$10 != \"replay\"" "$out/a-replay/curves.csv" | wc -l)" -eq 0 ]'
 check "summary.md says REPLAY first" 'head -1 "$out/a-replay/summary.md" | grep -q "^\*\*REPLAY of"'
+check "report.html says NOT A MEASUREMENT before the verdict" 'awk "/NOT A MEASUREMENT/ { n = NR } /Verdict: / && !v { v = NR } END { exit !(n && n < v) }" "$out/a-replay/report.html"'
 check "stderr says REPLAY" 'grep -q "REPLAY of" "$out/a.err"'
 check "the default directory name says replay" \
 	'(cd "$out" && $mess $R --mixes 0 2>/dev/null | grep -q -- "-replay-")'

@@ -427,6 +427,14 @@ static void put_page(FILE *f, const char *dir, const char *outdir,
 		mess_h_esc(f, jstr(meta, "start_utc"));
 	}
 	fputs("</p>\n", f);
+	/* A replayed run is never to be mistaken for a measurement. */
+	if (json_is_object(json_object_get(meta, "replay"))) {
+		fputs("<p class=\"verdict v-WARN\"><strong>", f);
+		mess_h_esc(f, OR_UNKNOWN(jstr(json_object_get(meta, "replay"), "what")));
+		fputs("</strong>: ", f);
+		mess_h_esc(f, OR_UNKNOWN(jstr(json_object_get(meta, "replay"), "set")));
+		fputs(" (meta.json <code>replay</code>). No figure on this page was measured on this machine.</p>\n", f);
+	}
 	put_verdict(f, meta);
 	put_sentence(f, dir);
 	put_subreports(f, dir);
