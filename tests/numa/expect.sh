@@ -66,10 +66,11 @@ if [ "$topo" = A ]; then
 	expect "A: --cores all: generators 0,1,3, packages 1 and 0 loaded" jqo "$r/hbm-s1/meta.json" '.cores.generators == [0,1,3] and (.counters.packages_loaded | sort) == [0,1]'
 	# Fairness with three generator cores (issue 25): each loaded point
 	# gives the cores' shares and Jain's index, 1/3 <= J <= 1 (values of
-	# TCG mean nothing; that they are there and consistent does).
+	# TCG mean nothing; that they are there and consistent does; the file
+	# gives 4 decimals, hence the 1e-4).
 	expect "A: --cores all: fairness on every loaded point, min <= median <= max, 1/3 <= Jain <= 1" \
 		awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-			 $c["nop"] != "" { n++; j = $c["fair_jain"]; if (j == "" || j < 1/3 - 1e-9 || j > 1 + 1e-9 ||
+			 $c["nop"] != "" { n++; j = $c["fair_jain"]; if (j == "" || j < 1/3 - 1e-4 || j > 1 + 1e-4 ||
 			   $c["fair_min"] > $c["fair_median"] || $c["fair_median"] > $c["fair_max"]) bad++ }
 			 END { exit !(n > 0 && !bad) }' "$r/hbm-s1/curves.csv"
 	expect "A: latency_hist.csv written" test -s "$r/hbm-s1/latency_hist.csv"
