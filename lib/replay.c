@@ -212,64 +212,16 @@ int mess_replay_at(const struct mess_replay *rp, double read_pct, double nop,
 	return 0;
 }
 
-/* ---- the PRNG: splitmix64 to seed, xoshiro256** to draw ---- */
-
-static uint64_t splitmix(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-void mess_replay_rng_seed(struct mess_replay_rng *g, uint64_t seed)
-{
-	for (int i = 0; i < 4; i++)
-		g->s[i] = splitmix(&seed);
-}
-
-static uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
-uint64_t mess_replay_rng_u64(struct mess_replay_rng *g)
-{
-	uint64_t *s = g->s, r = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return r;
-}
-
-double mess_replay_rng_unit(struct mess_replay_rng *g)
-{
-	return (double)(mess_replay_rng_u64(g) >> 11) * 0x1.0p-53;
-}
-
-double mess_replay_rng_normal(struct mess_replay_rng *g)
-{
-	/* 1 - u is in (0, 1]: the log is finite. */
-	double u = 1.0 - mess_replay_rng_unit(g), v = mess_replay_rng_unit(g);
-
-	return sqrt(-2.0 * log(u)) * cos(2.0 * M_PI * v);
-}
-
-double mess_replay_noise(struct mess_replay_rng *g, double cv)
+double mess_replay_noise(struct mess_rng *g, double cv)
 {
 	if (!(cv > 0))
 		return 1.0;
 	double s2 = log1p(cv * cv);
 
-	return exp(sqrt(s2) * mess_replay_rng_normal(g) - s2 / 2);
+	return exp(sqrt(s2) * mess_rng_normal(g) - s2 / 2);
 }
 
-int mess_replay_chance(struct mess_replay_rng *g, double rate)
+int mess_replay_chance(struct mess_rng *g, double rate)
 {
-	return rate > 0 && mess_replay_rng_unit(g) < rate;
+	return rate > 0 && mess_rng_unit(g) < rate;
 }

@@ -6,14 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* xoshiro-style generator: reproducible chains from --seed. */
-struct mess_rng {
-	uint64_t s[4];
-};
-void mess_rng_seed(struct mess_rng *r, uint64_t seed);
-uint64_t mess_rng_next(struct mess_rng *r);
-/* Uniform in [0, n) without modulo bias. */
-uint64_t mess_rng_below(struct mess_rng *r, uint64_t n);
+/* Reproducible chains from --seed (lib/rng.c). */
+#include "mess/rng.h"
 
 /* Sattolo's algorithm: next[] becomes one cycle through all n indices. */
 void mess_sattolo(uint32_t *next, uint32_t n, struct mess_rng *r);

@@ -39,7 +39,7 @@
 struct mess_replay_run {
 	struct mess_replay *m;
 	struct mess_set_info info;
-	struct mess_replay_rng rng;
+	struct mess_rng rng;
 	unsigned points_disturbed;
 	char banner[PATH_MAX + 128];
 };
@@ -247,7 +247,7 @@ int mess_replay_main(struct mess_run *r, int argc, char **argv)
 	if (rc)
 		return rc;
 	r->replay = rr;
-	mess_replay_rng_seed(&rr->rng, r->cfg.replay_seed);
+	mess_rng_seed(&rr->rng, r->cfg.replay_seed);
 	/* A set gives a mean per point, never a distribution to replay. */
 	snprintf(r->tail.why, sizeof(r->tail.why),
 		 "a replay answers each point's mean latency only; the set has no distribution");

@@ -22,8 +22,8 @@
  *    outside the set's range reads the nearest curve.
  *
  * Noise (mess_replay_noise): a multiplicative lognormal factor of mean 1
- * and coefficient of variation CV, from the replay's own seeded PRNG
- * (xoshiro256** seeded by splitmix64), so a seed gives the same run
+ * and coefficient of variation CV, from the seeded PRNG (mess/rng.h:
+ * xoshiro256** seeded by splitmix64), so a seed gives the same run
  * everywhere.
  */
 #ifndef MESS_REPLAY_H
@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #include "mess/curve.h"
+#include "mess/rng.h"
 
 struct mess_replay;
 
@@ -58,21 +59,10 @@ size_t mess_replay_pauses(const struct mess_replay *rp, size_t i, double *v);
 int mess_replay_at(const struct mess_replay *rp, double read_pct, double nop,
 		   double *bw_gbs, double *lat_ns);
 
-/* The replay's PRNG: seeded once, then every draw advances it. */
-struct mess_replay_rng {
-	uint64_t s[4];
-};
-
-void mess_replay_rng_seed(struct mess_replay_rng *g, uint64_t seed);
-uint64_t mess_replay_rng_u64(struct mess_replay_rng *g);
-/* Uniform in [0, 1). */
-double mess_replay_rng_unit(struct mess_replay_rng *g);
-/* Standard normal (Box-Muller, one of the pair used). */
-double mess_replay_rng_normal(struct mess_replay_rng *g);
 /* exp(s z - s^2 / 2) with s^2 = ln(1 + cv^2): mean 1, CV cv; 1 when cv
  * is 0. */
-double mess_replay_noise(struct mess_replay_rng *g, double cv);
+double mess_replay_noise(struct mess_rng *g, double cv);
 /* 1 with probability rate. */
-int mess_replay_chance(struct mess_replay_rng *g, double rate);
+int mess_replay_chance(struct mess_rng *g, double rate);
 
 #endif

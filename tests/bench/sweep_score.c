@@ -78,12 +78,12 @@ static int grid_family(const struct mess_replay *rp, const struct mess_family *r
 		       const char *grid, double cv, unsigned long long seed,
 		       struct mess_family *out)
 {
-	struct mess_replay_rng g;
+	struct mess_rng g;
 	int lite = !strcmp(grid, "lite");
 
 	if (!lite && strcmp(grid, "mess"))
 		return -1;
-	mess_replay_rng_seed(&g, seed);
+	mess_rng_seed(&g, seed);
 	out->unloaded_ns = run->unloaded_ns;
 	for (size_t i = 0; i < run->n; i++) {
 		double rd = run->curves[i].read_pct;

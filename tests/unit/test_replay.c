@@ -148,10 +148,10 @@ static void test_noise_statistics(void **state)
 	const int N = 200000;
 
 	for (size_t k = 0; k < 3; k++) {
-		struct mess_replay_rng g;
+		struct mess_rng g;
 		double s = 0, s2 = 0, lo = INFINITY;
 
-		mess_replay_rng_seed(&g, 42 + k);
+		mess_rng_seed(&g, 42 + k);
 		for (int i = 0; i < N; i++) {
 			double x = mess_replay_noise(&g, cvs[k]);
 
@@ -168,36 +168,36 @@ static void test_noise_statistics(void **state)
 		assert_true(lo > 0);
 	}
 	/* CV 0: exactly 1, no draw needed. */
-	struct mess_replay_rng g;
+	struct mess_rng g;
 
-	mess_replay_rng_seed(&g, 1);
+	mess_rng_seed(&g, 1);
 	assert_near(mess_replay_noise(&g, 0), 1.0, 0);
 }
 
 static void test_seeded(void **state)
 {
-	struct mess_replay_rng a, b, c;
+	struct mess_rng a, b, c;
 	int differ = 0;
 
-	mess_replay_rng_seed(&a, 7);
-	mess_replay_rng_seed(&b, 7);
-	mess_replay_rng_seed(&c, 8);
+	mess_rng_seed(&a, 7);
+	mess_rng_seed(&b, 7);
+	mess_rng_seed(&c, 8);
 	for (int i = 0; i < 100; i++) {
-		uint64_t x = mess_replay_rng_u64(&a);
+		uint64_t x = mess_rng_next(&a);
 
-		assert_true(x == mess_replay_rng_u64(&b));
-		differ += x != mess_replay_rng_u64(&c);
+		assert_true(x == mess_rng_next(&b));
+		differ += x != mess_rng_next(&c);
 	}
 	assert_true(differ > 90);
 }
 
 static void test_disturbed_rate(void **state)
 {
-	struct mess_replay_rng g;
+	struct mess_rng g;
 	const int N = 100000;
 	int hits = 0;
 
-	mess_replay_rng_seed(&g, 3);
+	mess_rng_seed(&g, 3);
 	for (int i = 0; i < N; i++)
 		hits += mess_replay_chance(&g, 0.05);
 	/* Binomial: sd = sqrt(N p (1 - p)) = 69. */
