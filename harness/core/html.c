@@ -22,17 +22,6 @@
 
 #define SVG_MAX (16u << 20)
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 static const char *css =
 	"body{font:15px/1.45 'DejaVu Sans',sans-serif;margin:1.5em auto;max-width:1100px;padding:0 1em;color:#222}\n"
 	"h1{font-size:1.5em;margin-bottom:.2em}h2{font-size:1.2em;border-bottom:1px solid #ccc;margin-top:1.6em}\n"
@@ -464,7 +453,7 @@ int mess_html_report(const char *dir, const char *outdir, double peak_gbs,
 	FILE *f;
 	int ret;
 
-	set_err(err, errlen, "");
+	mess_set_err(err, errlen, "%s", "");
 	if (!outdir)
 		outdir = dir;
 	meta = load_json(dir, "meta.json");
@@ -482,14 +471,14 @@ int mess_html_report(const char *dir, const char *outdir, double peak_gbs,
 	f = mess_tmp_open(outdir, "report.html");
 	if (!f) {
 		ret = -errno;
-		set_err(err, errlen, "cannot write %s/report.html: %s", outdir,
+		mess_set_err(err, errlen, "cannot write %s/report.html: %s", outdir,
 			strerror(errno));
 		goto out;
 	}
 	put_page(f, dir, outdir, meta, summary, peak, how);
 	ret = mess_tmp_commit(outdir, "report.html", f);
 	if (ret)
-		set_err(err, errlen, "cannot write %s/report.html: %s", outdir,
+		mess_set_err(err, errlen, "cannot write %s/report.html: %s", outdir,
 			strerror(-ret));
 out:
 	json_decref(meta);

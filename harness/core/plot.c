@@ -7,7 +7,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -16,17 +15,6 @@
 
 #include "core/plot.h"
 #include "core/util.h"
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* NAN first, so that it is drawn under everything else. */
 static int read_before(const struct mess_curve *a, const struct mess_curve *b)
@@ -243,16 +231,16 @@ int mess_gnuplot(const char *script, const char *expr, const char *log,
 	int ret;
 
 	if (!gp) {
-		set_err(err, errlen, "out of memory");
+		mess_set_err(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
 	if (find_gnuplot(gp->gnuplot, sizeof(gp->gnuplot))) {
-		set_err(err, errlen, "gnuplot not found in PATH");
+		mess_set_err(err, errlen, "gnuplot not found in PATH");
 		ret = -ENOENT;
 		goto out;
 	}
 	if (find_script(gp->script, sizeof(gp->script), script)) {
-		set_err(err, errlen,
+		mess_set_err(err, errlen,
 			"plots/%s not found in the data directory (set MESS_DATADIR)",
 			script);
 		ret = -ENOENT;
@@ -260,13 +248,13 @@ int mess_gnuplot(const char *script, const char *expr, const char *log,
 	}
 	ret = run_gnuplot(gp->gnuplot, gp->script, expr, log);
 	if (ret < 0) {
-		set_err(err, errlen, "cannot run %s: %s", gp->gnuplot,
+		mess_set_err(err, errlen, "cannot run %s: %s", gp->gnuplot,
 			strerror(-ret));
 	} else if (ret == 127) {
-		set_err(err, errlen, "cannot execute %s", gp->gnuplot);
+		mess_set_err(err, errlen, "cannot execute %s", gp->gnuplot);
 		ret = -ENOENT;
 	} else if (ret) {
-		set_err(err, errlen, "gnuplot failed (status %d), see %s", ret,
+		mess_set_err(err, errlen, "gnuplot failed (status %d), see %s", ret,
 			log);
 		ret = -EIO;
 	}
@@ -291,19 +279,19 @@ int mess_plot(const char *rundir, const struct mess_family *f,
 	struct plot_paths *pp;
 	int ret;
 
-	set_err(err, errlen, "");
+	mess_set_err(err, errlen, "%s", "");
 	if (!rundir || !*rundir || !f) {
-		set_err(err, errlen, "no run directory or no curves");
+		mess_set_err(err, errlen, "no run directory or no curves");
 		return -EINVAL;
 	}
 	pp = malloc(sizeof(*pp));
 	if (!pp) {
-		set_err(err, errlen, "out of memory");
+		mess_set_err(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
 	if ((size_t)snprintf(pp->dir, sizeof(pp->dir), "%s/plots", rundir) >=
 	    sizeof(pp->dir)) {
-		set_err(err, errlen, "run directory path too long");
+		mess_set_err(err, errlen, "run directory path too long");
 		ret = -ENAMETOOLONG;
 		goto out;
 	}
@@ -319,13 +307,13 @@ int mess_plot(const char *rundir, const struct mess_family *f,
 	if (!ret)
 		ret = write_dat(pp->dat, f);
 	if (ret < 0) {
-		set_err(err, errlen, "cannot write %s: %s", pp->dat,
+		mess_set_err(err, errlen, "cannot write %s: %s", pp->dat,
 			strerror(-ret));
 		goto out;
 	}
 	/* gnuplot's stats fails on a file without data: say why instead. */
 	if (!ret) {
-		set_err(err, errlen, "no points to plot");
+		mess_set_err(err, errlen, "no points to plot");
 		ret = -ENODATA;
 		goto out;
 	}
@@ -349,7 +337,7 @@ int mess_plot(const char *rundir, const struct mess_family *f,
 	unlink(pp->svg);
 	ret = mess_gnuplot("curves.gp", pp->expr, pp->log, err, errlen);
 	if (!ret && (!nonempty(pp->png) || !nonempty(pp->svg))) {
-		set_err(err, errlen, "gnuplot wrote no whole %s or %s, see %s",
+		mess_set_err(err, errlen, "gnuplot wrote no whole %s or %s, see %s",
 			pp->png, pp->svg, pp->log);
 		ret = -EIO;
 	}

@@ -2,6 +2,7 @@
 #include "core/util.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -339,4 +340,15 @@ int mess_data_file(const char *name, char *buf, size_t len)
 	/* The build tree: build/<arch>/mess next to build/<arch>/share/mess. */
 	snprintf(sub, sizeof(sub), "%s/share/mess", dir);
 	return try_file(buf, len, sub, name);
+}
+
+void mess_set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
 }
