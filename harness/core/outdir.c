@@ -8,6 +8,7 @@
  */
 #include "core/outdir.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -120,5 +121,34 @@ int mess_out_check(const char *opt, const char *path, char *err,
 			      "%s cannot hold a new directory (%s)", q,
 			      strerror(errno));
 	rmdir(probe);
+	return 0;
+}
+
+int mess_out_check_empty(const char *opt, const char *path, char *err,
+			 size_t errlen)
+{
+	struct dirent *e;
+	DIR *d;
+	int n = 0;
+
+	if (mess_out_check(opt, path, err, errlen))
+		return -EINVAL;
+	d = opendir(path);
+	if (!d) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(err, errlen, "--%s: %s %s; allowed: a new or empty directory",
+			 opt, path, strerror(errno));
+		return -EINVAL;
+	}
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			n++;
+	closedir(d);
+	if (n) {
+		snprintf(err, errlen, "--%s: %s is not empty; allowed: a new or empty directory",
+			 opt, path);
+		return -EINVAL;
+	}
 	return 0;
 }

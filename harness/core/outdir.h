@@ -18,4 +18,13 @@
 int mess_out_check(const char *opt, const char *path, char *err,
 		   size_t errlen);
 
+/*
+ * mess_out_check, and the directory new or empty: for a command that
+ * writes its files straight into --OPT (export, import), where another
+ * command's files would be mixed with its own.  0, or -EINVAL with err
+ * the one line.
+ */
+int mess_out_check_empty(const char *opt, const char *path, char *err,
+			 size_t errlen);
+
 #endif

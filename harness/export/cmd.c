@@ -205,23 +205,6 @@ static int clock_ok(const char *run, const struct mess_set_info *info,
 	return 0;
 }
 
-/* A new or empty directory: an export never mixes with other files (a
- * stray .json would be read by PROFET instead of ours). */
-static int out_ok(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			n++;
-	closedir(d);
-	return n ? -EEXIST : 0;
-}
-
 /* dir's plain files, then dir: an export directory holds nothing else. */
 static void remove_flat(const char *dir)
 {
@@ -324,14 +307,8 @@ int mess_export_main(int argc, char **argv)
 			"--out: missing; allowed: a new or empty directory");
 		return -EINVAL;
 	}
-	if (mess_out_check("out", o.out, err, sizeof(err))) {
+	if (mess_out_check_empty("out", o.out, err, sizeof(err))) {
 		fprintf(stderr, "mess export: %s\n", err);
-		return -EINVAL;
-	}
-	rc = out_ok(o.out);
-	if (rc) {
-		fprintf(stderr, "mess export: --out: %s %s; allowed: a new or empty directory\n",
-			o.out, rc == -EEXIST ? "is not empty" : strerror(-rc));
 		return -EINVAL;
 	}
 	if (mess_family_at_stat(&fam, o.stat) == -EINVAL) {

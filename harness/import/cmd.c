@@ -9,7 +9,6 @@
  */
 #include "import/cmd.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -64,21 +63,6 @@ void mess_import_usage(FILE *f)
 		"\nExample:\n"
 		"  mess import Mess-Results/Systems/MN5/MN5-GPP/regular/AVX2/local --out runs/mn5-gpp\n"
 		"Exit status: 0 ok, 1 bad usage or a tree that cannot be read, 2 failure.\n");
-}
-
-static int out_empty(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			n++;
-	closedir(d);
-	return n ? -EEXIST : 0;
 }
 
 /* Our curve rules on the imported points, and the run rules that apply
@@ -196,14 +180,8 @@ int mess_import_main(int argc, char **argv)
 			"--out: missing; allowed: a new or empty directory");
 		return -EINVAL;
 	}
-	if (mess_out_check("out", o.out, err, sizeof(err))) {
+	if (mess_out_check_empty("out", o.out, err, sizeof(err))) {
 		fprintf(stderr, "mess import: %s\n", err);
-		return -EINVAL;
-	}
-	rc = out_empty(o.out);
-	if (rc) {
-		fprintf(stderr, "mess import: --out: %s %s; allowed: a new or empty directory\n",
-			o.out, rc == -EEXIST ? "is not empty" : strerror(-rc));
 		return -EINVAL;
 	}
 	rc = mess_raw_read(src[0], &fam, &r, err, sizeof(err));
