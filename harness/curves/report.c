@@ -587,7 +587,7 @@ int mess_run_finish(struct mess_run *r, int complete)
 			fprintf(stderr, "warning: plots %s\n", r->plots_note);
 	}
 	if (!r->cfg.no_plots && !err)
-		mess_tail_plot(r);
+		mess_tail_plot(r, title);
 	int merr = mess_run_write_meta(r, complete && !err);
 
 	/* First of the closing lines: whether to believe what came before. */

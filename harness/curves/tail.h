@@ -100,6 +100,6 @@ int mess_tail_set_rows(struct mess_tail *t, int mix, uint64_t nop,
 json_t *mess_tail_json(const struct mess_run *r);
 void mess_tail_md(FILE *f, const struct mess_run *r);
 /* tail_plot.c: plots/tails.png and .svg; plot_note says what happened. */
-void mess_tail_plot(struct mess_run *r);
+void mess_tail_plot(struct mess_run *r, const char *title);
 
 #endif

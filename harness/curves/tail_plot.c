@@ -84,12 +84,12 @@ static void three_points(const struct mess_curve *c, const struct mess_point **p
 	}
 }
 
-void mess_tail_plot(struct mess_run *r)
+void mess_tail_plot(struct mess_run *r, const char *title)
 {
 	struct mess_tail *t = &r->tail;
 	char dir[PATH_MAX + 8], tails[PATH_MAX + 32], hist[PATH_MAX + 32];
 	char base[PATH_MAX + 32], log[PATH_MAX + 32], q[3][2 * PATH_MAX + 80];
-	char lab[3][96], qt[300], expr[8 * PATH_MAX], err[300] = "";
+	char lab[3][96], qt[600], qs[600], line1[300], expr[8 * PATH_MAX], err[300] = "";
 	const struct mess_point *pt[3] = { NULL, NULL, NULL };
 	const struct mess_curve *c = NULL;
 	FILE *fp;
@@ -138,11 +138,14 @@ void mess_tail_plot(struct mess_run *r)
 	mess_gp_quote(q[0], sizeof(q[0]), tails);
 	mess_gp_quote(q[1], sizeof(q[1]), hist);
 	mess_gp_quote(q[2], sizeof(q[2]), base);
-	mess_gp_quote(qt, sizeof(qt), r->topo.cpu_model);
+	/* The curves' two-line title: what was measured, then how. */
+	snprintf(line1, sizeof(line1), "%.*s", (int)strcspn(title, "\n"), title);
+	mess_gp_quote(qt, sizeof(qt), line1);
+	mess_gp_quote(qs, sizeof(qs), strchr(title, '\n') ? strchr(title, '\n') + 1 : "");
 	snprintf(expr, sizeof(expr),
-		 "tailfile='%s'; histfile='%s'; outbase='%s'; plottitle='%s'; "
+		 "tailfile='%s'; histfile='%s'; outbase='%s'; plottitle='%s'; plotsub='%s'; "
 		 "histmix='%u %% stores'; hl0='%s'; hl1='%s'; hl2='%s'; histxmax=%.1f",
-		 q[0], q[1], q[2], qt, c->store_pct, lab[0], lab[1], lab[2], xmax);
+		 q[0], q[1], q[2], qt, qs, c->store_pct, lab[0], lab[1], lab[2], xmax);
 	double t0 = mess_now_ns();
 	int rc = mess_gnuplot("hist.gp", expr, log, err, sizeof(err));
 
