@@ -449,8 +449,9 @@ static int write_summary(struct mess_run *r, int complete)
 		mess_memsel_md(f, &r->mem);
 	}
 	/* The caveat that qualifies every bandwidth below, before them. */
-	fprintf(f, "\n**Bandwidth is %s**%s\n",
-		BW_SOURCE, r->dram.fam ?
+	fprintf(f, "\n**Bandwidth is %s**%s\n\n",
+		BW_SOURCE, r->replay ? ": the replayed set's figures (meta.json `replay`); nothing was measured." :
+		r->dram.fam ?
 		": the memory controllers' counts over each chase window." :
 		": the generators' declared bytes over each chase window, not the memory controllers' counts (meta.json `bw_accounting`; `mess counters` says why no counter). "
 		"What the memory itself moved was not measured.");
