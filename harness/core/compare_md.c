@@ -255,6 +255,18 @@ static void one_sentence(const struct mess_compare_ctx *c, FILE *f)
 	fprintf(f, ".\n");
 }
 
+/* Set i over the first at read share k: maximum bandwidth, latency at
+ * the common bandwidth, bandwidth at 2x unloaded. */
+static void share_ratios(const struct mess_compare_ctx *c, size_t k, size_t i,
+			 struct mess_cmp_val v[3])
+{
+	const struct mess_cmp_set *s = &c->cmp.set[i], *z = &c->cmp.set[0];
+
+	v[0] = mess_cmp_ratio(s->max_bw[k], z->max_bw[k]);
+	v[1] = mess_cmp_ratio(s->lat_common[k], z->lat_common[k]);
+	v[2] = mess_cmp_ratio(s->bw_2x[k], z->bw_2x[k]);
+}
+
 static void ratios(const struct mess_compare_ctx *c, FILE *f)
 {
 	const struct mess_cmp_set *z = &c->cmp.set[0];
@@ -280,12 +292,9 @@ static void ratios(const struct mess_compare_ctx *c, FILE *f)
 	fprintf(f, " maximum bandwidth | latency at the common bandwidth | bandwidth at 2x unloaded |\n|---|---|---|---|---|\n");
 	for (size_t k = 0; k < MESS_CMP_NSHARES; k++)
 		for (size_t i = 1; i < c->n; i++) {
-			const struct mess_cmp_set *s = &c->cmp.set[i];
-			struct mess_cmp_val v[3] = {
-				mess_cmp_ratio(s->max_bw[k], z->max_bw[k]),
-				mess_cmp_ratio(s->lat_common[k], z->lat_common[k]),
-				mess_cmp_ratio(s->bw_2x[k], z->bw_2x[k]),
-			};
+			struct mess_cmp_val v[3];
+
+			share_ratios(c, k, i, v);
 
 			fprintf(f, "| %.0f | %s / %s |", mess_cmp_shares[k],
 				c->labels[i], c->labels[0]);
@@ -301,12 +310,9 @@ static void ratios(const struct mess_compare_ctx *c, FILE *f)
 
 	for (size_t k = 0; k < MESS_CMP_NSHARES; k++)
 		for (size_t i = 1; i < c->n; i++) {
-			const struct mess_cmp_set *s = &c->cmp.set[i];
-			struct mess_cmp_val v[3] = {
-				mess_cmp_ratio(s->max_bw[k], z->max_bw[k]),
-				mess_cmp_ratio(s->lat_common[k], z->lat_common[k]),
-				mess_cmp_ratio(s->bw_2x[k], z->bw_2x[k]),
-			};
+			struct mess_cmp_val v[3];
+
+			share_ratios(c, k, i, v);
 
 			for (int j = 0; j < 3; j++)
 				if (extrapolated(v[j])) {
