@@ -134,13 +134,36 @@ static size_t round2m(uint64_t x)
 	return (size_t)((x + MESS_HUGE_BYTES - 1) & ~(MESS_HUGE_BYTES - 1));
 }
 
+/*
+ * Whether need bytes cannot be had: more than nine tenths of what the
+ * kernel can give (a tenth left for the system), or more than the bound
+ * node holds (every buffer is bound to it: more is an OOM kill once
+ * touched).  1 with err the one line, or 0.
+ */
+static int no_room(struct mess_run *r, size_t need, char *err, size_t errlen)
+{
+	size_t avail = mess_mem_available();
+	char why[160];
+
+	if (avail && need > avail / 10 * 9) {
+		snprintf(err, errlen, "--buffer/--gen-bytes: the run needs %zu MiB but %zu MiB is available; allowed: a total below %zu MiB",
+			 need >> 20, avail >> 20, avail / 10 * 9 >> 20);
+		return 1;
+	}
+	if (mess_node_fits(r->mem.node, need, why, sizeof(why))) {
+		snprintf(err, errlen, "--buffer/--gen-bytes/--mem-node: %s (mess nodes); allowed: a smaller --buffer or --gen-bytes, or another --mem-node",
+			 why);
+		return 1;
+	}
+	return 0;
+}
+
 /* Buffer sizes against the LLC and the memory the kernel can give us. */
 static int size_buffers(struct mess_run *r, char *err, size_t errlen)
 {
 	struct mess_cfg *c = &r->cfg;
 	uint64_t llc4 = 4 * r->llc_bytes;
-	size_t avail = mess_mem_available(), need;
-	char why[160];
+	size_t need;
 
 	if (!c->buffer)
 		c->buffer = c->quick ? llc4 : (llc4 > (1ULL << 30) ? llc4 : 1ULL << 30);
@@ -154,30 +177,18 @@ static int size_buffers(struct mess_run *r, char *err, size_t errlen)
 	r->gen_bytes = round2m(c->gen_bytes ? c->gen_bytes :
 			       (2 * r->llc_bytes > (64u << 20) ? 2 * r->llc_bytes : 64u << 20));
 	need = c->buffer + (size_t)r->ngen * 2 * r->gen_bytes;
-	/* Leave a tenth for the system; shrink automatic generator arrays
-	 * before refusing. */
-	while (avail && need > avail / 10 * 9 && !c->gen_bytes &&
+	/* Shrink automatic generator arrays before refusing. */
+	while (no_room(r, need, err, errlen) && !c->gen_bytes &&
 	       r->gen_bytes > (64u << 20)) {
 		r->gen_bytes = round2m(r->gen_bytes / 2);
 		need = c->buffer + (size_t)r->ngen * 2 * r->gen_bytes;
 	}
-	if (avail && need > avail / 10 * 9) {
-		snprintf(err, errlen, "--buffer/--gen-bytes: the run needs %zu MiB but %zu MiB is available; allowed: a total below %zu MiB",
-			 need >> 20, avail >> 20, avail / 10 * 9 >> 20);
+	if (no_room(r, need, err, errlen))
 		return -EINVAL;
-	}
-	/* Every buffer is bound to the node: more than it has is an OOM
-	 * kill once touched. */
-	while (mess_node_fits(r->mem.node, need, why, sizeof(why)) && !c->gen_bytes &&
-	       r->gen_bytes > (64u << 20)) {
-		r->gen_bytes = round2m(r->gen_bytes / 2);
-		need = c->buffer + (size_t)r->ngen * 2 * r->gen_bytes;
-	}
-	if (mess_node_fits(r->mem.node, need, why, sizeof(why))) {
-		snprintf(err, errlen, "--buffer/--gen-bytes/--mem-node: %s (mess nodes); allowed: a smaller --buffer or --gen-bytes, or another --mem-node",
-			 why);
-		return -EINVAL;
-	}
+	/* The fallback said, not only recorded (array_bytes_per_thread). */
+	if (!c->gen_bytes && r->gen_bytes < 2 * r->llc_bytes)
+		fprintf(stderr, "mess: warning: generator arrays shrunk to %zu MiB a thread to fit the memory, under 2x the LLC (%llu MiB): part of their traffic may stay in the cache (meta.json array_bytes_per_thread)\n",
+			r->gen_bytes >> 20, (unsigned long long)(r->llc_bytes >> 20));
 	r->nlines = (uint32_t)(c->buffer / c->stride);
 	return 0;
 }
