@@ -23,9 +23,6 @@
 #define SETTLE_WINDOW_NS 10e6	/* generator-rate sample */
 #define SETTLE_AGREE 0.03	/* consecutive samples within 3 % */
 #define SETTLE_MAX_WINDOWS 40
-#define REPEAT_SPREAD_MAX 0.10	/* more repeats above this width / median */
-#define SPREAD_ROUNDS 3		/* at most 3x the repeats */
-#define MAX_WINDOWS 150		/* SPREAD_ROUNDS x the largest --repeats */
 
 static void sleep_ns(double ns)
 {
@@ -233,7 +230,7 @@ static unsigned finite_of(const double *v, unsigned n, double *f)
 {
 	unsigned m = 0;
 
-	for (unsigned i = 0; i < n && i < MAX_WINDOWS; i++)
+	for (unsigned i = 0; i < n && i < MESS_MAX_WINDOWS; i++)
 		if (isfinite(v[i]))
 			f[m++] = v[i];
 	return m;
@@ -243,7 +240,7 @@ static unsigned finite_of(const double *v, unsigned n, double *f)
  * none). */
 static double median_finite(const double *v, unsigned n)
 {
-	double f[MAX_WINDOWS];
+	double f[MESS_MAX_WINDOWS];
 	unsigned m = finite_of(v, n, f);
 
 	return m ? mess_median(f, m) : NAN;
@@ -251,7 +248,7 @@ static double median_finite(const double *v, unsigned n)
 
 static double std_finite(const double *v, unsigned n)
 {
-	double f[MAX_WINDOWS];
+	double f[MESS_MAX_WINDOWS];
 	unsigned m = finite_of(v, n, f);
 
 	return m ? mess_stddev(f, m) : NAN;
@@ -273,9 +270,11 @@ static double min_finite(const double *v, unsigned n)
  * highest from six on (about a 95 % interval of the median at n = 9),
  * so one wild window among many does not widen it.
  */
-static double median_width(const double *v, unsigned n)
+int mess_spread_bad(const double *sorted, unsigned n, double median)
 {
-	return n >= 6 ? v[n - 2] - v[1] : v[n - 1] - v[0];
+	double w = n >= 6 ? sorted[n - 2] - sorted[1] : sorted[n - 1] - sorted[0];
+
+	return n >= 2 && w > MESS_REPEAT_SPREAD_MAX * median;
 }
 
 /* The trust figures of the kept windows, summed or bounded. */
@@ -309,10 +308,10 @@ static void keep(struct mess_run *r, struct kept *t, const struct sample *s)
 static void measure_repeats(struct mess_run *r, const struct mess_gen_kernel *k,
 			    unsigned repeats, struct mess_point *p)
 {
-	double lat[MAX_WINDOWS], rd[MAX_WINDOWS], wr[MAX_WINDOWS];
-	double sorted[MAX_WINDOWS], bw[MAX_WINDOWS], crd[MAX_WINDOWS];
-	double cwr[MAX_WINDOWS], ctot[MAX_WINDOWS], nw[MAX_WINDOWS];
-	double rf[MAX_WINDOWS];
+	double lat[MESS_MAX_WINDOWS], rd[MESS_MAX_WINDOWS], wr[MESS_MAX_WINDOWS];
+	double sorted[MESS_MAX_WINDOWS], bw[MESS_MAX_WINDOWS], crd[MESS_MAX_WINDOWS];
+	double cwr[MESS_MAX_WINDOWS], ctot[MESS_MAX_WINDOWS], nw[MESS_MAX_WINDOWS];
+	double rf[MESS_MAX_WINDOWS];
 	struct kept t = { .steal = NAN, .ghz_lo = INFINITY, .ghz_hi = -INFINITY };
 	struct mess_dspan span = { NAN, NAN };
 	unsigned n = 0, target, cap, redo = 0, budget;
@@ -320,10 +319,10 @@ static void measure_repeats(struct mess_run *r, const struct mess_gen_kernel *k,
 	double tq = mess_now_ns();
 
 	/* --repeats allows 50: the table holds three times that. */
-	if (repeats > MAX_WINDOWS / SPREAD_ROUNDS)
-		repeats = MAX_WINDOWS / SPREAD_ROUNDS;
+	if (repeats > MESS_MAX_WINDOWS / MESS_SPREAD_ROUNDS)
+		repeats = MESS_MAX_WINDOWS / MESS_SPREAD_ROUNDS;
 	target = repeats;
-	cap = SPREAD_ROUNDS * repeats;
+	cap = MESS_SPREAD_ROUNDS * repeats;
 	/* A disturbance that outlasted the last point's bound (a competitor
 	 * that stays) is not waited out window by window. */
 	budget = r->disturb_persists ? 1 : repeats;
@@ -369,7 +368,7 @@ static void measure_repeats(struct mess_run *r, const struct mess_gen_kernel *k,
 		}
 		memcpy(sorted, lat, n * sizeof(*lat));
 		p->lat_ns = mess_median(sorted, n);
-		spread_bad = n >= 2 && median_width(sorted, n) > REPEAT_SPREAD_MAX * p->lat_ns;
+		spread_bad = mess_spread_bad(sorted, n, p->lat_ns);
 		if (!spread_bad || target >= cap)
 			break;
 		/* More repeats, not other ones: the median of them all. */

@@ -21,11 +21,6 @@
 #include "mess/replay.h"
 #include "mess/stats.h"
 
-/* As point.c's measure_repeats: more repeats (up to 3x) while the
- * repeats' width exceeds 10 % of their median. */
-#define SPREAD_MAX 0.10
-#define SPREAD_ROUNDS 3
-#define MAX_WINDOWS 150
 /*
  * A disturbed window, as a competitor on the chase core or a generator's
  * makes it: the chase slower, the generators' traffic lower.  Fixed
@@ -61,24 +56,18 @@ double mess_replay_settle(struct mess_run *r, const struct mess_gen_kernel *k,
 	return noisy(r, bw, 0, 1);
 }
 
-/* The windows' median and spread, as measure_repeats takes them. */
-static double width(const double *v, unsigned n)
-{
-	return n >= 6 ? v[n - 2] - v[1] : v[n - 1] - v[0];
-}
-
 void mess_replay_point(struct mess_run *r, const struct mess_gen_kernel *k,
 		       struct mess_point *p)
 {
 	struct mess_replay_run *rr = r->replay;
 	double rd = mess_gen_read_pct(k), bw = 0, lat = 0;
-	double L[MAX_WINDOWS], B[MAX_WINDOWS], S[MAX_WINDOWS];
+	double L[MESS_MAX_WINDOWS], B[MESS_MAX_WINDOWS], S[MESS_MAX_WINDOWS];
 	unsigned reps = (unsigned)r->cfg.repeats, target = reps, n = 0;
 	int dist = mess_replay_chance(&rr->rng, r->cfg.replay_disturb);
 	int spread_bad = 0;
 
-	if (reps > MAX_WINDOWS / SPREAD_ROUNDS)
-		reps = target = MAX_WINDOWS / SPREAD_ROUNDS;
+	if (reps > MESS_MAX_WINDOWS / MESS_SPREAD_ROUNDS)
+		reps = target = MESS_MAX_WINDOWS / MESS_SPREAD_ROUNDS;
 	mess_replay_at(rr->m, rd, (double)p->nop, &bw, &lat);
 	for (;;) {
 		while (n < target) {
@@ -88,8 +77,8 @@ void mess_replay_point(struct mess_run *r, const struct mess_gen_kernel *k,
 		}
 		memcpy(S, L, n * sizeof(*L));
 		p->lat_ns = mess_median(S, n);
-		spread_bad = n >= 2 && width(S, n) > SPREAD_MAX * p->lat_ns;
-		if (!spread_bad || target >= SPREAD_ROUNDS * reps)
+		spread_bad = mess_spread_bad(S, n, p->lat_ns);
+		if (!spread_bad || target >= MESS_SPREAD_ROUNDS * reps)
 			break;
 		target += reps;
 		r->remeasured++;
@@ -122,10 +111,10 @@ void mess_replay_point(struct mess_run *r, const struct mess_gen_kernel *k,
 /* The chase alone: the set's unloaded latency, drawn like a point. */
 static void unloaded(struct mess_run *r, unsigned reps, double *ns, double *sd)
 {
-	double L[MAX_WINDOWS], S[MAX_WINDOWS];
+	double L[MESS_MAX_WINDOWS], S[MESS_MAX_WINDOWS];
 
-	if (reps > MAX_WINDOWS)
-		reps = MAX_WINDOWS;
+	if (reps > MESS_MAX_WINDOWS)
+		reps = MESS_MAX_WINDOWS;
 	for (unsigned i = 0; i < reps; i++)
 		L[i] = noisy(r, r->replay->info.unloaded_ns, 0, 1);
 	memcpy(S, L, reps * sizeof(*L));

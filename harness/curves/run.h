@@ -164,6 +164,15 @@ double mess_settle(struct mess_run *r, const struct mess_gen_kernel *k,
 		   int *steady);
 double mess_gen_read_pct(const struct mess_gen_kernel *k);
 
+/* A point's repeats grow, up to MESS_SPREAD_ROUNDS times --repeats, while
+ * their central width is over MESS_REPEAT_SPREAD_MAX of their median: one
+ * rule for a measured point (point.c) and a replayed one. */
+#define MESS_REPEAT_SPREAD_MAX 0.10
+#define MESS_SPREAD_ROUNDS 3
+#define MESS_MAX_WINDOWS 150	/* MESS_SPREAD_ROUNDS x the largest --repeats */
+/* Whether the sorted latencies of n repeats are too wide (see above). */
+int mess_spread_bad(const double *sorted, unsigned n, double median);
+
 /* replay.c: --replay, a run against a curve set; its points and probes
  * (point.c hands them over when r->replay is set) */
 int mess_replay_main(struct mess_run *r, int argc, char **argv);
