@@ -60,6 +60,21 @@ static void differences(void **state)
 	 * difference, and none is claimed. */
 	n = warnings("dram node 0", "", lines);
 	assert_false(says_memory(lines, n));
+
+	/* Two runs that say, and a public set that does not: the two still
+	 * differ (unknown is left out, as for every other difference). */
+	{
+		static struct mess_set_info x, y, z;
+		const struct mess_set_info *info[3] = { &x, &y, &z };
+		const char *labels[3] = { "A", "B", "C" };
+
+		x.cores = y.cores = z.cores = 3;
+		x.complete = y.complete = z.complete = 1;
+		snprintf(x.memory, sizeof(x.memory), "dram node 0");
+		snprintf(y.memory, sizeof(y.memory), "hbm node 2");
+		n = mess_compare_warnings(info, labels, 3, lines, 8);
+		assert_true(says_memory(lines, n));
+	}
 }
 
 /* meta.json's memory_node and memory_node_choice.kind, as the loader
