@@ -57,8 +57,9 @@ int mess_absorb_main(int argc, char **argv)
 	mess_signals_install();
 	rc = mess_absorb_open(&a, &o, argc, argv, err, sizeof(err));
 	if (rc) {
-		if (rc == -EEXIST || rc == -EALREADY || rc == -EPROTO ||
-		    (rc == -EINVAL && o.resume[0] && !a->rd.state))
+		if (a && (a->rd.why[0] || rc == -EEXIST || rc == -EALREADY ||
+			  rc == -EPROTO ||
+			  (rc == -EINVAL && o.resume[0] && !a->rd.state)))
 			rc = mess_rundir_refused(&a->rd, rc);
 		else if (a && mess_write_failed(rc))
 			/* A full disk: the file named, in the run's one line. */

@@ -302,6 +302,12 @@ int mess_absorb_open(struct mess_absorb **ap, const struct mess_absorb_opts *o,
 	rc = resolve(a, err, errlen, kern, &nkern, qs, &nq);
 	if (!rc)
 		rc = make_rows(a, kern, nkern, qs, nq);
+	/* The directory is ours, or refused, before any probe runs or any
+	 * warning about the machine is said; after the options' last checks,
+	 * so that bad input makes no directory. */
+	if (!rc)
+		rc = mess_rundir_claim(&a->rd, "mess absorb", "absorb", o->out,
+				       o->resume, ABSORB_POINTS_CSV);
 	if (rc)
 		return rc;
 	look(a);
@@ -347,10 +353,6 @@ int mess_absorb_open(struct mess_absorb **ap, const struct mess_absorb_opts *o,
 		fprintf(stderr, "absorb: no noise mode can run here; measuring the latency ladder only\n");
 	rc = absorb_state_open(a, argc, argv);
 	if (rc) {
-		/* What the run directory refused, cmd.c says (rundir.h). */
-		if (rc == -EEXIST || rc == -EALREADY || rc == -EPROTO ||
-		    (rc == -EINVAL && o->resume[0] && !a->rd.state))
-			return rc;
 		snprintf(err, errlen, "cannot set up %s: %s", a->rd.dir,
 			 strerror(-rc));
 		return rc == -EINVAL ? -EIO : rc;

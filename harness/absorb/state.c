@@ -215,8 +215,8 @@ static int load_state(struct mess_absorb *a)
 
 int absorb_state_open(struct mess_absorb *a, int argc, char **argv)
 {
-	int err = mess_rundir_open(&a->rd, "mess absorb", "absorb", a->t.o.out,
-				   a->t.o.resume, ABSORB_POINTS_CSV, argc, argv);
+	/* Claimed in mess_absorb_open, before the probes. */
+	int err = mess_rundir_start(&a->rd, argc, argv);
 
 	if (a->t.o.json)
 		a->rd.stdout_file = "summary.json";

@@ -32,7 +32,7 @@ static const struct {
 	{ S_IFSOCK, "a socket" },
 };
 
-static const char *kind(mode_t m)
+const char *mess_out_kind(mode_t m)
 {
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if ((m & S_IFMT) == kinds[i].fmt)
@@ -107,9 +107,9 @@ int mess_out_check(const char *opt, const char *path, char *err,
 	if (!S_ISDIR(st.st_mode))
 		return strcmp(dir, path) ?
 			refuse(opt, path, err, errlen, "%s is %s, not a directory",
-			       q, kind(st.st_mode)) :
+			       q, mess_out_kind(st.st_mode)) :
 			refuse(opt, path, err, errlen, "%s, not a directory",
-			       kind(st.st_mode));
+			       mess_out_kind(st.st_mode));
 	if (access(dir, W_OK | X_OK))
 		return refuse(opt, path, err, errlen, "%s is not writable (%s)",
 			      q, strerror(errno));

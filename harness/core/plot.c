@@ -272,6 +272,29 @@ struct plot_paths {
 	char expr[5 * PATH_MAX + 1280];
 };
 
+#define NEW ".curves-new"
+
+/* The new figure's three files renamed over curves.{dat,png,svg}: the
+ * image last, so that a figure is never newer than its data. */
+static int commit(struct plot_paths *pp, char *err, size_t errlen)
+{
+	static const char *const ext[] = { "dat", "svg", "png" };
+	char from[PATH_MAX + 32], to[PATH_MAX + 32];
+
+	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+		snprintf(from, sizeof(from), "%s/" NEW ".%s", pp->dir, ext[i]);
+		snprintf(to, sizeof(to), "%s/curves.%s", pp->dir, ext[i]);
+		if (rename(from, to)) {
+			int e = errno;
+
+			mess_set_err(err, errlen, "cannot rename %s to %s: %s",
+				     from, to, strerror(e));
+			return -e;
+		}
+	}
+	return 0;
+}
+
 int mess_plot(const char *rundir, const struct mess_family *f,
 	      double unloaded_ns, double peak_gbs, const char *title,
 	      char *err, size_t errlen)
@@ -284,7 +307,7 @@ int mess_plot(const char *rundir, const struct mess_family *f,
 		mess_set_err(err, errlen, "no run directory or no curves");
 		return -EINVAL;
 	}
-	pp = malloc(sizeof(*pp));
+	pp = calloc(1, sizeof(*pp));
 	if (!pp) {
 		mess_set_err(err, errlen, "out of memory");
 		return -ENOMEM;
@@ -295,10 +318,13 @@ int mess_plot(const char *rundir, const struct mess_family *f,
 		ret = -ENAMETOOLONG;
 		goto out;
 	}
-	snprintf(pp->dat, sizeof(pp->dat), "%s/curves.dat", pp->dir);
-	snprintf(pp->base, sizeof(pp->base), "%s/curves", pp->dir);
-	snprintf(pp->png, sizeof(pp->png), "%s/curves.png", pp->dir);
-	snprintf(pp->svg, sizeof(pp->svg), "%s/curves.svg", pp->dir);
+	/* Drawn under new names and renamed over the old figure once whole:
+	 * a redraw that fails (no gnuplot, a full disk) keeps the figure
+	 * there was. */
+	snprintf(pp->dat, sizeof(pp->dat), "%s/" NEW ".dat", pp->dir);
+	snprintf(pp->base, sizeof(pp->base), "%s/" NEW, pp->dir);
+	snprintf(pp->png, sizeof(pp->png), "%s/" NEW ".png", pp->dir);
+	snprintf(pp->svg, sizeof(pp->svg), "%s/" NEW ".svg", pp->dir);
 	snprintf(pp->log, sizeof(pp->log), "%s/gnuplot.log", pp->dir);
 
 	ret = mess_mkdir_p(rundir);
@@ -332,21 +358,22 @@ int mess_plot(const char *rundir, const struct mess_family *f,
 	snprintf(pp->expr, sizeof(pp->expr),
 		 "datafile='%s'; outbase='%s'; unloaded=%.3f; peak=%.3f; plottitle='%s'; plotsub='%s'",
 		 pp->qdat, pp->qbase, unloaded_ns, peak_gbs, pp->qtitle, pp->qsub);
-	/* Stale images must not pass for new ones if gnuplot fails. */
-	unlink(pp->png);
-	unlink(pp->svg);
 	ret = mess_gnuplot("curves.gp", pp->expr, pp->log, err, errlen);
 	if (!ret && (!nonempty(pp->png) || !nonempty(pp->svg))) {
 		mess_set_err(err, errlen, "gnuplot wrote no whole %s or %s, see %s",
 			pp->png, pp->svg, pp->log);
 		ret = -EIO;
 	}
-	/* No half image left to pass for a plot. */
-	if (ret) {
+	if (!ret)
+		ret = commit(pp, err, errlen);
+out:
+	/* No half image left to pass for a plot: what was not renamed
+	 * goes. */
+	if (ret && pp->png[0]) {
+		unlink(pp->dat);
 		unlink(pp->png);
 		unlink(pp->svg);
 	}
-out:
 	free(pp);
 	return ret;
 }

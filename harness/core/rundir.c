@@ -116,73 +116,9 @@ static int resumes(const char *cmd)
 	return 0;
 }
 
-/*
- * One process writes a run directory: two writers (two runs on one --out,
- * a --resume beside the run) would interleave their points and both say
- * "done".  flock, not the file's existence: a killed holder releases it.
- * The file stays (removing it would let a third process lock a new inode
- * while a second still holds the old one); its text names the holder.
- */
-static int take_lock(struct mess_rundir *d, const char *opt)
-{
-	char path[PATH_MAX + 32], held[128] = "";
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", d->dir, MESS_LOCK_FILE);
-	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
-	if (fd < 0)
-		return -errno;
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		int err = errno == EWOULDBLOCK ? -EEXIST : -errno;
-
-		n = pread(fd, held, sizeof(held) - 1, 0);
-		held[n > 0 ? n : 0] = 0;
-		/* One line, whatever the file holds. */
-		for (char *s = held; *s; s++)
-			if ((unsigned char)*s < 0x20 || *s == 0x7f)
-				*s = *s == '\n' ? 0 : '?';
-		if (err == -EEXIST)
-			snprintf(d->why, sizeof(d->why), "%s: %s: %s is being written by %s (lock %s); allowed: another directory, or this one once that process has ended",
-				 d->cmd, opt, d->dir, held[0] ? held : "another process", path);
-		close(fd);
-		return err;
-	}
-	/* The holder's name is for the message above: not worth failing
-	 * the run over on a full disk. */
-	n = snprintf(held, sizeof(held), "pid %d (%s)\n", (int)getpid(), d->cmd);
-	if (!ftruncate(fd, 0) && pwrite(fd, held, (size_t)n, 0) < 0)
-		held[0] = 0;
-	d->lock = fd + 1;
-	return 0;
-}
-
-/* The command whose run dir holds (resume.json, else meta.json), or NULL;
- * into buf. */
-static const char *run_tool(const char *dir, char *buf, size_t len)
-{
-	static const char *const files[] = { MESS_RESUME_FILE, "meta.json" };
-	char path[PATH_MAX + 32];
-
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		json_t *j;
-		const char *t;
-
-		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
-		j = json_load_file(path, 0, NULL);
-		t = json_string_value(json_object_get(j, "tool"));
-		if (t)
-			mess_quote(buf, len, t);
-		json_decref(j);
-		if (t)
-			return buf;
-	}
-	return NULL;
-}
-
-int mess_rundir_open(struct mess_rundir *d, const char *cmd, const char *kind,
-		     const char *out, const char *resume, const char *marker,
-		     int argc, char **argv)
+int mess_rundir_claim(struct mess_rundir *d, const char *cmd,
+		      const char *kind, const char *out, const char *resume,
+		      const char *marker)
 {
 	char host[256] = "host", utc[32], path[PATH_MAX + 64], other[64];
 	const char *tool;
@@ -208,7 +144,7 @@ int mess_rundir_open(struct mess_rundir *d, const char *cmd, const char *kind,
 		snprintf(path, sizeof(path), "%s/%s", d->dir, MESS_RESUME_FILE);
 		if (access(path, F_OK))
 			return -EINVAL;
-		err = take_lock(d, "--resume");
+		err = mess_rundir_lock(d, cmd, "--resume", d->dir);
 		if (err)
 			return err;
 		/* The points file is the run's own: never appended through a
@@ -227,35 +163,50 @@ int mess_rundir_open(struct mess_rundir *d, const char *cmd, const char *kind,
 		/* Finished: nothing to measure, and nothing to rewrite. */
 		if (meta_complete(d->dir))
 			return -EALREADY;
-		err = check_build(d);
-		if (err)
-			return err;
-		d->resumed = (int)json_array_size(json_object_get(d->state, "resumed")) + 1;
-		json_array_append_new(json_object_get(d->state, "resumed"),
-				      json_string(d->start_utc));
-		return mess_rundir_save(d);
+		return check_build(d);
 	}
-	err = mess_mkdir_p(d->dir);
-	if (!err)
-		err = take_lock(d, "--out");
+	err = mess_rundir_lock(d, cmd, "--out", d->dir);
 	if (err)
 		return err;
 	/* Another command's run is not taken over: its meta.json and
 	 * resume.json would be replaced, and it could never be resumed. */
-	tool = run_tool(d->dir, other, sizeof(other));
+	tool = mess_rundir_tool(d->dir, other, sizeof(other));
 	if (tool && strcmp(tool, cmd)) {
 		snprintf(d->why, sizeof(d->why), "%s: --out: %s already holds a run of '%s'; allowed: a new directory",
 			 cmd, d->dir, tool);
 		return -EEXIST;
 	}
-	/* Two sessions' points must not mix unasked. */
+	/* Two sessions' points must not mix unasked; the caller may yet
+	 * replace a run of its own (holds_run). */
 	snprintf(path, sizeof(path), "%s/%s", d->dir, marker);
-	if (!access(path, F_OK))
+	if (!access(path, F_OK)) {
+		d->holds_run = 1;
 		return -EEXIST;
-	d->state = new_state(cmd, argc, argv);
+	}
+	return 0;
+}
+
+int mess_rundir_start(struct mess_rundir *d, int argc, char **argv)
+{
+	if (d->state) {
+		d->resumed = (int)json_array_size(json_object_get(d->state, "resumed")) + 1;
+		json_array_append_new(json_object_get(d->state, "resumed"),
+				      json_string(d->start_utc));
+		return mess_rundir_save(d);
+	}
+	d->state = new_state(d->cmd, argc, argv);
 	if (!d->state)
 		return -ENOMEM;
 	return mess_rundir_save(d);
+}
+
+int mess_rundir_open(struct mess_rundir *d, const char *cmd, const char *kind,
+		     const char *out, const char *resume, const char *marker,
+		     int argc, char **argv)
+{
+	int err = mess_rundir_claim(d, cmd, kind, out, resume, marker);
+
+	return err ? err : mess_rundir_start(d, argc, argv);
 }
 
 json_t *mess_rundir_meta(const struct mess_rundir *d,
@@ -377,6 +328,11 @@ int mess_rundir_end(const struct mess_rundir *d, int rc, int frc)
 
 int mess_rundir_refused(const struct mess_rundir *d, int rc)
 {
+	/* A refusal of the lock or the directory's kind: said as it is. */
+	if (d->why[0] && rc != -EEXIST) {
+		fprintf(stderr, "%s\n", d->why);
+		return rc;
+	}
 	switch (rc) {
 	case -EEXIST:
 		if (d->why[0])

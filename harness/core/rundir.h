@@ -39,6 +39,9 @@ struct mess_rundir {
 	json_t *state;
 	int lock;		/* fd + 1 of .lock, held while open; 0: none */
 	char why[2 * PATH_MAX + 320];	/* a refusal said by mess_rundir_refused */
+	/* mess_rundir_claim refused with -EEXIST, the lock held: the
+	 * directory holds a run of this very command (its marker). */
+	int holds_run;
 	/* --json: the file mess_rundir_end prints on stdout when done
 	 * (summary.json), instead of the directory's name; NULL: the name. */
 	const char *stdout_file;
@@ -63,6 +66,62 @@ struct mess_rundir {
 int mess_rundir_open(struct mess_rundir *d, const char *cmd, const char *kind,
 		     const char *out, const char *resume, const char *marker,
 		     int argc, char **argv);
+/*
+ * mess_rundir_open in its two halves.  Claim: the directory chosen, its
+ * kind checked, made, locked, and what it holds judged (another command's
+ * run, this command's run: -EEXIST with holds_run set and the lock held,
+ * which the caller may replace, e.g. an earlier comparison), the resumed
+ * run's state loaded; nothing in it is written but .lock.  Start: this
+ * session recorded (resume.json).  Between them a command may do its slow
+ * set-up (probes) knowing the directory is its own.
+ */
+int mess_rundir_claim(struct mess_rundir *d, const char *cmd,
+		      const char *kind, const char *out, const char *resume,
+		      const char *marker);
+int mess_rundir_start(struct mess_rundir *d, int argc, char **argv);
+
+/*
+ * The writer contract's one path into a directory (rundir_lock.c), for
+ * every command that writes one, run directory or not (report, import,
+ * export): dir's kind checked (a file, a pipe, a link to nothing are
+ * refused as bad input: -EINVAL), made if missing, then d->dir/.lock
+ * flock()ed (-EEXIST when another process holds it; a .lock that is a link
+ * or a directory: -EINVAL; a read-only mount: its -errno).  Only then may
+ * anything in it be deleted, replaced or written.  Every refusal is one
+ * line in d->why naming opt (e.g. "--out") and the path; d->cmd is cmd.
+ */
+int mess_rundir_lock(struct mess_rundir *d, const char *cmd, const char *opt,
+		     const char *dir);
+/*
+ * mess_rundir_lock, and the directory new or empty once locked (.lock and
+ * an interrupted build's folder aside, which then goes): -EEXIST, said in
+ * d->why, naming what it holds.
+ */
+int mess_rundir_lock_empty(struct mess_rundir *d, const char *cmd,
+			   const char *opt, const char *dir);
+/*
+ * A directory of outputs built aside: a hidden folder made in the locked
+ * d->dir (its path into tmp), written by the command, then moved in with
+ * signals held off and the file `last` (the set's marker; NULL: none)
+ * moved last, so that a reader never takes half a set for one and an
+ * interrupted build leaves only that folder, which the rerun removes.
+ * 0 or -errno; abandon removes the folder after a failure.
+ */
+int mess_rundir_aside(struct mess_rundir *d, char *tmp, size_t len);
+int mess_rundir_aside_commit(struct mess_rundir *d, const char *tmp,
+			     const char *last);
+void mess_rundir_aside_abandon(const char *tmp);
+/*
+ * What the locked d->dir holds, .lock aside, removed (plots/ with it): a
+ * run of the caller's own that it replaces (holds_run) and has judged
+ * worth nothing kept: an earlier comparison redone, a replay that never
+ * finished (a replay starts over; it has no --resume).
+ */
+void mess_rundir_clear(struct mess_rundir *d);
+/* The command whose run dir holds (resume.json, else meta.json), quoted
+ * into buf, or NULL. */
+const char *mess_rundir_tool(const char *dir, char *buf, size_t len);
+
 /* resume.json, written whole (tmp + rename): 0 or -errno. */
 int mess_rundir_save(struct mess_rundir *d);
 /* A new meta.json object: schema, tool and the identity members. */

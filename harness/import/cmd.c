@@ -20,6 +20,8 @@
 
 #include "core/options.h"
 #include "core/outdir.h"
+#include "core/rundir.h"
+#include "core/signals.h"
 #include "core/util.h"
 #include "mess/json.h"
 #include "mess/messfmt.h"
@@ -157,6 +159,42 @@ static int write_run(const char *src, const char *out, struct mess_family *f,
 	return rc;
 }
 
+/*
+ * The writer contract: --out locked and new or empty, the run built aside
+ * in it and moved in whole, meta.json last (what makes it a run), so that
+ * a second import into the same --out is refused in one line, and a full
+ * disk or Ctrl-C leaves nothing that blocks the rerun.
+ */
+static int write_whole(const char *src, const char *out, struct mess_family *f,
+		       const struct mess_raw *r, char *level, size_t len)
+{
+	struct mess_rundir rd;
+	char tmp[PATH_MAX] = "";
+	int rc;
+
+	memset(&rd, 0, sizeof(rd));
+	mess_write_failed_clear();
+	mess_signals_install();
+	rc = mess_rundir_lock_empty(&rd, "mess import", "--out", out);
+	if (rc) {
+		if (rd.why[0])
+			fprintf(stderr, "%s\n", rd.why);
+		mess_rundir_close(&rd);
+		return rc == -EEXIST || rc == -EINVAL ? rc : -EIO;
+	}
+	rc = mess_rundir_aside(&rd, tmp, sizeof(tmp));
+	if (!rc)
+		rc = write_run(src, tmp, f, r, level, len);
+	if (!rc && mess_interrupted)
+		rc = -EINTR;
+	if (!rc)
+		rc = mess_rundir_aside_commit(&rd, tmp, "meta.json");
+	if (rc && tmp[0])
+		mess_rundir_aside_abandon(tmp);
+	mess_rundir_close(&rd);
+	return rc;
+}
+
 int mess_import_main(int argc, char **argv)
 {
 	struct import_opts o = { 0 };
@@ -190,14 +228,21 @@ int mess_import_main(int argc, char **argv)
 		mess_family_free(&fam);
 		return rc == -ENOMEM ? rc : -EINVAL;
 	}
-	rc = write_run(src[0], o.out, &fam, &r, level, sizeof(level));
-	if (rc)
-		fprintf(stderr, "mess import: %s: %s\n", o.out, strerror(-rc));
+	rc = write_whole(src[0], o.out, &fam, &r, level, sizeof(level));
+	if (rc == -EINTR)
+		fprintf(stderr, "mess import: interrupted; nothing written to %s (run it again with the same --out)\n",
+			o.out);
+	else if (rc == -EEXIST || rc == -EINVAL)
+		;	/* said by write_whole */
+	else if (rc)
+		fprintf(stderr, "mess import: %s: %s%s; nothing written (free space, then run it again with the same --out)\n",
+			mess_write_failed(rc) ? mess_write_failed(rc) : o.out,
+			strerror(-rc), rc == -ENOSPC ? " (disk full)" : "");
 	else
 		fprintf(stderr, "mess import: %s -> %s: %zu curves, %zu points (%zu + %zu repetitions%s), chase clock %.3f GHz (plotter.txt %.3f); verdict %s (meta.json quality)\n",
 			src[0], o.out, fam.n, r.points, r.bw_reps, r.lat_reps,
 			r.reps_left_out ? ", some left out: a counter not counted" : "",
 			r.ghz_median, r.cpu_ghz, level);
 	mess_family_free(&fam);
-	return rc ? -EIO : 0;
+	return rc == -EINTR || rc == -EEXIST || rc == -EINVAL ? rc : rc ? -EIO : 0;
 }

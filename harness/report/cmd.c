@@ -17,7 +17,9 @@
 
 #include "core/html.h"
 #include "core/options.h"
+#include "core/outdir.h"
 #include "core/plot.h"
+#include "core/rundir.h"
 #include "core/util.h"
 #include "mess/json.h"
 #include "mess/load.h"
@@ -112,14 +114,20 @@ static void plot_title(const char *dir, const json_t *meta,
 /* plots/curves.* in outdir, drawn again with the peak.  A missing gnuplot
  * is said, not fatal. */
 static void replot(const char *dir, const char *outdir, const json_t *meta,
-		   double peak)
+		   double peak, int say)
 {
 	struct mess_set_info *info = calloc(1, sizeof(*info));
 	struct mess_family fam = { 0 };
 	char err[512], title[600];
 	double unloaded;
 
-	if (info && !mess_set_load(dir, 0, &fam, info, err, sizeof(err))) {
+	if (!info || mess_set_load(dir, 0, &fam, info, err, sizeof(err))) {
+		/* Asked for (a peak, a set's figure) and not drawn: said; a
+		 * run without curves (absorb, ladder) copied has none. */
+		if (say)
+			fprintf(stderr, "mess report: %s: the curve figure was not drawn: %s\n",
+			dir, info ? err : "out of memory");
+	} else {
 		unloaded = info->unloaded_ns > 0 ? info->unloaded_ns :
 			   mess_unloaded_from_curves(&fam);
 		plot_title(dir, meta, info, title, sizeof(title));
@@ -131,10 +139,94 @@ static void replot(const char *dir, const char *outdir, const json_t *meta,
 	free(info);
 }
 
-static int report_one(const char *dir, const char *out, int several,
-		      const struct report_opts *o)
+/*
+ * Whether dir holds something report can draw: a run directory of mess
+ * (its meta.json) or a curve set the loaders read.  Else -EINVAL, said:
+ * an empty directory, /etc or a damaged set is bad input, not a page.
+ */
+static int readable(const char *dir, const json_t *meta)
 {
-	char outdir[PATH_MAX], path[PATH_MAX + 32], err[600];
+	struct mess_set_info *info;
+	struct mess_family fam = { 0 };
+	char err[600] = "";
+	int rc;
+
+	if (meta)
+		return 0;
+	info = calloc(1, sizeof(*info));
+	if (!info)
+		return -ENOMEM;
+	rc = mess_set_load(dir, 0, &fam, info, err, sizeof(err));
+	mess_family_free(&fam);
+	free(info);
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc) {
+		fprintf(stderr, "mess report: %s: nothing readable: %s; allowed: a run directory of mess or a curve set\n",
+			dir, err[0] ? err : strerror(-rc));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The same directory, however named (a trailing slash, a link, ..). */
+static int same_dir(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/*
+ * outdir's name for dir: --out itself for one DIR, a folder named after
+ * each inside it for several, told apart by -2, -3 when two DIRs share a
+ * name (a/set b/set), so that no page replaces another of this command.
+ */
+static int out_name(const char *dir, const char *out, int several,
+		    const json_t *meta, char *outdir, size_t len,
+		    char taken[][NAME_MAX + 1], int *ntaken)
+{
+	char name[NAME_MAX + 1];
+	int ret;
+
+	snprintf(name, sizeof(name), "%s", base_name(dir));
+	for (char *s = name; *s; s++)
+		if (*s == '/')
+			*s = 0;
+	if (several && out[0]) {
+		int k = 1;
+
+		for (int i = 0; i < *ntaken; i++)
+			if (!strcmp(taken[i], name)) {
+				char base[NAME_MAX - 16];
+
+				snprintf(base, sizeof(base), "%s", base_name(dir));
+				for (char *s = base; *s; s++)
+					if (*s == '/')
+						*s = 0;
+				snprintf(name, sizeof(name), "%s-%d", base, ++k);
+				i = -1;
+			}
+		if (*ntaken < MAX_DIRS)
+			snprintf(taken[(*ntaken)++], NAME_MAX + 1, "%s", name);
+		ret = snprintf(outdir, len, "%s/%s", out, name);
+	} else if (out[0]) {
+		ret = snprintf(outdir, len, "%s", out);
+	} else if (meta) {
+		ret = snprintf(outdir, len, "%s", dir);
+	} else {
+		ret = snprintf(outdir, len, "results/report-%s", name);
+	}
+	return ret < 0 || (size_t)ret >= len ? -ENAMETOOLONG : 0;
+}
+
+static int report_one(const char *dir, const char *out, int several,
+		      const struct report_opts *o, char taken[][NAME_MAX + 1],
+		      int *ntaken)
+{
+	char outdir[PATH_MAX], path[PATH_MAX + 32], err[600], tool[64];
+	struct mess_rundir rd = { 0 };
 	struct stat st;
 	json_t *meta;
 	double peak = o->peak_gbs;
@@ -147,34 +239,42 @@ static int report_one(const char *dir, const char *out, int several,
 	}
 	snprintf(path, sizeof(path), "%s/meta.json", dir);
 	meta = json_load_file(path, 0, NULL);
-	if (out[0] && several)
-		ret = snprintf(outdir, sizeof(outdir), "%s/%s", out, base_name(dir));
-	else if (out[0])
-		ret = snprintf(outdir, sizeof(outdir), "%s", out);
-	else if (meta)
-		ret = snprintf(outdir, sizeof(outdir), "%s", dir);
-	else
-		ret = snprintf(outdir, sizeof(outdir), "results/report-%s", base_name(dir));
-	if (ret < 0 || (size_t)ret >= sizeof(outdir)) {
-		json_decref(meta);
+	ret = readable(dir, meta);
+	if (!ret && out_name(dir, out, several, meta, outdir, sizeof(outdir),
+			     taken, ntaken)) {
 		fprintf(stderr, "mess report: --out: the path is too long\n");
-		return -EINVAL;
+		ret = -EINVAL;
 	}
-	ret = mess_mkdir_p(outdir);
+	/* The page and figures are written only into a directory this
+	 * process holds (the writer contract): never beside a run still
+	 * writing it, never over another run's own page. */
+	if (!ret)
+		ret = mess_rundir_lock(&rd, "mess report",
+				       out[0] ? "--out" : "DIR", outdir);
+	same = !ret && same_dir(outdir, dir);
+	if (!ret && !same && mess_rundir_tool(outdir, tool, sizeof(tool))) {
+		snprintf(rd.why, sizeof(rd.why), "mess report: --out: %s holds a run of '%s', not %s; allowed: a new or empty directory, one an earlier mess report wrote, or the run's own directory",
+			 outdir, tool, dir);
+		ret = -EEXIST;
+	}
 	if (ret) {
-		fprintf(stderr, "mess report: cannot create %s: %s\n", outdir, strerror(-ret));
+		if (rd.why[0])
+			fprintf(stderr, "%s\n", rd.why);
 		json_decref(meta);
-		return ret;
+		mess_rundir_close(&rd);
+		return ret == -ENOMEM || ret == -EINVAL || ret == -EEXIST ?
+		       ret : -EIO;
 	}
-	same = !strcmp(outdir, dir);
 	if (!(peak > 0) && !meta)
 		peak = mess_plotter_peak_gbs(dir, NULL, 0);
 	/* A run's own figures stand unless the peak changes them; a set
 	 * of another tool, or a copy elsewhere, gets its curve figure. */
 	if (!o->no_plots && (!meta || !same || o->peak_gbs > 0))
-		replot(dir, outdir, meta, peak > 0 ? peak : 0);
+		replot(dir, outdir, meta, peak > 0 ? peak : 0,
+		       o->peak_gbs > 0 || !meta);
 	json_decref(meta);
 	ret = mess_html_report(dir, outdir, o->peak_gbs, err, sizeof(err));
+	mess_rundir_close(&rd);
 	if (ret) {
 		fprintf(stderr, "mess report: %s\n", err);
 		return ret;
@@ -186,8 +286,9 @@ static int report_one(const char *dir, const char *out, int several,
 int mess_report_main(int argc, char **argv)
 {
 	struct report_opts o = { 0 };
-	char err[512], *dirs[MAX_DIRS];
-	int ndirs = 0, ret;
+	static char taken[MAX_DIRS][NAME_MAX + 1];
+	char err[PATH_MAX + 256], *dirs[MAX_DIRS];
+	int ndirs = 0, ret, ntaken = 0;
 
 	if (mess_opts_parse_pos(opts, NOPTS, &o, argc, argv, dirs, MAX_DIRS,
 				&ndirs, err, sizeof(err))) {
@@ -202,8 +303,14 @@ int mess_report_main(int argc, char **argv)
 		fprintf(stderr, "mess report: no DIR given; allowed: one or more run directories or curve sets (mess report --help)\n");
 		return -EINVAL;
 	}
+	/* A --out that can never hold a page is bad input, as for every
+	 * command (exit 1), said before anything is read. */
+	if (o.out[0] && mess_out_check("out", o.out, err, sizeof(err))) {
+		fprintf(stderr, "mess report: %s\n", err);
+		return -EINVAL;
+	}
 	for (int i = 0; i < ndirs; i++) {
-		ret = report_one(dirs[i], o.out, ndirs > 1, &o);
+		ret = report_one(dirs[i], o.out, ndirs > 1, &o, taken, &ntaken);
 		if (ret)
 			return ret;
 	}
