@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "mess/json.h"
+#include "mess/parse.h"
 
 /* A share this close to a measured curve's is that curve (the simulator's
  * grid is 2% wide: each file stands for +-1%). */
@@ -248,10 +249,49 @@ static int for_each_share(const struct mess_export_in *in, const char *dir,
 			else
 				in->tally->measured++;
 		}
-		fprintf(o.fp, "%s\t%d\t%s\t%s\n", file, r, mess_src_name(src), from);
+		/* A row a line, a field a tab: the note is the caller's text. */
+		fprintf(o.fp, "%s\t%d\t%s\t%s\n", file, r, mess_src_name(src),
+			mess_one_line(from));
 	}
 	free(bw);
 	return out_close(&o, ret, err, errlen);
+}
+
+/* "KEY=value\n" into buf; the value one line whatever it holds. */
+static void vkv(char *buf, size_t len, const char *key, const char *fmt,
+		va_list ap)
+{
+	int n = snprintf(buf, len, "%s=", key);
+
+	if (n < 0 || (size_t)n + 2 > len)
+		return;
+	vsnprintf(buf + n, len - (size_t)n - 1, fmt, ap);
+	mess_one_line(buf + n);
+	strcat(buf, "\n");
+}
+
+void mess_export_kv(char *buf, size_t len, const char *key, const char *fmt, ...)
+{
+	size_t used = strlen(buf);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vkv(buf + used, len - used, key, fmt, ap);
+	va_end(ap);
+}
+
+/* One line of info.txt: its values come from files someone may have
+ * sent (meta.json "version"), and a newline in one would add a key. */
+static __attribute__((format(printf, 3, 4)))
+void put_kv(FILE *fp, const char *key, const char *fmt, ...)
+{
+	char line[4608];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vkv(line, sizeof(line), key, fmt, ap);
+	va_end(ap);
+	fputs(line, fp);
 }
 
 /* What a format's info.txt says beyond the common lines. */
@@ -271,27 +311,30 @@ static int write_info(const struct mess_export_in *in, const char *dir,
 
 	if (ret)
 		return ret;
-	fprintf(o.fp, "# mess export: what these files hold and how they were measured\n"
-		      "FORMAT=%s\nSOURCE=%s\nMEASURED_BY=%s\nBANDWIDTH_SOURCE=%s\n"
-		      "BANDWIDTH_UNIT=%s\nLATENCY_UNIT=%s\n",
-		x->format, in->origin ? in->origin : "unknown",
-		in->tool ? in->tool : "unknown",
-		in->bw_source ? in->bw_source : "unknown",
-		x->bw_unit ? x->bw_unit : "MB/s (1e6 B/s, the whole system)",
-		x->lat_unit);
-	if (in->ghz > 0)
-		fprintf(o.fp, "CPU_FREQ=%.6f\nCPU_FREQ_SOURCE=%s\n", in->ghz,
-			in->ghz_source ? in->ghz_source : "unknown");
+	fprintf(o.fp, "# mess export: what these files hold and how they were measured\n");
+	put_kv(o.fp, "FORMAT", "%s", x->format);
+	put_kv(o.fp, "SOURCE", "%s", in->origin ? in->origin : "unknown");
+	put_kv(o.fp, "MEASURED_BY", "%s", in->tool ? in->tool : "unknown");
+	put_kv(o.fp, "BANDWIDTH_SOURCE", "%s", in->bw_source ? in->bw_source : "unknown");
+	put_kv(o.fp, "BANDWIDTH_UNIT", "%s",
+	       x->bw_unit ? x->bw_unit : "MB/s (1e6 B/s, the whole system)");
+	put_kv(o.fp, "LATENCY_UNIT", "%s", x->lat_unit);
+	if (in->ghz > 0) {
+		put_kv(o.fp, "CPU_FREQ", "%.6f", in->ghz);
+		put_kv(o.fp, "CPU_FREQ_SOURCE", "%s",
+		       in->ghz_source ? in->ghz_source : "unknown");
+	}
 	if (isfinite(u))
-		fprintf(o.fp, "UNLOADED_NS=%.3f\n", u);
+		put_kv(o.fp, "UNLOADED_NS", "%.3f", u);
+	/* Lines made with mess_export_kv. */
 	if (in->extra_info)
 		fputs(in->extra_info, o.fp);
 	if (in->verdict)
-		fprintf(o.fp, "SOURCE_VERDICT=%s\n", in->verdict);
+		put_kv(o.fp, "SOURCE_VERDICT", "%s", in->verdict);
 	if (in->verdict && in->verdict_reason && in->verdict_reason[0])
-		fprintf(o.fp, "SOURCE_VERDICT_REASON=%s\n", in->verdict_reason);
+		put_kv(o.fp, "SOURCE_VERDICT_REASON", "%s", in->verdict_reason);
 	if (in->verdict && in->verdict_note && in->verdict_note[0])
-		fprintf(o.fp, "SOURCE_VERDICT_NOTE=%s\n", in->verdict_note);
+		put_kv(o.fp, "SOURCE_VERDICT_NOTE", "%s", in->verdict_note);
 	if (x->more)
 		fputs(x->more, o.fp);
 	if (!x->no_sources)

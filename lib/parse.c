@@ -12,11 +12,12 @@
 #define QUOTE_MAX 40
 
 /* A message is one line on a terminal: no byte of the input may break it. */
-static void one_line(char *s)
+char *mess_one_line(char *s)
 {
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = '?';
+	for (char *p = s; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	return s;
 }
 
 int mess_file_err(char *err, size_t errlen, const char *file, long line,
@@ -38,7 +39,7 @@ int mess_file_err(char *err, size_t errlen, const char *file, long line,
 		vsnprintf(err + used, errlen - used, fmt, ap);
 		va_end(ap);
 	}
-	one_line(err);
+	mess_one_line(err);
 	return -EINVAL;
 }
 
@@ -50,7 +51,7 @@ const char *mess_quote(char *buf, size_t len, const char *s)
 		snprintf(buf, len, "%.*s...", QUOTE_MAX, s);
 	else
 		snprintf(buf, len, "%s", s);
-	one_line(buf);
+	mess_one_line(buf);
 	return buf;
 }
 

@@ -16,6 +16,7 @@ ref=${MESS_REFERENCE:-$(dirname "$0")/../../shared/reference/mess-results}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
+jqe() { jq -e "$1" "$2" >/dev/null 2>&1; }
 check() {
 	if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1"; fi
 }
@@ -126,6 +127,21 @@ verdict_run odd '.quality.verdict = "MAYBE"'
 rc=$?
 check "a verdict not ours: refused, exit 1 ($rc), one line, nothing written" \
 	'[ $rc -eq 1 ] && [ ! -e "$tmp/odd-x" ] && [ $(wc -l <"$tmp/odd.err") -eq 1 ] && grep -q "quality.verdict .MAYBE. is not allowed" "$tmp/odd.err"'
+# Issue 31 item 10: a value read from the set is one line of info.txt,
+# whatever it holds: a newline in meta.json's version, git_revision,
+# measured_by, bw_source or memory kind adds no key of its own.
+inj='.version = "1\nFAKE=1" | .git_revision = "abc\r\nGIT=1" | .bw_source = "accounted\nBW=1" |
+	.memory_node = 0 | .memory_node_choice.kind = "dram\nMEM=1"'
+verdict_run inj "$inj"
+verdict_run inj2 '.measured_by = "someone\nFAKE=1"'
+for d in inj inj2; do
+	"$mess" export "$tmp/$d" --out "$tmp/$d-x" --force 2>/dev/null
+	check "newlines in meta.json ($d): exported, no key injected into info.txt" \
+		'[ -s "$tmp/$d-x/info.txt" ] && ! grep -q -e "^FAKE=" -e "^GIT=" -e "^BW=" -e "^MEM=" "$tmp/$d-x/info.txt" &&
+		 ! grep -v -e "^#" -e "^[A-Z_]*=" "$tmp/$d-x/info.txt" && grep -q "^MEASURED_BY=.*FAKE=1" "$tmp/$d-x/info.txt"'
+done
+check "newlines in meta.json: the bandwidth source and memory kind stay on their line" \
+	'grep -q "^BANDWIDTH_SOURCE=accounted.BW=1$" "$tmp/inj-x/info.txt" && grep -q "^SOURCE_MEMORY=dram.MEM=1 node 0$" "$tmp/inj-x/info.txt"'
 "$mess" export "$tmp/run/mess" --out "$tmp/bw-x" 2>"$tmp/bw.err"
 check "a bwlat set (not a run): no verdict said, none in info.txt" \
 	'[ $(wc -l <"$tmp/bw.err") -eq 1 ] && ! grep -q SOURCE_VERDICT "$tmp/bw-x/info.txt"'

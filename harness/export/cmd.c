@@ -92,6 +92,7 @@ static void llc_latency(const struct mess_set_info *info, char *out, size_t len)
 	char path[PATH_MAX + 32], dir[PATH_MAX];
 	struct stat st;
 
+	out[0] = '\0';
 	/* A set read from a file (curves.csv): look beside it. */
 	snprintf(dir, sizeof(dir), "%s", info->path);
 	if (!stat(dir, &st) && !S_ISDIR(st.st_mode) && strrchr(dir, '/'))
@@ -115,17 +116,17 @@ static void llc_latency(const struct mess_set_info *info, char *out, size_t len)
 			 * its figure is a median over sizes, and says so. */
 			int flat = !json_is_false(json_object_get(best, "flat"));
 
-			snprintf(out, len, "LLC_LATENCY_NS=%.3f (%s %s of the latency ladder in %s)\n",
-				 json_number_value(json_object_get(best, "latency_ns")),
-				 json_string_value(json_object_get(best, "level")),
-				 flat ? "plateau" : "level, NOT FLAT: the median of its sizes, doubtful",
-				 where[i]);
+			mess_export_kv(out, len, "LLC_LATENCY_NS", "%.3f (%s %s of the latency ladder in %s)",
+				       json_number_value(json_object_get(best, "latency_ns")),
+				       json_string_value(json_object_get(best, "level")),
+				       flat ? "plateau" : "level, NOT FLAT: the median of its sizes, doubtful",
+				       where[i]);
 			json_decref(j);
 			return;
 		}
 		json_decref(j);
 	}
-	snprintf(out, len, "LLC_LATENCY_NS=unknown (no latency ladder beside this set; mess ladder measures one)\n");
+	mess_export_kv(out, len, "LLC_LATENCY_NS", "unknown (no latency ladder beside this set; mess ladder measures one)");
 }
 
 /* After a first reason: where the others are. */
@@ -341,12 +342,11 @@ int mess_export_main(int argc, char **argv)
 	else
 		snprintf(gsrc, sizeof(gsrc), "measured by the run (meta.json cpu_frequency)");
 	if (info.memory[0])
-		snprintf(llc + strlen(llc), sizeof(llc) - strlen(llc),
-			 "SOURCE_MEMORY=%s\n", info.memory);
+		mess_export_kv(llc, sizeof(llc), "SOURCE_MEMORY", "%s", info.memory);
 	if (strcmp(o.stat, "mean"))
-		snprintf(llc + strlen(llc), sizeof(llc) - strlen(llc),
-			 "LATENCY_STAT=%s (each point's %s of its latency distribution, not its mean)\n",
-			 o.stat, o.stat);
+		mess_export_kv(llc, sizeof(llc), "LATENCY_STAT",
+			       "%s (each point's %s of its latency distribution, not its mean)",
+			       o.stat, o.stat);
 
 	struct mess_export_in in = {
 		.fam = &fam, .m = m, .origin = info.path, .tool = tool,

@@ -47,8 +47,8 @@ struct mess_export_in {
 	/* Why read shares below the family's lowest are not measured, for
 	 * curve-sources.tsv (may be NULL). */
 	const char *below_note;
-	/* More "KEY=value" lines for info.txt, each ending in a newline
-	 * (may be NULL). */
+	/* More "KEY=value" lines for info.txt, each made by
+	 * mess_export_kv (may be NULL). */
 	const char *extra_info;
 	/* The source run's verdict (include/mess/quality.h: "PASS", "WARN",
 	 * "INVALID", "pending", "none" for a run without one), its first
@@ -68,6 +68,15 @@ struct mess_export_format {
 	int (*write)(const struct mess_export_in *in, const char *dir,
 		     char *err, size_t errlen);
 };
+
+/*
+ * Append "KEY=value\n" to buf (NUL-terminated, len bytes in all), the
+ * value printf-formatted and made one line (control characters as '?'):
+ * every line of info.txt is one key, whatever a value read from a file
+ * holds.  Cut short where buf is full.
+ */
+void mess_export_kv(char *buf, size_t len, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /* The formats, ended by a row with name NULL. */
 extern const struct mess_export_format mess_export_formats[];

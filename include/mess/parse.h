@@ -25,6 +25,11 @@ int mess_file_err(char *err, size_t errlen, const char *file, long line,
  * control characters as '?', "..." when cut.  Returns buf. */
 const char *mess_quote(char *buf, size_t len, const char *s);
 
+/* s made one line in place: control characters (newline, tab, ESC...)
+ * as '?'.  For a message, or a value of a one-line-per-record file that
+ * came from a file someone sent.  Returns s. */
+char *mess_one_line(char *s);
+
 /* Leading and trailing white space removed (in place). */
 char *mess_trim(char *s);
 /* Only white space. */

@@ -305,12 +305,80 @@ static void test_verdict_provenance(void **state)
 	assert_int_equal(rm_dir(tmpl), 0);
 }
 
+/* Issue 31 item 10: every value info.txt and curve-sources.tsv carry is
+ * one line, whatever the files it came from hold: no key, row or field of
+ * its own from a newline, carriage return or tab in a value. */
+static void test_one_line_values(void **state)
+{
+	double b[] = { 10, 20 }, l[] = { 100, 120 };
+	char tmpl[] = "/tmp/mess-export-XXXXXX", dir[64], path[96], err[256];
+	char extra[256] = "", line[1024];
+	struct mess_family f = { 0 };
+	struct mess_model *m;
+	FILE *fp;
+	int rows = 0;
+
+	add_curve(&f, 50, 2, b, l);
+	add_curve(&f, 100, 2, b, l);
+	assert_int_equal(mess_model_new(&f, &m), 0);
+	assert_non_null(mkdtemp(tmpl));
+	mess_export_kv(extra, sizeof(extra), "SOURCE_MEMORY", "%s node %d", "dram\nMEM=1", 0);
+	assert_string_equal(extra, "SOURCE_MEMORY=dram?MEM=1 node 0\n");
+
+	struct mess_export_in in = { .fam = &f, .m = m, .origin = "run\nSOURCE2=x",
+				     .tool = "mess 1\nFAKE=1 (git a\r\nGIT=2)",
+				     .bw_source = "accounted\nBW=1", .ghz = 2.0,
+				     .ghz_source = "meta\nFREQ=1", .extra_info = extra,
+				     .below_note = "not measured\tbelow\nthe lowest",
+				     .verdict = "WARN", .verdict_reason = "spread\nWHY=1" };
+
+	snprintf(dir, sizeof(dir), "%s/mess", tmpl);
+	assert_int_equal(mess_export(mess_export_find("mess"), &in, dir, NULL, err,
+				     sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/info.txt", dir);
+	assert_int_equal(lines_equal(path, "MEASURED_BY=mess 1?FAKE=1 (git a??GIT=2)"), 1);
+	assert_int_equal(lines_equal(path, "SOURCE=run?SOURCE2=x"), 1);
+	assert_int_equal(lines_equal(path, "BANDWIDTH_SOURCE=accounted?BW=1"), 1);
+	assert_int_equal(lines_equal(path, "CPU_FREQ_SOURCE=meta?FREQ=1"), 1);
+	assert_int_equal(lines_equal(path, "SOURCE_MEMORY=dram?MEM=1 node 0"), 1);
+	assert_int_equal(lines_equal(path, "SOURCE_VERDICT_REASON=spread?WHY=1"), 1);
+	/* Every line a comment or one key of ours. */
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	while (fgets(line, sizeof(line), fp)) {
+		size_t k = strspn(line, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_");
+
+		assert_true(line[0] == '#' || (k > 0 && line[k] == '='));
+		assert_null(strstr(line, "\nFAKE"));
+	}
+	fclose(fp);
+	/* A row a share and four fields a row, the note included. */
+	snprintf(path, sizeof(path), "%s/curve-sources.tsv", dir);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	while (fgets(line, sizeof(line), fp)) {
+		int tabs = 0;
+
+		for (char *c = line; *c; c++)
+			tabs += *c == '\t';
+		assert_int_equal(tabs, 3);
+		rows++;
+	}
+	fclose(fp);
+	assert_int_equal(rows, 1 + MESS_EXPORT_SHARES);
+
+	mess_model_free(m);
+	mess_family_free(&f);
+	assert_int_equal(rm_dir(tmpl), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shares),
 		cmocka_unit_test(test_mess_and_profet_on_reference),
 		cmocka_unit_test(test_verdict_provenance),
+		cmocka_unit_test(test_one_line_values),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
