@@ -449,3 +449,44 @@ int mess_set_load(const char *path, double ghz, struct mess_family *f,
 	f->unloaded_ns = isfinite(info->unloaded_ns) ? info->unloaded_ns : 0.0;
 	return 0;
 }
+
+/*
+ * A tail family is read against the unloaded distribution's same quantile
+ * (meta.json distribution.unloaded beside the set), not the mean's: else
+ * every p99 point would count as saturated.  Unknown (NAN) where the run
+ * has none; unloaded_source says which.
+ */
+static void unloaded_at_stat(struct mess_set_info *in, const char *stat)
+{
+	char path[PATH_MAX + 16], key[24];
+	const char *slash = strrchr(in->path, '/');
+	json_t *j;
+	size_t k = 0;
+
+	for (const char *c = stat; *c && k < sizeof(key) - 4; c++)
+		if (*c != '.')
+			key[k++] = *c;
+	snprintf(key + k, sizeof(key) - k, "_ns");
+	snprintf(path, sizeof(path), "%.*s/meta.json",
+		 slash ? (int)(slash - in->path) : 1, slash ? in->path : ".");
+	j = is_file(path) ? json_load_file(path, 0, NULL) : NULL;
+	in->unloaded_ns = json_number_value(json_object_get(json_object_get(
+		json_object_get(j, "distribution"), "unloaded"), key));
+	if (!(in->unloaded_ns > 0) || !isfinite(in->unloaded_ns))
+		in->unloaded_ns = NAN;
+	in->unloaded_source = isfinite(in->unloaded_ns) ?
+		"the run's unloaded distribution at the same quantile" : "none";
+	json_decref(j);
+}
+
+int mess_set_at_stat(struct mess_family *f, struct mess_set_info *info,
+		     const char *stat)
+{
+	int ret = mess_family_at_stat(f, stat);
+
+	if (ret || !strcmp(stat, "mean"))
+		return ret;
+	unloaded_at_stat(info, stat);
+	f->unloaded_ns = isfinite(info->unloaded_ns) ? info->unloaded_ns : 0.0;
+	return 0;
+}

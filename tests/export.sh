@@ -74,6 +74,25 @@ check "--stat p99: the csv export's latencies are the run's p99 figures" \
 	 hdr=$(head -1 "$tmp/run-p99-csv"/*.csv) && col=$(echo "$hdr" | tr , "\n" | grep -n "^latency_mean$" | cut -d: -f1) &&
 	 awk -F, -v c="$col" "NR == FNR { if (FNR > 1 && \$28 != \"\") p[sprintf(\"%.3f\", \$28)] = 1; next }
 		FNR > 1 && !(sprintf(\"%.3f\", \$c) in p) { bad = 1 } END { exit bad }" "$tmp/run/curves.csv" "$tmp/run-p99-csv"/*.csv'
+# Issue 31 item 13: the tail family carries the unloaded distribution's
+# own p99 (meta.json), as compare reads it, not the mean's unloaded
+# latency: against that every p99 point counted as saturated.
+"$mess" export "$tmp/run" --stat p99 --format json --out "$tmp/run-p99-json" --force 2>/dev/null
+u99=$(jq -r '.distribution.unloaded.p99_ns' "$tmp/run/meta.json")
+check "--stat p99: UNLOADED_NS is the run's unloaded p99 ($u99), not the mean's" \
+	'[ "$(grep "^UNLOADED_NS=" "$tmp/run-p99-mess/info.txt")" = "UNLOADED_NS=$(printf %.3f "$u99")" ] &&
+	 jqe "(.unloaded_ns * 1000 | round) == ($u99 * 1000 | round)" "$tmp/run-p99-json/mess-curves.json"'
+# Each curve's first point (bandwidth 0) is the unloaded p99 or a measured
+# p99, never below both (the mean's unloaded latency was).
+check "--stat p99: no curve of the json starts below the p99 figures" \
+	'lo=$(awk -F, "NR > 1 && \$28 != \"\" && (m == \"\" || \$28 < m) { m = \$28 } END { print m }" "$tmp/run/curves.csv") &&
+	 jqe "[.curves[].points[0][1]] | min >= ([$u99, $lo] | min) - 0.01" "$tmp/run-p99-json/mess-curves.json"'
+# Read back as a set: some measured point stays below 2x its unloaded
+# latency (every one was "saturated" against the mean's).
+check "--stat p99: the reloaded set is not saturated at every measured point" \
+	'u=$(sed -n "s/^UNLOADED_NS=//p" "$tmp/run-p99-mess/info.txt") &&
+	 for f in $(awk -F"\t" "\$3 == \"measured\" { print \$1 }" "$tmp/run-p99-mess/curve-sources.tsv"); do
+		cat "$tmp/run-p99-mess/$f"; done | awk -v u="$u" "\$1 > 0 { n++; if (\$2 >= 2 * u) s++ } END { exit !(n > 0 && s < n) }"'
 # mess compare --stat p99 reads the same tails, against the unloaded
 # distribution's own p99 (meta.json), not the mean's.
 "$mess" compare "$tmp/run" "$tmp/run" --stat p99 --no-plots --out "$tmp/cmp-p99" >/dev/null 2>&1

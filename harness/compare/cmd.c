@@ -239,35 +239,6 @@ struct loaded {
 	size_t n;
 };
 
-/*
- * A tail family is read against the unloaded distribution's same quantile
- * (meta.json distribution.unloaded, beside curves.csv), not the mean's:
- * else every p99 would count as saturated.  Unknown (NAN) where the run
- * has none; the source says which.
- */
-static void unloaded_at_stat(struct mess_set_info *in, const char *stat)
-{
-	char path[PATH_MAX + 16], key[24];
-	const char *slash = strrchr(in->path, '/');
-	json_t *j;
-	size_t k = 0;
-
-	for (const char *c = stat; *c && k < sizeof(key) - 4; c++)
-		if (*c != '.')
-			key[k++] = *c;
-	snprintf(key + k, sizeof(key) - k, "_ns");
-	snprintf(path, sizeof(path), "%.*s/meta.json",
-		 slash ? (int)(slash - in->path) : 1, slash ? in->path : ".");
-	j = json_load_file(path, 0, NULL);
-	in->unloaded_ns = json_number_value(json_object_get(json_object_get(
-		json_object_get(j, "distribution"), "unloaded"), key));
-	if (!(in->unloaded_ns > 0))
-		in->unloaded_ns = NAN;
-	in->unloaded_source = isfinite(in->unloaded_ns) ?
-		"the run's unloaded distribution at the same quantile" : "none";
-	json_decref(j);
-}
-
 static int load(struct loaded *l, char **pos, int npos, double ghz,
 		const char *stat)
 {
@@ -284,16 +255,12 @@ static int load(struct loaded *l, char **pos, int npos, double ghz,
 			fprintf(stderr, "mess compare: %s\n", err[0] ? err : strerror(-rc));
 			return rc == -ENOMEM ? rc : -EINVAL;
 		}
-		/* Tails compared: every point at that quantile. */
-		if (mess_family_at_stat(&l->fam[i], stat)) {
+		/* Tails compared: every point at that quantile, against
+		 * the unloaded latency at the same quantile. */
+		if (mess_set_at_stat(&l->fam[i], &l->info[i], stat)) {
 			fprintf(stderr, "mess compare: %s: --stat %s: no point has that figure; allowed: a run with a latency distribution (curves.csv schema 4)\n",
 				l->info[i].path, stat);
 			return -EINVAL;
-		}
-		if (strcmp(stat, "mean")) {
-			unloaded_at_stat(&l->info[i], stat);
-			l->fam[i].unloaded_ns = isfinite(l->info[i].unloaded_ns) ?
-						l->info[i].unloaded_ns : 0.0;
 		}
 		/* Refused here, before anything is written. */
 		if (!usable(&l->fam[i])) {

@@ -320,8 +320,9 @@ int mess_export_main(int argc, char **argv)
 	rc = mess_set_load(run[0], o.ghz, &fam, &info, err, sizeof(err));
 	if (info.warning[0])
 		fprintf(stderr, "mess export: warning: %s\n", info.warning);
-	/* A tail family: each point at that quantile of its distribution. */
-	if (!rc && mess_family_at_stat(&fam, o.stat)) {
+	/* A tail family: each point at that quantile of its distribution,
+	 * and the unloaded latency at it (compare reads it so). */
+	if (!rc && mess_set_at_stat(&fam, &info, o.stat)) {
 		snprintf(err, sizeof(err), "%s: --stat %s: no point has that figure (a run of curves.csv schema 4 has it)",
 			 run[0], o.stat);
 		rc = -EINVAL;

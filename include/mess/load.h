@@ -105,6 +105,17 @@ struct mess_set_info {
 int mess_set_load(const char *path, double ghz, struct mess_family *f,
 		  struct mess_set_info *info, char *err, size_t errlen);
 
+/*
+ * The set read at a latency statistic (curve.h mess_family_at_stat: mean,
+ * p50, p90, p99, p99.9), with the unloaded latency that goes with it: for
+ * a tail, the unloaded distribution's same quantile (meta.json
+ * distribution.unloaded beside the set) or unknown, never the mean's.
+ * Sets f->unloaded_ns and info->unloaded_ns/unloaded_source.  0, -EINVAL
+ * (no such statistic), -ENODATA (no point has it).
+ */
+int mess_set_at_stat(struct mess_family *f, struct mess_set_info *info,
+		     const char *stat);
+
 /* The verdict for people and files: info->verdict, or "none". */
 const char *mess_set_verdict(const struct mess_set_info *info);
 
