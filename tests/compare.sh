@@ -102,6 +102,8 @@ check "one set twice (exit $rc): a tie at 70:30, said so, nothing lower" \
 check "one set twice beyond its maximum: a tie on the extrapolation, neither 'cannot sustain'" \
 	'grep -q "70% reads at 9000 GB/s: beyond every set.s maximum bandwidth at this share: no set sustains it; .* tie on the extrapolation" "$out/same.err" && ! grep -q "cannot sustain" "$out/same.err"'
 check "compare.md says the tie too" 'grep -q "tie" "$out/same/compare.md"'
+check "one set twice: the second label is the first's with #2" \
+	'jqe "[.sets[].label] == [\"MN5-GPP-SPR8480-DDR5\", \"MN5-GPP-SPR8480-DDR5 #2\"]" "$out/same/compare.json"'
 "$mess" compare "$ddr" "$hbm" --out "$out/inf" --no-plots --app 70:1e308 >"$out/inf.out" 2>&1
 rc=$?
 check "--app 70:1e308: exit 1, one line, no inf, nothing written (exit $rc)" \
@@ -124,6 +126,13 @@ if [ -s "$out/run-a/curves.csv" ] && [ -s "$out/run-b/curves.csv" ]; then
 		check "overlay and ratio plots" \
 			'[ -s "$out/empty/plots/compare.png" ] && [ -s "$out/empty/plots/compare-ratio.svg" ]'
 	fi
+	# Issue 31 item 29: one labelling rule at any --stat, "#2" after the
+	# whole label (it was "run-a p90" and "run-a #2").
+	"$mess" compare "$out/run-a" "$out/run-a" --stat p90 --out "$out/p90" --no-plots >/dev/null 2>"$out/p90.err"
+	rc=$?
+	check "--stat p90, one run twice (exit $rc): labelled run-a p90 and run-a p90 #2" \
+		'[ $rc -eq 0 ] && jqe "[.sets[].label] == [\"run-a p90\", \"run-a p90 #2\"]" "$out/p90/compare.json"' ||
+		cat "$out/p90.err"
 	"$mess" compare "$out/run-a" "$ddr" --out "$out/mixed" --no-plots >/dev/null 2>"$out/mixed.err"
 	rc=$?
 	check "a run against a public set (exit $rc)" '[ $rc -eq 0 ]' || cat "$out/mixed.err"

@@ -276,9 +276,10 @@ static int load(struct loaded *l, char **pos, int npos, double ghz,
 			if (!strcmp(l->label[j], l->label[i])) {
 				char base[128];
 
-				/* Through a copy: the compiler cannot tell the
-				 * label from the set's own name apart. */
-				snprintf(base, sizeof(base), "%s", l->info[i].label);
+				/* The label as made above, statistic and
+				 * all ("A p90 #2"), through a copy: snprintf
+				 * may not read what it writes. */
+				snprintf(base, sizeof(base), "%s", l->label[i]);
 				snprintf(l->label[i], sizeof(l->label[i]), "%.120s #%d",
 					 base, i + 1);
 				break;
