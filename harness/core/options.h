@@ -39,6 +39,14 @@ struct mess_opt {
  * the type's own checks.
  */
 
+/*
+ * --peak-gbs, the same bounds in every command that has it: a peak under
+ * 1 MB/s is no memory system's (the family would be quoted at 10^13 % of
+ * it), and 10 PB/s is beyond any.
+ */
+#define MESS_PEAK_GBS_MIN 0.001
+#define MESS_PEAK_GBS_MAX 1e7
+
 #define MESS_OPT_F(type, field) offsetof(type, field)
 #define MESS_OPT_S(type, field) offsetof(type, field), sizeof(((type *)0)->field)
 
