@@ -37,10 +37,16 @@ echo "trust: a run beside a competitor on PU $pu took $(($(date +%s) - start)) s
 check "the run finishes (exit 0, got $rc)" '[ $rc -eq 0 ]' || tail -5 "$out/r.err"
 v=$(jq -r .quality.verdict "$out/r/meta.json" 2>/dev/null)
 check "the verdict is not PASS (got $v)" '[ "$v" = WARN ] || [ "$v" = INVALID ]'
-check "a reason is the competition, naming the competitor's pid" \
-	'jq -e --arg p "$hog" "any(.quality.reasons[]; .rule == \"competition\" and (.text | contains(\"pid \" + \$p)))" "$out/r/meta.json" >/dev/null'
-check "meta.json environment lists the competitor on PU $pu" \
-	'jq -e --argjson p "$hog" --argjson u "$pu" "any(.environment.other_tasks.listed[]; .pid == \$p and .pu == \$u)" "$out/r/meta.json" >/dev/null'
+# The competitor among the tasks meta.json lists, or, where others on a
+# loaded machine filled the list (environ.h MESS_ENV_MAX_TASKS) before it,
+# among those counted beyond it: the reason's text is cut after the first
+# few (issue 31 item 34), so the pid is looked for here, not there.
+listed='.environment.other_tasks as $o | any($o.listed[]; .pid == $p and .pu == $u) or
+	($o.running_or_runnable > ($o.listed | length) and all($o.listed[]; .pid != $p))'
+check "a reason is the competition" \
+	'jq -e "any(.quality.reasons[]; .rule == \"competition\")" "$out/r/meta.json" >/dev/null'
+check "meta.json environment lists the competitor on PU $pu (or counts it beyond a full list)" \
+	'jq -e --argjson p "$hog" --argjson u "$pu" "$listed" "$out/r/meta.json" >/dev/null'
 check "the competitor cost the generator its windows: disturbed windows counted" \
 	'jq -e ".quality.windows.disturbed > 0" "$out/r/meta.json" >/dev/null'
 check "stderr warns of the competition before measuring and names it in the verdict" \
