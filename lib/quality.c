@@ -81,166 +81,9 @@ static double sd0(double sd)
 	return isfinite(sd) && sd > 0 ? sd : 0;
 }
 
-static double comb(double a, double b)
+double mess_qcomb(double a, double b)
 {
 	return sqrt(sd0(a) * sd0(a) + sd0(b) * sd0(b));
-}
-
-/* One violation: two points that cannot both be right, and the rule. */
-struct viol {
-	size_t a, b;		/* a lighter (larger nop) than b */
-	uint32_t bit;
-};
-
-/*
- * How far each usable point lies from the mean of its neighbours in
- * pressure order (from its one neighbour at an end), in bandwidth and in
- * latency, each over the curve's largest value so the two add up: the
- * tie-break between points in as many violations, since the outlier is
- * the one its neighbours do not vouch for.
- */
-static void residuals(const struct mess_curve *c, double *res)
-{
-	size_t n = c->n, *idx = malloc((n ? n : 1) * sizeof(*idx)), m = 0;
-	static const size_t off[2] = { offsetof(struct mess_point, bw_gbs),
-				       offsetof(struct mess_point, lat_ns) };
-
-	for (size_t i = 0; i < n; i++)
-		res[i] = 0;
-	if (!idx)
-		return;
-	m = mess_curve_pressure_index(c, idx);
-	for (int k = 0; k < 2; k++) {
-#define V(i) (*(const double *)((const char *)&c->pts[idx[i]] + off[k]))
-		double top = 0;
-
-		for (size_t i = 0; i < m; i++)
-			top = fmax(top, fabs(V(i)));
-		for (size_t i = 0; m > 1 && top > 0 && i < m; i++) {
-			double ref = i == 0 ? V(1) : i == m - 1 ? V(m - 2) :
-				     (V(i - 1) + V(i + 1)) / 2;
-
-			res[idx[i]] += fabs(V(i) - ref) / top;
-		}
-#undef V
-	}
-	free(idx);
-}
-
-/*
- * The greedy cover of the violations of both rules together (a stall
- * shows in both: bandwidth collapses as latency soars, so the points
- * both rules name are the likeliest wrong): flag the point in most
- * violations not yet explained, ties to the larger residual, then the
- * later in c; it takes the rule of each violation it explains.
- */
-static size_t cover(struct mess_curve *c, const struct viol *v, size_t nv,
-		    unsigned char *involved)
-{
-	size_t *cnt = calloc(c->n ? c->n : 1, sizeof(*cnt)), flagged = 0;
-	double *res = calloc(c->n ? c->n : 1, sizeof(*res));
-	char *hit = calloc(nv ? nv : 1, 1);
-
-	for (size_t k = 0; involved && k < nv; k++)
-		involved[v[k].a] = involved[v[k].b] = 1;
-	if (!cnt || !hit || !res) {
-		/* Out of memory: both ends of every violation, never none. */
-		for (size_t k = 0; k < nv; k++) {
-			c->pts[v[k].a].flags |= v[k].bit;
-			c->pts[v[k].b].flags |= v[k].bit;
-		}
-		flagged = 2 * nv;
-		goto out;
-	}
-	residuals(c, res);
-	for (;;) {
-		size_t best = SIZE_MAX;
-
-		memset(cnt, 0, c->n * sizeof(*cnt));
-		for (size_t k = 0; k < nv; k++)
-			if (!hit[k]) {
-				cnt[v[k].a]++;
-				cnt[v[k].b]++;
-			}
-		for (size_t i = 0; i < c->n; i++)
-			if (cnt[i] && (best == SIZE_MAX || cnt[i] > cnt[best] ||
-				       (cnt[i] == cnt[best] && res[i] >= res[best])))
-				best = i;
-		if (best == SIZE_MAX)
-			break;
-		flagged++;
-		for (size_t k = 0; k < nv; k++)
-			if (!hit[k] && (v[k].a == best || v[k].b == best)) {
-				c->pts[best].flags |= v[k].bit;
-				hit[k] = 1;
-			}
-	}
-out:
-	free(cnt);
-	free(res);
-	free(hit);
-	return flagged;
-}
-
-size_t mess_quality_curve(struct mess_curve *c, double unloaded_ns,
-			  double unloaded_sd_ns, const struct mess_qtol *t,
-			  unsigned char *involved)
-{
-	size_t n = c->n, nv = 0, flagged, imax = SIZE_MAX;
-	struct viol *v;
-
-	for (size_t i = 0; i < n; i++)
-		c->pts[i].flags &= ~MESS_QF_CURVE_RULES;
-	if (involved)
-		memset(involved, 0, n);
-	/* At most every pair, for each of two rules. */
-	v = calloc(n * n + 1, sizeof(*v));
-	if (!v)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (mess_point_usable(&c->pts[i]) &&
-		    (imax == SIZE_MAX || c->pts[i].bw_gbs > c->pts[imax].bw_gbs))
-			imax = i;
-	for (size_t a = 0; imax != SIZE_MAX && a < n; a++) {
-		const struct mess_point *pa = &c->pts[a];
-
-		if (!mess_point_usable(pa))
-			continue;
-		for (size_t b = 0; b < n; b++) {
-			const struct mess_point *pb = &c->pts[b];
-
-			if (!mess_point_usable(pb) || pb->nop >= pa->nop)
-				continue;
-			/* non_monotone: below the maximum (at or above its
-			 * nop), bandwidth falls as the nop count rises.  Past
-			 * it a drop is a wave. */
-			if (pb->nop >= c->pts[imax].nop &&
-			    pa->bw_gbs - pb->bw_gbs > t->bw_rel * pa->bw_gbs +
-				    t->nsd * comb(pa->bw_gbs_std, pb->bw_gbs_std))
-				v[nv++] = (struct viol){ a, b, MESS_QF(MESS_QR_NON_MONOTONE) };
-			/* stall: latency never falls as pressure rises. */
-			if (pa->lat_ns - pb->lat_ns > t->stall_rel * pb->lat_ns +
-				    t->nsd * comb(pa->lat_ns_std, pb->lat_ns_std))
-				v[nv++] = (struct viol){ a, b, MESS_QF(MESS_QR_STALL) };
-		}
-	}
-	flagged = cover(c, v, nv, involved);
-	free(v);
-
-	/* below_unloaded: one point against the run's yardstick. */
-	for (size_t i = 0; unloaded_ns > 0 && i < n; i++) {
-		struct mess_point *p = &c->pts[i];
-
-		if (mess_point_usable(p) &&
-		    unloaded_ns - p->lat_ns > t->below_rel * unloaded_ns +
-			    t->nsd * comb(p->lat_ns_std, unloaded_sd_ns)) {
-			flagged += !(p->flags & MESS_QF_CURVE_RULES);
-			p->flags |= MESS_QF(MESS_QR_BELOW_UNLOADED);
-			if (involved)
-				involved[i] = 1;
-		}
-	}
-	return flagged;
 }
 
 /* ---- verdicts ---- */
@@ -378,7 +221,7 @@ static int window_slower(const struct mess_quality_in *in)
 	return isfinite(in->random_ns) && in->unloaded_ns > 0 &&
 	       in->unloaded_ns - in->random_ns >
 		       MESS_Q_WINDOW_SLOWER * in->random_ns +
-			       2 * comb(in->unloaded_sd_ns, in->random_sd_ns);
+			       2 * mess_qcomb(in->unloaded_sd_ns, in->random_sd_ns);
 }
 
 int mess_quality_unloaded_ok(const struct mess_quality_in *in)
@@ -411,7 +254,7 @@ void mess_quality_family(const struct mess_family *f,
 	if (isfinite(in->unloaded_end_ns) && in->unloaded_ns > 0 &&
 	    fabs(in->unloaded_end_ns - in->unloaded_ns) >
 		    MESS_Q_DRIFT_WARN * in->unloaded_ns +
-			    2 * comb(in->unloaded_sd_ns, in->unloaded_end_sd_ns))
+			    2 * mess_qcomb(in->unloaded_sd_ns, in->unloaded_end_sd_ns))
 		mess_verdict_add(v, MESS_WARN, "drift",
 				 "the unloaded latency was %.1f ns at the start and %.1f ns at the end (%+.1f %%): the machine changed while the curves were measured",
 				 in->unloaded_ns, in->unloaded_end_ns,

@@ -74,10 +74,16 @@ struct mess_qtol {
  * involved (c->n bytes, may be NULL) gets 1 for every point in a
  * violation: what to measure again before flagging for good.
  * unloaded_ns <= 0 skips below_unloaded.  Returns the points flagged.
+ * Time O((n + V) log n) for n points and V violating pairs: only the
+ * pairs that can break a rule are looked at, not every pair.
  */
 size_t mess_quality_curve(struct mess_curve *c, double unloaded_ns,
 			  double unloaded_sd_ns, const struct mess_qtol *t,
 			  unsigned char *involved);
+
+/* The combined spread of two figures' standard deviations, one that was
+ * not measured (NAN, <= 0) counting as none. */
+double mess_qcomb(double a, double b);
 
 /* Points of c carrying any flag. */
 size_t mess_curve_flagged(const struct mess_curve *c);
