@@ -4,6 +4,11 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mess/parse.h"
 
 json_t *mess_json_real(double v, int decimals)
 {
@@ -56,4 +61,37 @@ int mess_json_merge(json_t *obj, json_t *other)
 
 	json_decref(other);
 	return err;
+}
+
+json_t *mess_json_load(const char *path, size_t flags, json_error_t *e)
+{
+	char why[4096 + 256];
+	json_t *j;
+	int fd, ret = mess_open_regular(path, NULL, MESS_READ_MAX, &fd, why,
+					sizeof(why));
+	size_t skip = strlen(path) + 2;
+
+	if (ret) {
+		if (e) {
+			/* the reason without the "<path>: " every caller
+			 * puts before e->text */
+			const char *t = strlen(why) > skip ? why + skip : why;
+			size_t k = strnlen(t, sizeof(e->text) - 1);
+
+			memcpy(e->text, t, k);
+			e->text[k] = '\0';
+			snprintf(e->source, sizeof(e->source), "%s", path);
+			e->line = e->column = -1;
+			e->position = 0;
+		}
+		errno = -ret;
+		return NULL;
+	}
+	j = json_loadfd(fd, flags, e);
+	ret = errno;
+	close(fd);
+	if (e)
+		snprintf(e->source, sizeof(e->source), "%s", path);
+	errno = j ? 0 : ret ? ret : EINVAL;
+	return j;
 }

@@ -21,6 +21,7 @@
 
 #include <jansson.h>
 
+#include "mess/json.h"
 #include "mess/loadset.h"
 #include "mess/parse.h"
 #include "mess/messraw.h"
@@ -196,7 +197,7 @@ int mess_load_json_kind(struct mess_loadset *s, enum mess_set_kind *kind)
 	char mc[PATH_MAX], why[256];
 	struct mess_set_meta m;
 	json_error_t jerr;
-	json_t *j = json_load_file(s->file, 0, &jerr);
+	json_t *j = mess_json_load(s->file, 0, &jerr);
 	int ret, mess_results, profet;
 
 	/* Not JSON: the reader of the kind the metadata gives says why. */
@@ -303,7 +304,7 @@ int mess_load_keyed_json(struct mess_loadset *s, int gbs)
 int mess_load_own_json(struct mess_loadset *s)
 {
 	struct mess_set_info *in = s->info;
-	json_t *j = json_load_file(s->file, JSON_REJECT_DUPLICATES, NULL), *c, *v;
+	json_t *j = mess_json_load(s->file, JSON_REJECT_DUPLICATES, NULL), *c, *v;
 	const char *key, *bu, *lu, *sv;
 	int ret = 0;
 

@@ -13,6 +13,7 @@
 
 #include <jansson.h>
 
+#include "mess/json.h"
 #include "mess/loadset.h"
 #include "mess/messfmt.h"
 #include "mess/parse.h"
@@ -37,7 +38,7 @@ static json_t *load_object(struct mess_loadset *s, const char *path, int *ret)
 	*ret = 0;
 	if (!is_file(path))
 		return NULL;
-	j = json_load_file(path, 0, &jerr);
+	j = mess_json_load(path, 0, &jerr);
 	if (!j) {
 		*ret = mess_file_err(s->err, s->errlen, path,
 				     jerr.line > 0 ? jerr.line : 0,

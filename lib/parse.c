@@ -2,10 +2,13 @@
 /* Strict text parsing and the error line of the file readers. */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "mess/parse.h"
 
@@ -168,19 +171,97 @@ int mess_parse_pct(const char *s, size_t n, int *r)
 	return 0;
 }
 
+const char *mess_file_kind(unsigned m)
+{
+	switch (m & S_IFMT) {
+	case S_IFREG:
+		return "a file";
+	case S_IFDIR:
+		return "a directory";
+	case S_IFIFO:
+		return "a pipe";
+	case S_IFSOCK:
+		return "a socket";
+	default:
+		return "a device";
+	}
+}
+
+int mess_open_regular(const char *path, const char *allowed, long long max,
+		      int *fd, char *err, size_t errlen)
+{
+	/* O_NONBLOCK: opening a FIFO nobody writes would wait for ever. */
+	int f = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), ret = 0;
+	struct stat st;
+
+	if (f < 0) {
+		ret = -errno;
+		if (err)
+			mess_file_err(err, errlen, path, 0, "%s", strerror(-ret));
+		return ret;
+	}
+	if (fstat(f, &st))
+		ret = -errno;
+	else if (!S_ISREG(st.st_mode))
+		ret = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	else if (max > 0 && st.st_size > max)
+		ret = -EFBIG;
+	else if (fcntl(f, F_SETFL, fcntl(f, F_GETFL) & ~O_NONBLOCK))
+		ret = -errno;
+	if (ret && err) {
+		/* Without allowed, the caller says what it reads there. */
+		if (ret == -EFBIG)
+			mess_file_err(err, errlen, path, 0,
+				      "%lld bytes, more than a reader of mess takes (%lld MiB)%s%s",
+				      (long long)st.st_size, max >> 20,
+				      allowed ? "; allowed: " : "",
+				      allowed ? allowed : "");
+		else if ((ret == -EINVAL || ret == -EISDIR) && allowed)
+			mess_file_err(err, errlen, path, 0, "%s; allowed: %s",
+				      mess_file_kind(st.st_mode), allowed);
+		else if (ret == -EINVAL || ret == -EISDIR)
+			mess_file_err(err, errlen, path, 0,
+				      "%s, not a regular file",
+				      mess_file_kind(st.st_mode));
+		else
+			mess_file_err(err, errlen, path, 0, "%s", strerror(-ret));
+	}
+	if (ret) {
+		close(f);
+		return ret;
+	}
+	*fd = f;
+	return 0;
+}
+
+FILE *mess_fopen_regular(const char *path, char *err, size_t errlen)
+{
+	int fd, ret = mess_open_regular(path, NULL, MESS_READ_MAX, &fd, err,
+					errlen);
+	FILE *fp;
+
+	if (ret) {
+		errno = -ret;
+		return NULL;
+	}
+	fp = fdopen(fd, "r");
+	if (!fp) {
+		ret = errno;
+		close(fd);
+		if (err)
+			mess_file_err(err, errlen, path, 0, "%s", strerror(ret));
+		errno = ret;
+	}
+	return fp;
+}
+
 int mess_lines_open(struct mess_lines *l, const char *path, char *err,
 		    size_t errlen)
 {
 	memset(l, 0, sizeof(*l));
 	l->path = path;
-	l->fp = fopen(path, "r");
-	if (!l->fp) {
-		int e = errno;
-
-		mess_file_err(err, errlen, path, 0, "%s", strerror(e));
-		return -e;
-	}
-	return 0;
+	l->fp = mess_fopen_regular(path, err, errlen);
+	return l->fp ? 0 : -errno;
 }
 
 int mess_lines_next(struct mess_lines *l, char *err, size_t errlen)
@@ -199,6 +280,10 @@ int mess_lines_next(struct mess_lines *l, char *err, size_t errlen)
 	if ((size_t)n != strlen(l->line))
 		return mess_file_err(err, errlen, l->path, l->no,
 				     "NUL byte: not a text file");
+	if (l->no == 1 && !strncmp(l->line, "\xef\xbb\xbf", 3)) {
+		n -= 3;
+		memmove(l->line, l->line + 3, (size_t)n + 1);
+	}
 	while (n && (l->line[n - 1] == '\n' || l->line[n - 1] == '\r'))
 		l->line[--n] = '\0';
 	return 1;
@@ -234,6 +319,15 @@ static const struct {
 			  "%s beyond any memory system: %g (at most 1e9 ns)" },
 	[MESS_NUM_NS0] = { 0.0, 0, MESS_MAX_NS, "negative %s: %g",
 			   "%s beyond any memory system: %g (at most 1e9 ns)" },
+	[MESS_NUM_GHZ] = { 0.0, 1, MESS_MAX_GHZ,
+			   "%s must be > 0 GHz: %g",
+			   "%s beyond any CPU clock: %g (allowed: > 0 .. 20 GHz)" },
+	[MESS_NUM_LINE] = { MESS_MIN_LINE, 0, MESS_MAX_LINE,
+			    "%s below any cache line: %g (allowed: 16..1024 bytes)",
+			    "%s beyond any cache line: %g (allowed: 16..1024 bytes)" },
+	[MESS_NUM_TLB_NS] = { 0.0, 0, MESS_MAX_TLB_NS,
+			      "negative %s: %g (allowed: 0..100 ns)",
+			      "%s beyond any TLB hit: %g (allowed: 0..100 ns)" },
 };
 
 const char *mess_num_problem(double v, enum mess_num_rule rule)

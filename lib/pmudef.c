@@ -24,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mess/parse.h"
+
 /* Read a small sysfs file whole, without its trailing newline.  0, or
  * -errno; -EFBIG if it does not fit (no sysfs attribute we read is long). */
 static int read_small(const char *dir, const char *name, char *buf,
@@ -35,7 +37,7 @@ static int read_small(const char *dir, const char *name, char *buf,
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
 		return -ENAMETOOLONG;
-	f = fopen(path, "r");
+	f = mess_fopen_regular(path, NULL, 0);
 	if (!f)
 		return -errno;
 	n = fread(buf, 1, len - 1, f);

@@ -26,14 +26,11 @@ static int slurp(const char *path, char **text, size_t *len, char *err,
 {
 	size_t cap = 0, n = 0;
 	char *buf = NULL;
-	FILE *fp = fopen(path, "r");
+	FILE *fp = mess_fopen_regular(path, err, errlen);
 	int ret = 0;
 
-	if (!fp) {
-		ret = -errno;
-		mess_file_err(err, errlen, path, 0, "%s", strerror(-ret));
-		return ret;
-	}
+	if (!fp)
+		return -errno;
 	for (;;) {
 		size_t got;
 
@@ -204,7 +201,7 @@ static int profet_curve(const char *path, const char *text, size_t len,
 	char q[64];
 	struct mess_curve *c;
 	json_t *row;
-	size_t i;
+	size_t i, dropped = 0;
 	int r;
 
 	mess_quote(q, sizeof(q), key);
@@ -239,6 +236,7 @@ static int profet_curve(const char *path, const char *text, size_t len,
 		if (ret > 0) {
 			mess_drop_note(k->drop, path, locate(text, len, key, (long)i),
 				       mbs);
+			dropped++;
 			continue;
 		}
 		if (ret)
@@ -250,6 +248,10 @@ static int profet_curve(const char *path, const char *text, size_t len,
 		if (ret)
 			return ret;
 	}
+	if (dropped == json_array_size(rows))
+		return mess_file_err(err, errlen, path, locate(text, len, key, -1),
+				     "curve \"%s\": every row (%zu) has a negative bandwidth, and such rows are dropped: no row left",
+				     q, dropped);
 	return 0;
 }
 

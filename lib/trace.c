@@ -3,6 +3,7 @@
  * DRAM traffic traces: perf stat -I -x, and likwid-perfctr (timeline and
  * -O CSV).  What each format is read as is in mess/trace.h.
  */
+#include "mess/parse.h"
 #include "mess/trace_parse.h"
 
 /* Read and write: indexes of the per-direction arrays. */
@@ -12,6 +13,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -412,14 +414,19 @@ int mess_trace_parse(const char *text, const char *name,
 int mess_trace_load(const char *path, const struct mess_trace_opts *o,
 		    struct mess_trace *t, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
+	char why[PATH_MAX + 128];
+	FILE *f = mess_fopen_regular(path, why, sizeof(why));
 	char *text = NULL;
 	size_t n = 0, cap = 0, r;
 	int rc;
 
 	if (!f) {
 		rc = -errno;
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(-rc));
+		/* a directory as the errno a read of it gives */
+		if (rc == -EISDIR)
+			snprintf(err, errlen, "cannot read %s: %s", path, strerror(EISDIR));
+		else
+			snprintf(err, errlen, "cannot read %s", why);
 		return rc;
 	}
 	do {

@@ -14,6 +14,7 @@
 
 #include "absorb/absorb.h"
 #include "core/util.h"
+#include "mess/parse.h"
 
 /* The first ten columns are schema 1's; repeats is the pairs counted. */
 #define POINTS_HEADER "kernel,variant,cores,q,mode,k,time_ns,repeats,spread_ns,paired_base_ns," \
@@ -62,7 +63,7 @@ static int load_points(struct mess_absorb *a)
 	int err;
 
 	snprintf(path, sizeof(path), "%s/%s", a->rd.dir, ABSORB_POINTS_CSV);
-	f = fopen(path, "r");
+	f = mess_fopen_regular(path, NULL, 0);
 	if (!f)
 		return errno == ENOENT ? 0 : -errno;
 	if (!fgets(line, sizeof(line), f) || strcmp(line, POINTS_HEADER "\n")) {
@@ -78,7 +79,7 @@ static int load_points(struct mess_absorb *a)
 	if (partial)
 		fprintf(stderr, "mess absorb: --resume: %s:%ld: partial last line (a write cut short): dropped, measured again\n",
 			path, partial);
-	f = fopen(path, "r");
+	f = mess_fopen_regular(path, NULL, 0);
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {

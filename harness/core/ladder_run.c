@@ -18,6 +18,7 @@
 #include "core/clock.h"
 #include "core/signals.h"
 #include "mess/ladder.h"
+#include "mess/parse.h"
 #include "mess/stats.h"
 
 #define LADDER_SEED 7
@@ -223,7 +224,7 @@ int mess_ladder_load(struct mess_ladder *l, const char *dir)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/" MESS_LADDER_CSV, dir);
-	f = fopen(path, "r");
+	f = mess_fopen_regular(path, NULL, 0);
 	if (!f)
 		return -errno;
 	l->n = 0;

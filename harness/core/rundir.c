@@ -25,7 +25,7 @@ static json_t *load_state(const char *dir)
 	json_error_t e;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, MESS_RESUME_FILE);
-	return json_load_file(path, 0, &e);
+	return mess_json_load(path, 0, &e);
 }
 
 int mess_rundir_save(struct mess_rundir *d)
@@ -66,7 +66,7 @@ static int meta_complete(const char *dir)
 	int c;
 
 	snprintf(path, sizeof(path), "%s/meta.json", dir);
-	m = json_load_file(path, 0, NULL);
+	m = mess_json_load(path, 0, NULL);
 	c = json_is_true(json_object_get(m, "complete"));
 	json_decref(m);
 	return c;
@@ -254,7 +254,7 @@ static int print_file(const struct mess_rundir *d)
 	size_t n;
 
 	snprintf(path, sizeof(path), "%s/%s", d->dir, d->stdout_file);
-	f = fopen(path, "r");
+	f = mess_fopen_regular(path, NULL, 0);
 	if (!f) {
 		fprintf(stderr, "%s: --json: cannot read %s: %s\n", d->cmd, path,
 			strerror(errno));

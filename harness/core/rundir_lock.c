@@ -145,7 +145,7 @@ const char *mess_rundir_tool(const char *dir, char *buf, size_t len)
 		const char *t;
 
 		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
-		j = json_load_file(path, 0, NULL);
+		j = mess_json_load(path, 0, NULL);
 		t = json_string_value(json_object_get(j, "tool"));
 		if (t)
 			mess_quote(buf, len, t);

@@ -53,7 +53,7 @@ static int run_state(const char *dir, int *complete)
 	if (access(path, F_OK))
 		return 0;
 	snprintf(path, sizeof(path), "%s/meta.json", dir);
-	j = json_load_file(path, 0, NULL);
+	j = mess_json_load(path, 0, NULL);
 	*complete = json_is_true(json_object_get(j, "complete"));
 	json_decref(j);
 	return 1;

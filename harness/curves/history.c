@@ -117,10 +117,10 @@ void mess_run_history(struct mess_run *r, struct mess_verdict *v)
 		json_t *m, *s;
 
 		snprintf(path, sizeof(path), "%s/%s/meta.json", parent, names[i]);
-		m = json_load_file(path, 0, NULL);
+		m = mess_json_load(path, 0, NULL);
 		if (m && comparable(r, m, host)) {
 			snprintf(path, sizeof(path), "%s/%s/summary.json", parent, names[i]);
-			s = json_load_file(path, 0, NULL);
+			s = mess_json_load(path, 0, NULL);
 			bw[k] = json_number_value(json_object_get(
 				json_object_get(s, "family"), "max_bw_gbs"));
 			unl[k] = json_number_value(json_object_get(m, "unloaded_ns"));

@@ -93,7 +93,7 @@ static json_t *median_meta(const struct fleet *f, size_t g, double unloaded,
 	json_t *src, *m = json_object(), *names = json_array(), *left = json_array();
 
 	snprintf(path, sizeof(path), "%s/%s/meta.json", f->dir, ref->name);
-	src = json_load_file(path, 0, NULL);
+	src = mess_json_load(path, 0, NULL);
 	if (!m || !names || !left || !src) {
 		json_decref(m);
 		json_decref(names);

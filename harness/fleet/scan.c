@@ -127,7 +127,7 @@ static json_t *load_json(const char *dir, const char *where, const char *name)
 	char p[PATH_MAX + FLEET_NAME + 64];
 
 	snprintf(p, sizeof(p), "%s/%s%s%s", dir, where, where[0] ? "/" : "", name);
-	return json_load_file(p, 0, NULL);
+	return mess_json_load(p, 0, NULL);
 }
 
 /* Join values into one key; members of the def list, NULL-ended. */
@@ -364,7 +364,7 @@ static void log_last(struct fleet_node *nd, const char *dir)
 	FILE *fp;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, FLEET_TASK_LOG);
-	fp = fopen(path, "r");
+	fp = mess_fopen_regular(path, NULL, 0);
 	while (fp && fgets(line, sizeof(line), fp)) {
 		char *t = mess_trim(line);
 
@@ -413,7 +413,7 @@ static int read_expected(struct fleet *f)
 	FILE *fp;
 
 	snprintf(path, sizeof(path), "%s/%s", f->dir, FLEET_EXPECTED);
-	fp = fopen(path, "r");
+	fp = mess_fopen_regular(path, NULL, 0);
 	while (fp && fgets(line, sizeof(line), fp)) {
 		char *t = mess_trim(line), **m;
 		size_t i;

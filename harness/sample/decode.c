@@ -22,6 +22,7 @@
 #include "core/util.h"
 #include "mess/datasrc.h"
 #include "mess/ibs.h"
+#include "mess/parse.h"
 #include "mess/perfdata.h"
 #include "mess/spe.h"
 #include "sample/sample.h"
@@ -296,29 +297,34 @@ static void on_sample(const struct mess_perf_sample *s, void *arg)
 	c->rows++;
 }
 
-/* The whole file, mapped read-only; *n 0 refused. */
-static int map_file(const char *path, const uint8_t **buf, size_t *n)
+#define DECODE_ALLOWED "a perf.data file, a raw SPE aux buffer or its hex text"
+
+/* The whole file, mapped read-only (a regular file only: no cap, it is
+ * mapped, not read): 0, or -errno with "<path>: <why>" in err. */
+static int map_file(const char *path, const uint8_t **buf, size_t *n,
+		    char *err, size_t errlen)
 {
 	struct stat st;
 	void *p;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd, ret = mess_open_regular(path, DECODE_ALLOWED, 0, &fd, err,
+					errlen);
 
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st)) {
-		int e = -errno;
-
-		close(fd);
-		return e;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_size == 0) {
-		close(fd);
-		return S_ISREG(st.st_mode) ? -ENODATA : -EISDIR;
-	}
-	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (ret)
+		return ret;
+	if (fstat(fd, &st))
+		ret = -errno;
+	else if (!st.st_size)
+		ret = -ENODATA;
+	p = ret ? MAP_FAILED :
+		mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (!ret && p == MAP_FAILED)
+		ret = -errno;
 	close(fd);
-	if (p == MAP_FAILED)
-		return -errno;
+	if (ret) {
+		snprintf(err, errlen, "%s: %s; allowed: " DECODE_ALLOWED, path,
+			 ret == -ENODATA ? "empty" : strerror(-ret));
+		return ret;
+	}
 	*buf = p;
 	*n = (size_t)st.st_size;
 	return 0;
@@ -526,10 +532,9 @@ int mess_sample_decode_main(int argc, char **argv)
 	}
 	if (o.out[0] && check_out(o.out, o.force))
 		return -EINVAL;
-	rc = map_file(pos[0], &buf, &n);
+	rc = map_file(pos[0], &buf, &n, err, sizeof(err));
 	if (rc) {
-		fprintf(stderr, "mess sample decode: FILE: %s: %s; allowed: a readable, non-empty file\n",
-			pos[0], rc == -ENODATA ? "empty" : strerror(-rc));
+		fprintf(stderr, "mess sample decode: FILE: %s\n", err);
 		return -EINVAL;
 	}
 	if (o.out[0]) {

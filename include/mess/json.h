@@ -24,6 +24,14 @@ json_t *mess_json_pack(const char *fmt, ...);
 /* Move the members of other (stolen; NULL: out of memory) into obj, in
  * their order: 0 or -ENOMEM. */
 int mess_json_merge(json_t *obj, json_t *other);
+/*
+ * json_load_file() for a file a user or a run directory gives: a regular
+ * file of at most MESS_READ_MAX bytes only (mess_open_regular: a FIFO
+ * never hangs it, /dev/zero never fills memory).  Refused or unreadable:
+ * NULL, errno set, e->text the reason ("a pipe; allowed: a regular file")
+ * and e->line -1.
+ */
+json_t *mess_json_load(const char *path, size_t flags, json_error_t *e);
 /* j with a final newline; 0 or -EIO. */
 int mess_json_dumpf(const json_t *j, FILE *f);
 

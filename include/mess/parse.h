@@ -67,6 +67,16 @@ int mess_parse_pct(const char *s, size_t n, int *r);
  */
 #define MESS_MAX_GBS 1e6	/* GB/s: 1 PB/s */
 #define MESS_MAX_NS 1e9		/* ns: one second for one access */
+/*
+ * What describes the machine: a CPU clock (the fastest ever overclocked
+ * ran under 10 GHz), a cache line (16 B on the smallest cores, 256 B on
+ * A64FX), the time of one second-level TLB hit (some ns; Mess assumes
+ * 10).  Beyond these a figure computed from them is made up.
+ */
+#define MESS_MAX_GHZ 20.0
+#define MESS_MIN_LINE 16.0
+#define MESS_MAX_LINE 1024.0
+#define MESS_MAX_TLB_NS 100.0
 
 /* What a value must be, beyond finite. */
 enum mess_num_rule {
@@ -79,11 +89,41 @@ enum mess_num_rule {
 	MESS_NUM_NS,		/* a latency: > 0 (a load never takes no
 				 * time) .. MESS_MAX_NS */
 	MESS_NUM_NS0,		/* a latency's spread: 0..MESS_MAX_NS */
+	MESS_NUM_GHZ,		/* a CPU clock: > 0 .. MESS_MAX_GHZ */
+	MESS_NUM_LINE,		/* a cache line's bytes */
+	MESS_NUM_TLB_NS,	/* one TLB hit: 0..MESS_MAX_TLB_NS ns */
 };
 
 /* NULL when v obeys rule, else a format of what is wrong, taking the
  * value's name and the value ("negative %s: %g"). */
 const char *mess_num_problem(double v, enum mess_num_rule rule);
+
+/*
+ * The most a reader takes of one file: a text or JSON file of the suite
+ * holds some hundred MB at most (10^6 points); more is not one of ours,
+ * and no reader may fill memory with it.
+ */
+#define MESS_READ_MAX ((long long)1 << 30)
+
+/* What a file of mode m is, for a message: "a pipe", "a directory",
+ * "a device", "a socket", "a file". */
+const char *mess_file_kind(unsigned m);
+
+/*
+ * path opened for reading, a regular file only (a symlink to one is one):
+ * the one opener of every file a user or a run directory gives a reader.
+ * 0 and *fd (O_CLOEXEC, blocking reads), or -errno with "<path>: <why>" in
+ * err (may be NULL): a pipe, device or socket -EINVAL ("<path>: a pipe,
+ * not a regular file", or with allowed "<path>: a pipe; allowed:
+ * <allowed>"), a directory -EISDIR, more than max bytes (0: no cap)
+ * -EFBIG.  A FIFO never blocks the open: it is opened O_NONBLOCK and
+ * refused after fstat.
+ */
+int mess_open_regular(const char *path, const char *allowed, long long max,
+		      int *fd, char *err, size_t errlen);
+/* The same, at most MESS_READ_MAX bytes, as a stream: NULL with errno set
+ * and the reason in err. */
+FILE *mess_fopen_regular(const char *path, char *err, size_t errlen);
 
 /* A file read line by line, counting lines for the error messages. */
 struct mess_lines {
@@ -94,11 +134,12 @@ struct mess_lines {
 	long no;		/* its number, from 1 */
 };
 
-/* 0, or -errno of fopen with "<path>: <strerror>" in err. */
+/* 0, or -errno of mess_fopen_regular() with "<path>: <why>" in err. */
 int mess_lines_open(struct mess_lines *l, const char *path, char *err,
 		    size_t errlen);
 /*
- * The next line in l->line, "\n" or "\r\n" removed: 1, 0 at the end,
+ * The next line in l->line, "\n" or "\r\n" removed, and a UTF-8 byte
+ * order mark before the first (an editor's, not part of a key): 1, 0 at the end,
  * -EINVAL for a line holding a NUL byte (not a text file) or -EIO, with the
  * error in err.
  */
