@@ -131,9 +131,12 @@ int mess_export_read(const char *path, struct mess_curve *c,
 		if (ret)
 			break;
 	}
-	if (!ret && c->n == n0)
-		ret = mess_file_err(err, errlen, path, 0, mine.n ?
-				    "no row of bandwidth >= 0 MB/s" :
+	if (!ret && c->n == n0 && mine.n)
+		ret = mess_file_err(err, errlen, path, 0,
+				    "every row (%zu) has a negative bandwidth (line %ld: %.1f MB/s), and such rows are dropped: no 'MB/s ns' row left",
+				    mine.n, mine.line, mine.mbs);
+	else if (!ret && c->n == n0)
+		ret = mess_file_err(err, errlen, path, 0,
 				    "empty file: no 'MB/s ns' row");
 	mess_lines_close(&l);
 	if (ret)
@@ -373,50 +376,69 @@ int mess_curves_csv_write_row(FILE *fp, const struct mess_point *p,
 	return 0;
 }
 
+/* Column, what its values must be; bw_source (the last) is
+ * provenance for people: nothing to keep. */
+static const struct {
+	const char *name;
+	enum mess_num_rule rule;
+	size_t off;
+} point_cols[] = {
+	/* counters may put a share a little outside 0..100 */
+	{ "read_pct", MESS_NUM_ANY, offsetof(struct mess_point, read_pct) },
+	{ "bw_gbs", MESS_NUM_GBS, offsetof(struct mess_point, bw_gbs) },
+	{ "read_bw_gbs", MESS_NUM_GBS, offsetof(struct mess_point, read_bw_gbs) },
+	{ "write_bw_gbs", MESS_NUM_GBS, offsetof(struct mess_point, write_bw_gbs) },
+	{ "lat_ns", MESS_NUM_NS, offsetof(struct mess_point, lat_ns) },
+	{ "lat_ns_std", MESS_NUM_NS0, offsetof(struct mess_point, lat_ns_std) },
+	/* schema 2 only */
+	{ "acc_read_bw_gbs", MESS_NUM_GBS, offsetof(struct mess_point, acc_read_bw_gbs) },
+	{ "acc_write_bw_gbs", MESS_NUM_GBS, offsetof(struct mess_point, acc_write_bw_gbs) },
+	{ "lat_nowalk_ns", MESS_NUM_NS0, offsetof(struct mess_point, lat_nowalk_ns) },
+	{ "counter_run_frac", MESS_NUM_NONNEG, offsetof(struct mess_point, counter_run_frac) },
+	/* schema 3 only */
+	{ "bw_gbs_std", MESS_NUM_GBS, offsetof(struct mess_point, bw_gbs_std) },
+	{ "disturbed", MESS_NUM_NONNEG, offsetof(struct mess_point, disturbed) },
+	{ "disturbed_kept", MESS_NUM_NONNEG, offsetof(struct mess_point, disturbed_kept) },
+	{ "lost_pct", MESS_NUM_NONNEG, offsetof(struct mess_point, lost_pct) },
+	{ "steal_ms", MESS_NUM_NONNEG, offsetof(struct mess_point, steal_ms) },
+	{ "invol_switches", MESS_NUM_NONNEG, offsetof(struct mess_point, invol_switches) },
+	{ "migrations", MESS_NUM_NONNEG, offsetof(struct mess_point, migrations) },
+	{ "ghz_min", MESS_NUM_POS, offsetof(struct mess_point, ghz_min) },
+	{ "ghz_max", MESS_NUM_POS, offsetof(struct mess_point, ghz_max) },
+	/* schema 4 only (the mean's difference has a sign) */
+	{ "lat_p50_ns", MESS_NUM_NS, offsetof(struct mess_point, lat_p50_ns) },
+	{ "lat_p90_ns", MESS_NUM_NS, offsetof(struct mess_point, lat_p90_ns) },
+	{ "lat_p99_ns", MESS_NUM_NS, offsetof(struct mess_point, lat_p99_ns) },
+	{ "lat_p999_ns", MESS_NUM_NS, offsetof(struct mess_point, lat_p999_ns) },
+	{ "lat_max_ns", MESS_NUM_NS, offsetof(struct mess_point, lat_max_ns) },
+	{ "dist_mean_diff_pct", MESS_NUM_ANY, offsetof(struct mess_point, dist_mean_diff_pct) },
+	{ "fair_min", MESS_NUM_NONNEG, offsetof(struct mess_point, fair_min) },
+	{ "fair_median", MESS_NUM_NONNEG, offsetof(struct mess_point, fair_median) },
+	{ "fair_max", MESS_NUM_NONNEG, offsetof(struct mess_point, fair_max) },
+	{ "fair_jain", MESS_NUM_NONNEG, offsetof(struct mess_point, fair_jain) },
+};
+
+int mess_point_check(const struct mess_point *p, const char *what, char *err,
+		     size_t errlen)
+{
+	for (size_t i = 0; i < sizeof(point_cols) / sizeof(point_cols[0]); i++) {
+		double v = *(const double *)((const char *)p + point_cols[i].off);
+		const char *why = isnan(v) ? NULL : mess_num_problem(v, point_cols[i].rule);
+		char msg[160];
+
+		if (!why)
+			continue;
+		/* fmt is one of the table's, all "%s ... %g". */
+		snprintf(msg, sizeof(msg), why, point_cols[i].name, v);
+		return mess_file_err(err, errlen, what, 0,
+				     "%s, which curves.csv never holds", msg);
+	}
+	return 0;
+}
+
 static int csv_row(const struct mess_lines *l, struct mess_family *f,
 		   size_t nfields, char *err, size_t errlen)
 {
-	/* Column, what its values must be; bw_source (the last) is
-	 * provenance for people: nothing to keep. */
-	static const struct {
-		const char *name;
-		enum mess_num_rule rule;
-		size_t off;
-	} num[] = {
-		/* counters may put a share a little outside 0..100 */
-		{ "read_pct", MESS_NUM_ANY, offsetof(struct mess_point, read_pct) },
-		{ "bw_gbs", MESS_NUM_GBS, offsetof(struct mess_point, bw_gbs) },
-		{ "read_bw_gbs", MESS_NUM_GBS, offsetof(struct mess_point, read_bw_gbs) },
-		{ "write_bw_gbs", MESS_NUM_GBS, offsetof(struct mess_point, write_bw_gbs) },
-		{ "lat_ns", MESS_NUM_NS, offsetof(struct mess_point, lat_ns) },
-		{ "lat_ns_std", MESS_NUM_NS0, offsetof(struct mess_point, lat_ns_std) },
-		/* schema 2 only */
-		{ "acc_read_bw_gbs", MESS_NUM_GBS, offsetof(struct mess_point, acc_read_bw_gbs) },
-		{ "acc_write_bw_gbs", MESS_NUM_GBS, offsetof(struct mess_point, acc_write_bw_gbs) },
-		{ "lat_nowalk_ns", MESS_NUM_NS0, offsetof(struct mess_point, lat_nowalk_ns) },
-		{ "counter_run_frac", MESS_NUM_NONNEG, offsetof(struct mess_point, counter_run_frac) },
-		/* schema 3 only */
-		{ "bw_gbs_std", MESS_NUM_GBS, offsetof(struct mess_point, bw_gbs_std) },
-		{ "disturbed", MESS_NUM_NONNEG, offsetof(struct mess_point, disturbed) },
-		{ "disturbed_kept", MESS_NUM_NONNEG, offsetof(struct mess_point, disturbed_kept) },
-		{ "lost_pct", MESS_NUM_NONNEG, offsetof(struct mess_point, lost_pct) },
-		{ "steal_ms", MESS_NUM_NONNEG, offsetof(struct mess_point, steal_ms) },
-		{ "invol_switches", MESS_NUM_NONNEG, offsetof(struct mess_point, invol_switches) },
-		{ "migrations", MESS_NUM_NONNEG, offsetof(struct mess_point, migrations) },
-		{ "ghz_min", MESS_NUM_POS, offsetof(struct mess_point, ghz_min) },
-		{ "ghz_max", MESS_NUM_POS, offsetof(struct mess_point, ghz_max) },
-		/* schema 4 only (the mean's difference has a sign) */
-		{ "lat_p50_ns", MESS_NUM_NS, offsetof(struct mess_point, lat_p50_ns) },
-		{ "lat_p90_ns", MESS_NUM_NS, offsetof(struct mess_point, lat_p90_ns) },
-		{ "lat_p99_ns", MESS_NUM_NS, offsetof(struct mess_point, lat_p99_ns) },
-		{ "lat_p999_ns", MESS_NUM_NS, offsetof(struct mess_point, lat_p999_ns) },
-		{ "lat_max_ns", MESS_NUM_NS, offsetof(struct mess_point, lat_max_ns) },
-		{ "dist_mean_diff_pct", MESS_NUM_ANY, offsetof(struct mess_point, dist_mean_diff_pct) },
-		{ "fair_min", MESS_NUM_NONNEG, offsetof(struct mess_point, fair_min) },
-		{ "fair_median", MESS_NUM_NONNEG, offsetof(struct mess_point, fair_median) },
-		{ "fair_max", MESS_NUM_NONNEG, offsetof(struct mess_point, fair_max) },
-		{ "fair_jain", MESS_NUM_NONNEG, offsetof(struct mess_point, fair_jain) },
-	};
 	static const int num_col[] = { 1, 3, 4, 5, 6, 7, 10, 11, 12, 13,
 				       14, 15, 16, 17, 18, 19, 20, 21, 22,
 				       25, 26, 27, 28, 29, 30, 31, 32, 33, 34 };
@@ -441,10 +463,10 @@ static int csv_row(const struct mess_lines *l, struct mess_family *f,
 	if (ret)
 		return ret;
 	p.repeats = (uint32_t)v;
-	for (i = 0; i < sizeof(num) / sizeof(num[0]) && !ret; i++)
+	for (i = 0; i < sizeof(point_cols) / sizeof(point_cols[0]) && !ret; i++)
 		if ((size_t)num_col[i] < nfields)
-			ret = mess_field_num(l, fl[num_col[i]], num[i].name, 1, num[i].rule,
-				(double *)((char *)&p + num[i].off), err, errlen);
+			ret = mess_field_num(l, fl[num_col[i]], point_cols[i].name, 1, point_cols[i].rule,
+				(double *)((char *)&p + point_cols[i].off), err, errlen);
 	if (!ret && nfields >= CSV_NFIELDS_V3) {
 		ret = mess_field_u64(l, fl[23], "remeasured", UINT32_MAX, &v,
 				     err, errlen);

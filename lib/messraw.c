@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,9 +185,19 @@ static int clock_add(struct walk *w, double g)
 	return 0;
 }
 
-/* bw_<R>_<pause>.txt and its lat_<R>_<pause>.txt: one point. */
-static int one_point(struct walk *w, unsigned R, unsigned long long pause)
+/* A bw/ file of a point: its name as the directory has it (bw_050_100.txt
+ * is not bw_50_100.txt), and the numbers it names. */
+struct entry {
+	char *name;
+	unsigned R;
+	uint64_t pause;
+};
+
+/* bw/<name> and its lat/lat_<name less "bw_">: one point. */
+static int one_point(struct walk *w, const struct entry *e)
 {
+	unsigned R = e->R;
+	uint64_t pause = e->pause;
 	struct block b[MAX_REPS];
 	double bw[MAX_REPS], share[MAX_REPS], lat[MAX_REPS], ghz[MAX_REPS];
 	size_t n, nb = 0, nl = 0;
@@ -195,7 +206,7 @@ static int one_point(struct walk *w, unsigned R, unsigned long long pause)
 	struct mess_curve *c;
 	int ret;
 
-	snprintf(path, sizeof(path), "%s/bw/bw_%u_%llu.txt", w->dir, R, pause);
+	snprintf(path, sizeof(path), "%s/bw/%s", w->dir, e->name);
 	ret = read_blocks(path, b, &n, w->err, w->errlen);
 	for (size_t i = 0; !ret && i < n; i++) {
 		double t = b[i].rd + b[i].wr;
@@ -212,7 +223,7 @@ static int one_point(struct walk *w, unsigned R, unsigned long long pause)
 				    "no block with both unc_m_cas_count.rd and .wr counted and the elapsed time");
 	if (ret)
 		return ret;
-	snprintf(path, sizeof(path), "%s/lat/lat_%u_%llu.txt", w->dir, R, pause);
+	snprintf(path, sizeof(path), "%s/lat/lat_%s", w->dir, e->name + 3);
 	ret = read_blocks(path, b, &n, w->err, w->errlen);
 	for (size_t i = 0; !ret && i < n; i++) {
 		const struct block *k = &b[i];
@@ -252,6 +263,12 @@ static int one_point(struct walk *w, unsigned R, unsigned long long pause)
 		p.ghz_min = fmin(p.ghz_min, ghz[i]);
 		p.ghz_max = fmax(p.ghz_max, ghz[i]);
 	}
+	/* what import writes, by the rules its readers apply */
+	snprintf(path, sizeof(path), "%s/bw/%s and lat/lat_%s", w->dir,
+		 e->name, e->name + 3);
+	ret = mess_point_check(&p, path, w->err, w->errlen);
+	if (ret)
+		return ret;
 	w->r->bw_reps += nb;
 	w->r->lat_reps += nl;
 	w->r->points++;
@@ -277,11 +294,11 @@ static int plotter(const char *dir, struct mess_raw *r, char *err, size_t errlen
 		*v++ = '\0';
 		v = mess_trim(v);
 		if (!strcmp(t, "CPU_FREQ"))
-			ret = mess_field_num(&l, v, t, 0, MESS_NUM_POS, &r->cpu_ghz, err, errlen);
+			ret = mess_field_num(&l, v, t, 0, MESS_NUM_GHZ, &r->cpu_ghz, err, errlen);
 		else if (!strcmp(t, "TLB_NS"))
-			ret = mess_field_num(&l, v, t, 0, MESS_NUM_NS0, &r->tlb_ns, err, errlen);
+			ret = mess_field_num(&l, v, t, 0, MESS_NUM_TLB_NS, &r->tlb_ns, err, errlen);
 		else if (!strcmp(t, "CACHE_LINE_SIZE"))
-			ret = mess_field_num(&l, v, t, 0, MESS_NUM_POS, &r->line_bytes, err, errlen);
+			ret = mess_field_num(&l, v, t, 0, MESS_NUM_LINE, &r->line_bytes, err, errlen);
 		else if (!strcmp(t, "N_CHANNELS") && !mess_field_num(&l, v, t, 0, MESS_NUM_POS, &x, NULL, 0))
 			r->channels = (int)x;
 		else if (!strcmp(t, "BUS_WIDTH") && !mess_field_num(&l, v, t, 0, MESS_NUM_POS, &x, NULL, 0))
@@ -302,13 +319,113 @@ static int cmp_d(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+
+	if (x->R != y->R)
+		return x->R < y->R ? -1 : 1;
+	if (x->pause != y->pause)
+		return x->pause < y->pause ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/*
+ * bw/<name>: 1 and *e for bw_<R>_<pause>.txt, 0 for a name of another
+ * shape (not a point's), -EINVAL for a point's name whose fields are not
+ * a read ratio 0..100 and a pause (decimal digits), named as written.
+ */
+static int entry_of(const char *bwdir, const char *name, struct entry *e,
+		    char *err, size_t errlen)
+{
+	size_t n = strlen(name);
+	const char *r = name + 3, *us;
+	char field[64], q[64];
+	int pct;
+
+	if (n < 8 || strncmp(name, "bw_", 3) || strcmp(name + n - 4, ".txt"))
+		return 0;
+	us = memchr(r, '_', n - 7);
+	if (!us || us == r || us + 1 == name + n - 4 ||
+	    memchr(us + 1, '_', (size_t)(name + n - 4 - (us + 1))))
+		return 0;
+	snprintf(field, sizeof(field), "%.*s", (int)(us - r), r);
+	if (mess_parse_pct(r, (size_t)(us - r), &pct))
+		return mess_file_err(err, errlen, bwdir, 0,
+				     "%s: read ratio '%s' is not 0..100",
+				     mess_quote(q, sizeof(q), name), field);
+	snprintf(field, sizeof(field), "%.*s", (int)(name + n - 4 - (us + 1)),
+		 us + 1);
+	if (mess_parse_u64(field, UINT64_MAX, &e->pause))
+		return mess_file_err(err, errlen, bwdir, 0,
+				     "%s: pause '%s' is not a whole number of decimal digits",
+				     mess_quote(q, sizeof(q), name), field);
+	e->R = (unsigned)pct;
+	e->name = strdup(name);
+	return e->name ? 1 : -ENOMEM;
+}
+
+/* Every point's file of bw/, sorted by (R, pause): *e, *n.  Two names of
+ * one point (bw_0_0100.txt, bw_0_100.txt) are refused: which is the
+ * point? */
+static int entries(const char *bwdir, struct entry **e, size_t *n, char *err,
+		   size_t errlen)
+{
+	DIR *d = opendir(bwdir);
+	struct dirent *de;
+	size_t cap = 0;
+	int ret = 0;
+
+	*e = NULL;
+	*n = 0;
+	if (!d) {
+		mess_file_err(err, errlen, bwdir, 0, "%s", strerror(errno));
+		return -ENOENT;
+	}
+	while (!ret && (de = readdir(d))) {
+		struct entry x;
+
+		ret = entry_of(bwdir, de->d_name, &x, err, errlen);
+		if (ret <= 0)
+			continue;
+		ret = 0;
+		if (*n == cap) {
+			struct entry *ne;
+
+			cap = cap ? 2 * cap : 64;
+			ne = realloc(*e, cap * sizeof(**e));
+			if (!ne) {
+				free(x.name);
+				ret = -ENOMEM;
+				break;
+			}
+			*e = ne;
+		}
+		(*e)[(*n)++] = x;
+	}
+	closedir(d);
+	if (*n)
+		qsort(*e, *n, sizeof(**e), cmp_entry);
+	for (size_t i = 1; !ret && i < *n; i++) {
+		char q[64], q2[64];
+
+		if ((*e)[i].R == (*e)[i - 1].R && (*e)[i].pause == (*e)[i - 1].pause)
+			ret = mess_file_err(err, errlen, bwdir, 0,
+					    "%s and %s name one point (read ratio %u, pause %llu); allowed: one file per point",
+					    mess_quote(q, sizeof(q), (*e)[i - 1].name),
+					    mess_quote(q2, sizeof(q2), (*e)[i].name),
+					    (*e)[i].R, (unsigned long long)(*e)[i].pause);
+	}
+	return ret;
+}
+
 int mess_raw_read(const char *dir, struct mess_family *f, struct mess_raw *r,
 		  char *err, size_t errlen)
 {
 	struct walk w = { dir, f, r, NULL, 0, 0, err, errlen };
 	char path[PATH_MAX];
-	struct dirent *de;
-	DIR *d;
+	struct entry *e;
+	size_t ne;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
@@ -320,25 +437,12 @@ int mess_raw_read(const char *dir, struct mess_family *f, struct mess_raw *r,
 	if (ret)
 		return ret;
 	snprintf(path, sizeof(path), "%s/bw", dir);
-	d = opendir(path);
-	if (!d)
-		return mess_file_err(err, errlen, path, 0, "%s", strerror(errno)),
-		       -ENOENT;
-	while (!ret && (de = readdir(d))) {
-		unsigned R;
-		unsigned long long pause;
-		int end = 0;
-
-		if (sscanf(de->d_name, "bw_%u_%llu.txt%n", &R, &pause, &end) != 2 ||
-		    !end || de->d_name[end])
-			continue;
-		if (R > 100)
-			ret = mess_file_err(err, errlen, de->d_name, 0,
-					    "read ratio %u is not 0..100", R);
-		else
-			ret = one_point(&w, R, pause);
-	}
-	closedir(d);
+	ret = entries(path, &e, &ne, err, errlen);
+	for (size_t i = 0; !ret && i < ne; i++)
+		ret = one_point(&w, &e[i]);
+	for (size_t i = 0; i < ne; i++)
+		free(e[i].name);
+	free(e);
 	if (!ret && !r->points)
 		ret = mess_file_err(err, errlen, path, 0, "no bw_<R>_<pause>.txt file");
 	if (!ret && w.nclocks) {

@@ -136,5 +136,81 @@ check "with --force: exported at the measured clock, said" \
 "$mess" export "$tmp/busy" --format mess --out "$tmp/p4" 2>/dev/null
 check "the mess format (ns) does not care" '[ $? -eq 0 ]'
 
+# Issue 31: the raw tree's readers.  A tree of links to the reference
+# (cheap), with one entry replaced each time.
+tree() {
+	rm -rf "$tmp/t" && mkdir -p "$tmp/t" && cp -rs "$(cd "$raw" && pwd)"/. "$tmp/t"/ &&
+		rm -rf "$tmp/t/processed"
+}
+# Each command on the damaged tree: exit 1 at once (timeout 20: a FIFO
+# hung them for ever, /dev/zero read until memory ran out), one line
+# naming the file, nothing written.
+readers() {
+	local what=$1 file=$2 why=$3 cmd n=0
+	for cmd in "import $tmp/t --out $tmp/o-$n" "report $tmp/t --out $tmp/o-$n" \
+		"compare $tmp/t $raw --no-plots --out $tmp/o-$n" "curves --replay $tmp/t --out $tmp/o-replay-$n"; do
+		# shellcheck disable=SC2086
+		timeout 20 "$mess" $cmd >/dev/null 2>"$tmp/err"
+		rc=$?
+		check "$what: mess ${cmd%% *} exits 1 at once, one line naming $file ($rc: $(head -c 300 "$tmp/err"))" \
+			'[ $rc -eq 1 ] && [ $(wc -l <"$tmp/err") -eq 1 ] && grep -q "t/$file: $why" "$tmp/err" &&
+			 ! ls "$tmp"/o-*$n 2>/dev/null | grep -q .'
+		n=$((n + 1))
+	done
+}
+tree && rm "$tmp/t/bw/bw_0_100.txt" && mkfifo "$tmp/t/bw/bw_0_100.txt"
+readers "a FIFO in bw/" bw/bw_0_100.txt "a pipe"
+tree && rm "$tmp/t/lat/lat_50_100.txt" && mkfifo "$tmp/t/lat/lat_50_100.txt"
+readers "a FIFO in lat/" lat/lat_50_100.txt "a pipe"
+tree && rm "$tmp/t/plotter.txt" && mkfifo "$tmp/t/plotter.txt"
+readers "plotter.txt a FIFO" plotter.txt "a pipe"
+tree && rm "$tmp/t/bw/bw_0_100.txt" && ln -s /dev/zero "$tmp/t/bw/bw_0_100.txt"
+readers "a link to /dev/zero" bw/bw_0_100.txt "a device"
+
+# values no machine has: refused with key, value and range, nothing written
+for kv in "TLB_NS=1000:TLB_NS beyond any TLB hit: 1000 (allowed: 0..100 ns)" \
+	"CACHE_LINE_SIZE=1e300:CACHE_LINE_SIZE beyond any cache line: 1e+300 (allowed: 16..1024 bytes)"; do
+	tree && rm "$tmp/t/plotter.txt" && sed "s/^${kv%%=*}=.*/${kv%%:*}/" "$raw/plotter.txt" >"$tmp/t/plotter.txt"
+	"$mess" import "$tmp/t" --out "$tmp/v" 2>"$tmp/err"
+	check "plotter.txt ${kv%%:*}: refused (exit 1, '${kv#*:}'), nothing written" \
+		'[ $? -eq 1 ] && grep -qF "plotter.txt:" "$tmp/err" && grep -qF "${kv#*:}" "$tmp/err" && [ ! -e "$tmp/v/curves.csv" ]'
+done
+# a BOM before plotter.txt's first key (TLB_NS): the same figures
+tree && rm "$tmp/t/plotter.txt" && { printf '\357\273\277'; cat "$raw/plotter.txt"; } >"$tmp/t/plotter.txt"
+head -1 "$raw/plotter.txt" | grep -q "^TLB_NS=" || echo "import: note: TLB_NS is not plotter.txt's first key"
+"$mess" import "$tmp/t" --out "$tmp/bom" 2>/dev/null
+check "a BOM before plotter.txt's TLB_NS: the same curves.csv" 'cmp -s "$tmp/bom/curves.csv" "$tmp/run/curves.csv"'
+# file names as the directory has them
+tree && mv "$tmp/t/bw/bw_0_100.txt" "$tmp/t/bw/bw_0_0100.txt" && mv "$tmp/t/lat/lat_0_100.txt" "$tmp/t/lat/lat_0_0100.txt"
+"$mess" import "$tmp/t" --out "$tmp/names" 2>"$tmp/err"
+check "bw_0_0100.txt read by its own name: the same curves.csv ($(cat "$tmp/err"))" 'cmp -s "$tmp/names/curves.csv" "$tmp/run/curves.csv"'
+ln -s "$(cd "$raw" && pwd)/bw/bw_0_100.txt" "$tmp/t/bw/bw_0_100.txt"
+"$mess" import "$tmp/t" --out "$tmp/names2" 2>"$tmp/err"
+check "bw_0_0100.txt beside bw_0_100.txt: refused, both named" \
+	'[ $? -eq 1 ] && grep -q "bw_0_0100.txt and bw_0_100.txt name one point" "$tmp/err" && [ ! -e "$tmp/names2/curves.csv" ]'
+tree && ln -s "$(cd "$raw" && pwd)/bw/bw_0_100.txt" "$tmp/t/bw/bw_-1_100.txt"
+"$mess" import "$tmp/t" --out "$tmp/neg" 2>"$tmp/err"
+check "bw_-1_100.txt named as written, with its directory" \
+	'[ $? -eq 1 ] && grep -q "t/bw: bw_-1_100.txt: read ratio .-1. is not 0..100" "$tmp/err"'
+
+# 20,000 points in one curve: the quality pass is not quadratic
+python3 - "$tmp/big" 20000 <<'PY'
+import os, sys
+d, n = sys.argv[1], int(sys.argv[2])
+os.makedirs(d + "/bw"); os.makedirs(d + "/lat")
+open(d + "/plotter.txt", "w").write("CPU_FREQ=2.0\n")
+for i in range(n):
+    x = i / n
+    rd = int(4e8 * (1 - x) + 1e6)
+    open("%s/bw/bw_100_%d.txt" % (d, i), "w").write(" Performance counter stats for system wide:\n\nS0 10 %d unc_m_cas_count.rd\nS0 10 %d unc_m_cas_count.wr\n\n 0.300000000 seconds time elapsed\n" % (rd, rd // 2))
+    el = (90 + 200 * (1 - x) ** 4) * 3072000 / 1e9
+    open("%s/lat/lat_100_%d.txt" % (d, i), "w").write(" Performance counter stats for process id '1':\n\n %d cycles\n 3072000 accesses\n\n %.9f seconds time elapsed\n" % (int(el * 2e9), el))
+PY
+start=$(date +%s.%N)
+"$mess" import "$tmp/big" --out "$tmp/big-run" 2>"$tmp/err"
+rc=$? secs=$(echo "$(date +%s.%N) - $start" | bc)
+check "20,000 points in one curve imported in a wide bound ($rc, $secs s)" \
+	'[ $rc -eq 0 ] && grep -q "20000 points" "$tmp/err" && [ "$(echo "$secs < 10" | bc)" = 1 ]'
+
 echo "import: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -145,6 +145,16 @@ int mess_curves_csv_write_row(FILE *fp, const struct mess_point *p,
 			      const char *bw_source);
 
 /*
+ * p's figures by the rules curves.csv is read with (mess_num_rule per
+ * column; NAN is unknown): 0, or -EINVAL with "<what>: <column> <what is
+ * wrong>: <value> (<allowed>)" in err.  A writer of figures it computed
+ * from outside data (import) checks them here, so that it never writes
+ * what the suite's own readers refuse.
+ */
+int mess_point_check(const struct mess_point *p, const char *what, char *err,
+		     size_t errlen);
+
+/*
  * Read curves.csv into f: one curve per store_pct (sorted by store_pct),
  * its read_pct the median of its points' read_pct, points sorted by
  * increasing pressure.  A different header or a malformed row is -EINVAL;

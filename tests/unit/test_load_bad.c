@@ -214,6 +214,9 @@ static void test_bad_profet(void **state)
 		  "curves.json:2: ", "row 2: latency beyond any memory system" },
 		{ "{\"50\": [[1000, 1e999]]}\n", "curves.json:1: ", "not valid JSON" },
 		{ "{\"50\": [[1000, NaN]]}\n", "curves.json:1: ", "not valid JSON" },
+		/* every row dropped as negative: said so, not "empty" */
+		{ "{\"50\": [[1000, 200]],\n \"60\": [[-1000, 200], [-5, 210]]}\n",
+		  "curves.json:2: ", "curve \"60\": every row (2) has a negative bandwidth" },
 	};
 	size_t i;
 
@@ -243,8 +246,9 @@ static void test_bad_profet(void **state)
 		assert_non_null(strstr(in.warning, "bwlat_50.txt:2: 1 row of negative bandwidth dropped"));
 		mess_family_free(&f);
 		/* Nothing but such rows: nothing to load. */
-		put("b/bwlat_50.txt", "-5 120\n");
-		expect_err("b", 0, -EINVAL, "bwlat_50.txt: ", "no row of bandwidth >= 0", NULL);
+		put("b/bwlat_50.txt", "-5 120\n-7 130\n");
+		expect_err("b", 0, -EINVAL, "bwlat_50.txt: ",
+			   "every row (2) has a negative bandwidth", NULL);
 	}
 	/* Unsorted rows and missing read shares are fine. */
 	put("p/curves.json", "{\"7\": [[5000, 300], [10, 200], [2000, 250]]}");
