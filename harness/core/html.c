@@ -2,8 +2,10 @@
 /*
  * report.html: the page.  Everything on it comes from the directory's
  * files, so a run and `mess report` write the same page; every figure is
- * the run's own SVG inlined (no network, no script), each figure's ids
- * prefixed so that the inlined SVGs do not share gnuplot's names.
+ * the run's own SVG as an <img> of a data: URL, so that the page stays one
+ * file (no network) and nothing in a figure can run: a browser runs no
+ * script or handler, and fetches nothing, of an SVG shown as an image.
+ * Every text read from a file goes through mess_h_esc.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -19,6 +21,7 @@
 #include "core/html.h"
 #include "core/html_int.h"
 #include "core/util.h"
+#include "mess/parse.h"
 
 #define SVG_MAX (16u << 20)
 
@@ -32,7 +35,7 @@ static const char *css =
 	".lv-INVALID{color:#b11}.lv-WARN{color:#a06b00}.lv-PASS{color:#1a7a1a}.lv-note{color:#666}\n"
 	"table{border-collapse:collapse;margin:.6em 0}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}\n"
 	"td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
-	"figure{margin:1em 0}figure svg{width:100%;height:auto;border:1px solid #eee}\n"
+	"figure{margin:1em 0}figure img{width:100%;height:auto;border:1px solid #eee}\n"
 	"figcaption{color:#555;font-size:.9em}\n"
 	"dl{display:grid;grid-template-columns:max-content auto;gap:.1em .8em;margin:.3em 0 .3em 1em}dt{font-weight:bold}dd{margin:0}\n"
 	"td.heat{text-align:center;min-width:6em}\n"
@@ -43,7 +46,7 @@ static json_t *load_json(const char *dir, const char *name)
 	char path[PATH_MAX + 64];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return json_load_file(path, 0, NULL);
+	return mess_json_load(path, 0, NULL);
 }
 
 static const char *jstr(const json_t *o, const char *key)
@@ -236,36 +239,16 @@ static void put_measured(FILE *f, const json_t *meta)
 	fputs("</table></section>\n", f);
 }
 
-/* The ids, references and url()s of one SVG, prefixed by fig. */
-static void put_svg(FILE *f, const char *svg, int fig)
+/* One figure, whole, as an image: a run directory may come from anyone,
+ * and an SVG inlined in the page would run its <script> and on*= handlers
+ * (an <img> runs none and loads nothing the SVG names). */
+static void put_img(FILE *f, const char *name, const char *svg, size_t len)
 {
-	static const char *const pat[] = { "id=\"", "href=\"#", "url(#" };
-	const char *p = strstr(svg, "<svg"), *end;
-
-	if (!p)
-		return;
-	end = p + strlen(p);
-	while (p < end) {
-		const char *best = NULL;
-		size_t bl = 0;
-
-		for (size_t i = 0; i < 3; i++) {
-			const char *q = strstr(p, pat[i]);
-
-			if (q && (!best || q < best)) {
-				best = q;
-				bl = strlen(pat[i]);
-			}
-		}
-		if (!best) {
-			fputs(p, f);
-			break;
-		}
-		fwrite(p, 1, (size_t)(best - p) + bl, f);
-		fprintf(f, "f%d-", fig);
-		p = best + bl;
-	}
-	fputc('\n', f);
+	fputs("<img alt=\"plots/", f);
+	mess_h_esc(f, name);
+	fputs("\" src=\"data:image/svg+xml;base64,", f);
+	mess_h_b64(f, svg, len);
+	fputs("\">\n", f);
 }
 
 static int svg_name(const struct dirent *d)
@@ -288,16 +271,20 @@ static void put_figures(FILE *f, const char *outdir)
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < n; i++) {
 			int first = !strncmp(list[i]->d_name, "curves", 6);
+			size_t len;
 			char *svg;
 
 			if (first != !pass)
 				continue;
 			snprintf(path, sizeof(path), "%s/%s", dir, list[i]->d_name);
-			svg = mess_h_slurp(path, SVG_MAX, NULL);
-			if (!svg)
+			svg = mess_h_slurp(path, SVG_MAX, &len);
+			if (!svg || !strstr(svg, "<svg")) {
+				free(svg);
 				continue;
+			}
+			shown++;
 			fputs("<figure>\n", f);
-			put_svg(f, svg, ++shown);
+			put_img(f, list[i]->d_name, svg, len);
 			fputs("<figcaption>plots/", f);
 			mess_h_esc(f, list[i]->d_name);
 			fputs(" (also as .png beside it)</figcaption></figure>\n", f);
@@ -355,7 +342,7 @@ static void put_sentence(FILE *f, const char *dir)
 	FILE *in;
 
 	snprintf(path, sizeof(path), "%s/compare.md", dir);
-	in = fopen(path, "r");
+	in = mess_fopen_regular(path, NULL, 0);
 	if (!in)
 		return;
 	while (fgets(line, sizeof(line), in))
@@ -380,8 +367,11 @@ static void put_subreports(FILE *f, const char *dir)
 		snprintf(path, sizeof(path), "%s/%s/report.html", dir, sub[i]);
 		if (access(path, R_OK))
 			continue;
-		fprintf(f, "<p>Also in this directory: <a href=\"%s/report.html\">%s/report.html</a>.</p>\n",
-			sub[i], sub[i]);
+		fputs("<p>Also in this directory: <a href=\"", f);
+		mess_h_esc(f, sub[i]);
+		fputs("/report.html\">", f);
+		mess_h_esc(f, sub[i]);
+		fputs("/report.html</a>.</p>\n", f);
 	}
 }
 

@@ -3,8 +3,8 @@
  * report.html: a run (or a public curve set) on one self-contained page
  * that any browser opens with no network and no JavaScript: the verdict
  * and its reasons first, the key figures, every figure (the run's SVGs
- * inlined), the absorption table as a heat map, the counters' status and
- * how it was measured.  Written from the files of the directory alone, so
+ * as images, which run nothing), the absorption table as a heat map, the
+ * counters' status and how it was measured.  Written from the files of the directory alone, so
  * that the commands that make a run and `mess report` make the same page.
  */
 #ifndef MESS_HTML_H

@@ -8,8 +8,12 @@
 
 #include "mess/json.h"
 
-/* s with &, <, >, " escaped; NULL writes nothing. */
+/* s with &, <, >, " and ' escaped; NULL writes nothing.  The one way
+ * any text read from a file reaches the page, in an element or in a
+ * quoted attribute: whatever a directory someone sends holds stays text. */
 void mess_h_esc(FILE *f, const char *s);
+/* n bytes of buf in base64 (RFC 4648, padded), for a data: URL. */
+void mess_h_b64(FILE *f, const void *buf, size_t n);
 /* The whole file, NUL-terminated (*len without it), at most max bytes;
  * NULL when it cannot be read or is larger.  free() it. */
 char *mess_h_slurp(const char *path, size_t max, size_t *len);

@@ -13,6 +13,7 @@
 
 #include "mess/load.h"
 #include "mess/metrics.h"
+#include "mess/parse.h"
 #include "core/html.h"
 #include "core/html_int.h"
 
@@ -24,14 +25,41 @@ void mess_h_esc(FILE *f, const char *s)
 		case '<': fputs("&lt;", f); break;
 		case '>': fputs("&gt;", f); break;
 		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
 		default: fputc(*s, f);
 		}
 	}
 }
 
+void mess_h_b64(FILE *f, const void *buf, size_t n)
+{
+	static const char abc[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	const unsigned char *p = buf;
+	size_t i;
+
+	for (i = 0; i + 3 <= n; i += 3) {
+		unsigned long v = (unsigned long)p[i] << 16 | p[i + 1] << 8 | p[i + 2];
+
+		fputc(abc[v >> 18], f);
+		fputc(abc[v >> 12 & 63], f);
+		fputc(abc[v >> 6 & 63], f);
+		fputc(abc[v & 63], f);
+	}
+	if (i < n) {
+		unsigned long v = (unsigned long)p[i] << 16 |
+				  (i + 1 < n ? p[i + 1] << 8 : 0);
+
+		fputc(abc[v >> 18], f);
+		fputc(abc[v >> 12 & 63], f);
+		fputc(i + 1 < n ? abc[v >> 6 & 63] : '=', f);
+		fputc('=', f);
+	}
+}
+
 char *mess_h_slurp(const char *path, size_t max, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = mess_fopen_regular(path, NULL, 0);
 	char *buf = NULL;
 	size_t n = 0, cap = 0, got;
 
@@ -126,8 +154,9 @@ int mess_h_keyfigs(FILE *f, const char *dir, double peak, const char *how,
 		mess_h_esc(f, dir);
 		fputs(" --peak-gbs GBS</code> (channels × MT/s × bytes per transfer)</td></tr>\n", f);
 	}
-	fprintf(f, "<tr><th>bandwidth source</th><td colspan=\"2\">%s</td></tr>\n",
-		info->bw_source[0] ? info->bw_source : "unknown");
+	fputs("<tr><th>bandwidth source</th><td colspan=\"2\">", f);
+	mess_h_esc(f, info->bw_source[0] ? info->bw_source : "unknown");
+	fputs("</td></tr>\n", f);
 	fputs("</table>\n<table><tr><th>read [%]</th><th>store [%]</th><th>points</th>"
 	      "<th>max bandwidth [GB/s]</th><th>latency there [ns]</th>"
 	      "<th>saturation bandwidth [GB/s]</th><th>max latency [ns]</th><th>waves</th></tr>\n", f);
@@ -286,7 +315,7 @@ void mess_h_absorb(FILE *f, const char *dir)
 	FILE *in;
 
 	snprintf(path, sizeof(path), "%s/absorption.csv", dir);
-	in = fopen(path, "r");
+	in = mess_fopen_regular(path, NULL, 0);
 	if (!in)
 		return;
 	if (!fgets(hline, sizeof(hline), in))
@@ -381,7 +410,7 @@ int mess_h_public(FILE *f, const char *dir)
 	FILE *in;
 
 	snprintf(path, sizeof(path), "%s/system.md", dir);
-	in = fopen(path, "r");
+	in = mess_fopen_regular(path, NULL, 0);
 	if (in) {
 		any = 1;
 		fputs("<section><h2>How it was measured (the set's system.md)</h2>\n", f);
@@ -409,7 +438,7 @@ int mess_h_public(FILE *f, const char *dir)
 		fputs("</section>\n", f);
 	}
 	snprintf(path, sizeof(path), "%s/plotter.txt", dir);
-	in = fopen(path, "r");
+	in = mess_fopen_regular(path, NULL, 0);
 	if (in) {
 		fputs("<section><h2>The set's plotter.txt</h2><table>\n", f);
 		while (fgets(line, sizeof(line), in)) {
@@ -441,7 +470,7 @@ double mess_plotter_peak_gbs(const char *dir, char *how, size_t howlen)
 	if (how && howlen)
 		how[0] = '\0';
 	snprintf(path, sizeof(path), "%s/plotter.txt", dir);
-	in = fopen(path, "r");
+	in = mess_fopen_regular(path, NULL, 0);
 	if (!in)
 		return NAN;
 	while (fgets(line, sizeof(line), in)) {
@@ -472,7 +501,7 @@ int mess_system_md_field(const char *dir, const char *column, char *buf,
 	if (len)
 		buf[0] = '\0';
 	snprintf(path, sizeof(path), "%s/system.md", dir);
-	in = fopen(path, "r");
+	in = mess_fopen_regular(path, NULL, 0);
 	if (!in)
 		return -ENOENT;
 	while (fgets(line, sizeof(line), in)) {
