@@ -297,6 +297,7 @@ $(FAULT_SHIM): tests/fault/enospc.c
 check-faults: all $(FAULT_SHIM)
 	$(Q)tests/faults.sh ./$(MESS) ./$(FAULT_SHIM)
 	$(Q)tests/rundir.sh ./$(MESS)
+	$(Q)tests/contract.sh ./$(MESS)
 
 # The sweep against a replayed public set: its outputs, and the goal of
 # issue 26 at 1 % noise (tests/replay.sh says which); seconds.
@@ -361,20 +362,24 @@ $(FUZZ_LOAD): tests/fuzz/fuzz_load.c $(LIB_SRCS) $(wildcard include/mess/*.h)
 
 # The harness's readers of outside data, each with the sources it needs:
 # the option engine (fuzz_opts), the list parsers (fuzz_list), the
-# resume state read back as a resumed run's options (fuzz_resume) and the
-# sampling decoders (fuzz_sample).
-FUZZ_HARNESS := opts list resume sample
+# resume state read back as a resumed run's options (fuzz_resume), the
+# sampling decoders (fuzz_sample), the raw Mess tree (fuzz_messraw) and the
+# run-directory loaders (fuzz_rundir), these two an input split into the
+# files of a directory (tests/fuzz/fuzz_files.h).
+FUZZ_HARNESS := opts list resume sample messraw rundir
 FUZZ_SRCS_opts := harness/core/options.c harness/core/numbers.c
 FUZZ_SRCS_list := $(FUZZ_SRCS_opts)
-FUZZ_SRCS_resume := $(FUZZ_SRCS_opts) harness/core/rundir.c harness/core/util.c \
+FUZZ_SRCS_resume := $(FUZZ_SRCS_opts) harness/core/rundir.c harness/core/rundir_lock.c harness/core/outdir.c harness/core/util.c \
 	harness/core/clock.c harness/core/buildinfo.c harness/curves/options.c \
 	harness/core/families.c harness/absorb/options.c harness/core/html.c \
 	harness/core/html_parts.c $(LIB_SRCS)
 # The sampling decoders (SPE, IBS, data source, perf.data and the record
 # walker): lib/ alone.
 FUZZ_SRCS_sample := $(LIB_SRCS)
+FUZZ_SRCS_messraw := $(LIB_SRCS)
+FUZZ_SRCS_rundir := $(LIB_SRCS)
 define FUZZ_RULE
-build/fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c $$(FUZZ_SRCS_$(1)) $$(wildcard harness/*/*.h include/mess/*.h)
+build/fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c $$(FUZZ_SRCS_$(1)) $$(wildcard harness/*/*.h include/mess/*.h tests/fuzz/*.h)
 	$$(quiet) FUZZCC $$@
 	@mkdir -p $$(@D)
 	$$(Q)$$(FUZZ_CC) $$(FUZZ_FLAGS) -Iharness -Ikernels/include -Ikernels/c $$(BUILD_INFO) \

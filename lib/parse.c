@@ -261,7 +261,8 @@ int mess_lines_open(struct mess_lines *l, const char *path, char *err,
 	memset(l, 0, sizeof(*l));
 	l->path = path;
 	l->fp = mess_fopen_regular(path, err, errlen);
-	return l->fp ? 0 : -errno;
+	/* a directory is bad input like a pipe, whatever its errno */
+	return l->fp ? 0 : errno == EISDIR ? -EINVAL : -errno;
 }
 
 int mess_lines_next(struct mess_lines *l, char *err, size_t errlen)

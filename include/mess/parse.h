@@ -134,7 +134,8 @@ struct mess_lines {
 	long no;		/* its number, from 1 */
 };
 
-/* 0, or -errno of mess_fopen_regular() with "<path>: <why>" in err. */
+/* 0, or -errno of mess_fopen_regular() (a directory -EINVAL, not
+ * -EISDIR: bad input) with "<path>: <why>" in err. */
 int mess_lines_open(struct mess_lines *l, const char *path, char *err,
 		    size_t errlen);
 /*
