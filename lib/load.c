@@ -74,7 +74,7 @@ static int key_ghz(struct mess_loadset *s, const char *name, double *ghz)
 			continue;
 		t = mess_trim(t + sizeof(key) - 1);
 		if (*t == '=')
-			ret = mess_field_num(&l, t + 1, key, 0, MESS_NUM_POS,
+			ret = mess_field_num(&l, t + 1, key, 0, MESS_NUM_GHZ,
 					     ghz, s->err, s->errlen);
 	}
 	mess_lines_close(&l);

@@ -112,7 +112,7 @@ static int info_line(struct mess_loadset *s, struct mess_set_meta *m, struct mes
 	else if ((v = value_of(t, "BANDWIDTH_UNIT")))
 		copy(m->bw_unit, sizeof(m->bw_unit), v);
 	else if ((v = value_of(t, "CPU_FREQ")))
-		return mess_field_num(l, v, "CPU_FREQ", 0, MESS_NUM_POS, &m->ghz,
+		return mess_field_num(l, v, "CPU_FREQ", 0, MESS_NUM_GHZ, &m->ghz,
 				      s->err, s->errlen);
 	else if ((v = value_of(t, "MEASURED_BY")) && strcmp(v, "unknown"))
 		copy(in->tool, sizeof(in->tool), v);
@@ -165,7 +165,7 @@ static int read_plotter(struct mess_loadset *s, struct mess_set_meta *m)
 	while (!ret && (ret = mess_lines_next(&l, s->err, s->errlen)) > 0) {
 		char *v = value_of(mess_trim(l.line), key);
 
-		ret = v ? mess_field_num(&l, v, key, 0, MESS_NUM_POS,
+		ret = v ? mess_field_num(&l, v, key, 0, MESS_NUM_GHZ,
 					 &m->plotter_ghz, s->err, s->errlen) : 0;
 	}
 	mess_lines_close(&l);
