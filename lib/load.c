@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include <jansson.h>
+#include "mess/json.h"
 
 #include "mess/loadset.h"
 #include "mess/load.h"
@@ -469,7 +470,7 @@ static void unloaded_at_stat(struct mess_set_info *in, const char *stat)
 	snprintf(key + k, sizeof(key) - k, "_ns");
 	snprintf(path, sizeof(path), "%.*s/meta.json",
 		 slash ? (int)(slash - in->path) : 1, slash ? in->path : ".");
-	j = is_file(path) ? json_load_file(path, 0, NULL) : NULL;
+	j = is_file(path) ? mess_json_load(path, 0, NULL) : NULL;
 	in->unloaded_ns = json_number_value(json_object_get(json_object_get(
 		json_object_get(j, "distribution"), "unloaded"), key));
 	if (!(in->unloaded_ns > 0) || !isfinite(in->unloaded_ns))
