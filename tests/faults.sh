@@ -38,6 +38,29 @@ rows=$(($(wc -l <"$d/curves.csv") - 1))
 check "disk full: --resume after freeing space completes ($rows rows were kept)" 'whole "$d"'
 check "disk full: the kept rows were reused" '[ "$(jq .points_reused "$d/meta.json")" -eq $rows ]'
 
+# 1b. A full disk under latency_hist.csv, rewritten whole a point at a
+#    time (the shim lets 3 rewrites through): stop at that point, the file
+#    and "disk full" named, the point not recorded; --resume after freeing
+#    space measures it again and every point has its histogram's rows.
+# Every (store_pct, nop) of curves.csv has rows in latency_hist.csv.
+hists() {
+	awk -F, 'NR == FNR { if (FNR > 1) h[$1 "," $2] = 1; next }
+		FNR > 1 && !(($1 "," $3) in h) { m++ } END { exit m > 0 }' \
+		"$1/latency_hist.csv" "$1/curves.csv"
+}
+d=$tmp/hist
+LD_PRELOAD=$shim MESS_FAULT_FILE=/hist/latency_hist.csv.tmp MESS_FAULT_OPENS=3 \
+	"$mess" $Q --out "$d" >/dev/null 2>"$tmp/hist.err"
+rc=$?
+check "histograms, disk full: exit 2 (got $rc)" '[ $rc -eq 2 ]'
+check "histograms, disk full: latency_hist.csv and 'disk full' named, --resume advised" \
+	'grep -q "hist/latency_hist.csv: cannot write: No space left on device (disk full).*--resume $d" "$tmp/hist.err"'
+check "histograms, disk full: stopped at once (3 points kept, got $(($(wc -l <"$d/curves.csv") - 1)))" \
+	'[ "$(wc -l <"$d/curves.csv")" -eq 4 ] && hists "$d"'
+"$mess" --resume "$d" >/dev/null 2>&1
+check "histograms, disk full: --resume completes, every point with its histogram" \
+	'whole "$d" && hists "$d" && [ "$(jq -r .distribution.status "$d/meta.json")" = measured ]'
+
 # A complete run to damage copies of.
 good=$tmp/good
 "$mess" $Q --out "$good" >/dev/null 2>&1
@@ -61,7 +84,9 @@ for f in mess json; do
 	check "export $f, disk full: exit 2 (got $rc)" '[ $rc -eq 2 ]'
 	check "export $f, disk full: $file and 'disk full' named" \
 		'grep -q "x-$f/$file: cannot write: No space left on device (disk full)" "$tmp/x-$f.err"'
-	check "export $f, disk full: nothing left behind" '[ ! -e "$tmp/x-$f" ] && ! ls -a "$tmp" | grep -q mess-export'
+	# The directory stays, holding its .lock only (the writer contract:
+	# locked, then built aside inside it).
+	check "export $f, disk full: nothing left behind" '[ -z "$(ls -A "$tmp/x-$f" | grep -v "^\.lock$")" ]'
 	"$mess" export "$good" --force --format $f --out "$tmp/x-$f" >/dev/null 2>&1
 	rc=$?
 	check "export $f, disk full: the rerun succeeds (exit $rc)" '[ $rc -eq 0 ] && [ -s "$tmp/x-$f/info.txt" ]'
@@ -99,6 +124,23 @@ sum=$(md5sum <"$d/curves.csv")
 "$mess" --resume "$d" >/dev/null 2>"$tmp/h.err"
 check "bad header: refused, file and line named" 'grep -q "curves.csv:1: not the header of curves.csv" "$tmp/h.err"'
 check "bad header: nothing changed" '[ "$(md5sum <"$d/curves.csv")" = "$sum" ]'
+
+# 6b. latency_hist.csv: a BOM before its header is taken (the earlier
+#     points keep their rows); a line that is not one of its rows refuses
+#     the resume, naming the file and line, nothing changed.
+d=$(copy hbom)
+printf '\xef\xbb\xbf' | cat - "$d/latency_hist.csv" >"$d/h" && mv "$d/h" "$d/latency_hist.csv"
+"$mess" --resume "$d" >/dev/null 2>"$tmp/hb.err"
+rc=$?
+check "histograms with a BOM: resumed (exit $rc), every point keeps its rows" '[ $rc -eq 0 ] && hists "$d"'
+d=$(copy hbad)
+sed -i '5s/.*/0,64,garbage/' "$d/latency_hist.csv"
+sum=$(cat "$d/meta.json" "$d"/*.csv | md5sum)
+"$mess" --resume "$d" >/dev/null 2>"$tmp/hd.err"
+rc=$?
+check "damaged histograms: refused (exit $rc), one line naming file and line" \
+	'[ $rc -eq 1 ] && [ "$(wc -l <"$tmp/hd.err")" -eq 1 ] && grep -q "latency_hist.csv:5: not a row of latency_hist.csv" "$tmp/hd.err"'
+check "damaged histograms: nothing changed" '[ "$(cat "$d/meta.json" "$d"/*.csv | md5sum)" = "$sum" ]'
 
 # 7. Another build: refused; --force continues and meta.json names both.
 d=$(copy build)
@@ -211,6 +253,48 @@ stopped INT 6 "mess absorb (5 s runs)" "$tmp/slow" \
 	absorb --no-plots --kernels stream --modes fp_add64 --run-ms 5000 --cores 1
 stopped TERM 8 "mess (curves, 5 s chase windows)" "$tmp/term" \
 	--no-plots --buffer 32M --gen-bytes 8M --chase-ms 5000
+
+# 11. A replay (of the quick run) is never resumed: a full disk or a
+#     signal ends it with the partial result and the advice to run the same
+#     command again into the same --out, which then completes it.  The
+#     signal is sent once the replay said "writing" and is blocked on its
+#     unread stderr (a pipe), so it always lands mid-sweep.
+R="--replay $good --no-plots --mixes all --points 200"
+d=$tmp/f-replay
+LD_PRELOAD=$shim MESS_FAULT_FILE=/f-replay/curves.csv MESS_FAULT_BYTES=1500 \
+	"$mess" $R --out "$d" >/dev/null 2>"$tmp/fr.err"
+rc=$?
+check "replay, disk full: exit 2 (got $rc)" '[ $rc -eq 2 ]'
+check "replay, disk full: curves.csv and 'disk full' named, run it again advised (no --resume)" \
+	'grep -q "f-replay/curves.csv: cannot write: No space left on device (disk full); a replay does not resume: free space, then run it again with the same --out $d" "$tmp/fr.err" &&
+	 ! grep -q -- "--resume" "$tmp/fr.err"'
+"$mess" $R --out "$d" >/dev/null 2>&1
+rc=$?
+check "replay, disk full: the same command again completes it (exit $rc)" '[ $rc -eq 0 ] && jq -e .complete "$d/meta.json" >/dev/null'
+for sig in INT TERM; do
+	d=$tmp/s$sig-replay
+	rm -f "$tmp/fifo" && mkfifo "$tmp/fifo"
+	"$mess" $R --out "$d" >/dev/null 2>"$tmp/fifo" &
+	pid=$!
+	exec 3<"$tmp/fifo"
+	while IFS= read -r line <&3; do
+		echo "$line" >>"$tmp/s$sig.err"
+		case $line in "mess: writing "*) break ;; esac
+	done
+	kill -$sig $pid
+	cat <&3 >>"$tmp/s$sig.err"
+	exec 3<&-
+	wait $pid
+	rc=$?
+	check "replay, SIG$sig: exit 130 (got $rc), the run again advised" \
+		'[ $rc -eq 130 ] && grep -q "mess: interrupted; partial result in $d (a replay does not resume: run it again with the same --out $d)" "$tmp/s$sig.err"'
+	check "replay, SIG$sig: the summary written, meta.json incomplete" \
+		'[ -s "$d/summary.md" ] && jq -e ".complete == false" "$d/meta.json" >/dev/null'
+	"$mess" $R --out "$d" >/dev/null 2>"$tmp/s$sig-2.err"
+	rc=$?
+	check "replay, SIG$sig: the same command again completes it (exit $rc)" \
+		'[ $rc -eq 0 ] && jq -e .complete "$d/meta.json" >/dev/null'
+done
 
 echo "faults: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -80,6 +80,50 @@ for a in "--replay $out/none --out $out/x-replay" "--replay-noise 0.1 --out $out
 		'[ $rc -eq 1 ] && [ "$(wc -l <"$out/x.err")" -eq 1 ] && [ ! -e "$out/x-replay" ] && [ ! -e "$out/measured" ]'
 done
 
+# A set whose only point is at 0 GB/s never loaded the memory: INVALID,
+# with a reason that says so (issue 31 #18), never PASS.
+mkdir -p "$out/flat"
+printf '0.0 100.0\n' >"$out/flat/bwlat_0.txt"
+$mess --replay "$out/flat" --no-plots --out "$out/flat-replay" >/dev/null 2>"$out/flat.err"
+check "a set at 0 GB/s only: INVALID, reason no_load" \
+	'[ "$(jq -r .quality.verdict "$out/flat-replay/meta.json")" = INVALID ] &&
+	 jq -e "[.quality.reasons[].rule] | index(\"no_load\")" "$out/flat-replay/meta.json" >/dev/null &&
+	 grep -q "never loaded the memory" "$out/flat.err"'
+check "the replayed set itself has no no_load reason" \
+	'! jq -e "[.quality.reasons[].rule] | index(\"no_load\")" "$m" >/dev/null'
+
+# --wave-tol: the largest value the option takes reaches the end (issue
+# 31 #16: 1 was taken, then every run failed at its end).
+$mess $R --mixes 0 --wave-tol 0.99 --out "$out/w-replay" >/dev/null 2>"$out/w.err"
+rc=$?
+check "--wave-tol 0.99: the run completes (exit $rc)" '[ $rc -eq 0 ] && jq -e .complete "$out/w-replay/meta.json" >/dev/null'
+
+# The largest seed is recorded as given, and taken again (issue 31 #17:
+# 2^63 and above came back negative).
+s=9223372036854775807
+$mess $R --mixes 0 --replay-seed $s --out "$out/s-replay" >/dev/null 2>&1
+# (jq 1.6 reads integers as doubles; Python's are exact)
+got=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["replay"]["seed"])' \
+	"$out/s-replay/meta.json")
+check "--replay-seed $s: meta.json records $s (got $got)" '[ "$got" = $s ]'
+$mess $R --mixes 0 --replay-seed "$got" --out "$out/s2-replay" >/dev/null 2>&1
+check "the recorded seed gives the same run again" 'cmp -s "$out/s-replay/curves.csv" "$out/s2-replay/curves.csv"'
+
+# A PROFET curves.json in CPU cycles, alone: the advice names --ghz, an
+# option mess curves takes (issue 31 #26), and with it the replay runs.
+profet=$(dirname "$set_dir")/../profet/data/bw_lat_curves/cascade_lake__DDR4_2666__local_socket/curves.json
+if [ -f "$profet" ]; then
+	mkdir -p "$out/pf" && cp "$profet" "$out/pf/curves.json"
+	$mess --replay "$out/pf/curves.json" --no-plots --out "$out/pf-replay" >/dev/null 2>"$out/pf.err"
+	rc=$?
+	check "PROFET json without a clock: refused (exit $rc), advising --ghz" '[ $rc -eq 1 ] && grep -q -- "give --ghz" "$out/pf.err"'
+	$mess --replay "$out/pf/curves.json" --ghz 2.3 --no-plots --out "$out/pf-replay" >/dev/null 2>"$out/pf.err"
+	rc=$?
+	check "PROFET json with --ghz 2.3: replayed (exit $rc)" '[ $rc -eq 0 ] && jq -e ".replay.set_kind" "$out/pf-replay/meta.json" >/dev/null' || tail -2 "$out/pf.err"
+else
+	echo "replay: no $profet: the PROFET case skipped"
+fi
+
 took=$(($(date +%s) - start))
 check "the replay checks take under 60 s (took $took s)" '[ $took -lt 60 ]'
 echo "replay: $pass passed, $fail failed"

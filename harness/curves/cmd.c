@@ -411,6 +411,17 @@ int mess_curves_main(int argc, char **argv)
 		mess_rundir_close(&r->rd);
 		return rc;
 	}
+	/* Files --resume will not touch: refused in their one line before
+	 * any warning, buffer or change. */
+	if (!rc && r->cfg.resume[0]) {
+		rc = mess_run_resume_check(r);
+		if (rc && rc != -EINVAL)
+			fprintf(stderr, "mess: --resume: %s\n", strerror(-rc));
+		if (rc) {
+			mess_rundir_close(&r->rd);
+			return rc == -EINVAL ? rc : -EIO;
+		}
+	}
 	/* The earlier session's unloaded latency, before meta.json is
 	 * rewritten: a resumed run measures it again, and says so. */
 	if (!rc && r->cfg.resume[0]) {
@@ -418,7 +429,7 @@ int mess_curves_main(int argc, char **argv)
 		json_t *old;
 
 		snprintf(mp, sizeof(mp), "%.*s/meta.json", PATH_MAX - 1, r->rd.dir);
-		old = json_load_file(mp, 0, NULL);
+		old = mess_json_load(mp, 0, NULL);
 		prev_unloaded = json_number_value(json_object_get(old, "unloaded_ns"));
 		json_decref(old);
 	}

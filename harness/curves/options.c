@@ -40,15 +40,20 @@ static const struct mess_opt mess_cfg_opts[] = {
 	  "traffic-generator variant (see --list; default: widest available)" },
 	{ "chase-ms", MESS_OPT_DOUBLE, F(chase_ms), 0, 1, 60000, "MS",
 	  "chase time per repeat (default 100)" },
-	{ "peak-gbs", MESS_OPT_DOUBLE, F(peak_gbs), 0, 0, 1e7, "GB/S",
+	{ "peak-gbs", MESS_OPT_DOUBLE, F(peak_gbs), 0, MESS_PEAK_GBS_MIN,
+	  MESS_PEAK_GBS_MAX, "GB/S",
 	  "theoretical peak bandwidth, to report ranges as % of it" },
-	{ "wave-tol", MESS_OPT_DOUBLE, F(wave_tol), 0, 0, 1, "FRACTION",
+	/* mess_summarise takes 0 <= tol < 1 (a drop of all the bandwidth
+	 * is no wave); the table's bounds are closed, so 0.99. */
+	{ "wave-tol", MESS_OPT_DOUBLE, F(wave_tol), 0, 0, 0.99, "FRACTION",
 	  "bandwidth drop that counts as a wave (default 0.02)" },
 	{ "mem-node", MESS_OPT_STR, S(mem_node), 0, 0, MESS_MEMSEL_ARG,
 	  "NUMA node for all buffers: its number, or a kind (hbm, cxl, ...) for the nearest node of it (see mess nodes; default: the chase core's node); each: one family per kind, into subdirectories, and their comparison" },
 	{ "counters", MESS_OPT_STR, S(counters), 0, 0, "auto|off|LIST",
 	  "memory-controller counters for bandwidth and read share: auto (the first family that opens here), off (accounted only), or families by name (mess counters --list); default auto" },
-	{ "seed", MESS_OPT_UINT, F(seed), 0, 0, (double)UINT64_MAX, "N",
+	/* Seeds 0..2^63-1: meta.json records them as JSON integers, which
+	 * are signed 64-bit (2^63 was once recorded as -9223372036854775808). */
+	{ "seed", MESS_OPT_INT, F(seed), 0, 0, 0x1p63, "N",
 	  "seed of the chase permutation (default 1)" },
 	{ "max-nop", MESS_OPT_UINT, F(max_nop), 0, 1, 1 << 30, "N",
 	  "largest nop count the autotuner may try (default 4194304)" },
@@ -56,10 +61,14 @@ static const struct mess_opt mess_cfg_opts[] = {
 	  "run the sweep against a virtual machine replaying a curve set (a Mess-Results directory, a run of ours, ...), not this machine: fast, and every output says replay" },
 	{ "replay-noise", MESS_OPT_DOUBLE, F(replay_noise), 0, 0, 1, "CV",
 	  "with --replay: multiplicative lognormal noise of this coefficient of variation on every chase window and probe (default 0)" },
-	{ "replay-seed", MESS_OPT_UINT, F(replay_seed), 0, 0, (double)UINT64_MAX, "N",
+	{ "replay-seed", MESS_OPT_INT, F(replay_seed), 0, 0, 0x1p63, "N",
 	  "with --replay: seed of the replay's noise (default 1)" },
 	{ "replay-disturb", MESS_OPT_DOUBLE, F(replay_disturb), 0, 0, 1, "RATE",
 	  "with --replay: share of points whose every window is disturbed (default 0)" },
+	/* The name export and compare give it: the loaders' advice for a set
+	 * in cycles ("give --ghz") holds for every command reading sets. */
+	{ "ghz", MESS_OPT_DOUBLE, F(replay_ghz), 0, 0.1, 10, "GHZ",
+	  "with --replay: the CPU clock of a set whose latency is in cycles (PROFET's curves.json), overriding its info.txt" },
 	{ "no-plots", MESS_OPT_FLAG, F(no_plots), 0, 0, 0, NULL,
 	  "do not run gnuplot" },
 	{ "json", MESS_OPT_FLAG, F(json), 0, 0, 0, NULL,
@@ -152,8 +161,8 @@ int mess_options_parse(struct mess_cfg *cfg, int argc, char **argv,
 	if (resolve_counters(cfg, err, errlen))
 		return -EINVAL;
 	static const char *const with_replay[] = { "replay-noise", "replay-seed",
-						   "replay-disturb" };
-	for (size_t i = 0; i < 3; i++)
+						   "replay-disturb", "ghz" };
+	for (size_t i = 0; i < sizeof(with_replay) / sizeof(with_replay[0]); i++)
 		if (!cfg->replay[0] && mess_opts_given(argc, argv, with_replay[i])) {
 			snprintf(err, errlen, "--%s: only with --replay SET",
 				 with_replay[i]);

@@ -436,14 +436,14 @@ static void measure_repeats(struct mess_run *r, const struct mess_gen_kernel *k,
 		p->flags |= MESS_QF(MESS_QR_SPREAD);
 }
 
-void mess_measure_point(struct mess_run *r, const struct mess_gen_kernel *k,
-			struct mess_point *p)
+int mess_measure_point(struct mess_run *r, const struct mess_gen_kernel *k,
+		       struct mess_point *p)
 {
 	int steady;
 
 	if (r->replay) {
 		mess_replay_point(r, k, p);
-		return;
+		return 0;
 	}
 	mess_gens_set(&r->gens, k, p->nop);
 	mess_settle(r, k, &steady);
@@ -452,7 +452,7 @@ void mess_measure_point(struct mess_run *r, const struct mess_gen_kernel *k,
 	p->flags = steady ? 0 : MESS_QF(MESS_QR_UNSTEADY);
 	measure_repeats(r, k, (unsigned)r->cfg.repeats, p);
 	/* After the mean windows, at the same load: they stay as they were. */
-	mess_tail_point(r, p);
+	return mess_tail_point(r, p);
 }
 
 /* One chase over the whole buffer (window 0) or TLB windows: its median

@@ -18,6 +18,10 @@
 #define RULE_ROUNDS 2
 /* The clock range across the run's windows worth a note. */
 #define CLOCK_RANGE_NOTE 0.10
+/* A curve none of whose points moved more than this many times the
+ * chase's own traffic (a line per unloaded latency) never loaded the
+ * memory. */
+#define NO_LOAD_CHASE_X 2.0
 
 /* The usable points by increasing pressure, as indices (NULL: no memory). */
 static size_t *pressure_order(const struct mess_curve *c, size_t *n)
@@ -97,8 +101,8 @@ int mess_quality_mix(struct mess_run *r, struct mess_curve *c,
 				continue;
 			q.store_pct = p->store_pct;
 			q.nop = p->nop;
-			mess_measure_point(r, k, &q);
-			if (mess_interrupted)
+			err = mess_measure_point(r, k, &q);
+			if (mess_interrupted || err)
 				break;
 			q.remeasured = p->remeasured + 1;
 			fprintf(stderr, "[mix %3u%% stores] nop %7llu again: %8.2f GB/s %8.1f ns (was %.2f GB/s %.1f ns)%s%s%s\n",
@@ -123,6 +127,47 @@ int mess_quality_mix(struct mess_run *r, struct mess_curve *c,
 	if (changed && !err)
 		err = mess_run_rewrite_csv(r);
 	return err;
+}
+
+/*
+ * A curve whose every point stayed at the chase's own traffic is no
+ * bandwidth-latency curve, whatever its rules say (they hold trivially on
+ * a flat line): a replayed set with only its 0 GB/s point, or generators
+ * that moved nothing.  Its mix is invalid, and the verdict says so.
+ */
+static void no_load(const struct mess_run *r, enum mess_level *lv,
+		    struct mess_verdict *v)
+{
+	double line = r->topo.line_bytes ? r->topo.line_bytes : 64;
+	double chase_gbs = r->unloaded_ns > 0 ? line / r->unloaded_ns : 0;
+	char list[MESS_GEN_OPS * 5 + 16] = "";
+	size_t len = 0, n = 0;
+	double most = 0;
+
+	for (size_t i = 0; i < r->fam.n; i++) {
+		const struct mess_curve *c = &r->fam.curves[i];
+		double mx = 0;
+		size_t used = 0;
+
+		for (size_t j = 0; j < c->n; j++)
+			if (mess_point_usable(&c->pts[j])) {
+				mx = fmax(mx, c->pts[j].bw_gbs);
+				used++;
+			}
+		if (!used || mx > NO_LOAD_CHASE_X * chase_gbs)
+			continue;
+		lv[i] = MESS_INVALID;
+		most = fmax(most, mx);
+		n++;
+		if (len < sizeof(list))
+			len += (size_t)snprintf(list + len, sizeof(list) - len,
+						"%s%u", len ? ", " : "", c->store_pct);
+	}
+	if (n)
+		mess_verdict_add(v, MESS_INVALID, "no_load",
+				 "%zu mix%s (%s %% stores) never loaded the memory: no point above %.2f GB/s, %g times the chase's own traffic (the most was %.2f GB/s); a flat line at the unloaded latency, not a bandwidth-latency curve (a replayed set with no loaded point, or generators that moved nothing)",
+				 n, n == 1 ? "" : "es", list, NO_LOAD_CHASE_X * chase_gbs,
+				 NO_LOAD_CHASE_X, most);
 }
 
 /* Why the worst disturbed window lost its time. */
@@ -162,6 +207,7 @@ void mess_run_verdict(struct mess_run *r)
 		mess_quality_curve(&r->fam.curves[i], r->unloaded_ns,
 				   r->unloaded_std_ns, &tol, NULL);
 	mess_quality_family(&r->fam, &q, v, lv);
+	no_load(r, lv, v);
 	for (size_t i = 0; i < r->fam.n; i++)
 		if (r->fam.curves[i].store_pct <= MESS_GEN_OPS)
 			r->mix_level[r->fam.curves[i].store_pct] = lv[i];
@@ -232,7 +278,7 @@ json_t *mess_run_quality_json(const struct mess_run *r)
 		"{s:o, s:{s:i, s:i, s:i, s:s, s:s}, s:i, s:i, s:[o,o], s:o, s:o, s:o, s:b,"
 		" s:{s:s, s:I, s:I, s:o, s:o, s:s},"
 		" s:{s:o, s:o, s:o, s:s},"
-		" s:{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}}",
+		" s:{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}}",
 		"mixes", mixes,
 		"windows", "measured", (int)r->windows,
 		"disturbed", (int)r->windows_disturbed,
@@ -268,7 +314,8 @@ json_t *mess_run_quality_json(const struct mess_run *r)
 		"window_slower_rel", MESS_Q_WINDOW_SLOWER,
 		"clock_spread_warn_pct", MESS_Q_CLOCK_SPREAD_WARN,
 		"mix_flagged_invalid_share", MESS_Q_MIX_FLAGGED_INVALID,
-		"lost_max_pct", MESS_LOST_MAX_PCT))) {
+		"lost_max_pct", MESS_LOST_MAX_PCT,
+		"no_load_chase_x", NO_LOAD_CHASE_X))) {
 		json_decref(q);
 		return NULL;
 	}

@@ -13,6 +13,7 @@
 #include "mess/export.h"
 #include "mess/messfmt.h"
 #include "mess/model.h"
+#include "mess/parse.h"
 #include "mess/metrics.h"
 #include "core/plot.h"
 #include "curves/run.h"
@@ -82,11 +83,14 @@ static int in_mixes(const struct mess_run *r, uint32_t store_pct)
 static int check_header(const char *path)
 {
 	char line[sizeof(MESS_CURVES_CSV_HEADER) + 2] = "";
-	FILE *f = fopen(path, "r");
+	FILE *f = mess_fopen_regular(path, NULL, 0);
 	int ok;
 
+	if (!f && errno != ENOENT)
+		fprintf(stderr, "mess: --resume: %s: %s; allowed: a run directory written by mess, readable (nothing was changed)\n",
+			path, strerror(errno));
 	if (!f)
-		return errno == ENOENT ? -ENOENT : -errno;
+		return errno == ENOENT ? -ENOENT : -EINVAL;
 	ok = fgets(line, sizeof(line), f) &&
 	     !strcmp(line, MESS_CURVES_CSV_HEADER "\n");
 	fclose(f);
@@ -203,6 +207,18 @@ static int load_resume(struct mess_run *r)
 		err = mess_rundir_save(&r->rd);
 	if (!err && r->resume_dropped)
 		err = rewrite_csv(r);
+	return err;
+}
+
+int mess_run_resume_check(struct mess_run *r)
+{
+	char path[PATH_MAX + 64];
+	int err;
+
+	snprintf(path, sizeof(path), "%s/curves.csv", r->rd.dir);
+	err = check_header(path);
+	if (!err || err == -ENOENT)
+		err = mess_tail_load_csv(r);
 	return err;
 }
 
@@ -554,6 +570,7 @@ int mess_run_finish(struct mess_run *r, int complete)
 	mess_run_verdict(r);
 	if (!complete)
 		mess_verdict_add(&r->verdict, MESS_WARN, "partial",
+				 r->replay ? "the replay was cut short: only the mixes in curves.csv were replayed (a replay does not resume: run it again with the same --out)" :
 				 "the run was cut short: only the mixes in curves.csv were measured (continue it with --resume)");
 	else
 		mess_run_history(r, &r->verdict);

@@ -50,13 +50,14 @@ struct mess_cfg {
 	double wave_tol;
 	char mem_node[MESS_MEMSEL_LEN];	/* "": the chase core's node */
 	char counters[256];	/* "auto", "off" or memory-controller families */
-	uint64_t seed;
+	int64_t seed;		/* 0..2^63-1: a JSON integer in meta.json */
 	uint64_t max_nop;
 	/* --replay SET: the sweep against a virtual machine made from a
 	 * curve set (replay.c); "" measures this machine. */
 	char replay[PATH_MAX];
 	double replay_noise, replay_disturb;
-	uint64_t replay_seed;
+	double replay_ghz;	/* --ghz: a set in CPU cycles (PROFET); 0 none */
+	int64_t replay_seed;	/* as seed */
 	/* Resolved after parsing. */
 	int nmixes;
 	unsigned mix[MESS_GEN_NMIXES];	/* store percentages */
@@ -156,9 +157,11 @@ struct mess_run {
 int mess_measure_unloaded(struct mess_run *r);
 /* The windowed chase alone once more, after the sweep (unloaded_end_*). */
 void mess_measure_unloaded_end(struct mess_run *r);
-/* Generators at p->nop, settled, then the chase's repeats into p. */
-void mess_measure_point(struct mess_run *r, const struct mess_gen_kernel *k,
-			struct mess_point *p);
+/* Generators at p->nop, settled, then the chase's repeats into p, then
+ * its distribution: 0, or -errno when latency_hist.csv could not be
+ * written (the run stops; p is not to be recorded). */
+int mess_measure_point(struct mess_run *r, const struct mess_gen_kernel *k,
+		       struct mess_point *p);
 /* The generators' bandwidth once steady (GB/s); *steady whether it got so. */
 double mess_settle(struct mess_run *r, const struct mess_gen_kernel *k,
 		   int *steady);
@@ -209,6 +212,10 @@ json_t *mess_run_counters_json(const struct mess_run *r);
 void mess_run_counters_md(FILE *f, const struct mess_run *r);
 
 /* report.c: the run directory's files */
+/* --resume, before anything is changed or allocated: curves.csv's header
+ * and the earlier points' histograms (latency_hist.csv, loaded).  0, or
+ * -EINVAL said in one line naming the file. */
+int mess_run_resume_check(struct mess_run *r);
 /* After mess_rundir_open and the buffers: curves.csv, the points of
  * earlier sessions, meta.json. */
 int mess_run_open(struct mess_run *r);

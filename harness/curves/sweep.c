@@ -56,10 +56,11 @@ static int measure_nop(struct mess_run *r, struct mix_ctx *m, uint64_t nop)
 		return 0;
 	p.store_pct = m->store_pct;
 	p.nop = nop;
-	mess_measure_point(r, m->k, &p);
+	err = mess_measure_point(r, m->k, &p);
 	if (mess_interrupted)
 		return -EINTR;
-	err = mess_run_record_point(r, &p);
+	if (!err)
+		err = mess_run_record_point(r, &p);
 	if (err)
 		return err;
 	r->points_measured++;
@@ -196,7 +197,7 @@ static int sweep_mix(struct mess_run *r, struct mix_ctx *m)
 static int confirm_max(struct mess_run *r, struct mix_ctx *m)
 {
 	struct mess_curve *c = m->c;
-	int changed = 0;
+	int changed = 0, err = 0;
 
 	for (int round = 0; round < CONFIRM_ROUNDS && !mess_interrupted; round++) {
 		struct mess_point q = MESS_POINT_INIT, *p = NULL;
@@ -214,9 +215,9 @@ static int confirm_max(struct mess_run *r, struct mix_ctx *m)
 		uint64_t reps = r->cfg.repeats;
 
 		r->cfg.repeats = 2 * reps;
-		mess_measure_point(r, m->k, &q);
+		err = mess_measure_point(r, m->k, &q);
 		r->cfg.repeats = reps;
-		if (mess_interrupted)
+		if (mess_interrupted || err)
 			break;
 		q.remeasured = p->remeasured + 1;
 		fprintf(stderr, "[mix %3u%% stores] nop %7llu again (the maximum): %8.2f GB/s %8.1f ns (was %.2f GB/s %.1f ns)\n",
@@ -227,6 +228,8 @@ static int confirm_max(struct mess_run *r, struct mix_ctx *m)
 	}
 	if (mess_interrupted)
 		return -EINTR;
+	if (err)
+		return err;
 	return changed ? mess_run_rewrite_csv(r) : 0;
 }
 

@@ -196,8 +196,7 @@ void mess_tail_open(struct mess_run *r)
 		snprintf(t->why, sizeof(t->why), "fixed cost: %s", strerror(-err));
 		return;
 	}
-	if (r->cfg.resume[0])
-		mess_tail_load_csv(r);
+	/* Earlier sessions' rows were loaded with curves.csv (report.c). */
 	t->ok = 1;
 	unloaded_distribution(r, t);
 	t->setup_ns = mess_now_ns() - t0;
@@ -226,23 +225,24 @@ static void fairness(const uint64_t *a, const uint64_t *b, int n,
 	p->fair_max = x[n - 1];
 }
 
-void mess_tail_point(struct mess_run *r, struct mess_point *p)
+int mess_tail_point(struct mess_run *r, struct mess_point *p)
 {
 	struct mess_tail *t = &r->tail;
 	static uint64_t a[MESS_MAX_CORES], b[MESS_MAX_CORES];
 	struct mess_hist_summary s;
 	double t0 = mess_now_ns();
 	uint64_t n;
+	int err;
 
 	if (!t->ok || mess_interrupted || !isfinite(p->lat_ns))
-		return;
+		return 0;
 	mess_gens_snap_each(&r->gens, a);
 	n = timed_window(t, &r->chase_p, t->window_ms, p->lat_ns, t->h);
 	mess_gens_snap_each(&r->gens, b);
 	t->windows++;
 	if (mess_interrupted) {
 		t->extra_ns += mess_now_ns() - t0;
-		return;
+		return 0;
 	}
 	mess_hist_summarise(t->h, &s);
 	p->lat_p50_ns = quantile_ns(t, s.p50);
@@ -253,11 +253,16 @@ void mess_tail_point(struct mess_run *r, struct mess_point *p)
 	p->dist_mean_diff_pct = 100 * (per_load_ns(t, (double)t->h->sum / (double)n) -
 				       p->lat_ns) / p->lat_ns;
 	fairness(a, b, r->ngen, p);
-	mess_tail_set_rows(t, (int)p->store_pct, p->nop, t->h);
-	mess_tail_write_csv(r);
+	err = mess_tail_set_rows(t, (int)p->store_pct, p->nop, t->h);
+	/* Before the point is recorded: a histogram that cannot be written
+	 * stops the run with the point not done, so --resume measures it
+	 * again (never a point in curves.csv without its rows). */
+	if (!err)
+		err = mess_tail_write_csv(r);
 	/* The window, its figures and latency_hist.csv: all the point's
 	 * extra time. */
 	t->extra_ns += mess_now_ns() - t0;
+	return err;
 }
 
 void mess_tail_free(struct mess_tail *t)

@@ -87,12 +87,17 @@ struct mess_gen_kernel;
  * cost, then the unloaded distribution (generators idle).  A failure
  * leaves tail.ok 0 and the reason in tail.why: the run goes on. */
 void mess_tail_open(struct mess_run *r);
-/* The distribution window of point p, at the load it was measured at. */
-void mess_tail_point(struct mess_run *r, struct mess_point *p);
+/* The distribution window of point p, at the load it was measured at,
+ * and latency_hist.csv rewritten with it: 0 or -errno (the file could not
+ * be written: the run stops, p is not recorded). */
+int mess_tail_point(struct mess_run *r, struct mess_point *p);
 void mess_tail_free(struct mess_tail *t);
 
 /* tail_report.c */
 int mess_tail_write_csv(struct mess_run *r);
+/* --resume: the rows of earlier sessions' points.  0; -EINVAL when the
+ * file is not latency_hist.csv as written (said in one line naming it and
+ * the line, nothing changed); other -errno. */
 int mess_tail_load_csv(struct mess_run *r);
 /* Replace the rows of (mix, nop) by h's non-empty bins, in ns a load. */
 int mess_tail_set_rows(struct mess_tail *t, int mix, uint64_t nop,

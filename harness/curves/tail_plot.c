@@ -34,9 +34,25 @@ static int write_tails(const char *path, const struct mess_family *f)
 				p->lat_p99_ns, c->read_pct);
 		}
 	}
+	if (fflush(fp) || ferror(fp)) {
+		int err = errno ? -errno : -EIO;
+
+		fclose(fp);
+		return err;
+	}
 	if (fclose(fp))
-		return -EIO;
+		return errno ? -errno : -EIO;
 	return blocks;
+}
+
+/* A data file of the figure not written (a full disk): the figure is
+ * skipped, the file (in the run directory) named; the run's results are
+ * written already. */
+static void unwritten(struct mess_tail *t, const char *name, int err)
+{
+	snprintf(t->plot_note, sizeof(t->plot_note), "skipped: plots/%s: cannot write: %s%s",
+		 name, strerror(-err), err == -ENOSPC ? " (disk full)" : "");
+	fprintf(stderr, "warning: plots/tails %s\n", t->plot_note);
 }
 
 /* One block of point p's histogram: bin midpoints, share of its batches
@@ -92,8 +108,8 @@ void mess_tail_plot(struct mess_run *r, const char *title)
 	char lab[3][96], qt[600], qs[600], line1[300], expr[8 * PATH_MAX], err[300] = "";
 	const struct mess_point *pt[3] = { NULL, NULL, NULL };
 	const struct mess_curve *c = NULL;
-	FILE *fp;
-	int ok = 1;
+	FILE *fp = NULL;
+	int ok = 1, n = 0;
 
 	if (!t->ok || !r->fam.n) {
 		snprintf(t->plot_note, sizeof(t->plot_note), "skipped: %s",
@@ -111,15 +127,35 @@ void mess_tail_plot(struct mess_run *r, const char *title)
 	snprintf(hist, sizeof(hist), "%s/hist.dat", dir);
 	snprintf(base, sizeof(base), "%s/tails", dir);
 	snprintf(log, sizeof(log), "%s/gnuplot-tails.log", dir);
-	if (!c || write_tails(tails, &r->fam) <= 0 || !(fp = fopen(hist, "w"))) {
-		snprintf(t->plot_note, sizeof(t->plot_note),
-			 "skipped: %s", c ? "no point with a p99, or plots/ not writable" :
-			 "no mix with three points");
+	if (c)
+		n = write_tails(tails, &r->fam);
+	if (n < 0) {
+		unwritten(t, "tails.dat", n);
+		return;
+	}
+	if (n > 0 && !(fp = fopen(hist, "w"))) {
+		unwritten(t, "hist.dat", -errno);
+		return;
+	}
+	if (!fp) {
+		snprintf(t->plot_note, sizeof(t->plot_note), "skipped: %s",
+			 c ? "no point with a p99" : "no mix with three points");
 		return;
 	}
 	for (int k = 0; k < 3; k++)
 		ok &= hist_block(fp, t, (int)c->store_pct, pt[k]->nop);
-	if (fclose(fp) || !ok) {
+	errno = 0;
+	if (fflush(fp) || ferror(fp)) {
+		n = errno ? -errno : -EIO;
+		fclose(fp);
+		unwritten(t, "hist.dat", n);
+		return;
+	}
+	if (fclose(fp)) {
+		unwritten(t, "hist.dat", errno ? -errno : -EIO);
+		return;
+	}
+	if (!ok) {
 		snprintf(t->plot_note, sizeof(t->plot_note),
 			 "skipped: a point of mix %u has no histogram", c->store_pct);
 		return;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "mess/parse.h"
 #include "curves/run.h"
 #include "curves/tail.h"
 
@@ -78,30 +79,66 @@ int mess_tail_write_csv(struct mess_run *r)
 	return mess_tmp_commit(r->rd.dir, HIST_CSV, f);
 }
 
+/* One row of a point ("mix,nop,lo,hi,count", the whole line), or -1. */
+static int parse_row(const char *line, struct mess_tail_row *w)
+{
+	int end = -1;
+
+	if (sscanf(line, "%d,%" SCNu64 ",%lf,%lf,%" SCNu64 "%n", &w->mix,
+		   &w->nop, &w->lo_ns, &w->hi_ns, &w->count, &end) != 5 ||
+	    end < 0 || (line[end] && strcmp(line + end, "\n")))
+		return -1;
+	return w->mix >= 0 && w->mix <= MESS_GEN_OPS && isfinite(w->lo_ns) &&
+	       isfinite(w->hi_ns) && w->lo_ns <= w->hi_ns ? 0 : -1;
+}
+
 /* The points of earlier sessions keep their histograms (the unloaded one
- * is measured again). */
+ * is measured again).  The file is ours, written whole (tmp + rename): a
+ * line that is not its header (a UTF-8 BOM before it is taken, as an
+ * editor adds one) or one of its rows is damage, and the resume is
+ * refused before anything is measured, never run on without the rows. */
 int mess_tail_load_csv(struct mess_run *r)
 {
+	static const char bom[] = "\xef\xbb\xbf";
 	char path[PATH_MAX + 32], line[256];
+	const char *why = NULL;
+	long lineno = 1;
 	FILE *f;
 	int err = 0;
 
 	snprintf(path, sizeof(path), "%s/" HIST_CSV, r->rd.dir);
-	f = fopen(path, "r");
-	if (!f)
-		return errno == ENOENT ? 0 : -errno;
-	if (!fgets(line, sizeof(line), f) || strncmp(line, HIST_HEADER, strlen(HIST_HEADER))) {
-		fclose(f);
+	f = mess_fopen_regular(path, NULL, 0);
+	if (!f) {
+		if (errno == ENOENT)
+			return 0;
+		fprintf(stderr, "mess: --resume: %s: %s; allowed: a run directory written by mess, readable (nothing was changed)\n",
+			path, strerror(errno));
 		return -EINVAL;
 	}
-	while (!err && fgets(line, sizeof(line), f)) {
+	if (!fgets(line, sizeof(line), f) ||
+	    strcmp(line + (strncmp(line, bom, 3) ? 0 : 3), HIST_HEADER "\n"))
+		why = "not the header of " HIST_CSV;
+	while (!why && !err && fgets(line, sizeof(line), f)) {
 		struct mess_tail_row w;
 
-		if (sscanf(line, "%d,%" SCNu64 ",%lf,%lf,%" SCNu64, &w.mix, &w.nop,
-			   &w.lo_ns, &w.hi_ns, &w.count) == 5 && w.mix >= 0)
+		lineno++;
+		if (!strchr(line, '\n') && !feof(f))
+			why = "a line too long for a row of " HIST_CSV;
+		else if (!strncmp(line, "unloaded,", 9))
+			continue;	/* measured again */
+		else if (parse_row(line, &w))
+			why = "not a row of " HIST_CSV " (mix,nop,bin_lo_ns,bin_hi_ns,count)";
+		else
 			err = add_row(&r->tail, &w);
 	}
+	if (!why && !err && ferror(f))
+		why = "a read error";
 	fclose(f);
+	if (why) {
+		fprintf(stderr, "mess: --resume: %s:%ld: %s; allowed: a run directory written by mess (nothing was changed)\n",
+			path, lineno, why);
+		return -EINVAL;
+	}
 	return err;
 }
 

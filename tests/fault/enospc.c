@@ -10,6 +10,8 @@
  * ENOSPC, the disk full from the first byte (MESS_FAULT_BYTES is not used).
  * open(2) of such a file for writing (the run directory's name.tmp, opened
  * then fdopen()ed) does the same: /dev/full, without the flags it refuses.
+ * With $MESS_FAULT_OPENS=N the first N such whole-file opens go through:
+ * the disk fills after N rewrites of a file rewritten a point at a time.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -91,8 +93,16 @@ FILE *fopen64(const char *path, const char *mode)
  * (O_APPEND) keep their file: write() above spends the byte budget. */
 static const char *redirect(const char *path, int *flags)
 {
+	static long opens = -1;
+
 	if (!named(path) || (*flags & O_ACCMODE) == O_RDONLY || (*flags & O_APPEND))
 		return path;
+	if (opens < 0)
+		opens = getenv("MESS_FAULT_OPENS") ? atol(getenv("MESS_FAULT_OPENS")) : 0;
+	if (opens > 0) {
+		opens--;
+		return path;
+	}
 	*flags &= ~(O_CREAT | O_EXCL | O_TRUNC | O_NOFOLLOW);
 	return "/dev/full";
 }
