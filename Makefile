@@ -297,6 +297,7 @@ $(FAULT_SHIM): tests/fault/enospc.c
 check-faults: all $(FAULT_SHIM)
 	$(Q)tests/faults.sh ./$(MESS) ./$(FAULT_SHIM)
 	$(Q)tests/rundir.sh ./$(MESS)
+	$(Q)tests/contract.sh ./$(MESS)
 
 # The sweep against a replayed public set: its outputs, and the goal of
 # issue 26 at 1 % noise (tests/replay.sh says which); seconds.

@@ -163,7 +163,9 @@ static int used(const char *dir, char *bad, size_t badlen)
 	if (!d)
 		return dir[0] && errno != ENOENT;
 	while (!foreign && (e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+		/* The lock is anyone's who writes here, no comparison. */
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    !strcmp(e->d_name, MESS_LOCK_FILE))
 			continue;
 		any = 1;
 		foreign = !own_name(e->d_name, 0);
@@ -181,7 +183,7 @@ static int used(const char *dir, char *bad, size_t badlen)
 	if (d)
 		closedir(d);
 	snprintf(path, sizeof(path), "%s/meta.json", dir);
-	j = any && !foreign ? json_load_file(path, 0, NULL) : NULL;
+	j = any && !foreign ? mess_json_load(path, 0, NULL) : NULL;
 	if (json_string_value(json_object_get(j, "tool")))
 		snprintf(tool, sizeof(tool), "%s", json_string_value(json_object_get(j, "tool")));
 	json_decref(j);
@@ -190,37 +192,6 @@ static int used(const char *dir, char *bad, size_t badlen)
 		foreign = 1;
 	}
 	return foreign;
-}
-
-/* An earlier comparison in --out, checked by used(): its files go, so
- * that the new one is whole and nothing stale (plots of a run with plots
- * under one with --no-plots) is left beside it.  .lock stays: a
- * comparison still writing there holds it, and mess_rundir_open refuses. */
-static void replace_own(const char *dir)
-{
-	char path[PATH_MAX + 300];
-	DIR *d;
-	struct dirent *e;
-
-	snprintf(path, sizeof(path), "%s/plots", dir);
-	d = opendir(path);
-	while (d && (e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/plots/%s", dir, e->d_name);
-		unlink(path);
-	}
-	if (d)
-		closedir(d);
-	for (size_t i = 0; i < sizeof(own_files) / sizeof(own_files[0]); i++) {
-		if (!strcmp(own_files[i], ".lock"))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, own_files[i]);
-		if (!strcmp(own_files[i], "plots"))
-			rmdir(path);
-		else
-			unlink(path);
-	}
 }
 
 static int usable(const struct mess_family *f)
@@ -368,18 +339,35 @@ int mess_compare_main(int argc, char **argv)
 	memset(&l, 0, sizeof(l));
 	rc = load(&l, pos, npos, o.ghz, o.stat);
 	if (!rc) {
-		/* Only once the sets are read: bad input leaves the old one. */
-		if (o.out[0])
-			replace_own(o.out);
-		rc = mess_rundir_open(&rd, "mess compare", "compare", o.out, NULL,
-				      MESS_COMPARE_JSON, argc, argv);
+		/* Only once the sets are read (bad input leaves the old one)
+		 * and the directory is ours: an earlier comparison there is
+		 * replaced, anything else refused, checked again under the
+		 * lock. */
+		rc = mess_rundir_claim(&rd, "mess compare", "compare", o.out,
+				       NULL, MESS_COMPARE_JSON);
+		if (rc == -EEXIST && rd.holds_run)
+			rc = 0;
+		if (!rc && used(rd.dir, bad, sizeof(bad))) {
+			snprintf(rd.why, sizeof(rd.why), "mess compare: --out: %s holds %s, not only an earlier comparison; allowed: a new or empty directory, or one an earlier mess compare wrote (replaced)",
+				 rd.dir, bad[0] ? bad : "what cannot be read");
+			rc = -EEXIST;
+		}
+		/* Its files go, so that the new one is whole and nothing
+		 * stale (plots of a run with plots under one with --no-plots)
+		 * is left beside it. */
+		if (!rc) {
+			mess_rundir_clear(&rd);
+			rc = mess_rundir_start(&rd, argc, argv);
+		}
 		if (o.json)
 			rd.stdout_file = MESS_COMPARE_JSON;
-		if (rc == -EEXIST)
-			mess_rundir_refused(&rd, rc);
+		if (rc == -EEXIST || (rc && rd.why[0]))
+			rc = mess_rundir_refused(&rd, rc);
 		else if (rc)
 			fprintf(stderr, "mess compare: cannot set up %s: %s\n", rd.dir,
 				strerror(-rc));
+		if (rc)
+			mess_rundir_close(&rd);
 	}
 	if (!rc) {
 		struct mess_compare_opts co = {

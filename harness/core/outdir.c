@@ -19,26 +19,8 @@
 #include <unistd.h>
 
 #include "core/options.h"
-
-/* What a path that exists is when it is no directory. */
-static const struct {
-	mode_t fmt;
-	const char *what;
-} kinds[] = {
-	{ S_IFREG, "a file" },
-	{ S_IFCHR, "a device" },
-	{ S_IFBLK, "a device" },
-	{ S_IFIFO, "a pipe" },
-	{ S_IFSOCK, "a socket" },
-};
-
-const char *mess_out_kind(mode_t m)
-{
-	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-		if ((m & S_IFMT) == kinds[i].fmt)
-			return kinds[i].what;
-	return "no directory";
-}
+#include "core/rundir.h"
+#include "mess/parse.h"
 
 static int refuse(const char *opt, const char *path, char *err,
 		  size_t errlen, const char *fmt, ...)
@@ -107,9 +89,9 @@ int mess_out_check(const char *opt, const char *path, char *err,
 	if (!S_ISDIR(st.st_mode))
 		return strcmp(dir, path) ?
 			refuse(opt, path, err, errlen, "%s is %s, not a directory",
-			       q, mess_out_kind(st.st_mode)) :
+			       q, mess_file_kind(st.st_mode)) :
 			refuse(opt, path, err, errlen, "%s, not a directory",
-			       mess_out_kind(st.st_mode));
+			       mess_file_kind(st.st_mode));
 	if (access(dir, W_OK | X_OK))
 		return refuse(opt, path, err, errlen, "%s is not writable (%s)",
 			      q, strerror(errno));
@@ -141,8 +123,11 @@ int mess_out_check_empty(const char *opt, const char *path, char *err,
 			 opt, path, strerror(errno));
 		return -EINVAL;
 	}
+	/* What the lock's owner keeps there is no content: the lock
+	 * decides between two writers (rundir_lock.c). */
 	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+		    !mess_rundir_aside_name(e->d_name))
 			n++;
 	closedir(d);
 	if (n) {

@@ -4,7 +4,6 @@
 #define MESS_OUTDIR_H
 
 #include <stddef.h>
-#include <sys/types.h>
 
 /*
  * The directory --OPT names: one that exists (empty or not: a run already
@@ -27,8 +26,5 @@ int mess_out_check(const char *opt, const char *path, char *err,
  */
 int mess_out_check_empty(const char *opt, const char *path, char *err,
 			 size_t errlen);
-
-/* What a path that is no directory is: "a file", "a pipe", "a device"... */
-const char *mess_out_kind(mode_t m);
 
 #endif

@@ -183,7 +183,10 @@ int mess_rundir_claim(struct mess_rundir *d, const char *cmd,
 		d->holds_run = 1;
 		return -EEXIST;
 	}
-	return 0;
+	/* Nor is a new run written into another command's result that no
+	 * meta.json names (an export, a report's page) or into a user's
+	 * files: a new run's directory is new or empty. */
+	return mess_rundir_empty(d, "--out");
 }
 
 int mess_rundir_start(struct mess_rundir *d, int argc, char **argv)

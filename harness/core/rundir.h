@@ -99,6 +99,11 @@ int mess_rundir_lock(struct mess_rundir *d, const char *cmd, const char *opt,
  */
 int mess_rundir_lock_empty(struct mess_rundir *d, const char *cmd,
 			   const char *opt, const char *dir);
+/* The emptiness check of the above, for a directory already locked. */
+int mess_rundir_empty(struct mess_rundir *d, const char *opt);
+/* name is what a directory's owner leaves beside its outputs (.lock, an
+ * interrupted build's folder), which no emptiness check counts. */
+int mess_rundir_aside_name(const char *name);
 /*
  * A directory of outputs built aside: a hidden folder made in the locked
  * d->dir (its path into tmp), written by the command, then moved in with

@@ -68,7 +68,7 @@ static int take_lock(struct mess_rundir *d, const char *opt)
 		int e = fd < 0 ? errno : EINVAL;
 		const char *what = e == ELOOP ? "a symbolic link" :
 				   e == EISDIR ? "a directory" :
-				   e == EINVAL ? mess_out_kind(st.st_mode) : strerror(e);
+				   e == EINVAL ? mess_file_kind(st.st_mode) : strerror(e);
 
 		if (fd >= 0)
 			close(fd);
@@ -121,7 +121,7 @@ int mess_rundir_lock(struct mess_rundir *d, const char *cmd, const char *opt,
 	 * is said as what it is, never made or written through. */
 	if (!stat(d->dir, &st) && !S_ISDIR(st.st_mode))
 		return why(d, -EINVAL, "%s: %s is %s, not a directory; allowed: a new or empty directory you can write",
-			   opt, d->dir, mess_out_kind(st.st_mode));
+			   opt, d->dir, mess_file_kind(st.st_mode));
 	if (stat(d->dir, &st) && !lstat(d->dir, &st))
 		return why(d, -EINVAL, "%s: %s is a link to nothing; allowed: a new or empty directory you can write",
 			   opt, d->dir);
@@ -158,7 +158,7 @@ const char *mess_rundir_tool(const char *dir, char *buf, size_t len)
 
 /* name is what the directory's owner leaves beside its outputs: the lock,
  * and an interrupted build's folder. */
-static int is_aside(const char *name)
+int mess_rundir_aside_name(const char *name)
 {
 	return !strcmp(name, MESS_LOCK_FILE) ||
 	       !strncmp(name, ASIDE_PREFIX, sizeof(ASIDE_PREFIX) - 1);
@@ -188,22 +188,17 @@ static void remove_tree(const char *dir, int depth)
 	rmdir(dir);
 }
 
-int mess_rundir_lock_empty(struct mess_rundir *d, const char *cmd,
-			   const char *opt, const char *dir)
+int mess_rundir_empty(struct mess_rundir *d, const char *opt)
 {
 	char path[PATH_MAX + NAME_MAX + 2], first[NAME_MAX + 1] = "";
 	struct dirent *e;
-	DIR *dd;
-	int err = mess_rundir_lock(d, cmd, opt, dir);
+	DIR *dd = opendir(d->dir);
 
-	if (err)
-		return err;
-	dd = opendir(d->dir);
 	if (!dd)
 		return why(d, -errno, "%s: %s: %s", opt, d->dir, strerror(errno));
 	while ((e = readdir(dd)))
 		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
-		    !is_aside(e->d_name) && !first[0])
+		    !mess_rundir_aside_name(e->d_name) && !first[0])
 			snprintf(first, sizeof(first), "%s", e->d_name);
 	closedir(dd);
 	if (first[0]) {
@@ -215,13 +210,21 @@ int mess_rundir_lock_empty(struct mess_rundir *d, const char *cmd,
 	/* Ours now: what an interrupted build left goes. */
 	dd = opendir(d->dir);
 	while (dd && (e = readdir(dd)))
-		if (strcmp(e->d_name, MESS_LOCK_FILE) && is_aside(e->d_name)) {
+		if (strcmp(e->d_name, MESS_LOCK_FILE) && mess_rundir_aside_name(e->d_name)) {
 			snprintf(path, sizeof(path), "%s/%s", d->dir, e->d_name);
 			remove_tree(path, 2);
 		}
 	if (dd)
 		closedir(dd);
 	return 0;
+}
+
+int mess_rundir_lock_empty(struct mess_rundir *d, const char *cmd,
+			   const char *opt, const char *dir)
+{
+	int err = mess_rundir_lock(d, cmd, opt, dir);
+
+	return err ? err : mess_rundir_empty(d, opt);
 }
 
 int mess_rundir_aside(struct mess_rundir *d, char *tmp, size_t len)

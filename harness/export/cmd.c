@@ -17,6 +17,8 @@
 
 #include "core/options.h"
 #include "core/outdir.h"
+#include "core/rundir.h"
+#include "core/signals.h"
 #include "mess/json.h"
 #include "mess/export.h"
 #include "mess/load.h"
@@ -102,7 +104,7 @@ static void llc_latency(const struct mess_set_info *info, char *out, size_t len)
 		size_t k;
 
 		snprintf(path, sizeof(path), "%s/%s", dir, where[i]);
-		j = json_load_file(path, 0, NULL);
+		j = mess_json_load(path, 0, NULL);
 		levels = json_object_get(json_object_get(j, "latency_ladder"), "levels");
 		json_array_foreach(levels, k, lv) {
 			const char *name = json_string_value(json_object_get(lv, "level"));
@@ -206,62 +208,47 @@ static int clock_ok(const char *run, const struct mess_set_info *info,
 	return 0;
 }
 
-/* dir's plain files, then dir: an export directory holds nothing else. */
-static void remove_flat(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char path[PATH_MAX + NAME_MAX + 2];
-
-	while (d && (e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-			unlink(path);
-		}
-	if (d)
-		closedir(d);
-	rmdir(dir);
-}
-
 /*
- * The export is written into a new directory beside --out and renamed
- * onto it (absent or empty) only when every file is whole: a failed export
- * (a full disk) leaves no bwlat files that a simulator would take for a
- * set and that would make the rerun's --out "not empty".  One killed
- * midway leaves only its .mess-export-* directory, never --out.
+ * The writer contract: --out locked and new or empty, the export built
+ * aside in it and moved in when every file is whole, info.txt last (what
+ * makes it a set): a second export into the same --out is refused in one
+ * line, and a failed or interrupted export (a full disk, Ctrl-C) leaves no
+ * bwlat files that a simulator would take for a set and nothing that
+ * blocks the rerun.
  */
 static int export_whole(const struct mess_export_format *fmt,
 			const struct mess_export_in *in, const char *out,
 			struct mess_export_tally *t, char *err, size_t errlen)
 {
-	char tmp[PATH_MAX];
-	const char *slash = strrchr(out, '/');
-	int n, rc;
-	mode_t um;
+	struct mess_rundir rd;
+	char tmp[PATH_MAX] = "";
+	int rc;
 
-	if (slash)
-		n = snprintf(tmp, sizeof(tmp), "%.*s/.%s.mess-export-XXXXXX",
-			     (int)(slash - out), out, slash + 1);
-	else
-		n = snprintf(tmp, sizeof(tmp), ".%s.mess-export-XXXXXX", out);
-	if (n < 0 || (size_t)n >= sizeof(tmp))
-		return snprintf(err, errlen, "--out: %.900s: name too long", out),
-		       -ENAMETOOLONG;
-	if (!mkdtemp(tmp)) {
-		rc = -errno;
-		snprintf(err, errlen, "%.900s: %s", tmp, strerror(-rc));
+	memset(&rd, 0, sizeof(rd));
+	mess_signals_install();
+	rc = mess_rundir_lock_empty(&rd, "mess export", "--out", out);
+	if (rc) {
+		/* The refusal's own line, less the "mess export: " main adds. */
+		snprintf(err, errlen, "%.1000s", rd.why[0] ? rd.why + strlen("mess export: ") :
+			 strerror(-rc));
+		mess_rundir_close(&rd);
 		return rc;
 	}
-	/* mkdtemp's 0700, as mkdir would have made --out. */
-	um = umask(0);
-	umask(um);
-	chmod(tmp, 0777 & ~um);
-	rc = mess_export(fmt, in, tmp, t, err, errlen);
-	if (!rc && rename(tmp, out)) {
-		rc = -errno;
+	rc = mess_rundir_aside(&rd, tmp, sizeof(tmp));
+	if (rc)
 		snprintf(err, errlen, "%.900s: %s", out, strerror(-rc));
+	else
+		rc = mess_export(fmt, in, tmp, t, err, errlen);
+	if (!rc && mess_interrupted) {
+		snprintf(err, errlen, "interrupted; nothing written to %.900s (run it again with the same --out)", out);
+		rc = -EINTR;
 	}
-	if (rc) {
+	if (!rc) {
+		rc = mess_rundir_aside_commit(&rd, tmp, "info.txt");
+		if (rc)
+			snprintf(err, errlen, "%.900s: %s", out, strerror(-rc));
+	}
+	if (rc && tmp[0]) {
 		/* Name the file as it would have been, not the temporary. */
 		char *at = strstr(err, tmp);
 
@@ -271,8 +258,9 @@ static int export_whole(const struct mess_export_format *fmt,
 			snprintf(rest, sizeof(rest), "%s", at + strlen(tmp));
 			snprintf(at, errlen - (size_t)(at - err), "%.900s%s", out, rest);
 		}
-		remove_flat(tmp);
+		mess_rundir_aside_abandon(tmp);
 	}
+	mess_rundir_close(&rd);
 	return rc;
 }
 
@@ -384,5 +372,5 @@ int mess_export_main(int argc, char **argv)
 			fam.n == 1 ? "" : "s");
 	mess_model_free(m);
 	mess_family_free(&fam);
-	return rc == -EINVAL ? -EINVAL : rc ? -EIO : 0;
+	return rc == -EINVAL || rc == -EEXIST || rc == -EINTR ? rc : rc ? -EIO : 0;
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -24,6 +25,7 @@
 #include "mess/json.h"
 #include "mess/load.h"
 #include "mess/metrics.h"
+#include "mess/parse.h"
 
 #define MAX_DIRS 32
 
@@ -40,7 +42,8 @@ struct report_opts {
 static const struct mess_opt opts[] = {
 	{ "out", MESS_OPT_STR, S(out), 0, 0, "DIR",
 	  "where report.html goes (one DIR; several: one folder each inside it); default the run directory, results/report-<set> for a set that is no run of mess" },
-	{ "peak-gbs", MESS_OPT_DOUBLE, F(peak_gbs), 0, 0.001, 1e7, "GB/S",
+	{ "peak-gbs", MESS_OPT_DOUBLE, F(peak_gbs), 0, MESS_PEAK_GBS_MIN,
+	  MESS_PEAK_GBS_MAX, "GB/S",
 	  "theoretical peak bandwidth: key figures as % of it, and the curve figure drawn again with its line" },
 	{ "no-plots", MESS_OPT_FLAG, F(no_plots), 0, 0, 0, NULL,
 	  "draw no figure again (the page shows those already in plots/)" },
@@ -221,11 +224,44 @@ static int out_name(const char *dir, const char *out, int several,
 	return ret < 0 || (size_t)ret >= len ? -ENAMETOOLONG : 0;
 }
 
+/*
+ * A page written elsewhere than its run goes into a new or empty
+ * directory or one an earlier report wrote (report.html and plots/),
+ * which it replaces: never into another run or set, whose own page and
+ * figures would be overwritten.  1 and what it holds into what.
+ */
+static int foreign(const char *outdir, char *what, size_t len)
+{
+	struct dirent *e;
+	DIR *d = opendir(outdir);
+	char tool[64];
+	int bad = 0;
+
+	if (mess_rundir_tool(outdir, tool, sizeof(tool))) {
+		snprintf(what, len, "a run of '%s'", tool);
+		if (d)
+			closedir(d);
+		return 1;
+	}
+	while (d && !bad && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+		    strcmp(e->d_name, "report.html") && strcmp(e->d_name, "plots") &&
+		    !mess_rundir_aside_name(e->d_name)) {
+			char q[48];
+
+			snprintf(what, len, "%s", mess_quote(q, sizeof(q), e->d_name));
+			bad = 1;
+		}
+	if (d)
+		closedir(d);
+	return bad;
+}
+
 static int report_one(const char *dir, const char *out, int several,
 		      const struct report_opts *o, char taken[][NAME_MAX + 1],
 		      int *ntaken)
 {
-	char outdir[PATH_MAX], path[PATH_MAX + 32], err[600], tool[64];
+	char outdir[PATH_MAX], path[PATH_MAX + 32], err[600], tool[96];
 	struct mess_rundir rd = { 0 };
 	struct stat st;
 	json_t *meta;
@@ -238,7 +274,7 @@ static int report_one(const char *dir, const char *out, int several,
 		return -EINVAL;
 	}
 	snprintf(path, sizeof(path), "%s/meta.json", dir);
-	meta = json_load_file(path, 0, NULL);
+	meta = mess_json_load(path, 0, NULL);
 	ret = readable(dir, meta);
 	if (!ret && out_name(dir, out, several, meta, outdir, sizeof(outdir),
 			     taken, ntaken)) {
@@ -252,8 +288,8 @@ static int report_one(const char *dir, const char *out, int several,
 		ret = mess_rundir_lock(&rd, "mess report",
 				       out[0] ? "--out" : "DIR", outdir);
 	same = !ret && same_dir(outdir, dir);
-	if (!ret && !same && mess_rundir_tool(outdir, tool, sizeof(tool))) {
-		snprintf(rd.why, sizeof(rd.why), "mess report: --out: %s holds a run of '%s', not %s; allowed: a new or empty directory, one an earlier mess report wrote, or the run's own directory",
+	if (!ret && !same && foreign(outdir, tool, sizeof(tool))) {
+		snprintf(rd.why, sizeof(rd.why), "mess report: --out: %s holds %s, not %s; allowed: a new or empty directory, one an earlier mess report wrote, or the run's own directory",
 			 outdir, tool, dir);
 		ret = -EEXIST;
 	}

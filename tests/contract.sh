@@ -1,0 +1,235 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The writer contract (issue 31): every command that writes a directory
+# takes it through one path (its kind checked, its .lock taken, only then
+# anything deleted or written).  Whichever two commands meet in one
+# directory, exactly one owns it; the other says so in one line before
+# touching anything, and nothing the owner wrote is lost.  Readers take
+# nothing.
+#   A. every writer into a directory another process holds (the lock);
+#   B. every writer into the finished result of every fast writer;
+#   C. two of the same writer at once;
+#   D. readers beside a writer that holds the directory.
+# usage: tests/contract.sh MESS
+set -u
+mess=$(realpath "$1")
+ref=$(realpath "$(dirname "$0")/../../shared/reference" 2>/dev/null || true)
+fx=$(realpath "$(dirname "$0")/fixtures/trace")
+tmp=$(mktemp -d)
+holder=
+trap '[ -n "$holder" ] && kill $holder 2>/dev/null; rm -rf "$tmp"' EXIT
+pass=0 fail=0
+check() {
+	if (eval "$2"); then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1"; fi
+}
+cd "$tmp" || exit 1
+S="--quick --no-plots --buffer 32M --gen-bytes 8M --chase-ms 5"
+
+# Inputs the writers read: a curve run, two public sets (or our run where
+# ../shared is absent), a raw Mess tree, a fleet of two nodes.
+"$mess" $S --out run >/dev/null 2>&1 || { echo "FAIL: the input run"; exit 1; }
+G=$ref/mess-results/Grace-LPDDR5
+A=$ref/mess-results/CTE-AMD-EPYC7742-DDR4
+RAW=$ref/mess-results-raw/MN5-GPP-SPR8480-DDR5-AVX2-local
+[ -d "$G" ] || G=$tmp/run
+[ -d "$A" ] || A=$tmp/run
+mkdir -p fleet && cp -r run fleet/n1 && cp -r run fleet/n2
+
+# One command line per writer, writing into $1.  The directories' names
+# say replay: a replay refuses any other (a replay is never mistaken for
+# a measurement).
+w_curves() { "$mess" $S --out "$1"; }
+w_replay() { "$mess" --replay "$G" --no-plots --out "$1"; }
+w_absorb() { "$mess" absorb --quick --no-plots --out "$1"; }
+w_ladder() { "$mess" ladder --quick --no-plots --out "$1"; }
+w_sample() { "$mess" sample --out "$1"; }
+w_compare() { "$mess" compare "$G" "$A" --no-plots --out "$1"; }
+w_fleet() { "$mess" fleet fleet --no-plots --out "$1"; }
+w_position() { "$mess" position --curves run "$fx/perf-imc-spr.csv" --no-plots --out "$1"; }
+w_profile() { "$mess" profile --out "$1" -- true; }
+w_export() { "$mess" export "$G" --out "$1"; }
+w_import() { "$mess" import "$RAW" --out "$1"; }
+w_report() { "$mess" report "$A" --no-plots --out "$1"; }
+writers="curves replay absorb ladder sample compare fleet position profile export import report"
+[ -d "$RAW" ] || writers=${writers/import/}
+
+# Every file under a directory, .lock aside (its text names the last
+# holder), with its content.
+sums() { (cd "$1" && find . -type f ! -name .lock -print0 | sort -z | xargs -0 md5sum 2>/dev/null) | md5sum; }
+# A refusal: exit 1 (or 3: cannot run here at all, said before anything),
+# one line on stderr, nothing on stdout.
+refused() {
+	local rc=$1 err=$2 out=$3
+	{ [ "$rc" -eq 1 ] || [ "$rc" -eq 3 ]; } && [ "$(wc -l <"$err")" -eq 1 ] && [ ! -s "$out" ]
+}
+
+# A. The directory held by another process (flock(1) stands for a
+#    writer mid-run): every writer refuses in one line naming the lock,
+#    and the owner's files are as they were.
+D=$tmp/held-replay
+w_compare "$D" >/dev/null 2>&1
+before=$(sums "$D")
+flock "$D/.lock" sleep 600 & holder=$!
+for i in $(seq 50); do flock -n "$D/.lock" true 2>/dev/null || break; sleep 0.1; done
+for w in $writers; do
+	start=$(date +%s)
+	w_$w "$D" >"$w.out" 2>"$w.err"
+	rc=$?
+	took=$(( $(date +%s) - start ))
+	check "A: $w into a held directory: refused in one line (rc $rc, $(head -c 300 "$w.err"))" 'refused $rc "$w.err" "$w.out"'
+	# Held, or (for those that check first without the lock) not empty.
+	check "A: $w into a held directory: the lock named, or not supported here" '[ $rc -eq 3 ] || grep -q -e "is being written by" -e "not empty" -e "not an empty" -e "already holds" "$w.err"'
+	check "A: $w into a held directory: nothing changed" '[ "$(sums "$D")" = "$before" ]'
+	# Before any measuring: the probes and sweeps take seconds.
+	check "A: $w refused before measuring (${took}s)" '[ $took -le 5 ]'
+done
+# mess report on the held run itself (no --out): the run's own page is
+# not rewritten under its writer.
+"$mess" report "$D" >r.out 2>r.err
+rc=$?
+check "A: report DIR while DIR is held: refused (rc $rc)" 'refused $rc r.err r.out && grep -q "is being written by" r.err'
+check "A: report DIR while DIR is held: nothing changed" '[ "$(sums "$D")" = "$before" ]'
+kill $holder 2>/dev/null; wait $holder 2>/dev/null; holder=
+
+# B. Into the finished result of a fast writer: every other writer
+#    refuses and leaves it whole; the same writer again refuses too,
+#    except those that replace their own earlier result (compare, report).
+owners="curves replay compare export report"
+[ -d "$RAW" ] && owners="$owners import"
+for o in $owners; do
+	D=$tmp/$o-owner-replay
+	w_$o "$D" >/dev/null 2>"$o.owner.err" || { check "B: the $o owner ran ($(tail -1 "$o.owner.err"))" false; continue; }
+	before=$(sums "$D")
+	for w in $writers; do
+		if [ "$w" = "$o" ] && { [ $w = compare ] || [ $w = report ]; }; then
+			continue
+		fi
+		w_$w "$D" >"$w.out" 2>"$w.err"
+		rc=$?
+		check "B: $w into a finished $o: refused in one line (rc $rc, $(head -c 300 "$w.err"))" 'refused $rc "$w.err" "$w.out"'
+		check "B: $w into a finished $o: nothing lost" '[ "$(sums "$D")" = "$before" ]'
+	done
+	# What each owner wrote still reads as its consumers read it.
+	case $o in
+	curves|replay|import) check "B: the $o result still loads" '"$mess" export "$D" --force --out "$tmp/$o-reread" >/dev/null 2>&1' ;;
+	export) check "B: the export still loads" '"$mess" report "$D" --no-plots --out "$tmp/$o-reread" >/dev/null 2>&1' ;;
+	compare) check "B: the comparison is whole" 'jq -e .sets "$D/compare.json" >/dev/null' ;;
+	report) check "B: the report is whole" 'grep -q "</html>" "$D/report.html"' ;;
+	esac
+done
+# The two that replace their own: exit 0, and the result whole again.
+for o in compare report; do
+	D=$tmp/$o-owner-replay
+	w_$o "$D" >/dev/null 2>"$o.again.err"
+	rc=$?
+	check "B: $o into its own earlier result: replaced (rc $rc)" '[ $rc -eq 0 ]'
+done
+check "B: the comparison replaced is whole" 'jq -e .sets "$tmp/compare-owner-replay/compare.json" >/dev/null'
+
+# C. Two of the same writer at once: exactly one result, the other
+#    refused in one line (held or, when it came second, not empty).
+for w in import export compare report replay; do
+	[ $w = import ] && [ ! -d "$RAW" ] && continue
+	D=$tmp/two-$w-replay
+	w_$w "$D" >"$w.1.out" 2>"$w.1.err" & p1=$!
+	w_$w "$D" >"$w.2.out" 2>"$w.2.err" & p2=$!
+	wait $p1; r1=$?
+	wait $p2; r2=$?
+	ok=0
+	{ [ $r1 -eq 0 ] && [ $r2 -eq 1 ]; } && ok=2
+	{ [ $r1 -eq 1 ] && [ $r2 -eq 0 ]; } && ok=1
+	# compare, report and replay replace their own finished result: one
+	# after the other both may succeed, never both at once.
+	if [ $ok -eq 0 ] && [ $r1 -eq 0 ] && [ $r2 -eq 0 ]; then
+		case $w in compare|report) ok=3 ;; esac
+	fi
+	check "C: two $w at once: one owns it (rc $r1, $r2)" '[ $ok -ne 0 ]'
+	[ $ok -eq 1 ] || [ $ok -eq 2 ] && \
+		check "C: two $w at once: the other said so in one line ($(tail -1 "$w.$ok.err"))" '[ "$(grep -c -e "is being written by" -e "already holds" -e "not empty" "$w.$ok.err")" -eq 1 ] && tail -1 "$w.$ok.err" | grep -q -e "is being written by" -e "already holds" -e "not empty"'
+	case $w in
+	import) check "C: two imports: the run is whole" '"$mess" export "$D" --force --out "$tmp/two-import-x" >/dev/null 2>&1' ;;
+	export) check "C: two exports: the set is whole" '[ -s "$D/info.txt" ] && [ $(ls "$D"/bwlat_*.txt | wc -l) -gt 0 ] && ! ls -a "$D" | grep -q mess-partial' ;;
+	esac
+done
+
+# D. Readers take nothing: beside a writer that holds the directory,
+#    export, compare and report (into another directory) read it.
+D=$tmp/import-owner-replay
+[ -d "$RAW" ] || D=$tmp/curves-owner-replay
+flock "$D/.lock" sleep 600 & holder=$!
+for i in $(seq 50); do flock -n "$D/.lock" true 2>/dev/null || break; sleep 0.1; done
+"$mess" export "$D" --force --out "$tmp/read-x" >/dev/null 2>d1.err
+check "D: export reads a held directory ($(tail -1 d1.err))" '[ -s "$tmp/read-x/info.txt" ]'
+"$mess" compare "$D" "$A" --no-plots --out "$tmp/read-c" >/dev/null 2>d2.err
+check "D: compare reads a held directory ($(tail -1 d2.err))" '[ -s "$tmp/read-c/compare.json" ]'
+"$mess" report "$D" --no-plots --out "$tmp/read-r" >/dev/null 2>d3.err
+check "D: report reads a held directory into another ($(tail -1 d3.err))" '[ -s "$tmp/read-r/report.html" ]'
+kill $holder 2>/dev/null; wait $holder 2>/dev/null; holder=
+
+# E. The lock's own failures name .lock: a link, a directory.
+for kind in link dir; do
+	D=$tmp/lock-$kind
+	mkdir -p "$D"
+	if [ $kind = link ]; then ln -s /nonexistent "$D/.lock"; else mkdir "$D/.lock"; fi
+	w_export "$D" >e.out 2>e.err
+	rc=$?
+	check "E: .lock a $kind: refused in one line naming .lock (rc $rc: $(cat e.err))" '[ $rc -eq 1 ] && [ $(wc -l <e.err) -eq 1 ] && grep -q "\.lock" e.err'
+done
+
+# F. The defects of the third probe that the contract answers, each as
+#    it was found (issue 31, numbered as there).
+# 2. A redraw that cannot run (no gnuplot on PATH) keeps the figures.
+D=$tmp/fig
+cp -r run "$D"
+"$mess" report "$D" --peak-gbs 100 >/dev/null 2>&1
+sum=$(md5sum <"$D/plots/curves.svg")
+PATH=/nonexistent "$mess" report "$D" --peak-gbs 300 >/dev/null 2>f2.err
+check "2: report --peak-gbs without gnuplot: the figure kept, the failure said" '[ -s "$D/plots/curves.png" ] && [ "$(md5sum <"$D/plots/curves.svg")" = "$sum" ] && grep -q "not drawn" f2.err'
+# 5. report RUN1 --out RUN2: another run's page is not overwritten.
+sum=$(sums "$tmp/curves-owner-replay")
+"$mess" report "$A" --out "$tmp/curves-owner-replay" >f5.out 2>f5.err
+rc=$?
+check "5: report into another run: refused in one line (rc $rc)" 'refused $rc f5.err f5.out && grep -q "holds a run of" f5.err'
+check "5: report into another run: nothing changed" '[ "$(sums "$tmp/curves-owner-replay")" = "$sum" ]'
+# 7. Two sets of one name into one --out: two pages.
+mkdir -p a b && ln -s "$G" a/set && ln -s "$A" b/set
+"$mess" report a/set b/set --no-plots --out two >f7.out 2>f7.err
+check "7: two sets of one name: two pages, two paths printed" '[ $(sort -u f7.out | wc -l) -eq 2 ] && [ -s two/set/report.html ] && [ -s two/set-2/report.html ] && ! cmp -s two/set/report.html two/set-2/report.html'
+# 19. Nothing readable: exit 1, said, nothing written.
+mkdir -p empty
+for d in empty /etc; do
+	"$mess" report "$d" --out "$tmp/r19" >f19.out 2>f19.err
+	rc=$?
+	check "19: report $d: exit 1, one line (rc $rc)" '[ $rc -eq 1 ] && [ $(wc -l <f19.err) -eq 1 ] && [ ! -e "$tmp/r19" ]'
+done
+# 33. report --out FILE: exit 1 as every command.
+touch afile
+"$mess" report "$G" --out afile >/dev/null 2>f33.err
+rc=$?
+check "33: report --out FILE: exit 1 (rc $rc)" '[ $rc -eq 1 ] && [ $(wc -l <f33.err) -eq 1 ]'
+# 24. export --out DIR/ and --out LINK to an empty directory.
+"$mess" export "$G" --out "$tmp/x24/" >/dev/null 2>f24.err
+check "24: export --out DIR/: written ($(cat f24.err | tail -1))" '[ -s "$tmp/x24/info.txt" ]'
+mkdir -p x24t && ln -s x24t x24l
+"$mess" export "$G" --out x24l >/dev/null 2>f24.err
+check "24: export --out LINK: written through it ($(tail -1 f24.err))" '[ -s x24t/info.txt ]'
+# 1. compare into a held comparison: refused before deleting anything
+#    (A covers it for every writer; here the message's order).
+# 23. import killed midway leaves only what the rerun accepts.
+if [ -d "$RAW" ]; then
+	D=$tmp/i23
+	"$mess" import "$RAW" --out "$D" >/dev/null 2>&1 & p=$!
+	sleep 0.3; kill -9 $p 2>/dev/null; wait $p 2>/dev/null
+	# Killed before its end: no curves.csv without the meta.json that
+	# makes it a run (a kill after the end finds the run whole).
+	check "23: import killed: no half run left" '[ ! -e "$D/curves.csv" ] || [ -s "$D/meta.json" ]'
+	"$mess" import "$RAW" --out "$D" >/dev/null 2>f23.err
+	rc=$?
+	check "23: import killed: the rerun is accepted (rc $rc, $(tail -1 f23.err))" '{ [ $rc -eq 0 ] || grep -q "not empty" f23.err; } && [ -s "$D/meta.json" ]'
+	check "23: import: no build folder left" '! ls -A "$D" | grep -q mess-partial'
+fi
+# 32. absorb into a held directory says nothing of the machine first.
+check "32: absorb refused before its probe's warnings" '[ $(wc -l <absorb.err) -eq 1 ]'
+
+echo "contract: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
