@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# usage: tests/numa/boot.sh CACHE TOPO OUT
+# usage: tests/numa/boot.sh CACHE TOPO OUT [MESS]
 #
 # Boot the emulated machine of make check-numa, topology A or B, with the
 # guest built by tests/numa/image.sh in CACHE; the guest runs
-# tests/numa/guest.sh and writes into OUT (a 9p share); its console goes to
+# tests/numa/guest.sh with MESS (default build/x86_64/mess of this
+# checkout) and writes into OUT (a 9p share); its console goes to
 # OUT/console.log.  QEMU system emulation: KVM where /dev/kvm works, else
 # TCG, so nothing measured in it is a figure of anything.
 #
@@ -25,14 +26,18 @@
 #    HMAT says which node is HBM (Xeon Max flat mode on Debian 12).
 set -euo pipefail
 cache=$1 topo=$2 out=$3
-repo=$(cd "$(dirname "$0")/../.." && pwd)
-out=$(mkdir -p "$out" && cd "$out" && pwd)
+# Physical paths: the guest reaches them under its /host, where an
+# absolute symbolic link would point into the guest's own tree.
+repo=$(cd "$(dirname "$0")/../.." && pwd -P)
+out=$(mkdir -p "$out" && cd "$out" && pwd -P)
+bin=$(readlink -f "${4:-$repo/build/x86_64/mess}")
+[ -x "$bin" ] || { echo "$0: ${4:-$repo/build/x86_64/mess}: not an executable" >&2; exit 1; }
 
 mb=$((1 << 20))
 case $topo in
 A) extra="memmap=512M%0x100000000-1+0xefffffff memmap=512M%0x120000000-1+0xefffffff memmap=512M!0x140000000" ;;
 B) extra="" ;;
-*) echo "usage: $0 CACHE A|B OUT" >&2; exit 1 ;;
+*) echo "usage: $0 CACHE A|B OUT [MESS]" >&2; exit 1 ;;
 esac
 
 accel="-accel tcg,thread=multi" cpu=max
@@ -68,4 +73,4 @@ exec timeout "${MESS_NUMA_TIMEOUT:-420}" qemu-system-x86_64 \
 	-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
 	-virtfs local,path="$out",mount_tag=out,security_model=none \
 	-kernel "$cache/vmlinuz" -initrd "$cache/initrd.img" \
-	-append "console=ttyS0 panic=-1 quiet $extra mess_repo=$repo mess_out=$out mess_topo=$topo"
+	-append "console=ttyS0 panic=-1 quiet $extra mess_repo=$repo mess_bin=$bin mess_out=$out mess_topo=$topo"

@@ -41,7 +41,7 @@ for topo in A B; do
 	rm -rf "$out"
 	mkdir -p "$out"
 	t0=$(date +%s)
-	tests/numa/boot.sh "$cache" "$topo" "$out" >"$out/qemu.log" 2>&1
+	tests/numa/boot.sh "$cache" "$topo" "$out" "$mess" >"$out/qemu.log" 2>&1
 	rc=$?
 	echo "check-numa: topology $topo: guest ran $(($(date +%s) - t0)) s (QEMU exit $rc)"
 	if [ ! -f "$out/done" ]; then

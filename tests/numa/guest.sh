@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# usage (in the guest, from tests/numa/init): guest.sh REPO OUT TOPO
+# usage (in the guest, from tests/numa/init): guest.sh REPO OUT TOPO [MESS]
 #
 # Topology A: the soft-reserved ranges and the pmem are onlined as system
 # RAM with daxctl (ndctl first turns the pmem namespace into a DAX device).
@@ -12,7 +12,8 @@
 set -u
 repo=$1 out=$2 topo=$3
 cd "$repo" || exit 1
-mess=$repo/build/x86_64/mess
+# The binary check.sh was given (make BUILD=... check-numa), not another.
+mess=${4:-$repo/build/x86_64/mess}
 exec >"$out/guest.log" 2>&1
 export TMPDIR=/tmp
 r=$out/r
