@@ -92,6 +92,25 @@ for f in mess json; do
 	check "export $f, disk full: the rerun succeeds (exit $rc)" '[ $rc -eq 0 ] && [ -s "$tmp/x-$f/info.txt" ]'
 done
 
+# 2c. mess import onto a full disk: exit 2, the file and "disk full" named
+#     (once "Input/output error"), nothing in --out but its .lock, and the
+#     rerun into the same --out accepted (once "not empty").
+raw=$(realpath "$(dirname "$0")/../../shared/reference/mess-results-raw/MN5-GPP-SPR8480-DDR5-AVX2-local" 2>/dev/null)
+if [ -d "$raw" ]; then
+	for file in curves.csv meta.json.tmp; do
+		d=$tmp/i-${file%%.*}
+		LD_PRELOAD=$shim MESS_FAULT_FILE=/$file "$mess" import "$raw" --out "$d" \
+			>/dev/null 2>"$tmp/i.err"
+		rc=$?
+		check "import, $file on a full disk: exit 2 (got $rc), named with 'disk full' ($(cat "$tmp/i.err"))" \
+			'[ $rc -eq 2 ] && grep -q "${file%.tmp}: cannot write: No space left on device (disk full)" "$tmp/i.err"'
+		check "import, $file on a full disk: nothing left but .lock" '[ -z "$(ls -A "$d" | grep -v "^\.lock$")" ]'
+		"$mess" import "$raw" --out "$d" >/dev/null 2>&1
+		rc=$?
+		check "import, $file on a full disk: the rerun succeeds (exit $rc)" '[ $rc -eq 0 ] && jq -e .complete "$d/meta.json" >/dev/null'
+	done
+fi
+
 # 3. A partial last line: dropped and measured again, never appended to.
 d=$(copy partial)
 truncate -s -20 "$d/curves.csv"

@@ -15,7 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/html.h"
 #include "core/outdir.h"
+#include "core/signals.h"
+#include "core/util.h"
 #include "curves/run.h"
 #include "mess/load.h"
 #include "mess/replay.h"
@@ -194,7 +197,7 @@ static int load(struct mess_run *r, struct mess_replay_run *rr,
 	int rc;
 
 	if (r->cfg.resume[0]) {
-		fprintf(stderr, "mess: --resume: a replay is not resumed (it takes seconds); allowed: run it again\n");
+		fprintf(stderr, "mess: --resume: a replay is not resumed (it takes seconds); allowed: run it again with the same --out\n");
 		return -EINVAL;
 	}
 	if (r->cfg.out[0] && !strstr(base ? base + 1 : r->cfg.out, "replay")) {
@@ -206,7 +209,8 @@ static int load(struct mess_run *r, struct mess_replay_run *rr,
 		fprintf(stderr, "mess: %s\n", err);
 		return -EINVAL;
 	}
-	rc = mess_set_load(r->cfg.replay, 0, set, &rr->info, err, sizeof(err));
+	rc = mess_set_load(r->cfg.replay, r->cfg.replay_ghz, set, &rr->info, err,
+			   sizeof(err));
 	if (rc == -ENOMEM)
 		return -ENOMEM;
 	if (!rc && !isfinite(rr->info.unloaded_ns))
@@ -224,6 +228,57 @@ static int load(struct mess_run *r, struct mess_replay_run *rr,
 	return 0;
 }
 
+/*
+ * The end of a replay, as mess_rundir_end says a run's, but for one that
+ * did not finish: a replay is never resumed, so the advice is the same
+ * command again into the same --out (it starts over, in seconds).
+ */
+static int replay_end(struct mess_run *r, int rc, int frc)
+{
+	const char *dir = r->rd.dir;
+	char then[PATH_MAX + 128], err[PATH_MAX + 128];
+	int e = rc ? rc : frc;
+
+	if (!e)
+		return mess_rundir_end(&r->rd, 0, 0);
+	snprintf(then, sizeof(then), "a replay does not resume: %srun it again with the same --out %s",
+		 e == -ENOSPC ? "free space, then " : "", dir);
+	if (e == -EINTR) {
+		/* The partial result viewed as a finished one is. */
+		if (mess_html_report(dir, NULL, 0, err, sizeof(err)))
+			fprintf(stderr, "mess: warning: report.html not written: %s\n", err);
+		fprintf(stderr, "mess: interrupted; partial result in %s (%s)\n", dir, then);
+		return e;
+	}
+	if (!mess_write_failed_say("mess", e, then))
+		fprintf(stderr, "mess: failed: %s%s; partial result in %s (%s)\n",
+			strerror(-e), e == -ENOSPC ? " (disk full)" : "", dir, then);
+	return e;
+}
+
+/* dir holds a replay that never finished: its options name --replay
+ * (resume.json) and its meta.json, if any, is not complete. */
+static int unfinished_replay(const char *dir)
+{
+	char path[PATH_MAX + 32];
+	json_t *st, *meta, *a;
+	size_t i;
+	int replay = 0, done;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, MESS_RESUME_FILE);
+	st = mess_json_load(path, 0, NULL);
+	json_array_foreach(json_object_get(st, "args"), i, a)
+		replay |= json_is_string(a) &&
+			  !strncmp(json_string_value(a), "--replay", 8) &&
+			  strncmp(json_string_value(a), "--replay-", 9);
+	json_decref(st);
+	snprintf(path, sizeof(path), "%s/meta.json", dir);
+	meta = mess_json_load(path, 0, NULL);
+	done = json_is_true(json_object_get(meta, "complete"));
+	json_decref(meta);
+	return replay && !done;
+}
+
 int mess_replay_main(struct mess_run *r, int argc, char **argv)
 {
 	static struct mess_replay_run replay;
@@ -237,6 +292,9 @@ int mess_replay_main(struct mess_run *r, int argc, char **argv)
 		return rc;
 	r->replay = rr;
 	mess_rng_seed(&rr->rng, r->cfg.replay_seed);
+	/* Ctrl-C ends the sweep as it ends a measured one: a partial result
+	 * and the end message. */
+	mess_signals_install();
 	/* A set gives a mean per point, never a distribution to replay. */
 	snprintf(r->tail.why, sizeof(r->tail.why),
 		 "a replay answers each point's mean latency only; the set has no distribution");
@@ -249,9 +307,22 @@ int mess_replay_main(struct mess_run *r, int argc, char **argv)
 	if (!r->var)	/* only the kernels' declared bytes are read */
 		r->var = &mess_variants[0];
 	virtual_machine(r);
-	rc = mess_rundir_open(&r->rd, "mess", "replay", r->cfg.out, "",
-			      "curves.csv", argc, argv);
-	if (rc == -EEXIST || rc == -EALREADY || rc == -EPROTO) {
+	rc = mess_rundir_claim(&r->rd, "mess", "replay", r->cfg.out, "",
+			       "curves.csv");
+	/* A replay has no --resume: one that never finished (a full disk,
+	 * Ctrl-C) is started again into the same --out, the lock held. */
+	if (rc == -EEXIST && r->rd.holds_run && unfinished_replay(r->rd.dir)) {
+		mess_rundir_clear(&r->rd);
+		rc = 0;
+	} else if (rc == -EEXIST && r->rd.holds_run) {
+		/* Never --resume: a replay has none. */
+		snprintf(r->rd.why, sizeof(r->rd.why), "mess: --out: %s already holds a finished run; allowed: a new directory (a replay is run again from its set, never resumed)",
+			 r->rd.dir);
+	}
+	if (!rc)
+		rc = mess_rundir_start(&r->rd, argc, argv);
+	if (rc == -EEXIST || rc == -EALREADY || rc == -EPROTO ||
+	    (rc && r->rd.why[0])) {
 		rc = mess_rundir_refused(&r->rd, rc);
 		mess_rundir_close(&r->rd);
 		return rc;
@@ -260,7 +331,7 @@ int mess_replay_main(struct mess_run *r, int argc, char **argv)
 	if (!rc)
 		rc = mess_run_open(r);
 	if (rc) {
-		rc = mess_rundir_end(&r->rd, rc, 0);
+		rc = replay_end(r, rc, 0);
 		mess_rundir_close(&r->rd);
 		return rc;
 	}
@@ -279,7 +350,7 @@ int mess_replay_main(struct mess_run *r, int argc, char **argv)
 		r->unloaded_end_ns = r->unloaded_end_std_ns = NAN;
 	if (mess_interrupted)
 		rc = -EINTR;
-	rc = mess_rundir_end(&r->rd, rc, mess_run_finish(r, rc == 0));
+	rc = replay_end(r, rc, mess_run_finish(r, rc == 0));
 	fprintf(stderr, "mess: %s\n", rr->banner);
 	mess_rundir_close(&r->rd);
 	mess_replay_free(rr->m);

@@ -131,7 +131,8 @@ static json_t *meta(const char *src, const struct mess_raw *r, json_t *quality)
 }
 
 static int write_run(const char *src, const char *out, struct mess_family *f,
-		     const struct mess_raw *r, char *level, size_t len)
+		     const struct mess_raw *r, char *level, size_t len,
+		     const char **failed)
 {
 	FILE *csv;
 	double unloaded = mess_unloaded_from_curves(f);
@@ -148,14 +149,29 @@ static int write_run(const char *src, const char *out, struct mess_family *f,
 		for (size_t k = 0; !rc && k < f->curves[i].n; k++)
 			rc = mess_curves_csv_write_row(csv, &f->curves[i].pts[k],
 						       "counters");
+	/* The stream's own error (a full disk), not the rows' -EIO: a
+	 * stream that failed kept no errno, one more byte flushed fails
+	 * again the same way (the file is thrown away either way). */
+	errno = 0;
+	if (!rc && fflush(csv))
+		rc = errno ? -errno : -EIO;
+	if (rc == -EIO && ferror(csv)) {
+		clearerr(csv);
+		errno = 0;
+		if ((fputc('\n', csv) == EOF || fflush(csv)) && errno)
+			rc = -errno;
+	}
 	if (fclose(csv) && !rc)
 		rc = -errno;
+	*failed = "curves.csv";
 	if (!q && !rc)
 		rc = -ENOMEM;
-	if (!rc)
+	if (!rc) {
+		*failed = "meta.json";
 		rc = mess_json_write(out, "meta.json", meta(src, r, q));
-	else
+	} else {
 		json_decref(q);
+	}
 	return rc;
 }
 
@@ -166,7 +182,8 @@ static int write_run(const char *src, const char *out, struct mess_family *f,
  * disk or Ctrl-C leaves nothing that blocks the rerun.
  */
 static int write_whole(const char *src, const char *out, struct mess_family *f,
-		       const struct mess_raw *r, char *level, size_t len)
+		       const struct mess_raw *r, char *level, size_t len,
+		       const char **failed)
 {
 	struct mess_rundir rd;
 	char tmp[PATH_MAX] = "";
@@ -184,7 +201,7 @@ static int write_whole(const char *src, const char *out, struct mess_family *f,
 	}
 	rc = mess_rundir_aside(&rd, tmp, sizeof(tmp));
 	if (!rc)
-		rc = write_run(src, tmp, f, r, level, len);
+		rc = write_run(src, tmp, f, r, level, len, failed);
 	if (!rc && mess_interrupted)
 		rc = -EINTR;
 	if (!rc)
@@ -201,6 +218,7 @@ int mess_import_main(int argc, char **argv)
 	struct mess_family fam = { 0 };
 	struct mess_raw r;
 	char err[1024], level[16] = "", *src[1];
+	const char *failed = "";
 	int n, rc;
 
 	if (mess_opts_parse_pos(opts, NOPTS, &o, argc, argv, src, 1, &n, err,
@@ -228,16 +246,16 @@ int mess_import_main(int argc, char **argv)
 		mess_family_free(&fam);
 		return rc == -ENOMEM ? rc : -EINVAL;
 	}
-	rc = write_whole(src[0], o.out, &fam, &r, level, sizeof(level));
+	rc = write_whole(src[0], o.out, &fam, &r, level, sizeof(level), &failed);
 	if (rc == -EINTR)
 		fprintf(stderr, "mess import: interrupted; nothing written to %s (run it again with the same --out)\n",
 			o.out);
 	else if (rc == -EEXIST || rc == -EINVAL)
 		;	/* said by write_whole */
 	else if (rc)
-		fprintf(stderr, "mess import: %s: %s%s; nothing written (free space, then run it again with the same --out)\n",
-			mess_write_failed(rc) ? mess_write_failed(rc) : o.out,
-			strerror(-rc), rc == -ENOSPC ? " (disk full)" : "");
+		fprintf(stderr, "mess import: %s/%s: cannot write: %s%s; nothing written (%srun it again with the same --out)\n",
+			o.out, failed, strerror(-rc), rc == -ENOSPC ? " (disk full)" : "",
+			rc == -ENOSPC ? "free space, then " : "");
 	else
 		fprintf(stderr, "mess import: %s -> %s: %zu curves, %zu points (%zu + %zu repetitions%s), chase clock %.3f GHz (plotter.txt %.3f); verdict %s (meta.json quality)\n",
 			src[0], o.out, fam.n, r.points, r.bw_reps, r.lat_reps,
