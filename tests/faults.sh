@@ -154,12 +154,12 @@ rc=$?
 check "histograms with a BOM: resumed (exit $rc), every point keeps its rows" '[ $rc -eq 0 ] && hists "$d"'
 d=$(copy hbad)
 sed -i '5s/.*/0,64,garbage/' "$d/latency_hist.csv"
-sum=$(cat "$d/meta.json" "$d"/*.csv | md5sum)
+sum=$(cat "$d"/*.json "$d"/*.csv | md5sum)
 "$mess" --resume "$d" >/dev/null 2>"$tmp/hd.err"
 rc=$?
 check "damaged histograms: refused (exit $rc), one line naming file and line" \
 	'[ $rc -eq 1 ] && [ "$(wc -l <"$tmp/hd.err")" -eq 1 ] && grep -q "latency_hist.csv:5: not a row of latency_hist.csv" "$tmp/hd.err"'
-check "damaged histograms: nothing changed" '[ "$(cat "$d/meta.json" "$d"/*.csv | md5sum)" = "$sum" ]'
+check "damaged histograms: nothing changed (resume.json too)" '[ "$(cat "$d"/*.json "$d"/*.csv | md5sum)" = "$sum" ]'
 
 # 7. Another build: refused; --force continues and meta.json names both.
 d=$(copy build)

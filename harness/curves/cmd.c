@@ -401,12 +401,12 @@ int mess_curves_main(int argc, char **argv)
 	mess_signals_install();
 	/* The directory first: a run it would overwrite is refused before
 	 * gigabytes are allocated and faulted in. */
-	rc = mess_rundir_open(&r->rd, "mess", "", r->cfg.out, r->cfg.resume,
-			      "curves.csv", argc, argv);
+	rc = mess_rundir_claim(&r->rd, "mess", "", r->cfg.out, r->cfg.resume,
+			       "curves.csv");
 	if (r->cfg.json)
 		r->rd.stdout_file = "summary.json";
 	if (rc == -EEXIST || rc == -EALREADY || rc == -EPROTO ||
-	    (rc == -EINVAL && r->cfg.resume[0])) {
+	    (rc == -EINVAL && r->cfg.resume[0]) || (rc && r->rd.why[0])) {
 		rc = mess_rundir_refused(&r->rd, rc);
 		mess_rundir_close(&r->rd);
 		return rc;
@@ -422,6 +422,10 @@ int mess_curves_main(int argc, char **argv)
 			return rc == -EINVAL ? rc : -EIO;
 		}
 	}
+	/* Only now is this session recorded (resume.json): a refusal
+	 * above changed nothing. */
+	if (!rc)
+		rc = mess_rundir_start(&r->rd, argc, argv);
 	/* The earlier session's unloaded latency, before meta.json is
 	 * rewritten: a resumed run measures it again, and says so. */
 	if (!rc && r->cfg.resume[0]) {
