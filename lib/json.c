@@ -67,6 +67,7 @@ json_t *mess_json_load(const char *path, size_t flags, json_error_t *e)
 {
 	char why[4096 + 256];
 	json_t *j;
+	FILE *f;
 	int fd, ret = mess_open_regular(path, NULL, MESS_READ_MAX, &fd, why,
 					sizeof(why));
 	size_t skip = strlen(path) + 2;
@@ -87,9 +88,18 @@ json_t *mess_json_load(const char *path, size_t flags, json_error_t *e)
 		errno = -ret;
 		return NULL;
 	}
-	j = json_loadfd(fd, flags, e);
+	/* Through a FILE: jansson's json_loadfd reads one byte a call (a
+	 * thousand nodes' meta.json took 11 s where stdio takes 0.7). */
+	f = fdopen(fd, "r");
+	if (!f) {
+		ret = errno;
+		close(fd);
+		errno = ret;
+		return NULL;
+	}
+	j = json_loadf(f, flags, e);
 	ret = errno;
-	close(fd);
+	fclose(f);
 	if (e)
 		snprintf(e->source, sizeof(e->source), "%s", path);
 	errno = j ? 0 : ret ? ret : EINVAL;
