@@ -82,7 +82,14 @@ static int take_lock(struct mess_rundir *d, const char *opt)
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
 		int err = errno == EWOULDBLOCK ? -EEXIST : -errno;
 
-		n = pread(fd, held, sizeof(held) - 1, 0);
+		/* The holder writes its name just after it locks: a moment
+		 * later it is there. */
+		for (int i = 0; i < 50; i++) {
+			n = pread(fd, held, sizeof(held) - 1, 0);
+			if (n > 0 && memchr(held, '\n', (size_t)n))
+				break;
+			usleep(1000);
+		}
 		held[n > 0 ? n : 0] = 0;
 		/* One line, whatever the file holds. */
 		for (char *s = held; *s; s++)

@@ -300,11 +300,13 @@ int mess_ladder_main(int argc, char **argv)
 	}
 	/* Unwatched, the ladder still runs; its verdict says so. */
 	mess_ladder_watch(&l, &pool, &topo.core_pu[core]);
+	/* Before "writing" is said: a Ctrl-C right after it killed the
+	 * ladder with no message and no partial result. */
+	mess_signals_install();
 	fprintf(stderr, "mess ladder: %s, core %d, %llu B stride, %llu KiB to %llu MiB; writing %s\n",
 		topo.cpu_model, core, (unsigned long long)o.stride,
 		(unsigned long long)(l.o.lo >> 10), (unsigned long long)(l.o.hi >> 20),
 		rd.dir);
-	mess_signals_install();
 	rc = mess_pool_call(&pool, 1, job_ladder, &l);
 	mess_pool_stop(&pool);
 	mess_ladder_fini(&l);
