@@ -19,6 +19,9 @@
 #include "mess/messfmt.h"
 #include "mess/parse.h"
 
+/* plotter.txt's channel count and bus width: at most this. */
+#define MESS_RAW_MAX_COUNT 65536
+
 #define MAX_REPS 64
 
 /* One perf stat block: what its counters said (NAN: absent or not
@@ -299,9 +302,14 @@ static int plotter(const char *dir, struct mess_raw *r, char *err, size_t errlen
 			ret = mess_field_num(&l, v, t, 0, MESS_NUM_TLB_NS, &r->tlb_ns, err, errlen);
 		else if (!strcmp(t, "CACHE_LINE_SIZE"))
 			ret = mess_field_num(&l, v, t, 0, MESS_NUM_LINE, &r->line_bytes, err, errlen);
-		else if (!strcmp(t, "N_CHANNELS") && !mess_field_num(&l, v, t, 0, MESS_NUM_POS, &x, NULL, 0))
+		/* Counts no machine exceeds (the fuzzer's 8.8e31 channels
+		 * overflowed the int); beyond, the key is unknown, as
+		 * unreadable. */
+		else if (!strcmp(t, "N_CHANNELS") && !mess_field_num(&l, v, t, 0, MESS_NUM_POS, &x, NULL, 0) &&
+			 x <= MESS_RAW_MAX_COUNT)
 			r->channels = (int)x;
-		else if (!strcmp(t, "BUS_WIDTH") && !mess_field_num(&l, v, t, 0, MESS_NUM_POS, &x, NULL, 0))
+		else if (!strcmp(t, "BUS_WIDTH") && !mess_field_num(&l, v, t, 0, MESS_NUM_POS, &x, NULL, 0) &&
+			 x <= MESS_RAW_MAX_COUNT)
 			r->bus_width = (int)x;
 		else if (!strcmp(t, "MEMORY_BINDING"))
 			snprintf(r->binding, sizeof(r->binding), "%s", v);
