@@ -198,7 +198,9 @@ int mess_open_regular(const char *path, const char *allowed, long long max,
 		ret = -errno;
 		if (err)
 			mess_file_err(err, errlen, path, 0, "%s", strerror(-ret));
-		return ret;
+		/* A folder of the path that is a file (a raw tree whose lat
+		 * is one): the input's layout, bad input like a pipe. */
+		return ret == -ENOTDIR ? -EINVAL : ret;
 	}
 	if (fstat(f, &st))
 		ret = -errno;
