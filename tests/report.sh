@@ -8,7 +8,14 @@
 # page is rendered by headless chromium, whose screenshot must not be blank
 # (tests/pngstat.py counts its non-white pixels and colours), whose DOM
 # must hold the expected text, and which must log no console message.  The
-# page itself must be self-contained: no script, no link, no fetch.
+# page itself must be self-contained: no script, no link, no fetch; its
+# figures are images of data: URLs, each one its plots/*.svg byte for byte.
+# Then a hostile corpus (script, handlers and fetches in every string a
+# directory holds: meta.json, summary.json, info.txt, system.md,
+# plotter.txt, absorption.csv, compare.md, the SVGs, the names of sets,
+# directories and figures) must give pages that run nothing: no dialog, no
+# console message, no request to a listener on 127.0.0.1 the payloads
+# point at (tests/report-listen.py).
 # Without chromium or python3 it says SKIPPED and why (exit 77), never
 # passed.  Reads $MESS_REFERENCE (the Makefile exports it).
 set -u
@@ -49,6 +56,33 @@ inked() { # PNG MIN_NONWHITE MIN_COLOURS
 }
 console() { grep -c ':CONSOLE' "$1"; }
 
+# A page that is text only: every tag in it is one of the writer's own,
+# with the writer's attributes (links only to the reports beside it), and
+# its only images are the figures, SVGs in data: URLs; whatever it shows
+# of the directory's files is escaped text.  Prints what is not.
+foreign_tags() { # HTML
+	sed -E 's#<img alt="[^"<>]*" src="data:image/svg\+xml;base64,[A-Za-z0-9+/=]*">##g' "$1" |
+		grep -oE '<[^>]*>' | grep -vxE '<!DOCTYPE html>|</?(html|head|meta|title|style|body|h1|h2|p|section|ul|li|b|code|i|table|tr|th|td|dl|dt|dd|br|small|strong|footer|figure|figcaption|a)( (lang|charset|name|content|class|style|colspan)="[^"<>]*")*>|<a href="(absorb|ladder)/report.html">'
+}
+# Each figure is its plots/*.svg byte for byte, one per file.
+figures_whole() { # HTML
+	local html=$1 dir n=0 f
+	dir=$(dirname "$1")
+	for f in "$dir"/plots/*.svg; do
+		[ -e "$f" ] || continue
+		n=$((n + 1))
+		grep -oF "alt=\"plots/$(basename "$f")\" src=\"data:image/svg+xml;base64," "$html" >/dev/null || return 1
+	done
+	[ "$(grep -o 'src="data:image/svg+xml;base64,' "$html" | wc -l)" -eq "$n" ] || return 1
+	grep -o 'alt="plots/[^"]*" src="data:image/svg+xml;base64,[^"]*"' "$html" |
+		while IFS= read -r img; do
+			f=${img#alt=\"plots/}
+			f=${f%%\" src=*}
+			img=${img#*base64,}
+			printf '%s' "${img%\"}" | base64 -d | cmp -s - "$dir/plots/$f" || exit 1
+		done
+}
+
 # ---- the checks can fail: a blank page, a page that logs errors ----
 printf '<!DOCTYPE html><html><body></body></html>\n' >"$out/blank.html"
 printf '<!DOCTYPE html><html><body><p>x</p><script>console.error("boom"); nosuch();</script></body></html>\n' >"$out/noisy.html"
@@ -57,6 +91,41 @@ render "$out/noisy.html" "$out/noisy.png" "$out/noisy.dom" "$out/noisy.log"
 check "self-test: a screenshot was taken" '[ -s "$out/blank.png" ]'
 check "self-test: a blank page counts as blank" '! inked "$out/blank.png" 1000 20'
 check "self-test: console errors are seen" '[ "$(console "$out/noisy.log")" -ge 1 ]'
+
+# A listener on 127.0.0.1 that the hostile payloads fetch from.
+python3 "$here/report-listen.py" "$out/port" "$out/requests" 2>"$out/listen.err" &
+lpid=$!
+trap 'kill $lpid 2>/dev/null; rm -rf "$out"' EXIT
+trap 'exit 130' INT TERM
+for i in $(seq 100); do [ -s "$out/port" ] && break; sleep 0.1; done
+u=http://127.0.0.1:$(cat "$out/port" 2>/dev/null)
+check "listener: started ($(cat "$out/listen.err"))" '[ -s "$out/port" ]'
+# The page rendered to its DOM: a dialog blocks it, so that it never
+# finishes (timeout's 124, or 137 after -k).
+quiet() { # NAME HTML [TIMEOUT]
+	timeout -k 5 "${3:-180}" "$browser" --headless --no-sandbox --disable-gpu \
+		--user-data-dir="$out/profile-$1" --enable-logging=stderr --v=0 \
+		--dump-dom "file://$2" >"$out/$1.dom" 2>"$out/$1.log"
+}
+# Requests the listener got, but the self-tests'.
+requests() { grep -v '^GET /self/' "$out/requests" 2>/dev/null; }
+printf '<!DOCTYPE html><html><body><p>x</p><img src=x onerror="console.log(1)"></body></html>\n' >"$out/live-handler.html"
+printf '<!DOCTYPE html><html><body><p>x</p><svg onload="console.log(2)"></svg></body></html>\n' >"$out/live-svg.html"
+printf '<!DOCTYPE html><html><body><p>x</p><img src="%s/self/img"></body></html>\n' "$u" >"$out/live-fetch.html"
+printf '<!DOCTYPE html><html><body><p>x</p><script>alert(1)</script></body></html>\n' >"$out/live-dialog.html"
+quiet live-handler "$out/live-handler.html"
+check "self-test: a live handler is seen" '[ "$(console "$out/live-handler.log")" -ge 1 ]'
+quiet live-svg "$out/live-svg.html"
+check "self-test: an inline SVG's onload is seen" '[ "$(console "$out/live-svg.log")" -ge 1 ]'
+quiet live-fetch "$out/live-fetch.html"
+sleep 1
+check "self-test: a request to the listener is seen" 'grep -q "^GET /self/img" "$out/requests"'
+# Short: a page with a dialog never finishes, however loaded the machine.
+quiet live-dialog "$out/live-dialog.html" 20
+rc=$?
+check "self-test: a dialog is seen (the page never finishes: rc $rc)" '[ $rc -eq 124 ] || [ $rc -eq 137 ]'
+check "self-test: a tag not the writer's is seen" \
+	'[ "$(foreign_tags "$out/live-handler.html")" = "<img src=x onerror=\"console.log(1)\">" ]'
 
 page_ok() { # NAME HTML TEXT...
 	local name=$1 html=$2
@@ -69,10 +138,9 @@ page_ok() { # NAME HTML TEXT...
 	for t in "$@"; do
 		check "$name: the page says '$t'" 'grep -qF -- "$t" "$out/$name.dom"'
 	done
-	check "$name: self-contained (no script, link, src or remote url)" \
-		'! grep -qiE "<script|<link|<img|<iframe| src=|url\(http|href=\"http" "$html"'
-	check "$name: one inline SVG per plots/*.svg" \
-		'[ "$(grep -c "<svg" "$html")" -eq "$(ls "$(dirname "$html")"/plots/*.svg 2>/dev/null | wc -l)" ]'
+	check "$name: self-contained (no script, link, src or url but the figures)" \
+		'[ -z "$(foreign_tags "$html")" ]'
+	check "$name: one image per plots/*.svg, byte for byte" 'figures_whole "$html"'
 }
 
 # ---- a small curves run: its report.html ----
@@ -168,6 +236,116 @@ check "compare.md: CPU and memory from system.md, peak from plotter.txt" \
 check "compare.md: an extrapolated ratio (5.81x) only in the marked list" \
 	'[ "$(grep -c "5.81x" "$cm")" -eq 1 ] && grep -q "^- \*50 % reads, .*bandwidth at 2x unloaded: 5.81x (extrapolated" "$cm"'
 check "compare.md: public sets' unknowns are no difference" '! grep -q "^- \*\*warning\*\*" "$cm"' 
+
+# ---- a hostile corpus: what a directory someone sends holds runs nothing ----
+# Each string: markup, script, handlers, a break out of a quoted attribute
+# (either quote) and fetches of the listener, named by TAG; shown as text,
+# the page says "<i>TAG</i>".  First a handler short enough for a field
+# the readers cut at 31 bytes (info.txt's BANDWIDTH_SOURCE).  No comma,
+# bar or newline: it stays one CSV, markdown or KEY=VALUE field.
+evil_t='<svg onload=console.log(0)><i>TAG</i><script>console.log("TAG")</script><img src="URL/h/TAG/img" onerror="console.log(1)"><svg onload="console.log(2)"></svg>"><img src="URL/h/TAG/dq">'"'"'><img src="URL/h/TAG/sq">&amp;<link rel="stylesheet" href="URL/h/TAG/css"><iframe src="URL/h/TAG/frame"></iframe>'
+evil() { local p=${evil_t//TAG/"$1"}; printf '%s' "${p//URL/"$u"}"; }
+shows() { grep -qF -- "&lt;i&gt;$2&lt;/i&gt;" "$out/$1.dom"; }
+# Set, directory and figure names: no slash, the rest goes.
+nm=$'x<i>"q\'&amp;<img src=x onerror=console.log(5)>'
+H=$out/hostile
+mkdir -p "$H"
+# A run: every string of meta.json (the host, the CPU, the bandwidth
+# source, the version...) but its verdict's words (the loader refuses
+# others, and the key figures would not be shown; the ladder below has
+# them), a counter's name, absorption.csv's names, the sentence a
+# comparison gives, and SVGs that script, handle and fetch (one that opens
+# a dialog has a run of its own below, as a dialog stops the page).
+hA="$H/run $nm"
+cp -r "$run" "$hA"
+rm -f "$hA/report.html"
+hostile_meta() { # KEEP_VERDICT
+	jq --arg t "$evil_t" --arg u "$u" --argjson keep "$1" \
+		'def evil($tag): $t | gsub("TAG"; $tag) | gsub("URL"; $u);
+		reduce (paths(strings) | select($keep == 0 or (.[-1] != "verdict" and .[-1] != "level"))) as $p
+			(.; setpath($p; evil($p | map(tostring) | join("."))))
+		| .counters += { (evil("counter-key")): evil("counter-value") }' "$run/meta.json"
+}
+hostile_meta 1 >"$hA/meta.json"
+{
+	echo "kernel,variant,cores,q,mode,k1,k1_lo,k1_hi,status"
+	echo "$(evil abk),$(evil abv),1,nan,$(evil abm),nan,nan,nan,$(evil abs)"
+	echo "k,v,2,nan,$(evil abm2),4,3,5,$(evil abs2)"
+} >"$hA/absorption.csv"
+printf '**In one sentence:** %s\n' "$(evil sentence)" >"$hA/compare.md"
+svg='<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="400" height="100" viewBox="0 0 400 100"'
+printf '%s><script>console.log("svg-script"); fetch("%s/h/svg-script")</script><rect width="400" height="100" fill="#3c3"><animate attributeName="x" from="0" to="1" dur="1s" onbegin="console.log(3)"/></rect></svg>\n' "$svg" "$u" >"$hA/plots/script.svg"
+printf '%s><foreignObject width="400" height="100"><body xmlns="http://www.w3.org/1999/xhtml"><img src="%s/h/svg-fo" onerror="console.log(4)"/><p>fo</p></body></foreignObject></svg>\n' "$svg" "$u" >"$hA/plots/foreign.svg"
+printf '%s><style>@import url(%s/h/svg-css);</style><image href="%s/h/svg-image" width="10" height="10"/><image xlink:href="%s/h/svg-xlink" width="10" height="10"/><a href="javascript:alert(1)"><rect width="400" height="100" fill="#33c"/></a></svg>\n' "$svg" "$u" "$u" "$u" >"$hA/plots/image.svg"
+cp "$hA/plots/script.svg" "$hA/plots/$nm.svg"
+"$mess" report "$hA" >"$out/hA.out" 2>"$out/hA.err"
+check "hostile run: report written ($(head -2 "$out/hA.err"))" '[ -s "$hA/report.html" ]'
+hD="$H/dialog $nm"
+cp -r "$run" "$hD"
+rm -f "$hD/report.html"
+printf '%s onload="alert(1)"><rect width="400" height="100" fill="#c33"/></svg>\n' "$svg" >"$hD/plots/onload.svg"
+"$mess" report "$hD" >"$out/hD.out" 2>"$out/hD.err"
+check "hostile dialog: report written ($(head -2 "$out/hD.err"))" '[ -s "$hD/report.html" ]'
+# A run that is no curve family's (the ladder): summary.json's keys and
+# strings.
+hB="$H/ladder $nm"
+cp -r "$out/ladder" "$hB"
+rm -f "$hB/report.html"
+hostile_meta 0 >"$hB/meta.json"
+jq --arg t "$evil_t" --arg u "$u" 'def evil($tag): $t | gsub("TAG"; $tag) | gsub("URL"; $u);
+	. + { (evil("summary-key")): evil("summary-value"), "list": [evil("summary-list"), { (evil("deep-key")): evil("deep") }] }' \
+	"$out/ladder/summary.json" >"$hB/summary.json"
+"$mess" report "$hB" >"$out/hB.out" 2>"$out/hB.err"
+check "hostile ladder: report written ($(head -2 "$out/hB.err"))" '[ -s "$hB/report.html" ]'
+# A public set: system.md (prose, head and cells) and plotter.txt.
+hS="$H/set $nm"
+cp -r "$hbm" "$hS"
+sed -i "s/Intel Xeon Max 9480/$(evil cpu | sed 's/[\/&]/\\&/g')/" "$hS/system.md"
+printf '\n%s\n\n| %s | b |\n|---|---|\n| %s | d |\n' "$(evil md-prose)" "$(evil md-head)" "$(evil md-cell)" >>"$hS/system.md"
+printf '%s=%s\nCOMMENT=%s\n' "$(evil plotter-key)" "$(evil plotter-value)" "$(evil plotter-comment)" >>"$hS/plotter.txt"
+"$mess" report "$hS" --out "$H/set-out $nm" >"$out/hS.out" 2>"$out/hS.err"
+check "hostile set: report written ($(head -2 "$out/hS.err"))" '[ -s "$H/set-out $nm/report.html" ]'
+# An export: info.txt's provenance.
+hE="$H/export $nm"
+"$mess" export "$run" --format mess --force --out "$hE" >/dev/null 2>"$out/hE-export.err"
+sed -i -e "s/^BANDWIDTH_SOURCE=.*/BANDWIDTH_SOURCE=$(evil info-bw | sed 's/[\/&]/\\&/g')/" \
+	-e "s/^MEASURED_BY=.*/MEASURED_BY=$(evil info-by | sed 's/[\/&]/\\&/g')/" \
+	-e "s/^SOURCE_VERDICT_REASON=.*/SOURCE_VERDICT_REASON=$(evil info-reason | sed 's/[\/&]/\\&/g')/" "$hE/info.txt"
+"$mess" report "$hE" --out "$H/export-out $nm" >"$out/hE.out" 2>"$out/hE.err"
+check "hostile export: report written ($(head -2 "$out/hE.err"; cat "$out/hE-export.err"))" '[ -s "$H/export-out $nm/report.html" ]'
+# A comparison of them: the set names in its page and figure.
+"$mess" compare "$hS" "$hE" --out "$H/cmp $nm" >/dev/null 2>"$out/hC.err"
+check "hostile compare: report written ($(head -2 "$out/hC.err"))" '[ -s "$H/cmp $nm/report.html" ]'
+for page in hA:"$hA" hD:"$hD" hB:"$hB" hS:"$H/set-out $nm" hE:"$H/export-out $nm" hC:"$H/cmp $nm"; do
+	name=${page%%:*} dir=${page#*:}
+	[ -s "$dir/report.html" ] || continue
+	quiet "$name" "$dir/report.html"
+	rc=$?
+	check "$name: rendered, no dialog (rc $rc)" '[ $rc -eq 0 ]'
+	check "$name: no console message ($(grep ":CONSOLE" "$out/$name.log" | head -2))" \
+		'[ "$(console "$out/$name.log")" -eq 0 ]'
+	check "$name: only the writer's tags ($(foreign_tags "$dir/report.html" | head -c 300))" \
+		'[ -z "$(foreign_tags "$dir/report.html")" ]'
+	check "$name: one image per plots/*.svg" \
+		'[ "$(grep -o "src=\"data:image/svg+xml;base64," "$dir/report.html" | wc -l)" -eq "$(ls "$dir"/plots/*.svg 2>/dev/null | wc -l)" ]'
+	check "$name: the directory's name shown as text" 'grep -qF "x&lt;i&gt;\"q'"'"'&amp;amp;&lt;img src=x onerror=console.log(5)&gt;" "$out/$name.dom"'
+done
+check "hA: host, CPU, version, tool, verdict, reasons as text" \
+	'shows hA host && shows hA cpu_model && shows hA version && shows hA git_revision && shows hA tool && shows hA quality.reasons.0.text'
+check "hA: both bandwidth source cells as text (the key figures' cut at 31 bytes)" \
+	'shows hA bw_source && grep -qF "<td colspan=\"2\">&lt;svg onload=console.log(0)&gt;" "$out/hA.dom"'
+check "hA: counters, absorption, sentence as text" 'shows hA counter-key && shows hA counter-value && shows hA sentence && shows hA abk'
+check "hA: the figure of a hostile name is there, its name escaped" \
+	'grep -qF "<img alt=\"plots/x&lt;i&gt;&quot;q&#39;&amp;amp;&lt;img src=x onerror=console.log(5)&gt;.svg\" src=\"data:" "$hA/report.html"'
+check "hB: summary.json's keys and strings, the verdict as text" \
+	'shows hB summary-key && shows hB summary-value && shows hB summary-list && shows hB quality.verdict && shows hB quality.reasons.0.level'
+check "hA: the key figures from the run's curves" 'grep -qF "saturated bandwidth" "$out/hA.dom"'
+check "hS: system.md and plotter.txt as text" \
+	'shows hS cpu && shows hS md-prose && shows hS md-head && shows hS md-cell && shows hS plotter-key && shows hS plotter-value'
+check "hE: info.txt's bandwidth source as text" \
+	'grep -qF "<td colspan=\"2\">&lt;svg onload=console.log(0)&gt;" "$out/hE.dom"'
+sleep 1
+check "no page made a request ($(requests | head -3 | tr "\n" " "))" '[ -z "$(requests)" ]'
 
 # ---- refusals: one line, exit 1, nothing written ----
 "$mess" report "$out/nonesuch" >/dev/null 2>"$out/r1.err"
