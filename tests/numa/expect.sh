@@ -68,9 +68,13 @@ if [ "$topo" = A ]; then
 	# gives the cores' shares and Jain's index, 1/3 <= J <= 1 (values of
 	# TCG mean nothing; that they are there and consistent does; the file
 	# gives 4 decimals, hence the 1e-4).
-	expect "A: --cores all: fairness on every loaded point, min <= median <= max, 1/3 <= Jain <= 1" \
+	# A window in which no generator moved (TCG on a loaded host starves
+	# the guest's vCPUs for whole windows: 4 of 9 points once) has no
+	# shares to compare, and says so with an empty field, never a 0.
+	expect "A: --cores all: fairness on loaded points, min <= median <= max, 1/3 <= Jain <= 1" \
 		awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-			 $c["nop"] != "" { n++; j = $c["fair_jain"]; if (j == "" || j < 1/3 - 1e-4 || j > 1 + 1e-4 ||
+			 $c["nop"] != "" { j = $c["fair_jain"]; if (j == "") { if ($c["fair_min"] != "") bad++; next }
+			   n++; if (j < 1/3 - 1e-4 || j > 1 + 1e-4 ||
 			   $c["fair_min"] > $c["fair_median"] || $c["fair_median"] > $c["fair_max"]) bad++ }
 			 END { exit !(n > 0 && !bad) }' "$r/hbm-s1/curves.csv"
 	expect "A: latency_hist.csv written" test -s "$r/hbm-s1/latency_hist.csv"
