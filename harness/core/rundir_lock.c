@@ -244,8 +244,43 @@ int mess_rundir_aside(struct mess_rundir *d, char *tmp, size_t len)
 		tmp[0] = 0;
 		return -e;
 	}
-	/* mkdtemp's 0700 would carry no meaning: the outputs' folder is the
-	 * locked directory, whose mode the user chose. */
+	/* mkdtemp's 0700 is the folder's alone, which goes once its files
+	 * are moved into the directory the user chose. */
+	return 0;
+}
+
+/* A name of the aside folder, for the moves (read before any is moved:
+ * readdir over a folder whose entries go is unspecified). */
+struct names {
+	char (*v)[NAME_MAX + 1];
+	size_t n;
+};
+
+static int list(const char *dir, struct names *l)
+{
+	struct dirent *e;
+	DIR *dd = opendir(dir);
+	size_t cap = 0;
+
+	l->v = NULL;
+	l->n = 0;
+	if (!dd)
+		return -errno;
+	while ((e = readdir(dd))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (l->n == cap) {
+			void *v = realloc(l->v, (cap = cap ? 2 * cap : 64) * sizeof(*l->v));
+
+			if (!v) {
+				closedir(dd);
+				return -ENOMEM;
+			}
+			l->v = v;
+		}
+		snprintf(l->v[l->n++], NAME_MAX + 1, "%s", e->d_name);
+	}
+	closedir(dd);
 	return 0;
 }
 
@@ -253,36 +288,28 @@ int mess_rundir_aside_commit(struct mess_rundir *d, const char *tmp,
 			     const char *last)
 {
 	char a[PATH_MAX + NAME_MAX + 2], b[PATH_MAX + NAME_MAX + 2];
+	struct names l;
 	sigset_t all, old;
-	struct dirent *e;
-	DIR *dd = opendir(tmp);
-	int err = dd ? 0 : -errno;
+	int err = list(tmp, &l);
 
 	/* Ctrl-C between two renames would leave half a set where a
 	 * simulator looks for a whole one: the moves are a few system
 	 * calls, signals wait for them. */
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
-	for (int pass = 0; !err && pass < 2; pass++) {
-		rewinddir(dd);
-		while (!err && (e = readdir(dd))) {
-			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+	/* The marker last: until it is in, the directory holds no result
+	 * a reader would take. */
+	for (int pass = 0; !err && pass < 2; pass++)
+		for (size_t i = 0; !err && i < l.n; i++) {
+			if ((pass == 1) != (last && !strcmp(l.v[i], last)))
 				continue;
-			/* The marker last: until it is in, the directory
-			 * holds no result a reader would take. */
-			if (last && (pass == 0) == !strcmp(e->d_name, last))
-				continue;
-			if (!last && pass)
-				break;
-			snprintf(a, sizeof(a), "%s/%s", tmp, e->d_name);
-			snprintf(b, sizeof(b), "%s/%s", d->dir, e->d_name);
+			snprintf(a, sizeof(a), "%s/%s", tmp, l.v[i]);
+			snprintf(b, sizeof(b), "%s/%s", d->dir, l.v[i]);
 			if (rename(a, b))
 				err = -errno;
 		}
-	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (dd)
-		closedir(dd);
+	free(l.v);
 	if (!err)
 		rmdir(tmp);
 	return err;
