@@ -35,9 +35,9 @@ rc=$?
 check "import exits 0 ($rc: $(cat "$tmp/err"))" '[ $rc -eq 0 ]'
 check "one line on stderr naming the verdict" \
 	'[ $(wc -l <"$tmp/err") -eq 1 ] && grep -q "51 curves, 2129 points.*verdict" "$tmp/err"'
-check "curves.csv schema 4 (no distribution: its columns empty)" \
-	'head -1 "$tmp/run/curves.csv" | grep -q ",remeasured,flags,lat_p50_ns,.*,fair_jain$" &&
-	 ! cut -d, -f26-35 "$tmp/run/curves.csv" | tail -n +2 | grep -q "[0-9]"'
+check "curves.csv schema 5 (no distribution: its columns empty)" \
+	'head -1 "$tmp/run/curves.csv" | grep -q ",remeasured,flags,lat_p50_ns,.*,fair_jain,dist_cost_ns,dist_preempted$" &&
+	 ! cut -d, -f26-37 "$tmp/run/curves.csv" | tail -n +2 | grep -q "[0-9]"'
 check "2129 points" '[ $(($(wc -l <"$tmp/run/curves.csv") - 1)) -eq 2129 ]'
 check "meta.json provenance" \
 	'[ "$(json "$tmp/run/meta.json" "d[\"bw_source\"], d[\"measured_by\"], d[\"source\"].endswith(\"AVX2-local\"), d[\"quality\"][\"verdict\"] in (\"PASS\", \"WARN\", \"INVALID\")")" = "counters Mess benchmark import True True" ]'

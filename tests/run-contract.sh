@@ -17,12 +17,12 @@ check_run_dir() {
 	check "meta.json complete" 'jq -e ".complete == true" "$d/meta.json" >/dev/null'
 	check "meta.json huge_pages is hugetlb/thp/none" 'jq -e ".huge_pages | test(\"^(hugetlb|thp|none)$\")" "$d/meta.json" >/dev/null'
 	check "meta.json vector width" 'jq -e ".generator.vector_width_bytes > 0" "$d/meta.json" >/dev/null'
-	check "curves.csv header" '[ "$(head -1 "$d/curves.csv")" = "store_pct,read_pct,nop,bw_gbs,read_bw_gbs,write_bw_gbs,lat_ns,lat_ns_std,repeats,bw_source,acc_read_bw_gbs,acc_write_bw_gbs,lat_nowalk_ns,counter_run_frac,bw_gbs_std,disturbed,disturbed_kept,lost_pct,steal_ms,invol_switches,migrations,ghz_min,ghz_max,remeasured,flags,lat_p50_ns,lat_p90_ns,lat_p99_ns,lat_p999_ns,lat_max_ns,dist_mean_diff_pct,fair_min,fair_median,fair_max,fair_jain" ]'
+	check "curves.csv header" '[ "$(head -1 "$d/curves.csv")" = "store_pct,read_pct,nop,bw_gbs,read_bw_gbs,write_bw_gbs,lat_ns,lat_ns_std,repeats,bw_source,acc_read_bw_gbs,acc_write_bw_gbs,lat_nowalk_ns,counter_run_frac,bw_gbs_std,disturbed,disturbed_kept,lost_pct,steal_ms,invol_switches,migrations,ghz_min,ghz_max,remeasured,flags,lat_p50_ns,lat_p90_ns,lat_p99_ns,lat_p999_ns,lat_max_ns,dist_mean_diff_pct,fair_min,fair_median,fair_max,fair_jain,dist_cost_ns,dist_preempted" ]'
 	for s in $mixes; do
 		check "mix $s has >= $minpts points" '[ "$(awk -F, -v s=$s "NR>1 && \$1==s" "$d/curves.csv" | wc -l)" -ge $minpts ]'
 	done
-	check "every row: 35 fields, positive bw and latency, counted or accounted, the accounted figure always" \
-		'awk -F, "NR>1 && !(NF==35 && \$4>0 && \$7>0 && (\$10==\"accounted\" || \$10==\"counters\") && \$11 != \"\") {exit 1}" "$d/curves.csv"'
+	check "every row: 37 fields, positive bw and latency, counted or accounted, the accounted figure always" \
+		'awk -F, "NR>1 && !(NF==37 && \$4>0 && \$7>0 && (\$10==\"accounted\" || \$10==\"counters\") && \$11 != \"\") {exit 1}" "$d/curves.csv"'
 	# Trust: every point says what disturbed it, never more kept than
 	# found, a clock where it was measured, and flags from the rule list.
 	check "every row: disturbed >= disturbed_kept >= 0, lost_pct and invol_switches measured, 0 < ghz_min <= ghz_max" \

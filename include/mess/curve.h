@@ -57,6 +57,10 @@ struct mess_point {
 	double lat_p50_ns, lat_p90_ns, lat_p99_ns, lat_p999_ns, lat_max_ns;
 	double dist_mean_diff_pct;
 	double fair_min, fair_median, fair_max, fair_jain;
+	/* Schema 5: that window's fixed cost of the timer reads, ns a batch
+	 * (measured beside it and subtracted), and its batches left out as
+	 * preemptions (harness/curves/tail.h). */
+	double dist_cost_ns, dist_preempted;
 };
 
 /* The trust figures of a point that has none (sets from elsewhere). */
@@ -69,7 +73,8 @@ struct mess_point {
 #define MESS_POINT_TAIL_NAN .lat_p50_ns = NAN, .lat_p90_ns = NAN, \
 	.lat_p99_ns = NAN, .lat_p999_ns = NAN, .lat_max_ns = NAN, \
 	.dist_mean_diff_pct = NAN, .fair_min = NAN, .fair_median = NAN, \
-	.fair_max = NAN, .fair_jain = NAN
+	.fair_max = NAN, .fair_jain = NAN, .dist_cost_ns = NAN, \
+	.dist_preempted = NAN
 
 /* A point with nothing recorded: the optional figures NAN. */
 #define MESS_POINT_INIT { .acc_read_bw_gbs = NAN, .acc_write_bw_gbs = NAN, \

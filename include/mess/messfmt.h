@@ -131,8 +131,12 @@ int mess_keyed_json_read(const char *path, int gbs, double ghz,
 	",bw_gbs_std,disturbed,disturbed_kept,lost_pct,steal_ms,invol_switches,migrations,ghz_min,ghz_max,remeasured,flags"
 /* Schema 4: the point's latency distribution and the generators'
  * fairness (struct mess_point); schema 1 to 3 files read them as NAN. */
-#define MESS_CURVES_CSV_HEADER MESS_CURVES_CSV_HEADER_V3 \
+#define MESS_CURVES_CSV_HEADER_V4 MESS_CURVES_CSV_HEADER_V3 \
 	",lat_p50_ns,lat_p90_ns,lat_p99_ns,lat_p999_ns,lat_max_ns,dist_mean_diff_pct,fair_min,fair_median,fair_max,fair_jain"
+/* Schema 5: the distribution window's own fixed cost and its batches left
+ * out as preemptions; schema 1 to 4 files read them as NAN. */
+#define MESS_CURVES_CSV_HEADER MESS_CURVES_CSV_HEADER_V4 \
+	",dist_cost_ns,dist_preempted"
 
 /*
  * The suite's own curves.csv.  Rows are flushed as they are written so a

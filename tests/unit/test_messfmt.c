@@ -79,6 +79,8 @@ static void add(struct mess_curve *c, uint64_t nop, double bw, double lat)
 		.lat_max_ns = lat + 1000.75, .dist_mean_diff_pct = -1.25,
 		.fair_min = 0.875, .fair_median = 1.0, .fair_max = 1.125,
 		.fair_jain = 0.9925,
+		/* the window's cost and preemptions (schema 5) */
+		.dist_cost_ns = 27.125, .dist_preempted = (double)(nop % 7),
 	};
 
 	assert_int_equal(mess_curve_add(c, &p), 0);
@@ -255,6 +257,8 @@ static void test_curves_csv_roundtrip(void **state)
 			assert_near(q->fair_median, p->fair_median, 1e-4);
 			assert_near(q->fair_max, p->fair_max, 1e-4);
 			assert_near(q->fair_jain, p->fair_jain, 1e-4);
+			assert_near(q->dist_cost_ns, p->dist_cost_ns, 1e-3);
+			assert_near(q->dist_preempted, p->dist_preempted, 0);
 		}
 		for (j = 1; j < b->n; j++)
 			assert_true(b->pts[j - 1].nop >= b->pts[j].nop);
@@ -306,12 +310,19 @@ static void test_curves_csv_rejects(void **state)
 		MESS_CURVES_CSV_HEADER_V2 ",extra\n",
 		/* schema 4: its ten more, only with its header; a quantile
 		 * of 0 ns, a negative share, text */
-		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,0,\n",
+		MESS_CURVES_CSV_HEADER_V4 "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,0,\n",
 		MESS_CURVES_CSV_HEADER_V3 "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,0,,100,110,150,300,900,1.5,1,1,1,1\n",
-		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,0,,0,110,150,300,900,1.5,1,1,1,1\n",
-		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,0,,100,110,150,300,900,1.5,-1,1,1,1\n",
-		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,0,,100,110,150 ns,300,900,1.5,1,1,1,1\n",
+		MESS_CURVES_CSV_HEADER_V4 "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,0,,0,110,150,300,900,1.5,1,1,1,1\n",
+		MESS_CURVES_CSV_HEADER_V4 "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,0,,100,110,150,300,900,1.5,-1,1,1,1\n",
+		MESS_CURVES_CSV_HEADER_V4 "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,0,,100,110,150 ns,300,900,1.5,1,1,1,1\n",
 		MESS_CURVES_CSV_HEADER_V3 ",extra\n",
+		/* schema 5: its two more, only with its header; a negative
+		 * count of preempted batches, text */
+		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,0,,100,110,150,300,900,1.5,1,1,1,1\n",
+		MESS_CURVES_CSV_HEADER_V4 "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,0,,100,110,150,300,900,1.5,1,1,1,1,27.5,0\n",
+		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,0,,100,110,150,300,900,1.5,1,1,1,1,27.5,-1\n",
+		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,0,,100,110,150,300,900,1.5,1,1,1,1,27.5 ns,0\n",
+		MESS_CURVES_CSV_HEADER_V4 ",extra\n",
 	};
 	char *dir = make_tmpdir();
 	char path[512];
@@ -371,9 +382,12 @@ static void test_curves_csv_rejects(void **state)
 	{
 		struct mess_family f = { 0 };
 
-		write_text(path, MESS_CURVES_CSV_HEADER "\n"
+		write_text(path, MESS_CURVES_CSV_HEADER_V4 "\n"
 			   "0,99.5,1000,1.5,1.4,0.1,120.5,,3,accounted,1.3,0.1,,,0.05,2,1,3.5,,4,,3.1,3.2,1,,118.5,131,160.25,412.5,980,-0.75,,,,\n");
 		assert_int_equal(mess_curves_csv_read(path, &f, NULL, 0), 0);
+		/* schema 4 has no window cost or preemptions: unknown, not 0 */
+		assert_true(isnan(f.curves[0].pts[0].dist_cost_ns));
+		assert_true(isnan(f.curves[0].pts[0].dist_preempted));
 		assert_near(f.curves[0].pts[0].lat_p50_ns, 118.5, 1e-9);
 		assert_near(f.curves[0].pts[0].lat_p99_ns, 160.25, 1e-9);
 		assert_near(f.curves[0].pts[0].lat_max_ns, 980, 1e-9);
