@@ -28,46 +28,187 @@ _Static_assert(offsetof(struct mess_hist, sum) ==
 #define L1_LINES 64
 #define L1_REPEATS 7
 #define L1_BATCHES 20000
-#define CHUNK_MS 10.0	/* a signal is noticed within one call */
 
 static double ns_per_tick(const struct mess_tail *t)
 {
 	return 1e9 / t->timer.hz;
 }
 
-/* Ticks of a batch to ns per load: the fixed cost off, over n loads. */
-static double per_load_ns(const struct mess_tail *t, double ticks)
+/* Ticks of a batch to ns per load: the window's fixed cost (ns a batch)
+ * off, over n loads. */
+static double per_load_ns(const struct mess_tail *t, double cost_ns,
+			  double ticks)
 {
-	return (ticks - t->overhead_ticks) * ns_per_tick(t) / (double)t->n;
+	return (ticks * ns_per_tick(t) - cost_ns) / (double)t->n;
 }
 
 /* A quantile at or under 0 ns (a timer too coarse for the batch: most
  * deltas 0 ticks) is no figure. */
-static double quantile_ns(const struct mess_tail *t, double ticks)
+static double quantile_ns(const struct mess_tail *t, double cost_ns,
+			  double ticks)
 {
-	double v = per_load_ns(t, ticks);
+	double v = per_load_ns(t, cost_ns, ticks);
 
 	return v > 0 ? v : NAN;
 }
 
-/* The timed chase from *p for about ms at lat_ns a load, into h. */
-static uint64_t timed_window(struct mess_tail *t, void **p, double ms,
-			     double lat_ns, struct mess_hist *h)
+/* The fixed cost now, ns a batch, on the L1-resident chain: the timed
+ * chase's mean a batch less n times the untimed chase's a load, each the
+ * median of MESS_TAIL_COST_REPEATS (a timer interrupt moves one repeat
+ * only); recorded in t->costs. */
+static double cost_now(struct mess_tail *t)
 {
-	double per = (double)t->n * (lat_ns > 0 ? lat_ns : 100);
-	uint64_t batches = (uint64_t)(ms * 1e6 / per), chunk, done = 0;
+	double un[MESS_TAIL_COST_REPEATS], tb[MESS_TAIL_COST_REPEATS], c;
+	struct mess_hist *h = t->h + 1;
+	void *p = t->l1_p;
 
-	if (batches < 64)
-		batches = 64;
-	chunk = (uint64_t)(CHUNK_MS * 1e6 / per) + 1;
-	memset(h, 0, sizeof(*h));
-	while (done < batches && !mess_interrupted) {
-		uint64_t c = batches - done < chunk ? batches - done : chunk;
+	for (int k = 0; k < MESS_TAIL_COST_REPEATS; k++) {
+		uint64_t a = mess_timer_now();
 
-		*p = mess_chase_timed(*p, c, t->n, h->bins);
-		done += c;
+		p = mess_chase(p, MESS_TAIL_COST_UN_ITERS);
+		un[k] = (double)(mess_timer_now() - a) /
+			(MESS_TAIL_COST_UN_ITERS * MESS_CHASE_UNROLL);
+		memset(h, 0, sizeof(*h));
+		p = mess_chase_timed(p, MESS_TAIL_COST_BATCHES, t->n, h->bins);
+		tb[k] = (double)h->sum / MESS_TAIL_COST_BATCHES;
 	}
-	return done;
+	t->l1_p = p;
+	c = (mess_median(tb, MESS_TAIL_COST_REPEATS) -
+	     (double)t->n * mess_median(un, MESS_TAIL_COST_REPEATS)) *
+	    ns_per_tick(t);
+	if (t->ncosts == t->capcosts) {
+		size_t cap = t->capcosts ? 2 * t->capcosts : 256;
+		double *nc = realloc(t->costs, cap * sizeof(*nc));
+
+		if (!nc)
+			return c;	/* kept out of the median only */
+		t->costs = nc;
+		t->capcosts = cap;
+	}
+	t->costs[t->ncosts++] = c;
+	return c;
+}
+
+/* The median of the costs measured so far; NAN before any. */
+static double cost_median(const struct mess_tail *t)
+{
+	double *v, m;
+
+	if (!t->ncosts || !(v = malloc(t->ncosts * sizeof(*v))))
+		return NAN;
+	memcpy(v, t->costs, t->ncosts * sizeof(*v));
+	m = mess_median(v, (unsigned)t->ncosts);
+	free(v);
+	return m;
+}
+
+/* One distribution window, what it found besides t->h. */
+struct dwin {
+	double cost_ns;		/* its fixed cost, ns a batch */
+	double diff_pct;	/* the paired timed-untimed difference */
+	double lost_pct;	/* the chase thread's; NAN unknown */
+	uint64_t preempted;	/* batches cut */
+	size_t pairs;
+	unsigned why;		/* MESS_TAIL_DIST_* */
+	unsigned attempts;
+};
+
+/*
+ * About ms of U T U ... T U at lat_ns a load on the run's chain (tail.h:
+ * paired means), the fixed cost measured before and after: t->h gets the
+ * timed sub-windows' batches under their cut, its sum theirs.
+ */
+static void dist_window(struct mess_run *r, struct mess_tail *t, double ms,
+			double lat_ns, struct dwin *w)
+{
+	double lat = lat_ns > 0 ? lat_ns : 100, tick = ns_per_tick(t);
+	double unit, med = cost_median(t), before, after;
+	double cut_ticks = 0, timed = 0;	/* ticks: cut, all */
+	double tk[MESS_TAIL_MAX_SUBS], tn[MESS_TAIL_MAX_SUBS];
+	double tns[MESS_TAIL_MAX_SUBS], uns[MESS_TAIL_MAX_SUBS + 1];
+	struct mess_hist *sub = t->h + 1;
+	struct mess_dwin dw = { .lost_pct = NAN };
+	long k = lround((ms / MESS_TAIL_SUB_MS - 0.5) / 1.5);
+	uint64_t tb, ui;
+	size_t i, done = 0;
+
+	if (k < 2)
+		k = 2;
+	if (k > MESS_TAIL_MAX_SUBS)
+		k = MESS_TAIL_MAX_SUBS;
+	/* k timed of 2 units, k + 1 untimed of one: ms in all. */
+	unit = ms / (3.0 * (double)k + 1);
+	tb = (uint64_t)(2 * unit * 1e6 / ((double)t->n * lat));
+	tb = tb < 16 ? 16 : tb;
+	ui = (uint64_t)lround(unit * 1e6 / (MESS_CHASE_UNROLL * lat));
+	ui = ui < 1 ? 1 : ui;
+	*w = (struct dwin){ .lost_pct = NAN, .attempts = w->attempts };
+	before = cost_now(t);
+	memset(t->h, 0, sizeof(*t->h));
+	if (r->dist_ok)
+		mess_disturb_begin(&r->dist, 1);
+	for (i = 0; i <= (size_t)k && !mess_interrupted; i++) {
+		uint64_t a = mess_timer_now(), pre, s0;
+
+		r->chase_p = mess_chase(r->chase_p, ui);
+		uns[i] = (double)(mess_timer_now() - a) * tick /
+			 (double)(ui * MESS_CHASE_UNROLL);
+		if (i == (size_t)k)
+			break;
+		memset(sub, 0, sizeof(*sub));
+		r->chase_p = mess_chase_timed(r->chase_p, tb, t->n, sub->bins);
+		timed += (double)sub->sum;
+		s0 = t->h->sum;
+		pre = mess_tail_cut(t->h, sub, mess_tail_cut_ticks(sub, tick),
+				    &cut_ticks);
+		w->preempted += pre;
+		tk[i] = (double)(t->h->sum - s0);
+		tn[i] = (double)(tb - pre);
+		done = i + 1;
+	}
+	if (r->dist_ok) {
+		mess_disturb_end(&r->dist, &dw);
+		w->lost_pct = dw.lost_pct;
+	}
+	after = cost_now(t);
+	w->why = mess_tail_cost_check(before, after, med, &w->cost_ns);
+	for (i = 0; i < done; i++)
+		tns[i] = tn[i] > 0 ? per_load_ns(t, w->cost_ns, tk[i] / tn[i]) : NAN;
+	/* An interrupted window has its last timed sub-window without the
+	 * untimed one after it: no pair. */
+	if (done && done == (size_t)k) {
+		w->diff_pct = mess_tail_paired_diff(tns, uns, done);
+		for (i = 0; i < done; i++)
+			w->pairs += isfinite(tns[i]);
+	} else {
+		w->diff_pct = NAN;
+	}
+	if (cut_ticks > MESS_LOST_MAX_PCT / 100 * timed)
+		w->why |= MESS_TAIL_DIST_PREEMPTED;
+	if (w->lost_pct > MESS_LOST_MAX_PCT)
+		w->why |= MESS_TAIL_DIST_LOST;
+}
+
+/* A disturbed window measured again, up to MESS_TAIL_ATTEMPTS (one after
+ * a window that had to be kept disturbed); the last kept, and counted. */
+static void measured_window(struct mess_run *r, struct mess_tail *t,
+			    double ms, double lat_ns, struct dwin *w)
+{
+	unsigned max = t->persists ? 1 : MESS_TAIL_ATTEMPTS;
+
+	for (w->attempts = 1;; w->attempts++) {
+		dist_window(r, t, ms, lat_ns, w);
+		if (!w->why || mess_interrupted)
+			break;
+		t->win_disturbed++;
+		for (unsigned b = 0; b < 4; b++)
+			t->why_count[b] += (w->why >> b) & 1;
+		if (w->attempts >= max) {
+			t->win_kept_disturbed++;
+			break;
+		}
+	}
+	t->persists = w->why != 0;
 }
 
 /* The fixed cost of a batch's two timer reads: the timed chase's ticks a
@@ -101,12 +242,19 @@ static int fixed_cost(struct mess_run *r, struct mess_tail *t)
 		p = mess_chase_timed(p, L1_BATCHES, t->n, t->h->bins);
 		tb[k] = (double)t->h->sum / L1_BATCHES;
 	}
-	free(buf);
+	t->l1_buf = buf;
+	t->l1_p = p;
 	t->l1_lines = L1_LINES;
 	t->l1_ns = mess_median(un, L1_REPEATS);
 	t->l1_batch_ticks = mess_median(tb, L1_REPEATS);
 	t->overhead_ticks = t->l1_batch_ticks -
 			    (double)t->n * t->l1_ns / ns_per_tick(t);
+	/* The run's first cost: the median the windows' are judged by. */
+	t->costs = malloc(256 * sizeof(*t->costs));
+	if (!t->costs)
+		return -ENOMEM;
+	t->capcosts = 256;
+	t->costs[t->ncosts++] = t->overhead_ticks * ns_per_tick(t);
 	return 0;
 }
 
@@ -114,37 +262,30 @@ static void unloaded_distribution(struct mess_run *r, struct mess_tail *t)
 {
 	struct mess_hist_summary s;
 	struct mess_hist_mode m[MESS_TAIL_MAX_MODES];
-	uint64_t b;
-	double mode_ticks = 0, best = -1;
+	struct dwin w = { 0 };
+	double mode_ticks = 0, best = -1, c;
 
 	if (r->ngen)
 		mess_gens_set(&r->gens, NULL, 0);
-	/* A window in which the chase thread lost time (another task ran on
-	 * its core) is measured again, as the mean's windows are; the last
-	 * is kept, and said, when every attempt was. */
-	for (t->idle_attempts = 1;; t->idle_attempts++) {
-		struct mess_dwin dw = { .lost_pct = 0 };
-
-		if (r->dist_ok)
-			mess_disturb_begin(&r->dist, 1);
-		b = timed_window(t, &r->chase_p,
-				 MESS_TAIL_UNLOADED_WINDOWS * r->cfg.chase_ms,
-				 r->unloaded_ns, t->h);
-		if (r->dist_ok)
-			mess_disturb_end(&r->dist, &dw);
-		t->idle_lost_pct = r->dist_ok ? dw.lost_pct : NAN;
-		if (!(dw.lost_pct > MESS_LOST_MAX_PCT) ||
-		    t->idle_attempts >= MESS_TAIL_UNLOADED_ATTEMPTS || mess_interrupted)
-			break;
-	}
+	/* A disturbed window (the chase thread lost time, the fixed cost
+	 * moved, preemptions) is measured again, as the mean's windows are;
+	 * the last is kept, and said, when every attempt was. */
+	measured_window(r, t, MESS_TAIL_UNLOADED_WINDOWS * r->cfg.chase_ms,
+			r->unloaded_ns, &w);
+	t->idle_attempts = w.attempts;
+	t->idle_lost_pct = w.lost_pct;
+	t->idle_cost_ns = c = w.cost_ns;
+	t->idle_preempted = w.preempted;
+	t->idle_why = w.why;
+	t->idle_pairs = w.pairs;
 	mess_hist_summarise(t->h, &s);
 	t->idle = (struct mess_hist_summary){
-		.n = s.n, .mean = per_load_ns(t, (double)t->h->sum / (double)b),
-		.p50 = quantile_ns(t, s.p50), .p90 = quantile_ns(t, s.p90),
-		.p99 = quantile_ns(t, s.p99), .p999 = quantile_ns(t, s.p999),
-		.max = quantile_ns(t, s.max) };
+		.n = s.n, .mean = per_load_ns(t, c, s.mean),
+		.p50 = quantile_ns(t, c, s.p50), .p90 = quantile_ns(t, c, s.p90),
+		.p99 = quantile_ns(t, c, s.p99), .p999 = quantile_ns(t, c, s.p999),
+		.max = quantile_ns(t, c, s.max) };
 	t->idle_chase_ns = r->unloaded_ns;
-	t->idle_diff_pct = 100 * (t->idle.mean - r->unloaded_ns) / r->unloaded_ns;
+	t->idle_diff_pct = w.diff_pct;
 	/* Modes in ticks a batch: one slow load adds its whole extra time to
 	 * its batch, so the offset is per batch (n loads), not per load. */
 	t->nmodes = mess_hist_modes(t->h, (double)t->timer.step_ticks, m,
@@ -154,10 +295,10 @@ static void unloaded_distribution(struct mess_run *r, struct mess_tail *t)
 			best = (double)t->h->bins[i] / (mess_hist_hi(i) - mess_hist_lo(i));
 			mode_ticks = (mess_hist_lo(i) + mess_hist_hi(i)) / 2;
 		}
-	t->main_mode_ns = per_load_ns(t, mode_ticks);
+	t->main_mode_ns = per_load_ns(t, c, mode_ticks);
 	for (size_t i = 0; i < t->nmodes; i++)
 		t->modes[i] = (struct mess_hist_mode){
-			.at = per_load_ns(t, m[i].at),
+			.at = per_load_ns(t, c, m[i].at),
 			.offset = m[i].offset * ns_per_tick(t),
 			.share = m[i].share };
 	mess_tail_set_rows(t, -1, 0, t->h);
@@ -171,7 +312,8 @@ void mess_tail_open(struct mess_run *r)
 
 	t->ok = 0;
 	t->window_ms = MESS_TAIL_WINDOW_SHARE * r->cfg.chase_ms;
-	t->h = calloc(1, sizeof(*t->h));
+	/* the window's and a sub-window's */
+	t->h = calloc(2, sizeof(*t->h));
 	if (!t->h) {
 		snprintf(t->why, sizeof(t->why), "out of memory");
 		return;
@@ -230,14 +372,14 @@ int mess_tail_point(struct mess_run *r, struct mess_point *p)
 	struct mess_tail *t = &r->tail;
 	static uint64_t a[MESS_MAX_CORES], b[MESS_MAX_CORES];
 	struct mess_hist_summary s;
-	double t0 = mess_now_ns();
-	uint64_t n;
+	struct dwin w = { 0 };
+	double t0 = mess_now_ns(), c;
 	int err;
 
 	if (!t->ok || mess_interrupted || !isfinite(p->lat_ns))
 		return 0;
 	mess_gens_snap_each(&r->gens, a);
-	n = timed_window(t, &r->chase_p, t->window_ms, p->lat_ns, t->h);
+	measured_window(r, t, t->window_ms, p->lat_ns, &w);
 	mess_gens_snap_each(&r->gens, b);
 	t->windows++;
 	if (mess_interrupted) {
@@ -245,13 +387,15 @@ int mess_tail_point(struct mess_run *r, struct mess_point *p)
 		return 0;
 	}
 	mess_hist_summarise(t->h, &s);
-	p->lat_p50_ns = quantile_ns(t, s.p50);
-	p->lat_p90_ns = quantile_ns(t, s.p90);
-	p->lat_p99_ns = quantile_ns(t, s.p99);
-	p->lat_p999_ns = quantile_ns(t, s.p999);
-	p->lat_max_ns = quantile_ns(t, s.max);
-	p->dist_mean_diff_pct = 100 * (per_load_ns(t, (double)t->h->sum / (double)n) -
-				       p->lat_ns) / p->lat_ns;
+	c = w.cost_ns;
+	p->lat_p50_ns = quantile_ns(t, c, s.p50);
+	p->lat_p90_ns = quantile_ns(t, c, s.p90);
+	p->lat_p99_ns = quantile_ns(t, c, s.p99);
+	p->lat_p999_ns = quantile_ns(t, c, s.p999);
+	p->lat_max_ns = quantile_ns(t, c, s.max);
+	p->dist_mean_diff_pct = w.diff_pct;
+	p->dist_cost_ns = c;
+	p->dist_preempted = (double)w.preempted;
 	fairness(a, b, r->ngen, p);
 	err = mess_tail_set_rows(t, (int)p->store_pct, p->nop, t->h);
 	/* Before the point is recorded: a histogram that cannot be written
@@ -269,6 +413,11 @@ void mess_tail_free(struct mess_tail *t)
 {
 	free(t->h);
 	free(t->rows);
+	free(t->l1_buf);
+	free(t->costs);
+	t->l1_buf = t->l1_p = NULL;
+	t->costs = NULL;
+	t->ncosts = t->capcosts = 0;
 	t->h = NULL;
 	t->rows = NULL;
 	t->nrows = t->caprows = 0;

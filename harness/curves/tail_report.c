@@ -194,6 +194,62 @@ static int refresh_like(double ns)
 	return ns >= MESS_REFRESH_LO_NS && ns <= MESS_REFRESH_HI_NS;
 }
 
+/* The q-quantile of the costs (sorted), by the nearest rank. */
+static double rank(const double *v, size_t n, double q)
+{
+	size_t i = (size_t)ceil(q * (double)n);
+
+	return n ? v[i ? i - 1 : 0] : NAN;
+}
+
+/* The fixed costs measured beside the windows, the windows measured again
+ * and why, the preemption cut and the paired means (tail.h). */
+static json_t *windows_json(const struct mess_tail *t)
+{
+	double *v = malloc((t->ncosts ? t->ncosts : 1) * sizeof(*v));
+	json_t *j;
+	size_t n = t->ncosts;
+
+	if (!v)
+		return NULL;
+	memcpy(v, t->costs, n * sizeof(*v));
+	for (size_t i = 1; i < n; i++)	/* insertion sort: a few hundred */
+		for (size_t k = i; k > 0 && v[k] < v[k - 1]; k--) {
+			double x = v[k];
+
+			v[k] = v[k - 1];
+			v[k - 1] = x;
+		}
+	j = mess_json_pack("{s:{s:I, s:o, s:o, s:o, s:o, s:o, s:s},"
+			   " s:{s:i, s:i, s:i, s:i, s:i, s:i, s:s},"
+			   " s:{s:f, s:f, s:s}, s:{s:f, s:s}}",
+		"fixed_costs",
+		"measured", (json_int_t)n,
+		"median_ns", mess_json_real(rank(v, n, 0.5), 3),
+		"p10_ns", mess_json_real(rank(v, n, 0.1), 3),
+		"p90_ns", mess_json_real(rank(v, n, 0.9), 3),
+		"min_ns", mess_json_real(rank(v, n, 0), 3),
+		"max_ns", mess_json_real(n ? v[n - 1] : NAN, 3),
+		"method", "ns a batch: the run's first (fixed_cost_ns_per_batch), then one just before and one just after every window (the timed chase's mean over 1000 batches on the L1-resident chain less loads_per_batch x the untimed chase's latency there, medians of 3); a window subtracts the mean of its two (curves.csv dist_cost_ns)",
+		"disturbed_windows",
+		"measured_again", (int)t->win_disturbed,
+		"kept_disturbed", (int)t->win_kept_disturbed,
+		"costs_differ", (int)t->why_count[0],
+		"cost_moved", (int)t->why_count[1],
+		"preempted", (int)t->why_count[2],
+		"lost_time", (int)t->why_count[3],
+		"rule", "a window is measured again (at most 3 attempts, 1 after a window kept disturbed) when the fixed costs before and after it differ by more than 1 ns, their mean lies more than 10 % (at least 1 ns) from the median of the costs measured before it, its preempted batches hold more than 2 % of its timed time, or the chase thread lost more than 2 % of its wall time",
+		"preemption_cut",
+		"floor_ns", MESS_TAIL_CUT_NS,
+		"median_batches", MESS_TAIL_CUT_MEDIANS,
+		"rule", "a batch at or above the greater of floor_ns and median_batches x its sub-window's median batch is left out of the mean and the quantiles and counted (curves.csv dist_preempted)",
+		"paired_means",
+		"timed_sub_window_ms", MESS_TAIL_SUB_MS,
+		"method", "each window alternates untimed (the unrolled chase) and timed sub-windows, U T U ... T U, the untimed half as long; mean_diff_pct is the median over the timed sub-windows of (timed mean a load - the mean of the two untimed beside it) / that, %");
+	free(v);
+	return j;
+}
+
 json_t *mess_tail_json(const struct mess_run *r)
 {
 	const struct mess_tail *t = &r->tail;
@@ -245,7 +301,7 @@ json_t *mess_tail_json(const struct mess_run *r)
 		"fixed_cost_ns_per_batch", mess_json_real(t->overhead_ticks * tick, 3),
 		"l1_chase_ns", mess_json_real(t->l1_ns, 3),
 		"l1_chain_lines", (int)t->l1_lines,
-		"fixed_cost_method", "the timed chase's mean ticks a batch on an L1-resident chain, less loads_per_batch x the untimed chase's latency on the same chain (medians of 7); subtracted from every batch before dividing by loads_per_batch",
+		"fixed_cost_method", "the run's first: the timed chase's mean ticks a batch on an L1-resident chain, less loads_per_batch x the untimed chase's latency on the same chain (medians of 7); each window subtracts its own (windows_check.fixed_costs) from every batch before dividing by loads_per_batch",
 		"window_ms", t->window_ms,
 		"unloaded",
 		"p50_ns", mess_json_real(t->idle.p50, 2),
@@ -277,6 +333,16 @@ json_t *mess_tail_json(const struct mess_run *r)
 		"sub_bins_per_octave", (int)MESS_HIST_SUB,
 		"bins", (int)MESS_HIST_NBINS,
 		"quantile", "the midpoint of the bin holding the ceil(q x batches)-th batch (within 1/64 of it), the fixed cost off, over loads_per_batch");
+	if (j) {
+		json_t *u = json_object_get(j, "unloaded");
+
+		json_object_set_new(j, "windows_check", windows_json(t));
+		/* the paired difference, its cost and its cut (tail.h) */
+		json_object_set_new(u, "cost_ns", mess_json_real(t->idle_cost_ns, 3));
+		json_object_set_new(u, "preempted", json_integer((json_int_t)t->idle_preempted));
+		json_object_set_new(u, "pairs", json_integer((json_int_t)t->idle_pairs));
+		json_object_set_new(u, "kept_disturbed", json_boolean(t->idle_why != 0));
+	}
 	return j;
 }
 
@@ -299,13 +365,20 @@ void mess_tail_md(FILE *f, const struct mess_run *r)
 		t->n == 1 ? "" : "s",
 		t->n > 1 ? " (the timer is too coarse for one)" : "",
 		t->overhead_ticks * tick);
-	char b[5][32];
+	char b[6][32];
 
-	fprintf(f, "Unloaded: p50 %s, p90 %s, p99 %s, p99.9 %s, max %s ns; mean %.1f ns against the unrolled chase's %.1f ns (%+.1f %%).\n",
+	fprintf(f, "Unloaded: p50 %s, p90 %s, p99 %s, p99.9 %s, max %s ns; mean %.1f ns, %s %% from the unrolled chase in the untimed sub-windows beside the timed ones (the median of %zu pairs; the unrolled chase measured before it: %.1f ns); fixed cost %.1f ns a batch, measured beside the window; %" PRIu64 " batches left out as preemptions.\n",
 		fig(b[0], 32, t->idle.p50, 1), fig(b[1], 32, t->idle.p90, 1),
 		fig(b[2], 32, t->idle.p99, 1), fig(b[3], 32, t->idle.p999, 1),
-		fig(b[4], 32, t->idle.max, 1), t->idle.mean, t->idle_chase_ns,
-		t->idle_diff_pct);
+		fig(b[4], 32, t->idle.max, 1), t->idle.mean,
+		fig(b[5], 32, t->idle_diff_pct, 1), t->idle_pairs, t->idle_chase_ns,
+		t->idle_cost_ns, t->idle_preempted);
+	if (t->idle_why & ~MESS_TAIL_DIST_LOST)
+		fprintf(f, "The unloaded window was disturbed in all %u attempts (%s%s%s): its figures may mix two states of the host.\n",
+			t->idle_attempts,
+			t->idle_why & MESS_TAIL_DIST_COSTS ? "fixed costs before and after differ; " : "",
+			t->idle_why & MESS_TAIL_DIST_MOVED ? "fixed cost moved from the run's; " : "",
+			t->idle_why & MESS_TAIL_DIST_PREEMPTED ? "preemptions" : "");
 	if (t->idle_lost_pct > MESS_LOST_MAX_PCT)
 		fprintf(f, "The unloaded window was disturbed in all %u attempts (the chase thread lost %.1f %% of the kept one): its mean and maximum are not the memory's.\n",
 			t->idle_attempts, t->idle_lost_pct);

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+/* The distribution window's arithmetic with known answers (issue 32
+ * items 1-3): the window's cost from the two beside it and when it is
+ * disturbed, the preemption cut, and the paired difference. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "curves/tail.h"
+#include "mess/hist.h"
+#include "near.h"
+
+/* The mean of the two; disturbed only by the rules of tail.h. */
+static void test_cost_window(void **state)
+{
+	double c;
+
+	(void)state;
+	/* quiet: 0.6 ns apart, 0.3 ns from the run's median */
+	assert_int_equal(mess_tail_cost_check(27.0, 27.6, 27.0, &c), 0);
+	assert_near(c, 27.3, 1e-12);
+	/* the state flipped inside the window: 1.5 ns apart */
+	assert_int_equal(mess_tail_cost_check(27.0, 28.5, 27.0, &c),
+			 MESS_TAIL_DIST_COSTS);
+	assert_near(c, 27.75, 1e-12);
+	/* the whole window in the slow state (issue 32: 33-42 ns against
+	 * 27): 6.2 ns from the median, over its 10 % */
+	assert_int_equal(mess_tail_cost_check(33.0, 33.4, 27.0, &c),
+			 MESS_TAIL_DIST_MOVED);
+	assert_near(c, 33.2, 1e-12);
+	/* both */
+	assert_int_equal(mess_tail_cost_check(27.0, 40.0, 27.0, &c),
+			 MESS_TAIL_DIST_COSTS | MESS_TAIL_DIST_MOVED);
+	/* 10 % of a 27 ns median is 2.7 ns: 2.5 ns away is kept */
+	assert_int_equal(mess_tail_cost_check(29.5, 29.5, 27.0, &c), 0);
+	/* a tiny cost (a fine timer): the bound is at least 1 ns */
+	assert_int_equal(mess_tail_cost_check(3.8, 3.8, 3.0, &c), 0);
+	assert_int_equal(mess_tail_cost_check(4.2, 4.2, 3.0, &c),
+			 MESS_TAIL_DIST_MOVED);
+	/* no median yet: only the pair */
+	assert_int_equal(mess_tail_cost_check(50.0, 50.5, NAN, &c), 0);
+	/* a cost that is no number is no cost */
+	assert_int_equal(mess_tail_cost_check(NAN, 27.0, 27.0, &c),
+			 MESS_TAIL_DIST_COSTS);
+}
+
+static struct mess_hist *new_hist(void)
+{
+	struct mess_hist *h = calloc(1, sizeof(*h));
+
+	assert_non_null(h);
+	return h;
+}
+
+static void record_n(struct mess_hist *h, uint64_t v, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		mess_hist_record(h, v);
+}
+
+/*
+ * 10000 batches of 300 ticks, 10 slow ones of 1500 (kept: a load's tail)
+ * and 3 preemptions of 99328 ticks (a bin's midpoint, [98304, 100352), so
+ * the estimate of their part of the sum is exact).  At 0.5 ns a tick the
+ * cut is the 20 µs floor, 40000 ticks (100 x the median, 30000, is less).
+ */
+static void test_preemption_cut(void **state)
+{
+	struct mess_hist *h = new_hist(), *kept = new_hist();
+	struct mess_hist_summary s;
+	double cut, cut_sum = 0;
+
+	(void)state;
+	record_n(h, 300, 10000);
+	record_n(h, 1500, 10);
+	record_n(h, 99328, 3);
+	cut = mess_tail_cut_ticks(h, 0.5);
+	assert_near(cut, 40000, 0);
+	assert_int_equal(mess_tail_cut(kept, h, cut, &cut_sum), 3);
+	assert_near(cut_sum, 3 * 99328.0, 0);
+	mess_hist_summarise(kept, &s);
+	assert_int_equal(s.n, 10010);
+	/* the mean without them: (10000 x 300 + 10 x 1500) / 10010 */
+	assert_near(s.mean, 3015000.0 / 10010, 1e-9);
+	/* with them it would be 10 % higher: 3 batches in 10013 */
+	assert_true(mess_hist_mean(h) > 1.09 * s.mean);
+	/* the quantiles without them: 300's bin [296, 304), 1500's
+	 * [1472, 1504) the maximum */
+	assert_near(s.p50, 300, 0);
+	assert_near(s.p999, 300, 0);
+	assert_near(s.max, 1488, 0);
+	/* a second sub-window adds to the same kept histogram */
+	assert_int_equal(mess_tail_cut(kept, h, cut, NULL), 3);
+	assert_int_equal(mess_hist_count(kept), 20020);
+	assert_near(mess_hist_mean(kept), 3015000.0 / 10010, 1e-9);
+
+	/* A slow memory or many loads a batch: the median's 100x rules.
+	 * Median 1000 ticks: cut at 100000, so the 99328 batches stay. */
+	memset(h, 0, sizeof(*h));
+	memset(kept, 0, sizeof(*kept));
+	record_n(h, 1000, 1000);
+	record_n(h, 99328, 3);
+	cut = mess_tail_cut_ticks(h, 0.5);
+	assert_near(cut, 100 * 1000, 32);	/* the median's bin midpoint */
+	assert_int_equal(mess_tail_cut(kept, h, cut, NULL), 0);
+	assert_int_equal(kept->sum, h->sum);
+	/* an empty sub-window: the floor */
+	memset(h, 0, sizeof(*h));
+	assert_near(mess_tail_cut_ticks(h, 1.0), 20000, 0);
+	free(h);
+	free(kept);
+}
+
+/* Each timed sub-window against the mean of the untimed two beside it;
+ * the median of the pairs. */
+static void test_paired_diff(void **state)
+{
+	const double u[] = { 100, 100, 100, 100, 100 };
+	const double t[] = { 102, 103, NAN, 110 };
+	/* a drift the pairs cancel: 1 ns a sub-window */
+	const double ud[] = { 100, 102, 104, 106 };
+	const double td[] = { 101, 103, 105 };
+	/* a preemption nothing saw in one untimed sub-window: two pairs of
+	 * five, -23 %, and the median ignores them */
+	const double up[] = { 100, 100, 160, 100, 100, 100 };
+	const double tp[] = { 101, 101, 101, 101, 101 };
+	const double none[] = { NAN, NAN };
+
+	(void)state;
+	/* +2, +3 and +10 %: NAN is no pair */
+	assert_near(mess_tail_paired_diff(t, u, 4), 3, 1e-12);
+	assert_near(mess_tail_paired_diff(td, ud, 3), 0, 1e-12);
+	assert_near(mess_tail_paired_diff(tp, up, 5), 1, 1e-12);
+	/* an even count: the mean of the middle two */
+	assert_near(mess_tail_paired_diff(t, u, 2), 2.5, 1e-12);
+	assert_true(isnan(mess_tail_paired_diff(none, u, 2)));
+	assert_true(isnan(mess_tail_paired_diff(t, u, 0)));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cost_window),
+		cmocka_unit_test(test_preemption_cut),
+		cmocka_unit_test(test_paired_diff),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
