@@ -25,6 +25,8 @@ const struct mess_qrule_def mess_qrules[MESS_QR_N] = {
 		"a higher latency than a point under more pressure, beyond both points' spread" },
 	[MESS_QR_BELOW_UNLOADED] = { "below_unloaded",
 		"a latency below the unloaded chase's by more than both spreads" },
+	[MESS_QR_DIST_DISAGREES] = { "dist_disagrees",
+		"its latency distribution disagrees with its mean: a p99 below the mean, or the distribution window's mean more than 3 % from it" },
 };
 
 const char *mess_qflags_str(uint32_t flags, char *buf, size_t len)
@@ -70,7 +72,31 @@ size_t mess_curve_flagged(const struct mess_curve *c)
 	size_t n = 0;
 
 	for (size_t i = 0; i < c->n; i++)
-		n += c->pts[i].flags != 0;
+		n += (c->pts[i].flags & ~MESS_QF_TAIL) != 0;
+	return n;
+}
+
+int mess_point_dist_disagrees(const struct mess_point *p)
+{
+	/* NAN compares false both ways: a point without them agrees. */
+	return p->lat_p99_ns < p->lat_ns ||
+	       fabs(p->dist_mean_diff_pct) > MESS_Q_DIST_DIFF_PCT;
+}
+
+size_t mess_family_dist_flag(struct mess_family *f)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < f->n; i++)
+		for (size_t j = 0; j < f->curves[i].n; j++) {
+			struct mess_point *p = &f->curves[i].pts[j];
+
+			p->flags &= ~MESS_QF(MESS_QR_DIST_DISAGREES);
+			if (mess_point_dist_disagrees(p)) {
+				p->flags |= MESS_QF(MESS_QR_DIST_DISAGREES);
+				n++;
+			}
+		}
 	return n;
 }
 
@@ -272,7 +298,7 @@ void mess_quality_family(const struct mess_family *f,
 		char names[160];
 
 		for (size_t j = 0; j < c->n; j++)
-			any |= c->pts[j].flags;
+			any |= c->pts[j].flags & ~MESS_QF_TAIL;
 		mix[i] = !nf ? MESS_PASS :
 			 (double)nf > MESS_Q_MIX_FLAGGED_INVALID * (double)nu ?
 			 MESS_INVALID : MESS_WARN;

@@ -6,6 +6,8 @@
 #  - PROFET's curves.json (cycles at --ghz) read back through our reader
 #    and compared with the ns the mess format holds;
 #  - the CSV in the Mess-Results layout read back as a set;
+#  - a --stat quantile family with a point whose tail disagrees with its
+#    mean (dist_disagrees) refused without --force, by export and compare;
 #  - the run's verdict: INVALID refused without --force (nothing written),
 #    exported with it and said in info.txt; WARN said; none and pending
 #    exported as before, said in one line.
@@ -95,9 +97,66 @@ check "--stat p99: the reloaded set is not saturated at every measured point" \
 		cat "$tmp/run-p99-mess/$f"; done | awk -v u="$u" "\$1 > 0 { n++; if (\$2 >= 2 * u) s++ } END { exit !(n > 0 && s < n) }"'
 # mess compare --stat p99 reads the same tails, against the unloaded
 # distribution's own p99 (meta.json), not the mean's.
-"$mess" compare "$tmp/run" "$tmp/run" --stat p99 --no-plots --out "$tmp/cmp-p99" >/dev/null 2>&1
+# --force: a point of a quick run on a busy machine may well be flagged
+# dist_disagrees (tested below).
+"$mess" compare "$tmp/run" "$tmp/run" --stat p99 --no-plots --out "$tmp/cmp-p99" --force >/dev/null 2>&1
 check "compare --stat p99: the unloaded figure is the run's unloaded p99" \
 	'[ "$(jq ".sets[0].unloaded_ns" "$tmp/cmp-p99/compare.json")" = "$(jq ".distribution.unloaded.p99_ns * 10 | round / 10" "$tmp/run/meta.json")" ]'
+
+# ---- tails that disagree with their means (issue 32 item 6) ----
+# Two copies of the run judged PASS: in "agree" every point's mean is its
+# p50 and its paired difference 0 (no point flagged dist_disagrees, any
+# machine); in "disagree" one point's mean is above its p99 as well.  The
+# columns by their header names: a valid curves.csv either way.
+tails_run() {
+	rm -rf "$tmp/$1" && mkdir "$tmp/$1" &&
+		jq '.quality = {verdict: "PASS", reasons: [], reasons_dropped: 0}' "$tmp/run/meta.json" >"$tmp/$1/meta.json" &&
+		awk -F, -v OFS=, -v bad=$2 '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+		$c["lat_p99_ns"] != "" {
+			$c["lat_ns"] = $c["lat_p50_ns"]; $c["dist_mean_diff_pct"] = "0.000"
+			gsub(/;?dist_disagrees/, "", $c["flags"]); sub(/^;/, "", $c["flags"])
+			if (bad && !done++) $c["lat_ns"] = sprintf("%.4f", $c["lat_p99_ns"] + 10)
+		}
+		{ print }' "$tmp/run/curves.csv" >"$tmp/$1/curves.csv"
+}
+tails_run agree 0
+tails_run disagree 1
+check "the disagreeing copy has exactly one point with its p99 below its mean" \
+	'[ "$(awk -F, "NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \$c[\"lat_p99_ns\"] != \"\" && \$c[\"lat_p99_ns\"] < \$c[\"lat_ns\"]" "$tmp/disagree/curves.csv" | wc -l)" -eq 1 ]'
+"$mess" export "$tmp/agree" --stat p99 --out "$tmp/agree-x" 2>"$tmp/agree.err"
+rc=$?
+check "export --stat p99, no point disagreeing: exported (exit $rc), nothing said of it" \
+	'[ $rc -eq 0 ] && [ -s "$tmp/agree-x/info.txt" ] && ! grep -q dist_disagrees "$tmp/agree.err" "$tmp/agree-x/info.txt"'
+for s in p99 p50; do
+	"$mess" export "$tmp/disagree" --stat $s --out "$tmp/dis-$s" 2>"$tmp/dis-$s.err"
+	rc=$?
+	check "export --stat $s, one point disagreeing: refused, exit 1 ($rc), nothing written" \
+		'[ $rc -eq 1 ] && [ ! -e "$tmp/dis-$s" ]'
+	check "export --stat $s refused in one line naming the set, the count and --force" \
+		'[ $(wc -l <"$tmp/dis-$s.err") -eq 1 ] && grep -q "^mess export: $tmp/disagree: --stat $s: 1 point flagged dist_disagrees (.*p99 below the mean.*); not exported: --force exports it anyway$" "$tmp/dis-$s.err"'
+done
+"$mess" export "$tmp/disagree" --stat p99 --out "$tmp/dis-f" --force 2>"$tmp/dis-f.err"
+rc=$?
+check "export --stat p99 --force: exported (exit $rc), said on stderr and in info.txt" \
+	'[ $rc -eq 0 ] && [ -s "$tmp/dis-f/bwlat_100.txt" ] && grep -q "^mess export: warning: .*1 point flagged dist_disagrees.*--force" "$tmp/dis-f.err" && grep -q "^LATENCY_STAT_WARNING=exported with --force: 1 point flagged dist_disagrees" "$tmp/dis-f/info.txt"'
+"$mess" export "$tmp/disagree" --out "$tmp/dis-mean" 2>"$tmp/dis-mean.err"
+rc=$?
+check "export of the mean family: not refused for it (exit $rc)" \
+	'[ $rc -eq 0 ] && [ -s "$tmp/dis-mean/info.txt" ] && ! grep -q dist_disagrees "$tmp/dis-mean.err"'
+"$mess" compare "$tmp/agree" "$tmp/disagree" --stat p99 --no-plots --out "$tmp/cmp-dis" >/dev/null 2>"$tmp/cmp-dis.err"
+rc=$?
+check "compare --stat p99 with a disagreeing point: refused, exit 1 ($rc), one line naming the set, the count and --force, nothing written" \
+	'[ $rc -eq 1 ] && [ ! -e "$tmp/cmp-dis" ] && [ $(wc -l <"$tmp/cmp-dis.err") -eq 1 ] &&
+	 grep -q "^mess compare: $tmp/disagree/curves.csv: --stat p99: 1 point flagged dist_disagrees (.*); not compared: --force compares it anyway$" "$tmp/cmp-dis.err"'
+"$mess" compare "$tmp/agree" "$tmp/disagree" --stat p99 --no-plots --out "$tmp/cmp-dis-f" --force >/dev/null 2>"$tmp/cmp-dis-f.err"
+rc=$?
+check "compare --stat p99 --force: compared (exit $rc), with a warning" \
+	'[ $rc -eq 0 ] && [ -s "$tmp/cmp-dis-f/compare.json" ] && grep -q "^mess compare: warning: $tmp/disagree/curves.csv: --stat p99: 1 point flagged dist_disagrees" "$tmp/cmp-dis-f.err"'
+"$mess" compare "$tmp/agree" "$tmp/disagree" --no-plots --out "$tmp/cmp-dis-mean" >/dev/null 2>"$tmp/cmp-dis-mean.err"
+rc=$?
+check "compare of the mean families: not refused for it (exit $rc)" \
+	'[ $rc -eq 0 ] && ! grep -q dist_disagrees "$tmp/cmp-dis-mean.err"'
 
 # ---- the run's verdict (meta.json quality) ----
 # A copy of the run whose meta.json says VERDICT ($2: a jq filter on .quality).

@@ -28,7 +28,7 @@ check_run_dir() {
 	check "every row: disturbed >= disturbed_kept >= 0, lost_pct and invol_switches measured, 0 < ghz_min <= ghz_max" \
 		'awk -F, "NR>1 && !(\$16!=\"\" && \$16>=\$17 && \$17>=0 && \$18!=\"\" && \$20!=\"\" && \$22>0 && \$22<=\$23) {exit 1}" "$d/curves.csv"'
 	check "every row: flags are rule names" \
-		'awk -F, "NR>1 && \$25!=\"\" && \$25 !~ /^((disturbed|spread|unsteady|non_monotone|stall|below_unloaded);?)+\$/ {exit 1}" "$d/curves.csv"'
+		'awk -F, "NR>1 && \$25!=\"\" && \$25 !~ /^((disturbed|spread|unsteady|non_monotone|stall|below_unloaded|dist_disagrees);?)+\$/ {exit 1}" "$d/curves.csv"'
 	# The distribution (issue 25): every row's quantiles in order where
 	# measured, the histogram's rows, meta.json's timer and fixed cost.
 	check "every row: p50 <= p90 <= p99 <= p99.9 <= max where measured" \

@@ -18,6 +18,7 @@
 #include "core/outdir.h"
 #include "core/rundir.h"
 #include "mess/load.h"
+#include "mess/quality.h"
 
 #define META_SCHEMA 1
 
@@ -28,6 +29,7 @@ struct compare_opts {
 	double ghz;
 	int no_plots;
 	int json;
+	int force;
 	int help;
 };
 
@@ -47,6 +49,8 @@ static const struct mess_opt opts[] = {
 	  "do not run gnuplot" },
 	{ "json", MESS_OPT_FLAG, F(json), 0, 0, 0, NULL,
 	  "when done, print compare.json on stdout instead of the directory's name" },
+	{ "force", MESS_OPT_FLAG, F(force), 0, 0, 0, NULL,
+	  "compare a --stat quantile family with points whose distribution disagrees with their mean (flagged dist_disagrees)" },
 	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
 };
 
@@ -77,7 +81,10 @@ void mess_compare_usage(FILE *f)
 		"\nFiles: compare.json, compare.md, meta.json, plots/compare.png and\n"
 		"plots/compare-ratio.png (see results/README.md).  Warnings and verdicts also\n"
 		"go to stderr; the directory is printed on stdout.\n"
-		"Exit status: 0 ok, 1 bad usage or a set that cannot be read, 2 failure.\n");
+		"A --stat quantile family with points whose distribution disagrees with\n"
+		"their mean (flagged dist_disagrees) is not compared without --force.\n"
+		"Exit status: 0 ok, 1 bad usage, a set that cannot be read or dist_disagrees\n"
+		"points without --force, 2 failure.\n");
 }
 
 #define APP_ALLOWED "R:BW, R the read share 0..100 % and BW the bandwidth in GB/s > 0 (e.g. 70:150; repeat --app or separate with commas), each once"
@@ -211,8 +218,9 @@ struct loaded {
 };
 
 static int load(struct loaded *l, char **pos, int npos, double ghz,
-		const char *stat)
+		const char *stat, int force)
 {
+	const char *what = mess_qrules[MESS_QR_DIST_DISAGREES].what;
 	char err[1024];
 
 	for (int i = 0; i < npos; i++) {
@@ -226,12 +234,25 @@ static int load(struct loaded *l, char **pos, int npos, double ghz,
 			fprintf(stderr, "mess compare: %s\n", err[0] ? err : strerror(-rc));
 			return rc == -ENOMEM ? rc : -EINVAL;
 		}
+		/* Judged on the mean, which a quantile family no longer has:
+		 * tails that disagree with it are refused, as export does. */
+		size_t ndd = mess_family_dist_flag(&l->fam[i]);
+
 		/* Tails compared: every point at that quantile, against
 		 * the unloaded latency at the same quantile. */
 		if (mess_set_at_stat(&l->fam[i], &l->info[i], stat)) {
 			fprintf(stderr, "mess compare: %s: --stat %s: no point has that figure; allowed: a run with a latency distribution (curves.csv schema 4)\n",
 				l->info[i].path, stat);
 			return -EINVAL;
+		}
+		if (ndd && strcmp(stat, "mean")) {
+			fprintf(stderr, "mess compare: %s%s: --stat %s: %zu point%s flagged dist_disagrees (%s); %s\n",
+				force ? "warning: " : "", l->info[i].path, stat,
+				ndd, ndd == 1 ? "" : "s", what, force ?
+				"compared because of --force" :
+				"not compared: --force compares it anyway");
+			if (!force)
+				return -EINVAL;
 		}
 		/* Refused here, before anything is written. */
 		if (!usable(&l->fam[i])) {
@@ -337,7 +358,7 @@ int mess_compare_main(int argc, char **argv)
 		return -EEXIST;
 	}
 	memset(&l, 0, sizeof(l));
-	rc = load(&l, pos, npos, o.ghz, o.stat);
+	rc = load(&l, pos, npos, o.ghz, o.stat, o.force);
 	if (!rc) {
 		/* Only once the sets are read (bad input leaves the old one)
 		 * and the directory is ours: an earlier comparison there is

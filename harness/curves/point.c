@@ -452,7 +452,13 @@ int mess_measure_point(struct mess_run *r, const struct mess_gen_kernel *k,
 	p->flags = steady ? 0 : MESS_QF(MESS_QR_UNSTEADY);
 	measure_repeats(r, k, (unsigned)r->cfg.repeats, p);
 	/* After the mean windows, at the same load: they stay as they were. */
-	return mess_tail_point(r, p);
+	int err = mess_tail_point(r, p);
+
+	/* Its tail against its mean, said on its progress line and in its
+	 * row: both are measured now. */
+	if (mess_point_dist_disagrees(p))
+		p->flags |= MESS_QF(MESS_QR_DIST_DISAGREES);
+	return err;
 }
 
 /* One chase over the whole buffer (window 0) or TLB windows: its median

@@ -170,6 +170,30 @@ static void no_load(const struct mess_run *r, enum mess_level *lv,
 				 NO_LOAD_CHASE_X, most);
 }
 
+/*
+ * Points whose tail disagrees with their mean.  WARN, not INVALID, and
+ * no mix's status: the means and bandwidths, the curves themselves,
+ * stand; the quantile families built on those tails are what export and
+ * compare --stat refuse without --force.
+ */
+static void dist_disagrees(struct mess_run *r, struct mess_verdict *v)
+{
+	size_t n = mess_family_dist_flag(&r->fam), with = 0, below = 0;
+
+	if (!n)
+		return;
+	for (size_t i = 0; i < r->fam.n; i++)
+		for (size_t j = 0; j < r->fam.curves[i].n; j++) {
+			const struct mess_point *p = &r->fam.curves[i].pts[j];
+
+			with += isfinite(p->lat_p99_ns);
+			below += p->lat_p99_ns < p->lat_ns;
+		}
+	mess_verdict_add(v, MESS_WARN, "dist_disagrees",
+			 "%zu of %zu points' latency distributions disagree with their means (flagged dist_disagrees): %zu with a p99 below the mean, the others with the distribution window's mean more than %.0f %% from the point's; their means stand, but export and compare --stat p50..p99.9 refuse these quantile families without --force",
+			 n, with, below, MESS_Q_DIST_DIFF_PCT);
+}
+
 /* Why the worst disturbed window lost its time. */
 static const char *cause(const struct mess_run *r)
 {
@@ -207,6 +231,7 @@ void mess_run_verdict(struct mess_run *r)
 		mess_quality_curve(&r->fam.curves[i], r->unloaded_ns,
 				   r->unloaded_std_ns, &tol, NULL);
 	mess_quality_family(&r->fam, &q, v, lv);
+	dist_disagrees(r, v);
 	no_load(r, lv, v);
 	for (size_t i = 0; i < r->fam.n; i++)
 		if (r->fam.curves[i].store_pct <= MESS_GEN_OPS)

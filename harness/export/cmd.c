@@ -47,7 +47,7 @@ static const struct mess_opt opts[] = {
 	{ "ghz", MESS_OPT_DOUBLE, F(ghz), 0, 0.1, 10, "GHZ",
 	  "CPU frequency for cycles (profet; a cycle-based input): default the one the run recorded" },
 	{ "force", MESS_OPT_FLAG, F(force), 0, 0, 0, NULL,
-	  "export a run whose verdict is INVALID (info.txt SOURCE_VERDICT then says so), or in cycles at a measured clock that spread above 5 %" },
+	  "export a run whose verdict is INVALID (info.txt SOURCE_VERDICT then says so), in cycles at a measured clock that spread above 5 %, or a --stat quantile family with points flagged dist_disagrees" },
 	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
 };
 
@@ -71,14 +71,16 @@ void mess_export_usage(FILE *f)
 		"curve-sources.tsv says which, info.txt how the set was measured.\n"
 		"\nA run whose verdict (meta.json quality) is INVALID is not exported\n"
 		"without --force; a WARN run is, with a warning.  info.txt says the\n"
-		"verdict of every run exported (SOURCE_VERDICT).\n"
+		"verdict of every run exported (SOURCE_VERDICT).  A --stat quantile family\n"
+		"with points whose distribution disagrees with their mean (flagged\n"
+		"dist_disagrees) is not exported without --force either.\n"
 		"\nExamples:\n"
 		"  mess export results/node1 --format mess --out sim/node1      for the Mess simulator\n"
 		"  mess export results/node1 --format profet --out profet/node1 cycles at the run's clock\n"
 		"  mess export ref/MN5-HBM-XeonMax9480-HBM2 --format profet --ghz 2.0 --out hbm\n"
 		"  mess export results/node1 --stat p99 --out sim/node1-p99     the p99 family\n"
-		"Exit status: 0 ok, 1 bad usage, unreadable input or an INVALID run without\n"
-		"--force, 2 failure.\n");
+		"Exit status: 0 ok, 1 bad usage, unreadable input, or an INVALID run or\n"
+		"dist_disagrees points without --force, 2 failure.\n");
 }
 
 /*
@@ -183,6 +185,32 @@ static int verdict(const char *run, const struct mess_set_info *info, int force,
 }
 
 /*
+ * A quantile family (--stat p50..p99.9) whose points' tails disagree with
+ * their means (n of them flagged dist_disagrees): refused without --force,
+ * as an INVALID run is; with it, said, and info.txt's LATENCY_STAT says
+ * so.  The mean family is not refused for it.  0 or -EINVAL.
+ */
+static int dist_ok(const char *run, size_t n, const struct export_opts *o,
+		   char *kv, size_t kvlen)
+{
+	const char *what = mess_qrules[MESS_QR_DIST_DISAGREES].what;
+
+	if (!n || !strcmp(o->stat, "mean"))
+		return 0;
+	if (!o->force) {
+		fprintf(stderr, "mess export: %s: --stat %s: %zu point%s flagged dist_disagrees (%s); not exported: --force exports it anyway\n",
+			run, o->stat, n, n == 1 ? "" : "s", what);
+		return -EINVAL;
+	}
+	fprintf(stderr, "mess export: warning: %s: --stat %s: %zu point%s flagged dist_disagrees (%s); exported because of --force (info.txt LATENCY_STAT says so)\n",
+		run, o->stat, n, n == 1 ? "" : "s", what);
+	mess_export_kv(kv, kvlen, "LATENCY_STAT_WARNING",
+		       "exported with --force: %zu point%s flagged dist_disagrees (%s)",
+		       n, n == 1 ? "" : "s", what);
+	return 0;
+}
+
+/*
  * A cycle-based export converts every latency with one clock: a measured
  * clock that spread more than the run rules allow (a run under contention
  * once measured 0.827 GHz, 60 %, on a 3.2 GHz core) would scale them all
@@ -273,6 +301,7 @@ int mess_export_main(int argc, char **argv)
 	struct mess_export_tally t;
 	struct mess_model *m = NULL;
 	char err[1024], tool[200], llc[PATH_MAX + 128], gsrc[128], *run[1];
+	size_t ndd = 0;
 	int n, rc;
 
 	if (mess_opts_parse_pos(opts, NOPTS, &o, argc, argv, run, 1, &n, err,
@@ -308,6 +337,9 @@ int mess_export_main(int argc, char **argv)
 	rc = mess_set_load(run[0], o.ghz, &fam, &info, err, sizeof(err));
 	if (info.warning[0])
 		fprintf(stderr, "mess export: warning: %s\n", info.warning);
+	/* Judged on its mean, which a quantile family no longer has. */
+	if (!rc)
+		ndd = mess_family_dist_flag(&fam);
 	/* A tail family: each point at that quantile of its distribution,
 	 * and the unloaded latency at it (compare reads it so). */
 	if (!rc && mess_set_at_stat(&fam, &info, o.stat)) {
@@ -348,7 +380,9 @@ int mess_export_main(int argc, char **argv)
 			gsrc : "nominal, from the set's metadata",
 	};
 	/* Before anything is written. */
-	rc = verdict(run[0], &info, o.force, &in);
+	rc = dist_ok(run[0], ndd, &o, llc, sizeof(llc));
+	if (!rc)
+		rc = verdict(run[0], &info, o.force, &in);
 	if (!rc && fmt->needs_ghz)
 		rc = clock_ok(run[0], &info, &o, &in);
 	err[0] = '\0';

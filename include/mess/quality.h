@@ -30,6 +30,8 @@ enum mess_qrule {
 				 * pressure, below the curve's maximum */
 	MESS_QR_STALL,		/* slower than a point under more pressure */
 	MESS_QR_BELOW_UNLOADED,	/* faster than the unloaded chase */
+	MESS_QR_DIST_DISAGREES,	/* its latency distribution disagrees with
+				 * its mean (mess_point_dist_disagrees) */
 	MESS_QR_N
 };
 
@@ -38,6 +40,10 @@ enum mess_qrule {
 #define MESS_QF_CURVE_RULES (MESS_QF(MESS_QR_NON_MONOTONE) | \
 			     MESS_QF(MESS_QR_STALL) | \
 			     MESS_QF(MESS_QR_BELOW_UNLOADED))
+/* The flags about a point's tail alone: its mean and bandwidth stand, so
+ * they count against no mix (mess_curve_flagged); the quantile families
+ * (export and compare --stat) are refused on them instead. */
+#define MESS_QF_TAIL MESS_QF(MESS_QR_DIST_DISAGREES)
 
 struct mess_qrule_def {
 	const char *name;	/* as written in curves.csv `flags` */
@@ -85,8 +91,24 @@ size_t mess_quality_curve(struct mess_curve *c, double unloaded_ns,
  * not measured (NAN, <= 0) counting as none. */
 double mess_qcomb(double a, double b);
 
-/* Points of c carrying any flag. */
+/* Points of c carrying a flag against its curve (any but MESS_QF_TAIL). */
 size_t mess_curve_flagged(const struct mess_curve *c);
+
+/* How far the distribution window's mean may lie from the point's mean
+ * (dist_mean_diff_pct, %) before the two are taken to measure different
+ * things. */
+#define MESS_Q_DIST_DIFF_PCT 3.0
+/*
+ * Whether p's latency distribution disagrees with its mean: a p99 below
+ * the mean (lat_ns: then the mean rests on less than 1 % of the loads,
+ * such as preemptions, or the two were measured in different states of
+ * the machine), or a dist_mean_diff_pct beyond +-MESS_Q_DIST_DIFF_PCT.
+ * A point without those figures (NAN) does not.  1 or 0.
+ */
+int mess_point_dist_disagrees(const struct mess_point *p);
+/* dist_disagrees set or cleared on every point of f by that rule (before
+ * its latencies are read at another statistic): the points carrying it. */
+size_t mess_family_dist_flag(struct mess_family *f);
 
 /* ---- verdicts ---- */
 

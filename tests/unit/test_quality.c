@@ -346,6 +346,80 @@ static void verdict_mix_status(void **state)
 	mess_family_free(&f);
 }
 
+/* A point with a mean and, where given (not NAN), its p99 and paired
+ * difference. */
+static struct mess_point tail_pt(double mean, double p99, double diff)
+{
+	struct mess_point p = MESS_POINT_INIT;
+
+	p.nop = 1;
+	p.bw_gbs = 10;
+	p.lat_ns = mean;
+	p.lat_p50_ns = p.lat_p90_ns = isnan(p99) ? NAN : mean * 0.9;
+	p.lat_p99_ns = p99;
+	p.dist_mean_diff_pct = diff;
+	return p;
+}
+
+/* dist_disagrees: a p99 below the mean, or the paired difference beyond
+ * +-3 %; boundaries included on the agreeing side, unknowns agree. */
+static void dist_disagrees_rule(void **state)
+{
+	static const struct { double mean, p99, diff; int want; } k[] = {
+		{ 100, 250, 0, 0 },		/* a loaded point: p99 2.5x */
+		{ 100, 100, 0, 0 },		/* p99 at the mean: not below */
+		{ 100, 99.99, 0, 1 },		/* p99 below the mean */
+		{ 499, 180, 0.5, 1 },		/* issue 32: preemptions in the mean */
+		{ 100, 250, 3.0, 0 },		/* at the bound */
+		{ 100, 250, -3.0, 0 },
+		{ 100, 250, 3.01, 1 },		/* beyond it, either way */
+		{ 100, 250, -3.01, 1 },
+		{ 100, 250, 17.0, 1 },
+		{ 100, NAN, NAN, 0 },		/* no distribution measured */
+		{ 100, NAN, 5.0, 1 },
+		{ 100, 90, NAN, 1 },
+		{ NAN, 250, 0, 0 },		/* no mean: nothing to disagree with */
+	};
+	struct mess_family f = { 0 };
+	struct mess_curve *c = mess_family_curve(&f, 0, 100);
+	struct mess_verdict v;
+	enum mess_level mix[1];
+	size_t want = 0;
+	char buf[160];
+	uint32_t fl;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		struct mess_point p = tail_pt(k[i].mean, k[i].p99, k[i].diff);
+
+		assert_int_equal(mess_point_dist_disagrees(&p), k[i].want);
+		/* A stale flag is cleared where the rule no longer holds;
+		 * the other flags are kept. */
+		p.flags = MESS_QF(MESS_QR_SPREAD) | (k[i].want ? 0 : MESS_QF_TAIL);
+		assert_int_equal(mess_curve_add(c, &p), 0);
+		want += (size_t)k[i].want;
+	}
+	assert_int_equal(mess_family_dist_flag(&f), want);
+	assert_int_equal(want, 7);
+	for (size_t i = 0; i < c->n; i++)
+		assert_int_equal(c->pts[i].flags, MESS_QF(MESS_QR_SPREAD) |
+				 (k[i].want ? MESS_QF_TAIL : 0));
+	/* Its name in curves.csv, and back. */
+	assert_string_equal(mess_qflags_str(MESS_QF(MESS_QR_SPREAD) | MESS_QF_TAIL,
+					    buf, sizeof(buf)), "spread;dist_disagrees");
+	assert_int_equal(mess_qflags_parse("dist_disagrees", &fl), 0);
+	assert_int_equal(fl, MESS_QF(MESS_QR_DIST_DISAGREES));
+	/* About the tail alone: no mix is judged on it. */
+	for (size_t i = 0; i < c->n; i++)
+		c->pts[i].flags &= MESS_QF_TAIL;
+	assert_int_equal(mess_curve_flagged(c), 0);
+	mess_verdict_init(&v);
+	mess_quality_family(&f, &quiet, &v, mix);
+	assert_int_equal(mix[0], MESS_PASS);
+	assert_int_equal(v.n, 0);
+	mess_family_free(&f);
+}
+
 static void verdict_writers(void **state)
 {
 	struct mess_verdict v;
@@ -430,6 +504,7 @@ int main(void)
 		cmocka_unit_test(verdict_pass),
 		cmocka_unit_test(verdict_run_rules),
 		cmocka_unit_test(verdict_mix_status),
+		cmocka_unit_test(dist_disagrees_rule),
 		cmocka_unit_test(verdict_writers),
 		cmocka_unit_test(history),
 	};
