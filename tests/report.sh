@@ -150,9 +150,14 @@ rc=$?
 check "curves run exits 0" '[ $rc -eq 0 ]' || tail -5 "$out/run.err"
 check "the run says where its report is" 'grep -qF "open $run/report.html" "$out/run.err"'
 verdict=$(jq -r .quality.verdict "$run/meta.json" 2>/dev/null)
+# Fairness: the judged point's shares, or why there are none (one
+# generator core on a 2-core machine).
+fair="judged at"
+[ "$(jq .distribution.fairness.generator_cores "$run/meta.json" 2>/dev/null)" = 1 ] &&
+	fair="Not evaluable: one generator core"
 page_ok run "$run/report.html" "Verdict: $verdict" "Key figures" "unloaded latency" \
 	"How it was measured" "generator variant" "Counters" "--peak-gbs GBS" \
-	"66.7 % read" "$(uname -n)"
+	"66.7 % read" "$(uname -n)" "Fairness between the generator cores" "$fair"
 # summary.md, the one-page answer: the verdict, then where and how, the
 # caveat before the figures, the write-allocate note once, the figure.
 sm=$run/summary.md

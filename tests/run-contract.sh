@@ -39,6 +39,12 @@ check_run_dir() {
 		 awk -F, "NR>1 && !(NF==5 && \$5>0 && \$4>\$3) {exit 1}" "$d/latency_hist.csv"'
 	check "meta.json distribution: timer, rate source, resolution, batch, fixed cost, unloaded quantiles" \
 		'jq -e ".distribution.status == \"measured\" and (.distribution.timer | length > 0) and .distribution.timer_hz > 0 and (.distribution.timer_rate_source | length > 0) and .distribution.resolution_ns > 0 and .distribution.loads_per_batch >= 1 and (.distribution.fixed_cost_ns_per_batch | type == \"number\") and (.distribution.unloaded.p50_ns == null or .distribution.unloaded.p50_ns > 0) and .distribution.unloaded.batches > 0 and (.distribution.modes | type == \"array\") and (.distribution.fairness.mixes | length) == $nmix" "$d/meta.json" >/dev/null'
+	# Fairness (issue 32 item 7): which point each mix was judged at, and
+	# null, never false, where it cannot be judged (one generator core).
+	check "meta.json fairness: not_evaluable, a judged point and a verdict (true, false or null) per mix" \
+		'jq -e ".distribution.fairness | has(\"not_evaluable\") and all(.mixes[]; has(\"judged_point\") and (.unfair_under_saturation | . == null or type == \"boolean\")) and all(.mixes[].judged_point | select(. != null); .chosen == \"saturated\" or .chosen == \"heaviest\")" "$d/meta.json" >/dev/null'
+	check "meta.json fairness: under two generator cores, null everywhere and said why" \
+		'jq -e ".distribution.fairness | .generator_cores >= 2 or (.unfair_under_saturation == null and (.not_evaluable | length > 0) and all(.mixes[]; .unfair_under_saturation == null))" "$d/meta.json" >/dev/null'
 	check "meta.json quality: a verdict, its reasons, one status per mix" \
 		'jq -e "(.quality.verdict | test(\"^(PASS|WARN|INVALID)$\")) and (.quality.reasons | type == \"array\") and (.quality.mixes | length) == $nmix and all(.quality.mixes[]; .status | test(\"^(ok|warn|invalid)$\"))" "$d/meta.json" >/dev/null'
 	check "meta.json quality: PASS has no WARN or INVALID reason, else one names it" \

@@ -333,6 +333,75 @@ static void put_counters(FILE *f, const json_t *meta)
 	fputs("</section>\n", f);
 }
 
+/* A number of o's key in a cell: "unknown" for null or none. */
+static void num_cell(FILE *f, const json_t *o, const char *key, int decimals)
+{
+	const json_t *v = json_object_get(o, key);
+	char buf[64] = "unknown";
+
+	if (json_is_number(v))
+		snprintf(buf, sizeof(buf), "%.*f", decimals, json_number_value(v));
+	fputs("<td class=\"n\">", f);
+	mess_h_esc(f, buf);
+	fputs("</td>", f);
+}
+
+/*
+ * The generator cores' shares of the bandwidth per mix, at the point the
+ * fairness was judged at (meta.json distribution.fairness), or why it
+ * cannot be judged: one generator core has no share to compare, which
+ * must not read as "fair".
+ */
+static void put_fairness(FILE *f, const json_t *meta)
+{
+	const json_t *fa = json_object_get(json_object_get(meta, "distribution"), "fairness");
+	const json_t *gc = json_object_get(fa, "generator_cores"), *m;
+	const char *why = jstr(fa, "not_evaluable");
+	char min[32];
+	size_t i;
+
+	if (!json_is_object(fa))
+		return;
+	fputs("<section><h2>Fairness between the generator cores</h2>\n", f);
+	/* A run before not_evaluable was written: its core count says it. */
+	if (!why && json_is_integer(gc) && json_integer_value(gc) < 2)
+		why = "one generator core";
+	if (why) {
+		fputs("<p>Not evaluable: ", f);
+		mess_h_esc(f, why);
+		fputs(" (meta.json <code>distribution.fairness</code>).</p></section>\n", f);
+		return;
+	}
+	fputs("<table><tr><th>mix (stores %)</th><th>judged at</th><th>least share</th><th>median share</th><th>most share</th><th>Jain's index</th><th>unfair under saturation</th></tr>\n", f);
+	json_array_foreach(json_object_get(fa, "mixes"), i, m) {
+		const json_t *p = json_object_get(m, "judged_point");
+		const json_t *u = json_object_get(m, "unfair_under_saturation");
+		char at[128] = "no point";
+
+		if (json_is_object(p))
+			snprintf(at, sizeof(at), "%s point, nop %lld",
+				 jstr(p, "chosen") ? jstr(p, "chosen") : "unknown",
+				 (long long)json_integer_value(json_object_get(p, "nop")));
+		fputs("<tr>", f);
+		num_cell(f, m, "store_pct", 0);
+		fputs("<td>", f);
+		mess_h_esc(f, at);
+		fputs("</td>", f);
+		num_cell(f, p, "fair_min", 3);
+		num_cell(f, p, "fair_median", 3);
+		num_cell(f, p, "fair_max", 3);
+		num_cell(f, p, "fair_jain", 3);
+		fputs("<td>", f);
+		mess_h_esc(f, json_is_true(u) ? "yes" : json_is_false(u) ? "no" :
+			   "not evaluable");
+		fputs("</td></tr>\n", f);
+	}
+	snprintf(min, sizeof(min), "%.2f", json_number_value(json_object_get(fa, "jain_min")));
+	fputs("</table><p>Each generator core's bandwidth over the point's distribution window against the cores' mean (1: an equal share), at the saturated point with the least Jain's index or, where none saturated, the heaviest; unfair under a Jain's index of ", f);
+	mess_h_esc(f, min);
+	fputs(" (meta.json <code>distribution.fairness</code>).</p></section>\n", f);
+}
+
 /* A comparison's answer in one sentence (compare.md's), under the
  * verdict. */
 static void put_sentence(FILE *f, const char *dir)
@@ -421,6 +490,7 @@ static void put_page(FILE *f, const char *dir, const char *outdir,
 		put_summary_scalars(f, summary);
 	mess_h_absorb(f, dir);
 	put_figures(f, outdir);
+	put_fairness(f, meta);
 	put_counters(f, meta);
 	if (meta)
 		put_measured(f, meta);

@@ -142,22 +142,28 @@ int mess_tail_load_csv(struct mess_run *r)
 	return err;
 }
 
-/* Per mix: p99/p50 at the lightest and the heaviest load, and the least
- * Jain's index over the saturated points (latency >= 2x unloaded, the
- * summary's rule) or, where none saturated, the heaviest. */
+/* Per mix: p99/p50 at the lightest and the heaviest load, and the
+ * fairness at the judged point: the saturated point (latency >= 2x
+ * unloaded, the summary's rule) with the least Jain's index or, where none
+ * saturated, the heaviest.  unfair is 1 or 0, or -1 where it cannot be
+ * judged (fewer than two generator cores, or no fairness at that point):
+ * "not evaluable" must never read as "checked and fair". */
 struct mix_tail {
 	double idle_ratio, max_ratio, jain_sat;
+	const struct mess_point *judged;	/* NULL: no point */
+	int saturated;		/* judged among the saturated points */
 	int unfair;
 };
 
 static void mix_tail(const struct mess_run *r, const struct mess_curve *c,
 		     struct mix_tail *m)
 {
-	const struct mess_point *lo = NULL, *hi = NULL;
-	int sat = 0;
+	const struct mess_point *lo = NULL, *hi = NULL, *sat = NULL;
 
 	m->idle_ratio = m->max_ratio = m->jain_sat = NAN;
-	m->unfair = 0;
+	m->judged = NULL;
+	m->saturated = 0;
+	m->unfair = -1;
 	for (size_t i = 0; i < c->n; i++) {
 		const struct mess_point *p = &c->pts[i];
 
@@ -165,19 +171,51 @@ static void mix_tail(const struct mess_run *r, const struct mess_curve *c,
 			lo = p;
 		if (!hi || p->nop < hi->nop)
 			hi = p;
-		if (p->lat_ns >= 2 * r->unloaded_ns && isfinite(p->fair_jain)) {
-			sat = 1;
-			m->jain_sat = fmin(isnan(m->jain_sat) ? INFINITY : m->jain_sat,
-					   p->fair_jain);
-		}
+		if (!(p->lat_ns >= 2 * r->unloaded_ns))
+			continue;
+		/* The least index; without any, the heaviest saturated. */
+		if (!sat || (isfinite(p->fair_jain) ?
+			     !(p->fair_jain >= sat->fair_jain) :
+			     !isfinite(sat->fair_jain) && p->nop < sat->nop))
+			sat = p;
 	}
 	if (!lo)
 		return;
 	m->idle_ratio = lo->lat_p99_ns / lo->lat_p50_ns;
 	m->max_ratio = hi->lat_p99_ns / hi->lat_p50_ns;
-	if (!sat)
-		m->jain_sat = hi->fair_jain;
-	m->unfair = m->jain_sat < MESS_FAIR_JAIN_MIN;
+	m->saturated = sat != NULL;
+	m->judged = sat ? sat : hi;
+	m->jain_sat = m->judged->fair_jain;
+	if (r->ngen >= 2 && isfinite(m->jain_sat))
+		m->unfair = m->jain_sat < MESS_FAIR_JAIN_MIN;
+}
+
+/* Which point the fairness was judged at, and its shares. */
+static json_t *judged_json(const struct mix_tail *m)
+{
+	const struct mess_point *p = m->judged;
+
+	if (!p)
+		return json_null();
+	return mess_json_pack("{s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o}",
+		"chosen", m->saturated ? "saturated" : "heaviest",
+		"nop", (json_int_t)p->nop,
+		"bw_gbs", mess_json_real(p->bw_gbs, 3),
+		"lat_ns", mess_json_real(p->lat_ns, 2),
+		"fair_min", mess_json_real(p->fair_min, 4),
+		"fair_median", mess_json_real(p->fair_median, 4),
+		"fair_max", mess_json_real(p->fair_max, 4),
+		"fair_jain", mess_json_real(p->fair_jain, 4));
+}
+
+/* Why no mix's fairness can be judged at all; NULL when it can. */
+static const char *fair_not_evaluable(const struct mess_run *r)
+{
+	if (r->ngen == 1)
+		return "one generator core: no other core's share to compare";
+	if (r->ngen < 1)
+		return "no generator core";
+	return NULL;
 }
 
 /* A figure, or "unknown" (never "nan"). */
@@ -274,13 +312,15 @@ json_t *mess_tail_json(const struct mess_run *r)
 		struct mix_tail m;
 
 		mix_tail(r, &r->fam.curves[i], &m);
-		json_array_append_new(mixes, mess_json_pack("{s:i, s:o, s:o, s:o, s:b}",
+		json_array_append_new(mixes, mess_json_pack("{s:i, s:o, s:o, s:o, s:o, s:o}",
 			"store_pct", (int)r->fam.curves[i].store_pct,
 			"p99_over_p50_idle", mess_json_real(m.idle_ratio, 3),
 			"p99_over_p50_max_load", mess_json_real(m.max_ratio, 3),
 			"jain_saturated_min", mess_json_real(m.jain_sat, 4),
-			"unfair_under_saturation", m.unfair));
-		if (m.unfair)
+			"unfair_under_saturation", m.unfair < 0 ? json_null() :
+						   json_boolean(m.unfair),
+			"judged_point", judged_json(&m)));
+		if (m.unfair > 0)
 			json_array_append_new(unfair, json_integer(r->fam.curves[i].store_pct));
 	}
 	j = mess_json_pack("{s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:s, s:I, s:b, s:o, s:o, s:o, s:i, s:s,"
@@ -328,11 +368,20 @@ json_t *mess_tail_json(const struct mess_run *r)
 		"jain_min", MESS_FAIR_JAIN_MIN,
 		"mixes", mixes,
 		"unfair_under_saturation", unfair,
-		"rule", "a mix is flagged when Jain's index of the generator cores' bandwidth falls under jain_min at a saturated point (latency >= 2x unloaded; the heaviest point where none is); one generator core has nothing to compare (empty columns)",
+		"rule", "a mix is flagged when Jain's index of the generator cores' bandwidth falls under jain_min at its judged point (judged_point: the saturated point, latency >= 2x unloaded, with the least index, the heaviest saturated one where none has an index; the heaviest point where none saturated); unfair_under_saturation is null where it cannot be judged: one generator core has nothing to compare (empty columns; not_evaluable says so), or the judged point has no fairness",
 		"histogram",
 		"sub_bins_per_octave", (int)MESS_HIST_SUB,
 		"bins", (int)MESS_HIST_NBINS,
 		"quantile", "the midpoint of the bin holding the ceil(q x batches)-th batch (within 1/64 of it), the fixed cost off, over loads_per_batch");
+	if (j) {
+		json_t *fa = json_object_get(j, "fairness");
+		const char *why = fair_not_evaluable(r);
+
+		/* Not evaluable: null, never an empty list read as fair. */
+		json_object_set_new(fa, "not_evaluable", why ? json_string(why) : json_null());
+		if (why)
+			json_object_set_new(fa, "unfair_under_saturation", json_null());
+	}
 	if (j) {
 		json_t *u = json_object_get(j, "unloaded");
 
@@ -400,11 +449,13 @@ void mess_tail_md(FILE *f, const struct mess_run *r)
 		mix_tail(r, &r->fam.curves[i], &m);
 		fprintf(f, "| %u | %s | %s | ", r->fam.curves[i].store_pct,
 			fig(b[0], 32, m.idle_ratio, 2), fig(b[1], 32, m.max_ratio, 2));
-		if (isfinite(m.jain_sat))
-			fprintf(f, "%.3f%s |\n", m.jain_sat,
+		if (m.unfair >= 0)
+			fprintf(f, "%.3f (%s point)%s |\n", m.jain_sat,
+				m.saturated ? "saturated" : "heaviest",
 				m.unfair ? " **unfair under saturation**" : "");
 		else
-			fprintf(f, "unknown%s |\n", r->ngen < 2 ? " (one generator core)" : "");
+			fprintf(f, "not evaluable: %s |\n", fair_not_evaluable(r) ?
+				fair_not_evaluable(r) : "no fairness at the judged point");
 	}
 	if (r->point_ns_total > 0)
 		fprintf(f, "\nDistribution windows: %.2f s in all, %.1f %% of the points' time; once a run, %.2f s for the timer, the fixed cost and the unloaded distribution (plots/tails: meta.json `distribution.plot_s`).\n",
