@@ -178,7 +178,7 @@ static void no_load(const struct mess_run *r, enum mess_level *lv,
  */
 static void dist_disagrees(struct mess_run *r, struct mess_verdict *v)
 {
-	size_t n = mess_family_dist_flag(&r->fam), with = 0, below = 0;
+	size_t n = mess_family_dist_flag(&r->fam), with = 0, below = 0, off = 0;
 
 	if (!n)
 		return;
@@ -188,10 +188,12 @@ static void dist_disagrees(struct mess_run *r, struct mess_verdict *v)
 
 			with += isfinite(p->lat_p99_ns);
 			below += p->lat_p99_ns < p->lat_ns;
+			off += fabs(p->dist_mean_diff_pct) > MESS_Q_DIST_DIFF_PCT;
 		}
+	/* A point may break both: the two counts are each of all. */
 	mess_verdict_add(v, MESS_WARN, "dist_disagrees",
-			 "%zu of %zu points' latency distributions disagree with their means (flagged dist_disagrees): %zu with a p99 below the mean, the others with the distribution window's mean more than %.0f %% from the point's; their means stand, but export and compare --stat p50..p99.9 refuse these quantile families without --force",
-			 n, with, below, MESS_Q_DIST_DIFF_PCT);
+			 "%zu of %zu points' latency distributions disagree with their means (flagged dist_disagrees): %zu with a p99 below the mean, %zu with the distribution window's mean more than %.0f %% from the point's; their means stand, but export and compare --stat p50..p99.9 refuse these quantile families without --force",
+			 n, with, below, off, MESS_Q_DIST_DIFF_PCT);
 }
 
 /* Why the worst disturbed window lost its time. */
