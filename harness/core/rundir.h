@@ -42,6 +42,8 @@ struct mess_rundir {
 	/* mess_rundir_claim refused with -EEXIST, the lock held: the
 	 * directory holds a run of this very command (its marker). */
 	int holds_run;
+	/* mess_rundir_empty counts no *.log file (a new run's claim). */
+	int logs_allowed;
 	/* --json: the file mess_rundir_end prints on stdout when done
 	 * (summary.json), instead of the directory's name; NULL: the name. */
 	const char *stdout_file;

@@ -203,10 +203,15 @@ int mess_rundir_empty(struct mess_rundir *d, const char *opt)
 
 	if (!dd)
 		return why(d, -errno, "%s: %s: %s", opt, d->dir, strerror(errno));
-	while ((e = readdir(dd)))
+	while ((e = readdir(dd))) {
+		size_t n = strlen(e->d_name);
+
+		if (d->logs_allowed && n > 4 && !strcmp(e->d_name + n - 4, ".log"))
+			continue;
 		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
 		    !mess_rundir_aside_name(e->d_name) && !first[0])
 			snprintf(first, sizeof(first), "%s", e->d_name);
+	}
 	closedir(dd);
 	if (first[0]) {
 		char q[64];
