@@ -187,10 +187,7 @@ int mess_rundir_claim(struct mess_rundir *d, const char *cmd,
 	 * meta.json names (an export, a report's page) or into a user's
 	 * files: a new run's directory is new or empty, but for the logs a
 	 * batch script keeps beside it (tools/slurm: mess-fleet.log). */
-	d->logs_allowed = 1;
-	err = mess_rundir_empty(d, "--out");
-	d->logs_allowed = 0;
-	return err;
+	return mess_rundir_empty(d, "--out", 1);
 }
 
 int mess_rundir_start(struct mess_rundir *d, int argc, char **argv)

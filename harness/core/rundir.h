@@ -42,8 +42,6 @@ struct mess_rundir {
 	/* mess_rundir_claim refused with -EEXIST, the lock held: the
 	 * directory holds a run of this very command (its marker). */
 	int holds_run;
-	/* mess_rundir_empty counts no *.log file (a new run's claim). */
-	int logs_allowed;
 	/* --json: the file mess_rundir_end prints on stdout when done
 	 * (summary.json), instead of the directory's name; NULL: the name. */
 	const char *stdout_file;
@@ -101,8 +99,10 @@ int mess_rundir_lock(struct mess_rundir *d, const char *cmd, const char *opt,
  */
 int mess_rundir_lock_empty(struct mess_rundir *d, const char *cmd,
 			   const char *opt, const char *dir);
-/* The emptiness check of the above, for a directory already locked. */
-int mess_rundir_empty(struct mess_rundir *d, const char *opt);
+/* The emptiness check of the above, for a directory already locked;
+ * with logs, *.log files do not count (the logs a batch script keeps
+ * beside a new run). */
+int mess_rundir_empty(struct mess_rundir *d, const char *opt, int logs);
 /* name is what a directory's owner leaves beside its outputs (.lock, an
  * interrupted build's folder), which no emptiness check counts. */
 int mess_rundir_aside_name(const char *name);

@@ -195,7 +195,7 @@ static void remove_tree(const char *dir, int depth)
 	rmdir(dir);
 }
 
-int mess_rundir_empty(struct mess_rundir *d, const char *opt)
+int mess_rundir_empty(struct mess_rundir *d, const char *opt, int logs)
 {
 	char path[PATH_MAX + NAME_MAX + 2], first[NAME_MAX + 1] = "";
 	struct dirent *e;
@@ -206,7 +206,7 @@ int mess_rundir_empty(struct mess_rundir *d, const char *opt)
 	while ((e = readdir(dd))) {
 		size_t n = strlen(e->d_name);
 
-		if (d->logs_allowed && n > 4 && !strcmp(e->d_name + n - 4, ".log"))
+		if (logs && n > 4 && !strcmp(e->d_name + n - 4, ".log"))
 			continue;
 		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
 		    !mess_rundir_aside_name(e->d_name) && !first[0])
@@ -236,7 +236,7 @@ int mess_rundir_lock_empty(struct mess_rundir *d, const char *cmd,
 {
 	int err = mess_rundir_lock(d, cmd, opt, dir);
 
-	return err ? err : mess_rundir_empty(d, opt);
+	return err ? err : mess_rundir_empty(d, opt, 0);
 }
 
 int mess_rundir_aside(struct mess_rundir *d, char *tmp, size_t len)

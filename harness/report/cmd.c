@@ -190,24 +190,18 @@ static int out_name(const char *dir, const char *out, int several,
 		    const json_t *meta, char *outdir, size_t len,
 		    char taken[][NAME_MAX + 1], int *ntaken)
 {
-	char name[NAME_MAX + 1];
+	char base[NAME_MAX - 16], name[NAME_MAX + 1];
 	int ret;
 
-	snprintf(name, sizeof(name), "%s", base_name(dir));
-	for (char *s = name; *s; s++)
-		if (*s == '/')
-			*s = 0;
+	/* base_name keeps a trailing slash ("set/"): cut at it. */
+	snprintf(base, sizeof(base), "%.*s", (int)strcspn(base_name(dir), "/"),
+		 base_name(dir));
+	snprintf(name, sizeof(name), "%s", base);
 	if (several && out[0]) {
 		int k = 1;
 
 		for (int i = 0; i < *ntaken; i++)
 			if (!strcmp(taken[i], name)) {
-				char base[NAME_MAX - 16];
-
-				snprintf(base, sizeof(base), "%s", base_name(dir));
-				for (char *s = base; *s; s++)
-					if (*s == '/')
-						*s = 0;
 				snprintf(name, sizeof(name), "%s-%d", base, ++k);
 				i = -1;
 			}
