@@ -320,6 +320,7 @@ static int detect_file(struct mess_loadset *s, enum mess_set_kind *kind)
 		ret = mess_lines_next(&l, s->err, s->errlen);
 	/* The reader of the kind picked says what is wrong with it. */
 	*kind = ret > 0 && (!strcmp(l.line, MESS_CURVES_CSV_HEADER) ||
+			    !strcmp(l.line, MESS_CURVES_CSV_HEADER_V5) ||
 			    !strcmp(l.line, MESS_CURVES_CSV_HEADER_V4) ||
 			    !strcmp(l.line, MESS_CURVES_CSV_HEADER_V3) ||
 			    !strcmp(l.line, MESS_CURVES_CSV_HEADER_V2) ||

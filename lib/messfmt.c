@@ -306,7 +306,8 @@ int mess_reference_read(const char *csv_path, struct mess_family *f,
 #define CSV_NFIELDS_V2 14
 #define CSV_NFIELDS_V3 25
 #define CSV_NFIELDS_V4 35
-#define CSV_NFIELDS 37
+#define CSV_NFIELDS_V5 37
+#define CSV_NFIELDS 39
 
 int mess_curves_csv_write_header(FILE *fp)
 {
@@ -331,12 +332,13 @@ int mess_curves_csv_write_row(FILE *fp, const struct mess_point *p,
 	char rd[48], bw[48], rbw[48], wbw[48], lat[48], std[48];
 	char ard[48], awr[48], nw[48], rf[48];
 	char bsd[48], dis[48], dk[48], lost[48], st[48], ic[48], mig[48];
-	char glo[48], ghi[48], flags[160], tail[12][48];
-	const double tv[12] = { p->lat_p50_ns, p->lat_p90_ns, p->lat_p99_ns,
+	char glo[48], ghi[48], flags[160], tail[14][48];
+	const double tv[14] = { p->lat_p50_ns, p->lat_p90_ns, p->lat_p99_ns,
 				p->lat_p999_ns, p->lat_max_ns,
 				p->dist_mean_diff_pct, p->fair_min,
 				p->fair_median, p->fair_max, p->fair_jain,
-				p->dist_cost_ns, p->dist_preempted };
+				p->dist_cost_ns, p->dist_preempted,
+				p->dist_l2_share_pct, p->dist_l2_ns };
 
 	if (!bw_source)
 		bw_source = "";
@@ -345,7 +347,7 @@ int mess_curves_csv_write_row(FILE *fp, const struct mess_point *p,
 	/* GB/s to 1 kB/s and ns to 0.1 ps: beyond any measurement noise. */
 	fprintf(fp, "%u,%s,%llu,%s,%s,%s,%s,%s,%u,%s,%s,%s,%s,%s,"
 		"%s,%s,%s,%s,%s,%s,%s,%s,%s,%u,%s,"
-		"%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", p->store_pct,
+		"%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", p->store_pct,
 		csv_num(rd, sizeof(rd), p->read_pct, 4),
 		(unsigned long long)p->nop,
 		csv_num(bw, sizeof(bw), p->bw_gbs, 6),
@@ -373,7 +375,8 @@ int mess_curves_csv_write_row(FILE *fp, const struct mess_point *p,
 		csv_num(tail[4], 48, tv[4], 4), csv_num(tail[5], 48, tv[5], 3),
 		csv_num(tail[6], 48, tv[6], 4), csv_num(tail[7], 48, tv[7], 4),
 		csv_num(tail[8], 48, tv[8], 4), csv_num(tail[9], 48, tv[9], 4),
-		csv_num(tail[10], 48, tv[10], 3), csv_num(tail[11], 48, tv[11], 0));
+		csv_num(tail[10], 48, tv[10], 3), csv_num(tail[11], 48, tv[11], 0),
+		csv_num(tail[12], 48, tv[12], 4), csv_num(tail[13], 48, tv[13], 3));
 	if (fflush(fp) || ferror(fp))
 		return -EIO;
 	return 0;
@@ -422,6 +425,9 @@ static const struct {
 	/* schema 5 only (a cost is a difference of two measurements) */
 	{ "dist_cost_ns", MESS_NUM_ANY, offsetof(struct mess_point, dist_cost_ns) },
 	{ "dist_preempted", MESS_NUM_NONNEG, offsetof(struct mess_point, dist_preempted) },
+	/* schema 6 only (a cluster's place is a difference too) */
+	{ "dist_l2_share_pct", MESS_NUM_PCT, offsetof(struct mess_point, dist_l2_share_pct) },
+	{ "dist_l2_ns", MESS_NUM_ANY, offsetof(struct mess_point, dist_l2_ns) },
 };
 
 int mess_point_check(const struct mess_point *p, const char *what, char *err,
@@ -448,7 +454,7 @@ static int csv_row(const struct mess_lines *l, struct mess_family *f,
 	static const int num_col[] = { 1, 3, 4, 5, 6, 7, 10, 11, 12, 13,
 				       14, 15, 16, 17, 18, 19, 20, 21, 22,
 				       25, 26, 27, 28, 29, 30, 31, 32, 33, 34,
-				       35, 36 };
+				       35, 36, 37, 38 };
 	char *fl[CSV_NFIELDS];
 	struct mess_point p = MESS_POINT_INIT;
 	struct mess_curve *c;
@@ -520,7 +526,9 @@ int mess_curves_csv_read_rows(const char *path, struct mess_family *f,
 			!strcmp(l.line, MESS_CURVES_CSV_HEADER_V3) ?
 			CSV_NFIELDS_V3 :
 			!strcmp(l.line, MESS_CURVES_CSV_HEADER_V4) ?
-			CSV_NFIELDS_V4 : CSV_NFIELDS;
+			CSV_NFIELDS_V4 :
+			!strcmp(l.line, MESS_CURVES_CSV_HEADER_V5) ?
+			CSV_NFIELDS_V5 : CSV_NFIELDS;
 		ret = strcmp(l.line, MESS_CURVES_CSV_HEADER) &&
 		      nfields == CSV_NFIELDS ?
 			mess_file_err(err, errlen, path, 1,

@@ -14,9 +14,9 @@ check() {
 	if (eval "$2"); then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1"; fi
 }
 Q="--quick --no-plots --buffer 32M --gen-bytes 8M --chase-ms 5 --points 6"
-# Every mix with at least 6 rows, whole (37 fields), no (store_pct, nop) twice.
+# Every mix with at least 6 rows, whole (39 fields), no (store_pct, nop) twice.
 whole() {
-	awk -F, 'NR == 1 { next } NF != 37 { exit 1 } { n[$1]++; if (seen[$1 "," $3]++) exit 1 }
+	awk -F, 'NR == 1 { next } NF != 39 { exit 1 } { n[$1]++; if (seen[$1 "," $3]++) exit 1 }
 		END { if (n[0] < 6 || n[50] < 6 || n[100] < 6) exit 1 }' "$1/curves.csv" &&
 	jq -e '.complete' "$1/meta.json" >/dev/null
 }
@@ -31,7 +31,7 @@ rc=$?
 check "disk full: exit 2 (got $rc)" '[ $rc -eq 2 ]'
 check "disk full: the file and 'disk full' named" 'grep -q "curves.csv: cannot write: No space left on device (disk full)" "$tmp/full.err"'
 check "disk full: curves.csv ends with a whole line" '[ "$(tail -c1 "$d/curves.csv" | od -An -c | tr -d " ")" = "\n" ]'
-check "disk full: every row whole" 'awk -F, "NF != 37 {exit 1}" "$d/curves.csv"'
+check "disk full: every row whole" 'awk -F, "NF != 39 {exit 1}" "$d/curves.csv"'
 check "disk full: no .tmp file left" '! ls "$d" | grep -q "\.tmp$"'
 rows=$(($(wc -l <"$d/curves.csv") - 1))
 "$mess" --resume "$d" >/dev/null 2>"$tmp/full2.err"

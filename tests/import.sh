@@ -36,7 +36,7 @@ check "import exits 0 ($rc: $(cat "$tmp/err"))" '[ $rc -eq 0 ]'
 check "one line on stderr naming the verdict" \
 	'[ $(wc -l <"$tmp/err") -eq 1 ] && grep -q "51 curves, 2129 points.*verdict" "$tmp/err"'
 check "curves.csv schema 5 (no distribution: its columns empty)" \
-	'head -1 "$tmp/run/curves.csv" | grep -q ",remeasured,flags,lat_p50_ns,.*,fair_jain,dist_cost_ns,dist_preempted$" &&
+	'head -1 "$tmp/run/curves.csv" | grep -q ",remeasured,flags,lat_p50_ns,.*,fair_jain,dist_cost_ns,dist_preempted,dist_l2_share_pct,dist_l2_ns$" &&
 	 ! cut -d, -f26-37 "$tmp/run/curves.csv" | tail -n +2 | grep -q "[0-9]"'
 check "2129 points" '[ $(($(wc -l <"$tmp/run/curves.csv") - 1)) -eq 2129 ]'
 check "meta.json provenance" \

@@ -17,12 +17,12 @@ check_run_dir() {
 	check "meta.json complete" 'jq -e ".complete == true" "$d/meta.json" >/dev/null'
 	check "meta.json huge_pages is hugetlb/thp/none" 'jq -e ".huge_pages | test(\"^(hugetlb|thp|none)$\")" "$d/meta.json" >/dev/null'
 	check "meta.json vector width" 'jq -e ".generator.vector_width_bytes > 0" "$d/meta.json" >/dev/null'
-	check "curves.csv header" '[ "$(head -1 "$d/curves.csv")" = "store_pct,read_pct,nop,bw_gbs,read_bw_gbs,write_bw_gbs,lat_ns,lat_ns_std,repeats,bw_source,acc_read_bw_gbs,acc_write_bw_gbs,lat_nowalk_ns,counter_run_frac,bw_gbs_std,disturbed,disturbed_kept,lost_pct,steal_ms,invol_switches,migrations,ghz_min,ghz_max,remeasured,flags,lat_p50_ns,lat_p90_ns,lat_p99_ns,lat_p999_ns,lat_max_ns,dist_mean_diff_pct,fair_min,fair_median,fair_max,fair_jain,dist_cost_ns,dist_preempted" ]'
+	check "curves.csv header" '[ "$(head -1 "$d/curves.csv")" = "store_pct,read_pct,nop,bw_gbs,read_bw_gbs,write_bw_gbs,lat_ns,lat_ns_std,repeats,bw_source,acc_read_bw_gbs,acc_write_bw_gbs,lat_nowalk_ns,counter_run_frac,bw_gbs_std,disturbed,disturbed_kept,lost_pct,steal_ms,invol_switches,migrations,ghz_min,ghz_max,remeasured,flags,lat_p50_ns,lat_p90_ns,lat_p99_ns,lat_p999_ns,lat_max_ns,dist_mean_diff_pct,fair_min,fair_median,fair_max,fair_jain,dist_cost_ns,dist_preempted,dist_l2_share_pct,dist_l2_ns" ]'
 	for s in $mixes; do
 		check "mix $s has >= $minpts points" '[ "$(awk -F, -v s=$s "NR>1 && \$1==s" "$d/curves.csv" | wc -l)" -ge $minpts ]'
 	done
-	check "every row: 37 fields, positive bw and latency, counted or accounted, the accounted figure always" \
-		'awk -F, "NR>1 && !(NF==37 && \$4>0 && \$7>0 && (\$10==\"accounted\" || \$10==\"counters\") && \$11 != \"\") {exit 1}" "$d/curves.csv"'
+	check "every row: 39 fields, positive bw and latency, counted or accounted, the accounted figure always" \
+		'awk -F, "NR>1 && !(NF==39 && \$4>0 && \$7>0 && (\$10==\"accounted\" || \$10==\"counters\") && \$11 != \"\") {exit 1}" "$d/curves.csv"'
 	# Trust: every point says what disturbed it, never more kept than
 	# found, a clock where it was measured, and flags from the rule list.
 	check "every row: disturbed >= disturbed_kept >= 0, lost_pct and invol_switches measured, 0 < ghz_min <= ghz_max" \
@@ -41,6 +41,8 @@ check_run_dir() {
 		'jq -e ".distribution.status == \"measured\" and (.distribution.timer | length > 0) and .distribution.timer_hz > 0 and (.distribution.timer_rate_source | length > 0) and .distribution.resolution_ns > 0 and .distribution.loads_per_batch >= 1 and (.distribution.fixed_cost_ns_per_batch | type == \"number\") and (.distribution.unloaded.p50_ns == null or .distribution.unloaded.p50_ns > 0) and .distribution.unloaded.batches > 0 and (.distribution.modes | type == \"array\") and (.distribution.fairness.mixes | length) == $nmix" "$d/meta.json" >/dev/null'
 	# Fairness (issue 32 item 7): which point each mix was judged at, and
 	# null, never false, where it cannot be judged (one generator core).
+	check "meta.json host_state: a verdict, its probes and rule, kept windows no more than measured again, and WARN host_state exactly when changed" \
+		'jq -e "(.distribution.host_state | (.verdict | IN(\"steady\", \"changed\", \"not evaluable\")) and (.rule | length > 0) and .windows_kept_changed <= .windows_measured_again and (.verdict == \"not evaluable\" or (.l2_probes.measured >= 1 and .l2_ref_ns > 0 and .l2_bound_ns > .l2_ref_ns)) and ((.verdict == \"changed\") == (.windows_kept_changed > 0))) and ((.distribution.host_state.verdict == \"changed\") == any(.quality.reasons[]; .rule == \"host_state\")) and (.distribution.unloaded | has(\"l2_share_pct\") and has(\"l2_ns\"))" "$d/meta.json" >/dev/null'
 	check "meta.json fairness: not_evaluable, a judged point and a verdict (true, false or null) per mix" \
 		'jq -e ".distribution.fairness | has(\"not_evaluable\") and all(.mixes[]; has(\"judged_point\") and (.unfair_under_saturation | . == null or type == \"boolean\")) and all(.mixes[].judged_point | select(. != null); .chosen == \"saturated\" or .chosen == \"heaviest\")" "$d/meta.json" >/dev/null'
 	check "meta.json fairness: under two generator cores, null everywhere and said why" \

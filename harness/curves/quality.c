@@ -196,6 +196,27 @@ static void dist_disagrees(struct mess_run *r, struct mess_verdict *v)
 			 n, with, below, off, MESS_Q_DIST_DIFF_PCT);
 }
 
+/*
+ * Distribution windows kept across a change of the host's state
+ * (curves/tail.h): WARN, as their tails mix two states; windows measured
+ * again and replaced are said, PASS.
+ */
+static void host_state(struct mess_run *r, struct mess_verdict *v)
+{
+	const struct mess_tail *t = &r->tail;
+
+	if (!t->ok || !t->why_count[4])
+		return;
+	if (t->state_changed)
+		mess_verdict_add(v, MESS_WARN, "host_state",
+				 "the host's state changed during %u distribution windows and stayed changed in %u of them after every attempt (the L2 latency or the share of L2 hits moved: meta.json distribution.host_state): their tails mix two states of the host, which steal and lost time cannot see; measure again on a quieter node",
+				 t->why_count[4], t->state_changed);
+	else
+		mess_verdict_add(v, MESS_PASS, "host_state_replaced",
+				 "the host's state changed during %u distribution windows (meta.json distribution.host_state); each was measured again and replaced",
+				 t->why_count[4]);
+}
+
 /* Why the worst disturbed window lost its time. */
 static const char *cause(const struct mess_run *r)
 {
@@ -234,6 +255,7 @@ void mess_run_verdict(struct mess_run *r)
 				   r->unloaded_std_ns, &tol, NULL);
 	mess_quality_family(&r->fam, &q, v, lv);
 	dist_disagrees(r, v);
+	host_state(r, v);
 	no_load(r, lv, v);
 	for (size_t i = 0; i < r->fam.n; i++)
 		if (r->fam.curves[i].store_pct <= MESS_GEN_OPS)

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/chain.h"
 #include "core/clock.h"
 #include "curves/run.h"
 #include "mess/stats.h"
@@ -24,8 +23,6 @@ _Static_assert(MESS_HIST_NBINS == MESS_CHASE_HIST_NBINS, "hist layout");
 _Static_assert(offsetof(struct mess_hist, sum) ==
 	       MESS_CHASE_HIST_NBINS * sizeof(uint64_t), "hist layout");
 
-/* 64 lines: 4 KiB at 64 B a line, resident in any L1 data cache. */
-#define L1_LINES 64
 #define L1_REPEATS 7
 #define L1_BATCHES 20000
 
@@ -52,54 +49,25 @@ static double quantile_ns(const struct mess_tail *t, double cost_ns,
 	return v > 0 ? v : NAN;
 }
 
-/* The fixed cost now, ns a batch, on the L1-resident chain: the timed
- * chase's mean a batch less n times the untimed chase's a load, each the
- * median of MESS_TAIL_COST_REPEATS (a timer interrupt moves one repeat
- * only); recorded in t->costs. */
-static double cost_now(struct mess_tail *t)
+/* Append x to a window list (a list that cannot grow keeps x out of its
+ * median only). */
+static void keep(double **v, size_t *n, size_t *cap, double x)
 {
-	double un[MESS_TAIL_COST_REPEATS], tb[MESS_TAIL_COST_REPEATS], c;
-	struct mess_hist *h = t->h + 1;
-	void *p = t->l1_p;
+	if (*n == *cap) {
+		size_t c = *cap ? 2 * *cap : 256;
+		double *nv = realloc(*v, c * sizeof(*nv));
 
-	for (int k = 0; k < MESS_TAIL_COST_REPEATS; k++) {
-		uint64_t a = mess_timer_now();
-
-		p = mess_chase(p, MESS_TAIL_COST_UN_ITERS);
-		un[k] = (double)(mess_timer_now() - a) /
-			(MESS_TAIL_COST_UN_ITERS * MESS_CHASE_UNROLL);
-		memset(h, 0, sizeof(*h));
-		p = mess_chase_timed(p, MESS_TAIL_COST_BATCHES, t->n, h->bins);
-		tb[k] = (double)h->sum / MESS_TAIL_COST_BATCHES;
+		if (!nv)
+			return;
+		*v = nv;
+		*cap = c;
 	}
-	t->l1_p = p;
-	c = (mess_median(tb, MESS_TAIL_COST_REPEATS) -
-	     (double)t->n * mess_median(un, MESS_TAIL_COST_REPEATS)) *
-	    ns_per_tick(t);
-	if (t->ncosts == t->capcosts) {
-		size_t cap = t->capcosts ? 2 * t->capcosts : 256;
-		double *nc = realloc(t->costs, cap * sizeof(*nc));
-
-		if (!nc)
-			return c;	/* kept out of the median only */
-		t->costs = nc;
-		t->capcosts = cap;
-	}
-	t->costs[t->ncosts++] = c;
-	return c;
+	(*v)[(*n)++] = x;
 }
 
-/* The median of the costs measured so far; NAN before any. */
-static double cost_median(const struct mess_tail *t)
+static double median_of(const double *v, size_t n)
 {
-	double *v, m;
-
-	if (!t->ncosts || !(v = malloc(t->ncosts * sizeof(*v))))
-		return NAN;
-	memcpy(v, t->costs, t->ncosts * sizeof(*v));
-	m = mess_median(v, (unsigned)t->ncosts);
-	free(v);
-	return m;
+	return mess_hoststate_quantile(v, n, 0.5);
 }
 
 /* One distribution window, what it found besides t->h. */
@@ -109,6 +77,7 @@ struct dwin {
 	double lost_pct;	/* the chase thread's; NAN unknown */
 	uint64_t preempted;	/* batches cut */
 	size_t pairs;
+	double l2_share, l2_ns;	/* its L2 cluster */
 	unsigned why;		/* MESS_TAIL_DIST_* */
 	unsigned attempts;
 };
@@ -122,7 +91,9 @@ static void dist_window(struct mess_run *r, struct mess_tail *t, double ms,
 			double lat_ns, struct dwin *w)
 {
 	double lat = lat_ns > 0 ? lat_ns : 100, tick = ns_per_tick(t);
-	double unit, med = cost_median(t), before, after;
+	double unit, med = mess_hoststate_cost_median(&t->hs), before, after;
+	double l2_ref = mess_hoststate_l2_median(&t->hs), l2_before, l2_after;
+	double share_med = median_of(t->shares, t->nshares);
 	double cut_ticks = 0, timed = 0;	/* ticks: cut, all */
 	double tk[MESS_TAIL_MAX_SUBS], tn[MESS_TAIL_MAX_SUBS];
 	double tns[MESS_TAIL_MAX_SUBS], uns[MESS_TAIL_MAX_SUBS + 1];
@@ -143,7 +114,8 @@ static void dist_window(struct mess_run *r, struct mess_tail *t, double ms,
 	ui = (uint64_t)lround(unit * 1e6 / (MESS_CHASE_UNROLL * lat));
 	ui = ui < 1 ? 1 : ui;
 	*w = (struct dwin){ .lost_pct = NAN, .attempts = w->attempts };
-	before = cost_now(t);
+	l2_before = mess_hoststate_l2(&t->hs);
+	before = mess_hoststate_cost(&t->hs);
 	memset(t->h, 0, sizeof(*t->h));
 	if (r->dist_ok)
 		mess_disturb_begin(&r->dist, 1);
@@ -170,8 +142,13 @@ static void dist_window(struct mess_run *r, struct mess_tail *t, double ms,
 		mess_disturb_end(&r->dist, &dw);
 		w->lost_pct = dw.lost_pct;
 	}
-	after = cost_now(t);
+	after = mess_hoststate_cost(&t->hs);
+	l2_after = mess_hoststate_l2(&t->hs);
 	w->why = mess_tail_cost_check(before, after, med, &w->cost_ns);
+	mess_tail_l2_cluster(t->h, tick, w->cost_ns, t->n, t->l2_bound_ns,
+			     &w->l2_share, &w->l2_ns);
+	w->why |= mess_tail_state_check(l2_ref, w->l2_ns, l2_before, l2_after,
+					w->l2_share, share_med);
 	for (i = 0; i < done; i++)
 		tns[i] = tn[i] > 0 ? per_load_ns(t, w->cost_ns, tk[i] / tn[i]) : NAN;
 	/* An interrupted window has its last timed sub-window without the
@@ -201,7 +178,7 @@ static void measured_window(struct mess_run *r, struct mess_tail *t,
 		if (!w->why || mess_interrupted)
 			break;
 		t->win_disturbed++;
-		for (unsigned b = 0; b < 4; b++)
+		for (unsigned b = 0; b < MESS_TAIL_NWHY; b++)
 			t->why_count[b] += (w->why >> b) & 1;
 		if (w->attempts >= max) {
 			t->win_kept_disturbed++;
@@ -209,52 +186,42 @@ static void measured_window(struct mess_run *r, struct mess_tail *t,
 		}
 	}
 	t->persists = w->why != 0;
+	t->state_changed += (w->why & MESS_TAIL_DIST_STATE) != 0;
+	/* The kept window's cluster: the medians later windows are judged
+	 * by (a window measured again counts once). */
+	if (isfinite(w->l2_share))
+		keep(&t->shares, &t->nshares, &t->capshares, w->l2_share);
+	if (isfinite(w->l2_ns))
+		keep(&t->l2_at, &t->nl2_at, &t->capl2_at, w->l2_ns);
 }
 
 /* The fixed cost of a batch's two timer reads: the timed chase's ticks a
  * batch on an L1-resident chain, less n times the untimed chase's
- * latency on the same chain (both medians of L1_REPEATS). */
+ * latency on the same chain (both medians of L1_REPEATS); and the L2
+ * chain's latency, the state's reference (core/hoststate.h). */
 static int fixed_cost(struct mess_run *r, struct mess_tail *t)
 {
-	size_t line = r->topo.line_bytes ? r->topo.line_bytes : 64;
-	uint32_t order[L1_LINES];
-	double un[L1_REPEATS], tb[L1_REPEATS];
-	struct mess_rng rng;
-	void *buf = aligned_alloc(4096, L1_LINES * line), *p;
-	int err;
+	int level[4], nc, err;
+	uint64_t bytes[4], l1 = 0, l2 = 0;
 
-	if (!buf)
-		return -ENOMEM;
-	mess_rng_seed(&rng, r->cfg.seed);
-	err = mess_chain_order(order, L1_LINES, 0, &rng);
-	if (err) {
-		free(buf);
+	nc = mess_topo_caches_of_core(&r->topo, r->chase_core, level, bytes, 4);
+	for (int i = 0; i < nc; i++) {
+		if (level[i] == 1 && !l1)
+			l1 = bytes[i];
+		if (level[i] == 2 && !l2)
+			l2 = bytes[i];
+	}
+	err = mess_hoststate_open(&t->hs, ns_per_tick(t), t->n,
+				  r->topo.line_bytes, l1, l2, r->cfg.seed,
+				  L1_REPEATS, L1_BATCHES);
+	if (err)
 		return err;
-	}
-	p = mess_chain_link(buf, line, order, L1_LINES);
-	p = mess_chase(p, 64);	/* warm */
-	for (int k = 0; k < L1_REPEATS; k++) {
-		double t0 = mess_now_ns();
-
-		p = mess_chase(p, 256);
-		un[k] = (mess_now_ns() - t0) / (256.0 * MESS_CHASE_UNROLL);
-		memset(t->h, 0, sizeof(*t->h));
-		p = mess_chase_timed(p, L1_BATCHES, t->n, t->h->bins);
-		tb[k] = (double)t->h->sum / L1_BATCHES;
-	}
-	t->l1_buf = buf;
-	t->l1_p = p;
-	t->l1_lines = L1_LINES;
-	t->l1_ns = mess_median(un, L1_REPEATS);
-	t->l1_batch_ticks = mess_median(tb, L1_REPEATS);
-	t->overhead_ticks = t->l1_batch_ticks -
-			    (double)t->n * t->l1_ns / ns_per_tick(t);
-	/* The run's first cost: the median the windows' are judged by. */
-	t->costs = malloc(256 * sizeof(*t->costs));
-	if (!t->costs)
-		return -ENOMEM;
-	t->capcosts = 256;
-	t->costs[t->ncosts++] = t->overhead_ticks * ns_per_tick(t);
+	t->l1_lines = MESS_HOSTSTATE_L1_LINES;
+	t->l1_ns = t->hs.l1_ns;
+	t->l1_batch_ticks = t->hs.l1_batch_ticks;
+	t->overhead_ticks = t->hs.costs[0] / ns_per_tick(t);
+	t->l2_ref_ns = mess_hoststate_l2_median(&t->hs);
+	t->l2_bound_ns = MESS_TAIL_L2_BOUND * t->l2_ref_ns;
 	return 0;
 }
 
@@ -278,6 +245,8 @@ static void unloaded_distribution(struct mess_run *r, struct mess_tail *t)
 	t->idle_preempted = w.preempted;
 	t->idle_why = w.why;
 	t->idle_pairs = w.pairs;
+	t->idle_l2_share = w.l2_share;
+	t->idle_l2_ns = w.l2_ns;
 	mess_hist_summarise(t->h, &s);
 	t->idle = (struct mess_hist_summary){
 		.n = s.n, .mean = per_load_ns(t, c, s.mean),
@@ -396,6 +365,8 @@ int mess_tail_point(struct mess_run *r, struct mess_point *p)
 	p->dist_mean_diff_pct = w.diff_pct;
 	p->dist_cost_ns = c;
 	p->dist_preempted = (double)w.preempted;
+	p->dist_l2_share_pct = w.l2_share;
+	p->dist_l2_ns = w.l2_ns;
 	fairness(a, b, r->ngen, p);
 	err = mess_tail_set_rows(t, (int)p->store_pct, p->nop, t->h);
 	/* Before the point is recorded: a histogram that cannot be written
@@ -413,11 +384,11 @@ void mess_tail_free(struct mess_tail *t)
 {
 	free(t->h);
 	free(t->rows);
-	free(t->l1_buf);
-	free(t->costs);
-	t->l1_buf = t->l1_p = NULL;
-	t->costs = NULL;
-	t->ncosts = t->capcosts = 0;
+	mess_hoststate_close(&t->hs);
+	free(t->shares);
+	free(t->l2_at);
+	t->shares = t->l2_at = NULL;
+	t->nshares = t->capshares = t->nl2_at = t->capl2_at = 0;
 	t->h = NULL;
 	t->rows = NULL;
 	t->nrows = t->caprows = 0;

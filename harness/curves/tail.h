@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/hoststate.h"
 #include "core/timer.h"
 #include "mess/curve.h"
 #include "mess/hist.h"
@@ -33,8 +34,8 @@
 /*
  * Every distribution window (the unloaded one and each point's) has the
  * timer's fixed cost measured just before and just after it on the
- * L1-resident chain (MESS_TAIL_COST_BATCHES batches, median of
- * MESS_TAIL_COST_REPEATS: about 0.1 ms each side) and subtracts their
+ * L1-resident chain (core/hoststate.h: about 0.1 ms each side) and
+ * subtracts their
  * mean: the cost moves with the host's state (issue 32: 27 ns and 33-42 ns
  * on one guest, flipping every 0.1 s to seconds), so a cost from another
  * moment is off by that much a batch.  The window is disturbed, and
@@ -46,11 +47,29 @@
  * their 10th to their 90th percentile and within 1.1 ns (6 %) in all,
  * while issue 32's state flip moves them by 20-55 %).
  */
-#define MESS_TAIL_COST_BATCHES 1000
-#define MESS_TAIL_COST_REPEATS 3
-#define MESS_TAIL_COST_UN_ITERS 8
 #define MESS_TAIL_COST_PAIR_NS 1.0
 #define MESS_TAIL_COST_MOVE_PCT 10.0
+/*
+ * The host's state, from the window's own data and a probe beside it
+ * (issue 32 item 4).  The window's L2 cluster: its batches whose latency a
+ * load, the cost off, lies under MESS_TAIL_L2_BOUND times the run's L2
+ * latency (the L2 chain of core/hoststate.h, measured at the start): their
+ * share, and where they sit (their mean, with at least
+ * MESS_TAIL_L2_MIN_BATCHES of them; a batch of several loads has no L2
+ * hit of its own to see, so only with one load a batch).  The state
+ * changed during the window when the cluster sits more than
+ * MESS_TAIL_STATE_NS from the median of the L2 probes so far, when the L2
+ * probes just before and after it lie that far from it, or when its share
+ * jumped from the median share of the windows before: by more than
+ * MESS_TAIL_SHARE_JUMP_PP percentage points and MESS_TAIL_SHARE_JUMP_X
+ * times (one Xeon guest: 2-4.5 % of loads in one state, 0.1 % in the
+ * other; a 2 MiB window's 0.01-0.02 % is no jump).
+ */
+#define MESS_TAIL_L2_BOUND 3.0
+#define MESS_TAIL_L2_MIN_BATCHES 32
+#define MESS_TAIL_STATE_NS 2.0
+#define MESS_TAIL_SHARE_JUMP_PP 0.5
+#define MESS_TAIL_SHARE_JUMP_X 3.0
 /* A window measured again while disturbed, up to this many attempts
  * (one when the last window had to be kept disturbed: a state that stays
  * is not waited out window by window). */
@@ -88,6 +107,8 @@
 #define MESS_TAIL_DIST_MOVED 2		/* its cost moved from the run's median */
 #define MESS_TAIL_DIST_PREEMPTED 4	/* cut batches over the bound */
 #define MESS_TAIL_DIST_LOST 8		/* the chase thread lost time */
+#define MESS_TAIL_DIST_STATE 16		/* the host's state changed */
+#define MESS_TAIL_NWHY 5
 /* Jain's index under this at a saturated point flags the mix. */
 #define MESS_FAIR_JAIN_MIN 0.95
 /* Secondary modes kept, and the offsets "consistent with DRAM refresh"
@@ -113,13 +134,18 @@ struct mess_tail {
 	double l1_batch_ticks;	/* timed chase, per batch, same chain */
 	double overhead_ticks;	/* the fixed cost per batch, subtracted */
 	unsigned l1_lines;
-	void *l1_buf, *l1_p;	/* the L1-resident chain, kept for the costs */
-	/* every fixed cost measured beside a window, ns a batch */
-	double *costs;
-	size_t ncosts, capcosts;
+	/* the probes' chains and every cost and L2 latency they measured */
+	struct mess_hoststate hs;
+	double l2_ref_ns;	/* the L2 chain's latency at the start */
+	double l2_bound_ns;	/* the L2 cluster's bound, a load */
+	/* every window's L2 share (%), for the median a window is judged
+	 * by; the cluster's positions where it had one */
+	double *shares, *l2_at;
+	size_t nshares, capshares, nl2_at, capl2_at;
+	unsigned state_changed;	/* windows kept across a state change */
 	/* the windows measured again: how many, kept disturbed at the
 	 * bound, and each reason's count (MESS_TAIL_DIST_* bit order) */
-	unsigned win_disturbed, win_kept_disturbed, why_count[4];
+	unsigned win_disturbed, win_kept_disturbed, why_count[MESS_TAIL_NWHY];
 	int persists;		/* the last window was kept disturbed */
 	double window_ms;
 	struct mess_hist *h;	/* the window's */
@@ -131,6 +157,7 @@ struct mess_tail {
 	double idle_cost_ns;	/* its fixed cost, ns a batch */
 	uint64_t idle_preempted;
 	unsigned idle_why;	/* MESS_TAIL_DIST_* of the kept window */
+	double idle_l2_share, idle_l2_ns;	/* its L2 cluster */
 	size_t idle_pairs;
 	struct mess_hist_mode modes[MESS_TAIL_MAX_MODES];
 	size_t nmodes;
@@ -189,6 +216,19 @@ uint64_t mess_tail_cut(struct mess_hist *kept, const struct mess_hist *h,
  * timed NAN is no pair; NAN when none is. */
 double mess_tail_paired_diff(const double *timed_ns, const double *untimed_ns,
 			     size_t k);
+/* h's L2 cluster (tail.h: the host's state): *share_pct the share of its
+ * batches whose latency a load ((ticks x tick_ns - cost_ns) / n, at the
+ * bin's midpoint) lies under bound_ns, *at_ns their mean (NAN under
+ * MESS_TAIL_L2_MIN_BATCHES of them, or n > 1: *share_pct NAN too). */
+void mess_tail_l2_cluster(const struct mess_hist *h, double tick_ns,
+			  double cost_ns, uint64_t n, double bound_ns,
+			  double *share_pct, double *at_ns);
+/* MESS_TAIL_DIST_STATE or 0: the cluster at at_ns or a probe (before_ns,
+ * after_ns) more than MESS_TAIL_STATE_NS from ref_ns, or share_pct jumped
+ * from median_share_pct; NAN figures are not judged. */
+unsigned mess_tail_state_check(double ref_ns, double at_ns, double before_ns,
+			       double after_ns, double share_pct,
+			       double median_share_pct);
 void mess_tail_md(FILE *f, const struct mess_run *r);
 /* tail_plot.c: plots/tails.png and .svg; plot_note says what happened. */
 void mess_tail_plot(struct mess_run *r, const char *title);

@@ -232,42 +232,24 @@ static int refresh_like(double ns)
 	return ns >= MESS_REFRESH_LO_NS && ns <= MESS_REFRESH_HI_NS;
 }
 
-/* The q-quantile of the costs (sorted), by the nearest rank. */
-static double rank(const double *v, size_t n, double q)
-{
-	size_t i = (size_t)ceil(q * (double)n);
-
-	return n ? v[i ? i - 1 : 0] : NAN;
-}
-
 /* The fixed costs measured beside the windows, the windows measured again
  * and why, the preemption cut and the paired means (tail.h). */
 static json_t *windows_json(const struct mess_tail *t)
 {
-	double *v = malloc((t->ncosts ? t->ncosts : 1) * sizeof(*v));
+	const double *v = t->hs.costs;
+	size_t n = t->hs.ncosts;
 	json_t *j;
-	size_t n = t->ncosts;
 
-	if (!v)
-		return NULL;
-	memcpy(v, t->costs, n * sizeof(*v));
-	for (size_t i = 1; i < n; i++)	/* insertion sort: a few hundred */
-		for (size_t k = i; k > 0 && v[k] < v[k - 1]; k--) {
-			double x = v[k];
-
-			v[k] = v[k - 1];
-			v[k - 1] = x;
-		}
 	j = mess_json_pack("{s:{s:I, s:o, s:o, s:o, s:o, s:o, s:s},"
 			   " s:{s:i, s:i, s:i, s:i, s:i, s:i, s:s},"
 			   " s:{s:f, s:f, s:s}, s:{s:f, s:s}}",
 		"fixed_costs",
 		"measured", (json_int_t)n,
-		"median_ns", mess_json_real(rank(v, n, 0.5), 3),
-		"p10_ns", mess_json_real(rank(v, n, 0.1), 3),
-		"p90_ns", mess_json_real(rank(v, n, 0.9), 3),
-		"min_ns", mess_json_real(rank(v, n, 0), 3),
-		"max_ns", mess_json_real(n ? v[n - 1] : NAN, 3),
+		"median_ns", mess_json_real(mess_hoststate_quantile(v, n, 0.5), 3),
+		"p10_ns", mess_json_real(mess_hoststate_quantile(v, n, 0.1), 3),
+		"p90_ns", mess_json_real(mess_hoststate_quantile(v, n, 0.9), 3),
+		"min_ns", mess_json_real(mess_hoststate_quantile(v, n, 0), 3),
+		"max_ns", mess_json_real(mess_hoststate_quantile(v, n, 1), 3),
 		"method", "ns a batch: the run's first (fixed_cost_ns_per_batch), then one just before and one just after every window (the timed chase's mean over 1000 batches on the L1-resident chain less loads_per_batch x the untimed chase's latency there, medians of 3); a window subtracts the mean of its two (curves.csv dist_cost_ns)",
 		"disturbed_windows",
 		"measured_again", (int)t->win_disturbed,
@@ -276,7 +258,7 @@ static json_t *windows_json(const struct mess_tail *t)
 		"cost_moved", (int)t->why_count[1],
 		"preempted", (int)t->why_count[2],
 		"lost_time", (int)t->why_count[3],
-		"rule", "a window is measured again (at most 3 attempts, 1 after a window kept disturbed) when the fixed costs before and after it differ by more than 1 ns, their mean lies more than 10 % (at least 1 ns) from the median of the costs measured before it, its preempted batches hold more than 2 % of its timed time, or the chase thread lost more than 2 % of its wall time",
+		"rule", "a window is measured again (at most 3 attempts, 1 after a window kept disturbed) when the fixed costs before and after it differ by more than 1 ns, their mean lies more than 10 % (at least 1 ns) from the median of the costs measured before it, its preempted batches hold more than 2 % of its timed time, the chase thread lost more than 2 % of its wall time, or the host's state changed during it (host_state)",
 		"preemption_cut",
 		"floor_ns", MESS_TAIL_CUT_NS,
 		"median_batches", MESS_TAIL_CUT_MEDIANS,
@@ -284,8 +266,46 @@ static json_t *windows_json(const struct mess_tail *t)
 		"paired_means",
 		"timed_sub_window_ms", MESS_TAIL_SUB_MS,
 		"method", "each window alternates untimed (the unrolled chase) and timed sub-windows, U T U ... T U, the untimed half as long; mean_diff_pct is the median over the timed sub-windows of (timed mean a load - the mean of the two untimed beside it) / that, %");
-	free(v);
+	if (j)
+		json_object_set_new(json_object_get(j, "disturbed_windows"),
+				    "state_changed",
+				    json_integer(t->why_count[4]));
 	return j;
+}
+
+/* The host's state as the probes and the windows' L2 clusters saw it
+ * (tail.h), and the verdict on it. */
+static json_t *host_state_json(const struct mess_tail *t)
+{
+	const struct mess_hoststate *h = &t->hs;
+	const char *verdict = t->state_changed ? "changed" :
+			      !h->l2_lines ? "not evaluable" : "steady";
+
+	return mess_json_pack("{s:s, s:s, s:I, s:o, s:o, s:{s:I, s:o, s:o, s:o, s:o, s:o},"
+			      " s:{s:I, s:o, s:o, s:o}, s:i, s:i, s:s}",
+		"verdict", verdict,
+		"why", t->state_changed ?
+			"windows were kept across a change of state after every attempt: their figures mix two states of the host" :
+			!h->l2_lines ? "no L2-resident chain (the L2 is unknown here, or under four times the L1): only the fixed cost's check ran" :
+			"no window was kept across a change of state",
+		"l2_chain_bytes", (json_int_t)(h->l2_lines * h->line),
+		"l2_ref_ns", mess_json_real(t->l2_ref_ns, 3),
+		"l2_bound_ns", mess_json_real(t->l2_bound_ns, 3),
+		"l2_probes",
+		"measured", (json_int_t)h->nl2s,
+		"median_ns", mess_json_real(mess_hoststate_quantile(h->l2s, h->nl2s, 0.5), 3),
+		"p10_ns", mess_json_real(mess_hoststate_quantile(h->l2s, h->nl2s, 0.1), 3),
+		"p90_ns", mess_json_real(mess_hoststate_quantile(h->l2s, h->nl2s, 0.9), 3),
+		"min_ns", mess_json_real(mess_hoststate_quantile(h->l2s, h->nl2s, 0), 3),
+		"max_ns", mess_json_real(mess_hoststate_quantile(h->l2s, h->nl2s, 1), 3),
+		"l2_cluster",
+		"windows_placed", (json_int_t)t->nl2_at,
+		"median_ns", mess_json_real(mess_hoststate_quantile(t->l2_at, t->nl2_at, 0.5), 3),
+		"share_median_pct", mess_json_real(mess_hoststate_quantile(t->shares, t->nshares, 0.5), 4),
+		"share_max_pct", mess_json_real(mess_hoststate_quantile(t->shares, t->nshares, 1), 4),
+		"windows_measured_again", (int)t->why_count[4],
+		"windows_kept_changed", (int)t->state_changed,
+		"rule", "l2_ref_ns: the untimed chase on an L2-resident chain (a quarter of the L2, at most 256 KiB, in a huge page where THP gives one) at the start; before and after every window the same probe (after one pass to bring the chain back) and the fixed cost's; a window's L2 cluster is its batches whose latency a load, its cost off, lies under l2_bound_ns (3 x l2_ref_ns; one load a batch only): curves.csv dist_l2_share_pct and dist_l2_ns (their mean, with 32 batches or more).  The state changed during a window when its cluster or either probe lies more than 2 ns from the median of the L2 probes before it, or its share differs from the median share of the windows before by more than 0.5 percentage points and 3 times: it is measured again like a disturbed window, and one kept so is said here and in the verdict (host_state); steal and lost time cannot see such a change");
 }
 
 json_t *mess_tail_json(const struct mess_run *r)
@@ -386,6 +406,9 @@ json_t *mess_tail_json(const struct mess_run *r)
 		json_t *u = json_object_get(j, "unloaded");
 
 		json_object_set_new(j, "windows_check", windows_json(t));
+		json_object_set_new(j, "host_state", host_state_json(t));
+		json_object_set_new(u, "l2_share_pct", mess_json_real(t->idle_l2_share, 4));
+		json_object_set_new(u, "l2_ns", mess_json_real(t->idle_l2_ns, 2));
 		/* the paired difference, its cost and its cut (tail.h) */
 		json_object_set_new(u, "cost_ns", mess_json_real(t->idle_cost_ns, 3));
 		json_object_set_new(u, "preempted", json_integer((json_int_t)t->idle_preempted));
@@ -428,6 +451,12 @@ void mess_tail_md(FILE *f, const struct mess_run *r)
 			t->idle_why & MESS_TAIL_DIST_COSTS ? "fixed costs before and after differ; " : "",
 			t->idle_why & MESS_TAIL_DIST_MOVED ? "fixed cost moved from the run's; " : "",
 			t->idle_why & MESS_TAIL_DIST_PREEMPTED ? "preemptions" : "");
+	if (t->hs.l2_lines)
+		fprintf(f, "Host state: %s.  The L2 probe (an L2-resident chain beside every window) read %.2f ns at the start; %u windows were measured again because the L2 latency or the share of L2 hits moved, %u kept so (meta.json `distribution.host_state`).\n",
+			t->state_changed ? "**changed** during kept windows: their tails mix two states of the host" : "steady",
+			t->l2_ref_ns, t->why_count[4], t->state_changed);
+	else
+		fprintf(f, "Host state: not evaluable (no L2-resident chain: the L2 is unknown here); only the fixed cost's check ran.\n");
 	if (t->idle_lost_pct > MESS_LOST_MAX_PCT)
 		fprintf(f, "The unloaded window was disturbed in all %u attempts (the chase thread lost %.1f %% of the kept one): its mean and maximum are not the memory's.\n",
 			t->idle_attempts, t->idle_lost_pct);

@@ -2,8 +2,9 @@
 /*
  * The distribution window's arithmetic, apart from the measuring so that
  * it has known answers (tests/unit/test_tail_stats.c): the window's own
- * fixed cost from the two measured beside it, the preemption cut, and the
- * paired difference of the timed and untimed sub-windows.
+ * fixed cost from the two measured beside it, the preemption cut, the
+ * paired difference of the timed and untimed sub-windows, and the host
+ * state's check (its L2 cluster and the probes beside it).
  */
 #include "curves/tail.h"
 
@@ -85,4 +86,55 @@ double mess_tail_paired_diff(const double *timed_ns, const double *untimed_ns,
 	med = n ? mess_median(d, n) : NAN;
 	free(d);
 	return med;
+}
+
+void mess_tail_l2_cluster(const struct mess_hist *h, double tick_ns,
+			  double cost_ns, uint64_t n, double bound_ns,
+			  double *share_pct, double *at_ns)
+{
+	double all = 0, under = 0, sum = 0;
+
+	*share_pct = *at_ns = NAN;
+	if (n != 1 || !(bound_ns > 0) || !isfinite(cost_ns))
+		return;
+	for (unsigned i = 0; i < MESS_HIST_NBINS; i++) {
+		double ns;
+
+		if (!h->bins[i])
+			continue;
+		all += (double)h->bins[i];
+		ns = (mess_hist_lo(i) + mess_hist_hi(i)) / 2 * tick_ns - cost_ns;
+		if (ns < bound_ns) {
+			under += (double)h->bins[i];
+			sum += (double)h->bins[i] * ns;
+		}
+	}
+	if (!(all > 0))
+		return;
+	*share_pct = 100 * under / all;
+	if (under >= MESS_TAIL_L2_MIN_BATCHES)
+		*at_ns = sum / under;
+}
+
+unsigned mess_tail_state_check(double ref_ns, double at_ns, double before_ns,
+			       double after_ns, double share_pct,
+			       double median_share_pct)
+{
+	double lo, hi;
+
+	if (isfinite(ref_ns) &&
+	    (fabs(at_ns - ref_ns) > MESS_TAIL_STATE_NS ||
+	     fabs(before_ns - ref_ns) > MESS_TAIL_STATE_NS ||
+	     fabs(after_ns - ref_ns) > MESS_TAIL_STATE_NS))
+		return MESS_TAIL_DIST_STATE;	/* NAN compares false */
+	if (!isfinite(share_pct) || !isfinite(median_share_pct))
+		return 0;
+	lo = fmin(share_pct, median_share_pct);
+	hi = fmax(share_pct, median_share_pct);
+	/* A share from nothing to a little is a jump too: the floor is the
+	 * least share one window of 10^4 batches can show. */
+	if (hi - lo > MESS_TAIL_SHARE_JUMP_PP &&
+	    hi > MESS_TAIL_SHARE_JUMP_X * fmax(lo, 0.01))
+		return MESS_TAIL_DIST_STATE;
+	return 0;
 }

@@ -61,6 +61,9 @@ struct mess_point {
 	 * (measured beside it and subtracted), and its batches left out as
 	 * preemptions (harness/curves/tail.h). */
 	double dist_cost_ns, dist_preempted;
+	/* schema 6: the window's L2 cluster, share of batches (%) and its
+	 * place (ns a load) */
+	double dist_l2_share_pct, dist_l2_ns;
 };
 
 /* The trust figures of a point that has none (sets from elsewhere). */
@@ -74,7 +77,7 @@ struct mess_point {
 	.lat_p99_ns = NAN, .lat_p999_ns = NAN, .lat_max_ns = NAN, \
 	.dist_mean_diff_pct = NAN, .fair_min = NAN, .fair_median = NAN, \
 	.fair_max = NAN, .fair_jain = NAN, .dist_cost_ns = NAN, \
-	.dist_preempted = NAN
+	.dist_preempted = NAN, .dist_l2_share_pct = NAN, .dist_l2_ns = NAN
 
 /* A point with nothing recorded: the optional figures NAN. */
 #define MESS_POINT_INIT { .acc_read_bw_gbs = NAN, .acc_write_bw_gbs = NAN, \

@@ -135,8 +135,13 @@ int mess_keyed_json_read(const char *path, int gbs, double ghz,
 	",lat_p50_ns,lat_p90_ns,lat_p99_ns,lat_p999_ns,lat_max_ns,dist_mean_diff_pct,fair_min,fair_median,fair_max,fair_jain"
 /* Schema 5: the distribution window's own fixed cost and its batches left
  * out as preemptions; schema 1 to 4 files read them as NAN. */
-#define MESS_CURVES_CSV_HEADER MESS_CURVES_CSV_HEADER_V4 \
+#define MESS_CURVES_CSV_HEADER_V5 MESS_CURVES_CSV_HEADER_V4 \
 	",dist_cost_ns,dist_preempted"
+/* Schema 6: the window's L2 cluster, the host state's check (the share of
+ * its batches under the L2 bound and where they sit); schema 1 to 5 files
+ * read them as NAN. */
+#define MESS_CURVES_CSV_HEADER MESS_CURVES_CSV_HEADER_V5 \
+	",dist_l2_share_pct,dist_l2_ns"
 
 /*
  * The suite's own curves.csv.  Rows are flushed as they are written so a

@@ -81,6 +81,8 @@ static void add(struct mess_curve *c, uint64_t nop, double bw, double lat)
 		.fair_jain = 0.9925,
 		/* the window's cost and preemptions (schema 5) */
 		.dist_cost_ns = 27.125, .dist_preempted = (double)(nop % 7),
+		/* the window's L2 cluster (schema 6) */
+		.dist_l2_share_pct = 0.0125, .dist_l2_ns = nop % 2 ? 3.375 : NAN,
 	};
 
 	assert_int_equal(mess_curve_add(c, &p), 0);
@@ -259,6 +261,11 @@ static void test_curves_csv_roundtrip(void **state)
 			assert_near(q->fair_jain, p->fair_jain, 1e-4);
 			assert_near(q->dist_cost_ns, p->dist_cost_ns, 1e-3);
 			assert_near(q->dist_preempted, p->dist_preempted, 0);
+			assert_near(q->dist_l2_share_pct, p->dist_l2_share_pct, 1e-4);
+			if (isnan(p->dist_l2_ns))
+				assert_true(isnan(q->dist_l2_ns));
+			else
+				assert_near(q->dist_l2_ns, p->dist_l2_ns, 1e-3);
 		}
 		for (j = 1; j < b->n; j++)
 			assert_true(b->pts[j - 1].nop >= b->pts[j].nop);
@@ -318,11 +325,18 @@ static void test_curves_csv_rejects(void **state)
 		MESS_CURVES_CSV_HEADER_V3 ",extra\n",
 		/* schema 5: its two more, only with its header; a negative
 		 * count of preempted batches, text */
-		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,0,,100,110,150,300,900,1.5,1,1,1,1\n",
+		MESS_CURVES_CSV_HEADER_V5 "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,0,,100,110,150,300,900,1.5,1,1,1,1\n",
 		MESS_CURVES_CSV_HEADER_V4 "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,0,,100,110,150,300,900,1.5,1,1,1,1,27.5,0\n",
-		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,0,,100,110,150,300,900,1.5,1,1,1,1,27.5,-1\n",
-		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,0,,100,110,150,300,900,1.5,1,1,1,1,27.5 ns,0\n",
+		MESS_CURVES_CSV_HEADER_V5 "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,0,,100,110,150,300,900,1.5,1,1,1,1,27.5,-1\n",
+		MESS_CURVES_CSV_HEADER_V5 "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,0,,100,110,150,300,900,1.5,1,1,1,1,27.5 ns,0\n",
 		MESS_CURVES_CSV_HEADER_V4 ",extra\n",
+		/* schema 6: its two more, only with its header; a share over
+		 * 100 %, text */
+		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,0,,100,110,150,300,900,1.5,1,1,1,1,27.5,0\n",
+		MESS_CURVES_CSV_HEADER_V5 "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,0,,100,110,150,300,900,1.5,1,1,1,1,27.5,0,0.01,3.4\n",
+		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,0,,100,110,150,300,900,1.5,1,1,1,1,27.5,0,101,3.4\n",
+		MESS_CURVES_CSV_HEADER "\n0,100.0,1000,1.5,1,0,120.5,0.1,3,counters,1,0,110,1,0.1,0,0,0.1,0,1,0,3.1,3.2,0,,100,110,150,300,900,1.5,1,1,1,1,27.5,0,0.01,3.4 ns\n",
+		MESS_CURVES_CSV_HEADER_V5 ",extra\n",
 	};
 	char *dir = make_tmpdir();
 	char path[512];
@@ -388,6 +402,8 @@ static void test_curves_csv_rejects(void **state)
 		/* schema 4 has no window cost or preemptions: unknown, not 0 */
 		assert_true(isnan(f.curves[0].pts[0].dist_cost_ns));
 		assert_true(isnan(f.curves[0].pts[0].dist_preempted));
+		assert_true(isnan(f.curves[0].pts[0].dist_l2_share_pct));
+		assert_true(isnan(f.curves[0].pts[0].dist_l2_ns));
 		assert_near(f.curves[0].pts[0].lat_p50_ns, 118.5, 1e-9);
 		assert_near(f.curves[0].pts[0].lat_p99_ns, 160.25, 1e-9);
 		assert_near(f.curves[0].pts[0].lat_max_ns, 980, 1e-9);

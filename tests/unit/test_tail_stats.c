@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* The distribution window's arithmetic with known answers (issue 32
  * items 1-3): the window's cost from the two beside it and when it is
- * disturbed, the preemption cut, and the paired difference. */
+ * disturbed, the preemption cut, and the paired difference; and the host
+ * state's check (item 4): the window's L2 cluster and the state rule. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -143,12 +144,87 @@ static void test_paired_diff(void **state)
 	assert_true(isnan(mess_tail_paired_diff(t, u, 0)));
 }
 
+/* The share of batches under the bound and where they sit, at 1 GHz
+ * (a tick a ns) with a 20 ns cost. */
+static void test_l2_cluster(void **state)
+{
+	struct mess_hist *h = calloc(1, sizeof(*h));
+	unsigned dram = mess_hist_index(160), l2 = mess_hist_index(24);
+	double share, at, mid = (mess_hist_lo(l2) + mess_hist_hi(l2)) / 2;
+
+	(void)state;
+	assert_non_null(h);
+	/* 10 L2 hits of 1000: 1 %, too few to place (32 needed) */
+	h->bins[dram] = 990;
+	h->bins[l2] = 10;
+	mess_tail_l2_cluster(h, 1.0, 20.0, 1, 10.0, &share, &at);
+	assert_near(share, 1.0, 1e-12);
+	assert_true(isnan(at));
+	/* 40 of 1000: 4 %, placed at their bin's midpoint less the cost */
+	h->bins[dram] = 960;
+	h->bins[l2] = 40;
+	mess_tail_l2_cluster(h, 1.0, 20.0, 1, 10.0, &share, &at);
+	assert_near(share, 4.0, 1e-12);
+	assert_near(at, mid - 20.0, 1e-12);
+	/* a cost 2 ns higher moves the cluster 2 ns down */
+	mess_tail_l2_cluster(h, 1.0, 22.0, 1, 10.0, &share, &at);
+	assert_near(at, mid - 22.0, 1e-12);
+	/* a bound under the hits: none under it */
+	mess_tail_l2_cluster(h, 1.0, 20.0, 1, 2.0, &share, &at);
+	assert_near(share, 0.0, 1e-12);
+	assert_true(isnan(at));
+	/* two loads a batch: no L2 hit of its own to see */
+	mess_tail_l2_cluster(h, 1.0, 20.0, 2, 10.0, &share, &at);
+	assert_true(isnan(share) && isnan(at));
+	/* no L2 reference: no bound */
+	mess_tail_l2_cluster(h, 1.0, 20.0, 1, NAN, &share, &at);
+	assert_true(isnan(share) && isnan(at));
+	/* an empty window */
+	memset(h, 0, sizeof(*h));
+	mess_tail_l2_cluster(h, 1.0, 20.0, 1, 10.0, &share, &at);
+	assert_true(isnan(share) && isnan(at));
+	free(h);
+}
+
+/* The state rule: 2 ns from the L2 reference, or a share that jumped. */
+static void test_state_check(void **state)
+{
+	(void)state;
+	/* steady: the probes 0.1 ns off, a 2 MiB window's shares */
+	assert_int_equal(mess_tail_state_check(3.4, NAN, 3.5, 3.45, 0.01, 0.02), 0);
+	/* a probe after the window found the chain out of L2 */
+	assert_int_equal(mess_tail_state_check(3.4, NAN, 3.5, 33.7, 0.01, 0.02),
+			 MESS_TAIL_DIST_STATE);
+	assert_int_equal(mess_tail_state_check(3.4, NAN, 5.5, 3.4, NAN, NAN),
+			 MESS_TAIL_DIST_STATE);
+	/* the cluster 2.6 ns from the reference; 1.9 ns is kept */
+	assert_int_equal(mess_tail_state_check(3.4, 6.0, 3.4, 3.4, 3.0, 3.0),
+			 MESS_TAIL_DIST_STATE);
+	assert_int_equal(mess_tail_state_check(3.4, 5.3, 3.4, 3.4, 3.0, 3.0), 0);
+	/* issue 32's two states: 3 % of loads in L2 against 0.1 %, either way */
+	assert_int_equal(mess_tail_state_check(NAN, NAN, NAN, NAN, 3.0, 0.1),
+			 MESS_TAIL_DIST_STATE);
+	assert_int_equal(mess_tail_state_check(NAN, NAN, NAN, NAN, 0.1, 3.0),
+			 MESS_TAIL_DIST_STATE);
+	/* from nothing to 0.8 %: a jump; to 0.02 %: none (under 0.5 points) */
+	assert_int_equal(mess_tail_state_check(NAN, NAN, NAN, NAN, 0.8, 0.0),
+			 MESS_TAIL_DIST_STATE);
+	assert_int_equal(mess_tail_state_check(NAN, NAN, NAN, NAN, 0.02, 0.0), 0);
+	/* 2.5 % against 2 %: 0.5 points, but not 3 times */
+	assert_int_equal(mess_tail_state_check(NAN, NAN, NAN, NAN, 2.6, 2.0), 0);
+	/* no share to judge (the first window, or batches of several loads) */
+	assert_int_equal(mess_tail_state_check(3.4, NAN, 3.4, 3.4, NAN, 2.0), 0);
+	assert_int_equal(mess_tail_state_check(3.4, NAN, 3.4, 3.4, 2.0, NAN), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cost_window),
 		cmocka_unit_test(test_preemption_cut),
 		cmocka_unit_test(test_paired_diff),
+		cmocka_unit_test(test_l2_cluster),
+		cmocka_unit_test(test_state_check),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
