@@ -73,9 +73,9 @@ double mess_hoststate_cost_median(const struct mess_hoststate *s)
 	return median_of(s->costs, s->ncosts);
 }
 
-double mess_hoststate_l2_median(const struct mess_hoststate *s)
+double mess_hoststate_l2_ref(const struct mess_hoststate *s)
 {
-	return median_of(s->l2s, s->nl2s);
+	return mess_hoststate_quantile(s->l2s, s->nl2s, 0.1);
 }
 
 /* The fixed cost, ns a batch: the timed chase's mean ticks a batch less n

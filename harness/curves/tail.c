@@ -92,7 +92,7 @@ static void dist_window(struct mess_run *r, struct mess_tail *t, double ms,
 {
 	double lat = lat_ns > 0 ? lat_ns : 100, tick = ns_per_tick(t);
 	double unit, med = mess_hoststate_cost_median(&t->hs), before, after;
-	double l2_ref = mess_hoststate_l2_median(&t->hs), l2_before, l2_after;
+	double l2_ref = mess_hoststate_l2_ref(&t->hs), l2_before, l2_after;
 	double share_med = median_of(t->shares, t->nshares);
 	double cut_ticks = 0, timed = 0;	/* ticks: cut, all */
 	double tk[MESS_TAIL_MAX_SUBS], tn[MESS_TAIL_MAX_SUBS];
@@ -160,6 +160,8 @@ static void dist_window(struct mess_run *r, struct mess_tail *t, double ms,
 	} else {
 		w->diff_pct = NAN;
 	}
+	if (fabs(w->diff_pct) > MESS_Q_DIST_DIFF_PCT)
+		w->why |= MESS_TAIL_DIST_DIFF;
 	if (cut_ticks > MESS_LOST_MAX_PCT / 100 * timed)
 		w->why |= MESS_TAIL_DIST_PREEMPTED;
 	if (w->lost_pct > MESS_LOST_MAX_PCT)
@@ -220,7 +222,7 @@ static int fixed_cost(struct mess_run *r, struct mess_tail *t)
 	t->l1_ns = t->hs.l1_ns;
 	t->l1_batch_ticks = t->hs.l1_batch_ticks;
 	t->overhead_ticks = t->hs.costs[0] / ns_per_tick(t);
-	t->l2_ref_ns = mess_hoststate_l2_median(&t->hs);
+	t->l2_ref_ns = mess_hoststate_l2_ref(&t->hs);
 	t->l2_bound_ns = MESS_TAIL_L2_BOUND * t->l2_ref_ns;
 	return 0;
 }

@@ -241,7 +241,7 @@ static json_t *windows_json(const struct mess_tail *t)
 	json_t *j;
 
 	j = mess_json_pack("{s:{s:I, s:o, s:o, s:o, s:o, s:o, s:s},"
-			   " s:{s:i, s:i, s:i, s:i, s:i, s:i, s:s},"
+			   " s:{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:s},"
 			   " s:{s:f, s:f, s:s}, s:{s:f, s:s}}",
 		"fixed_costs",
 		"measured", (json_int_t)n,
@@ -258,7 +258,8 @@ static json_t *windows_json(const struct mess_tail *t)
 		"cost_moved", (int)t->why_count[1],
 		"preempted", (int)t->why_count[2],
 		"lost_time", (int)t->why_count[3],
-		"rule", "a window is measured again (at most 3 attempts, 1 after a window kept disturbed) when the fixed costs before and after it differ by more than 1 ns, their mean lies more than 10 % (at least 1 ns) from the median of the costs measured before it, its preempted batches hold more than 2 % of its timed time, the chase thread lost more than 2 % of its wall time, or the host's state changed during it (host_state)",
+		"diff_beyond", (int)t->why_count[5],
+		"rule", "a window is measured again (at most 3 attempts, 1 after a window kept disturbed) when the fixed costs before and after it differ by more than 1 ns, their mean lies more than 10 % (at least 1 ns) from the median of the costs measured before it, its preempted batches hold more than 2 % of its timed time, the chase thread lost more than 2 % of its wall time, the host's state changed during it (host_state), or its paired difference (mean_diff_pct) lies beyond +-3 %",
 		"preemption_cut",
 		"floor_ns", MESS_TAIL_CUT_NS,
 		"median_batches", MESS_TAIL_CUT_MEDIANS,
@@ -305,7 +306,7 @@ static json_t *host_state_json(const struct mess_tail *t)
 		"share_max_pct", mess_json_real(mess_hoststate_quantile(t->shares, t->nshares, 1), 4),
 		"windows_measured_again", (int)t->why_count[4],
 		"windows_kept_changed", (int)t->state_changed,
-		"rule", "l2_ref_ns: the untimed chase on an L2-resident chain (a quarter of the L2, at most 256 KiB, in a huge page where THP gives one) at the start; before and after every window the same probe (after one pass to bring the chain back) and the fixed cost's; a window's L2 cluster is its batches whose latency a load, its cost off, lies under l2_bound_ns (3 x l2_ref_ns; one load a batch only): curves.csv dist_l2_share_pct and dist_l2_ns (their mean, with 32 batches or more).  The state changed during a window when its cluster or either probe lies more than 2 ns from the median of the L2 probes before it, or its share differs from the median share of the windows before by more than 0.5 percentage points and 3 times: it is measured again like a disturbed window, and one kept so is said here and in the verdict (host_state); steal and lost time cannot see such a change");
+		"rule", "l2_ref_ns: the untimed chase on an L2-resident chain (a quarter of the L2, at most 256 KiB, in a huge page where THP gives one) at the start; before and after every window the same probe (after one pass to bring the chain back) and the fixed cost's; a window's L2 cluster is its batches whose latency a load, its cost off, lies under l2_bound_ns (3 x l2_ref_ns; one load a batch only): curves.csv dist_l2_share_pct and dist_l2_ns (their mean, with 32 batches or more).  The state changed during a window when its cluster lies more than 2 ns from the reference (the 10th percentile of the L2 probes before it: the L2 in the host's best state), its two probes lie more than 2 ns apart or both more than 2 ns above the reference, or its share differs from the median share of the windows before by more than 0.5 percentage points and 3 times: it is measured again like a disturbed window, and one kept so is said here and in the verdict (host_state); steal and lost time cannot see such a change");
 }
 
 json_t *mess_tail_json(const struct mess_run *r)
@@ -446,11 +447,13 @@ void mess_tail_md(FILE *f, const struct mess_run *r)
 		fig(b[5], 32, t->idle_diff_pct, 1), t->idle_pairs, t->idle_chase_ns,
 		t->idle_cost_ns, t->idle_preempted);
 	if (t->idle_why & ~MESS_TAIL_DIST_LOST)
-		fprintf(f, "The unloaded window was disturbed in all %u attempts (%s%s%s): its figures may mix two states of the host.\n",
+		fprintf(f, "The unloaded window was disturbed in all %u attempts (%s%s%s%s%s): its figures may mix two states of the host.\n",
 			t->idle_attempts,
 			t->idle_why & MESS_TAIL_DIST_COSTS ? "fixed costs before and after differ; " : "",
 			t->idle_why & MESS_TAIL_DIST_MOVED ? "fixed cost moved from the run's; " : "",
-			t->idle_why & MESS_TAIL_DIST_PREEMPTED ? "preemptions" : "");
+			t->idle_why & MESS_TAIL_DIST_PREEMPTED ? "preemptions; " : "",
+			t->idle_why & MESS_TAIL_DIST_STATE ? "the host's state changed; " : "",
+			t->idle_why & MESS_TAIL_DIST_DIFF ? "timed and untimed means more than 3 % apart" : "");
 	if (t->hs.l2_lines)
 		fprintf(f, "Host state: %s.  The L2 probe (an L2-resident chain beside every window) read %.2f ns at the start; %u windows were measured again because the L2 latency or the share of L2 hits moved, %u kept so (meta.json `distribution.host_state`).\n",
 			t->state_changed ? "**changed** during kept windows: their tails mix two states of the host" : "steady",

@@ -122,11 +122,14 @@ unsigned mess_tail_state_check(double ref_ns, double at_ns, double before_ns,
 {
 	double lo, hi;
 
-	if (isfinite(ref_ns) &&
-	    (fabs(at_ns - ref_ns) > MESS_TAIL_STATE_NS ||
-	     fabs(before_ns - ref_ns) > MESS_TAIL_STATE_NS ||
-	     fabs(after_ns - ref_ns) > MESS_TAIL_STATE_NS))
-		return MESS_TAIL_DIST_STATE;	/* NAN compares false */
+	/* NAN compares false throughout: a figure not measured is not
+	 * judged.  The probes: apart (a flip during the window), or both
+	 * slower than the reference (the window in a worse state than the
+	 * run's best; a window faster than it is the reference's fault). */
+	if (fabs(before_ns - after_ns) > MESS_TAIL_STATE_NS ||
+	    fmin(before_ns, after_ns) - ref_ns > MESS_TAIL_STATE_NS ||
+	    fabs(at_ns - ref_ns) > MESS_TAIL_STATE_NS)
+		return MESS_TAIL_DIST_STATE;
 	if (!isfinite(share_pct) || !isfinite(median_share_pct))
 		return 0;
 	lo = fmin(share_pct, median_share_pct);

@@ -197,6 +197,18 @@ static void test_state_check(void **state)
 			 MESS_TAIL_DIST_STATE);
 	assert_int_equal(mess_tail_state_check(3.4, NAN, 5.5, 3.4, NAN, NAN),
 			 MESS_TAIL_DIST_STATE);
+	/* the whole window in the slow state: both probes 24-82 ns (the
+	 * AMD guest, for seconds), and both 2.1 ns up */
+	assert_int_equal(mess_tail_state_check(3.4, NAN, 56.5, 54.7, NAN, NAN),
+			 MESS_TAIL_DIST_STATE);
+	assert_int_equal(mess_tail_state_check(3.4, NAN, 5.5, 5.6, NAN, NAN),
+			 MESS_TAIL_DIST_STATE);
+	/* a reference from a slow start, the window quiet: not judged
+	 * changed (the reference is at fault, and falls to the quiet one) */
+	assert_int_equal(mess_tail_state_check(55.0, NAN, 3.5, 3.5, NAN, NAN), 0);
+	/* no reference yet: the probes' own difference still counts */
+	assert_int_equal(mess_tail_state_check(NAN, NAN, 3.5, 33.0, NAN, NAN),
+			 MESS_TAIL_DIST_STATE);
 	/* the cluster 2.6 ns from the reference; 1.9 ns is kept */
 	assert_int_equal(mess_tail_state_check(3.4, 6.0, 3.4, 3.4, 3.0, 3.0),
 			 MESS_TAIL_DIST_STATE);
