@@ -198,19 +198,31 @@ static void dist_disagrees(struct mess_run *r, struct mess_verdict *v)
 
 /*
  * Distribution windows kept across a change of the host's state
- * (curves/tail.h): WARN, as their tails mix two states; windows measured
- * again and replaced are said, PASS.
+ * (curves/tail.h).  WARN when the unloaded window is one (every tail is
+ * read against it) or more than MESS_TAIL_STATE_WARN_SHARE of the windows
+ * are: their tails mix two states.  Fewer is a note naming them, as
+ * disturbed windows kept as a minority are: on the AMD guest, quiet, 7 of
+ * 10 --quick runs kept 1 to 22 of about 30 windows so, the host taking
+ * the core's L2 for seconds at a time.
  */
 static void host_state(struct mess_run *r, struct mess_verdict *v)
 {
 	const struct mess_tail *t = &r->tail;
+	unsigned all = t->windows + 1;
 
 	if (!t->ok || !t->why_count[4])
 		return;
-	if (t->state_changed)
+	if ((t->idle_why & MESS_TAIL_DIST_STATE) ||
+	    t->state_changed > MESS_TAIL_STATE_WARN_SHARE * all)
 		mess_verdict_add(v, MESS_WARN, "host_state",
-				 "the host's state changed during %u distribution windows and stayed changed in %u of them after every attempt (the L2 latency or the share of L2 hits moved: meta.json distribution.host_state): their tails mix two states of the host, which steal and lost time cannot see; measure again on a quieter node",
-				 t->why_count[4], t->state_changed);
+				 "the host's state changed during %u distribution windows and stayed changed in %u of %u after every attempt%s (the L2 latency or the share of L2 hits moved: meta.json distribution.host_state): their tails mix two states of the host, which steal and lost time cannot see; measure again on a quieter node",
+				 t->why_count[4], t->state_changed, all,
+				 t->idle_why & MESS_TAIL_DIST_STATE ? ", the unloaded one among them" : "");
+	else if (t->state_changed)
+		mess_verdict_add(v, MESS_PASS, "host_state_minority",
+				 "the host's state changed during %u distribution windows; %u of %u stayed changed after every attempt and were kept, under %.0f %% of them, the unloaded one not among them (meta.json distribution.host_state)",
+				 t->why_count[4], t->state_changed, all,
+				 100 * MESS_TAIL_STATE_WARN_SHARE);
 	else
 		mess_verdict_add(v, MESS_PASS, "host_state_replaced",
 				 "the host's state changed during %u distribution windows (meta.json distribution.host_state); each was measured again and replaced",

@@ -286,7 +286,7 @@ static json_t *host_state_json(const struct mess_tail *t)
 			      " s:{s:I, s:o, s:o, s:o}, s:i, s:i, s:s}",
 		"verdict", verdict,
 		"why", t->state_changed ?
-			"windows were kept across a change of state after every attempt: their figures mix two states of the host" :
+			"windows were kept across a change of state after every attempt: their figures mix two states of the host (the verdict warns, host_state, when the unloaded window is one or they are more than 10 % of the windows)" :
 			!h->l2_lines ? "no L2-resident chain (the L2 is unknown here, or under four times the L1): only the fixed cost's check ran" :
 			"no window was kept across a change of state",
 		"l2_chain_bytes", (json_int_t)(h->l2_lines * h->line),
