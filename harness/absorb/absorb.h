@@ -29,6 +29,7 @@
 #include "absorb/workload.h"
 #include "core/corectr.h"
 #include "core/environ.h"
+#include "core/hoststate.h"
 #include "core/ladder_run.h"
 #include "core/pool.h"
 #include "core/rundir.h"
@@ -209,6 +210,13 @@ struct absorb_table {
 	unsigned long dist_pairs, dist_redone, dist_kept, pairs_total;
 	uint64_t steal_ticks, nivcsw;
 	int steal_err, cs_err;	/* why not known, or 0 */
+	/* The host's state on core 0 (core/hoststate.h): pairs whose two
+	 * probes, just before and just after them, were apart (measured
+	 * again as disturbed ones are; this session's), the probes taken,
+	 * and why there are none ("" when there are). */
+	unsigned long state_pairs, state_probes;
+	double state_l2_ref_ns, state_cost_ns;
+	char state_why[160];
 	double mhz_min, mhz_max;	/* NAN: not readable */
 	/* Core counters on the pool threads: "" when they count, else why
 	 * not (points then say nan for instructions and cycles). */
@@ -237,6 +245,10 @@ struct mess_absorb {
 	double t0_ns;
 	unsigned pairs_todo, pairs_now;
 	uint64_t coin;		/* xorshift64: the order of a sub-pair's runs */
+	/* core 0's state probes, its buffers first touched there; hs_ok 0:
+	 * none (t.state_why says why) */
+	struct mess_hoststate hs;
+	int hs_ok;
 };
 
 /* ---- the command's phases (cmd.c) ---- */
@@ -292,6 +304,11 @@ int absorb_save(struct mess_absorb *a);
 /* timing.c */
 int absorb_pool_start(struct mess_absorb *a, int n);
 void absorb_pool_stop(struct mess_absorb *a);
+/* The host-state probes on pool thread 0 (core 0): opened once after the
+ * pool; a failure leaves hs_ok 0 and t.state_why set, and the run goes
+ * on.  A probe into *p (NAN figures without hs_ok). */
+void absorb_host_open(struct mess_absorb *a);
+void absorb_host_probe(struct mess_absorb *a, struct mess_hoststate_probe *p);
 /* ns per iteration of the slowest thread; *elapsed its wall time; *o
  * what disturbed and counted it (NULL: not looked at). */
 double absorb_timed_run(struct mess_absorb *a, int cores, struct timed *j,

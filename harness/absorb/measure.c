@@ -134,7 +134,8 @@ static uint64_t work(const struct pair *pr, const struct mess_absorb_point *bp,
  * absorption or slowdown.  The k = 0 point pairs k = 0 with itself, --repeats times,
  * its ratios' spread being the noise floor; every other point takes pairs
  * until the sequential test (mess_absorb_seq) decides it or max-pairs.
- * A pair during which steal time or a preemption hit either run is
+ * A pair during which steal time or a preemption hit either run, or
+ * whose state probes before and after it are apart (core/hoststate.h), is
  * measured again (mess_absorb_seq_add says how often).  *paired gets the
  * median of the pairs' own k = 0 runs, to show the drift.
  */
@@ -171,12 +172,22 @@ static int measure_pairs(struct mess_absorb *a, struct row *r,
 
 		if (mess_interrupted)
 			return -EINTR;
+		struct mess_hoststate_probe p0, p1;
+		int moved;
+
+		absorb_host_probe(a, &p0);
 		err = slices(a, r, &j, m, k, &x, &y, &o0, &o1);
 		if (err)
 			return err;
+		absorb_host_probe(a, &p1);
+		/* A pair whose runs straddle a change of the host's state
+		 * compares two states: measured again like a disturbed one. */
+		moved = mess_hoststate_apart(&p0, &p1);
+		a->t.state_pairs += (unsigned long)moved;
 		absorb_observe(po, &o0, 0);
 		absorb_observe(po, &o1, 1);
-		v = mess_absorb_seq_add(&s, y / x, o0.disturbed || o1.disturbed,
+		v = mess_absorb_seq_add(&s, y / x,
+					o0.disturbed || o1.disturbed || moved,
 					want, floor_rel, thr_rel, &a->t.acfg);
 		if (v < 0)
 			return -EIO;

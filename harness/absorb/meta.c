@@ -117,6 +117,19 @@ static json_t *disturbance_json(const struct absorb_table *t)
 		"freq_source", "cpufreq scaling_cur_freq of the run's first CPU after each run, mean per point; null: not readable here");
 }
 
+/* The host's state on core 0 (core/hoststate.h): the pairs that straddled
+ * a change, counted among the disturbed ones too. */
+static json_t *host_state_json(const struct absorb_table *t)
+{
+	return mess_json_pack("{s:I, s:I, s:o, s:o, s:o, s:s}",
+		"pairs_straddled", (json_int_t)t->state_pairs,
+		"probes", (json_int_t)t->state_probes,
+		"l2_ns_at_start", mess_json_real(t->state_l2_ref_ns, 3),
+		"fixed_cost_ns_at_start", mess_json_real(t->state_cost_ns, 3),
+		"not_probed", t->state_why[0] ? json_string(t->state_why) : json_null(),
+		"rule", "before and after every pair, on core 0: the timed chase's fixed cost on an L1-resident chain and the latency of an L2-resident one (a quarter of the L2, at most 256 KiB); a pair whose two probes differ by more than 1 ns in cost or 2 ns in L2 latency straddled a change of the host's state, which steal and lost time cannot see, and is disturbed: measured again (disturbance.pairs_measured_again counts it) or kept and counted; pairs_straddled counts this session's");
+}
+
 static json_t *seq_json(const struct absorb_table *t)
 {
 	return mess_json_pack("{s:s, s:f, s:i, s:i, s:f, s:s}",
@@ -176,11 +189,12 @@ int absorb_write_meta(const struct absorb_table *t, struct mess_rundir *rd,
 		"points_remeasured_for_spread", (int)t->remeasured,
 		"remeasure_rule", rule,
 		"plots", t->plots_note[0] ? t->plots_note : "pending")) ||
-	    mess_json_merge(m, mess_json_pack("{s:o, s:o, s:b, s:o, s:o, s:i, s:s, s:{s:s, s:s?, s:s}}",
+	    mess_json_merge(m, mess_json_pack("{s:o, s:o, s:b, s:o, s:o, s:o, s:i, s:s, s:{s:s, s:s?, s:s}}",
 		"environment", t->machine_ok ? mess_env_json(&t->machine) : json_null(),
 		"quality", absorb_quality_json(t), "strict", t->o.strict,
 		"sequential_test", seq_json(t),
 		"disturbance", disturbance_json(t),
+		"host_state", host_state_json(t),
 		"tables", (int)t->o.tables,
 		"tables_rule", "with tables > 1 each row is measured tables times one after the other (interleaved by row), sharing its work per run; absorption_tables.csv gives the spread of k1 per entry",
 		"counters",

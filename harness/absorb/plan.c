@@ -364,6 +364,8 @@ int mess_absorb_open(struct mess_absorb **ap, const struct mess_absorb_opts *o,
 	rc = absorb_dist_open(&a->dist);
 	if (!rc)
 		rc = absorb_pool_start(a, a->topo.ncores);
+	if (!rc)
+		absorb_host_open(a);
 	/* Thread 0 runs the ladder; unwatched, its verdict says so. */
 	if (!rc && a->t.ladder_on)
 		mess_ladder_watch(&a->t.ladder, &a->pool, a->topo.core_pu);

@@ -16,6 +16,7 @@
 #include "core/corectr.h"
 #include "core/clock.h"
 #include "core/signals.h"
+#include "core/timer.h"
 
 
 static void job_noise_init(struct mess_pool_thread *pt, void *arg)
@@ -79,6 +80,73 @@ int absorb_pool_start(struct mess_absorb *a, int n)
 	return 0;
 }
 
+struct state_job {
+	struct mess_absorb *a;
+	struct mess_hoststate_probe *p;
+	double tick_ns;		/* > 0: open */
+};
+
+static void job_state(struct mess_pool_thread *pt, void *arg)
+{
+	struct state_job *j = arg;
+	struct mess_absorb *a = j->a;
+	int level[4], nc;
+	uint64_t bytes[4], l1 = 0, l2 = 0;
+
+	if (!(j->tick_ns > 0)) {
+		mess_hoststate_probe(&a->hs, j->p);
+		return;
+	}
+	nc = mess_topo_caches_of_core(&a->topo, pt->core, level, bytes, 4);
+	for (int i = 0; i < nc; i++) {
+		if (level[i] == 1 && !l1)
+			l1 = bytes[i];
+		if (level[i] == 2 && !l2)
+			l2 = bytes[i];
+	}
+	/* Short: a cost of 3 x 2000 batches beside the windows' own. */
+	pt->err = mess_hoststate_open(&a->hs, j->tick_ns, 1, a->topo.line_bytes,
+				      l1, l2, 1, 3, 2000);
+}
+
+void absorb_host_open(struct mess_absorb *a)
+{
+	struct mess_timer tm;
+	struct state_job j = { .a = a };
+	int err = mess_timer_open(&tm);
+
+	a->t.state_l2_ref_ns = a->t.state_cost_ns = NAN;
+	if (err) {
+		snprintf(a->t.state_why, sizeof(a->t.state_why),
+			 "the timer %s did not tick", tm.name ? tm.name : "");
+		return;
+	}
+	j.tick_ns = 1e9 / tm.hz;
+	err = mess_pool_call(&a->pool, 1, job_state, &j);
+	if (err) {
+		snprintf(a->t.state_why, sizeof(a->t.state_why),
+			 "the probes could not be set up: %s", strerror(-err));
+		return;
+	}
+	a->hs_ok = 1;
+	a->t.state_l2_ref_ns = a->hs.nl2s ? a->hs.l2s[0] : NAN;
+	a->t.state_cost_ns = a->hs.costs[0];
+	if (!a->hs.l2_lines)
+		snprintf(a->t.state_why, sizeof(a->t.state_why),
+			 "no L2-resident chain (the L2 unknown, or under four times the L1): the fixed cost's probe only");
+}
+
+void absorb_host_probe(struct mess_absorb *a, struct mess_hoststate_probe *p)
+{
+	struct state_job j = { .a = a, .p = p };
+
+	*p = (struct mess_hoststate_probe){ NAN, NAN };
+	if (!a->hs_ok)
+		return;
+	mess_pool_call(&a->pool, 1, job_state, &j);
+	a->t.state_probes++;
+}
+
 void absorb_pool_stop(struct mess_absorb *a)
 {
 	mess_pool_stop(&a->pool);
@@ -91,6 +159,8 @@ void absorb_pool_stop(struct mess_absorb *a)
 	}
 	free(a->wk);
 	a->wk = NULL;
+	mess_hoststate_close(&a->hs);
+	a->hs_ok = 0;
 }
 
 /* ---- timing ---- */

@@ -141,6 +141,21 @@ double mess_hoststate_l2(struct mess_hoststate *s)
 	return x;
 }
 
+void mess_hoststate_probe(struct mess_hoststate *s,
+			  struct mess_hoststate_probe *p)
+{
+	p->l2_ns = mess_hoststate_l2(s);
+	p->cost_ns = mess_hoststate_cost(s);
+}
+
+int mess_hoststate_apart(const struct mess_hoststate_probe *a,
+			 const struct mess_hoststate_probe *b)
+{
+	/* NAN compares false: a figure not measured is not judged. */
+	return fabs(a->cost_ns - b->cost_ns) > MESS_HOSTSTATE_COST_APART_NS ||
+	       fabs(a->l2_ns - b->l2_ns) > MESS_HOSTSTATE_L2_APART_NS;
+}
+
 static void *chain(void *buf, size_t line, uint32_t lines, uint64_t seed,
 		   int *err)
 {

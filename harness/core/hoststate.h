@@ -14,7 +14,8 @@
  * Each probe records what it measured, so a window is judged against the
  * median of the run so far, not against one figure from one moment.
  * Users: the curves' distribution windows (curves/tail.c) and absorb's
- * pairs (absorb/measure.c).
+ * pairs (absorb/measure.c: a pair whose two runs straddle a change is
+ * measured again).
  */
 #ifndef MESS_HOSTSTATE_H
 #define MESS_HOSTSTATE_H
@@ -35,6 +36,20 @@
 #define MESS_HOSTSTATE_COST_REPEATS 3
 #define MESS_HOSTSTATE_COST_UN_ITERS 8
 #define MESS_HOSTSTATE_L2_REPEATS 3
+
+/* Two probes this far apart say the state changed between them: the fixed
+ * cost by more than 1 ns (a quiet guest's costs lie within 0.7 ns from
+ * their 10th to their 90th percentile, a state flip moves them 6-15 ns),
+ * the L2 latency by more than 2 ns (quiet: within 0.1 ns of its median;
+ * the L2 taken: 24-120 ns). */
+#define MESS_HOSTSTATE_COST_APART_NS 1.0
+#define MESS_HOSTSTATE_L2_APART_NS 2.0
+
+/* One look at the state: the fixed cost (ns a batch) and the L2 latency
+ * (ns a load; NAN without an L2 chain). */
+struct mess_hoststate_probe {
+	double cost_ns, l2_ns;
+};
 
 struct mess_hoststate {
 	double tick_ns;		/* the timer's */
@@ -64,6 +79,13 @@ int mess_hoststate_open(struct mess_hoststate *s, double tick_ns, uint64_t n,
 double mess_hoststate_cost(struct mess_hoststate *s);
 /* The L2 chain's latency now, ns a load; recorded; NAN without a chain. */
 double mess_hoststate_l2(struct mess_hoststate *s);
+/* Both, recorded. */
+void mess_hoststate_probe(struct mess_hoststate *s,
+			  struct mess_hoststate_probe *p);
+/* 1 when the state changed between probes a and b (the rules above; a NAN
+ * figure is not judged), else 0. */
+int mess_hoststate_apart(const struct mess_hoststate_probe *a,
+			 const struct mess_hoststate_probe *b);
 /* The median of the costs recorded so far; NAN before any. */
 double mess_hoststate_cost_median(const struct mess_hoststate *s);
 /* The L2 latency a window is judged by: the 10th percentile of the probes

@@ -48,7 +48,7 @@
  * their 10th to their 90th percentile and within 1.1 ns (6 %) in all,
  * while issue 32's state flip moves them by 20-55 %).
  */
-#define MESS_TAIL_COST_PAIR_NS 1.0
+#define MESS_TAIL_COST_PAIR_NS MESS_HOSTSTATE_COST_APART_NS
 #define MESS_TAIL_COST_MOVE_PCT 10.0
 /*
  * The host's state, from the window's own data and a probe beside it
@@ -69,7 +69,7 @@
  */
 #define MESS_TAIL_L2_BOUND 3.0
 #define MESS_TAIL_L2_MIN_BATCHES 32
-#define MESS_TAIL_STATE_NS 2.0
+#define MESS_TAIL_STATE_NS MESS_HOSTSTATE_L2_APART_NS
 #define MESS_TAIL_SHARE_JUMP_PP 0.5
 #define MESS_TAIL_SHARE_JUMP_X 3.0
 /* The verdict warns when more than this share of the windows were kept
