@@ -142,10 +142,12 @@ check_absorb_dir() {
 	check_verdict "$d" absorption.md absorb "$err"
 	check "quality.entries: the statuses of absorption.csv, counted" \
 		'[ "$(jq -r ".quality.entries | [.done, .ok, .none, .wide, .unclear] | join(\" \")" "$d/meta.json")" = "$(awk -F, "NR > 1 { n++; c[\$14]++ } END { print n + 0, c[\"ok\"] + 0, c[\"none\"] + 0, c[\"wide\"] + 0, c[\"unclear\"] + 0 }" "$d/absorption.csv")" ]'
-	check "quality: k1_doubtful as the rule says (WARN with some wide or unclear, INVALID past half), disturbed as the totals say" \
+	check "quality: k1_doubtful as the rule says (WARN with some wide or unclear, INVALID past half), disturbed as the totals say, none more than were run" \
 		'jq -e ".quality as \$q | (\$q.entries.wide + \$q.entries.unclear) as \$w |
 			([\$q.reasons[] | select(.rule == \"k1_doubtful\") | .level] | if \$w == 0 then length == 0 elif \$w * 2 > \$q.entries.done then . == [\"INVALID\"] else . == [\"WARN\"] end) and
 			(\$q.pairs.kept_disturbed == .disturbance.pairs_kept_disturbed) and (\$q.pairs.disturbed == .disturbance.pairs_disturbed) and
+			(\$q.pairs.disturbed <= \$q.pairs.run) and (\$q.pairs.kept_disturbed <= .disturbance.pairs_counted) and
+			(\$q.pairs.disturbed == \$q.pairs.measured_again + \$q.pairs.kept_disturbed) and
 			(any(\$q.reasons[]; .rule == \"disturbed\") == (\$q.pairs.kept_disturbed > 0)) and
 			(\$q.entries.wide + \$q.entries.unclear <= \$q.entries.done * 0.5 or \$q.verdict == \"INVALID\") and
 			(\$q.ladder.levels | length) >= 2 and \$q.strict == false" "$d/meta.json" >/dev/null'

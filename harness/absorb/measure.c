@@ -238,10 +238,12 @@ static int measure_point(struct mess_absorb *a, struct row *r,
 			pt->sigma > ABSORB_REMEASURE_REL * pt->t; i++) {
 		a->t.remeasured++;
 		err = measure_pairs(a, r, w, m, k, &c, &cp, &co);
-		/* The counts add up: both measurements ran. */
+		/* The counts add up: both measurements ran.  The disturbed
+		 * pairs kept are the chosen measurement's, whose repeats the
+		 * point keeps; the other's were, in the end, measured again
+		 * (kept counted twice read "132 of 127 pairs disturbed"). */
 		co.disturbed += po->disturbed;
 		co.redone += po->redone;
-		co.kept += po->kept;
 		co.steal += po->steal;
 		co.nivcsw += po->nivcsw;
 		co.mhz_sum += po->mhz_sum;
@@ -249,6 +251,10 @@ static int measure_point(struct mess_absorb *a, struct row *r,
 		if (!err && c.sigma < pt->sigma) {
 			*pt = c;
 			*paired = cp;
+			co.redone += po->kept;
+		} else {
+			co.redone += co.kept;
+			co.kept = po->kept;
 		}
 		co.instr += po->instr;
 		co.cycles += po->cycles;
