@@ -84,7 +84,7 @@ KERNEL_OBJS := $(KERNEL_SRCS:%.S=$(BUILD)/%.o) $(KERNEL_C_SRCS:%.c=$(BUILD)/%.o)
 # (harness/core/) -> the maths and file formats (lib/, headers in
 # include/mess/), which link neither hwloc nor pthread so that a simulator
 # can link them alone.
-LIB_SRCS := $(wildcard lib/*.c)
+LIB_SRCS := $(wildcard lib/*/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/pic/%.o)
 LIB := $(BUILD)/libmess.a
 SONAME := libmess.so.0

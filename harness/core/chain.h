@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Reproducible chains from --seed (lib/rng.c). */
+/* Reproducible chains from --seed (lib/base/rng.c). */
 #include "mess/rng.h"
 
 /* Sattolo's algorithm: next[] becomes one cycle through all n indices. */

@@ -45,7 +45,7 @@ int mess_corectr_open(struct mess_corectr *cc)
 	cc->set = mess_core_events_for(core);
 	if (!cc->set) {
 		snprintf(why, sizeof(why),
-			 "core PMU %s has no row in mess_core_event_sets[] (lib/counters.c): add one", core);
+			 "core PMU %s has no row in mess_core_event_sets[] (lib/pmu/counters.c): add one", core);
 		add_status(cc, why);
 		return -EOPNOTSUPP;
 	}

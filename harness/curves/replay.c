@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * `mess curves --replay SET`: the sweep, unchanged, against a virtual
- * machine made from a curve set (lib/replay.c has the maths).  Nothing is
+ * machine made from a curve set (lib/model/replay.c has the maths).  Nothing is
  * measured: no core is pinned, no buffer allocated, no generator started,
  * and nothing sleeps.  A point's chase windows are the set's figures at
  * (the mix's accounted read share, nop = pause) times seeded noise, and

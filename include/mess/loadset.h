@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Inside the set loader (lib/load.c, load_run.c, load_meta.c): what
+ * Inside the set loader (lib/formats/load.c, load_run.c, load_meta.c): what
  * loading one set needs, and the helpers its files share.  Not for callers
  * of the library: they use mess/load.h.
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the trace readers share (lib/trace.c: perf and the entry points,
- * lib/trace_likwid.c: likwid-perfctr).  Internal to them: users read
+ * What the trace readers share (lib/formats/trace.c: perf and the entry points,
+ * lib/formats/trace_likwid.c: likwid-perfctr).  Internal to them: users read
  * traces through mess/trace.h.
  */
 #ifndef MESS_TRACE_PARSE_H
@@ -41,7 +41,7 @@ int mess_tp_add_interval(struct mess_tp *p, int line, double t, double rd,
 			 double wr, enum mess_trace_status st, double running,
 			 const char *label);
 
-/* The likwid-perfctr readers (lib/trace_likwid.c). */
+/* The likwid-perfctr readers (lib/formats/trace_likwid.c). */
 #define MESS_TP_TL_HEADER "GID|MetricsCount|CpuCount|"
 int mess_tp_likwid_timeline(struct mess_tp *p, char *text);
 int mess_tp_likwid_csv(struct mess_tp *p, char *text);

@@ -2,22 +2,22 @@
 /*
  * How well a family describes the curve set it was swept from (the
  * benchmark behind tools/sweep-bench.sh).  The truth at each of the
- * family's read shares is the set's noise-free replay (lib/replay.c),
+ * family's read shares is the set's noise-free replay (lib/model/replay.c),
  * sampled densely in ln(1 + pause).  Figures, over the family's curves:
  *  - points per curve (median, max);
  *  - latency error: at 99 bandwidths evenly spread over each curve's
  *    rising part (1 % .. 99 % of its maximum bandwidth), |model - truth| /
- *    truth, where model is the family's curve model (lib/model.c), the
+ *    truth, where model is the family's curve model (lib/model/model.c), the
  *    interpolation a simulator reads; median, 95th percentile and max over all of them (the max is
  *    often the model's extrapolation past a curve's measured maximum:
- *    lib/model.c continues the last segment's slope);
+ *    lib/model/model.c continues the last segment's slope);
  *  - maximum-bandwidth error: |max measured - true max| / true max, the
  *    median and the worst curve;
  *  - knee points: points at or above 80 % of the true maximum bandwidth,
  *    the fewest on any curve;
  *  - waves: curves where the truth has one (past its maximum, bandwidth
  *    falls more than 2 % below it) and, of those, where the family's
- *    summary (lib/metrics.c) found one.
+ *    summary (lib/model/metrics.c) found one.
  *
  * usage: sweep-score SET RUN [GRID CV SEED]
  *   RUN: a run directory swept from SET (mess curves --replay SET).
@@ -143,7 +143,7 @@ static void score_curve(const struct mess_replay *rp, const struct mess_model *m
 			imax = i;
 		}
 	}
-	/* As lib/metrics.c sees one: bandwidth down while latency is up. */
+	/* As lib/model/metrics.c sees one: bandwidth down while latency is up. */
 	for (size_t i = imax; i < DENSE; i++)
 		if (tb[i] < maxbw * (1 - WAVE_TOL) && tl[i] > tl[imax]) {
 			s->waves_present++;

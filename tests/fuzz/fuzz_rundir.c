@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer target of the run-directory loaders (lib/load_run.c,
- * lib/load_meta.c through mess_set_load): each input is a directory of
+ * libFuzzer target of the run-directory loaders (lib/formats/load_run.c,
+ * lib/formats/load_meta.c through mess_set_load): each input is a directory of
  * files (tests/fuzz/fuzz_files.h: curves.csv first, then "@@ meta.json",
  * "@@ summary.json", "@@ plotter.txt", "@@ info.txt", "@@ memory_curves.csv"
  * and the like, FIFOs and links to /dev/zero included), loaded.  Beyond

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * mess_quality_curve finds the violating pairs through a sorted index
- * and covers them through a heap (lib/quality_curve.c): it must flag
+ * and covers them through a heap (lib/model/quality_curve.c): it must flag
  * exactly what trying every pair flagged.  The algorithm it replaced is
  * kept here, verbatim, as the reference: thousands of small random
  * curves (noise, outliers, equal nops, unusable points, spreads unknown)
@@ -24,7 +24,7 @@
 
 #include "mess/quality.h"
 
-/* ---- the reference: lib/quality.c before the index ---- */
+/* ---- the reference: lib/model/quality.c before the index ---- */
 
 /* One violation: two points that cannot both be right, and the rule. */
 struct viol {
