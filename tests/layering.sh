@@ -14,6 +14,11 @@ mkdir -p "$t"/lib "$t"/include/mess "$t"/harness/core "$t"/harness/curves \
 # put FILE LINE...: one line each.
 put() { local f=$1; shift; printf '%s\n' "$@" >"$t/$f"; }
 put lib/a.c '#include <jansson.h>' '#include "mess/a.h"'
+mkdir -p "$t"/lib/base "$t"/lib/model
+# lib/'s folders: model (rank 1) may include base's headers (rank 0).
+put lib/base/p.c '#include "mess/p.h"'
+put lib/model/m.c '#include "mess/m.h"' '#include "mess/p.h"'
+put include/mess/m.h '#include "mess/p.h"'
 put include/mess/a.h '#include "mess/b.h"'
 put harness/core/x.c '#include "core/x.h"' '#include "mess/a.h"' \
 	'#include "ckernels.h"' '#include "mess_kernels.h"' '#include <hwloc.h>' \
@@ -36,6 +41,11 @@ put harness/core/bad.c '#include "curves/run.h"' '#include "foo/bar.h"'
 put harness/absorb/bad.c '#include "absorb/x.h"' '#include "curves/run.h"' \
 	'#include <perfmon/pfmlib.h>'
 put kernels/c/bad.c '#include "ckernels.h"' '#include "mess/curve.h"' '#include "core/util.h"'
+# base includes model's header; a header of base includes model's; a
+# folder with no rank.
+put lib/base/q.c '#include "mess/p.h"' '#include "mess/m.h"'
+put include/mess/p.h '#include "mess/m.h"'
+mkdir -p "$t"/lib/zzz
 
 out=$("$layering" "$t" 2>&1)
 rc=$?
@@ -50,10 +60,13 @@ for want in \
 	'harness/absorb/bad.c:2: command absorb includes "curves/run.h": ' \
 	'harness/absorb/bad.c:3: command absorb includes <perfmon/pfmlib.h>: ' \
 	'kernels/c/bad.c:2: kernel includes "mess/curve.h": ' \
-	'kernels/c/bad.c:3: kernel includes "core/util.h": '; do
+	'kernels/c/bad.c:3: kernel includes "core/util.h": ' \
+	'lib/base/q.c:2: lib/base includes "mess/m.h": ' \
+	'include/mess/p.h:1: lib/base includes "mess/m.h": ' \
+	'lib/zzz: a lib/ folder with no rank in tools/layering.sh'; do
 	check "reported: $want" 'grep -qF "$want" <<<"$out"'
 done
-check "nothing else reported" '[ "$(wc -l <<<"$out")" -eq 10 ]'
+check "nothing else reported" '[ "$(wc -l <<<"$out")" -eq 13 ]'
 [ "$fail" -eq 0 ] || echo "$out"
 echo "layering self-test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

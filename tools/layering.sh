@@ -17,6 +17,10 @@
 #                        harness/core/ is the one place that links libpfm4
 #   kernels/             only their own headers: nothing of harness/, lib/
 #                        or include/
+#   lib/<folder>/        (and include/mess/<x>.h, which belongs to the folder
+#                        of lib/*/<x>.c, or to the table below) only the
+#                        headers of its own folder and of folders a rank
+#                        below it (lib/README.md)
 # Prints each violation as "file:line: <what> includes <header>: <rule>".
 # Exit status: 0 none, 1 some, 2 usage.
 set -euo pipefail
@@ -24,6 +28,14 @@ set -euo pipefail
 root=${1:-$(dirname "$0")/..}
 [ -d "$root/harness" ] || { echo "usage: $0 [ROOT] (no harness/ in $root)" >&2; exit 2; }
 cd "$root"
+
+# lib/'s folders by rank, and the public headers with no source of their
+# own name.
+lib_ranks="base:0 model:1 pmu:1 sample:1 formats:2 absorb:2 sets:3"
+lib_extra="loadset:formats trace_parse:formats"
+lib_owner=$(find lib -mindepth 2 -maxdepth 2 -name '*.c' 2>/dev/null |
+	sed -E 's|^lib/([^/]+)/([^/]+)\.c$|\2:\1|' | tr '\n' ' ')
+lib_dirs=$(find lib -mindepth 1 -maxdepth 1 -type d -printf '%f ' 2>/dev/null)
 
 # The command folders, and the kernel headers included by bare name.
 cmds=$(find harness -mindepth 1 -maxdepth 1 -type d ! -name core -printf '%f\n' | sort)
@@ -37,7 +49,8 @@ done
 # shellcheck disable=SC2086
 grep -rnE --include='*.c' --include='*.h' --include='*.S' \
 	'^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"][^">]+[">]' $dirs |
-	awk -v cmds="$cmds" -v khdrs="$khdrs" -v kall="$kall" '
+	awk -v cmds="$cmds" -v khdrs="$khdrs" -v kall="$kall" \
+	    -v ranks="$lib_ranks" -v owners="$lib_owner $lib_extra" -v ldirs="$lib_dirs" '
 BEGIN {
 	split(cmds, a, "\n")
 	for (i in a)
@@ -53,7 +66,37 @@ BEGIN {
 			is_kown[a[i]] = 1
 	banned["hwloc.h"] = banned["numa.h"] = banned["numaif.h"] = 1
 	banned["pthread.h"] = 1
-	bad = 0
+	n = split(ranks, a, " ")
+	for (i = 1; i <= n; i++) {
+		split(a[i], kv, ":")
+		rank[kv[1]] = kv[2]
+	}
+	n = split(owners, a, " ")
+	for (i = 1; i <= n; i++) {
+		split(a[i], kv, ":")
+		owner[kv[1]] = kv[2]
+	}
+	n = split(ldirs, a, " ")
+	for (i = 1; i <= n; i++)
+		if (a[i] != "" && !(a[i] in rank)) {
+			printf "lib/%s: a lib/ folder with no rank in tools/layering.sh\n", a[i]
+			bad = 1
+		}
+	bad = bad + 0
+}
+
+# The lib/ folder a file belongs to: its own folder, or the owner of the header.
+function lib_folder(f,    b) {
+	if (f ~ /^lib\/[^\/]+\//) {
+		b = f
+		sub(/^lib\//, "", b)
+		sub(/\/.*/, "", b)
+		return b
+	}
+	b = f
+	sub(/^.*\//, "", b)
+	sub(/\.h$/, "", b)
+	return owner[b]
 }
 
 function say(what, hdr, rule) {
@@ -85,6 +128,16 @@ function say(what, hdr, rule) {
 			say("lib", hdr, "lib/ and include/mess/ use neither hwloc, libnuma nor pthread")
 		else if (!quoted && top == "perfmon")
 			say("lib", hdr, "libpfm4 is used in harness/core/ only")
+		else if (quoted && top == "mess") {
+			from = lib_folder(file)
+			h = name
+			sub(/^mess\//, "", h)
+			sub(/\.h$/, "", h)
+			to = owner[h]
+			if (from != "" && to != "" && from != to &&
+			    (!(from in rank) || !(to in rank) || rank[to] >= rank[from]))
+				say("lib/" from, hdr, "a lib/ folder includes only its own headers and those of folders a rank below it (lib/README.md)")
+		}
 	} else if (file ~ /^harness\/core\//) {
 		if (!quoted)
 			next
