@@ -90,7 +90,7 @@ LIB := $(BUILD)/libmess.a
 SONAME := libmess.so.0
 SHLIB := $(BUILD)/$(SONAME)
 PUBLIC_HEADERS := $(wildcard include/mess/*.h)
-HARNESS_SRCS := $(wildcard harness/core/*.c) $(filter-out harness/core/%,$(wildcard harness/*/*.c))
+HARNESS_SRCS := $(wildcard harness/core/*.c harness/core/*/*.c) $(filter-out harness/core/%,$(wildcard harness/*/*.c))
 HARNESS_OBJS := $(HARNESS_SRCS:%.c=$(BUILD)/%.o)
 HARNESS_LIB := $(BUILD)/libmess-harness.a
 MAIN_OBJ := $(BUILD)/harness/main.o
@@ -384,10 +384,10 @@ $(FUZZ_LOAD): tests/fuzz/fuzz_load.c $(LIB_SRCS) $(wildcard include/mess/*.h)
 FUZZ_HARNESS := opts list resume sample messraw rundir
 FUZZ_SRCS_opts := harness/core/options.c harness/core/numbers.c
 FUZZ_SRCS_list := $(FUZZ_SRCS_opts)
-FUZZ_SRCS_resume := $(FUZZ_SRCS_opts) harness/core/rundir.c harness/core/rundir_lock.c harness/core/outdir.c harness/core/util.c \
+FUZZ_SRCS_resume := $(FUZZ_SRCS_opts) harness/core/rundir/rundir.c harness/core/rundir/rundir_lock.c harness/core/rundir/outdir.c harness/core/util.c \
 	harness/core/clock.c harness/core/buildinfo.c harness/curves/options.c \
-	harness/core/families.c harness/absorb/options.c harness/core/html.c \
-	harness/core/html_parts.c $(LIB_SRCS)
+	harness/core/pmu/families.c harness/absorb/options.c harness/core/report/html.c \
+	harness/core/report/html_parts.c $(LIB_SRCS)
 # The sampling decoders (SPE, IBS, data source, perf.data and the record
 # walker): lib/ alone.
 FUZZ_SRCS_sample := $(LIB_SRCS)

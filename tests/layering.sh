@@ -19,6 +19,11 @@ mkdir -p "$t"/lib/base "$t"/lib/model
 put lib/base/p.c '#include "mess/p.h"'
 put lib/model/m.c '#include "mess/m.h"' '#include "mess/p.h"'
 put include/mess/m.h '#include "mess/p.h"'
+# harness/core's services: report (rank 2) may include machine's (1) and
+# the files directly in core/ (0).
+mkdir -p "$t"/harness/core/machine "$t"/harness/core/report
+put harness/core/machine/topo.c '#include "core/machine/topo.h"' '#include "core/x.h"'
+put harness/core/report/html.c '#include "core/machine/topo.h"' '#include "core/x.h"'
 put include/mess/a.h '#include "mess/b.h"'
 put harness/core/x.c '#include "core/x.h"' '#include "mess/a.h"' \
 	'#include "ckernels.h"' '#include "mess_kernels.h"' '#include <hwloc.h>' \
@@ -46,6 +51,11 @@ put kernels/c/bad.c '#include "ckernels.h"' '#include "mess/curve.h"' '#include 
 put lib/base/q.c '#include "mess/p.h"' '#include "mess/m.h"'
 put include/mess/p.h '#include "mess/m.h"'
 mkdir -p "$t"/lib/zzz
+# machine includes report's header; core/ itself includes a service's;
+# a service with no rank.
+put harness/core/machine/bad.c '#include "core/report/html.h"'
+put harness/core/bad2.c '#include "core/machine/topo.h"'
+mkdir -p "$t"/harness/core/zzz
 
 out=$("$layering" "$t" 2>&1)
 rc=$?
@@ -63,10 +73,13 @@ for want in \
 	'kernels/c/bad.c:3: kernel includes "core/util.h": ' \
 	'lib/base/q.c:2: lib/base includes "mess/m.h": ' \
 	'include/mess/p.h:1: lib/base includes "mess/m.h": ' \
-	'lib/zzz: a lib/ folder with no rank in tools/layering.sh'; do
+	'lib/zzz: a lib/ folder with no rank in tools/layering.sh' \
+	'harness/core/machine/bad.c:1: core/machine includes "core/report/html.h": ' \
+	'harness/core/bad2.c:1: core/core includes "core/machine/topo.h": ' \
+	'harness/core/zzz: a core service with no rank in tools/layering.sh'; do
 	check "reported: $want" 'grep -qF "$want" <<<"$out"'
 done
-check "nothing else reported" '[ "$(wc -l <<<"$out")" -eq 13 ]'
+check "nothing else reported" '[ "$(wc -l <<<"$out")" -eq 16 ]'
 [ "$fail" -eq 0 ] || echo "$out"
 echo "layering self-test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

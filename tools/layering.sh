@@ -17,6 +17,9 @@
 #                        harness/core/ is the one place that links libpfm4
 #   kernels/             only their own headers: nothing of harness/, lib/
 #                        or include/
+#   harness/core/<svc>/  only the headers of its own service and of services
+#                        a rank below it (harness/core/README.md; the
+#                        files directly in harness/core/ are rank 0)
 #   lib/<folder>/        (and include/mess/<x>.h, which belongs to the folder
 #                        of lib/*/<x>.c, or to the table below) only the
 #                        headers of its own folder and of folders a rank
@@ -33,6 +36,8 @@ cd "$root"
 # own name.
 lib_ranks="base:0 model:1 pmu:1 sample:1 formats:2 absorb:2 sets:3"
 lib_extra="loadset:formats trace_parse:formats"
+core_ranks="core:0 machine:1 measure:2 pmu:2 report:2 rundir:3 compare:3 ladder:3"
+core_dirs=$(find harness/core -mindepth 1 -maxdepth 1 -type d -printf '%f ' 2>/dev/null)
 lib_owner=$(find lib -mindepth 2 -maxdepth 2 -name '*.c' 2>/dev/null |
 	sed -E 's|^lib/([^/]+)/([^/]+)\.c$|\2:\1|' | tr '\n' ' ')
 lib_dirs=$(find lib -mindepth 1 -maxdepth 1 -type d -printf '%f ' 2>/dev/null)
@@ -50,7 +55,8 @@ done
 grep -rnE --include='*.c' --include='*.h' --include='*.S' \
 	'^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"][^">]+[">]' $dirs |
 	awk -v cmds="$cmds" -v khdrs="$khdrs" -v kall="$kall" \
-	    -v ranks="$lib_ranks" -v owners="$lib_owner $lib_extra" -v ldirs="$lib_dirs" '
+	    -v ranks="$lib_ranks" -v owners="$lib_owner $lib_extra" -v ldirs="$lib_dirs" \
+	    -v cranks="$core_ranks" -v cdirs="$core_dirs" '
 BEGIN {
 	split(cmds, a, "\n")
 	for (i in a)
@@ -82,7 +88,30 @@ BEGIN {
 			printf "lib/%s: a lib/ folder with no rank in tools/layering.sh\n", a[i]
 			bad = 1
 		}
+	n = split(cranks, a, " ")
+	for (i = 1; i <= n; i++) {
+		split(a[i], kv, ":")
+		crank[kv[1]] = kv[2]
+	}
+	n = split(cdirs, a, " ")
+	for (i = 1; i <= n; i++)
+		if (a[i] != "" && !(a[i] in crank)) {
+			printf "harness/core/%s: a core service with no rank in tools/layering.sh\n", a[i]
+			bad = 1
+		}
 	bad = bad + 0
+}
+
+# The core service of a path under harness/core/ or of a "core/..."
+# header: its folder, "core" for the files directly in harness/core/.
+function core_svc(f) {
+	sub(/^harness\//, "", f)
+	if (f ~ /^core\/[^\/]+\//) {
+		sub(/^core\//, "", f)
+		sub(/\/.*/, "", f)
+		return f
+	}
+	return "core"
 }
 
 # The lib/ folder a file belongs to: its own folder, or the owner of the header.
@@ -145,6 +174,12 @@ function say(what, hdr, rule) {
 			say("core", hdr, "harness/core/ never includes a command folder'"'"'s header")
 		else if (top != "core" && top != "mess" && !(top == "" && name in is_khdr))
 			say("core", hdr, "harness/core/ includes only \"core/...\", \"mess/...\" and kernel headers")
+		else if (top == "core") {
+			from = core_svc(file)
+			to = core_svc(name)
+			if (from != to && (!(from in crank) || !(to in crank) || crank[to] >= crank[from]))
+				say("core/" from, hdr, "a core service includes only its own headers and those of services a rank below it (harness/core/README.md)")
+		}
 	} else if (file ~ /^harness\/[^\/]+\//) {
 		cmd = file
 		sub(/^harness\//, "", cmd)

@@ -27,14 +27,14 @@
 #include <stdio.h>
 
 #include "absorb/workload.h"
-#include "core/corectr.h"
-#include "core/environ.h"
-#include "core/hoststate.h"
-#include "core/ladder_run.h"
-#include "core/pool.h"
-#include "core/rundir.h"
+#include "core/pmu/corectr.h"
+#include "core/machine/environ.h"
+#include "core/measure/hoststate.h"
+#include "core/ladder/ladder_run.h"
+#include "core/measure/pool.h"
+#include "core/rundir/rundir.h"
 #include "core/util.h"
-#include "core/topo.h"
+#include "core/machine/topo.h"
 #include "mess/absorb.h"
 #include "mess/json.h"
 #include "mess/quality.h"
@@ -210,7 +210,7 @@ struct absorb_table {
 	unsigned long dist_pairs, dist_redone, dist_kept, pairs_total;
 	uint64_t steal_ticks, nivcsw;
 	int steal_err, cs_err;	/* why not known, or 0 */
-	/* The host's state on core 0 (core/hoststate.h): pairs whose two
+	/* The host's state on core 0 (core/measure/hoststate.h): pairs whose two
 	 * probes, just before and just after them, were apart (measured
 	 * again as disturbed ones are; this session's), the probes taken,
 	 * and why there are none ("" when there are). */

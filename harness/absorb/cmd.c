@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "absorb/absorb.h"
-#include "core/outdir.h"
-#include "core/rundir.h"
+#include "core/rundir/outdir.h"
+#include "core/rundir/rundir.h"
 #include "core/signals.h"
 #include "core/util.h"
 

@@ -2,7 +2,7 @@
 /*
  * `mess absorb`'s measurements: rows x noise modes, each a search over k
  * (mess/absorb.h) whose every point is a median of timed runs on pinned
- * threads (core/pool.h); the latency ladder first when lat_mem_rd runs.
+ * threads (core/measure/pool.h); the latency ladder first when lat_mem_rd runs.
  */
 #include <errno.h>
 #include <math.h>
@@ -135,7 +135,7 @@ static uint64_t work(const struct pair *pr, const struct mess_absorb_point *bp,
  * its ratios' spread being the noise floor; every other point takes pairs
  * until the sequential test (mess_absorb_seq) decides it or max-pairs.
  * A pair during which steal time or a preemption hit either run, or
- * whose state probes before and after it are apart (core/hoststate.h), is
+ * whose state probes before and after it are apart (core/measure/hoststate.h), is
  * measured again (mess_absorb_seq_add says how often).  *paired gets the
  * median of the pairs' own k = 0 runs, to show the drift.
  */

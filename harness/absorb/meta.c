@@ -117,7 +117,7 @@ static json_t *disturbance_json(const struct absorb_table *t)
 		"freq_source", "cpufreq scaling_cur_freq of the run's first CPU after each run, mean per point; null: not readable here");
 }
 
-/* The host's state on core 0 (core/hoststate.h): the pairs that straddled
+/* The host's state on core 0 (core/measure/hoststate.h): the pairs that straddled
  * a change, counted among the disturbed ones too. */
 static json_t *host_state_json(const struct absorb_table *t)
 {

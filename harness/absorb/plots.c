@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "absorb/absorb.h"
-#include "core/plot.h"
+#include "core/report/plot.h"
 #include "core/util.h"
 
 static int has_points(const struct absorb_table *t, const struct row *r)

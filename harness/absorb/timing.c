@@ -13,10 +13,10 @@
 #include <unistd.h>
 
 #include "absorb/absorb.h"
-#include "core/corectr.h"
+#include "core/pmu/corectr.h"
 #include "core/clock.h"
 #include "core/signals.h"
-#include "core/timer.h"
+#include "core/measure/timer.h"
 
 
 static void job_noise_init(struct mess_pool_thread *pt, void *arg)

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/mem.h"
+#include "core/machine/mem.h"
 
 const struct mess_wl_kinfo mess_wl_kernels[MESS_WL_NKERNELS] = {
 #define MESS_WL_INFO(n, sym, u, it, sc, q, l, wa, sh) \

@@ -2,7 +2,7 @@
 /*
  * `mess compare A B [C...]`: curve families side by side, whatever layout
  * each was read from (mess_set_load), written by the comparison service
- * (core/compare.h) into a new directory.  Nothing is measured.
+ * (core/compare/compare.h) into a new directory.  Nothing is measured.
  */
 #include "compare/cmd.h"
 
@@ -13,10 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/compare.h"
+#include "core/compare/compare.h"
 #include "core/options.h"
-#include "core/outdir.h"
-#include "core/rundir.h"
+#include "core/rundir/outdir.h"
+#include "core/rundir/rundir.h"
 #include "mess/load.h"
 #include "mess/quality.h"
 

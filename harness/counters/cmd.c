@@ -12,10 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/corectr.h"
-#include "core/dram.h"
+#include "core/pmu/corectr.h"
+#include "core/pmu/dram.h"
 #include "core/options.h"
-#include "core/topo.h"
+#include "core/machine/topo.h"
 #include "mess/json.h"
 #include "mess/pmudef.h"
 

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/outdir.h"
-#include "core/rundir.h"
+#include "core/rundir/outdir.h"
+#include "core/rundir/rundir.h"
 #include "core/signals.h"
 #include "core/util.h"
 #include "curves/run.h"

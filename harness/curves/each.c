@@ -2,11 +2,11 @@
 /*
  * `mess --mem-node each`: one curve family per kind of memory the chase
  * core reaches (DDR, HBM, CXL, ...), each a complete run directory of its
- * own under the top directory, then their comparison (core/compare.h):
+ * own under the top directory, then their comparison (core/compare/compare.h):
  * the one-command DDR-vs-HBM characterisation.
  *
  * Each family is measured by a child `mess curves` with --mem-node set to
- * its kind (the node of that kind nearest to the chase core, core/memsel.h,
+ * its kind (the node of that kind nearest to the chase core, core/machine/memsel.h,
  * resolved again the same way: its meta.json keeps the rule that chose it)
  * and every other option passed through, so that a family is exactly what
  * a single run with --mem-node KIND would measure, resumable on its own.
@@ -25,9 +25,9 @@
 #include <unistd.h>
 
 #include "core/clock.h"
-#include "core/compare.h"
-#include "core/memsel.h"
-#include "core/nodes.h"
+#include "core/compare/compare.h"
+#include "core/machine/memsel.h"
+#include "core/machine/nodes.h"
 #include "core/signals.h"
 #include "core/util.h"
 #include "curves/run.h"

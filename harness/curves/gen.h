@@ -10,9 +10,9 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "core/mem.h"
-#include "core/pool.h"
-#include "core/topo.h"
+#include "core/machine/mem.h"
+#include "core/measure/pool.h"
+#include "core/machine/topo.h"
 #include "mess_kernels.h"
 
 struct mess_gen_thread;

@@ -144,7 +144,7 @@ static int resolve_mixes(struct mess_cfg *cfg, char *err, size_t errlen)
 	return 0;
 }
 
-/* auto, off, or names of mess_dram_families[], each once (core/dram.c). */
+/* auto, off, or names of mess_dram_families[], each once (core/pmu/dram.c). */
 static int resolve_counters(struct mess_cfg *cfg, char *err, size_t errlen)
 {
 	if (!strcmp(cfg->counters, "auto") || !strcmp(cfg->counters, "off"))

@@ -13,9 +13,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/chain.h"
+#include "core/measure/chain.h"
 #include "core/clock.h"
-#include "core/cpufreq.h"
+#include "core/machine/cpufreq.h"
 #include "curves/run.h"
 #include "mess/autotune.h"
 #include "mess/stats.h"

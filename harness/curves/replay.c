@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/html.h"
-#include "core/outdir.h"
+#include "core/report/html.h"
+#include "core/rundir/outdir.h"
 #include "core/signals.h"
 #include "core/util.h"
 #include "curves/run.h"

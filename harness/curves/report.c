@@ -15,11 +15,11 @@
 #include "mess/model.h"
 #include "mess/parse.h"
 #include "mess/metrics.h"
-#include "core/plot.h"
+#include "core/report/plot.h"
 #include "curves/run.h"
 #include "core/buildinfo.h"
 #include "core/clock.h"
-#include "core/rundir.h"
+#include "core/rundir/rundir.h"
 #include "core/util.h"
 
 /* 2: curves.csv's counter columns, meta.json counters and

@@ -200,7 +200,7 @@ static void measured_window(struct mess_run *r, struct mess_tail *t,
 /* The fixed cost of a batch's two timer reads: the timed chase's ticks a
  * batch on an L1-resident chain, less n times the untimed chase's
  * latency on the same chain (both medians of L1_REPEATS); and the L2
- * chain's latency, the state's reference (core/hoststate.h). */
+ * chain's latency, the state's reference (core/measure/hoststate.h). */
 static int fixed_cost(struct mess_run *r, struct mess_tail *t)
 {
 	int level[4], nc, err;

@@ -15,8 +15,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "core/hoststate.h"
-#include "core/timer.h"
+#include "core/measure/hoststate.h"
+#include "core/measure/timer.h"
 #include "mess/curve.h"
 #include "mess/hist.h"
 #include "mess/json.h"
@@ -35,7 +35,7 @@
 /*
  * Every distribution window (the unloaded one and each point's) has the
  * timer's fixed cost measured just before and just after it on the
- * L1-resident chain (core/hoststate.h: about 0.1 ms each side) and
+ * L1-resident chain (core/measure/hoststate.h: about 0.1 ms each side) and
  * subtracts their
  * mean: the cost moves with the host's state (issue 32: 27 ns and 33-42 ns
  * on one guest, flipping every 0.1 s to seconds), so a cost from another
@@ -54,7 +54,7 @@
  * The host's state, from the window's own data and a probe beside it
  * (issue 32 item 4).  The window's L2 cluster: its batches whose latency a
  * load, the cost off, lies under MESS_TAIL_L2_BOUND times the run's L2
- * latency (the L2 chain of core/hoststate.h, measured at the start): their
+ * latency (the L2 chain of core/measure/hoststate.h, measured at the start): their
  * share, and where they sit (their mean, with at least
  * MESS_TAIL_L2_MIN_BATCHES of them; a batch of several loads has no L2
  * hit of its own to see, so only with one load a batch).  The state

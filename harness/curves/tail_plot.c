@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/clock.h"
-#include "core/plot.h"
+#include "core/report/plot.h"
 #include "curves/run.h"
 #include "curves/tail.h"
 

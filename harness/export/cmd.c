@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "core/options.h"
-#include "core/outdir.h"
-#include "core/rundir.h"
+#include "core/rundir/outdir.h"
+#include "core/rundir/rundir.h"
 #include "core/signals.h"
 #include "mess/json.h"
 #include "mess/export.h"

@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 
 #include "core/options.h"
-#include "core/outdir.h"
-#include "core/rundir.h"
+#include "core/rundir/outdir.h"
+#include "core/rundir/rundir.h"
 #include "core/util.h"
 #include "fleet/fleet.h"
 #include "mess/fleet.h"

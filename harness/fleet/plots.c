@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/plot.h"
+#include "core/report/plot.h"
 #include "core/util.h"
 #include "fleet/fleet.h"
 #include "mess/fleet.h"

@@ -12,14 +12,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/environ.h"
-#include "core/ladder_run.h"
-#include "core/mem.h"
-#include "core/memsel.h"
+#include "core/machine/environ.h"
+#include "core/ladder/ladder_run.h"
+#include "core/machine/mem.h"
+#include "core/machine/memsel.h"
 #include "core/options.h"
-#include "core/pool.h"
-#include "core/outdir.h"
-#include "core/rundir.h"
+#include "core/measure/pool.h"
+#include "core/rundir/outdir.h"
+#include "core/rundir/rundir.h"
 #include "core/signals.h"
 
 /* 2: environment, quality, strict; ladder.csv's disturbance columns. */

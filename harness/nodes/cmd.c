@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/nodes.h"
+#include "core/machine/nodes.h"
 #include "core/options.h"
 #include "mess/json.h"
 

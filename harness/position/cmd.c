@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "core/options.h"
-#include "core/outdir.h"
-#include "core/rundir.h"
+#include "core/rundir/outdir.h"
+#include "core/rundir/rundir.h"
 #include "mess/stress.h"
 #include "position/position.h"
 

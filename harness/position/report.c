@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/plot.h"
+#include "core/report/plot.h"
 #include "core/util.h"
 #include "mess/json.h"
 #include "mess/stress.h"

@@ -19,10 +19,10 @@
 #include <unistd.h>
 
 #include "core/clock.h"
-#include "core/dram.h"
+#include "core/pmu/dram.h"
 #include "core/options.h"
-#include "core/outdir.h"
-#include "core/rundir.h"
+#include "core/rundir/outdir.h"
+#include "core/rundir/rundir.h"
 #include "core/signals.h"
 #include "core/util.h"
 #include "mess/json.h"

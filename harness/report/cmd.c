@@ -16,11 +16,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/html.h"
+#include "core/report/html.h"
 #include "core/options.h"
-#include "core/outdir.h"
-#include "core/plot.h"
-#include "core/rundir.h"
+#include "core/rundir/outdir.h"
+#include "core/report/plot.h"
+#include "core/rundir/rundir.h"
 #include "core/util.h"
 #include "mess/json.h"
 #include "mess/load.h"

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/pmu.h"
+#include "core/pmu/pmu.h"
 #include "mess/pmudef.h"
 
 /* Read one number from a sysfs file under the PMU's directory; def if the

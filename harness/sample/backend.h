@@ -2,7 +2,7 @@
 /*
  * The backends of `mess sample`, one table row each: where the sampling
  * PMU is (its sysfs definition), how the sampling event and the counting
- * events for accuracy are encoded through the PMU layer (core/pmu.h), and
+ * events for accuracy are encoded through the PMU layer (core/pmu/pmu.h), and
  * how a sample is decoded into what the sweep accumulates (data source,
  * latency, address, time).  Attribute construction is a pure function of
  * the options and the sysfs tree ($MESS_SYSFS_PMU_ROOT in tests), so that

@@ -24,8 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/pmu.h"
-#include "core/pmu_ring.h"
+#include "core/pmu/pmu.h"
+#include "core/pmu/pmu_ring.h"
 #include "core/signals.h"
 #include "mess/sampling.h"
 #include "sample/sweep.h"

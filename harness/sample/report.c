@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/plot.h"
+#include "core/report/plot.h"
 #include "core/util.h"
 #include "mess/sampling.h"
 #include "sample/sweep.h"

@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include "core/options.h"
-#include "core/outdir.h"
-#include "core/pmu.h"
+#include "core/rundir/outdir.h"
+#include "core/pmu/pmu.h"
 #include "core/signals.h"
 #include "core/util.h"
 #include "sample/cmd.h"

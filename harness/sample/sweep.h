@@ -12,9 +12,9 @@
 #include <limits.h>
 #include <stdint.h>
 
-#include "core/pool.h"
-#include "core/rundir.h"
-#include "core/topo.h"
+#include "core/measure/pool.h"
+#include "core/rundir/rundir.h"
+#include "core/machine/topo.h"
 #include "sample/backend.h"
 
 #define SAMPLE_MAX_THREADS 256

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "ckernels.h"
-#include "core/mem.h"
+#include "core/machine/mem.h"
 
 #define SPMXV_NNZ_ROW 28
 #define LAT_STRIDE 64

@@ -4,7 +4,7 @@
  * include/uapi/linux/perf_event.h, tools/perf/Documentation/
  * perf.data-file-format.txt).  Pure parsing of bytes in memory: the same
  * record walker reads a file's data section and the records copied out of
- * a live ring buffer (harness/core/pmu_ring.c).  Every length is checked
+ * a live ring buffer (harness/core/pmu/pmu_ring.c).  Every length is checked
  * against the bytes given before it is used; a malformed record stops the
  * walk with a count and an error, never a read past the end.
  */

@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/chain.h"
+#include "core/measure/chain.h"
 #include "core/clock.h"
 #include "curves/gen.h"
-#include "core/mem.h"
+#include "core/machine/mem.h"
 #include "curves/registry.h"
 
 #define RUNS 7

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "core/clock.h"
-#include "core/pmu.h"
+#include "core/pmu/pmu.h"
 #include "mess/stats.h"
 
 int main(void)

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "absorb/absorb.h"
-#include "core/rundir.h"
+#include "core/rundir/rundir.h"
 #include "curves/run.h"
 
 static char base[256];

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "core/chain.h"
+#include "core/measure/chain.h"
 
 /* Follow next[] from 0: the cycle must have length n. */
 static uint32_t cycle_len(const uint32_t *next, uint32_t n)

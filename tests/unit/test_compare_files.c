@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The comparison service's files (core/compare.h) from two hand-made sets
+ * The comparison service's files (core/compare/compare.h) from two hand-made sets
  * (the families of test_compare.c: the figures are worked out there): what
  * compare.json and compare.md say, unknowns as null, the warnings.
  */
@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "core/compare.h"
+#include "core/compare/compare.h"
 #include "mess/json.h"
 #include "near.h"
 

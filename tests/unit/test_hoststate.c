@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The host-state probes (core/hoststate.h): the rule that two probes are
+/* The host-state probes (core/measure/hoststate.h): the rule that two probes are
  * apart, the nearest-rank quantile the references are taken by, and what
  * open and a probe record (not their timing: figures only finite and
  * ordered as any machine has them). */
@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "core/hoststate.h"
+#include "core/measure/hoststate.h"
 #include "near.h"
 
 static void test_apart(void **state)

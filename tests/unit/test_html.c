@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "core/html_int.h"
+#include "core/report/html_int.h"
 
 /* What mess_h_b64 wrote, as a string; free() it. */
 static char *b64(const void *buf, size_t n)

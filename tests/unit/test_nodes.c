@@ -37,11 +37,11 @@
 #include <cmocka.h>
 #include <numa.h>
 
-#include "core/mem.h"
-#include "core/memsel.h"
-#include "core/nodes.h"
+#include "core/machine/mem.h"
+#include "core/machine/memsel.h"
+#include "core/machine/nodes.h"
 #include "core/options.h"
-#include "core/topo.h"
+#include "core/machine/topo.h"
 
 #define FIXTURES "tests/fixtures/topo/"
 #define GiB (UINT64_C(1) << 30)

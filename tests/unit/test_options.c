@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The option engine (core/options.h, core/numbers.c, core/outdir.h): one
+ * The option engine (core/options.h, core/numbers.c, core/rundir/outdir.h): one
  * number grammar, exact integers, one list rule, empty values and control
  * characters refused, --out refused when it can never hold a run; every
  * error one line naming the option.
@@ -20,7 +20,7 @@
 #include <cmocka.h>
 
 #include "core/options.h"
-#include "core/outdir.h"
+#include "core/rundir/outdir.h"
 
 static void integers(void **state)
 {

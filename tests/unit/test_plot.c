@@ -20,7 +20,7 @@
 #include <cmocka.h>
 
 #include "mess/curve.h"
-#include "core/plot.h"
+#include "core/report/plot.h"
 #include "core/util.h"
 
 static int rm_entry(const char *path, const struct stat *sb, int flag,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The PMU service's open/read/scale path (core/pmu.c, core/dram.c) on real
+ * The PMU service's open/read/scale path (core/pmu/pmu.c, core/pmu/dram.c) on real
  * kernel counters every Linux has: software events on this thread, whose
  * answers are known (a page touched for the first time is one fault; a
  * software counter is never multiplexed, so it runs whenever it is
@@ -19,8 +19,8 @@
 
 #include <cmocka.h>
 
-#include "core/dram.h"
-#include "core/pmu.h"
+#include "core/pmu/dram.h"
+#include "core/pmu/pmu.h"
 
 static void test_software_counts(void **state)
 {

@@ -24,7 +24,7 @@
 
 #include <cmocka.h>
 
-#include "core/pmu.h"
+#include "core/pmu/pmu.h"
 #include <perfmon/pfmlib_perf_event.h>
 
 #define SYS "tests/fixtures/sysfs/"

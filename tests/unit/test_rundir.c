@@ -19,9 +19,9 @@
 
 #include <cmocka.h>
 
-#include "core/pool.h"
-#include "core/rundir.h"
-#include "core/topo.h"
+#include "core/measure/pool.h"
+#include "core/rundir/rundir.h"
+#include "core/machine/topo.h"
 #include "core/util.h"
 
 static char base[PATH_MAX];

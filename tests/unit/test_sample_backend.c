@@ -23,7 +23,7 @@
 
 #include <cmocka.h>
 
-#include "core/pmu.h"
+#include "core/pmu/pmu.h"
 #include "mess/perfdata.h"
 #include "sample/backend.h"
 

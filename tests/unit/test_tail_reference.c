@@ -27,9 +27,9 @@
 #include <sys/mman.h>
 #include <time.h>
 
-#include "core/chain.h"
-#include "core/hoststate.h"
-#include "core/timer.h"
+#include "core/measure/chain.h"
+#include "core/measure/hoststate.h"
+#include "core/measure/timer.h"
 #include "mess/hist.h"
 #include "mess/rng.h"
 #include "mess/stats.h"

@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: MIT
+#include "core/machine/mem.h"
+
+#include <errno.h>
+#include <math.h>
+#include <numa.h>
+#include <numaif.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+/* The node numbers an mbind mask here holds. */
+#define MESS_MAX_NODES 1024
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23	/* Linux 5.14 */
+#endif
+
+const char *mess_hp_name(enum mess_hp hp)
+{
+	switch (hp) {
+	case MESS_HP_HUGETLB:
+		return "hugetlb";
+	case MESS_HP_THP:
+		return "thp";
+	default:
+		return "none";
+	}
+}
+
+size_t mess_mem_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	unsigned long long kb = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return (size_t)kb << 10;
+}
+
+static const char *node_root(void)
+{
+	const char *r = getenv("MESS_SYSFS_NODE_ROOT");
+
+	return r && *r ? r : "/sys/devices/system/node";
+}
+
+/* One "Node N KEY: V kB" line of the node's meminfo, in bytes; -1 none. */
+static long long node_meminfo(int node, const char *key)
+{
+	char path[256], line[256], k[64];
+	long long kb = -1, v;
+	int n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/node%d/meminfo", node_root(), node);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Node %d %63[^:]: %lld kB", &n, k, &v) == 3 &&
+		    !strcmp(k, key)) {
+			kb = v;
+			break;
+		}
+	fclose(f);
+	return kb < 0 ? -1 : kb << 10;
+}
+
+size_t mess_node_total(int node)
+{
+	long long b = node_meminfo(node, "MemTotal");
+
+	return b > 0 ? (size_t)b : 0;
+}
+
+size_t mess_node_free(int node)
+{
+	long long f = node_meminfo(node, "MemFree");
+	long long c = node_meminfo(node, "Inactive(file)");
+
+	return f < 0 ? 0 : (size_t)f + (c > 0 ? (size_t)c : 0);
+}
+
+long mess_node_free_hugepages(int node)
+{
+	char path[256];
+	long n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path),
+		 "%s/node%d/hugepages/hugepages-2048kB/free_hugepages",
+		 node_root(), node);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &n) != 1)
+		n = -1;
+	fclose(f);
+	return n;
+}
+
+int mess_node_fits(int node, size_t need, char *err, size_t errlen)
+{
+	size_t fr = node < 0 ? 0 : mess_node_free(node);
+
+	if (!fr || need <= fr)
+		return 0;
+	snprintf(err, errlen, "node %d has %zu MiB free of %zu MiB, the run needs %zu MiB",
+		 node, fr >> 20, mess_node_total(node) >> 20, need >> 20);
+	return -ENOMEM;
+}
+
+static char hugetlb_note[192];
+/* One allocation at a time decides on the node's hugetlb pool and takes
+ * its pages: two generator threads must not both count the same ones. */
+static pthread_mutex_t hugetlb_lock = PTHREAD_MUTEX_INITIALIZER;
+
+const char *mess_buf_hugetlb_note(void)
+{
+	return hugetlb_note;
+}
+
+/* Whether the hugetlb pool as a whole has pages (what MAP_HUGETLB
+ * reserves from). */
+static long pool_free_hugepages(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	long n = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "HugePages_Free: %ld", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+/*
+ * hugetlb pages bound to the node, faulted in: 0, or -1 (nothing kept)
+ * when the node's own pool is short or populating fails.  The pool is
+ * the machine's at mmap time but the pages come from the node at fault
+ * time: the node's count is checked first, and MADV_POPULATE_WRITE
+ * faults them in with an error instead of a SIGBUS where the count
+ * raced.
+ */
+static int hugetlb_on_node(struct mess_buf *b, size_t rlen, int node)
+{
+	size_t pages = rlen / MESS_HUGE_BYTES;
+	long have = mess_node_free_hugepages(node), pool;
+	unsigned long mask[(MESS_MAX_NODES + 63) / 64] = { 0 };
+	void *m;
+
+	if (have >= 0 && (size_t)have < pages) {
+		pool = pool_free_hugepages();
+		if (pool > 0 && !hugetlb_note[0]) {
+			snprintf(hugetlb_note, sizeof(hugetlb_note),
+				 "node %d has %ld free 2 MiB hugetlb pages of the pool's %ld, %zu needed: transparent huge pages or 4 KiB pages instead",
+				 node, have, pool, pages);
+			fprintf(stderr, "mess: warning: %s (recorded in meta.json)\n", hugetlb_note);
+		}
+		return -1;
+	}
+	m = mmap(NULL, rlen, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+	if (m == MAP_FAILED)
+		return -1;
+	if (node >= MESS_MAX_NODES) {
+		munmap(m, rlen);
+		return -1;
+	}
+	mask[node / 64] = 1UL << (node % 64);
+	/* Bound before the first touch: MPOL_BIND, no fallback. */
+	if (mbind(m, rlen, MPOL_BIND, mask, MESS_MAX_NODES + 1, 0) ||
+	    madvise(m, rlen, MADV_POPULATE_WRITE)) {
+		if (errno != EINVAL || have < 0) {
+			snprintf(hugetlb_note, sizeof(hugetlb_note),
+				 "node %d could not give %zu hugetlb pages (%s): transparent huge pages or 4 KiB pages instead",
+				 node, pages, strerror(errno));
+			munmap(m, rlen);
+			return -1;
+		}
+		/* A kernel before 5.14: the count above said they are there. */
+		memset(m, 0, rlen);
+	}
+	b->map = b->p = m;
+	b->map_len = rlen;
+	b->hp = MESS_HP_HUGETLB;
+	return 0;
+}
+
+/* kB of AnonHugePages in the mapping that holds p. */
+static long smaps_anon_huge_kb(const void *p)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512];
+	int in = 0;
+	long kb = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi;
+
+		/* Mapping headers start "lo-hi "; keys never parse so. */
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) {
+			in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+			continue;
+		}
+		if (in && sscanf(line, "AnonHugePages: %ld kB", &kb) == 1)
+			break;
+	}
+	fclose(f);
+	return kb;
+}
+
+double mess_thp_pct(const void *p, size_t len)
+{
+	long kb = smaps_anon_huge_kb(p);
+
+	if (kb < 0 || !len)
+		return NAN;
+	return 100.0 * (double)kb * 1024 / (double)len;
+}
+
+int mess_buf_alloc(struct mess_buf *b, size_t len, int node, int want_huge)
+{
+	size_t rlen = (len + MESS_HUGE_BYTES - 1) & ~(MESS_HUGE_BYTES - 1);
+	void *m = MAP_FAILED;
+
+	memset(b, 0, sizeof(*b));
+	b->node = -1;
+	if (!len)
+		return -EINVAL;
+	if (node >= 0 && numa_available() >= 0) {
+		char why[160];
+
+		if (mess_node_fits(node, rlen, why, sizeof(why)))
+			return -ENOMEM;
+		if (want_huge) {
+			pthread_mutex_lock(&hugetlb_lock);
+			if (!hugetlb_on_node(b, rlen, node))
+				m = b->map;
+			pthread_mutex_unlock(&hugetlb_lock);
+		}
+	} else if (want_huge) {
+		m = mmap(NULL, rlen, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+		if (m != MAP_FAILED) {
+			b->map = b->p = m;
+			b->map_len = rlen;
+			b->hp = MESS_HP_HUGETLB;
+		}
+	}
+	if (m == MAP_FAILED) {
+		/* Over-allocate so the buffer can start on a 2 MiB boundary,
+		 * the precondition for THP backing its first page. */
+		size_t mlen = rlen + MESS_HUGE_BYTES;
+		uintptr_t a;
+
+		m = mmap(NULL, mlen, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED)
+			return -errno;
+		a = ((uintptr_t)m + MESS_HUGE_BYTES - 1) &
+		    ~(uintptr_t)(MESS_HUGE_BYTES - 1);
+		if (a > (uintptr_t)m)
+			munmap(m, a - (uintptr_t)m);
+		if (a + rlen < (uintptr_t)m + mlen)
+			munmap((void *)(a + rlen),
+			       (uintptr_t)m + mlen - (a + rlen));
+		b->map = b->p = (void *)a;
+		b->map_len = rlen;
+		if (want_huge)
+			madvise(b->p, rlen, MADV_HUGEPAGE);
+	}
+	b->len = rlen;
+	if (node >= 0 && numa_available() >= 0) {
+		if (b->hp != MESS_HP_HUGETLB)
+			numa_tonode_memory(b->p, rlen, node);
+		b->node = node;
+	}
+	/* Fault everything in now, outside any timed region (hugetlb pages
+	 * were, when bound). */
+	if (b->hp != MESS_HP_HUGETLB || node < 0)
+		memset(b->p, 0, rlen);
+
+	if (b->hp == MESS_HP_HUGETLB) {
+		b->huge_pct = 100.0;
+	} else {
+		b->huge_pct = mess_thp_pct(b->p, rlen);
+		if (!(b->huge_pct > 0))
+			b->huge_pct = 0;
+		b->hp = b->huge_pct > 0 ? MESS_HP_THP : MESS_HP_NONE;
+	}
+	return 0;
+}
+
+void mess_buf_free(struct mess_buf *b)
+{
+	if (b->map)
+		munmap(b->map, b->map_len);
+	memset(b, 0, sizeof(*b));
+	b->node = -1;
+}

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+#include "core/machine/memsel.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/machine/mem.h"
+#include "core/options.h"
+
+/* "a node number 0-3 or a kind: dram, hbm, cxl, nvm, spm" */
+static void allowed(const struct mess_node *nodes, int n, char *buf, size_t len)
+{
+	int os[n];
+	char list[128];
+	size_t at;
+
+	for (int i = 0; i < n; i++)
+		os[i] = nodes[i].os;
+	mess_format_list(os, n, list, sizeof(list));
+	at = (size_t)snprintf(buf, len, "a node number %s (the nodes of this machine) or a kind:",
+			      list);
+	for (int k = 0; k < MESS_KIND_UNKNOWN && at < len; k++)
+		at += (size_t)snprintf(buf + at, len - at, "%s %s", k ? "," : "",
+				       mess_kinds[k].name);
+}
+
+/* "(nodes: 0 dram, 1 dram)" */
+static void present(const struct mess_node *nodes, int n, char *buf, size_t len)
+{
+	size_t at = (size_t)snprintf(buf, len, "(nodes:");
+
+	for (int i = 0; i < n && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s %d %s", i ? "," : "",
+				       nodes[i].os, mess_kinds[nodes[i].kind].name);
+	if (at < len)
+		snprintf(buf + at, len - at, ")");
+}
+
+struct cand {
+	const struct mess_node *node;
+	int local;
+	double lat;	/* NAN: not given */
+};
+
+/* Nearer first: local to the core, then the lower firmware latency (one
+ * not given counts as worse), then the lower OS index. */
+static int nearer(const void *pa, const void *pb)
+{
+	const struct cand *a = pa, *b = pb;
+	double la = isnan(a->lat) ? INFINITY : a->lat;
+	double lb = isnan(b->lat) ? INFINITY : b->lat;
+
+	if (a->local != b->local)
+		return b->local - a->local;
+	if (la != lb)
+		return la < lb ? -1 : 1;
+	return a->node->os - b->node->os;
+}
+
+/* The node of the kind nearest to the core, and which rule told it from
+ * the runner-up.  -ENOENT when there is none. */
+static int nearest(struct mess_topo *t, const struct mess_node *nodes, int n,
+		   enum mess_kind kind, int core, struct mess_memsel *m)
+{
+	struct cand c[n];
+	const char *name = mess_kinds[kind].name;
+	int nc = 0, tied;
+
+	for (int i = 0; i < n; i++)
+		if (nodes[i].kind == kind)
+			c[nc++] = (struct cand){ &nodes[i],
+				mess_node_has_core(t, nodes[i].os, core),
+				mess_node_latency_from(t, nodes[i].os, core) };
+	if (!nc)
+		return -ENOENT;
+	qsort(c, (size_t)nc, sizeof(c[0]), nearer);
+	m->node = c[0].node->os;
+	/* The latency and index rules choose among the nodes as local as
+	 * the first (sorted first): their count, not the kind's. */
+	for (tied = 1; tied < nc && c[tied].local == c[0].local; tied++)
+		;
+	m->local_nodes = c[0].local ? tied : 0;
+	if (nc == 1)
+		snprintf(m->rule, sizeof(m->rule), "the only %s node", name);
+	else if (c[0].local != c[1].local)
+		snprintf(m->rule, sizeof(m->rule),
+			 "locality: the %s node whose cpuset holds core %d (hwloc)",
+			 name, core);
+	else if (!isnan(c[0].lat) && (isnan(c[1].lat) || c[0].lat < c[1].lat))
+		snprintf(m->rule, sizeof(m->rule),
+			 "latency: the firmware's lowest from core %d among %d %s%s nodes (%.0f ns)",
+			 core, tied, c[0].local ? "local " : "", name, c[0].lat);
+	else
+		snprintf(m->rule, sizeof(m->rule),
+			 "lowest OS index: neither locality nor firmware latency tells the %d %s%s nodes apart",
+			 tied, c[0].local ? "local " : "", name);
+	return 0;
+}
+
+static const struct mess_node *find(const struct mess_node *nodes, int n, int os)
+{
+	for (int i = 0; i < n; i++)
+		if (nodes[i].os == os)
+			return &nodes[i];
+	return NULL;
+}
+
+int mess_memsel_resolve(struct mess_topo *t, const char *val, int core,
+			struct mess_memsel *m, char *err, size_t errlen)
+{
+	struct mess_node *nodes;
+	const struct mess_node *chosen;
+	char buf[256];
+	int n = mess_nodes_list(t, &nodes), kind, rc = 0, isnum;
+	uint64_t num = UINT64_MAX;
+
+	if (n < 0)
+		return n;
+	memset(m, 0, sizeof(*m));
+	snprintf(m->given, sizeof(m->given), "%s", val);
+	kind = mess_kind_find(val);
+	/* The grammar of every number (options.h); too big is a number. */
+	isnum = mess_opt_u64(val, &num) != -EINVAL;
+	if (!*val) {
+		m->how = MESS_MEMSEL_DEFAULT;
+		m->node = mess_topo_node_of_core(t, core);
+		snprintf(m->rule, sizeof(m->rule),
+			 "default: the node of core %d (libnuma)", core);
+	} else if (isnum) {
+		m->how = MESS_MEMSEL_NUMBER;
+		m->node = num > 1 << 20 ? -1 : (int)num;
+		if (num > 1 << 20 || !find(nodes, n, m->node)) {
+			allowed(nodes, n, buf, sizeof(buf));
+			snprintf(err, errlen, "--mem-node: node %s out of range; allowed: %s",
+				 val, buf);
+			rc = -EINVAL;
+		}
+		snprintf(m->rule, sizeof(m->rule), "given by number");
+	} else if (kind >= 0 && kind != MESS_KIND_UNKNOWN) {
+		m->how = MESS_MEMSEL_KIND;
+		if (nearest(t, nodes, n, kind, core, m)) {
+			present(nodes, n, buf, sizeof(buf));
+			snprintf(err, errlen, "--mem-node %s: no %s node on this machine %s",
+				 val, mess_kinds[kind].upper, buf);
+			rc = -EOPNOTSUPP;
+		}
+	} else {
+		allowed(nodes, n, buf, sizeof(buf));
+		snprintf(err, errlen, "--mem-node: '%s' is not allowed; allowed: %s",
+			 val, buf);
+		rc = -EINVAL;
+	}
+	chosen = rc ? NULL : find(nodes, n, m->node);
+	if (chosen) {
+		m->kind = chosen->kind;
+		m->assumed = chosen->assumed;
+		mess_node_kind_label(chosen, m->kind_text, sizeof(m->kind_text));
+		/* A kind hwloc did not name is said where the choice is. */
+		if (chosen->hmat_x && m->how == MESS_MEMSEL_KIND)
+			snprintf(m->rule + strlen(m->rule), sizeof(m->rule) - strlen(m->rule),
+				 "; %s by the HMAT's bandwidth, hwloc gives no subtype",
+				 mess_kinds[chosen->kind].name);
+	} else if (!rc) {
+		/* libnuma's node is not one hwloc lists (a fixture topology). */
+		m->kind = MESS_KIND_UNKNOWN;
+		snprintf(m->kind_text, sizeof(m->kind_text), "%s", mess_kinds[m->kind].name);
+	}
+	free(nodes);
+	return rc;
+}
+
+json_t *mess_memsel_json(const struct mess_memsel *m)
+{
+	const char *kind = m->kind_text[0] ? m->kind_text : mess_kinds[m->kind].name;
+	const char *note = mess_buf_hugetlb_note();
+
+	return mess_json_pack("{s:s?, s:s, s:i, s:s, s:s?}",
+			      "given", m->given[0] ? m->given : NULL,
+			      "kind", kind, "node", m->node, "rule", m->rule,
+			      "hugetlb", *note ? note : NULL);
+}
+
+void mess_memsel_md(FILE *f, const struct mess_memsel *m)
+{
+	fprintf(f, "Memory: node %d, %s (%s; meta.json `memory_node_choice`).\n\n", m->node,
+		m->kind_text[0] ? m->kind_text : mess_kinds[m->kind].name, m->rule);
+}

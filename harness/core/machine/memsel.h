@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * --mem-node, for every command that takes it: a node number, or a kind of
+ * memory (hbm, cxl, ...) meaning the node of that kind nearest to the
+ * chase core.  The command's option table keeps the value as a string
+ * (MESS_MEMSEL_LEN); it is resolved once the topology is known.  Another
+ * form is one more `how`.
+ */
+#ifndef MESS_MEMSEL_H
+#define MESS_MEMSEL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "core/machine/nodes.h"
+#include "core/machine/topo.h"
+#include "mess/json.h"
+
+#define MESS_MEMSEL_LEN 32
+#define MESS_MEMSEL_ARG "N|KIND"
+
+enum mess_memsel_how {
+	MESS_MEMSEL_DEFAULT,	/* not given: the chase core's own node */
+	MESS_MEMSEL_NUMBER,	/* --mem-node 1 */
+	MESS_MEMSEL_KIND,	/* --mem-node hbm */
+};
+
+struct mess_memsel {
+	enum mess_memsel_how how;
+	char given[MESS_MEMSEL_LEN];	/* the value as given; "" default */
+	int node;			/* the node chosen: its OS index */
+	enum mess_kind kind;		/* the chosen node's kind */
+	int assumed;			/* ... assumed (no subtype) */
+	char kind_text[96];		/* mess_node_kind_label's */
+	int local_nodes;		/* nodes of the kind local to the core */
+	char rule[224];			/* which rule chose it */
+};
+
+/*
+ * Resolve the value (a MESS_MEMSEL_LEN string; "" when not given) for the
+ * chase core into m.  0; -EINVAL with the one-line error in err (neither a
+ * node of this machine nor a kind); -EOPNOTSUPP with err saying that no
+ * node of the kind is here; or -ENOMEM.
+ */
+int mess_memsel_resolve(struct mess_topo *t, const char *val, int core,
+			struct mess_memsel *m, char *err, size_t errlen);
+/* The line summary.md and ladder.md give it: "Memory: node 2, hbm
+ * (locality: ...)." and a blank line. */
+void mess_memsel_md(FILE *f, const struct mess_memsel *m);
+/* meta.json's memory_node_choice: given, kind, node, rule. */
+json_t *mess_memsel_json(const struct mess_memsel *m);
+
+#endif

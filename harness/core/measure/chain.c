@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+#include "core/measure/chain.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+void mess_sattolo(uint32_t *next, uint32_t n, struct mess_rng *r)
+{
+	for (uint32_t i = 0; i < n; i++)
+		next[i] = i;
+	/* j < i (never j == i) is what makes the result a single cycle. */
+	for (uint32_t i = n - 1; i > 0; i--) {
+		uint32_t j = (uint32_t)mess_rng_below(r, i);
+		uint32_t t = next[i];
+
+		next[i] = next[j];
+		next[j] = t;
+	}
+}
+
+static void shuffle(uint32_t *a, uint32_t n, struct mess_rng *r)
+{
+	for (uint32_t i = n; i > 1; i--) {
+		uint32_t j = (uint32_t)mess_rng_below(r, i);
+		uint32_t t = a[i - 1];
+
+		a[i - 1] = a[j];
+		a[j] = t;
+	}
+}
+
+int mess_chain_order(uint32_t *order, uint32_t n, uint32_t per_window,
+		     struct mess_rng *r)
+{
+	uint32_t nwin, *wnext;
+
+	if (!n)
+		return -EINVAL;
+	if (!per_window || per_window >= n)
+		per_window = n;
+	nwin = (n + per_window - 1) / per_window;
+	wnext = malloc((size_t)nwin * sizeof(*wnext));
+	if (!wnext)
+		return -ENOMEM;
+	mess_sattolo(wnext, nwin, r);
+
+	/* With one window this reduces to a random cycle over all lines. */
+	uint32_t w = 0, pos = 0;
+
+	for (uint32_t k = 0; k < nwin; k++) {
+		uint32_t first = w * per_window;
+		uint32_t cnt = first + per_window <= n ? per_window : n - first;
+
+		for (uint32_t i = 0; i < cnt; i++)
+			order[pos + i] = first + i;
+		shuffle(order + pos, cnt, r);
+		pos += cnt;
+		w = wnext[w];
+	}
+	free(wnext);
+	return 0;
+}
+
+void *mess_chain_link(void *buf, size_t stride, const uint32_t *order,
+		      uint32_t n)
+{
+	char *b = buf;
+
+	for (uint32_t i = 0; i + 1 < n; i++)
+		*(void **)(b + (size_t)order[i] * stride) =
+			b + (size_t)order[i + 1] * stride;
+	*(void **)(b + (size_t)order[n - 1] * stride) =
+		b + (size_t)order[0] * stride;
+	return b + (size_t)order[0] * stride;
+}

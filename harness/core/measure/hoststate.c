@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The host-state probes: the timed chase's fixed cost on an L1-resident
+ * chain and the latency of an L2-resident one (see hoststate.h).
+ */
+#include "core/measure/hoststate.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "core/measure/chain.h"
+#include "mess/hist.h"
+#include "mess/rng.h"
+#include "mess/stats.h"
+#include "mess_kernels.h"
+
+#define HUGE_BYTES (2u << 20)
+
+/* Append v to a growing list; a list that cannot grow keeps v out of its
+ * median only. */
+static void record(double **v, size_t *n, size_t *cap, double x)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? 2 * *cap : 256;
+		double *nv = realloc(*v, c * sizeof(*nv));
+
+		if (!nv)
+			return;
+		*v = nv;
+		*cap = c;
+	}
+	(*v)[(*n)++] = x;
+}
+
+static double median_of(const double *v, size_t n)
+{
+	double *c, m;
+
+	if (!n || !(c = malloc(n * sizeof(*c))))
+		return NAN;
+	memcpy(c, v, n * sizeof(*c));
+	m = mess_median(c, (unsigned)n);
+	free(c);
+	return m;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double mess_hoststate_quantile(const double *v, size_t n, double q)
+{
+	double *c, x;
+	size_t i = (size_t)ceil(q * (double)n);
+
+	if (!n || !(c = malloc(n * sizeof(*c))))
+		return NAN;
+	memcpy(c, v, n * sizeof(*c));
+	qsort(c, n, sizeof(*c), cmp_double);
+	x = c[i ? (i > n ? n : i) - 1 : 0];
+	free(c);
+	return x;
+}
+
+double mess_hoststate_cost_median(const struct mess_hoststate *s)
+{
+	return median_of(s->costs, s->ncosts);
+}
+
+double mess_hoststate_l2_ref(const struct mess_hoststate *s)
+{
+	return mess_hoststate_quantile(s->l2s, s->nl2s, 0.1);
+}
+
+/* The fixed cost, ns a batch: the timed chase's mean ticks a batch less n
+ * times the untimed chase's ticks a load on the same L1 chain, each the
+ * median of repeats (a timer interrupt moves one repeat only). */
+static double cost(struct mess_hoststate *s, unsigned repeats, uint64_t batches,
+		   uint64_t un_iters)
+{
+	double un[16], tb[16];
+	struct mess_hist *h = (struct mess_hist *)s->bins;
+	void *p = s->l1_p;
+
+	if (repeats > 16)
+		repeats = 16;
+	for (unsigned k = 0; k < repeats; k++) {
+		uint64_t a = mess_timer_now();
+
+		p = mess_chase(p, un_iters);
+		un[k] = (double)(mess_timer_now() - a) /
+			(double)(un_iters * MESS_CHASE_UNROLL);
+		memset(h, 0, sizeof(*h));
+		p = mess_chase_timed(p, batches, s->n, h->bins);
+		tb[k] = (double)h->sum / (double)batches;
+	}
+	s->l1_p = p;
+	s->l1_ns = mess_median(un, repeats) * s->tick_ns;
+	s->l1_batch_ticks = mess_median(tb, repeats);
+	return (s->l1_batch_ticks - (double)s->n * mess_median(un, repeats)) *
+	       s->tick_ns;
+}
+
+double mess_hoststate_cost(struct mess_hoststate *s)
+{
+	double c = cost(s, MESS_HOSTSTATE_COST_REPEATS,
+			MESS_HOSTSTATE_COST_BATCHES, MESS_HOSTSTATE_COST_UN_ITERS);
+
+	record(&s->costs, &s->ncosts, &s->capcosts, c);
+	return c;
+}
+
+double mess_hoststate_l2(struct mess_hoststate *s)
+{
+	double v[MESS_HOSTSTATE_L2_REPEATS], x;
+	uint64_t iters;
+	void *p = s->l2_p;
+
+	if (!s->l2_lines)
+		return NAN;
+	/* Whole passes of the chain: a pass is at least one unrolled
+	 * iteration (the chain holds a multiple of 1024 lines). */
+	iters = s->l2_lines / MESS_CHASE_UNROLL;
+	p = mess_chase(p, iters);	/* back into L2 */
+	for (unsigned k = 0; k < MESS_HOSTSTATE_L2_REPEATS; k++) {
+		uint64_t a = mess_timer_now();
+
+		p = mess_chase(p, iters);
+		v[k] = (double)(mess_timer_now() - a) * s->tick_ns /
+		       (double)(iters * MESS_CHASE_UNROLL);
+	}
+	s->l2_p = p;
+	x = mess_median(v, MESS_HOSTSTATE_L2_REPEATS);
+	record(&s->l2s, &s->nl2s, &s->capl2s, x);
+	return x;
+}
+
+void mess_hoststate_probe(struct mess_hoststate *s,
+			  struct mess_hoststate_probe *p)
+{
+	p->l2_ns = mess_hoststate_l2(s);
+	p->cost_ns = mess_hoststate_cost(s);
+}
+
+int mess_hoststate_apart(const struct mess_hoststate_probe *a,
+			 const struct mess_hoststate_probe *b)
+{
+	/* NAN compares false: a figure not measured is not judged. */
+	return fabs(a->cost_ns - b->cost_ns) > MESS_HOSTSTATE_COST_APART_NS ||
+	       fabs(a->l2_ns - b->l2_ns) > MESS_HOSTSTATE_L2_APART_NS;
+}
+
+static void *chain(void *buf, size_t line, uint32_t lines, uint64_t seed,
+		   int *err)
+{
+	uint32_t *order = malloc(lines * sizeof(*order));
+	struct mess_rng rng;
+	void *p = NULL;
+
+	*err = -ENOMEM;
+	if (!order)
+		return NULL;
+	mess_rng_seed(&rng, seed);
+	*err = mess_chain_order(order, lines, 0, &rng);
+	if (!*err)
+		p = mess_chain_link(buf, line, order, lines);
+	free(order);
+	return p;
+}
+
+int mess_hoststate_open(struct mess_hoststate *s, double tick_ns, uint64_t n,
+			size_t line, uint64_t l1_bytes, uint64_t l2_bytes,
+			uint64_t seed, unsigned repeats, uint64_t batches)
+{
+	uint64_t want = l2_bytes ? l2_bytes / 4 : 128u << 10;
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	s->tick_ns = tick_ns;
+	s->n = n ? n : 1;
+	s->line = line = line ? line : 64;
+	s->bins = calloc(1, sizeof(struct mess_hist));
+	s->l1_buf = aligned_alloc(4096, MESS_HOSTSTATE_L1_LINES * line);
+	if (!s->bins || !s->l1_buf) {
+		mess_hoststate_close(s);
+		return -ENOMEM;
+	}
+	s->l1_p = chain(s->l1_buf, line, MESS_HOSTSTATE_L1_LINES, seed, &err);
+	if (err) {
+		mess_hoststate_close(s);
+		return err;
+	}
+	s->l1_p = mess_chase(s->l1_p, 64);	/* warm */
+	record(&s->costs, &s->ncosts, &s->capcosts,
+	       cost(s, repeats, batches, 256));
+	/* The L2 chain, whole unrolled iterations of lines, in one huge page
+	 * where the kernel gives one (a 4 KiB page a 64 lines would add the
+	 * TLB's misses to the L2's latency). */
+	if (want > MESS_HOSTSTATE_L2_MAX)
+		want = MESS_HOSTSTATE_L2_MAX;
+	want = want / (MESS_CHASE_UNROLL * line) * (MESS_CHASE_UNROLL * line);
+	if (want && (!l1_bytes || want >= 4 * l1_bytes)) {
+		s->l2_buf = aligned_alloc(HUGE_BYTES, HUGE_BYTES);
+		if (s->l2_buf) {
+			madvise(s->l2_buf, HUGE_BYTES, MADV_HUGEPAGE);
+			s->l2_p = chain(s->l2_buf, line, (uint32_t)(want / line),
+					seed + 1, &err);
+			if (s->l2_p)
+				s->l2_lines = (uint32_t)(want / line);
+		}
+		mess_hoststate_l2(s);
+	}
+	return 0;
+}
+
+void mess_hoststate_close(struct mess_hoststate *s)
+{
+	free(s->bins);
+	free(s->l1_buf);
+	free(s->l2_buf);
+	free(s->costs);
+	free(s->l2s);
+	memset(s, 0, sizeof(*s));
+}

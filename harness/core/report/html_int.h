@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/* The parts of report.html (core/report/html.c writes the page, core/report/html_parts.c
+ * the sections read from CSV and public-set files). */
+#ifndef MESS_HTML_INT_H
+#define MESS_HTML_INT_H
+
+#include <stdio.h>
+
+#include "mess/json.h"
+
+/* s with &, <, >, " and ' escaped; NULL writes nothing.  The one way
+ * any text read from a file reaches the page, in an element or in a
+ * quoted attribute: whatever a directory someone sends holds stays text. */
+void mess_h_esc(FILE *f, const char *s);
+/* n bytes of buf in base64 (RFC 4648, padded), for a data: URL. */
+void mess_h_b64(FILE *f, const void *buf, size_t n);
+/* The whole file, NUL-terminated (*len without it), at most max bytes;
+ * NULL when it cannot be read or is larger.  free() it. */
+char *mess_h_slurp(const char *path, size_t max, size_t *len);
+
+/*
+ * The key figures of the curve family in dir (any layout mess_set_load
+ * reads), against the peak (> 0) or "unknown"; nothing when dir holds no
+ * curves.  summary may be NULL (its wave_tol_pct is used).  Returns 1 when
+ * a family was found, 0 otherwise.
+ */
+int mess_h_keyfigs(FILE *f, const char *dir, double peak_gbs,
+		   const char *peak_how, const json_t *summary);
+/* absorption.csv as a heat map of k1 (row x mode), with its bracket;
+ * nothing without the file. */
+void mess_h_absorb(FILE *f, const char *dir);
+/* system.md (its tables) and plotter.txt of a public set; nothing without
+ * them.  Returns 1 when one was there. */
+int mess_h_public(FILE *f, const char *dir);
+
+#endif

@@ -1,0 +1,527 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report.html's sections that read more than JSON: the key figures of a
+ * curve family (any layout the set loader reads, with the peak applied
+ * now), absorption.csv as a heat map, and a public set's system.md and
+ * plotter.txt.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mess/load.h"
+#include "mess/metrics.h"
+#include "mess/parse.h"
+#include "core/report/html.h"
+#include "core/report/html_int.h"
+
+void mess_h_esc(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+void mess_h_b64(FILE *f, const void *buf, size_t n)
+{
+	static const char abc[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	const unsigned char *p = buf;
+	size_t i;
+
+	for (i = 0; i + 3 <= n; i += 3) {
+		unsigned long v = (unsigned long)p[i] << 16 | p[i + 1] << 8 | p[i + 2];
+
+		fputc(abc[v >> 18], f);
+		fputc(abc[v >> 12 & 63], f);
+		fputc(abc[v >> 6 & 63], f);
+		fputc(abc[v & 63], f);
+	}
+	if (i < n) {
+		unsigned long v = (unsigned long)p[i] << 16 |
+				  (i + 1 < n ? p[i + 1] << 8 : 0);
+
+		fputc(abc[v >> 18], f);
+		fputc(abc[v >> 12 & 63], f);
+		fputc(i + 1 < n ? abc[v >> 6 & 63] : '=', f);
+		fputc('=', f);
+	}
+}
+
+char *mess_h_slurp(const char *path, size_t max, size_t *len)
+{
+	FILE *f = mess_fopen_regular(path, NULL, 0);
+	char *buf = NULL;
+	size_t n = 0, cap = 0, got;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (n + 4096 + 1 > cap) {
+			char *nb;
+
+			cap = cap ? 2 * cap : 65536;
+			nb = n < max ? realloc(buf, cap) : NULL;
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = nb;
+		}
+		got = fread(buf + n, 1, 4096, f);
+		n += got;
+		if (got < 4096)
+			break;
+	}
+	if (ferror(f) || n > max) {
+		free(buf);
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+/* "12.3 (4.5 %)" of the peak, or the figure alone. */
+static void bw_cell(FILE *f, double gbs, double peak)
+{
+	if (!isfinite(gbs)) {
+		fputs("<td class=\"n\"><i>none</i></td>", f);
+		return;
+	}
+	if (peak > 0)
+		fprintf(f, "<td class=\"n\">%.1f (%.0f %% of peak)</td>", gbs,
+			100.0 * gbs / peak);
+	else
+		fprintf(f, "<td class=\"n\">%.1f</td>", gbs);
+}
+
+int mess_h_keyfigs(FILE *f, const char *dir, double peak, const char *how,
+		   const json_t *summary)
+{
+	struct mess_set_info *info = calloc(1, sizeof(*info));
+	struct mess_family fam = { 0 };
+	struct mess_summary s = { 0 };
+	json_t *wt = json_object_get(summary, "wave_tol_pct");
+	double unloaded, tol = json_is_number(wt) ? json_number_value(wt) / 100 : 0.02;
+	char err[512];
+	int ret = 0;
+
+	if (!info || mess_set_load(dir, 0, &fam, info, err, sizeof(err)))
+		goto out;
+	unloaded = info->unloaded_ns > 0 ? info->unloaded_ns : mess_unloaded_from_curves(&fam);
+	if (!(tol >= 0 && tol < 1))
+		tol = 0.02;
+	if (!(unloaded > 0) || mess_summarise(&fam, unloaded, peak, tol, &s))
+		goto out;
+	ret = 1;
+	fputs("<section><h2>Key figures</h2><table>\n", f);
+	fprintf(f, "<tr><th>unloaded latency</th><td class=\"n\">%.1f ns</td><td>", unloaded);
+	mess_h_esc(f, info->unloaded_source);
+	fputs("</td></tr>\n<tr><th>maximum bandwidth [GB/s]</th>", f);
+	bw_cell(f, s.max_bw_gbs, peak);
+	fputs("<td>the highest of any mix</td></tr>\n<tr><th>saturated bandwidth [GB/s]</th>", f);
+	if (s.have_sat)
+		fprintf(f, "<td class=\"n\">%.1f – %.1f%s</td>", s.sat_bw_min_gbs,
+			s.sat_bw_max_gbs, peak > 0 ? "" : "");
+	else
+		fputs("<td><i>no curve reached 2× the unloaded latency</i></td>", f);
+	fprintf(f, "<td>where latency first reaches 2× unloaded (%.0f ns)%s",
+		2 * unloaded, s.have_sat && peak > 0 ? ": " : "");
+	if (s.have_sat && peak > 0)
+		fprintf(f, "%.0f – %.0f %% of peak", 100 * s.sat_bw_min_gbs / peak,
+			100 * s.sat_bw_max_gbs / peak);
+	fputs("</td></tr>\n<tr><th>theoretical peak</th>", f);
+	if (peak > 0) {
+		fprintf(f, "<td class=\"n\">%.1f GB/s</td><td>", peak);
+		mess_h_esc(f, how);
+		fputs("</td></tr>\n", f);
+	} else {
+		fputs("<td><i>unknown</i></td><td>give it: <code>mess report ", f);
+		mess_h_esc(f, dir);
+		fputs(" --peak-gbs GBS</code> (channels × MT/s × bytes per transfer)</td></tr>\n", f);
+	}
+	fputs("<tr><th>bandwidth source</th><td colspan=\"2\">", f);
+	mess_h_esc(f, info->bw_source[0] ? info->bw_source : "unknown");
+	fputs("</td></tr>\n", f);
+	fputs("</table>\n<table><tr><th>read [%]</th><th>store [%]</th><th>points</th>"
+	      "<th>max bandwidth [GB/s]</th><th>latency there [ns]</th>"
+	      "<th>saturation bandwidth [GB/s]</th><th>max latency [ns]</th><th>waves</th></tr>\n", f);
+	for (size_t i = 0; i < s.ncurves; i++) {
+		const struct mess_curve_summary *c = &s.curves[i];
+
+		if (!c->npoints)
+			continue;
+		fprintf(f, "<tr><td class=\"n\">%.1f</td>", c->read_pct);
+		if (c->store_pct == MESS_STORE_PCT_UNKNOWN)
+			fputs("<td><i>unknown</i></td>", f);
+		else
+			fprintf(f, "<td class=\"n\">%u</td>", c->store_pct);
+		fprintf(f, "<td class=\"n\">%zu</td>", c->npoints);
+		bw_cell(f, c->max_bw_gbs, peak);
+		fprintf(f, "<td class=\"n\">%.1f</td>", c->lat_at_max_bw_ns);
+		bw_cell(f, c->saturated ? c->sat_bw_gbs : NAN, peak);
+		fprintf(f, "<td class=\"n\">%.1f</td><td class=\"n\">%zu</td></tr>\n",
+			c->max_lat_ns, c->nwaves);
+	}
+	fputs("</table>\n", f);
+	if (info->bw_source[0] && !strcmp(info->bw_source, "accounted"))
+		fputs("<p>Bandwidth is accounted: ordinary stores read each line before writing it (write-allocate), so a mix of 50 % stores moves 2 reads for 1 write at the memory: 66.7 % read. 100 % stores is 50 % read.</p>\n", f);
+	fputs("</section>\n", f);
+out:
+	mess_summary_free(&s);
+	mess_family_free(&fam);
+	free(info);
+	return ret;
+}
+
+/* The fields of one CSV line (no quoting: mess writes none), in place. */
+static int split(char *line, char **fld, int max)
+{
+	int n = 0;
+
+	line[strcspn(line, "\r\n")] = '\0';
+	for (char *p = line; n < max; ) {
+		fld[n++] = p;
+		p = strchr(p, ',');
+		if (!p)
+			break;
+		*p++ = '\0';
+	}
+	return n;
+}
+
+static int col(char **hdr, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(hdr[i], name))
+			return i;
+	return -1;
+}
+
+#define AB_MAX_ROWS 64
+#define AB_MAX_MODES 8
+#define AB_MAX_FIELDS 40
+
+struct ab_cell {
+	int have;
+	double k1, lo, hi;
+	char status[24];
+};
+
+struct ab_table {
+	char rows[AB_MAX_ROWS][96], modes[AB_MAX_MODES][32];
+	int nrows, nmodes;
+	struct ab_cell c[AB_MAX_ROWS][AB_MAX_MODES];
+};
+
+static int ab_index(char *names, size_t w, int *n, int max, const char *s)
+{
+	char key[96];
+
+	snprintf(key, sizeof(key) < w ? sizeof(key) : w, "%s", s);
+	for (int i = 0; i < *n; i++)
+		if (!strcmp(names + (size_t)i * w, key))
+			return i;
+	if (*n == max)
+		return -1;
+	memcpy(names + (size_t)*n * w, key, strlen(key) + 1);
+	return (*n)++;
+}
+
+/* Light (absorbs much noise) to dark (absorbs none): log2 of k1 over
+ * 0..256, through a sequential orange ramp. */
+static void heat(double k1, char *bg, const char **fg)
+{
+	static const int stop[5][3] = { { 127, 39, 4 }, { 217, 72, 1 },
+		{ 253, 141, 60 }, { 253, 208, 162 }, { 255, 245, 235 } };
+	double t = log2(k1 + 1) / log2(257);
+	int i;
+	double u;
+
+	t = t < 0 ? 0 : t > 1 ? 1 : t;
+	i = t >= 1 ? 3 : (int)(t * 4);
+	u = t * 4 - i;
+	sprintf(bg, "#%02x%02x%02x",
+		(int)(stop[i][0] + u * (stop[i + 1][0] - stop[i][0])),
+		(int)(stop[i][1] + u * (stop[i + 1][1] - stop[i][1])),
+		(int)(stop[i][2] + u * (stop[i + 1][2] - stop[i][2])));
+	*fg = t < 0.45 ? "#fff" : "#222";
+}
+
+static void ab_put(FILE *f, const struct ab_table *t)
+{
+	fputs("<section><h2>Absorption (k1)</h2>\n<table><tr><th>row</th>", f);
+	for (int m = 0; m < t->nmodes; m++) {
+		fputs("<th>", f);
+		mess_h_esc(f, t->modes[m]);
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n", f);
+	for (int r = 0; r < t->nrows; r++) {
+		fputs("<tr><th>", f);
+		mess_h_esc(f, t->rows[r]);
+		fputs("</th>", f);
+		for (int m = 0; m < t->nmodes; m++) {
+			const struct ab_cell *c = &t->c[r][m];
+			char bg[8];
+			const char *fg;
+
+			if (!c->have || !isfinite(c->k1)) {
+				fputs("<td class=\"heat\" style=\"background:#eee\">", f);
+				mess_h_esc(f, c->have ? c->status : "not run");
+				fputs("</td>", f);
+				continue;
+			}
+			heat(c->k1, bg, &fg);
+			fprintf(f, "<td class=\"heat\" style=\"background:%s;color:%s\"><b>%s%.0f</b>",
+				bg, fg, isfinite(c->hi) ? "" : "≥", c->k1);
+			if (isfinite(c->lo) && isfinite(c->hi))
+				fprintf(f, "<br><small>[%.0f, %.0f)</small>", c->lo, c->hi);
+			else if (isfinite(c->lo))
+				fprintf(f, "<br><small>[%.0f, –)</small>", c->lo);
+			if (strcmp(c->status, "ok")) {
+				fputs("<br><small>", f);
+				mess_h_esc(f, c->status);
+				fputs("</small>", f);
+			}
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n<p>k1: the noise instructions per iteration a kernel absorbs without slowing down (dark: none, the resource is saturated; light: many, it idles). "
+	      "[k1_lo, k1_hi): the bracket, the true k1 lies in [k1_lo, k1_hi − 1]; ≥: nothing was slow up to the largest k measured. absorption.md gives the details.</p></section>\n", f);
+}
+
+void mess_h_absorb(FILE *f, const char *dir)
+{
+	char path[PATH_MAX + 32], line[4096], *hdr[AB_MAX_FIELDS], *fld[AB_MAX_FIELDS];
+	char hline[4096];
+	struct ab_table *t = NULL;
+	int nh, ik, iv, ic, iq, im, i1, ilo, ihi, ist;
+	FILE *in;
+
+	snprintf(path, sizeof(path), "%s/absorption.csv", dir);
+	in = mess_fopen_regular(path, NULL, 0);
+	if (!in)
+		return;
+	if (!fgets(hline, sizeof(hline), in))
+		goto out;
+	nh = split(hline, hdr, AB_MAX_FIELDS);
+	ik = col(hdr, nh, "kernel"); iv = col(hdr, nh, "variant");
+	ic = col(hdr, nh, "cores"); iq = col(hdr, nh, "q");
+	im = col(hdr, nh, "mode"); i1 = col(hdr, nh, "k1");
+	ilo = col(hdr, nh, "k1_lo"); ihi = col(hdr, nh, "k1_hi");
+	ist = col(hdr, nh, "status");
+	if (ik < 0 || iv < 0 || ic < 0 || iq < 0 || im < 0 || i1 < 0 || ist < 0)
+		goto out;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		goto out;
+	while (fgets(line, sizeof(line), in)) {
+		char name[96];
+		int n = split(line, fld, AB_MAX_FIELDS), r, m;
+		struct ab_cell *c;
+
+		if (n != nh)
+			continue;
+		if (!strcmp(fld[iq], "nan"))
+			snprintf(name, sizeof(name), "%s %s, %s core%s", fld[ik], fld[iv],
+				 fld[ic], strcmp(fld[ic], "1") ? "s" : "");
+		else
+			snprintf(name, sizeof(name), "%s %s, %s core%s, q %s", fld[ik], fld[iv],
+				 fld[ic], strcmp(fld[ic], "1") ? "s" : "", fld[iq]);
+		r = ab_index(t->rows[0], sizeof(t->rows[0]), &t->nrows, AB_MAX_ROWS, name);
+		m = ab_index(t->modes[0], sizeof(t->modes[0]), &t->nmodes, AB_MAX_MODES, fld[im]);
+		if (r < 0 || m < 0)
+			continue;
+		c = &t->c[r][m];
+		/* With --tables N, the first table's (absorption_tables.csv
+		 * has them all). */
+		if (c->have)
+			continue;
+		c->have = 1;
+		c->k1 = strtod(fld[i1], NULL);
+		c->lo = ilo >= 0 ? strtod(fld[ilo], NULL) : NAN;
+		c->hi = ihi >= 0 ? strtod(fld[ihi], NULL) : NAN;
+		snprintf(c->status, sizeof(c->status), "%s", fld[ist]);
+	}
+	if (t->nrows)
+		ab_put(f, t);
+out:
+	free(t);
+	fclose(in);
+}
+
+/* The cells of a markdown table row "| a | b |", trimmed, in place. */
+static int split_md(char *line, char **cell, int max)
+{
+	char *p = line + 1, *e;
+	int n = 0;
+
+	line[strcspn(line, "\r\n")] = '\0';
+	while (n < max && (e = strchr(p, '|'))) {
+		*e = '\0';
+		while (*p == ' ')
+			p++;
+		for (char *t = e - 1; t >= p && *t == ' '; t--)
+			*t = '\0';
+		cell[n++] = p;
+		p = e + 1;
+	}
+	return n;
+}
+
+/* A markdown table row "| a | b |" as <tr>; the rule row is skipped. */
+static void md_row(FILE *f, char *line, int head)
+{
+	char *cell[32];
+	int n;
+
+	if (strspn(line, "|-: \t\r\n") == strlen(line))
+		return;
+	n = split_md(line, cell, 32);
+	fputs("<tr>", f);
+	for (int i = 0; i < n; i++) {
+		fputs(head ? "<th>" : "<td>", f);
+		mess_h_esc(f, cell[i]);
+		fputs(head ? "</th>" : "</td>", f);
+	}
+	fputs("</tr>\n", f);
+}
+
+int mess_h_public(FILE *f, const char *dir)
+{
+	char path[PATH_MAX + 32], line[1024];
+	int any = 0, intable = 0, rows = 0;
+	FILE *in;
+
+	snprintf(path, sizeof(path), "%s/system.md", dir);
+	in = mess_fopen_regular(path, NULL, 0);
+	if (in) {
+		any = 1;
+		fputs("<section><h2>How it was measured (the set's system.md)</h2>\n", f);
+		while (fgets(line, sizeof(line), in)) {
+			line[strcspn(line, "\r\n")] = '\0';
+			if (line[0] == '|') {
+				if (!intable)
+					fputs("<table>\n", f);
+				intable = 1;
+				md_row(f, line, rows++ == 0);
+				continue;
+			}
+			if (intable)
+				fputs("</table>\n", f);
+			intable = rows = 0;
+			if (line[0]) {
+				fputs("<p>", f);
+				mess_h_esc(f, line);
+				fputs("</p>\n", f);
+			}
+		}
+		if (intable)
+			fputs("</table>\n", f);
+		fclose(in);
+		fputs("</section>\n", f);
+	}
+	snprintf(path, sizeof(path), "%s/plotter.txt", dir);
+	in = mess_fopen_regular(path, NULL, 0);
+	if (in) {
+		fputs("<section><h2>The set's plotter.txt</h2><table>\n", f);
+		while (fgets(line, sizeof(line), in)) {
+			char *eq = strchr(line, '=');
+
+			line[strcspn(line, "\r\n")] = '\0';
+			if (!eq)
+				continue;
+			*eq = '\0';
+			fputs("<tr><th>", f);
+			mess_h_esc(f, line);
+			fputs("</th><td>", f);
+			mess_h_esc(f, eq + 1);
+			fputs("</td></tr>\n", f);
+		}
+		fputs("</table></section>\n", f);
+		fclose(in);
+		any = 1;
+	}
+	return any;
+}
+
+double mess_plotter_peak_gbs(const char *dir, char *how, size_t howlen)
+{
+	char path[PATH_MAX + 32], line[512];
+	double mts = NAN, ch = NAN, bits = NAN;
+	FILE *in;
+
+	if (how && howlen)
+		how[0] = '\0';
+	snprintf(path, sizeof(path), "%s/plotter.txt", dir);
+	in = mess_fopen_regular(path, NULL, 0);
+	if (!in)
+		return NAN;
+	while (fgets(line, sizeof(line), in)) {
+		if (!strncmp(line, "MEM_FREQ=", 9))
+			mts = strtod(line + 9, NULL);
+		else if (!strncmp(line, "N_CHANNELS=", 11))
+			ch = strtod(line + 11, NULL);
+		else if (!strncmp(line, "BUS_WIDTH=", 10))
+			bits = strtod(line + 10, NULL);
+	}
+	fclose(in);
+	if (!(mts > 0 && ch > 0 && bits > 0))
+		return NAN;
+	if (how)
+		snprintf(how, howlen, "plotter.txt: MEM_FREQ %g MT/s x N_CHANNELS %g x BUS_WIDTH %g bits / 8",
+			 mts, ch, bits);
+	return mts * 1e6 * ch * bits / 8 / 1e9;
+}
+
+int mess_system_md_field(const char *dir, const char *column, char *buf,
+			 size_t len)
+{
+	char path[PATH_MAX + 32], head[1024], line[1024];
+	char *hf[32], *df[32];
+	int nh = 0, nd, ret = -ENOENT;
+	FILE *in;
+
+	if (len)
+		buf[0] = '\0';
+	snprintf(path, sizeof(path), "%s/system.md", dir);
+	in = mess_fopen_regular(path, NULL, 0);
+	if (!in)
+		return -ENOENT;
+	while (fgets(line, sizeof(line), in)) {
+		if (line[0] != '|')
+			continue;
+		if (!nh) {
+			memcpy(head, line, sizeof(head));
+			nh = split_md(head, hf, 32);
+			continue;
+		}
+		if (strspn(line, "|-: \t\r\n") == strlen(line))
+			continue;
+		nd = split_md(line, df, 32);
+		for (int i = 0; i < nh && i < nd; i++)
+			if (!strcmp(hf[i], column) && df[i][0]) {
+				snprintf(buf, len, "%s", df[i]);
+				ret = 0;
+			}
+		break;
+	}
+	fclose(in);
+	return ret;
+}
