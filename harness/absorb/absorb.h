@@ -278,11 +278,6 @@ static inline int absorb_has_line(const struct mess_absorb_result *res)
 	return isfinite(res->slope);
 }
 
-/* plan.c: by id, or by key (CSV columns) and table tb. */
-struct row *absorb_find_row(struct absorb_table *t, const char *key,
-			    int by_id);
-struct row *absorb_find_row_tb(struct absorb_table *t, const char *key, int tb);
-
 /* state.c: the resume state and the points file */
 int absorb_state_open(struct mess_absorb *a, int argc, char **argv);
 /* The most iterations calibration makes a run (measure.c), and so the most

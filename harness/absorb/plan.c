@@ -161,23 +161,6 @@ static int make_rows(struct mess_absorb *a, const enum mess_wl_kernel *kern,
 	return 0;
 }
 
-struct row *absorb_find_row(struct absorb_table *t, const char *key,
-			    int by_id)
-{
-	for (size_t i = 0; i < t->nrows; i++)
-		if (!strcmp(by_id ? t->rows[i].id : t->rows[i].key, key))
-			return &t->rows[i];
-	return NULL;
-}
-
-struct row *absorb_find_row_tb(struct absorb_table *t, const char *key, int tb)
-{
-	for (size_t i = 0; i < t->nrows; i++)
-		if (t->rows[i].tb == tb && !strcmp(t->rows[i].key, key))
-			return &t->rows[i];
-	return NULL;
-}
-
 /*
  * The loop sizes for k1_rel: the census tools/noise-census.sh made of the
  * kernel objects at build time, installed beside the binary as data

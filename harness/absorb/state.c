@@ -16,6 +16,24 @@
 #include "core/util.h"
 #include "mess/parse.h"
 
+/* A row by its key (or id), and by its key in table tb (--tables). */
+static struct row *find_row(struct absorb_table *t, const char *key,
+			    int by_id)
+{
+	for (size_t i = 0; i < t->nrows; i++)
+		if (!strcmp(by_id ? t->rows[i].id : t->rows[i].key, key))
+			return &t->rows[i];
+	return NULL;
+}
+
+static struct row *find_row_tb(struct absorb_table *t, const char *key, int tb)
+{
+	for (size_t i = 0; i < t->nrows; i++)
+		if (t->rows[i].tb == tb && !strcmp(t->rows[i].key, key))
+			return &t->rows[i];
+	return NULL;
+}
+
 /* The first ten columns are schema 1's; repeats is the pairs counted. */
 #define POINTS_HEADER "kernel,variant,cores,q,mode,k,time_ns,repeats,spread_ns,paired_base_ns," \
 	"ci_lo_ns,ci_hi_ns,verdict,disturbed_pairs,remeasured_pairs,kept_disturbed_pairs," \
@@ -110,7 +128,7 @@ static int load_points(struct mess_absorb *a)
 			      !(pt.lo <= pt.hi) || !isfinite(pt.hi) ||
 			      pt.k > a->t.acfg.kmax || !pt.repeats ||
 			      pt.repeats > MESS_ABSORB_MAX_PAIRS || tb < 1 ||
-			      !(r = absorb_find_row_tb(&a->t, key, tb - 1));
+			      !(r = find_row_tb(&a->t, key, tb - 1));
 			po.steal = steal;
 			po.nivcsw = cs;
 			po.mhz_sum = strtod(mhz, NULL);
@@ -158,7 +176,7 @@ static int load_state(struct mess_absorb *a)
 	int err;
 
 	json_object_foreach(rows, id, o) {
-		struct row *r = absorb_find_row(&a->t, id, 1);
+		struct row *r = find_row(&a->t, id, 1);
 
 		if (!r)
 			continue;

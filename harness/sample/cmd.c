@@ -36,5 +36,5 @@ int mess_sample_main(int argc, char **argv)
 		for (size_t i = 0; i < NSUBS; i++)
 			if (!strcmp(argv[1], subs[i].name))
 				return subs[i].run(argc - 1, argv + 1);
-	return mess_sample_sweep_main(argc, argv);
+	return mess_sample_sweep_main(argc, argv, mess_sample_usage);
 }

@@ -10,7 +10,9 @@ int mess_sample_decode_main(int argc, char **argv);
 void mess_sample_decode_usage(FILE *f);
 
 /* `mess sample [OPTION]...`: the sweep. */
-int mess_sample_sweep_main(int argc, char **argv);
+/* usage: the whole command's help, which --help prints (the command
+ * table is cmd.c's, above the sweep). */
+int mess_sample_sweep_main(int argc, char **argv, void (*usage)(FILE *f));
 void mess_sample_sweep_usage(FILE *f);
 
 #endif

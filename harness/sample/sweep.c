@@ -22,7 +22,6 @@
 #include "core/pmu/pmu.h"
 #include "core/signals.h"
 #include "core/util.h"
-#include "sample/cmd.h"
 #include "sample/sample.h"
 #include "sample/sweep.h"
 
@@ -465,7 +464,7 @@ static int plan(struct sample_ctx *x, const uint64_t *per, int np, const uint64_
 	return n;
 }
 
-int mess_sample_sweep_main(int argc, char **argv)
+int mess_sample_sweep_main(int argc, char **argv, void (*usage)(FILE *f))
 {
 	static struct sample_opts o;
 	static struct sample_point pt[2 * 8 * SAMPLE_MAXP];
@@ -480,7 +479,7 @@ int mess_sample_sweep_main(int argc, char **argv)
 	if (parse(&o, argc, argv, &x.cmd))
 		return -EINVAL;
 	if (o.help) {
-		mess_sample_usage(stdout);
+		usage(stdout);
 		return 0;
 	}
 	if (o.resume[0]) {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the trace readers share (lib/formats/trace.c: perf and the entry points,
+ * What the trace readers share, defined in lib/formats/trace_parse.c (used
+ * by lib/formats/trace.c: perf and the entry points,
  * lib/formats/trace_likwid.c: likwid-perfctr).  Internal to them: users read
  * traces through mess/trace.h.
  */

@@ -2,7 +2,7 @@
 /*
  * The comparison service: figures from mess/compare.h, written as
  * compare.json (here), compare.md (compare_md.c) and the plots
- * (compare_plot.c).
+ * (compare_plot.c), which share the words of compare_verdict.c.
  */
 #include "core/compare/compare.h"
 
@@ -21,39 +21,6 @@
 #define DEC_NS 1
 #define DEC_GBS 2
 #define DEC_RATIO 3
-
-const char *mess_compare_unloaded_source(const struct mess_compare_ctx *c,
-					 size_t i)
-{
-	const struct mess_cmp_set *s = &c->cmp.set[i];
-	const char *src = c->sets[i].info->unloaded_source;
-
-	if (!isfinite(s->unloaded_ns))
-		return "none";
-	if (s->unloaded_from_family && src && src[0] && strcmp(src, "none"))
-		return src;
-	return s->unloaded_from_family ? "the set's own" : "lowest-bandwidth points";
-}
-
-const char *mess_compare_verdict(const struct mess_compare_ctx *c, size_t i)
-{
-	return mess_set_verdict(c->sets[i].info);
-}
-
-int mess_compare_verdict_said(const struct mess_compare_ctx *c, size_t i)
-{
-	const char *v = mess_compare_verdict(c, i);
-
-	return strcmp(v, "PASS") && strcmp(v, "none");
-}
-
-int mess_compare_covered(const struct mess_compare_ctx *c, size_t k)
-{
-	for (size_t i = 0; i < c->n; i++)
-		if (c->cmp.set[i].max_bw[k].src & MESS_SRC_EXTRAP_READ)
-			return 0;
-	return 1;
-}
 
 /* "value": v, "value_source": "..." */
 static int val(json_t *o, const char *key, struct mess_cmp_val v, int dec)
@@ -177,18 +144,6 @@ static json_t *app_json(const struct mess_compare_ctx *c, size_t j)
 	}
 	return o;
 }
-
-const char *const mess_compare_method[][2] = {
-	{ "unloaded", "the set's chase-only latency when it has one, else the lowest latency among the points at <= 2% of its maximum bandwidth" },
-	{ "summary", "max bandwidth, saturated-bandwidth range (first point per curve at >= 2x unloaded) and maximum-latency range over the whole family, as summary.json" },
-	{ "model", "latency(bandwidth, read share) of include/mess/model.h: linear along a curve, mixed between the two curves around a read share at the same fraction of their maximum bandwidth, a monotonic line past the maximum" },
-	{ "common_bw", "per read share, 0.5 x the lowest maximum bandwidth among the sets there, so that every set answers inside its own range" },
-	{ "bw_at_2x_unloaded", "per read share, the lowest bandwidth at which the model's latency reaches 2x the set's unloaded latency" },
-	{ "sources", "measured: a point; interpolated: between points or curves; extrapolated in bandwidth: beyond the curve's measured bandwidths (past the maximum: a line rising at least as steeply as the curve); extrapolated in read share: outside the set's read shares, its nearest curve as it is" },
-	{ "ratios", "each set's figure over the first set's" },
-	{ "apps", "latency of each set at the application's read share and bandwidth; the lowest among the sets that sustain that bandwidth wins; a set within 0.05 ns of it that sustains it as it does ties (ties_best); best_lower_by_pct = (set - best) / set x 100; a bandwidth above 100000 GB/s is refused" },
-	{ NULL, NULL },
-};
 
 static json_t *build_json(const struct mess_compare_ctx *c)
 {

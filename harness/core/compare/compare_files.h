@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Between the files of the comparison service (core/compare*.c) only. */
+/* Between the files of the comparison service (core/compare/) only;
+ * the functions declared here are compare_verdict.c's. */
 #ifndef MESS_CORE_COMPARE_FILES_H
 #define MESS_CORE_COMPARE_FILES_H
 
