@@ -170,3 +170,23 @@ void mess_gens_hugepages(struct mess_gens *g, enum mess_hp *hp, double *pct)
 		*pct = 0;
 	}
 }
+
+/* Memory-level bytes per generator iteration (write-allocate accounting:
+ * an ordinary store reads the line and writes it back; non-temporal
+ * stores only write). */
+double mess_gen_read_bytes(const struct mess_gen_kernel *k)
+{
+	return k->bytes_loaded + (k->nontemporal ? 0.0 : k->bytes_stored);
+}
+
+double mess_gen_write_bytes(const struct mess_gen_kernel *k)
+{
+	return k->bytes_stored;
+}
+
+double mess_gen_read_pct(const struct mess_gen_kernel *k)
+{
+	double rd = mess_gen_read_bytes(k), wr = mess_gen_write_bytes(k);
+
+	return rd + wr > 0 ? 100.0 * rd / (rd + wr) : 100.0;
+}

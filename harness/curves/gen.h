@@ -49,4 +49,11 @@ void mess_gens_stop(struct mess_gens *g);
 /* Worst huge-page coverage over the generator arrays. */
 void mess_gens_hugepages(struct mess_gens *g, enum mess_hp *hp, double *pct);
 
+/* Memory-level bytes per iteration of kernel k (write-allocate
+ * accounting: an ordinary store reads the line and writes it back; a
+ * non-temporal one only writes), and the read share they make, %. */
+double mess_gen_read_bytes(const struct mess_gen_kernel *k);
+double mess_gen_write_bytes(const struct mess_gen_kernel *k);
+double mess_gen_read_pct(const struct mess_gen_kernel *k);
+
 #endif

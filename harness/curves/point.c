@@ -33,26 +33,6 @@ static void sleep_ns(double ns)
 		;
 }
 
-/* Memory-level bytes per generator iteration (write-allocate accounting:
- * an ordinary store reads the line and writes it back; non-temporal
- * stores only write). */
-static double gen_read_bytes(const struct mess_gen_kernel *k)
-{
-	return k->bytes_loaded + (k->nontemporal ? 0.0 : k->bytes_stored);
-}
-
-static double gen_write_bytes(const struct mess_gen_kernel *k)
-{
-	return k->bytes_stored;
-}
-
-double mess_gen_read_pct(const struct mess_gen_kernel *k)
-{
-	double rd = gen_read_bytes(k), wr = gen_write_bytes(k);
-
-	return rd + wr > 0 ? 100.0 * rd / (rd + wr) : 100.0;
-}
-
 double mess_settle(struct mess_run *r, const struct mess_gen_kernel *k,
 		     int *steady)
 {
@@ -69,7 +49,7 @@ double mess_settle(struct mess_run *r, const struct mess_gen_kernel *k,
 		sleep_ns(SETTLE_WINDOW_NS);
 		mess_gens_snap(&r->gens, &b);
 		cur = (double)(b.iters - a.iters) *
-		      (gen_read_bytes(k) + gen_write_bytes(k)) / (b.t_ns - a.t_ns);
+		      (mess_gen_read_bytes(k) + mess_gen_write_bytes(k)) / (b.t_ns - a.t_ns);
 		a = b;
 		/* The first window may straddle the switch of command. */
 		if (i >= 1 && prev >= 0 &&
@@ -211,8 +191,8 @@ static void chase_window(struct mess_run *r, const struct mess_gen_kernel *k,
 	if (r->ngen && k) {
 		dt = b.t_ns - a.t_ns;
 		gi = (double)(b.iters - a.iters);
-		s->rd_gbs += gi * gen_read_bytes(k) / dt;
-		s->wr_gbs += gi * gen_write_bytes(k) / dt;
+		s->rd_gbs += gi * mess_gen_read_bytes(k) / dt;
+		s->wr_gbs += gi * mess_gen_write_bytes(k) / dt;
 	}
 	counted(r, da_ok ? &da : NULL, db_ok ? &db : NULL, &ca, &cb, t1 - t0,
 		tb - ta, loads, s);
@@ -262,19 +242,6 @@ static double min_finite(const double *v, unsigned n)
 		if (isfinite(v[i]) && !(v[i] >= m))
 			m = v[i];
 	return m;
-}
-
-/*
- * How wide the latencies of the repeats (sorted) are around their median:
- * max - min for up to five, and from the second lowest to the second
- * highest from six on (about a 95 % interval of the median at n = 9),
- * so one wild window among many does not widen it.
- */
-int mess_spread_bad(const double *sorted, unsigned n, double median)
-{
-	double w = n >= 6 ? sorted[n - 2] - sorted[1] : sorted[n - 1] - sorted[0];
-
-	return n >= 2 && w > MESS_REPEAT_SPREAD_MAX * median;
 }
 
 /* The trust figures of the kept windows, summed or bounded. */
@@ -368,7 +335,7 @@ static void measure_repeats(struct mess_run *r, const struct mess_gen_kernel *k,
 		}
 		memcpy(sorted, lat, n * sizeof(*lat));
 		p->lat_ns = mess_median(sorted, n);
-		spread_bad = mess_spread_bad(sorted, n, p->lat_ns);
+		spread_bad = mess_spread_bad(sorted, n, p->lat_ns, MESS_REPEAT_SPREAD_MAX);
 		if (!spread_bad || target >= cap)
 			break;
 		/* More repeats, not other ones: the median of them all. */

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * Whether the curves can be trusted.  After each mix, its rules (lib's
- * mess_quality_curve) name the points that break one, and a candidate
- * wave past the maximum bandwidth: those are measured again, and what
- * still breaks a rule is flagged, kept, and said.  At the end, the
- * verdict: the machine before the start, the run's rules, each mix's
- * status and what disturbed the chase windows.
+ * Whether the curves can be trusted: the verdict at the end (the machine
+ * before the start, the run's rules, each mix's status and what disturbed
+ * the chase windows), written into meta.json and summary.md.  The rules
+ * after each mix, and the points they have measured again, are the
+ * sweep's (sweep.c).
  */
 #include <errno.h>
 #include <math.h>
@@ -14,120 +13,12 @@
 
 #include "curves/run.h"
 
-/* Rounds of measuring again per mix; each point at most once a round. */
-#define RULE_ROUNDS 2
 /* The clock range across the run's windows worth a note. */
 #define CLOCK_RANGE_NOTE 0.10
 /* A curve none of whose points moved more than this many times the
  * chase's own traffic (a line per unloaded latency) never loaded the
  * memory. */
 #define NO_LOAD_CHASE_X 2.0
-
-/* The usable points by increasing pressure, as indices (NULL: no memory). */
-static size_t *pressure_order(const struct mess_curve *c, size_t *n)
-{
-	size_t *idx = malloc((c->n ? c->n : 1) * sizeof(*idx));
-
-	*n = idx ? mess_curve_pressure_index(c, idx) : 0;
-	return idx;
-}
-
-/*
- * Candidate waves: past the maximum bandwidth, a point whose bandwidth
- * fell by more than --wave-tol from the lighter point before it while
- * its latency rose.  A wave is said only once a repeat confirms it, so
- * each is marked to be measured again (once).  Returns how many.
- */
-static unsigned wave_candidates(const struct mess_run *r,
-				const struct mess_curve *c, unsigned char *inv)
-{
-	size_t m, *idx = pressure_order(c, &m), imax = 0;
-	unsigned n = 0;
-
-	if (!idx)
-		return 0;
-	for (size_t i = 1; i < m; i++)
-		if (c->pts[idx[i]].bw_gbs > c->pts[idx[imax]].bw_gbs)
-			imax = i;
-	for (size_t i = imax + 1; i < m; i++) {
-		const struct mess_point *q = &c->pts[idx[i - 1]], *p = &c->pts[idx[i]];
-
-		if (p->bw_gbs < q->bw_gbs * (1 - r->cfg.wave_tol) &&
-		    p->lat_ns > q->lat_ns && !p->remeasured) {
-			inv[idx[i]] = 1;
-			n++;
-		}
-	}
-	free(idx);
-	return n;
-}
-
-int mess_quality_mix(struct mess_run *r, struct mess_curve *c,
-		     const struct mess_gen_kernel *k)
-{
-	const struct mess_qtol tol = MESS_QTOL_DEFAULT;
-	unsigned char *inv = NULL;
-	int changed = 0, err = 0;
-
-	for (int round = 0; round < RULE_ROUNDS && !err; round++) {
-		unsigned char *t = realloc(inv, c->n ? c->n : 1);
-		size_t todo = 0, cap = c->n / 2 > 4 ? c->n / 2 : 4;
-		unsigned waves;
-
-		if (!t) {
-			err = -ENOMEM;
-			break;
-		}
-		inv = t;
-		mess_quality_curve(c, r->unloaded_ns, r->unloaded_std_ns, &tol, inv);
-		waves = wave_candidates(r, c, inv);
-		if (round == 0)
-			r->waves_checked += waves;
-		for (size_t i = 0; i < c->n; i++)
-			todo += inv[i] && c->pts[i].remeasured <= (uint32_t)round;
-		/* Measuring again under a disturbance that stays (the last
-		 * point had to keep disturbed windows) would find it again. */
-		if (!todo || r->disturb_persists)
-			break;
-		fprintf(stderr, "[mix %3u%% stores] %zu point%s broke a rule or may be a wave: measured again\n",
-			c->store_pct, todo, todo == 1 ? "" : "s");
-		/* At most half the curve a round: a curve that breaks its rules
-		 * everywhere is said to, not measured without end. */
-		for (size_t i = 0; i < c->n && cap && !mess_interrupted; i++) {
-			struct mess_point q = MESS_POINT_INIT, *p = &c->pts[i];
-			char flags[160];
-
-			if (!inv[i] || p->remeasured > (uint32_t)round)
-				continue;
-			q.store_pct = p->store_pct;
-			q.nop = p->nop;
-			err = mess_measure_point(r, k, &q);
-			if (mess_interrupted || err)
-				break;
-			q.remeasured = p->remeasured + 1;
-			fprintf(stderr, "[mix %3u%% stores] nop %7llu again: %8.2f GB/s %8.1f ns (was %.2f GB/s %.1f ns)%s%s%s\n",
-				c->store_pct, (unsigned long long)q.nop, q.bw_gbs,
-				q.lat_ns, p->bw_gbs, p->lat_ns,
-				q.flags ? " [" : "",
-				mess_qflags_str(q.flags, flags, sizeof(flags)),
-				q.flags ? "]" : "");
-			*p = q;
-			r->points_rule_remeasured++;
-			changed = 1;
-			cap--;
-		}
-		if (mess_interrupted)
-			err = -EINTR;
-	}
-	free(inv);
-	/* The flags as they stand now: a candidate wave still there after
-	 * its repeat is confirmed (metrics.c says waves past the maximum
-	 * only). */
-	mess_quality_curve(c, r->unloaded_ns, r->unloaded_std_ns, &tol, NULL);
-	if (changed && !err)
-		err = mess_run_rewrite_csv(r);
-	return err;
-}
 
 /*
  * A curve whose every point stayed at the chase's own traffic is no

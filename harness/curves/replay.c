@@ -80,7 +80,7 @@ void mess_replay_point(struct mess_run *r, const struct mess_gen_kernel *k,
 		}
 		memcpy(S, L, n * sizeof(*L));
 		p->lat_ns = mess_median(S, n);
-		spread_bad = mess_spread_bad(S, n, p->lat_ns);
+		spread_bad = mess_spread_bad(S, n, p->lat_ns, MESS_REPEAT_SPREAD_MAX);
 		if (!spread_bad || target >= MESS_SPREAD_ROUNDS * reps)
 			break;
 		target += reps;

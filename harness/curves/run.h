@@ -165,7 +165,6 @@ int mess_measure_point(struct mess_run *r, const struct mess_gen_kernel *k,
 /* The generators' bandwidth once steady (GB/s); *steady whether it got so. */
 double mess_settle(struct mess_run *r, const struct mess_gen_kernel *k,
 		   int *steady);
-double mess_gen_read_pct(const struct mess_gen_kernel *k);
 
 /* A point's repeats grow, up to MESS_SPREAD_ROUNDS times --repeats, while
  * their central width is over MESS_REPEAT_SPREAD_MAX of their median: one
@@ -173,8 +172,6 @@ double mess_gen_read_pct(const struct mess_gen_kernel *k);
 #define MESS_REPEAT_SPREAD_MAX 0.10
 #define MESS_SPREAD_ROUNDS 3
 #define MESS_MAX_WINDOWS 150	/* MESS_SPREAD_ROUNDS x the largest --repeats */
-/* Whether the sorted latencies of n repeats are too wide (see above). */
-int mess_spread_bad(const double *sorted, unsigned n, double median);
 
 /* replay.c: --replay, a run against a curve set; its points and probes
  * (point.c hands them over when r->replay is set) */
@@ -191,10 +188,7 @@ const char *mess_replay_banner(const struct mess_run *r);
 int mess_curves_each(struct mess_run *r, int argc, char **argv);
 int mess_sweep(struct mess_run *r);
 
-/* quality.c: the rules after each mix (points measured again), the
- * verdict at the end */
-int mess_quality_mix(struct mess_run *r, struct mess_curve *c,
-		     const struct mess_gen_kernel *k);
+/* quality.c: the verdict at the end */
 void mess_run_verdict(struct mess_run *r);
 json_t *mess_run_quality_json(const struct mess_run *r);
 /* history.c: a complete run against the host's earlier runs */

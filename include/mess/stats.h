@@ -24,4 +24,11 @@ double mess_stddev(const double *v, unsigned n);
  * all are equal, 1/n when one has everything; NAN when n is 0 or all 0. */
 double mess_jain(const double *x, unsigned n);
 
+/* Whether the sorted latencies of n repeats are too wide around their
+ * median: max - min for up to five, from the second lowest to the second
+ * highest from six on (about a 95 % interval of the median at n = 9), over
+ * max_rel of the median. */
+int mess_spread_bad(const double *sorted, unsigned n, double median,
+		    double max_rel);
+
 #endif

@@ -57,3 +57,17 @@ double mess_jain(const double *x, unsigned n)
 	}
 	return n && s2 > 0 ? s * s / (n * s2) : NAN;
 }
+
+/*
+ * How wide the latencies of the repeats (sorted) are around their median:
+ * max - min for up to five, and from the second lowest to the second
+ * highest from six on (about a 95 % interval of the median at n = 9),
+ * so one wild window among many does not widen it.
+ */
+int mess_spread_bad(const double *sorted, unsigned n, double median,
+		    double max_rel)
+{
+	double w = n >= 6 ? sorted[n - 2] - sorted[1] : sorted[n - 1] - sorted[0];
+
+	return n >= 2 && w > max_rel * median;
+}
