@@ -132,7 +132,7 @@ OBJS := $(MAIN_OBJ) $(HARNESS_OBJS) $(LIB_OBJS) $(KERNEL_OBJS) $(TEST_OBJS) \
 MESS_REFERENCE ?= $(abspath ../shared/reference/mess-results)
 export MESS_REFERENCE
 
-.PHONY: all install uninstall print-mess bench check check-suites check-example check-faults check-layering check-unit check-cli check-replay check-golden check-smoke check-report check-absorb check-kernels check-e2e check-numa clean \
+.PHONY: all install uninstall print-mess bench check check-suites check-example check-faults check-layering check-circles check-unit check-cli check-replay check-golden check-smoke check-report check-absorb check-kernels check-e2e check-numa clean \
 	fuzz check-fuzz check-sanitize check-slurm \
 	$(addprefix check-,$(ISAS))
 .DEFAULT_GOAL := all
@@ -448,12 +448,18 @@ check-layering:
 	$(Q)tests/layering.sh
 	$(Q)tools/layering.sh && echo "layering: ok"
 
+# No circle between files (issue 33), from the objects' symbols and the
+# includes; the script's self-test first.
+check-circles: all
+	$(Q)tests/circles.sh
+	$(Q)NM=$(CROSS_COMPILE)nm tools/circles.sh $(BUILD) && echo "circles: none"
+
 # Everything make check runs, in one list.  First the check set of
 # tools/debian-packages.txt (tools/deps.sh installs it as root, else names
 # the apt-get line and fails); the suites then run in a second make, so
 # that none starts before the packages are in, and it finds the compiler
 # that this one may have lacked.
-CHECKS := check-layering check-unit check-fuzz check-sanitize check-cli check-replay check-golden check-smoke check-report check-absorb check-faults check-example check-numa $(BENCH) $(BENCH_MODEL) $(BENCH_PMU) \
+CHECKS := check-layering check-circles check-unit check-fuzz check-sanitize check-cli check-replay check-golden check-smoke check-report check-absorb check-faults check-example check-numa $(BENCH) $(BENCH_MODEL) $(BENCH_PMU) \
 	check-slurm \
 	$(addprefix check-,$(ISAS))
 check:

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# usage: tools/circles.sh BUILD_DIR
+# usage: tools/circles.sh BUILD_DIR [ROOT]
 #
 # Circles between files (issue 33): a source depends on the source that
 # defines a function it calls or an object it uses (from the objects'
@@ -14,24 +14,26 @@
 set -euo pipefail
 
 build=${1:-}
-[ -n "$build" ] && [ -d "$build/harness" ] ||
-	{ echo "usage: $0 BUILD_DIR (with harness/ objects: make BUILD=... all)" >&2; exit 2; }
-cd "$(dirname "$0")/.."
+root=${2:-$(dirname "$0")/..}
+nm=${NM:-nm}
+[ -n "$build" ] && build=$(cd "$build" 2>/dev/null && pwd) && [ -d "$build/harness" ] ||
+	{ echo "usage: $0 BUILD_DIR [ROOT] (with harness/ objects: make BUILD=... all)" >&2; exit 2; }
+cd "$root"
 
 {
 	# calls: "D sym file" for what an object defines, "U sym file" for
 	# what it uses
-	find "$build/harness" "$build/pic/lib" -name '*.o' | while read -r o; do
+	find "$build/harness" "$build/pic/lib" -name '*.o' 2>/dev/null | while read -r o; do
 		src=${o#"$build"/}
 		src=${src#pic/}
 		src=${src%.o}.c
 		[ -f "$src" ] || continue
-		nm "$o" | awk -v s="$src" '
+		"$nm" "$o" | awk -v s="$src" '
 			NF == 3 && $2 ~ /^[TDBRGV]$/ { print "D", $3, s }
 			NF == 2 && $1 == "U" { print "U", $2, s }'
 	done
 	# includes: "I header file"
-	grep -rnoE --include='*.c' --include='*.h' '^#[[:space:]]*include[[:space:]]*"[^"]+"' harness lib include/mess |
+	grep -rnoE --include='*.c' --include='*.h' '^#[[:space:]]*include[[:space:]]*"[^"]+"' harness lib include/mess 2>/dev/null |
 		sed -E 's/^([^:]+):[0-9]+:#[[:space:]]*include[[:space:]]*"([^"]+)"$/I \2 \1/'
 } | python3 -c '
 import os, sys

@@ -39,8 +39,6 @@ double mess_settle(struct mess_run *r, const struct mess_gen_kernel *k,
 	struct mess_gen_snap a, b;
 	double prev = -1, cur = 0;
 
-	if (r->replay)
-		return mess_replay_settle(r, k, steady);
 	*steady = 0;
 	if (!r->ngen)
 		return 0;
@@ -408,10 +406,6 @@ int mess_measure_point(struct mess_run *r, const struct mess_gen_kernel *k,
 {
 	int steady;
 
-	if (r->replay) {
-		mess_replay_point(r, k, p);
-		return 0;
-	}
 	mess_gens_set(&r->gens, k, p->nop);
 	mess_settle(r, k, &steady);
 	if (!steady)

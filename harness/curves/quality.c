@@ -150,7 +150,7 @@ void mess_run_verdict(struct mess_run *r)
 		return;
 	}
 	/* A replay looked at no machine before its start. */
-	if (!r->replay)
+	if (r->be->machine)
 		mess_env_verdict(&r->env, v);
 	/* Points of earlier sessions (--resume) are judged with the rest. */
 	for (size_t i = 0; i < r->fam.n; i++)
@@ -277,7 +277,7 @@ json_t *mess_run_quality_json(const struct mess_run *r)
 void mess_run_quality_md(FILE *f, const struct mess_run *r)
 {
 	mess_verdict_md(f, &r->verdict);
-	if (!r->replay)
+	if (r->be->machine)
 		mess_env_md(f, &r->env);
 	fprintf(f, "| mix (store %%) | status | points | flagged | disturbed windows (measured again) |\n|---:|---|---:|---:|---:|\n");
 	for (size_t i = 0; i < r->fam.n; i++) {

@@ -48,8 +48,8 @@ static double noisy(struct mess_run *r, double v, int disturbed, double dist)
 	       (disturbed ? dist : 1.0);
 }
 
-double mess_replay_settle(struct mess_run *r, const struct mess_gen_kernel *k,
-			  int *steady)
+static double replay_settle(struct mess_run *r,
+			    const struct mess_gen_kernel *k, int *steady)
 {
 	double bw = 0, lat;
 
@@ -59,8 +59,8 @@ double mess_replay_settle(struct mess_run *r, const struct mess_gen_kernel *k,
 	return noisy(r, bw, 0, 1);
 }
 
-void mess_replay_point(struct mess_run *r, const struct mess_gen_kernel *k,
-		       struct mess_point *p)
+static void replay_measure(struct mess_run *r,
+			   const struct mess_gen_kernel *k, struct mess_point *p)
 {
 	struct mess_replay_run *rr = r->replay;
 	double rd = mess_gen_read_pct(k), bw = 0, lat = 0;
@@ -126,7 +126,7 @@ static void unloaded(struct mess_run *r, unsigned reps, double *ns, double *sd)
 	r->windows += reps;
 }
 
-json_t *mess_replay_json(const struct mess_run *r)
+static json_t *replay_json(const struct mess_run *r)
 {
 	const struct mess_replay_run *rr = r->replay;
 
@@ -150,7 +150,7 @@ json_t *mess_replay_json(const struct mess_run *r)
 		"lost_pct", DIST_LOST_PCT);
 }
 
-const char *mess_replay_banner(const struct mess_run *r)
+static const char *replay_describe(const struct mess_run *r)
 {
 	return r->replay ? r->replay->banner : NULL;
 }
@@ -279,22 +279,24 @@ static int unfinished_replay(const char *dir)
 	return replay && !done;
 }
 
-int mess_replay_main(struct mess_run *r, int argc, char **argv)
+/* The set loaded and the virtual machine made of it; nothing written. */
+static int replay_prepare(struct mess_run *r, int argc, char **argv,
+			  int *done)
 {
 	static struct mess_replay_run replay;
 	struct mess_replay_run *rr = &replay;
 	struct mess_family set = { 0 };
 	int rc;
 
+	(void)argc;
+	(void)argv;
+	(void)done;
 	rc = load(r, rr, &set);
 	mess_family_free(&set);
 	if (rc)
 		return rc;
 	r->replay = rr;
 	mess_rng_seed(&rr->rng, r->cfg.replay_seed);
-	/* Ctrl-C ends the sweep as it ends a measured one: a partial result
-	 * and the end message. */
-	mess_signals_install();
 	/* A set gives a mean per point, never a distribution to replay. */
 	snprintf(r->tail.why, sizeof(r->tail.why),
 		 "a replay answers each point's mean latency only; the set has no distribution");
@@ -307,52 +309,84 @@ int mess_replay_main(struct mess_run *r, int argc, char **argv)
 	if (!r->var)	/* only the kernels' declared bytes are read */
 		r->var = &mess_variants[0];
 	virtual_machine(r);
-	rc = mess_rundir_claim(&r->rd, "mess", "replay", r->cfg.out, "",
-			       "curves.csv");
-	/* A replay has no --resume: one that never finished (a full disk,
-	 * Ctrl-C) is started again into the same --out, the lock held. */
+	return 0;
+}
+
+/* A replay has no --resume: one that never finished (a full disk, Ctrl-C)
+ * is started again into the same --out, the lock held; a finished one is
+ * refused without advising --resume. */
+static int replay_claimed(struct mess_run *r, int rc)
+{
 	if (rc == -EEXIST && r->rd.holds_run && unfinished_replay(r->rd.dir)) {
 		mess_rundir_clear(&r->rd);
-		rc = 0;
-	} else if (rc == -EEXIST && r->rd.holds_run) {
-		/* Never --resume: a replay has none. */
+		return 0;
+	}
+	if (rc == -EEXIST && r->rd.holds_run)
 		snprintf(r->rd.why, sizeof(r->rd.why), "mess: --out: %s already holds a finished run; allowed: a new directory (a replay is run again from its set, never resumed)",
 			 r->rd.dir);
-	}
-	if (!rc)
-		rc = mess_rundir_start(&r->rd, argc, argv);
-	if (rc == -EEXIST || rc == -EALREADY || rc == -EPROTO ||
-	    (rc && r->rd.why[0])) {
-		rc = mess_rundir_refused(&r->rd, rc);
-		mess_rundir_close(&r->rd);
-		return rc;
-	}
-	fprintf(stderr, "mess: %s\n", rr->banner);
-	if (!rc)
-		rc = mess_run_open(r);
-	if (rc) {
-		rc = replay_end(r, rc, 0);
-		mess_rundir_close(&r->rd);
-		return rc;
-	}
-	fprintf(stderr, "mess: writing %s\n", r->rd.dir);
+	return rc;
+}
+
+static int replay_start(struct mess_run *r)
+{
+	fprintf(stderr, "mess: %s\n", r->replay->banner);
+	return 0;
+}
+
+static int replay_unloaded(struct mess_run *r)
+{
 	r->unloaded_repeats = r->cfg.repeats < 7 ? 7 : (unsigned)r->cfg.repeats;
 	unloaded(r, r->unloaded_repeats, &r->unloaded_ns, &r->unloaded_std_ns);
 	r->unloaded_random_ns = r->unloaded_ns;
 	r->unloaded_random_std_ns = r->unloaded_std_ns;
 	r->unloaded_cv_first = NAN;
 	r->fam.unloaded_ns = r->unloaded_ns;
-	rc = mess_sweep(r);
-	if (!rc && !mess_interrupted)
-		unloaded(r, r->unloaded_repeats, &r->unloaded_end_ns,
-			 &r->unloaded_end_std_ns);
-	else
-		r->unloaded_end_ns = r->unloaded_end_std_ns = NAN;
-	if (mess_interrupted)
-		rc = -EINTR;
-	rc = replay_end(r, rc, mess_run_finish(r, rc == 0));
-	fprintf(stderr, "mess: %s\n", rr->banner);
-	mess_rundir_close(&r->rd);
-	mess_replay_free(rr->m);
-	return rc == -EINTR || !rc ? rc : -EIO;
+	/* until the sweep ends whole */
+	r->unloaded_end_ns = r->unloaded_end_std_ns = NAN;
+	return 0;
 }
+
+static void replay_unloaded_end(struct mess_run *r)
+{
+	unloaded(r, r->unloaded_repeats, &r->unloaded_end_ns,
+		 &r->unloaded_end_std_ns);
+}
+
+static int replay_point(struct mess_run *r, const struct mess_gen_kernel *k,
+			struct mess_point *p)
+{
+	replay_measure(r, k, p);
+	return 0;
+}
+
+static const char *replay_bw_source(const struct mess_run *r)
+{
+	(void)r;
+	return "replay";
+}
+
+static int replay_finish(struct mess_run *r, int rc, int frc)
+{
+	rc = replay_end(r, rc, frc);
+	fprintf(stderr, "mess: %s\n", r->replay->banner);
+	return rc;
+}
+
+static void replay_close(struct mess_run *r)
+{
+	mess_replay_free(r->replay->m);
+	r->replay->m = NULL;
+}
+
+const struct mess_curves_backend mess_replay_backend = {
+	.name = "replay", .kind = "replay", .resumable = 0, .machine = 0,
+	.accounting = "none: a replay, the set's figures (meta.json replay)",
+	.bw_note = ": the replayed set's figures (meta.json `replay`); nothing was measured.",
+	.cut_short = "the replay was cut short: only the mixes in curves.csv were replayed (a replay does not resume: run it again with the same --out)",
+	.prepare = replay_prepare, .claimed = replay_claimed,
+	.start = replay_start, .unloaded = replay_unloaded,
+	.unloaded_end = replay_unloaded_end, .settle = replay_settle,
+	.measure_point = replay_point, .bw_source = replay_bw_source,
+	.describe = replay_describe, .json = replay_json,
+	.end = replay_finish, .close = replay_close,
+};

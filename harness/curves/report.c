@@ -28,7 +28,7 @@
  * meta.json distribution. */
 #define META_SCHEMA 4
 /* Every use has the run at hand as r. */
-#define BW_SOURCE (r->replay ? "replay" : r->dram.fam ? "counters" : "accounted")
+#define BW_SOURCE (r->be->bw_source(r))
 
 /* The CSV sorted by mix and pressure, replacing the append-order file. */
 static int rewrite_csv(struct mess_run *r)
@@ -328,8 +328,8 @@ int mess_run_write_meta(struct mess_run *r, int complete)
 		json_array_append_new(mixes, json_integer(r->cfg.mix[i]));
 	snprintf(acc, sizeof(acc), "generator bytes per iteration (declared beside each kernel) x iterations per thread over the chase window, plus one %u-byte line per chase load; ordinary stores count one read and one write (write-allocate), non-temporal stores one write; GB/s = 1e9 B/s",
 		 r->topo.line_bytes);
-	if (r->replay)
-		snprintf(acc, sizeof(acc), "none: a replay, the set's figures (meta.json replay)");
+	if (r->be->accounting)
+		snprintf(acc, sizeof(acc), "%s", r->be->accounting);
 	if (m && mess_json_merge(m, mess_json_pack(
 		"{s:o, s:I, s:i, s:i, s:i, s:i, s:o, s:s, s:{s:s, s:o, s:s, s:o, s:s}, s:s, s:s, s:n,"
 		" s:{s:s, s:s, s:i, s:b, s:i, s:i, s:I}, s:o,"
@@ -380,11 +380,11 @@ int mess_run_write_meta(struct mess_run *r, int complete)
 		m = NULL;
 	}
 	if (m && mess_json_merge(m, mess_json_pack("{s:o, s:o, s:o, s:s, s:o, s:o}",
-		"replay", mess_replay_json(r),
+		"replay", r->be->json ? r->be->json(r) : json_null(),
 		"distribution", mess_tail_json(r),
 		"counters", mess_run_counters_json(r),
 		"generator_cores_rule", r->cores_rule,
-		"environment", r->replay ? json_null() : mess_env_json(&r->env),
+		"environment", r->be->machine ? mess_env_json(&r->env) : json_null(),
 		"quality", r->judged ? mess_run_quality_json(r) :
 			mess_json_pack("{s:s}", "verdict", "pending")))) {
 		json_decref(m);
@@ -454,19 +454,19 @@ static int write_summary(struct mess_run *r, int complete)
 		err = -errno;
 		goto out;
 	}
-	if (r->replay)
-		fprintf(f, "**%s** (meta.json `replay`).\n\n", mess_replay_banner(r));
+	if (r->be->describe && r->be->describe(r))
+		fprintf(f, "**%s** (meta.json `replay`).\n\n", r->be->describe(r));
 	fprintf(f, "# %s\n\n", title);
 	mess_run_quality_md(f, r);
 	how_md(f, r);
 	/* How the node was chosen (the rule), for a machine that has one. */
-	if (!r->replay) {
+	if (r->be->machine) {
 		fputc('\n', f);
 		mess_memsel_md(f, &r->mem);
 	}
 	/* The caveat that qualifies every bandwidth below, before them. */
 	fprintf(f, "\n**Bandwidth is %s**%s\n\n",
-		BW_SOURCE, r->replay ? ": the replayed set's figures (meta.json `replay`); nothing was measured." :
+		BW_SOURCE, r->be->bw_note ? r->be->bw_note :
 		r->dram.fam ?
 		": the memory controllers' counts over each chase window." :
 		": the generators' declared bytes over each chase window, not the memory controllers' counts (meta.json `bw_accounting`; `mess counters` says why no counter). "
@@ -483,7 +483,7 @@ static int write_summary(struct mess_run *r, int complete)
 	if (!r->cfg.no_plots)
 		fputs("\n![The curve family](plots/curves.png)\n\n"
 		      "Everything on one page: report.html (open it in a browser).\n", f);
-	if (!r->replay)
+	if (r->be->machine)
 		mess_run_counters_md(f, r);
 	mess_tail_md(f, r);
 	err = mess_tmp_commit(r->rd.dir, "summary.md", f);
@@ -570,8 +570,7 @@ int mess_run_finish(struct mess_run *r, int complete)
 	mess_run_verdict(r);
 	if (!complete)
 		mess_verdict_add(&r->verdict, MESS_WARN, "partial",
-				 r->replay ? "the replay was cut short: only the mixes in curves.csv were replayed (a replay does not resume: run it again with the same --out)" :
-				 "the run was cut short: only the mixes in curves.csv were measured (continue it with --resume)");
+				 "%s", r->be->cut_short);
 	else
 		mess_run_history(r, &r->verdict);
 	/* Interrupted before the unloaded latency: nothing to summarise. */

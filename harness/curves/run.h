@@ -9,6 +9,7 @@
 #include "mess/curve.h"
 #include "mess/json.h"
 #include "mess/quality.h"
+#include "curves/backend.h"
 #include "curves/gen.h"
 #include "core/pmu/corectr.h"
 #include "core/machine/cpufreq.h"
@@ -75,7 +76,10 @@ struct mess_replay_run;
 
 struct mess_run {
 	struct mess_cfg cfg;
-	struct mess_replay_run *replay;	/* NULL: points are measured */
+	/* what measures the points (backend.h), and the replay's state
+	 * (replay.c's own: NULL when measured) */
+	const struct mess_curves_backend *be;
+	struct mess_replay_run *replay;
 	struct mess_topo topo;
 	const struct mess_variant *var;
 	int chase_core;
@@ -96,6 +100,7 @@ struct mess_run {
 	double gen_huge_pct;
 
 	double unloaded_ns, unloaded_std_ns;
+	double prev_unloaded_ns;	/* --resume: the earlier session's */
 	double unloaded_random_ns, unloaded_random_std_ns;
 	unsigned unloaded_repeats;
 	struct mess_family fam;
@@ -173,15 +178,6 @@ double mess_settle(struct mess_run *r, const struct mess_gen_kernel *k,
 #define MESS_SPREAD_ROUNDS 3
 #define MESS_MAX_WINDOWS 150	/* MESS_SPREAD_ROUNDS x the largest --repeats */
 
-/* replay.c: --replay, a run against a curve set; its points and probes
- * (point.c hands them over when r->replay is set) */
-int mess_replay_main(struct mess_run *r, int argc, char **argv);
-void mess_replay_point(struct mess_run *r, const struct mess_gen_kernel *k,
-		       struct mess_point *p);
-double mess_replay_settle(struct mess_run *r, const struct mess_gen_kernel *k,
-			  int *steady);
-json_t *mess_replay_json(const struct mess_run *r);
-const char *mess_replay_banner(const struct mess_run *r);
 
 /* sweep.c */
 /* --mem-node each (each.c): one family per memory kind, compared. */

@@ -101,7 +101,7 @@ static int quality_mix(struct mess_run *r, struct mess_curve *c,
 				continue;
 			q.store_pct = p->store_pct;
 			q.nop = p->nop;
-			err = mess_measure_point(r, k, &q);
+			err = r->be->measure_point(r, k, &q);
 			if (mess_interrupted || err)
 				break;
 			q.remeasured = p->remeasured + 1;
@@ -172,7 +172,7 @@ static int measure_nop(struct mess_run *r, struct mix_ctx *m, uint64_t nop)
 		return 0;
 	p.store_pct = m->store_pct;
 	p.nop = nop;
-	err = mess_measure_point(r, m->k, &p);
+	err = r->be->measure_point(r, m->k, &p);
 	if (mess_interrupted)
 		return -EINTR;
 	if (!err)
@@ -212,7 +212,7 @@ static double probe(struct mess_run *r, const struct mess_gen_kernel *k,
 
 	mess_gens_set(&r->gens, k, nop);
 	r->probes++;
-	return mess_settle(r, k, &steady);
+	return r->be->settle(r, k, &steady);
 }
 
 static uint64_t lightest_nop(const struct mess_curve *c)
@@ -331,7 +331,7 @@ static int confirm_max(struct mess_run *r, struct mix_ctx *m)
 		uint64_t reps = r->cfg.repeats;
 
 		r->cfg.repeats = 2 * reps;
-		err = mess_measure_point(r, m->k, &q);
+		err = r->be->measure_point(r, m->k, &q);
 		r->cfg.repeats = reps;
 		if (mess_interrupted || err)
 			break;
