@@ -90,7 +90,7 @@ LIB := $(BUILD)/libmess.a
 SONAME := libmess.so.0
 SHLIB := $(BUILD)/$(SONAME)
 PUBLIC_HEADERS := $(wildcard include/mess/*.h)
-HARNESS_SRCS := $(wildcard harness/core/*.c harness/core/*/*.c) $(filter-out harness/core/%,$(wildcard harness/*/*.c))
+HARNESS_SRCS := $(wildcard harness/core/*.c harness/core/*/*.c) $(filter-out harness/core/%,$(wildcard harness/*/*.c harness/*/*/*.c))
 HARNESS_OBJS := $(HARNESS_SRCS:%.c=$(BUILD)/%.o)
 HARNESS_LIB := $(BUILD)/libmess-harness.a
 MAIN_OBJ := $(BUILD)/harness/main.o

@@ -89,7 +89,7 @@ static void dist_disagrees(struct mess_run *r, struct mess_verdict *v)
 
 /*
  * Distribution windows kept across a change of the host's state
- * (curves/tail.h).  WARN when the unloaded window is one (every tail is
+ * (curves/tail/tail.h).  WARN when the unloaded window is one (every tail is
  * read against it) or more than MESS_TAIL_STATE_WARN_SHARE of the windows
  * are: their tails mix two states.  Fewer is a note naming them, as
  * disturbed windows kept as a minority are: on the AMD guest, quiet, 7 of

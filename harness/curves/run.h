@@ -23,7 +23,7 @@
 #include "core/signals.h"
 #include "core/util.h"
 #include "curves/registry.h"
-#include "curves/tail.h"
+#include "curves/tail/tail.h"
 #include "core/machine/topo.h"
 
 struct mess_cfg {

@@ -47,7 +47,7 @@
 #define PAIRS 200			/* about 200 ms an attempt */
 #define ATTEMPTS 3
 #define AGREE_PCT 3.0
-/* The harness's first cost and its batch (curves/tail.c, tail.h). */
+/* The harness's first cost and its batch (curves/tail/tail.c, tail.h). */
 #define COST_REPEATS 7
 #define COST_BATCHES 20000
 #define MIN_STEPS 8
@@ -180,7 +180,7 @@ struct attempt {
 };
 
 /* R T R ... T R, the fixed cost measured before and after and their
- * mean taken off every timed batch, as curves/tail.c does. */
+ * mean taken off every timed batch, as curves/tail/tail.c does. */
 static void measure(struct mess_hoststate *hs, void **p, double tick_ns,
 		    uint64_t n, uint64_t batches, struct mess_hist *h,
 		    struct attempt *at)

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "curves/tail.h"
+#include "curves/tail/tail.h"
 #include "mess/hist.h"
 #include "near.h"
 

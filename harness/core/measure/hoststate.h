@@ -13,7 +13,7 @@
  *     from the core, e.g. a busy SMT sibling on the host, moves it).
  * Each probe records what it measured, so a window is judged against the
  * median of the run so far, not against one figure from one moment.
- * Users: the curves' distribution windows (curves/tail.c) and absorb's
+ * Users: the curves' distribution windows (curves/tail/tail.c) and absorb's
  * pairs (absorb/measure.c: a pair whose two runs straddle a change is
  * measured again).
  */

@@ -10,7 +10,7 @@
 #include "core/util.h"
 #include "mess/parse.h"
 #include "curves/run.h"
-#include "curves/tail.h"
+#include "curves/tail/tail.h"
 
 #define HIST_CSV "latency_hist.csv"
 #define HIST_HEADER "mix,nop,bin_lo_ns,bin_hi_ns,count"

@@ -4,7 +4,7 @@
  * chain, the unloaded distribution and its modes, and one window a point
  * at the point's own load (see tail.h).
  */
-#include "curves/tail.h"
+#include "curves/tail/tail.h"
 
 #include <errno.h>
 #include <math.h>

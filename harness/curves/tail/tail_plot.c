@@ -9,7 +9,7 @@
 #include "core/clock.h"
 #include "core/report/plot.h"
 #include "curves/run.h"
-#include "curves/tail.h"
+#include "curves/tail/tail.h"
 
 static int write_tails(const char *path, const struct mess_family *f)
 {
