@@ -53,7 +53,7 @@ static const struct mess_opt absorb_opts[] = {
 	  "when done, print summary.json on stdout instead of the directory's name" },
 	{ "strict", MESS_OPT_FLAG, F(strict), 0, 0, 0, NULL,
 	  "exit 2 when the verdict is INVALID (the results are kept)" },
-	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
+	MESS_OPT_HELP(F(help)),
 };
 
 #define NOPTS (sizeof(absorb_opts) / sizeof(absorb_opts[0]))

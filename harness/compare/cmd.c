@@ -51,7 +51,7 @@ static const struct mess_opt opts[] = {
 	  "when done, print compare.json on stdout instead of the directory's name" },
 	{ "force", MESS_OPT_FLAG, F(force), 0, 0, 0, NULL,
 	  "compare a --stat quantile family with points whose distribution disagrees with their mean (flagged dist_disagrees)" },
-	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
+	MESS_OPT_HELP(F(help)),
 };
 
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))
@@ -326,15 +326,13 @@ int mess_compare_main(int argc, char **argv)
 	size_t napps = 0;
 	int npos = 0, rc;
 
-	if (mess_opts_parse_pos(opts, NOPTS, &o, argc, argv, pos,
-				MESS_CMP_MAX_SETS, &npos, err, sizeof(err)) ||
-	    apps(argc, argv, r, bw, &napps, err, sizeof(err))) {
+	rc = mess_cmd_open("mess compare", opts, NOPTS, &o, &o.help,
+			   mess_compare_usage, argc, argv, pos, MESS_CMP_MAX_SETS, &npos);
+	if (rc)
+		return rc > 0 ? 0 : rc;
+	if (apps(argc, argv, r, bw, &napps, err, sizeof(err))) {
 		fprintf(stderr, "mess compare: %s\n", err);
 		return -EINVAL;
-	}
-	if (o.help) {
-		mess_compare_usage(stdout);
-		return 0;
 	}
 	/* The name checked on the (empty) first family: bad usage is said
 	 * before any set is read. */

@@ -401,6 +401,28 @@ int mess_opts_parse(const struct mess_opt *opts, size_t nopts, void *cfg,
 				   err, errlen);
 }
 
+int mess_cmd_open(const char *prog, const struct mess_opt *opts, size_t nopts,
+		  void *cfg, const int *help, void (*usage)(FILE *f),
+		  int argc, char **argv, char **pos, int maxpos, int *npos)
+{
+	/* Room for an option that quotes a whole value (a path, a list). */
+	char err[PATH_MAX + 512];
+	int rc = maxpos ? mess_opts_parse_pos(opts, nopts, cfg, argc, argv, pos,
+					      maxpos, npos, err, sizeof(err)) :
+			  mess_opts_parse(opts, nopts, cfg, argc, argv, err,
+					  sizeof(err));
+
+	if (rc) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return -EINVAL;
+	}
+	if (*help) {
+		usage(stdout);
+		return 1;
+	}
+	return 0;
+}
+
 void mess_opts_print(FILE *f, const struct mess_opt *opts, size_t nopts)
 {
 	int numbers = 0;

@@ -50,6 +50,20 @@ struct mess_opt {
 #define MESS_OPT_F(type, field) offsetof(type, field)
 #define MESS_OPT_S(type, field) offsetof(type, field), sizeof(((type *)0)->field)
 
+/* The row every command's table has (its field at offset off). */
+#define MESS_OPT_HELP(off) { "help", MESS_OPT_FLAG, (off), 0, 0, 0, NULL, "this text" }
+
+/*
+ * The opening every command shares: argv parsed against opts into cfg
+ * (with up to maxpos arguments that are not options into pos, *npos how
+ * many, when maxpos > 0), a bad option said as "PROG: what" in one line,
+ * and --help (*help, a field of cfg) printed by usage.  0: go on; 1:
+ * --help printed, the command is done; -EINVAL: said.
+ */
+int mess_cmd_open(const char *prog, const struct mess_opt *opts, size_t nopts,
+		  void *cfg, const int *help, void (*usage)(FILE *f),
+		  int argc, char **argv, char **pos, int maxpos, int *npos);
+
 /* Set the options of argv[1..] into cfg; 0 or -EINVAL with err set. */
 int mess_opts_parse(const struct mess_opt *opts, size_t nopts, void *cfg,
 		    int argc, char **argv, char *err, size_t errlen);

@@ -30,7 +30,7 @@ static const struct mess_opt opts[] = {
 	  "the tables: memory-controller families and core event sets" },
 	{ "json", MESS_OPT_FLAG, F(json), 0, 0, 0, NULL,
 	  "print JSON on stdout instead of text" },
-	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
+	MESS_OPT_HELP(F(help)),
 };
 
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))
@@ -176,18 +176,14 @@ int mess_counters_main(int argc, char **argv)
 	struct mess_corectr cc;
 	struct mess_counter sw;
 	struct mess_topo topo;
-	char err[512], swwhy[512] = "", pfmwhy[256] = "";
+	char swwhy[512] = "", pfmwhy[256] = "";
 	const char *core, *picked = NULL;
 	int rc, par, cap, sw_ok, ccrc, npkg;
 
-	if (mess_opts_parse(opts, NOPTS, &o, argc, argv, err, sizeof(err))) {
-		fprintf(stderr, "mess counters: %s\n", err);
-		return -EINVAL;
-	}
-	if (o.help) {
-		mess_counters_usage(stdout);
-		return 0;
-	}
+	rc = mess_cmd_open("mess counters", opts, NOPTS, &o, &o.help,
+			   mess_counters_usage, argc, argv, NULL, 0, NULL);
+	if (rc)
+		return rc > 0 ? 0 : rc;
 	if (o.list)
 		return list_tables(o.json) ? -EIO : 0;
 	rc = mess_topo_init(&topo);

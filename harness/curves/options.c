@@ -77,7 +77,7 @@ static const struct mess_opt mess_cfg_opts[] = {
 	  "exit 2 when the verdict is INVALID (the results are kept)" },
 	{ "list", MESS_OPT_FLAG, F(list), 0, 0, 0, NULL,
 	  "list generator variants and mixes, with what this machine supports" },
-	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
+	MESS_OPT_HELP(F(help)),
 };
 
 #define NOPTS (sizeof(mess_cfg_opts) / sizeof(mess_cfg_opts[0]))

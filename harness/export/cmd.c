@@ -48,7 +48,7 @@ static const struct mess_opt opts[] = {
 	  "CPU frequency for cycles (profet; a cycle-based input): default the one the run recorded" },
 	{ "force", MESS_OPT_FLAG, F(force), 0, 0, 0, NULL,
 	  "export a run whose verdict is INVALID (info.txt SOURCE_VERDICT then says so), in cycles at a measured clock that spread above 5 %, or a --stat quantile family with points flagged dist_disagrees" },
-	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
+	MESS_OPT_HELP(F(help)),
 };
 
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))
@@ -304,15 +304,10 @@ int mess_export_main(int argc, char **argv)
 	size_t ndd = 0;
 	int n, rc;
 
-	if (mess_opts_parse_pos(opts, NOPTS, &o, argc, argv, run, 1, &n, err,
-				sizeof(err))) {
-		fprintf(stderr, "mess export: %s\n", err);
-		return -EINVAL;
-	}
-	if (o.help) {
-		mess_export_usage(stdout);
-		return 0;
-	}
+	rc = mess_cmd_open("mess export", opts, NOPTS, &o, &o.help,
+			   mess_export_usage, argc, argv, run, 1, &n);
+	if (rc)
+		return rc > 0 ? 0 : rc;
 	fmt = mess_export_find(o.format);
 	if (!fmt) {
 		fprintf(stderr, "mess export: --format: '%s' is not allowed; allowed: mess, profet, csv, json\n",

@@ -44,7 +44,7 @@ static const struct mess_opt opts[] = {
 	  "compare nodes whose run's verdict is INVALID too (default: listed, left out of the statistics and median sets)" },
 	{ "no-plots", MESS_OPT_FLAG, F(no_plots), 0, 0, 0, NULL,
 	  "do not run gnuplot" },
-	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
+	MESS_OPT_HELP(F(help)),
 };
 
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))
@@ -207,15 +207,10 @@ int mess_fleet_main(int argc, char **argv)
 	struct stat st;
 	int npos = 0, rc, have_plots = 0;
 
-	if (mess_opts_parse_pos(opts, NOPTS, &o, argc, argv, pos, 1, &npos, err,
-				sizeof(err))) {
-		fprintf(stderr, "mess fleet: %s\n", err);
-		return -EINVAL;
-	}
-	if (o.help) {
-		mess_fleet_usage(stdout);
-		return 0;
-	}
+	rc = mess_cmd_open("mess fleet", opts, NOPTS, &o, &o.help,
+			   mess_fleet_usage, argc, argv, pos, 1, &npos);
+	if (rc)
+		return rc > 0 ? 0 : rc;
 	if (!npos) {
 		fprintf(stderr, "mess fleet: DIR: missing; allowed: a directory of node run directories\n");
 		return -EINVAL;

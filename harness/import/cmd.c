@@ -40,7 +40,7 @@ struct import_opts {
 static const struct mess_opt opts[] = {
 	{ "out", MESS_OPT_STR, S(out), 0, 0, "RUN",
 	  "run directory to write: new or empty (required)" },
-	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
+	MESS_OPT_HELP(F(help)),
 };
 
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))
@@ -221,15 +221,10 @@ int mess_import_main(int argc, char **argv)
 	const char *failed = "";
 	int n, rc;
 
-	if (mess_opts_parse_pos(opts, NOPTS, &o, argc, argv, src, 1, &n, err,
-				sizeof(err))) {
-		fprintf(stderr, "mess import: %s\n", err);
-		return -EINVAL;
-	}
-	if (o.help) {
-		mess_import_usage(stdout);
-		return 0;
-	}
+	rc = mess_cmd_open("mess import", opts, NOPTS, &o, &o.help,
+			   mess_import_usage, argc, argv, src, 1, &n);
+	if (rc)
+		return rc > 0 ? 0 : rc;
 	if (!n || !o.out[0]) {
 		fprintf(stderr, "mess import: %s\n", !n ?
 			"MESS_DIR: missing; allowed: a Mess benchmark tree (bw/, lat/, plotter.txt)" :

@@ -28,7 +28,7 @@ struct nodes_opts {
 static const struct mess_opt opts[] = {
 	{ "json", MESS_OPT_FLAG, F(json), 0, 0, 0, NULL,
 	  "print JSON on stdout instead of the table" },
-	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
+	MESS_OPT_HELP(F(help)),
 };
 
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))
@@ -213,17 +213,12 @@ int mess_nodes_main(int argc, char **argv)
 	struct nodes_opts o = { 0 };
 	struct mess_topo topo;
 	struct mess_node *v;
-	char err[256];
 	int n, rc;
 
-	if (mess_opts_parse(opts, NOPTS, &o, argc, argv, err, sizeof(err))) {
-		fprintf(stderr, "mess nodes: %s\n", err);
-		return -EINVAL;
-	}
-	if (o.help) {
-		mess_nodes_usage(stdout);
-		return 0;
-	}
+	rc = mess_cmd_open("mess nodes", opts, NOPTS, &o, &o.help,
+			   mess_nodes_usage, argc, argv, NULL, 0, NULL);
+	if (rc)
+		return rc > 0 ? 0 : rc;
 	rc = mess_topo_init(&topo);
 	if (rc) {
 		fprintf(stderr, "mess nodes: hwloc could not read the topology: %s\n",

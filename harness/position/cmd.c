@@ -45,7 +45,7 @@ static const struct mess_opt opts[] = {
 	  "bytes per count of an event perf prints without unit (default 64: a CAS moves one line)" },
 	{ "no-plots", MESS_OPT_FLAG, F(no_plots), 0, 0, 0, NULL,
 	  "do not run gnuplot" },
-	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
+	MESS_OPT_HELP(F(help)),
 };
 
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))
@@ -271,15 +271,10 @@ int mess_position_main(int argc, char **argv)
 	char err[512], *trace[1];
 	int n, rc;
 
-	if (mess_opts_parse_pos(opts, NOPTS, &o, argc, argv, trace, 1, &n, err,
-				sizeof(err))) {
-		fprintf(stderr, "mess position: %s\n", err);
-		return -EINVAL;
-	}
-	if (o.help) {
-		mess_position_usage(stdout);
-		return 0;
-	}
+	rc = mess_cmd_open("mess position", opts, NOPTS, &o, &o.help,
+			   mess_position_usage, argc, argv, trace, 1, &n);
+	if (rc)
+		return rc > 0 ? 0 : rc;
 	if (!o.curves[0] || !n) {
 		fprintf(stderr, "mess position: %s\n", !o.curves[0] ?
 			"--curves: missing; allowed: a run directory or curve set (see --help)" :

@@ -52,7 +52,7 @@ static const struct mess_opt opts[] = {
 	  "then place the trace on this curve family (mess position) into DIR/position" },
 	{ "no-plots", MESS_OPT_FLAG, F(no_plots), 0, 0, 0, NULL,
 	  "with --curves: do not run gnuplot" },
-	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
+	MESS_OPT_HELP(F(help)),
 };
 
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))
@@ -306,15 +306,10 @@ int mess_profile_main(int argc, char **argv)
 	pid_t child;
 
 	strcpy(o.counters, "auto");
-	if (mess_opts_parse_pos(opts, NOPTS, &o, argc, argv, cmd, MAX_ARGS - 1,
-				&ncmd, err, sizeof(err))) {
-		fprintf(stderr, "mess profile: %s\n", err);
-		return -EINVAL;
-	}
-	if (o.help) {
-		mess_profile_usage(stdout);
-		return 0;
-	}
+	rc = mess_cmd_open("mess profile", opts, NOPTS, &o, &o.help,
+			   mess_profile_usage, argc, argv, cmd, MAX_ARGS - 1, &ncmd);
+	if (rc)
+		return rc > 0 ? 0 : rc;
 	if (!ncmd) {
 		fprintf(stderr, "mess profile: no command; allowed: mess profile [OPTION]... -- CMD [ARG]...\n");
 		return -EINVAL;

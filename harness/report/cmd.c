@@ -47,7 +47,7 @@ static const struct mess_opt opts[] = {
 	  "theoretical peak bandwidth: key figures as % of it, and the curve figure drawn again with its line" },
 	{ "no-plots", MESS_OPT_FLAG, F(no_plots), 0, 0, 0, NULL,
 	  "draw no figure again (the page shows those already in plots/)" },
-	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
+	MESS_OPT_HELP(F(help)),
 };
 
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))
@@ -320,15 +320,10 @@ int mess_report_main(int argc, char **argv)
 	char err[PATH_MAX + 256], *dirs[MAX_DIRS];
 	int ndirs = 0, ret, ntaken = 0;
 
-	if (mess_opts_parse_pos(opts, NOPTS, &o, argc, argv, dirs, MAX_DIRS,
-				&ndirs, err, sizeof(err))) {
-		fprintf(stderr, "mess report: %s\n", err);
-		return -EINVAL;
-	}
-	if (o.help) {
-		mess_report_usage(stdout);
-		return 0;
-	}
+	ret = mess_cmd_open("mess report", opts, NOPTS, &o, &o.help,
+			    mess_report_usage, argc, argv, dirs, MAX_DIRS, &ndirs);
+	if (ret)
+		return ret > 0 ? 0 : ret;
 	if (!ndirs) {
 		fprintf(stderr, "mess report: no DIR given; allowed: one or more run directories or curve sets (mess report --help)\n");
 		return -EINVAL;

@@ -49,7 +49,7 @@ static const struct mess_opt opts[] = {
 	  "MIDR of the Arm CPU that recorded SPE data (default: the perf.data's cpuid)" },
 	{ "force", MESS_OPT_FLAG, F(force), 0, 0, 0, NULL,
 	  "replace an existing --out file that is not a CSV this command wrote" },
-	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
+	MESS_OPT_HELP(F(help)),
 };
 
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))
@@ -498,15 +498,10 @@ int mess_sample_decode_main(int argc, char **argv)
 	double t0;
 	int npos, rc;
 
-	if (mess_opts_parse_pos(opts, NOPTS, &o, argc, argv, pos, 2, &npos, err,
-				sizeof(err))) {
-		fprintf(stderr, "mess sample decode: %s\n", err);
-		return -EINVAL;
-	}
-	if (o.help) {
-		mess_sample_decode_usage(stdout);
-		return 0;
-	}
+	rc = mess_cmd_open("mess sample decode", opts, NOPTS, &o, &o.help,
+			   mess_sample_decode_usage, argc, argv, pos, 2, &npos);
+	if (rc)
+		return rc > 0 ? 0 : rc;
 	if (npos != 1) {
 		fprintf(stderr, "mess sample decode: %s\n", npos ?
 			"one FILE only; allowed: mess sample decode FILE [--out F.csv]" :

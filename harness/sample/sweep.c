@@ -65,7 +65,7 @@ static const struct mess_opt opts[] = {
 	{ "force", MESS_OPT_FLAG, F(force), 0, 0, 0, NULL, "with --resume: accept another build's run" },
 	{ "quick", MESS_OPT_FLAG, F(quick), 0, 0, 0, NULL,
 	  "a CI-sized sweep: few periods and aux sizes, short runs" },
-	{ "help", MESS_OPT_FLAG, F(help), 0, 0, 0, NULL, "this text" },
+	MESS_OPT_HELP(F(help)),
 };
 
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))
