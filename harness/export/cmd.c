@@ -39,7 +39,7 @@ struct export_opts {
 
 static const struct mess_opt opts[] = {
 	{ "format", MESS_OPT_STR, S(format), 0, 0, "F",
-	  "mess, profet, csv or json (default mess; see below)" },
+	  "the consumer's format: one of those listed below (default mess)" },
 	{ "out", MESS_OPT_STR, S(out), 0, 0, "DIR",
 	  "directory to write: new or empty (required)" },
 	{ "stat", MESS_OPT_STR, S(stat), 0, 0, "S",
@@ -310,8 +310,13 @@ int mess_export_main(int argc, char **argv)
 		return rc > 0 ? 0 : rc;
 	fmt = mess_export_find(o.format);
 	if (!fmt) {
-		fprintf(stderr, "mess export: --format: '%s' is not allowed; allowed: mess, profet, csv, json\n",
+		/* The formats from their one table (lib/formats/export.c). */
+		fprintf(stderr, "mess export: --format: '%s' is not allowed; allowed:",
 			o.format);
+		for (const struct mess_export_format *x = mess_export_formats; x->name; x++)
+			fprintf(stderr, "%s %s", x == mess_export_formats ? "" : ",",
+				x->name);
+		fputc('\n', stderr);
 		return -EINVAL;
 	}
 	if (!n || !o.out[0]) {
