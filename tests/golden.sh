@@ -133,6 +133,8 @@ export G_OUT=$out/run G_REF=$refroot
 G_HOST=$(jq -r '.host // empty' curves/$g-replay/meta.json)
 export G_HOST
 cp -r . "$out/norm"
+# git keeps no empty folder: a recording checked out holds none
+find "$out/norm" -mindepth 1 -type d -empty -delete
 # shellcheck disable=SC2016 # perl's variables, not the shell's
 find "$out/norm" -type f -print0 | xargs -0 perl -pi -e '
 	s/\Q$ENV{G_OUT}\E/\@OUT\@/g;
