@@ -352,3 +352,27 @@ void mess_set_err(char *err, size_t errlen, const char *fmt, ...)
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
 }
+
+int mess_proc_key(const char *path, const char *key, int base,
+		  unsigned long long *v)
+{
+	FILE *f = fopen(path, "r");
+	size_t kl = strlen(key);
+	char line[256];
+	int err = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *end;
+
+		if (strncmp(line, key, kl) || line[kl] != ':')
+			continue;
+		errno = 0;
+		*v = strtoull(line + kl + 1, &end, base);
+		err = errno || end == line + kl + 1 ? -EINVAL : 0;
+		break;
+	}
+	fclose(f);
+	return err;
+}

@@ -78,4 +78,11 @@ int mess_drop_partial_line(const char *path, long *line);
  */
 int mess_data_file(const char *name, char *buf, size_t len);
 
+/* The value of the first "KEY: value" line of a /proc file such as
+ * /proc/meminfo or /proc/self/status (base 10, or 16 for the capability
+ * masks; a unit after it is ignored): 0; -ENOENT without that key, or
+ * the file's -errno. */
+int mess_proc_key(const char *path, const char *key, int base,
+		  unsigned long long *v);
+
 #endif

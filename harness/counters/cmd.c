@@ -16,6 +16,7 @@
 #include "core/pmu/dram.h"
 #include "core/options.h"
 #include "core/machine/topo.h"
+#include "core/util.h"
 #include "mess/json.h"
 #include "mess/pmudef.h"
 
@@ -127,17 +128,10 @@ static int list_tables(int json)
 /* CAP_PERFMON (38) or CAP_SYS_ADMIN (21) in the effective set. */
 static int has_cap(void)
 {
-	FILE *f = fopen("/proc/self/status", "r");
-	char line[256];
-	unsigned long long eff = 0;
+	unsigned long long eff;
 
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "CapEff: %llx", &eff) == 1)
-			break;
-	fclose(f);
-	return !!(eff & (1ULL << 38 | 1ULL << 21));
+	return !mess_proc_key("/proc/self/status", "CapEff", 16, &eff) &&
+	       (eff & (1ULL << 38 | 1ULL << 21));
 }
 
 struct family_state {

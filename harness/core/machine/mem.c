@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/machine/mem.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <math.h>
@@ -33,17 +34,10 @@ const char *mess_hp_name(enum mess_hp hp)
 
 size_t mess_mem_available(void)
 {
-	FILE *f = fopen("/proc/meminfo", "r");
-	char line[256];
-	unsigned long long kb = 0;
+	unsigned long long kb;
 
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
-			break;
-	fclose(f);
-	return (size_t)kb << 10;
+	return mess_proc_key("/proc/meminfo", "MemAvailable", 10, &kb) ? 0 :
+	       (size_t)kb << 10;
 }
 
 static const char *node_root(void)
@@ -133,17 +127,10 @@ const char *mess_buf_hugetlb_note(void)
  * reserves from). */
 static long pool_free_hugepages(void)
 {
-	FILE *f = fopen("/proc/meminfo", "r");
-	char line[256];
-	long n = -1;
+	unsigned long long n;
 
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "HugePages_Free: %ld", &n) == 1)
-			break;
-	fclose(f);
-	return n;
+	return mess_proc_key("/proc/meminfo", "HugePages_Free", 10, &n) ? -1 :
+	       (long)n;
 }
 
 /*
