@@ -382,9 +382,10 @@ $(FUZZ_LOAD): tests/fuzz/fuzz_load.c $(LIB_SRCS) $(wildcard include/mess/*.h)
 # run-directory loaders (fuzz_rundir), these two an input split into the
 # files of a directory (tests/fuzz/fuzz_files.h).
 FUZZ_HARNESS := opts list resume sample messraw rundir
-FUZZ_SRCS_opts := harness/core/options.c harness/core/numbers.c
+FUZZ_OPTS_CORE := harness/core/options.c harness/core/numbers.c
+FUZZ_SRCS_opts := $(FUZZ_OPTS_CORE) lib/base/parse.c
 FUZZ_SRCS_list := $(FUZZ_SRCS_opts)
-FUZZ_SRCS_resume := $(FUZZ_SRCS_opts) harness/core/rundir/rundir.c harness/core/rundir/rundir_lock.c harness/core/rundir/outdir.c harness/core/util.c \
+FUZZ_SRCS_resume := $(FUZZ_OPTS_CORE) harness/core/rundir/rundir.c harness/core/rundir/rundir_lock.c harness/core/rundir/outdir.c harness/core/util.c \
 	harness/core/clock.c harness/core/buildinfo.c harness/curves/options.c \
 	harness/core/pmu/families.c harness/absorb/options.c harness/core/report/html.c \
 	harness/core/report/html_parts.c $(LIB_SRCS)
@@ -394,7 +395,7 @@ FUZZ_SRCS_sample := $(LIB_SRCS)
 FUZZ_SRCS_messraw := $(LIB_SRCS)
 FUZZ_SRCS_rundir := $(LIB_SRCS)
 define FUZZ_RULE
-build/fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c $$(FUZZ_SRCS_$(1)) $$(wildcard harness/*/*.h include/mess/*.h tests/fuzz/*.h)
+build/fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c $$(FUZZ_SRCS_$(1)) $$(wildcard harness/*/*.h harness/*/*/*.h include/mess/*.h tests/fuzz/*.h)
 	$$(quiet) FUZZCC $$@
 	@mkdir -p $$(@D)
 	$$(Q)$$(FUZZ_CC) $$(FUZZ_FLAGS) -Iharness -Ikernels/include -Ikernels/c $$(BUILD_INFO) \

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/options.h"
+#include "mess/parse.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -162,11 +163,9 @@ static int why_fail(char *why, size_t len, int rc, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (why && len) {
-		va_start(ap, fmt);
-		vsnprintf(why, len, fmt, ap);
-		va_end(ap);
-	}
+	va_start(ap, fmt);
+	mess_set_verr(why, len, fmt, ap);
+	va_end(ap);
 	return rc;
 }
 

@@ -342,17 +342,6 @@ int mess_data_file(const char *name, char *buf, size_t len)
 	return try_file(buf, len, sub, name);
 }
 
-void mess_set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 int mess_proc_key(const char *path, const char *key, int base,
 		  unsigned long long *v)
 {

@@ -8,12 +8,10 @@
 #include <sys/types.h>
 
 #include "mess/json.h"
+#include "mess/parse.h"	/* mess_set_err */
 
 /* mkdir -p: 0, or -errno (-ENOTDIR if a component is a file). */
 int mess_mkdir_p(const char *path);
-/* err (when given room) is the printf-formatted one-line reason. */
-void mess_set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 /*
  * This host's name as a part of a path (results/<host>-<UTC>): only
  * [A-Za-z0-9._-], no leading dot, no "..", the rest '_'; "host" when it

@@ -59,7 +59,7 @@ struct mess_point {
 	double fair_min, fair_median, fair_max, fair_jain;
 	/* Schema 5: that window's fixed cost of the timer reads, ns a batch
 	 * (measured beside it and subtracted), and its batches left out as
-	 * preemptions (harness/curves/tail.h). */
+	 * preemptions (harness/curves/tail/tail.h). */
 	double dist_cost_ns, dist_preempted;
 	/* schema 6: the window's L2 cluster, share of batches (%) and its
 	 * place (ns a load) */

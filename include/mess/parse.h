@@ -8,6 +8,7 @@
 #ifndef MESS_PARSE_H
 #define MESS_PARSE_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +21,14 @@
  */
 int mess_file_err(char *err, size_t errlen, const char *file, long line,
 		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+int mess_file_verr(char *err, size_t errlen, const char *file, long line,
+		   const char *fmt, va_list ap);
+
+/* err (when given room; err may be NULL) is the printf-formatted reason:
+ * the one formatter of every error the library and the harness word. */
+void mess_set_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void mess_set_verr(char *err, size_t errlen, const char *fmt, va_list ap);
 
 /* s (NUL-terminated) quoted for an error message: at most 40 characters,
  * control characters as '?', "..." when cut.  Returns buf. */

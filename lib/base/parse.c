@@ -23,11 +23,25 @@ char *mess_one_line(char *s)
 	return s;
 }
 
-int mess_file_err(char *err, size_t errlen, const char *file, long line,
-		  const char *fmt, ...)
+void mess_set_verr(char *err, size_t errlen, const char *fmt, va_list ap)
+{
+	if (err && errlen)
+		vsnprintf(err, errlen, fmt, ap);
+}
+
+void mess_set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	mess_set_verr(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+int mess_file_verr(char *err, size_t errlen, const char *file, long line,
+		   const char *fmt, va_list ap)
 {
 	size_t used;
-	va_list ap;
 	int n;
 
 	if (!err || !errlen)
@@ -37,12 +51,20 @@ int mess_file_err(char *err, size_t errlen, const char *file, long line,
 	else
 		n = snprintf(err, errlen, "%s: ", file);
 	used = n < 0 ? 0 : (size_t)n;
-	if (used < errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err + used, errlen - used, fmt, ap);
-		va_end(ap);
-	}
+	if (used < errlen)
+		mess_set_verr(err + used, errlen - used, fmt, ap);
 	mess_one_line(err);
+	return -EINVAL;
+}
+
+int mess_file_err(char *err, size_t errlen, const char *file, long line,
+		  const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	mess_file_verr(err, errlen, file, line, fmt, ap);
+	va_end(ap);
 	return -EINVAL;
 }
 

@@ -21,14 +21,14 @@
 #define SAME_SHARE 1.0
 
 static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
+	va_start(ap, fmt);
+	mess_set_verr(err, errlen, fmt, ap);
+	va_end(ap);
 	return ret;
 }
 

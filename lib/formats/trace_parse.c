@@ -22,13 +22,9 @@
 int mess_tp_fail(struct mess_tp *p, int line, const char *fmt, ...)
 {
 	va_list ap;
-	int n = line ? snprintf(p->err, p->errlen, "%s:%d: ", p->name, line) :
-		       snprintf(p->err, p->errlen, "%s: ", p->name);
 
-	if (n < 0 || (size_t)n >= p->errlen)
-		return -EINVAL;
 	va_start(ap, fmt);
-	vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
+	mess_file_verr(p->err, p->errlen, p->name, line, fmt, ap);
 	va_end(ap);
 	return -EINVAL;
 }

@@ -4,6 +4,7 @@
  * Layouts from the kernel's uapi perf_event.h and perf's documented file
  * format.  Every read goes through a cursor that refuses to pass its end.
  */
+#include "mess/parse.h"
 #include "mess/perfdata.h"
 
 #include <errno.h>
@@ -304,17 +305,6 @@ bad:
 	return -EBADMSG;
 }
 
-static void say(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 /* A feature string: u32 length, then that many bytes (NUL padded). */
 static void feat_str(struct cur *c, char *out, size_t outlen)
 {
@@ -389,21 +379,21 @@ int mess_perf_open(const uint8_t *buf, size_t len, struct mess_perf_file *f,
 	f->buf = buf;
 	f->len = len;
 	if (len >= 8 && !memcmp(buf, "2ELIFREP", 8)) {
-		say(err, errlen, "a big-endian perf.data: not supported");
+		mess_set_err(err, errlen, "a big-endian perf.data: not supported");
 		return -EOPNOTSUPP;
 	}
 	if (len < 16 || memcmp(buf, "PERFILE2", 8)) {
-		say(err, errlen, "not a perf.data (no PERFILE2 magic)");
+		mess_set_err(err, errlen, "not a perf.data (no PERFILE2 magic)");
 		return -EINVAL;
 	}
 	c.off = 8;
 	hsize = get(&c, 8);
 	if (hsize == 16) {
-		say(err, errlen, "a pipe-mode perf.data: not supported (record with -o FILE)");
+		mess_set_err(err, errlen, "a pipe-mode perf.data: not supported (record with -o FILE)");
 		return -EOPNOTSUPP;
 	}
 	if (hsize < 104 || len < 104) {
-		say(err, errlen, "perf.data header of %llu bytes: too short", (unsigned long long)hsize);
+		mess_set_err(err, errlen, "perf.data header of %llu bytes: too short", (unsigned long long)hsize);
 		return -EINVAL;
 	}
 	attr_size = get(&c, 8);
@@ -416,11 +406,11 @@ int mess_perf_open(const uint8_t *buf, size_t len, struct mess_perf_file *f,
 	bitmap = take(&c, 32);
 	if (c.bad || aoff > len || asz > len - aoff || f->data_off > len ||
 	    f->data_size > len - f->data_off) {
-		say(err, errlen, "perf.data sections past the end of the file (%zu bytes)", len);
+		mess_set_err(err, errlen, "perf.data sections past the end of the file (%zu bytes)", len);
 		return -EINVAL;
 	}
 	if (asz && (attr_size < 16 + 64 || attr_size > 4096)) {
-		say(err, errlen, "perf.data attribute entries of %llu bytes: not allowed",
+		mess_set_err(err, errlen, "perf.data attribute entries of %llu bytes: not allowed",
 		    (unsigned long long)attr_size);
 		return -EINVAL;
 	}

@@ -33,7 +33,7 @@ static int refuse(const char *opt, const char *path, char *err,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
+	mess_set_verr(why, sizeof(why), fmt, ap);
 	va_end(ap);
 	mess_opt_quote(path, SIZE_MAX, q, sizeof(q));
 	snprintf(err, errlen, "--%s: %s: %s; allowed: a new or empty directory you can write",

@@ -42,7 +42,7 @@ static int why(struct mess_rundir *d, int rc, const char *fmt, ...)
 
 	va_start(ap, fmt);
 	if (n > 0 && (size_t)n < sizeof(d->why))
-		vsnprintf(d->why + n, sizeof(d->why) - (size_t)n, fmt, ap);
+		mess_set_verr(d->why + n, sizeof(d->why) - (size_t)n, fmt, ap);
 	va_end(ap);
 	return rc;
 }
