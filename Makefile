@@ -58,6 +58,14 @@ OPTFLAGS ?= -O2 -g
 WARNFLAGS := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wformat-truncation \
 	-Werror=implicit-function-declaration
 CPPFLAGS += -Iharness -Iinclude -Ikernels/include -Ikernels/c -D_GNU_SOURCE
+# The ISA's port (kernels/asm/<isa>/port.h, kernels/README.md): a missing
+# one stops the build, never falls back to another ISA's.
+ifneq ($(ARCH),)
+ifeq ($(wildcard kernels/asm/$(ARCH)/port.h),)
+$(error no port for $(ARCH): add kernels/asm/$(ARCH)/ (docs/adding-an-isa.md))
+endif
+endif
+CPPFLAGS += -Ikernels/asm/$(ARCH)
 CFLAGS_ALL = -std=gnu11 $(OPTFLAGS) $(WARNFLAGS) -pthread -MMD -MP $(CFLAGS)
 ASFLAGS_ALL = -g -MMD -MP $(ASFLAGS)
 BUILD_INFO = -DMESS_VERSION='"$(VERSION)"' -DMESS_GIT_REV='"$(GIT_REV)"' \
@@ -398,7 +406,7 @@ define FUZZ_RULE
 build/fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c $$(FUZZ_SRCS_$(1)) $$(wildcard harness/*/*.h harness/*/*/*.h include/mess/*.h tests/fuzz/*.h)
 	$$(quiet) FUZZCC $$@
 	@mkdir -p $$(@D)
-	$$(Q)$$(FUZZ_CC) $$(FUZZ_FLAGS) -Iharness -Ikernels/include -Ikernels/c $$(BUILD_INFO) \
+	$$(Q)$$(FUZZ_CC) $$(FUZZ_FLAGS) -Iharness -Ikernels/include -Ikernels/c -Ikernels/asm/$(ARCH) $$(BUILD_INFO) \
 		-o $$@ $$< $$(FUZZ_SRCS_$(1)) $$(LDLIBS_LIB)
 endef
 $(foreach t,$(FUZZ_HARNESS),$(eval $(call FUZZ_RULE,$(t))))

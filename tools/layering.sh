@@ -10,7 +10,8 @@
 #   lib/, include/mess/  only "mess/..." headers, and none of hwloc, libnuma
 #                        or pthread (a simulator links lib/ alone)
 #   harness/core/        only "core/...", "mess/..." and the kernel headers
-#                        (kernels/include/*.h, kernels/c/*.h by bare name);
+#                        (kernels/include/*.h, kernels/c/*.h and the ISA's
+#                        kernels/asm/<isa>/port.h by bare name);
 #                        never a command folder's header
 #   harness/<command>/   never another command folder's header, and no
 #                        libpfm4 header (<perfmon/...>): the PMU layer in
@@ -44,7 +45,7 @@ lib_dirs=$(find lib -mindepth 1 -maxdepth 1 -type d -printf '%f ' 2>/dev/null)
 
 # The command folders, and the kernel headers included by bare name.
 cmds=$(find harness -mindepth 1 -maxdepth 1 -type d ! -name core -printf '%f\n' | sort)
-khdrs=$(find kernels/include kernels/c -maxdepth 1 -name '*.h' -printf '%f\n' 2>/dev/null | sort -u)
+khdrs=$( { find kernels/include kernels/c -maxdepth 1 -name '*.h' -printf '%f\n'; find kernels/asm -mindepth 2 -maxdepth 2 -name port.h -printf '%f\n'; } 2>/dev/null | sort -u)
 kall=$(find kernels -name '*.h' -printf '%f\n' 2>/dev/null | sort -u)
 
 dirs=

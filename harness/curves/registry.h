@@ -16,38 +16,7 @@ struct mess_variant {
 	const char *desc;
 };
 
-/* X(name, description): default first (widest available wins). */
-#if defined(__x86_64__)
-#define MESS_VARIANTS(X)                                                   \
-	X(wide, "64-byte AVX-512 loads/stores")                            \
-	X(vec, "32-byte AVX2 loads/stores")                                \
-	X(wide_nt, "64-byte AVX-512 loads, non-temporal vmovntpd stores") \
-	X(nt, "32-byte AVX2 loads, non-temporal vmovntpd stores")     \
-	X(scalar, "8-byte 64-bit integer mov loads/stores")
-#elif defined(__aarch64__)
-#define MESS_VARIANTS(X)                                                   \
-	X(wide, "32-byte NEON ldp q/stp q pairs")                          \
-	X(vec, "16-byte NEON ldr q/str q")                                 \
-	X(scalar, "8-byte ldr x/str x")                                    \
-	X(wide_nt, "non-temporal stores (not on this ISA yet)")            \
-	X(nt, "non-temporal stores (not on this ISA yet)")
-#elif defined(__riscv) && __riscv_xlen == 64
-#define MESS_VARIANTS(X)                                                   \
-	X(wide, "64-byte RVV vle64/vse64, LMUL=4 (needs V)")              \
-	X(vec, "16-byte RVV vle64/vse64, LMUL=1 (needs V)")               \
-	X(scalar, "8-byte ld/sd, base RV64GC")                            \
-	X(wide_nt, "non-temporal stores (not on this ISA)")                \
-	X(nt, "non-temporal stores (not on this ISA)")
-#elif defined(__powerpc64__) && defined(__LITTLE_ENDIAN__)
-#define MESS_VARIANTS(X)                                                   \
-	X(wide, "32-byte lxvp/stxvp pairs (needs POWER10)")               \
-	X(vec, "16-byte VSX lxvd2x/stxvd2x (POWER8)")                     \
-	X(scalar, "8-byte ld/std, base ISA")                              \
-	X(wide_nt, "non-temporal stores (not on this ISA)")                \
-	X(nt, "non-temporal stores (not on this ISA)")
-#else
-#error "no kernels for this ISA: add kernels/asm/<isa>/ and a registry entry"
-#endif
+/* MESS_VARIANTS(X): the port's list (kernels/asm/<isa>/port.h). */
 
 extern const struct mess_variant mess_variants[];
 extern const unsigned mess_nvariants;

@@ -6,6 +6,7 @@
  * ckernels.h), not copied.
  */
 #include "ckernels.h"
+#include "port.h"
 
 #include <errno.h>
 #include <math.h>
@@ -23,27 +24,14 @@
  * negative argument: s > 0 here), and that call's clobbers shape the
  * loop's register allocation and layout, differently for each noise
  * mode's clobbers.  "optimize" attributes and pragmas do not change this
- * in GCC 12, hence the instruction on the ISAs we ship.
+ * in GCC 12, hence the instruction, each ISA's port's.
  */
 static inline double hacc_sqrt(double s)
 {
 #if defined(__NO_MATH_ERRNO__)
 	return __builtin_sqrt(s);
-#elif defined(__x86_64__)
-	/* In place: sqrtsd merges into its destination's upper half. */
-	__asm__("sqrtsd %0, %0" : "+x"(s));
-	return s;
-#elif defined(__aarch64__)
-	__asm__("fsqrt %d0, %d0" : "+w"(s));
-	return s;
-#elif defined(__riscv) && defined(__riscv_d)
-	__asm__("fsqrt.d %0, %0" : "+f"(s));
-	return s;
-#elif defined(__powerpc64__)
-	__asm__("fsqrt %0, %0" : "+d"(s));
-	return s;
 #else
-	return sqrt(s);
+	return mess_port_sqrt(s);	/* kernels/asm/<isa>/port.h */
 #endif
 }
 

@@ -13,44 +13,36 @@
 #include "core/isa.h"
 #include "mess_kernels.h"
 
-#if defined(__x86_64__)
-#include <cpuid.h>
-#endif
 
-enum stated { FROM_REGISTER, FROM_KHZ_FILE, FROM_BE32_FILE, FROM_CPUINFO };
-
-/* Where each ISA's timer states its rate (the register: mess_timer_hz). */
+/* Where the ISA's timer states its rate: its port's row
+ * (kernels/asm/<isa>/port.h; the register is mess_timer_hz's). */
 static const struct {
-	const char *isa, *name, *path, *key;
-	enum stated how;
-} timers[] = {
-	{ "x86_64", "lfence; rdtsc", "/sys/devices/system/cpu/cpu0/tsc_freq_khz",
-	  NULL, FROM_KHZ_FILE },
-	{ "aarch64", "isb; mrs cntvct_el0", "cntfrq_el0", NULL, FROM_REGISTER },
-	{ "riscv64", "rdtime", "/proc/device-tree/cpus/timebase-frequency",
-	  NULL, FROM_BE32_FILE },
-	{ "ppc64le", "mftb", "/proc/cpuinfo", "timebase", FROM_CPUINFO },
+	const char *name, *path, *key;
+	int how;
+} timer = {
+	MESS_PORT_TIMER_NAME, MESS_PORT_RATE_PATH, MESS_PORT_RATE_KEY,
+	MESS_PORT_RATE_HOW,
 };
 
-static double read_stated(int i)
+static double read_stated(void)
 {
 	FILE *f;
 	double hz = NAN;
 
-	if (timers[i].how == FROM_REGISTER) {
+	if (timer.how == MESS_PORT_RATE_REGISTER) {
 		uint64_t r = mess_timer_hz();
 
 		return r ? (double)r : NAN;
 	}
-	f = fopen(timers[i].path, timers[i].how == FROM_BE32_FILE ? "rb" : "r");
+	f = fopen(timer.path, timer.how == MESS_PORT_RATE_BE32_FILE ? "rb" : "r");
 	if (!f)
 		return NAN;
-	if (timers[i].how == FROM_KHZ_FILE) {
+	if (timer.how == MESS_PORT_RATE_KHZ_FILE) {
 		double khz;
 
 		if (fscanf(f, "%lf", &khz) == 1 && khz > 0)
 			hz = khz * 1e3;
-	} else if (timers[i].how == FROM_BE32_FILE) {
+	} else if (timer.how == MESS_PORT_RATE_BE32_FILE) {
 		unsigned char b[4];
 
 		if (fread(b, 1, 4, f) == 4)
@@ -58,10 +50,10 @@ static double read_stated(int i)
 				      (uint32_t)b[2] << 8 | b[3]);
 	} else {
 		char line[256], *c;
-		size_t kl = strlen(timers[i].key);
+		size_t kl = strlen(timer.key);
 
 		while (fgets(line, sizeof(line), f))
-			if (!strncmp(line, timers[i].key, kl) &&
+			if (!strncmp(line, timer.key, kl) &&
 			    (c = strchr(line, ':')) && atof(c + 1) > 0) {
 				hz = atof(c + 1);
 				break;
@@ -69,22 +61,6 @@ static double read_stated(int i)
 	}
 	fclose(f);
 	return hz > 0 ? hz : NAN;
-}
-
-/* CPUID leaf 0x15: TSC = crystal x EBX / EAX, where the crystal (ECX) is
- * stated; hypervisors often leave it 0. */
-static double cpuid_tsc_hz(void)
-{
-#if defined(__x86_64__)
-	unsigned a, b, c, d;
-
-	if (__get_cpuid_max(0, NULL) >= 0x15) {
-		__cpuid(0x15, a, b, c, d);
-		if (a && b && c)
-			return (double)c * b / a;
-	}
-#endif
-	return NAN;
 }
 
 static uint64_t gcd(uint64_t a, uint64_t b)
@@ -124,15 +100,11 @@ static void sleep_ms(double ms)
 
 int mess_timer_open(struct mess_timer *t)
 {
-	int i = 0;
 	double n0, n1;
 	uint64_t t0, t1;
 
-	for (size_t k = 0; k < sizeof(timers) / sizeof(timers[0]); k++)
-		if (!strcmp(timers[k].isa, MESS_ISA))
-			i = (int)k;
 	memset(t, 0, sizeof(*t));
-	t->name = timers[i].name;
+	t->name = timer.name;
 	/* Both clocks read twice each, the timer's reads inside the
 	 * monotonic ones: the error is a read of each over 20 ms. */
 	n0 = mess_now_ns();
@@ -144,11 +116,11 @@ int mess_timer_open(struct mess_timer *t)
 	if (!(t->calibrated_hz > 0))
 		return -ENOTSUP;
 	t->step_ticks = timer_step();
-	t->stated_hz = read_stated(i);
-	snprintf(t->source, sizeof(t->source), "%s", timers[i].path);
-	if (isnan(t->stated_hz) && !strcmp(MESS_ISA, "x86_64")) {
-		t->stated_hz = cpuid_tsc_hz();
-		snprintf(t->source, sizeof(t->source), "cpuid leaf 0x15");
+	t->stated_hz = read_stated();
+	snprintf(t->source, sizeof(t->source), "%s", timer.path);
+	if (isnan(t->stated_hz) && MESS_PORT_RATE2_NAME) {
+		t->stated_hz = mess_port_timer_hz2();
+		snprintf(t->source, sizeof(t->source), "%s", MESS_PORT_RATE2_SOURCE);
 	}
 	if (isfinite(t->stated_hz) &&
 	    fabs(t->stated_hz - t->calibrated_hz) <= MESS_TIMER_AGREE * t->stated_hz) {
@@ -162,8 +134,8 @@ int mess_timer_open(struct mess_timer *t)
 			 t->stated_hz);
 	else
 		snprintf(t->source, sizeof(t->source),
-			 "calibrated against CLOCK_MONOTONIC (20 ms; no rate from %s%s)",
-			 timers[i].path, strcmp(MESS_ISA, "x86_64") ? "" :
-			 " nor CPUID leaf 0x15");
+			 "calibrated against CLOCK_MONOTONIC (20 ms; no rate from %s%s%s)",
+			 timer.path, MESS_PORT_RATE2_NAME ? " nor " : "",
+			 MESS_PORT_RATE2_NAME ? MESS_PORT_RATE2_NAME : "");
 	return 0;
 }

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the C code needs of aarch64 (kernels/README.md lists what a port
+ * provides; docs/adding-an-isa.md how to add one).  The Makefile puts this
+ * folder on the include path for the ISA it builds for, so a port missing
+ * a piece fails the build, never falls back to another ISA's.
+ */
+#ifndef MESS_PORT_H
+#define MESS_PORT_H
+
+#include <math.h>
+#include <stddef.h>
+
+#define MESS_ISA "aarch64"
+
+/* The generator variants, X(name, description), the default first (the
+ * widest available wins); every variant on every ISA, one that cannot run
+ * says why (mess_port_variant_unavailable). */
+#define MESS_VARIANTS(X)                                                   \
+	X(wide, "32-byte NEON ldp q/stp q pairs")                          \
+	X(vec, "16-byte NEON ldr q/str q")                                 \
+	X(scalar, "8-byte ldr x/str x")                                    \
+	X(wide_nt, "non-temporal stores (not on this ISA yet)")            \
+	X(nt, "non-temporal stores (not on this ISA yet)")
+
+/* Why a variant of this width (bytes a memory operation; 0 unknown)
+ * cannot run on this CPU, NULL when it can. */
+static inline const char *mess_port_variant_unavailable(unsigned width)
+{
+	(void)width;	/* NEON is in every ARMv8-A core */
+	return NULL;
+}
+
+/*
+ * The timer chase_timed.S reads (mess_timer_now): its instruction, and
+ * where its rate is stated (MESS_PORT_RATE_*: the register mess_timer_hz
+ * reads, a file of kHz, a file of one big-endian 32-bit Hz, a "key: Hz"
+ * line), checked against a calibration on CLOCK_MONOTONIC either way.
+ */
+#define MESS_PORT_RATE_REGISTER 0
+#define MESS_PORT_RATE_KHZ_FILE 1
+#define MESS_PORT_RATE_BE32_FILE 2
+#define MESS_PORT_RATE_KEY_LINE 3
+#define MESS_PORT_TIMER_NAME "isb; mrs cntvct_el0"
+#define MESS_PORT_RATE_HOW MESS_PORT_RATE_REGISTER
+#define MESS_PORT_RATE_PATH "cntfrq_el0"
+#define MESS_PORT_RATE_KEY ((const char *)0)
+#define MESS_PORT_RATE2_NAME ((const char *)0)
+#define MESS_PORT_RATE2_SOURCE ((const char *)0)
+
+/* A second statement of the rate where the ISA has one (x86's CPUID leaf
+ * 0x15), in Hz; NAN where there is none. */
+static inline double mess_port_timer_hz2(void)
+{
+	return NAN;
+}
+
+/* sqrt as the one instruction it is (kernels/c/haccmk.c says why). */
+static inline double mess_port_sqrt(double s)
+{
+	__asm__("fsqrt %d0, %d0" : "+w"(s));
+	return s;
+}
+
+#endif
