@@ -90,20 +90,13 @@ static void job_state(struct mess_pool_thread *pt, void *arg)
 {
 	struct state_job *j = arg;
 	struct mess_absorb *a = j->a;
-	int level[4], nc;
-	uint64_t bytes[4], l1 = 0, l2 = 0;
+	uint64_t l1, l2;
 
 	if (!(j->tick_ns > 0)) {
 		mess_hoststate_probe(&a->hs, j->p);
 		return;
 	}
-	nc = mess_topo_caches_of_core(&a->topo, pt->core, level, bytes, 4);
-	for (int i = 0; i < nc; i++) {
-		if (level[i] == 1 && !l1)
-			l1 = bytes[i];
-		if (level[i] == 2 && !l2)
-			l2 = bytes[i];
-	}
+	mess_topo_l1_l2(&a->topo, pt->core, &l1, &l2);
 	/* Short: a cost of 3 x 2000 batches beside the windows' own. */
 	pt->err = mess_hoststate_open(&a->hs, j->tick_ns, 1, a->topo.line_bytes,
 				      l1, l2, 1, 3, 2000);

@@ -156,19 +156,6 @@ bad:
 	return -EINVAL;
 }
 
-static int why_fail(char *why, size_t len, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int why_fail(char *why, size_t len, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	mess_set_verr(why, len, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
 /* One item "A" or "A-B" of mess_parse_list. */
 static int range(const char *w, uint64_t *a, uint64_t *b)
 {
@@ -189,39 +176,39 @@ int mess_parse_list(const char *s, int *out, int max, int limit, int step,
 
 	*n = 0;
 	if (!*s)
-		return why_fail(why, whylen, -EINVAL, "an empty list");
+		return mess_fail(why, whylen, -EINVAL, "an empty list");
 	for (const char *p = s;; p++) {
 		size_t len = strcspn(p, ",");
 		uint64_t a, b;
 
 		mess_opt_quote(p, len, q, sizeof(q));
 		if (!len)
-			return why_fail(why, whylen, -EINVAL, "an empty item");
+			return mess_fail(why, whylen, -EINVAL, "an empty item");
 		if (len > MESS_ITEM_MAX)
-			return why_fail(why, whylen, -EINVAL,
-					"'%s' is too long (%zu characters; at most %d)",
-					q, len, MESS_ITEM_MAX);
+			return mess_fail(why, whylen, -EINVAL,
+					 "'%s' is too long (%zu characters; at most %d)",
+					 q, len, MESS_ITEM_MAX);
 		memcpy(w, p, len);
 		w[len] = 0;
 		if (range(w, &a, &b))
-			return why_fail(why, whylen, -EINVAL,
-					"'%s' is not a whole number or a range A-B", q);
+			return mess_fail(why, whylen, -EINVAL,
+					 "'%s' is not a whole number or a range A-B", q);
 		if (b < a)
-			return why_fail(why, whylen, -EINVAL, "'%s' runs backwards", q);
+			return mess_fail(why, whylen, -EINVAL, "'%s' runs backwards", q);
 		if (a % (uint64_t)step || b % (uint64_t)step)
-			return why_fail(why, whylen, -EINVAL,
-					"'%s' is not a multiple of %d", q, step);
+			return mess_fail(why, whylen, -EINVAL,
+					 "'%s' is not a multiple of %d", q, step);
 		if (b >= (uint64_t)limit)
-			return why_fail(why, whylen, -ERANGE,
-					"'%s' is out of range (at most %d)", q, limit - 1);
+			return mess_fail(why, whylen, -ERANGE,
+					 "'%s' is out of range (at most %d)", q, limit - 1);
 		for (uint64_t v = a; v <= b; v += (uint64_t)step) {
 			for (int j = 0; j < *n; j++)
 				if (out[j] == (int)v)
-					return why_fail(why, whylen, -EINVAL,
-							"'%d' is given twice", (int)v);
+					return mess_fail(why, whylen, -EINVAL,
+							 "'%d' is given twice", (int)v);
 			if (*n >= max)
-				return why_fail(why, whylen, -ERANGE,
-						"too many values (at most %d)", max);
+				return mess_fail(why, whylen, -ERANGE,
+						 "too many values (at most %d)", max);
 			out[(*n)++] = (int)v;
 		}
 		p += len;

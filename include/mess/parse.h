@@ -29,6 +29,9 @@ int mess_file_verr(char *err, size_t errlen, const char *file, long line,
 void mess_set_err(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void mess_set_verr(char *err, size_t errlen, const char *fmt, va_list ap);
+/* The same, returning ret: `return mess_fail(err, errlen, -EINVAL, ...)`. */
+int mess_fail(char *err, size_t errlen, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /* s (NUL-terminated) quoted for an error message: at most 40 characters,
  * control characters as '?', "..." when cut.  Returns buf. */

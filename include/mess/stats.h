@@ -7,6 +7,8 @@
 #ifndef MESS_STATS_H
 #define MESS_STATS_H
 
+#include <stddef.h>
+
 /* A MAD of normally distributed values times this estimates their sd. */
 #define MESS_MAD_TO_SD 1.4826
 
@@ -30,5 +32,9 @@ double mess_jain(const double *x, unsigned n);
  * max_rel of the median. */
 int mess_spread_bad(const double *sorted, unsigned n, double median,
 		    double max_rel);
+
+/* Append x to the growing list *v of *n values (*cap its room; starts
+ * NULL, 0, 0): 0, or -ENOMEM with the list as it was (x kept out). */
+int mess_samples_push(double **v, size_t *n, size_t *cap, double x);
 
 #endif

@@ -38,6 +38,16 @@ void mess_set_err(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
+int mess_fail(char *err, size_t errlen, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	mess_set_verr(err, errlen, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
 int mess_file_verr(char *err, size_t errlen, const char *file, long line,
 		   const char *fmt, va_list ap)
 {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "mess/stats.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,4 +71,19 @@ int mess_spread_bad(const double *sorted, unsigned n, double median,
 	double w = n >= 6 ? sorted[n - 2] - sorted[1] : sorted[n - 1] - sorted[0];
 
 	return n >= 2 && w > max_rel * median;
+}
+
+int mess_samples_push(double **v, size_t *n, size_t *cap, double x)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? 2 * *cap : 256;
+		double *nv = realloc(*v, c * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		*v = nv;
+		*cap = c;
+	}
+	(*v)[(*n)++] = x;
+	return 0;
 }

@@ -20,18 +20,6 @@
  * grid is 2% wide: each file stands for +-1%). */
 #define SAME_SHARE 1.0
 
-static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	mess_set_verr(err, errlen, fmt, ap);
-	va_end(ap);
-	return ret;
-}
-
 /* ---- files replaced whole ---- */
 
 struct out {
@@ -45,12 +33,12 @@ static int out_open(struct out *o, const char *dir, const char *name,
 	int n = snprintf(o->path, sizeof(o->path), "%s/%s", dir, name);
 
 	if (n < 0 || (size_t)n >= sizeof(o->path))
-		return fail(err, errlen, -ENAMETOOLONG, "%s/%s: name too long",
-			    dir, name);
+		return mess_fail(err, errlen, -ENAMETOOLONG, "%s/%s: name too long",
+				 dir, name);
 	snprintf(o->tmp, sizeof(o->tmp), "%s.tmp", o->path);
 	o->fp = fopen(o->tmp, "w");
 	if (!o->fp)
-		return fail(err, errlen, -errno, "%s: %s", o->tmp, strerror(errno));
+		return mess_fail(err, errlen, -errno, "%s: %s", o->tmp, strerror(errno));
 	return 0;
 }
 
@@ -66,12 +54,12 @@ static int out_close(struct out *o, int ret, char *err, size_t errlen)
 	if (fclose(o->fp) || bad) {
 		e = errno ? errno : bad && e ? e : EIO;
 		if (!ret || ret == -EIO || ret == -e)
-			ret = fail(err, errlen, -e, "%s: cannot write: %s%s",
-				   o->path, strerror(e),
-				   e == ENOSPC ? " (disk full)" : "");
+			ret = mess_fail(err, errlen, -e, "%s: cannot write: %s%s",
+					o->path, strerror(e),
+					e == ENOSPC ? " (disk full)" : "");
 	}
 	if (!ret && rename(o->tmp, o->path))
-		ret = fail(err, errlen, -errno, "%s: %s", o->path, strerror(errno));
+		ret = mess_fail(err, errlen, -errno, "%s: %s", o->path, strerror(errno));
 	if (ret)
 		remove(o->tmp);
 	return ret;
@@ -219,7 +207,7 @@ static int for_each_share(const struct mess_export_in *in, const char *dir,
 	int ret, src;
 
 	if (!bw)
-		return fail(err, errlen, -ENOMEM, "out of memory");
+		return mess_fail(err, errlen, -ENOMEM, "out of memory");
 	lat = bw + cap;
 	mess_model_curve(in->m, 0, &rmin, NULL, NULL, NULL, NULL);
 	ret = out_open(&o, dir, "curve-sources.tsv", err, errlen);
@@ -233,8 +221,8 @@ static int for_each_share(const struct mess_export_in *in, const char *dir,
 
 		ret = mess_export_share(in->m, r, bw, lat, cap, &n, &src, &lo, &hi);
 		if (ret) {
-			ret = fail(err, errlen, ret, "read share %d%%: %s", r,
-				   strerror(-ret));
+			ret = mess_fail(err, errlen, ret, "read share %d%%: %s", r,
+					strerror(-ret));
 			break;
 		}
 		snprintf(file, sizeof(file), file_fmt, r);
@@ -397,12 +385,12 @@ static int doc_row(void *ctx, int r, const double *bw, const double *lat,
 	char key[8];
 
 	if (!pts)
-		return fail(c->err, c->errlen, -ENOMEM, "out of memory");
+		return mess_fail(c->err, c->errlen, -ENOMEM, "out of memory");
 	if (c->with_sources) {
 		v = mess_json_pack("{s:s, s:s, s:o}", "source", mess_src_name(src),
 				   "from", from, "points", pts);
 		if (!v)
-			return fail(c->err, c->errlen, -ENOMEM, "out of memory");
+			return mess_fail(c->err, c->errlen, -ENOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < n; i++) {
 		double l = c->ghz > 0 ? lat[i] * c->ghz : lat[i];
@@ -411,18 +399,18 @@ static int doc_row(void *ctx, int r, const double *bw, const double *lat,
 		 * this is a set made some other way, said, not written. */
 		if (!isfinite(bw[i] * 1e3) || !isfinite(l)) {
 			json_decref(v);
-			return fail(c->err, c->errlen, -EINVAL,
-				    "read share %d%%: point %zu is not finite (%g MB/s, %g); not written",
-				    r, i + 1, bw[i] * 1e3, l);
+			return mess_fail(c->err, c->errlen, -EINVAL,
+					 "read share %d%%: point %zu is not finite (%g MB/s, %g); not written",
+					 r, i + 1, bw[i] * 1e3, l);
 		}
 		if (json_array_append_new(pts, json_pack("[ff]", bw[i] * 1e3, l))) {
 			json_decref(v);
-			return fail(c->err, c->errlen, -ENOMEM, "out of memory");
+			return mess_fail(c->err, c->errlen, -ENOMEM, "out of memory");
 		}
 	}
 	snprintf(key, sizeof(key), "%d", r);
 	return json_object_set_new(c->curves, key, v) ?
-		fail(c->err, c->errlen, -ENOMEM, "out of memory") : 0;
+		mess_fail(c->err, c->errlen, -ENOMEM, "out of memory") : 0;
 }
 
 static int write_doc(const struct mess_export_in *in, const char *dir,
@@ -449,7 +437,7 @@ static int write_profet(const struct mess_export_in *in, const char *dir,
 	int ret;
 
 	if (!root)
-		return fail(err, errlen, -ENOMEM, "out of memory");
+		return mess_fail(err, errlen, -ENOMEM, "out of memory");
 	ret = write_doc(in, dir, "curves.json", root, root, in->ghz, err, errlen);
 	json_decref(root);
 	return ret ? ret : write_info(in, dir, &(struct info_fmt){ .format = "profet", .lat_unit =
@@ -476,7 +464,7 @@ static int write_json(const struct mess_export_in *in, const char *dir,
 	if (!root || !curves) {
 		json_decref(root);
 		json_decref(curves);
-		return fail(err, errlen, -ENOMEM, "out of memory");
+		return mess_fail(err, errlen, -ENOMEM, "out of memory");
 	}
 	ret = write_doc(in, dir, "mess-curves.json", root, curves, 0, err, errlen);
 	json_decref(curves);
@@ -588,13 +576,13 @@ int mess_export(const struct mess_export_format *fmt,
 	struct mess_export_in copy;
 
 	if (!fmt || !in || !in->m || !in->fam || !dir || !*dir)
-		return fail(err, errlen, -EINVAL, "nothing to export");
+		return mess_fail(err, errlen, -EINVAL, "nothing to export");
 	if (fmt->needs_ghz && !(in->ghz > 0))
-		return fail(err, errlen, -EINVAL,
-			    "%s: latency is written in CPU cycles and no frequency is known: give --ghz",
-			    fmt->name);
+		return mess_fail(err, errlen, -EINVAL,
+				 "%s: latency is written in CPU cycles and no frequency is known: give --ghz",
+				 fmt->name);
 	if (mkdir(dir, 0777) && errno != EEXIST)
-		return fail(err, errlen, -errno, "%s: %s", dir, strerror(errno));
+		return mess_fail(err, errlen, -errno, "%s: %s", dir, strerror(errno));
 	copy = *in;
 	if (tally)
 		memset(tally, 0, sizeof(*tally));

@@ -52,6 +52,22 @@ int mess_topo_caches_of_core(struct mess_topo *t, int core, int *level,
 	return n;
 }
 
+void mess_topo_l1_l2(struct mess_topo *t, int core, uint64_t *l1,
+		     uint64_t *l2)
+{
+	int level[4], n;
+	uint64_t bytes[4];
+
+	*l1 = *l2 = 0;
+	n = mess_topo_caches_of_core(t, core, level, bytes, 4);
+	for (int i = 0; i < n; i++) {
+		if (level[i] == 1 && !*l1)
+			*l1 = bytes[i];
+		if (level[i] == 2 && !*l2)
+			*l2 = bytes[i];
+	}
+}
+
 int mess_topo_init(struct mess_topo *t)
 {
 	hwloc_topology_t hw;

@@ -29,6 +29,10 @@ int mess_topo_llc_of_core(struct mess_topo *t, int core, uint64_t *bytes,
  * ladder's levels): how many, at most max. */
 int mess_topo_caches_of_core(struct mess_topo *t, int core, int *level,
 			     uint64_t *bytes, int max);
+/* The core's L1 data and L2 sizes, 0 where hwloc gives none (the
+ * host-state probes' chains are sized from them). */
+void mess_topo_l1_l2(struct mess_topo *t, int core, uint64_t *l1,
+		     uint64_t *l2);
 /* Pin the calling thread to one PU of the core. */
 int mess_topo_bind_core(struct mess_topo *t, int core);
 /* The OS indices of the core's PUs (SMT siblings), at most max: how many. */

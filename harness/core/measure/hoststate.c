@@ -19,22 +19,6 @@
 
 #define HUGE_BYTES (2u << 20)
 
-/* Append v to a growing list; a list that cannot grow keeps v out of its
- * median only. */
-static void record(double **v, size_t *n, size_t *cap, double x)
-{
-	if (*n == *cap) {
-		size_t c = *cap ? 2 * *cap : 256;
-		double *nv = realloc(*v, c * sizeof(*nv));
-
-		if (!nv)
-			return;
-		*v = nv;
-		*cap = c;
-	}
-	(*v)[(*n)++] = x;
-}
-
 static double median_of(const double *v, size_t n)
 {
 	double *c, m;
@@ -112,7 +96,7 @@ double mess_hoststate_cost(struct mess_hoststate *s)
 	double c = cost(s, MESS_HOSTSTATE_COST_REPEATS,
 			MESS_HOSTSTATE_COST_BATCHES, MESS_HOSTSTATE_COST_UN_ITERS);
 
-	record(&s->costs, &s->ncosts, &s->capcosts, c);
+	mess_samples_push(&s->costs, &s->ncosts, &s->capcosts, c);
 	return c;
 }
 
@@ -137,7 +121,7 @@ double mess_hoststate_l2(struct mess_hoststate *s)
 	}
 	s->l2_p = p;
 	x = mess_median(v, MESS_HOSTSTATE_L2_REPEATS);
-	record(&s->l2s, &s->nl2s, &s->capl2s, x);
+	mess_samples_push(&s->l2s, &s->nl2s, &s->capl2s, x);
 	return x;
 }
 
@@ -197,8 +181,8 @@ int mess_hoststate_open(struct mess_hoststate *s, double tick_ns, uint64_t n,
 		return err;
 	}
 	s->l1_p = mess_chase(s->l1_p, 64);	/* warm */
-	record(&s->costs, &s->ncosts, &s->capcosts,
-	       cost(s, repeats, batches, 256));
+	mess_samples_push(&s->costs, &s->ncosts, &s->capcosts,
+			  cost(s, repeats, batches, 256));
 	/* The L2 chain, whole unrolled iterations of lines, in one huge page
 	 * where the kernel gives one (a 4 KiB page a 64 lines would add the
 	 * TLB's misses to the L2's latency). */

@@ -49,22 +49,6 @@ static double quantile_ns(const struct mess_tail *t, double cost_ns,
 	return v > 0 ? v : NAN;
 }
 
-/* Append x to a window list (a list that cannot grow keeps x out of its
- * median only). */
-static void keep(double **v, size_t *n, size_t *cap, double x)
-{
-	if (*n == *cap) {
-		size_t c = *cap ? 2 * *cap : 256;
-		double *nv = realloc(*v, c * sizeof(*nv));
-
-		if (!nv)
-			return;
-		*v = nv;
-		*cap = c;
-	}
-	(*v)[(*n)++] = x;
-}
-
 static double median_of(const double *v, size_t n)
 {
 	return mess_hoststate_quantile(v, n, 0.5);
@@ -192,9 +176,11 @@ static void measured_window(struct mess_run *r, struct mess_tail *t,
 	/* The kept window's cluster: the medians later windows are judged
 	 * by (a window measured again counts once). */
 	if (isfinite(w->l2_share))
-		keep(&t->shares, &t->nshares, &t->capshares, w->l2_share);
+		mess_samples_push(&t->shares, &t->nshares, &t->capshares,
+				  w->l2_share);
 	if (isfinite(w->l2_ns))
-		keep(&t->l2_at, &t->nl2_at, &t->capl2_at, w->l2_ns);
+		mess_samples_push(&t->l2_at, &t->nl2_at, &t->capl2_at,
+				  w->l2_ns);
 }
 
 /* The fixed cost of a batch's two timer reads: the timed chase's ticks a
@@ -203,16 +189,10 @@ static void measured_window(struct mess_run *r, struct mess_tail *t,
  * chain's latency, the state's reference (core/measure/hoststate.h). */
 static int fixed_cost(struct mess_run *r, struct mess_tail *t)
 {
-	int level[4], nc, err;
-	uint64_t bytes[4], l1 = 0, l2 = 0;
+	uint64_t l1, l2;
+	int err;
 
-	nc = mess_topo_caches_of_core(&r->topo, r->chase_core, level, bytes, 4);
-	for (int i = 0; i < nc; i++) {
-		if (level[i] == 1 && !l1)
-			l1 = bytes[i];
-		if (level[i] == 2 && !l2)
-			l2 = bytes[i];
-	}
+	mess_topo_l1_l2(&r->topo, r->chase_core, &l1, &l2);
 	err = mess_hoststate_open(&t->hs, ns_per_tick(t), t->n,
 				  r->topo.line_bytes, l1, l2, r->cfg.seed,
 				  L1_REPEATS, L1_BATCHES);

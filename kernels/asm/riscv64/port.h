@@ -11,6 +11,8 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "mess_port.h"
+
 #include <sys/auxv.h>
 
 #define MESS_ISA "riscv64"
@@ -36,16 +38,8 @@ static inline const char *mess_port_variant_unavailable(unsigned width)
 	return NULL;
 }
 
-/*
- * The timer chase_timed.S reads (mess_timer_now): its instruction, and
- * where its rate is stated (MESS_PORT_RATE_*: the register mess_timer_hz
- * reads, a file of kHz, a file of one big-endian 32-bit Hz, a "key: Hz"
- * line), checked against a calibration on CLOCK_MONOTONIC either way.
- */
-#define MESS_PORT_RATE_REGISTER 0
-#define MESS_PORT_RATE_KHZ_FILE 1
-#define MESS_PORT_RATE_BE32_FILE 2
-#define MESS_PORT_RATE_KEY_LINE 3
+/* The timer chase_timed.S reads: its instruction and where its rate is
+ * stated (mess_port.h). */
 #define MESS_PORT_TIMER_NAME "rdtime"
 #define MESS_PORT_RATE_HOW MESS_PORT_RATE_BE32_FILE
 #define MESS_PORT_RATE_PATH "/proc/device-tree/cpus/timebase-frequency"
