@@ -38,7 +38,8 @@ struct mess_curves_backend {
 	 * -errno said in one line. */
 	int (*prepare)(struct mess_run *r, int argc, char **argv, int *done);
 	/* The directory claimed with status rc: the status the driver
-	 * goes on with (a replay starts an unfinished one over). */
+	 * goes on with (a replay starts an unfinished one over); may be
+	 * NULL: rc as it is. */
 	int (*claimed)(struct mess_run *r, int rc);
 	/* The directory started: pinning, buffers, generators.  0 or -errno. */
 	int (*start)(struct mess_run *r);

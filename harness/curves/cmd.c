@@ -109,7 +109,8 @@ int mess_curves_main(int argc, char **argv)
 			       "curves.csv");
 	if (r->cfg.json)
 		r->rd.stdout_file = "summary.json";
-	rc = r->be->claimed(r, rc);
+	if (r->be->claimed)
+		rc = r->be->claimed(r, rc);
 	if (rc == -EEXIST || rc == -EALREADY || rc == -EPROTO ||
 	    (rc == -EINVAL && r->cfg.resume[0]) || (rc && r->rd.why[0])) {
 		rc = mess_rundir_refused(&r->rd, rc);

@@ -349,12 +349,6 @@ static int measured_prepare(struct mess_run *r, int argc, char **argv,
 	return mess_run_counters_open(r);
 }
 
-static int measured_claimed(struct mess_run *r, int rc)
-{
-	(void)r;
-	return rc;
-}
-
 static int measured_start(struct mess_run *r)
 {
 	warn_start(r);
@@ -414,7 +408,7 @@ static void measured_close(struct mess_run *r)
 const struct mess_curves_backend mess_measured_backend = {
 	.name = "measured", .kind = "", .resumable = 1, .machine = 1,
 	.cut_short = "the run was cut short: only the mixes in curves.csv were measured (continue it with --resume)",
-	.prepare = measured_prepare, .claimed = measured_claimed,
+	.prepare = measured_prepare,
 	.start = measured_start, .unloaded = measured_unloaded,
 	.unloaded_end = measured_unloaded_end, .settle = mess_settle,
 	.measure_point = mess_measure_point,

@@ -49,11 +49,6 @@ static double quantile_ns(const struct mess_tail *t, double cost_ns,
 	return v > 0 ? v : NAN;
 }
 
-static double median_of(const double *v, size_t n)
-{
-	return mess_hoststate_quantile(v, n, 0.5);
-}
-
 /* One distribution window, what it found besides t->h. */
 struct dwin {
 	double cost_ns;		/* its fixed cost, ns a batch */
@@ -77,7 +72,11 @@ static void dist_window(struct mess_run *r, struct mess_tail *t, double ms,
 	double lat = lat_ns > 0 ? lat_ns : 100, tick = ns_per_tick(t);
 	double unit, med = mess_hoststate_cost_median(&t->hs), before, after;
 	double l2_ref = mess_hoststate_l2_ref(&t->hs), l2_before, l2_after;
-	double share_med = median_of(t->shares, t->nshares);
+	double share_med = mess_hoststate_quantile(t->shares, t->nshares, 0.5);
+	/* The cluster's bound follows the reference: a bound from one
+	 * probe at the start, in a state without the L2 (55 ns), would
+	 * take DRAM loads for L2 hits all run long. */
+	double bound = MESS_TAIL_L2_BOUND * l2_ref;
 	double cut_ticks = 0, timed = 0;	/* ticks: cut, all */
 	double tk[MESS_TAIL_MAX_SUBS], tn[MESS_TAIL_MAX_SUBS];
 	double tns[MESS_TAIL_MAX_SUBS], uns[MESS_TAIL_MAX_SUBS + 1];
@@ -129,10 +128,12 @@ static void dist_window(struct mess_run *r, struct mess_tail *t, double ms,
 	after = mess_hoststate_cost(&t->hs);
 	l2_after = mess_hoststate_l2(&t->hs);
 	w->why = mess_tail_cost_check(before, after, med, &w->cost_ns);
-	mess_tail_l2_cluster(t->h, tick, w->cost_ns, t->n, t->l2_bound_ns,
+	mess_tail_l2_cluster(t->h, tick, w->cost_ns, t->n, bound,
 			     &w->l2_share, &w->l2_ns);
 	w->why |= mess_tail_state_check(l2_ref, w->l2_ns, l2_before, l2_after,
 					w->l2_share, share_med);
+	t->l2_ref_ns = l2_ref;
+	t->l2_bound_ns = bound;
 	for (i = 0; i < done; i++)
 		tns[i] = tn[i] > 0 ? per_load_ns(t, w->cost_ns, tk[i] / tn[i]) : NAN;
 	/* An interrupted window has its last timed sub-window without the
@@ -202,8 +203,7 @@ static int fixed_cost(struct mess_run *r, struct mess_tail *t)
 	t->l1_ns = t->hs.l1_ns;
 	t->l1_batch_ticks = t->hs.l1_batch_ticks;
 	t->overhead_ticks = t->hs.costs[0] / ns_per_tick(t);
-	t->l2_ref_ns = mess_hoststate_l2_ref(&t->hs);
-	t->l2_bound_ns = MESS_TAIL_L2_BOUND * t->l2_ref_ns;
+	t->l2_start_ns = mess_hoststate_l2_ref(&t->hs);
 	return 0;
 }
 

@@ -147,8 +147,10 @@ struct mess_tail {
 	unsigned l1_lines;
 	/* the probes' chains and every cost and L2 latency they measured */
 	struct mess_hoststate hs;
-	double l2_ref_ns;	/* the L2 chain's latency at the start */
-	double l2_bound_ns;	/* the L2 cluster's bound, a load */
+	double l2_start_ns;	/* the L2 chain's latency at the start */
+	/* the reference the last window was judged by, and the bound of
+	 * its L2 cluster (MESS_TAIL_L2_BOUND times it), ns a load */
+	double l2_ref_ns, l2_bound_ns;
 	/* every window's L2 share (%), for the median a window is judged
 	 * by; the cluster's positions where it had one */
 	double *shares, *l2_at;

@@ -282,7 +282,7 @@ static json_t *host_state_json(const struct mess_tail *t)
 	const char *verdict = t->state_changed ? "changed" :
 			      !h->l2_lines ? "not evaluable" : "steady";
 
-	return mess_json_pack("{s:s, s:s, s:I, s:o, s:o, s:{s:I, s:o, s:o, s:o, s:o, s:o},"
+	return mess_json_pack("{s:s, s:s, s:I, s:o, s:o, s:o, s:{s:I, s:o, s:o, s:o, s:o, s:o},"
 			      " s:{s:I, s:o, s:o, s:o}, s:i, s:i, s:s}",
 		"verdict", verdict,
 		"why", t->state_changed ?
@@ -290,6 +290,7 @@ static json_t *host_state_json(const struct mess_tail *t)
 			!h->l2_lines ? "no L2-resident chain (the L2 is unknown here, or under four times the L1): only the fixed cost's check ran" :
 			"no window was kept across a change of state",
 		"l2_chain_bytes", (json_int_t)(h->l2_lines * h->line),
+		"l2_start_ns", mess_json_real(t->l2_start_ns, 3),
 		"l2_ref_ns", mess_json_real(t->l2_ref_ns, 3),
 		"l2_bound_ns", mess_json_real(t->l2_bound_ns, 3),
 		"l2_probes",
@@ -306,7 +307,7 @@ static json_t *host_state_json(const struct mess_tail *t)
 		"share_max_pct", mess_json_real(mess_hoststate_quantile(t->shares, t->nshares, 1), 4),
 		"windows_measured_again", (int)t->why_count[4],
 		"windows_kept_changed", (int)t->state_changed,
-		"rule", "l2_ref_ns: the untimed chase on an L2-resident chain (a quarter of the L2, at most 256 KiB, in a huge page where THP gives one) at the start; before and after every window the same probe (after one pass to bring the chain back) and the fixed cost's; a window's L2 cluster is its batches whose latency a load, its cost off, lies under l2_bound_ns (3 x l2_ref_ns; one load a batch only): curves.csv dist_l2_share_pct and dist_l2_ns (their mean, with 32 batches or more).  The state changed during a window when its cluster lies more than 2 ns from the reference (the 10th percentile of the L2 probes before it: the L2 in the host's best state), its two probes lie more than 2 ns apart or both more than 2 ns above the reference, or its share differs from the median share of the windows before by more than 0.5 percentage points and 3 times: it is measured again like a disturbed window, and one kept so is said here and in the verdict (host_state); steal and lost time cannot see such a change");
+		"rule", "l2_start_ns: the untimed chase on an L2-resident chain (a quarter of the L2, at most 256 KiB, in a huge page where THP gives one) at the start; before and after every window the same probe (after one pass to bring the chain back) and the fixed cost's; l2_ref_ns: the reference the last window was judged by (the 10th percentile of the probes before it); a window's L2 cluster is its batches whose latency a load, its cost off, lies under 3 x the reference it is judged by (l2_bound_ns: the last window's; one load a batch only): curves.csv dist_l2_share_pct and dist_l2_ns (their mean, with 32 batches or more).  The state changed during a window when its cluster lies more than 2 ns from the reference (the 10th percentile of the L2 probes before it: the L2 in the host's best state), its two probes lie more than 2 ns apart or both more than 2 ns above the reference, or its share differs from the median share of the windows before by more than 0.5 percentage points and 3 times: it is measured again like a disturbed window, and one kept so is said here and in the verdict (host_state); steal and lost time cannot see such a change");
 }
 
 json_t *mess_tail_json(const struct mess_run *r)
@@ -455,9 +456,10 @@ void mess_tail_md(FILE *f, const struct mess_run *r)
 			t->idle_why & MESS_TAIL_DIST_STATE ? "the host's state changed; " : "",
 			t->idle_why & MESS_TAIL_DIST_DIFF ? "timed and untimed means more than 3 % apart" : "");
 	if (t->hs.l2_lines)
-		fprintf(f, "Host state: %s.  The L2 probe (an L2-resident chain beside every window) read %.2f ns at the start; %u windows were measured again because the L2 latency or the share of L2 hits moved, %u kept so (meta.json `distribution.host_state`).\n",
+		fprintf(f, "Host state: %s.  The L2 probe (an L2-resident chain beside every window) read %.2f ns at the start, %.2f ns as the last window's reference (the 10th percentile of its probes); %u windows were measured again because the L2 latency or the share of L2 hits moved, %u kept so (meta.json `distribution.host_state`).\n",
 			t->state_changed ? "**changed** during kept windows: their tails mix two states of the host" : "steady",
-			t->l2_ref_ns, t->why_count[4], t->state_changed);
+			t->l2_start_ns, t->l2_ref_ns, t->why_count[4],
+			t->state_changed);
 	else
 		fprintf(f, "Host state: not evaluable (no L2-resident chain: the L2 is unknown here); only the fixed cost's check ran.\n");
 	if (t->idle_lost_pct > MESS_LOST_MAX_PCT)
