@@ -2,7 +2,8 @@
 /*
  * `mess absorb`'s measurements: rows x noise modes, each a search over k
  * (mess/absorb.h) whose every point is a median of timed runs on pinned
- * threads (core/measure/pool.h); the latency ladder first when lat_mem_rd runs.
+ * threads (core/measure/pool.h); the latency ladder first when lat_mem_rd
+ * runs.
  */
 #include <errno.h>
 #include <math.h>
@@ -167,14 +168,13 @@ static int measure_pairs(struct mess_absorb *a, struct row *r,
 	memset(po, 0, sizeof(*po));
 	do {
 		struct run_obs o0, o1;
+		struct mess_hoststate_probe p0, p1;
 		size_t n = s.n;
 		double x, y;
+		int moved;
 
 		if (mess_interrupted)
 			return -EINTR;
-		struct mess_hoststate_probe p0, p1;
-		int moved;
-
 		absorb_host_probe(a, &p0);
 		err = slices(a, r, &j, m, k, &x, &y, &o0, &o1);
 		if (err)
