@@ -13,7 +13,6 @@
 #include "core/isa.h"
 #include "mess_kernels.h"
 
-
 /* Where the ISA's timer states its rate: its port's row
  * (kernels/asm/<isa>/port.h; the register is mess_timer_hz's). */
 static const struct {
