@@ -170,9 +170,10 @@ static int used(const char *dir, char *bad, size_t badlen)
 	if (!d)
 		return dir[0] && errno != ENOENT;
 	while (!foreign && (e = readdir(d))) {
-		/* The lock is anyone's who writes here, no comparison. */
+		/* The lock and what a writer keeps beside it are anyone's
+		 * who writes here, no comparison. */
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
-		    !strcmp(e->d_name, MESS_LOCK_FILE))
+		    mess_rundir_aside_name(e->d_name))
 			continue;
 		any = 1;
 		foreign = !own_name(e->d_name, 0);
@@ -350,7 +351,9 @@ int mess_compare_main(int argc, char **argv)
 		fprintf(stderr, "mess compare: %s\n", err);
 		return -EINVAL;
 	}
-	if (used(o.out, bad, sizeof(bad))) {
+	/* Judged again under the lock below; a directory another compare
+	 * is writing is said as such there, not by its files half-written. */
+	if (used(o.out, bad, sizeof(bad)) && !mess_rundir_busy(o.out)) {
 		fprintf(stderr, "mess compare: --out: %s holds %s, not only an earlier comparison; allowed: a new or empty directory, or one an earlier mess compare wrote (replaced)\n",
 			o.out, bad[0] ? bad : "what cannot be read");
 		return -EEXIST;

@@ -97,7 +97,7 @@ int mess_out_check(const char *opt, const char *path, char *err,
 			      q, strerror(errno));
 	/* Root writes anywhere access() asks about, yet /proc, /sys and
 	 * read-only mounts take no new entry: only trying tells. */
-	snprintf(probe, sizeof(probe), "%s/.mess-out-check-XXXXXX", dir);
+	snprintf(probe, sizeof(probe), "%s/" MESS_OUT_PROBE_PREFIX "XXXXXX", dir);
 	if (!mkdtemp(probe))
 		return refuse(opt, path, err, errlen,
 			      "%s cannot hold a new directory (%s)", q,

@@ -3,6 +3,11 @@
 #ifndef MESS_OUTDIR_H
 #define MESS_OUTDIR_H
 
+/* The empty folder mess_out_check makes and removes at once to learn
+ * whether the directory takes a new entry: another writer's check may
+ * see it there for a moment, never content. */
+#define MESS_OUT_PROBE_PREFIX ".mess-out-check-"
+
 #include <stddef.h>
 
 /*

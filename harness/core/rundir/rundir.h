@@ -93,6 +93,13 @@ int mess_rundir_start(struct mess_rundir *d, int argc, char **argv);
 int mess_rundir_lock(struct mess_rundir *d, const char *cmd, const char *opt,
 		     const char *dir);
 /*
+ * 1 when another process holds dir's lock now, 0 otherwise; nothing is
+ * made or taken.  For a check made before the lock (compare judges --out
+ * before it reads the sets): what a writer has half-written there is not
+ * the directory's contents, and the lock's own refusal says who writes.
+ */
+int mess_rundir_busy(const char *dir);
+/*
  * mess_rundir_lock, and the directory new or empty once locked (.lock and
  * an interrupted build's folder aside, which then goes): -EEXIST, said in
  * d->why, naming what it holds.
@@ -104,7 +111,8 @@ int mess_rundir_lock_empty(struct mess_rundir *d, const char *cmd,
  * beside a new run). */
 int mess_rundir_empty(struct mess_rundir *d, const char *opt, int logs);
 /* name is what a directory's owner leaves beside its outputs (.lock, an
- * interrupted build's folder), which no emptiness check counts. */
+ * interrupted build's folder, mess_out_check's probe), which no emptiness
+ * check counts. */
 int mess_rundir_aside_name(const char *name);
 /*
  * A directory of outputs built aside: a hidden folder made in the locked

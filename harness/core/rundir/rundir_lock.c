@@ -112,6 +112,22 @@ static int take_lock(struct mess_rundir *d, const char *opt)
 	return 0;
 }
 
+int mess_rundir_busy(const char *dir)
+{
+	char path[PATH_MAX + 32];
+	int fd, busy;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, MESS_LOCK_FILE);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return 0;
+	/* Shared and at once released: a holder's exclusive lock refuses
+	 * it; a free lock is left as it was. */
+	busy = flock(fd, LOCK_SH | LOCK_NB) && errno == EWOULDBLOCK;
+	close(fd);
+	return busy;
+}
+
 int mess_rundir_lock(struct mess_rundir *d, const char *cmd, const char *opt,
 		     const char *dir)
 {
@@ -168,7 +184,9 @@ const char *mess_rundir_tool(const char *dir, char *buf, size_t len)
 int mess_rundir_aside_name(const char *name)
 {
 	return !strcmp(name, MESS_LOCK_FILE) ||
-	       !strncmp(name, ASIDE_PREFIX, sizeof(ASIDE_PREFIX) - 1);
+	       !strncmp(name, ASIDE_PREFIX, sizeof(ASIDE_PREFIX) - 1) ||
+	       !strncmp(name, MESS_OUT_PROBE_PREFIX,
+			sizeof(MESS_OUT_PROBE_PREFIX) - 1);
 }
 
 /* dir and what it holds, two levels deep (an aside folder holds the
