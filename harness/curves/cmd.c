@@ -3,7 +3,7 @@
  * `mess curves` (the default command): the options, then one driver
  * whatever measures the points (backend.h: this machine, measured.c, or
  * a replayed curve set, replay.c): the directory claimed, the unloaded
- * latency, the sweep of every mix (sweep.c) and the files (report.c).
+ * latency, the sweep of every mix (sweep.c) and the files (result/).
  */
 #include "curves/cmd.h"
 

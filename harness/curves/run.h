@@ -184,15 +184,19 @@ double mess_settle(struct mess_run *r, const struct mess_gen_kernel *k,
 int mess_curves_each(struct mess_run *r, int argc, char **argv);
 int mess_sweep(struct mess_run *r);
 
-/* quality.c: the verdict at the end */
+/* verdict/quality.c: the verdict at the end */
 void mess_run_verdict(struct mess_run *r);
 json_t *mess_run_quality_json(const struct mess_run *r);
-/* history.c: a complete run against the host's earlier runs */
+/* verdict/history.c: a complete run against the host's earlier runs */
 void mess_run_history(struct mess_run *r, struct mess_verdict *v);
 void mess_run_quality_md(FILE *f, const struct mess_run *r);
-/* report.c: curves.csv rewritten from memory (after points were measured
- * again), appending continued */
+/* result/csv.c: curves.csv rewritten from memory (after points were
+ * measured again), appending continued; written whole (sorted), appending
+ * closed */
 int mess_run_rewrite_csv(struct mess_run *r);
+int mess_run_write_csv(struct mess_run *r);
+/* Where a run's bandwidth comes from: its backend says. */
+#define MESS_RUN_BW_SOURCE(r) ((r)->be->bw_source(r))
 
 /* counted.c: --counters */
 int mess_run_counters_open(struct mess_run *r);
@@ -201,7 +205,7 @@ void mess_run_counters_close(struct mess_run *r);
 json_t *mess_run_counters_json(const struct mess_run *r);
 void mess_run_counters_md(FILE *f, const struct mess_run *r);
 
-/* report.c: the run directory's files */
+/* result/: the run directory's files (csv.c, meta.c, summary.c) */
 /* --resume, before anything is changed or allocated: curves.csv's header
  * and the earlier points' histograms (latency_hist.csv, loaded).  0, or
  * -EINVAL said in one line naming the file. */

@@ -289,7 +289,7 @@ void mess_tail_open(struct mess_run *r)
 		snprintf(t->why, sizeof(t->why), "fixed cost: %s", strerror(-err));
 		return;
 	}
-	/* Earlier sessions' rows were loaded with curves.csv (report.c). */
+	/* Earlier sessions' rows were loaded with curves.csv (result/csv.c). */
 	t->ok = 1;
 	unloaded_distribution(r, t);
 	t->setup_ns = mess_now_ns() - t0;

@@ -73,7 +73,7 @@
 #define MESS_TAIL_SHARE_JUMP_PP 0.5
 #define MESS_TAIL_SHARE_JUMP_X 3.0
 /* The verdict warns when more than this share of the windows were kept
- * across a change of state (curves/quality.c). */
+ * across a change of state (curves/verdict/quality.c). */
 #define MESS_TAIL_STATE_WARN_SHARE 0.10
 /* A window measured again while disturbed, up to this many attempts
  * (one when the last window had to be kept disturbed: a state that stays

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The run's end: curves.csv sorted, the verdict, summary.json and
+ * summary.md, the Mess simulator's files in mess/, the figures, and the
+ * last meta.json.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mess/export.h"
+#include "mess/model.h"
+#include "mess/metrics.h"
+#include "core/report/plot.h"
+#include "curves/run.h"
+#include "core/buildinfo.h"
+#include "core/clock.h"
+#include "core/rundir/rundir.h"
+#include "core/util.h"
+
+/* Where and how, right under the verdict: host, CPU, memory, date, run
+ * time, cores. */
+static void how_md(FILE *f, const struct mess_run *r)
+{
+	json_t *mem = mess_memsel_json(&r->mem);
+	const char *kind = json_string_value(json_object_get(mem, "kind"));
+	long secs = mess_utc_span_s(r->rd.start_utc, r->rd.end_utc);
+	char host[128] = "";
+
+	gethostname(host, sizeof(host) - 1);
+	fprintf(f, "\n**Measured** on %s (%s), memory node %d (%s), %s",
+		host, r->topo.cpu_model, r->node, kind ? kind : "kind unknown",
+		r->rd.start_utc);
+	if (secs >= 0)
+		fprintf(f, ", in %ld min %02ld s", secs / 60, secs % 60);
+	fprintf(f, "; %d generator core%s of the machine's %d and a chase core; generator variant %s; huge pages %s.\n",
+		r->ngen, r->ngen == 1 ? "" : "s", r->topo.ncores, r->var->name,
+		mess_hp_name(r->chase.hp));
+	json_decref(mem);
+}
+
+static int write_summary(struct mess_run *r, int complete)
+{
+	struct mess_summary s;
+	char title[512];
+	json_t *extra;
+	FILE *f;
+	int err;
+
+	err = mess_summarise(&r->fam, r->unloaded_ns, r->cfg.peak_gbs,
+			     r->cfg.wave_tol, &s);
+	if (err)
+		return err;
+	extra = mess_json_pack("{s:s, s:o, s:o, s:o, s:s, s:s, s:b}",
+			  "verdict", mess_level_name(r->verdict.level),
+			  "unloaded_std_ns", mess_json_real(r->unloaded_std_ns, 3),
+			  "unloaded_random_ns", mess_json_real(r->unloaded_random_ns, 3),
+			  "unloaded_random_std_ns", mess_json_real(r->unloaded_random_std_ns, 3),
+			  "chase_mode", r->cfg.window ? "tlb-window" : "random",
+			  "bw_source", MESS_RUN_BW_SOURCE(r), "complete", complete);
+	snprintf(title, sizeof(title), "%s, %d generator core%s, %s%s",
+		 r->topo.cpu_model, r->ngen, r->ngen == 1 ? "" : "s",
+		 r->var->name, complete ? "" : " (partial)");
+	f = mess_tmp_open(r->rd.dir, "summary.json");
+	if (!f) {
+		err = -errno;
+		goto out;
+	}
+	err = mess_summary_write_json(f, &s, extra);
+	if (err)
+		fclose(f);
+	else
+		err = mess_tmp_commit(r->rd.dir, "summary.json", f);
+	if (err)
+		goto out;
+	f = mess_tmp_open(r->rd.dir, "summary.md");
+	if (!f) {
+		err = -errno;
+		goto out;
+	}
+	if (r->be->describe && r->be->describe(r))
+		fprintf(f, "**%s** (meta.json `replay`).\n\n", r->be->describe(r));
+	fprintf(f, "# %s\n\n", title);
+	mess_run_quality_md(f, r);
+	how_md(f, r);
+	/* How the node was chosen (the rule), for a machine that has one. */
+	if (r->be->machine) {
+		fputc('\n', f);
+		mess_memsel_md(f, &r->mem);
+	}
+	/* The caveat that qualifies every bandwidth below, before them. */
+	fprintf(f, "\n**Bandwidth is %s**%s\n\n",
+		MESS_RUN_BW_SOURCE(r), r->be->bw_note ? r->be->bw_note :
+		r->dram.fam ?
+		": the memory controllers' counts over each chase window." :
+		": the generators' declared bytes over each chase window, not the memory controllers' counts (meta.json `bw_accounting`; `mess counters` says why no counter). "
+		"What the memory itself moved was not measured.");
+	mess_summary_write_md(f, &s, "Curves");
+	if (!r->var->table[0].nontemporal)
+		fputs("\nRead shares are the memory's: ordinary stores read each line before writing it (write-allocate), so a mix of 50 % stores moves two reads per write, 66.7 % read, and 100 % stores is 50 % read; no curve lies below ~50 % reads (a non-temporal variant, --variant nt, measures lower shares).\n", f);
+	fprintf(f, "\nUnloaded latency: %.1f ns, standard deviation %.1f ns over %u repeats (%s chase).\n"
+		   "Unloaded latency, fully random chase over the whole buffer (page walks included): %.1f ns (sd %.1f ns).\n"
+		   "Per-point latency spread is `lat_ns_std` in curves.csv.\n",
+		r->unloaded_ns, r->unloaded_std_ns, r->unloaded_repeats,
+		r->cfg.window ? "TLB-window" : "fully random",
+		r->unloaded_random_ns, r->unloaded_random_std_ns);
+	if (!r->cfg.no_plots)
+		fputs("\n![The curve family](plots/curves.png)\n\n"
+		      "Everything on one page: report.html (open it in a browser).\n", f);
+	if (r->be->machine)
+		mess_run_counters_md(f, r);
+	mess_tail_md(f, r);
+	err = mess_tmp_commit(r->rd.dir, "summary.md", f);
+out:
+	json_decref(extra);
+	mess_summary_free(&s);
+	return err;
+}
+
+/* Ordinary stores read each line they write (write-allocate): the reason
+ * a run has no curve below ~50% reads unless it used non-temporal ones. */
+#define BELOW_NOTE "ordinary stores with write-allocate read every line they write, so reads stay at or above ~50%; a non-temporal generator variant (--variant wide_nt or nt) measures lower shares"
+
+/* The first reason at the verdict's own level ("" for PASS). */
+static const char *first_reason(const struct mess_verdict *v)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (v->level > MESS_PASS && v->r[i].level == v->level)
+			return v->r[i].text;
+	return "";
+}
+
+/*
+ * mess/: the Mess simulator's 51 files, made by the same code as
+ * `mess export --format mess`.  A failure is recorded in meta.json, not
+ * fatal: the curves themselves are in curves.csv.
+ */
+static void export_mess(struct mess_run *r)
+{
+	const struct mess_export_format *fmt = mess_export_find("mess");
+	struct mess_export_tally t;
+	struct mess_model *m = NULL;
+	char path[PATH_MAX + 64], tool[128], err[400];
+	int ret;
+
+	r->fam.unloaded_ns = r->unloaded_ns;
+	/* The share curves.csv's readers will see (curve.h). */
+	for (size_t i = 0; i < r->fam.n; i++)
+		mess_curve_median_read(&r->fam.curves[i]);
+	snprintf(path, sizeof(path), "%s/mess", r->rd.dir);
+	snprintf(tool, sizeof(tool), "mess %s (git %s)", mess_version, mess_git_rev);
+	ret = mess_model_new(&r->fam, &m);
+	if (ret) {
+		snprintf(r->export_note, sizeof(r->export_note),
+			 "not written: no curve with a usable point");
+		return;
+	}
+	struct mess_export_in in = {
+		.fam = &r->fam, .m = m, .ghz = mess_cpufreq_ghz(&r->freq),
+		.ghz_source = isfinite(r->freq.measured_ghz) ?
+			"measured on the chase core (meta.json cpu_frequency)" :
+			r->freq.nominal_source,
+		.origin = r->rd.dir, .tool = tool, .bw_source = MESS_RUN_BW_SOURCE(r),
+		.below_note = r->var->table[0].nontemporal ? NULL : BELOW_NOTE,
+		/* The simulator's files carry the run's verdict with them. */
+		.verdict = mess_level_name(r->verdict.level),
+		.verdict_reason = first_reason(&r->verdict),
+		.verdict_note = r->verdict.level == MESS_INVALID ?
+			"written with the run; mess export would refuse this run without --force" : NULL,
+	};
+	ret = mess_export(fmt, &in, path, &t, err, sizeof(err));
+	if (ret)
+		snprintf(r->export_note, sizeof(r->export_note), "failed: %s", err);
+	else
+		snprintf(r->export_note, sizeof(r->export_note),
+			 "mess/bwlat_0.txt ... bwlat_100.txt: %u read shares measured, %u interpolated, %u extrapolated (mess/curve-sources.tsv says which and from what)",
+			 t.measured, t.interpolated, t.extrapolated);
+	mess_model_free(m);
+}
+
+int mess_run_finish(struct mess_run *r, int complete)
+{
+	char title[600], err_s[240], host[128] = "";
+	int err;
+
+	mess_family_sort_store(&r->fam);
+	for (size_t i = 0; i < r->fam.n; i++)
+		mess_curve_sort_pressure(&r->fam.curves[i]);
+	mess_rundir_stop_clock(&r->rd);
+
+	err = mess_run_write_csv(r);
+	if (!err)
+		err = mess_tail_write_csv(r);
+	mess_run_verdict(r);
+	if (!complete)
+		mess_verdict_add(&r->verdict, MESS_WARN, "partial",
+				 "%s", r->be->cut_short);
+	else
+		mess_run_history(r, &r->verdict);
+	/* Interrupted before the unloaded latency: nothing to summarise. */
+	if (!err && r->unloaded_ns > 0)
+		err = write_summary(r, complete);
+
+	if (!err)
+		export_mess(r);
+
+	if (r->cfg.no_plots) {
+		snprintf(r->plots_note, sizeof(r->plots_note),
+			 "skipped: --no-plots");
+	} else if (!err) {
+		/* What was measured, then how: a figure that travels alone
+		 * (a paper, a slide) still says it. */
+		gethostname(host, sizeof(host) - 1);
+		snprintf(title, sizeof(title),
+			 "%s on %s, memory node %d%s\n%.10s, %d of %d cores generating, %s, bandwidth %s",
+			 r->topo.cpu_model, host, r->node,
+			 complete ? "" : " (partial)", r->rd.start_utc, r->ngen,
+			 r->topo.ncores, r->var->name, MESS_RUN_BW_SOURCE(r));
+		err_s[0] = 0;
+		if (mess_plot(r->rd.dir, &r->fam, r->unloaded_ns, r->cfg.peak_gbs, title, err_s,
+			      sizeof(err_s)))
+			snprintf(r->plots_note, sizeof(r->plots_note),
+				 "skipped: %s", err_s[0] ? err_s : "gnuplot failed");
+		else
+			snprintf(r->plots_note, sizeof(r->plots_note),
+				 "plots/curves.png, plots/curves.svg");
+		if (r->plots_note[0] == 's')
+			fprintf(stderr, "warning: plots %s\n", r->plots_note);
+	}
+	if (!r->cfg.no_plots && !err)
+		mess_tail_plot(r, title);
+	int merr = mess_run_write_meta(r, complete && !err);
+
+	/* First of the closing lines: whether to believe what came before. */
+	if (r->unloaded_ns > 0)
+		mess_verdict_print(stderr, "mess", &r->verdict);
+	return err ? err : merr;
+}
