@@ -340,6 +340,19 @@ static void test_core_missing(void **state)
 	assert_null(strstr(why, "virtualization"));
 	assert_int_equal(mess_pmu_core_missing_in(SYS "nowhere", "tests/fixtures/proc/cpuinfo-tcg",
 						  why, sizeof(why)), 0);
+#if defined(__x86_64__)
+	/* A hybrid CPU's kernel registers cpu_core and cpu_atom, no cpu:
+	 * its PMU is there (the port's names are prefixes). */
+	char dir[] = "/tmp/mess-hybrid-XXXXXX", sub[64];
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(sub, sizeof(sub), "%s/cpu_core", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	assert_int_equal(mess_pmu_core_missing_in(dir, "tests/fixtures/proc/cpuinfo-tcg",
+						  why, sizeof(why)), 0);
+	rmdir(sub);
+	rmdir(dir);
+#endif
 }
 
 int main(void)

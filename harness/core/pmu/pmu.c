@@ -3,6 +3,7 @@
  * Counters opened and read through perf_event_open, and the reason, with
  * its fix, when one cannot be.  Encoding is pmu_encode.c's.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -12,6 +13,11 @@
 #include <unistd.h>
 
 #include "core/pmu/pmu.h"
+#include "core/isa.h"
+
+/* The port's first core PMU name, for messages ("cpu" on x86, as the
+ * kernel says it). */
+#define CORE_PMU_FIRST ((const char *[]){ MESS_PORT_CORE_PMUS })[0]
 
 int mess_pmu_paranoid(void)
 {
@@ -166,46 +172,51 @@ void mess_counter_close(struct mess_counter *c)
 	c->fd = -1;
 }
 
+/* A device in root whose name starts as the port's core PMU's does. */
+static int has_core_pmu(const char *root)
+{
+	static const char *const names[] = { MESS_PORT_CORE_PMUS };
+	struct dirent *e;
+	DIR *d = opendir(root);
+	int found = 0;
+
+	while (d && !found && (e = readdir(d)))
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			found |= !strncmp(e->d_name, names[i], strlen(names[i]));
+	if (d)
+		closedir(d);
+	return found;
+}
+
 int mess_pmu_core_missing_in(const char *root, const char *cpuinfo, char *why,
 			     size_t whylen)
 {
-	static const char *const names[] = { "cpu", "cpu_core", "cpu_atom" };
-	char path[PATH_MAX], line[4096];
+	const char *flag = MESS_PORT_GUEST_FLAG;
+	char line[4096];
 	int hyper = 0;
 	FILE *f;
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", root, names[i]);
-		if (!access(path, F_OK))
-			return 0;
-	}
 	/* No event_source tree at all: nothing can be told. */
-	if (access(root, F_OK))
+	if (access(root, F_OK) || has_core_pmu(root))
 		return 0;
-	f = fopen(cpuinfo, "r");
+	f = flag ? fopen(cpuinfo, "r") : NULL;
 	while (f && !hyper && fgets(line, sizeof(line), f))
-		hyper = !strncmp(line, "flags", 5) && strstr(line, " hypervisor");
+		hyper = !strncmp(line, "flags", 5) && strstr(line, flag);
 	if (f)
 		fclose(f);
 	if (hyper)
 		snprintf(why, whylen,
-			 "PMU not available due to virtualization: the kernel registered no core PMU (no cpu in %s) under this hypervisor; ask it for a virtual PMU (e.g. KVM -cpu host,pmu=on; QEMU's TCG has none)",
-			 root);
+			 "PMU not available due to virtualization: the kernel registered no core PMU (no %s in %s) under this hypervisor; ask it for a virtual PMU (e.g. KVM -cpu host,pmu=on; QEMU's TCG has none)",
+			 CORE_PMU_FIRST, root);
 	else
 		snprintf(why, whylen,
-			 "the kernel registered no core PMU (no cpu in %s): see its boot messages (dmesg | grep -i 'Performance Events')",
-			 root);
+			 "the kernel registered no core PMU (no %s in %s): see its boot messages (dmesg | grep -i 'Performance Events')",
+			 CORE_PMU_FIRST, root);
 	return 1;
 }
 
 int mess_pmu_core_missing(char *why, size_t whylen)
 {
-#if defined(__x86_64__) || defined(__i386__)
 	return mess_pmu_core_missing_in("/sys/bus/event_source/devices",
 					"/proc/cpuinfo", why, whylen);
-#else
-	(void)why;
-	(void)whylen;
-	return 0;
-#endif
 }

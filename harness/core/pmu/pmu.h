@@ -34,7 +34,7 @@ const char *mess_pmu_core_name(void);
  * by CPUID, which a hypervisor may fill in without giving a virtual PMU:
  * the kernel then says "PMU not available due to virtualization" at boot
  * and registers no cpu PMU).  1 with the reason in why, 0 when it has one
- * or this is not x86 (whose core PMU is cpu, cpu_core or cpu_atom).
+ * (the names are the port's: MESS_PORT_CORE_PMUS in kernels/asm/<isa>/).
  */
 int mess_pmu_core_missing(char *why, size_t whylen);
 /* The same in a sysfs tree (root: the event_source devices) and a

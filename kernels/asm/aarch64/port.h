@@ -39,15 +39,15 @@ static inline const char *mess_port_variant_unavailable(unsigned width)
 #define MESS_PORT_RATE_HOW MESS_PORT_RATE_REGISTER
 #define MESS_PORT_RATE_PATH "cntfrq_el0"
 #define MESS_PORT_RATE_KEY ((const char *)0)
-#define MESS_PORT_RATE2_NAME ((const char *)0)
-#define MESS_PORT_RATE2_SOURCE ((const char *)0)
+/* No second statement of the rate. */
+#include "mess_port_rate1.h"
 
-/* A second statement of the rate where the ISA has one (x86's CPUID leaf
- * 0x15), in Hz; NAN where there is none. */
-static inline double mess_port_timer_hz2(void)
-{
-	return NAN;
-}
+/* The core PMU as the kernel names it in /sys/bus/event_source/devices
+ * (name prefixes: it is named after the core, armv8_pmuv3_0,
+ * armv8_cortex_a72, armv9_...), and the /proc/cpuinfo flag a guest shows
+ * (none on arm64): core/pmu/pmu.c says "no core PMU" and why from them. */
+#define MESS_PORT_CORE_PMUS "armv8_", "armv9_"
+#define MESS_PORT_GUEST_FLAG ((const char *)0)
 
 /* sqrt as the one instruction it is (kernels/c/haccmk.c says why). */
 static inline double mess_port_sqrt(double s)

@@ -65,6 +65,13 @@ static inline double mess_port_timer_hz2(void)
 	return NAN;
 }
 
+/* The core PMU as the kernel names it in /sys/bus/event_source/devices
+ * (name prefixes: cpu, or cpu_core and cpu_atom on a hybrid CPU), and the
+ * /proc/cpuinfo flag a guest shows: core/pmu/pmu.c says "no core PMU"
+ * and why from them. */
+#define MESS_PORT_CORE_PMUS "cpu", "cpu_core", "cpu_atom"
+#define MESS_PORT_GUEST_FLAG " hypervisor"
+
 /* sqrt as the one instruction it is (kernels/c/haccmk.c says why). */
 static inline double mess_port_sqrt(double s)
 {
