@@ -37,20 +37,18 @@ struct compare_opts {
 #define S(field) MESS_OPT_S(struct compare_opts, field)
 
 static const struct mess_opt opts[] = {
-	{ "out", MESS_OPT_STR, S(out), 0, 0, "DIR",
-	  "new, empty, or an earlier comparison (replaced) (default results/<host>-compare-<UTC timestamp>)" },
+	MESS_OPT_OUT(S(out), "DIR", "new, empty, or an earlier comparison (replaced) "
+		     MESS_OUT_DEFAULT("compare-")),
 	{ "app", MESS_OPT_STR, S(app), 0, 0, "R:BW[,R:BW]",
 	  "an application moving BW GB/s at R % reads: which set serves it at lower latency (repeatable)" },
 	{ "stat", MESS_OPT_STR, S(stat), 0, 0, "S",
 	  "the latency compared: mean (default), p50, p90, p99 or p99.9 (runs with a distribution, curves.csv schema 4)" },
 	{ "ghz", MESS_OPT_DOUBLE, F(ghz), 0, 0.1, 20, "GHZ",
 	  "CPU frequency turning a PROFET set's cycles into ns (default: the set's info.txt/plotter.txt)" },
-	{ "no-plots", MESS_OPT_FLAG, F(no_plots), 0, 0, 0, NULL,
-	  "do not run gnuplot" },
-	{ "json", MESS_OPT_FLAG, F(json), 0, 0, 0, NULL,
-	  "when done, print compare.json on stdout instead of the directory's name" },
-	{ "force", MESS_OPT_FLAG, F(force), 0, 0, 0, NULL,
-	  "compare a --stat quantile family with points whose distribution disagrees with their mean (flagged dist_disagrees)" },
+	MESS_OPT_NO_PLOTS(F(no_plots)),
+	MESS_OPT_JSON(F(json), "compare.json"),
+	MESS_OPT_FLAG_ROW("force", F(force),
+	  "compare a --stat quantile family with points whose distribution disagrees with their mean (flagged dist_disagrees)"),
 	MESS_OPT_HELP(F(help)),
 };
 

@@ -50,8 +50,38 @@ struct mess_opt {
 #define MESS_OPT_F(type, field) offsetof(type, field)
 #define MESS_OPT_S(type, field) offsetof(type, field), sizeof(((type *)0)->field)
 
-/* The row every command's table has (its field at offset off). */
-#define MESS_OPT_HELP(off) { "help", MESS_OPT_FLAG, (off), 0, 0, 0, NULL, "this text" }
+/*
+ * The rows many commands' tables share, written once here: each command
+ * includes them, as perf's tables include a parent table (a macro, since
+ * the field sits at another offset in each command's config).  off is
+ * MESS_OPT_F(type, field), dir MESS_OPT_S(type, field).  A command whose
+ * option means something else keeps its own words (MESS_OPT_FLAG_ROW,
+ * MESS_OPT_OUT with its text).
+ */
+#define MESS_OPT_FLAG_ROW(name, off, text) \
+	{ name, MESS_OPT_FLAG, (off), 0, 0, 0, NULL, text }
+/* The row every command's table has. */
+#define MESS_OPT_HELP(off) MESS_OPT_FLAG_ROW("help", off, "this text")
+#define MESS_OPT_NO_PLOTS(off) MESS_OPT_FLAG_ROW("no-plots", off, "do not run gnuplot")
+/* A command writing a directory: --json prints file (a string literal) instead. */
+#define MESS_OPT_JSON(off, file) MESS_OPT_FLAG_ROW("json", off, \
+	"when done, print " file " on stdout instead of the directory's name")
+#define MESS_OPT_STRICT(off) MESS_OPT_FLAG_ROW("strict", off, \
+	"exit 2 when the verdict is INVALID (the results are kept)")
+/* --out.  dir is MESS_OPT_S, two fields: never parenthesised, nor handed
+ * on to another macro (it would arrive as two arguments). */
+#define MESS_OPT_OUT(dir, arg, text) { "out", MESS_OPT_STR, dir, 0, 0, arg, text }
+/* Where a command's directory goes by default: kind "ladder-" names
+ * results/<host>-ladder-<UTC timestamp>. */
+#define MESS_OUT_DEFAULT(kind) "(default results/<host>-" kind "<UTC timestamp>)"
+#define MESS_OPT_OUT_RUN(dir, kind) { "out", MESS_OPT_STR, dir, 0, 0, "DIR", \
+	"run directory " MESS_OUT_DEFAULT(kind) }
+/* --resume DIR and its --force, of a command that continues its own runs. */
+#define MESS_OPT_RESUME(dir, force) \
+	{ "resume", MESS_OPT_STR, dir, 0, 0, "DIR", \
+	  "continue an interrupted run in DIR with its original options" }, \
+	MESS_OPT_FLAG_ROW("force", force, \
+	  "with --resume: continue a run another build started (meta.json names both)")
 
 /*
  * The opening every command shares: argv parsed against opts into cfg

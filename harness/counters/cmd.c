@@ -29,8 +29,7 @@ struct counters_opts {
 static const struct mess_opt opts[] = {
 	{ "list", MESS_OPT_FLAG, F(list), 0, 0, 0, NULL,
 	  "the tables: memory-controller families and core event sets" },
-	{ "json", MESS_OPT_FLAG, F(json), 0, 0, 0, NULL,
-	  "print JSON on stdout instead of text" },
+	MESS_OPT_FLAG_ROW("json", F(json), "print JSON on stdout instead of text"),
 	MESS_OPT_HELP(F(help)),
 };
 

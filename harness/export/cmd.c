@@ -40,14 +40,13 @@ struct export_opts {
 static const struct mess_opt opts[] = {
 	{ "format", MESS_OPT_STR, S(format), 0, 0, "F",
 	  "the consumer's format: one of those listed below (default mess)" },
-	{ "out", MESS_OPT_STR, S(out), 0, 0, "DIR",
-	  "directory to write: new or empty (required)" },
+	MESS_OPT_OUT(S(out), "DIR", "directory to write: new or empty (required)"),
 	{ "stat", MESS_OPT_STR, S(stat), 0, 0, "S",
 	  "the latency the curves carry: mean (default), p50, p90, p99 or p99.9 (a run's distribution, curves.csv schema 4)" },
 	{ "ghz", MESS_OPT_DOUBLE, F(ghz), 0, 0.1, 10, "GHZ",
 	  "CPU frequency for cycles (profet; a cycle-based input): default the one the run recorded" },
-	{ "force", MESS_OPT_FLAG, F(force), 0, 0, 0, NULL,
-	  "export a run whose verdict is INVALID (info.txt SOURCE_VERDICT then says so), in cycles at a measured clock that spread above 5 %, or a --stat quantile family with points flagged dist_disagrees" },
+	MESS_OPT_FLAG_ROW("force", F(force),
+	  "export a run whose verdict is INVALID (info.txt SOURCE_VERDICT then says so), in cycles at a measured clock that spread above 5 %, or a --stat quantile family with points flagged dist_disagrees"),
 	MESS_OPT_HELP(F(help)),
 };
 

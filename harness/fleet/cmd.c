@@ -36,14 +36,13 @@ struct fleet_opts {
 #define S(field) MESS_OPT_S(struct fleet_opts, field)
 
 static const struct mess_opt opts[] = {
-	{ "out", MESS_OPT_STR, S(out), 0, 0, "DIR",
-	  "new or empty directory (default results/<host>-fleet-<UTC timestamp>)" },
+	MESS_OPT_OUT(S(out), "DIR",
+		     "new or empty directory " MESS_OUT_DEFAULT("fleet-")),
 	{ "mad", MESS_OPT_DOUBLE, F(mad), 0, 1, 100, "N",
 	  "flag a node beyond N robust standard deviations of its group (default 3.5)" },
 	{ "with-invalid", MESS_OPT_FLAG, F(with_invalid), 0, 0, 0, NULL,
 	  "compare nodes whose run's verdict is INVALID too (default: listed, left out of the statistics and median sets)" },
-	{ "no-plots", MESS_OPT_FLAG, F(no_plots), 0, 0, 0, NULL,
-	  "do not run gnuplot" },
+	MESS_OPT_NO_PLOTS(F(no_plots)),
 	MESS_OPT_HELP(F(help)),
 };
 

@@ -38,8 +38,7 @@ struct import_opts {
 #define S(field) MESS_OPT_S(struct import_opts, field)
 
 static const struct mess_opt opts[] = {
-	{ "out", MESS_OPT_STR, S(out), 0, 0, "RUN",
-	  "run directory to write: new or empty (required)" },
+	MESS_OPT_OUT(S(out), "RUN", "run directory to write: new or empty (required)"),
 	MESS_OPT_HELP(F(help)),
 };
 

@@ -46,8 +46,7 @@ struct ladder_opts {
 static const struct mess_opt opts[] = {
 	{ "quick", MESS_OPT_FLAG, F(quick), 0, 0, 0, NULL,
 	  "smoke-sized: runs of 10 ms, 3 repeats" },
-	{ "out", MESS_OPT_STR, S(out), 0, 0, "DIR",
-	  "run directory (default results/<host>-ladder-<UTC timestamp>)" },
+	MESS_OPT_OUT_RUN(S(out), "ladder-"),
 	{ "stride", MESS_OPT_SIZE, F(stride), sizeof(void *), 8, 1 << 20, "BYTES",
 	  "bytes between the chased pointers, a multiple of 8 (default 64, lmbench's)" },
 	{ "repeats", MESS_OPT_UINT, F(repeats), 0, 1, 64, "N",
@@ -58,12 +57,9 @@ static const struct mess_opt opts[] = {
 	  "core that runs the chase, hwloc logical index (default 0)" },
 	{ "mem-node", MESS_OPT_STR, S(mem_node), 0, 0, MESS_MEMSEL_ARG,
 	  "NUMA node of the buffer: its number, or a kind (hbm, cxl, ...) for the nearest node of it (see mess nodes; default: the core's own)" },
-	{ "no-plots", MESS_OPT_FLAG, F(no_plots), 0, 0, 0, NULL,
-	  "do not run gnuplot" },
-	{ "json", MESS_OPT_FLAG, F(json), 0, 0, 0, NULL,
-	  "when done, print summary.json on stdout instead of the directory's name" },
-	{ "strict", MESS_OPT_FLAG, F(strict), 0, 0, 0, NULL,
-	  "exit 2 when the verdict is INVALID (the results are kept)" },
+	MESS_OPT_NO_PLOTS(F(no_plots)),
+	MESS_OPT_JSON(F(json), "summary.json"),
+	MESS_OPT_STRICT(F(strict)),
 	MESS_OPT_HELP(F(help)),
 };
 

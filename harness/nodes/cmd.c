@@ -26,8 +26,7 @@ struct nodes_opts {
 #define F(field) MESS_OPT_F(struct nodes_opts, field)
 
 static const struct mess_opt opts[] = {
-	{ "json", MESS_OPT_FLAG, F(json), 0, 0, 0, NULL,
-	  "print JSON on stdout instead of the table" },
+	MESS_OPT_FLAG_ROW("json", F(json), "print JSON on stdout instead of the table"),
 	MESS_OPT_HELP(F(help)),
 };
 

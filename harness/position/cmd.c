@@ -35,16 +35,14 @@ struct position_opts {
 static const struct mess_opt opts[] = {
 	{ "curves", MESS_OPT_STR, S(curves), 0, 0, "RUN",
 	  "the curve family (required): any set mess export reads" },
-	{ "out", MESS_OPT_STR, S(out), 0, 0, "DIR",
-	  "run directory (default results/<host>-position-<UTC timestamp>)" },
+	MESS_OPT_OUT_RUN(S(out), "position-"),
 	{ "read-event", MESS_OPT_STR, S(read_event), 0, 0, "REGEX",
 	  "events (likwid: metrics) that count DRAM reads, POSIX extended, case-insensitive (default: see below)" },
 	{ "write-event", MESS_OPT_STR, S(write_event), 0, 0, "REGEX",
 	  "events (likwid: metrics) that count DRAM writes" },
 	{ "bytes-per-count", MESS_OPT_UINT, F(bytes_per_count), 0, 1, 4096, "N",
 	  "bytes per count of an event perf prints without unit (default 64: a CAS moves one line)" },
-	{ "no-plots", MESS_OPT_FLAG, F(no_plots), 0, 0, 0, NULL,
-	  "do not run gnuplot" },
+	MESS_OPT_NO_PLOTS(F(no_plots)),
 	MESS_OPT_HELP(F(help)),
 };
 

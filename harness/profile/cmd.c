@@ -44,14 +44,12 @@ struct profile_opts {
 static const struct mess_opt opts[] = {
 	{ "interval-ms", MESS_OPT_UINT, F(interval_ms), 0, 10, 60000, "MS",
 	  "sampling interval (default 100)" },
-	{ "out", MESS_OPT_STR, S(out), 0, 0, "DIR",
-	  "run directory (default results/<host>-profile-<UTC timestamp>)" },
+	MESS_OPT_OUT_RUN(S(out), "profile-"),
 	{ "counters", MESS_OPT_STR, S(counters), 0, 0, "auto|LIST",
 	  "memory-controller families (mess counters --list), or auto: the first that opens (default)" },
 	{ "curves", MESS_OPT_STR, S(curves), 0, 0, "RUN",
 	  "then place the trace on this curve family (mess position) into DIR/position" },
-	{ "no-plots", MESS_OPT_FLAG, F(no_plots), 0, 0, 0, NULL,
-	  "with --curves: do not run gnuplot" },
+	MESS_OPT_FLAG_ROW("no-plots", F(no_plots), "with --curves: do not run gnuplot"),
 	MESS_OPT_HELP(F(help)),
 };
 

@@ -40,13 +40,13 @@ struct report_opts {
 #define S(field) MESS_OPT_S(struct report_opts, field)
 
 static const struct mess_opt opts[] = {
-	{ "out", MESS_OPT_STR, S(out), 0, 0, "DIR",
-	  "where report.html goes (one DIR; several: one folder each inside it); default the run directory, results/report-<set> for a set that is no run of mess" },
+	MESS_OPT_OUT(S(out), "DIR",
+	  "where report.html goes (one DIR; several: one folder each inside it); default the run directory, results/report-<set> for a set that is no run of mess"),
 	{ "peak-gbs", MESS_OPT_DOUBLE, F(peak_gbs), 0, MESS_PEAK_GBS_MIN,
 	  MESS_PEAK_GBS_MAX, "GB/S",
 	  "theoretical peak bandwidth: key figures as % of it, and the curve figure drawn again with its line" },
-	{ "no-plots", MESS_OPT_FLAG, F(no_plots), 0, 0, 0, NULL,
-	  "draw no figure again (the page shows those already in plots/)" },
+	MESS_OPT_FLAG_ROW("no-plots", F(no_plots),
+	  "draw no figure again (the page shows those already in plots/)"),
 	MESS_OPT_HELP(F(help)),
 };
 

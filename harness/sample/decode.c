@@ -41,14 +41,13 @@ struct decode_opts {
 #define S(field) MESS_OPT_S(struct decode_opts, field)
 
 static const struct mess_opt opts[] = {
-	{ "out", MESS_OPT_STR, S(out), 0, 0, "F.csv",
-	  "write the rows to F.csv (default: standard output)" },
+	MESS_OPT_OUT(S(out), "F.csv", "write the rows to F.csv (default: standard output)"),
 	{ "format", MESS_OPT_STR, S(format), 0, 0, "F",
 	  "auto, perf, spe-raw or spe-hex (default auto: PERFILE2 magic, else hex text, else raw bytes)" },
 	{ "midr", MESS_OPT_STR, S(midr), 0, 0, "HEX",
 	  "MIDR of the Arm CPU that recorded SPE data (default: the perf.data's cpuid)" },
-	{ "force", MESS_OPT_FLAG, F(force), 0, 0, 0, NULL,
-	  "replace an existing --out file that is not a CSV this command wrote" },
+	MESS_OPT_FLAG_ROW("force", F(force),
+	  "replace an existing --out file that is not a CSV this command wrote"),
 	MESS_OPT_HELP(F(help)),
 };
 
