@@ -21,6 +21,7 @@
 #include "core/signals.h"
 #include "mess/json.h"
 #include "mess/export.h"
+#include "mess/formats.h"
 #include "mess/load.h"
 #include "mess/model.h"
 #include "mess/quality.h"
@@ -62,8 +63,9 @@ void mess_export_usage(FILE *f)
 		"benchmark tree (bw/, lat/), a PROFET curves.json, or an export of mess.\n\n");
 	mess_opts_print(f, opts, NOPTS);
 	fprintf(f, "\nFormats:\n");
-	for (const struct mess_export_format *x = mess_export_formats; x->name; x++)
-		fprintf(f, "  %-8s %s\n", x->name, x->what);
+	for (const struct mess_format *x = mess_formats; x->name; x++)
+		if (x->write)
+			fprintf(f, "  %-8s %s\n", x->name, x->what);
 	fprintf(f,
 		"\nRead shares the run did not measure are filled from the curve model\n"
 		"(interpolated between measured shares, the nearest curve outside them);\n"
@@ -243,7 +245,7 @@ static int clock_ok(const char *run, const struct mess_set_info *info,
  * bwlat files that a simulator would take for a set and nothing that
  * blocks the rerun.
  */
-static int export_whole(const struct mess_export_format *fmt,
+static int export_whole(const struct mess_format *fmt,
 			const struct mess_export_in *in, const char *out,
 			struct mess_export_tally *t, char *err, size_t errlen)
 {
@@ -294,7 +296,7 @@ static int export_whole(const struct mess_export_format *fmt,
 int mess_export_main(int argc, char **argv)
 {
 	struct export_opts o = { .format = "mess", .stat = "mean" };
-	const struct mess_export_format *fmt;
+	const struct mess_format *fmt;
 	struct mess_set_info info;
 	struct mess_family fam = { 0 };
 	struct mess_export_tally t;
@@ -309,12 +311,16 @@ int mess_export_main(int argc, char **argv)
 		return rc > 0 ? 0 : rc;
 	fmt = mess_export_find(o.format);
 	if (!fmt) {
-		/* The formats from their one table (lib/formats/export.c). */
+		const char *sep = "";
+
+		/* The formats from their one table (lib/formats/formats.c). */
 		fprintf(stderr, "mess export: --format: '%s' is not allowed; allowed:",
 			o.format);
-		for (const struct mess_export_format *x = mess_export_formats; x->name; x++)
-			fprintf(stderr, "%s %s", x == mess_export_formats ? "" : ",",
-				x->name);
+		for (const struct mess_format *x = mess_formats; x->name; x++)
+			if (x->write) {
+				fprintf(stderr, "%s %s", sep, x->name);
+				sep = ",";
+			}
 		fputc('\n', stderr);
 		return -EINVAL;
 	}

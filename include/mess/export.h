@@ -29,6 +29,7 @@
 #include <stddef.h>
 
 #include "mess/curve.h"
+#include "mess/formats.h"
 #include "mess/model.h"
 
 /* The Mess simulator's grid: 0, 2, ..., 100. */
@@ -61,14 +62,6 @@ struct mess_export_in {
 	struct mess_export_tally *tally;
 };
 
-struct mess_export_format {
-	const char *name;
-	const char *what;	/* one line for --help */
-	int needs_ghz;
-	int (*write)(const struct mess_export_in *in, const char *dir,
-		     char *err, size_t errlen);
-};
-
 /*
  * Append "KEY=value\n" to buf (NUL-terminated, len bytes in all), the
  * value printf-formatted and made one line (control characters as '?'):
@@ -77,12 +70,6 @@ struct mess_export_format {
  */
 void mess_export_kv(char *buf, size_t len, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-
-/* The formats, ended by a row with name NULL. */
-extern const struct mess_export_format mess_export_formats[];
-
-/* The row of a format, NULL if there is none. */
-const struct mess_export_format *mess_export_find(const char *name);
 
 /* How many of the 51 shares were measured, interpolated, extrapolated. */
 struct mess_export_tally {
@@ -96,9 +83,23 @@ struct mess_export_tally {
  * export, or cycles wanted and no frequency), -ENOMEM or -errno of the
  * file system; err says which file.
  */
-int mess_export(const struct mess_export_format *fmt,
+int mess_export(const struct mess_format *fmt,
 		const struct mess_export_in *in, const char *dir,
 		struct mess_export_tally *tally, char *err, size_t errlen);
+
+/*
+ * The writers the format table names (include/mess/formats.h: a row's
+ * write): callers export through mess_export and a row of
+ * mess_export_find, which checks what they take for granted.
+ */
+int mess_export_mess(const struct mess_export_in *in, const char *dir,
+		     char *err, size_t errlen);
+int mess_export_profet(const struct mess_export_in *in, const char *dir,
+		       char *err, size_t errlen);
+int mess_export_csv(const struct mess_export_in *in, const char *dir,
+		    char *err, size_t errlen);
+int mess_export_json(const struct mess_export_in *in, const char *dir,
+		     char *err, size_t errlen);
 
 /*
  * The curve the mess, profet and json formats write for read share r (an

@@ -59,6 +59,15 @@ int mess_load_json_kind(struct mess_loadset *s, enum mess_set_kind *kind);
 int mess_load_own_json(struct mess_loadset *s);
 int mess_load_keyed_json(struct mess_loadset *s, int gbs);
 
+/* The readers the format table names (mess/formats.h: a row's read):
+ * PROFET's curves.json and Mess-Results' processed JSON through
+ * mess_load_keyed_json, memory_curves.csv with its plotter.txt, a bwlat
+ * directory or file. */
+int mess_load_profet(struct mess_loadset *s);
+int mess_load_mess_results_json(struct mess_loadset *s);
+int mess_load_mess_results(struct mess_loadset *s);
+int mess_load_bwlat(struct mess_loadset *s);
+
 /* A raw Mess benchmark tree (bw/, lat/, plotter.txt). */
 int mess_load_raw(struct mess_loadset *s);
 /* A run directory of this suite (curves.csv, meta.json, summary.json). */

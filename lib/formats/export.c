@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Exports for the Mess simulator, PROFET and people (include/mess/export.h
- * has the formats and the rules).
+ * has the formats and the rules; formats.c names each writer in the one
+ * table of formats, beside its reader).
  */
 #include "mess/export.h"
 
@@ -356,8 +357,8 @@ static int mess_row(void *ctx, int r, const double *bw, const double *lat,
 	return out_close(&o, 0, c->err, c->errlen);
 }
 
-static int write_mess(const struct mess_export_in *in, const char *dir,
-		      char *err, size_t errlen)
+int mess_export_mess(const struct mess_export_in *in, const char *dir,
+		     char *err, size_t errlen)
 {
 	struct mess_ctx c = { dir, err, errlen };
 	int ret = for_each_share(in, dir, "bwlat_%d.txt", mess_row, &c, err,
@@ -430,8 +431,8 @@ static int write_doc(const struct mess_export_in *in, const char *dir,
 	return ret;
 }
 
-static int write_profet(const struct mess_export_in *in, const char *dir,
-			char *err, size_t errlen)
+int mess_export_profet(const struct mess_export_in *in, const char *dir,
+		       char *err, size_t errlen)
 {
 	json_t *root = json_object();
 	int ret;
@@ -444,8 +445,8 @@ static int write_profet(const struct mess_export_in *in, const char *dir,
 				      "CPU cycles at CPU_FREQ GHz" }, err, errlen);
 }
 
-static int write_json(const struct mess_export_in *in, const char *dir,
-		      char *err, size_t errlen)
+int mess_export_json(const struct mess_export_in *in, const char *dir,
+		     char *err, size_t errlen)
 {
 	json_t *curves = json_object();
 	json_t *root = mess_json_pack("{s:i, s:s, s:s, s:o, s:O}", "schema", 1,
@@ -499,8 +500,8 @@ static int csv_has(const struct mess_family *f, int what)
 	return 0;
 }
 
-static int write_csv(const struct mess_export_in *in, const char *dir,
-		     char *err, size_t errlen)
+int mess_export_csv(const struct mess_export_in *in, const char *dir,
+		    char *err, size_t errlen)
 {
 	struct out o;
 	int has_std = csv_has(in->fam, 0), has_rw = csv_has(in->fam, 1);
@@ -553,29 +554,14 @@ static int write_csv(const struct mess_export_in *in, const char *dir,
 		"ns", "GB/s (1e9 B/s, the whole system)", 1, more }, err, errlen);
 }
 
-const struct mess_export_format mess_export_formats[] = {
-	{ "mess", "bwlat_0.txt ... bwlat_100.txt for the Mess simulator (MB/s, ns)", 0, write_mess },
-	{ "profet", "curves.json for PROFET (MB/s, CPU cycles: needs the frequency)", 1, write_profet },
-	{ "csv", "memory_curves.csv, the measured points in the Mess-Results layout", 0, write_csv },
-	{ "json", "mess-curves.json: the 51 curves of the mess format with their sources", 0, write_json },
-	{ NULL, NULL, 0, NULL },
-};
-
-const struct mess_export_format *mess_export_find(const char *name)
-{
-	for (const struct mess_export_format *f = mess_export_formats; f->name; f++)
-		if (name && !strcmp(f->name, name))
-			return f;
-	return NULL;
-}
-
-int mess_export(const struct mess_export_format *fmt,
+int mess_export(const struct mess_format *fmt,
 		const struct mess_export_in *in, const char *dir,
 		struct mess_export_tally *tally, char *err, size_t errlen)
 {
 	struct mess_export_in copy;
 
-	if (!fmt || !in || !in->m || !in->fam || !dir || !*dir)
+	/* A row with no writer is a format mess reads only. */
+	if (!fmt || !fmt->write || !in || !in->m || !in->fam || !dir || !*dir)
 		return mess_fail(err, errlen, -EINVAL, "nothing to export");
 	if (fmt->needs_ghz && !(in->ghz > 0))
 		return mess_fail(err, errlen, -EINVAL,

@@ -3,7 +3,8 @@
  * One entry to every curve set a user holds: which layout a path is, the
  * reader of that layout, and what the files beside it say about how the
  * set was measured.  The readers themselves are in messfmt.c and
- * profet.c; here is what ties a set together.
+ * profet.c, named by the table of formats (formats.c); here is what ties a
+ * set together.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -18,6 +19,7 @@
 #include <jansson.h>
 #include "mess/json.h"
 
+#include "mess/formats.h"
 #include "mess/loadset.h"
 #include "mess/load.h"
 #include "mess/messfmt.h"
@@ -51,126 +53,7 @@ static int join(struct mess_loadset *s, char *buf, const char *dir, const char *
 	return mess_load_join(s, buf, dir, name);
 }
 
-/* ---- metadata beside the curves ---- */
-
-/*
- * CPU_FREQ=<GHz> of a KEY=VALUE file (plotter.txt, info.txt): 0 with *ghz
- * left as it was when the file or the key is absent, or -EINVAL.
- */
-static int key_ghz(struct mess_loadset *s, const char *name, double *ghz)
-{
-	static const char key[] = "CPU_FREQ";
-	char path[PATH_MAX];
-	struct mess_lines l;
-	int ret = join(s, path, s->meta_dir, name);
-
-	if (ret || !is_file(path))
-		return ret;
-	ret = mess_lines_open(&l, path, s->err, s->errlen);
-	while (!ret && (ret = mess_lines_next(&l, s->err, s->errlen)) > 0) {
-		char *t = mess_trim(l.line);
-
-		ret = 0;
-		if (strncmp(t, key, sizeof(key) - 1))
-			continue;
-		t = mess_trim(t + sizeof(key) - 1);
-		if (*t == '=')
-			ret = mess_field_num(&l, t + 1, key, 0, MESS_NUM_GHZ,
-					     ghz, s->err, s->errlen);
-	}
-	mess_lines_close(&l);
-	return ret;
-}
-
-/* ---- the layouts ---- */
-
-/*
- * An export's info.txt that states another bandwidth unit than the file is
- * in: the metadata or the file is wrong, and which cannot be told.
- */
-static int units_agree(struct mess_loadset *s, const char *unit)
-{
-	struct mess_set_meta m;
-	int ret = mess_load_meta(s, &m);
-
-	if (ret || !m.bw_unit[0] || !strncmp(m.bw_unit, unit, strlen(unit)))
-		return ret;
-	return mess_file_err(s->err, s->errlen, s->file, 0,
-			     "is in %s but its info.txt says BANDWIDTH_UNIT=%s: the units contradict the metadata; refused (correct the info.txt that is wrong)",
-			     unit, m.bw_unit);
-}
-
-static int load_mess_results(struct mess_loadset *s)
-{
-	int ret = mess_reference_read(s->file, s->f, s->err, s->errlen);
-
-	if (ret)
-		return ret;
-	/* The published curves were measured with uncore counters. */
-	snprintf(s->info->bw_source, sizeof(s->info->bw_source), "counters");
-	snprintf(s->info->tool, sizeof(s->info->tool), "Mess-Results");
-	ret = key_ghz(s, "plotter.txt", &s->info->cpu_ghz);
-	if (!ret)
-		ret = units_agree(s, "GB/s");
-	return ret;
-}
-
-static int load_profet(struct mess_loadset *s)
-{
-	return mess_load_keyed_json(s, 0);
-}
-
-static int load_mess_results_json(struct mess_loadset *s)
-{
-	return mess_load_keyed_json(s, 1);
-}
-
-static int load_bwlat(struct mess_loadset *s)
-{
-	int ret = mess_bwlat_read(s->is_dir ? s->dir : s->file, s->f,
-				  &s->info->skipped_filled, &s->drop, s->err,
-				  s->errlen);
-
-	if (!ret)
-		ret = units_agree(s, "MB/s");
-	return ret ? ret : mess_load_info_provenance(s);
-}
-
-/* The layouts, in the order a directory is tried. */
-static const struct {
-	enum mess_set_kind kind;
-	const char *name;
-	const char *file;	/* what marks it in a directory; NULL: scan */
-	int (*load)(struct mess_loadset *s);
-	int by_bandwidth;	/* no pressure in the files: sort by bandwidth */
-} kinds[] = {
-	{ MESS_SET_RUN, "run", "curves.csv", mess_load_run, 0 },
-	{ MESS_SET_MESS_RESULTS, "mess-results", "memory_curves.csv",
-	  load_mess_results, 0 },
-	{ MESS_SET_BWLAT, "bwlat", NULL, load_bwlat, 1 },
-	{ MESS_SET_PROFET, "profet", NULL, load_profet, 1 },
-	{ MESS_SET_MESS_RESULTS_JSON, "mess-results-json", NULL,
-	  load_mess_results_json, 1 },
-	{ MESS_SET_MESS_JSON, "mess-json", NULL, mess_load_own_json, 1 },
-	{ MESS_SET_MESS_RAW, "mess-raw", NULL, mess_load_raw, 0 },
-};
-
-/* What each kind's files are in, for people. */
-static const char *kind_units(enum mess_set_kind k, int cycles)
-{
-	switch (k) {
-	case MESS_SET_RUN:
-	case MESS_SET_MESS_RESULTS:
-	case MESS_SET_MESS_RESULTS_JSON:
-		return "GB/s, ns";
-	case MESS_SET_MESS_RAW:
-		return "CAS counts x 64 B over time; chase time over accesses";
-	default:
-		return cycles ? "MB/s, CPU cycles" : "MB/s, ns";
-	}
-}
-
-#define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
+/* ---- which layout a path is (the readers: formats.c) ---- */
 
 /* A directory without a marker file: bwlat files, else one .json file. */
 static int detect_scan(struct mess_loadset *s, enum mess_set_kind *kind)
@@ -259,20 +142,20 @@ static int detect_mess_tree(struct mess_loadset *s, enum mess_set_kind *kind)
 
 static int detect_dir(struct mess_loadset *s, enum mess_set_kind *kind)
 {
-	size_t k;
 	int ret = detect_mess_tree(s, kind);
 
 	if (ret)
 		return ret > 0 ? 0 : ret;
 
-	for (k = 0; k < NKINDS; k++) {
-		if (!kinds[k].file)
+	/* The marker files in the table's order (formats.c says why). */
+	for (const struct mess_format *x = mess_formats; x->name; x++) {
+		if (!x->marker)
 			continue;
-		ret = join(s, s->file, s->dir, kinds[k].file);
+		ret = join(s, s->file, s->dir, x->marker);
 		if (ret)
 			return ret;
 		if (is_file(s->file)) {
-			*kind = kinds[k].kind;
+			*kind = x->kind;
 			return 0;
 		}
 	}
@@ -293,9 +176,9 @@ static int detect_file(struct mess_loadset *s, enum mess_set_kind *kind)
 	size_t k;
 	int ret;
 
-	for (k = 0; k < NKINDS; k++)
-		if (kinds[k].file && !strcmp(base, kinds[k].file)) {
-			*kind = kinds[k].kind;
+	for (const struct mess_format *x = mess_formats; x->name; x++)
+		if (x->marker && !strcmp(base, x->marker)) {
+			*kind = x->kind;
 			return 0;
 		}
 	/* The suite's own JSON files describe runs; none holds curves, and
@@ -390,8 +273,9 @@ int mess_set_load(const char *path, double ghz, struct mess_family *f,
 	struct mess_loadset s = { .ghz = ghz, .f = f, .info = info, .err = err,
 			 .errlen = errlen };
 	enum mess_set_kind kind = MESS_SET_RUN;
+	const struct mess_format *fmt;
 	struct stat st;
-	size_t k, i, n;
+	size_t i, n;
 	int ret;
 
 	info_init(info);
@@ -429,19 +313,19 @@ int mess_set_load(const char *path, double ghz, struct mess_family *f,
 	ret = s.is_dir ? detect_dir(&s, &kind) : detect_file(&s, &kind);
 	if (ret)
 		return ret;
-	for (k = 0; kinds[k].kind != kind; k++)
-		;
+	fmt = mess_format_of_kind(kind);
 	info->kind = kind;
-	info->kind_name = kinds[k].name;
+	info->kind_name = fmt->kind_name;
 	snprintf(info->path, sizeof(info->path), "%s", s.file);
 	set_label(&s);
 
-	ret = kinds[k].load(&s);
-	info->units = kind_units(kind, info->latency_from_cycles == 1);
+	ret = fmt->read(&s);
+	info->units = info->latency_from_cycles == 1 && fmt->units_cycles ?
+		fmt->units_cycles : fmt->units;
 	mess_drop_say(&s.drop, info->warning, sizeof(info->warning));
 	if (ret)
 		return ret;
-	for (i = 0; kinds[k].by_bandwidth && i < f->n; i++)
+	for (i = 0; fmt->by_bandwidth && i < f->n; i++)
 		qsort(f->curves[i].pts, f->curves[i].n, sizeof(struct mess_point),
 		      cmp_bw);
 	if (!isfinite(info->unloaded_ns)) {

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * What the files beside a curve set say it is, and the JSON sets whose
- * kind only that decides: PROFET's curves.json (MB/s, CPU cycles) and
+ * What the files beside a curve set say it is, the readers that check a
+ * set against it (Mess-Results' memory_curves.csv and its plotter.txt, a
+ * bwlat directory and an export's info.txt), and the JSON sets whose kind
+ * only that decides: PROFET's curves.json (MB/s, CPU cycles) and
  * Mess-Results' processed/memory_curves.json (GB/s, ns) are both keyed by
  * read share, and a file name says nothing (both may be called anything).
  * The metadata decides (plotter.txt, memory_curves.csv, info.txt); where
@@ -190,6 +192,79 @@ int mess_load_info_provenance(struct mess_loadset *s)
 	return mess_load_meta(s, &m);
 }
 
+/* ---- Mess-Results' memory_curves.csv and bwlat files ---- */
+
+/*
+ * CPU_FREQ=<GHz> of a KEY=VALUE file (plotter.txt, info.txt): 0 with *ghz
+ * left as it was when the file or the key is absent, or -EINVAL.
+ */
+static int key_ghz(struct mess_loadset *s, const char *name, double *ghz)
+{
+	static const char key[] = "CPU_FREQ";
+	char path[PATH_MAX];
+	struct mess_lines l;
+	int ret = mess_load_join(s, path, s->meta_dir, name);
+
+	if (ret || !mess_load_is_file(path))
+		return ret;
+	ret = mess_lines_open(&l, path, s->err, s->errlen);
+	while (!ret && (ret = mess_lines_next(&l, s->err, s->errlen)) > 0) {
+		char *t = mess_trim(l.line);
+
+		ret = 0;
+		if (strncmp(t, key, sizeof(key) - 1))
+			continue;
+		t = mess_trim(t + sizeof(key) - 1);
+		if (*t == '=')
+			ret = mess_field_num(&l, t + 1, key, 0, MESS_NUM_GHZ,
+					     ghz, s->err, s->errlen);
+	}
+	mess_lines_close(&l);
+	return ret;
+}
+
+/*
+ * An export's info.txt that states another bandwidth unit than the file is
+ * in: the metadata or the file is wrong, and which cannot be told.
+ */
+static int units_agree(struct mess_loadset *s, const char *unit)
+{
+	struct mess_set_meta m;
+	int ret = mess_load_meta(s, &m);
+
+	if (ret || !m.bw_unit[0] || !strncmp(m.bw_unit, unit, strlen(unit)))
+		return ret;
+	return mess_file_err(s->err, s->errlen, s->file, 0,
+			     "is in %s but its info.txt says BANDWIDTH_UNIT=%s: the units contradict the metadata; refused (correct the info.txt that is wrong)",
+			     unit, m.bw_unit);
+}
+
+int mess_load_mess_results(struct mess_loadset *s)
+{
+	int ret = mess_reference_read(s->file, s->f, s->err, s->errlen);
+
+	if (ret)
+		return ret;
+	/* The published curves were measured with uncore counters. */
+	snprintf(s->info->bw_source, sizeof(s->info->bw_source), "counters");
+	snprintf(s->info->tool, sizeof(s->info->tool), "Mess-Results");
+	ret = key_ghz(s, "plotter.txt", &s->info->cpu_ghz);
+	if (!ret)
+		ret = units_agree(s, "GB/s");
+	return ret;
+}
+
+int mess_load_bwlat(struct mess_loadset *s)
+{
+	int ret = mess_bwlat_read(s->is_dir ? s->dir : s->file, s->f,
+				  &s->info->skipped_filled, &s->drop, s->err,
+				  s->errlen);
+
+	if (!ret)
+		ret = units_agree(s, "MB/s");
+	return ret ? ret : mess_load_info_provenance(s);
+}
+
 /* ---- JSON sets ---- */
 
 int mess_load_json_kind(struct mess_loadset *s, enum mess_set_kind *kind)
@@ -301,6 +376,16 @@ int mess_load_keyed_json(struct mess_loadset *s, int gbs)
 
 /* Our own mess-curves.json: {"schema": 1, "bandwidth_unit": "MB/s",
  * "latency_unit": "ns", "curves": {"<R>": {"source", "from", "points"}}}. */
+int mess_load_profet(struct mess_loadset *s)
+{
+	return mess_load_keyed_json(s, 0);
+}
+
+int mess_load_mess_results_json(struct mess_loadset *s)
+{
+	return mess_load_keyed_json(s, 1);
+}
+
 int mess_load_own_json(struct mess_loadset *s)
 {
 	struct mess_set_info *in = s->info;

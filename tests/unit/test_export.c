@@ -4,7 +4,7 @@
  * loader (every even read percentage, a descending search, ns) and
  * PROFET's curves.json (MB/s, cycles); the 51 shares' sources on a
  * hand-made family with known answers; the source run's verdict in the
- * provenance.
+ * provenance; each format of the one table read back as its kind.
  */
 #include <errno.h>
 #include <math.h>
@@ -21,6 +21,8 @@
 #include <jansson.h>
 
 #include "mess/export.h"
+#include "mess/formats.h"
+#include "mess/load.h"
 #include "mess/messfmt.h"
 #include "mess/model.h"
 #include "near.h"
@@ -372,6 +374,66 @@ static void test_one_line_values(void **state)
 	assert_int_equal(rm_dir(tmpl), 0);
 }
 
+/*
+ * The one table of formats (mess/formats.h): every set kind has one row
+ * with a reader; each format export writes is read back as its row's kind;
+ * a row mess only reads is no --format and writes nothing.
+ */
+static void test_format_table(void **state)
+{
+	double b[] = { 10, 20 }, l[] = { 100, 120 };
+	char tmpl[] = "/tmp/mess-export-XXXXXX", dir[64], err[512];
+	struct mess_family f = { 0 };
+	struct mess_model *m;
+	int rows[MESS_SET_MESS_RAW + 1] = { 0 }, written = 0;
+
+	(void)state;
+	for (const struct mess_format *x = mess_formats; x->name; x++) {
+		assert_true(x->kind >= 0 && x->kind <= MESS_SET_MESS_RAW);
+		rows[x->kind]++;
+		assert_non_null(x->read);
+		assert_non_null(x->kind_name);
+		assert_non_null(x->units);
+		assert_true(!x->write == !x->what);
+		assert_ptr_equal(mess_format_of_kind(x->kind), x);
+		assert_ptr_equal(mess_export_find(x->name), x->write ? x : NULL);
+	}
+	for (int k = 0; k <= MESS_SET_MESS_RAW; k++)
+		assert_int_equal(rows[k], 1);
+
+	add_curve(&f, 50, 2, b, l);
+	add_curve(&f, 100, 2, b, l);
+	assert_int_equal(mess_model_new(&f, &m), 0);
+	assert_non_null(mkdtemp(tmpl));
+	struct mess_export_in in = { .fam = &f, .m = m, .ghz = 2.0 };
+
+	snprintf(dir, sizeof(dir), "%s/run", tmpl);
+	assert_int_equal(mess_export(mess_format_of_kind(MESS_SET_RUN), &in, dir,
+				     NULL, err, sizeof(err)), -EINVAL);
+	for (const struct mess_format *x = mess_formats; x->name; x++) {
+		struct mess_family back = { 0 };
+		struct mess_set_info info;
+
+		if (!x->write)
+			continue;
+		written++;
+		snprintf(dir, sizeof(dir), "%s/%s", tmpl, x->name);
+		assert_int_equal(mess_export(x, &in, dir, NULL, err, sizeof(err)), 0);
+		assert_int_equal(mess_set_load(dir, 0, &back, &info, err,
+					       sizeof(err)), 0);
+		assert_int_equal(info.kind, x->kind);
+		assert_string_equal(info.kind_name, x->kind_name);
+		assert_string_equal(info.units, x->needs_ghz ? x->units_cycles :
+				    x->units);
+		mess_family_free(&back);
+	}
+	assert_int_equal(written, 4);
+
+	mess_model_free(m);
+	mess_family_free(&f);
+	assert_int_equal(rm_dir(tmpl), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -379,6 +441,7 @@ int main(void)
 		cmocka_unit_test(test_mess_and_profet_on_reference),
 		cmocka_unit_test(test_verdict_provenance),
 		cmocka_unit_test(test_one_line_values),
+		cmocka_unit_test(test_format_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

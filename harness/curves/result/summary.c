@@ -138,7 +138,7 @@ static const char *first_reason(const struct mess_verdict *v)
  */
 static void export_mess(struct mess_run *r)
 {
-	const struct mess_export_format *fmt = mess_export_find("mess");
+	const struct mess_format *fmt = mess_export_find("mess");
 	struct mess_export_tally t;
 	struct mess_model *m = NULL;
 	char path[PATH_MAX + 64], tool[128], err[400];
