@@ -29,6 +29,7 @@
 #include "absorb/workload.h"
 #include "core/pmu/corectr.h"
 #include "core/machine/environ.h"
+#include "core/measure/disturb.h"
 #include "core/measure/hoststate.h"
 #include "core/ladder/ladder_run.h"
 #include "core/measure/pool.h"
@@ -150,14 +151,6 @@ struct run_obs {
 	uint64_t iters;
 };
 
-
-/* /proc/stat kept open between runs (disturb.c). */
-struct absorb_dist {
-	int stat_fd;
-	int steal_err;		/* the last read's error, 0 if none */
-	char *buf;
-};
-
 struct row {
 	struct mess_wl_row wl;
 	char id[96];		/* file names and the resume state */
@@ -241,7 +234,7 @@ struct mess_absorb {
 	struct worker *wk;
 	struct mess_rundir rd;
 	struct mess_appender points;	/* absorption_points.csv */
-	struct absorb_dist dist;
+	struct mess_steal dist;	/* /proc/stat kept open between runs */
 	double t0_ns;
 	unsigned pairs_todo, pairs_now;
 	uint64_t coin;		/* xorshift64: the order of a sub-pair's runs */
@@ -313,17 +306,6 @@ void absorb_observe(struct point_obs *po, const struct run_obs *o, int at_k);
 /* Add run o to sum (zeroed first): one run's worth of slices; disturbed
  * as for a single run of their summed wall and lost time. */
 void absorb_obs_add(struct run_obs *sum, const struct run_obs *o);
-
-/* disturb.c: the reads around a run; 0 or -errno. */
-int absorb_dist_open(struct absorb_dist *d);
-void absorb_dist_close(struct absorb_dist *d);
-/* Steal ticks summed over the OS CPUs pu[0 .. n). */
-int absorb_steal(struct absorb_dist *d, const int *pu, int n, uint64_t *steal);
-/* The calling thread's status file: an fd, or -errno. */
-int absorb_thread_status_open(void);
-int absorb_nivcsw(int fd, uint64_t *v);
-/* MHz of OS CPU pu from cpufreq, NAN where not readable. */
-double absorb_freq_mhz(int pu);
 
 /* report.c */
 int absorb_write_tables(const struct absorb_table *t, const char *dir,

@@ -281,7 +281,7 @@ int mess_absorb_open(struct mess_absorb **ap, const struct mess_absorb_opts *o,
 	a->t.core_pu = a->topo.core_pu;
 	a->t.numa_nodes = a->topo.nnodes;
 	a->t.mhz_min = a->t.mhz_max = NAN;
-	a->dist.stat_fd = -1;
+	a->dist.fd = -1;
 	rc = resolve(a, err, errlen, kern, &nkern, qs, &nq);
 	if (!rc)
 		rc = make_rows(a, kern, nkern, qs, nq);
@@ -344,7 +344,7 @@ int mess_absorb_open(struct mess_absorb **ap, const struct mess_absorb_opts *o,
 		a->topo.cpu_model, a->topo.ncores,
 		(unsigned long long)(a->t.llc_bytes >> 20), a->t.nrows, runnable,
 		a->rd.dir);
-	rc = absorb_dist_open(&a->dist);
+	rc = mess_steal_open(&a->dist);
 	if (!rc)
 		rc = absorb_pool_start(a, a->topo.ncores);
 	if (!rc)
@@ -368,7 +368,7 @@ void mess_absorb_free(struct mess_absorb *a)
 	mess_ladder_fini(&a->t.ladder);
 	if (a->t.machine_ok)
 		mess_env_free(&a->t.machine);
-	absorb_dist_close(&a->dist);
+	mess_steal_close(&a->dist);
 	mess_append_close(&a->points);
 	mess_rundir_close(&a->rd);
 	for (size_t i = 0; i < a->t.nrows; i++)

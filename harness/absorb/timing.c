@@ -15,6 +15,8 @@
 #include "absorb/absorb.h"
 #include "core/pmu/corectr.h"
 #include "core/clock.h"
+#include "core/machine/cpufreq.h"
+#include "core/measure/disturb.h"
 #include "core/signals.h"
 #include "core/measure/timer.h"
 
@@ -24,7 +26,7 @@ static void job_noise_init(struct mess_pool_thread *pt, void *arg)
 	const struct mess_absorb *a = arg;
 	struct worker *t = &a->wk[pt->idx];
 
-	t->status_fd = absorb_thread_status_open();
+	t->status_fd = mess_thread_status_open();
 	/* This thread's own: a counter follows the thread that opened it.
 	 * Without a core PMU (a VM) the points say nan, and meta.json why. */
 	if (mess_corectr_open(&t->cc) && pt->idx == 0)
@@ -181,7 +183,7 @@ static void job_timed(struct mess_pool_thread *pt, void *arg)
 	double t0, c0;
 
 	t->cs_err = t->status_fd < 0 ? t->status_fd :
-		    absorb_nivcsw(t->status_fd, &t->cs0);
+		    mess_thread_nivcsw(t->status_fd, &t->cs0);
 	if (t->cc.set)
 		mess_corectr_snap(&t->cc, &t->c0);
 	mess_pool_barrier(pt);
@@ -209,7 +211,7 @@ static void job_timed(struct mess_pool_thread *pt, void *arg)
 	if (t->cc.set)
 		mess_corectr_snap(&t->cc, &t->c1);
 	if (!t->cs_err)
-		t->cs_err = absorb_nivcsw(t->status_fd, &t->cs1);
+		t->cs_err = mess_thread_nivcsw(t->status_fd, &t->cs1);
 }
 
 /* A preempted thread is a disturbed run when it lost more than this share
@@ -230,12 +232,14 @@ double absorb_timed_run(struct mess_absorb *a, int cores, struct timed *j,
 
 	j->wk = a->wk;
 	if (o)
-		serr = absorb_steal(&a->dist, a->t.core_pu, cores, &st0);
+		serr = mess_steal_read(&a->dist, a->t.core_pu, cores, &st0);
 	mess_pool_call(&a->pool, cores, job_timed, j);
 	if (o && !serr)
-		serr = absorb_steal(&a->dist, a->t.core_pu, cores, &st1);
+		serr = mess_steal_read(&a->dist, a->t.core_pu, cores, &st1);
 	if (o) {
-		*o = (struct run_obs){ .mhz = absorb_freq_mhz(a->t.core_pu[0]) };
+		*o = (struct run_obs){
+			.mhz = mess_cpufreq_cur_mhz(a->t.core_pu[0])
+		};
 		/* Not readable: not known, said in meta.json; the run is not
 		 * called disturbed for it. */
 		if (serr)

@@ -31,6 +31,11 @@ static double sysfs_khz(int pu, const char *name)
 	return khz;
 }
 
+double mess_cpufreq_cur_mhz(int pu)
+{
+	return sysfs_khz(pu, "scaling_cur_freq") / 1e3;
+}
+
 /* "@ 2.40GHz" in the model name (Intel states its nominal clock there). */
 static double cpuinfo_ghz(void)
 {

@@ -20,6 +20,10 @@ struct mess_cpufreq {
  * fills f (NAN and the reason when unknown). */
 void mess_cpufreq_nominal(int pu, struct mess_cpufreq *f);
 
+/* The clock of OS CPU pu now in MHz, as cpufreq's scaling_cur_freq says
+ * (absorb's, after each run); NAN where not readable. */
+double mess_cpufreq_cur_mhz(int pu);
+
 /*
  * Clock the calling thread's core (pin it first): a chain of dependent
  * register-register integer adds, one cycle each on every core we know,

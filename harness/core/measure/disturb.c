@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* Disturbance of measuring windows (core/measure/disturb.h); parsing is lib's
- * (mess/procstat.h), here only the reads. */
+/* Disturbance of measuring windows and runs (core/measure/disturb.h);
+ * parsing is lib's (mess/procstat.h), here only the reads. */
 #include "core/measure/disturb.h"
 
 #include <errno.h>
@@ -14,55 +14,151 @@
 #include "core/clock.h"
 #include "mess/procstat.h"
 
-/* The start of /proc/stat: the cpu lines come first; 1024 CPUs' fit. */
+/* The start of /proc/stat: the cpu lines come first, the long intr line
+ * after them; 1024 CPUs' lines fit. */
 #define STAT_BYTES (128 * 1024)
+
+/* Up to len bytes of fd from its start (a /proc file read again): the
+ * count, or -errno when it cannot be rewound. */
+static ssize_t read_at0(int fd, char *buf, size_t len)
+{
+	size_t n = 0;
+	ssize_t r;
+
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return -errno;
+	while (n < len && (r = read(fd, buf + n, len - n)) > 0)
+		n += (size_t)r;
+	return (ssize_t)n;
+}
+
+/* One key of a /proc status-like file, read from its start into buf. */
+static int proc_u64(int fd, char *buf, size_t cap, const char *key,
+		    uint64_t *v)
+{
+	ssize_t len = read_at0(fd, buf, cap);
+
+	if (len < 0)
+		return (int)len;
+	return mess_procstatus_u64(buf, (size_t)len, key, v);
+}
+
+int mess_steal_open(struct mess_steal *s)
+{
+	s->fd = -1;
+	s->err = 0;
+	s->buf = malloc(STAT_BYTES);
+	if (!s->buf)
+		return -ENOMEM;
+	s->fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+	if (s->fd < 0)
+		s->err = -errno;
+	return 0;
+}
+
+void mess_steal_close(struct mess_steal *s)
+{
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
+	free(s->buf);
+	s->buf = NULL;
+}
+
+int mess_steal_read(struct mess_steal *s, const int *pu, int n, uint64_t *sum)
+{
+	ssize_t len;
+
+	*sum = 0;
+	if (s->fd < 0)
+		return s->err ? s->err : -EBADF;
+	len = read_at0(s->fd, s->buf, STAT_BYTES);
+	if (len < 0)
+		return (int)len;
+	for (int i = 0; i < n; i++) {
+		struct mess_cpu_ticks t;
+		int seen = 0, err;
+
+		/* Threads may share a CPU: its steal is counted once. */
+		for (int j = 0; j < i && !seen; j++)
+			seen = pu[j] == pu[i];
+		if (seen)
+			continue;
+		err = mess_procstat_cpu(s->buf, (size_t)len, pu[i], &t);
+		if (err) {
+			s->err = err;
+			return err;
+		}
+		*sum += t.steal;
+	}
+	return 0;
+}
+
+int mess_thread_status_open(void)
+{
+	int fd = open("/proc/thread-self/status", O_RDONLY | O_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+int mess_thread_nivcsw(int fd, uint64_t *v)
+{
+	char buf[4096];
+
+	if (fd < 0)
+		return -EBADF;
+	return proc_u64(fd, buf, sizeof(buf), "nonvoluntary_ctxt_switches", v);
+}
 
 int mess_disturb_open(struct mess_disturb *d)
 {
 	memset(d, 0, sizeof(*d));
-	d->buf = malloc(STAT_BYTES);
-	if (!d->buf)
-		return -ENOMEM;
 	/* Without /proc/stat steal is unknown (NAN); lost time still says
 	 * whether a window was disturbed. */
-	d->stat_fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
-	return 0;
+	return mess_steal_open(&d->stat);
 }
 
 void mess_disturb_close(struct mess_disturb *d)
 {
-	if (d->stat_fd >= 0)
-		close(d->stat_fd);
-	free(d->buf);
+	mess_steal_close(&d->stat);
 	free(d->th);
+	free(d->pu);
 	memset(d, 0, sizeof(*d));
-	d->stat_fd = -1;
+	d->stat.fd = -1;
 }
 
-static struct mess_dthread *grow(struct mess_disturb *d)
+/* A new thread's slot; *pu its CPU's, beside it. */
+static struct mess_dthread *grow(struct mess_disturb *d, int **pu)
 {
 	if (d->n == d->cap) {
 		int cap = d->cap ? 2 * d->cap : 8;
 		struct mess_dthread *t = realloc(d->th, (size_t)cap * sizeof(*t));
+		int *p;
 
 		if (!t)
 			return NULL;
 		d->th = t;
+		p = realloc(d->pu, (size_t)cap * sizeof(*p));
+		if (!p)
+			return NULL;
+		d->pu = p;
 		d->cap = cap;
 	}
 	memset(&d->th[d->n], 0, sizeof(d->th[0]));
+	*pu = &d->pu[d->n];
 	return &d->th[d->n++];
 }
 
 int mess_disturb_add_self(struct mess_disturb *d, int pu, const char *name)
 {
-	struct mess_dthread *t = grow(d);
+	int *tpu;
+	struct mess_dthread *t = grow(d, &tpu);
 
 	if (!t)
 		return -ENOMEM;
 	t->clock = CLOCK_THREAD_CPUTIME_ID;
 	t->tid = gettid();
-	t->pu = pu;
+	*tpu = pu;
 	snprintf(t->name, sizeof(t->name), "%s", name);
 	return 0;
 }
@@ -71,7 +167,8 @@ int mess_disturb_add_pool(struct mess_disturb *d, const struct mess_pool *p,
 			  const int *pus, const char *what)
 {
 	for (int i = 0; i < p->n; i++) {
-		struct mess_dthread *t = grow(d);
+		int *tpu;
+		struct mess_dthread *t = grow(d, &tpu);
 		int err;
 
 		if (!t)
@@ -84,7 +181,7 @@ int mess_disturb_add_pool(struct mess_disturb *d, const struct mess_pool *p,
 			return err;
 		}
 		t->tid = p->th[i].ktid;
-		t->pu = pus[i];
+		*tpu = pus[i];
 		snprintf(t->name, sizeof(t->name), "%s %d", what, i);
 	}
 	return 0;
@@ -99,36 +196,10 @@ static double cpu_ns(clockid_t c)
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-/* Steal ticks summed over the threads' CPUs (a CPU counted once). */
-static int steal(struct mess_disturb *d, uint64_t *sum)
-{
-	ssize_t len = 0, r;
-
-	*sum = 0;
-	if (d->stat_fd < 0 || lseek(d->stat_fd, 0, SEEK_SET) < 0)
-		return -EBADF;
-	while (len < STAT_BYTES &&
-	       (r = read(d->stat_fd, d->buf + len, STAT_BYTES - (size_t)len)) > 0)
-		len += r;
-	for (int i = 0; i < d->active; i++) {
-		struct mess_cpu_ticks t;
-		int seen = 0;
-
-		for (int j = 0; j < i && !seen; j++)
-			seen = d->th[j].pu == d->th[i].pu;
-		if (seen)
-			continue;
-		if (mess_procstat_cpu(d->buf, (size_t)len, d->th[i].pu, &t))
-			return -EINVAL;
-		*sum += t.steal;
-	}
-	return 0;
-}
-
 void mess_disturb_begin(struct mess_disturb *d, int active)
 {
 	d->active = active < d->n ? active : d->n;
-	d->steal_ok = !steal(d, &d->steal0);
+	d->steal_ok = !mess_steal_read(&d->stat, d->pu, d->active, &d->steal0);
 	/* Each thread's wall time read beside its own CPU time: with many
 	 * threads the reads take microseconds each. */
 	for (int i = 0; i < d->active; i++) {
@@ -158,7 +229,9 @@ void mess_disturb_end(struct mess_disturb *d, struct mess_dwin *w)
 	if (w->lost_pct < 0)
 		w->lost_pct = 0;	/* clock granularity, not time gained */
 	w->wall_ns = wall;
-	w->steal_ms = d->steal_ok && !steal(d, &s1) && s1 >= d->steal0 ?
+	w->steal_ms = d->steal_ok &&
+		      !mess_steal_read(&d->stat, d->pu, d->active, &s1) &&
+		      s1 >= d->steal0 ?
 		      (double)(s1 - d->steal0) * 1000.0 / (double)sysconf(_SC_CLK_TCK) :
 		      NAN;
 }
@@ -168,19 +241,15 @@ static int task_value(pid_t tid, const char *file, const char *key,
 		      uint64_t *v)
 {
 	char path[96], buf[8192];
-	ssize_t len;
 	int fd, err;
 
 	snprintf(path, sizeof(path), "/proc/self/task/%d/%s", (int)tid, file);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	len = read(fd, buf, sizeof(buf));
-	err = len < 0 ? -errno : 0;
+	err = proc_u64(fd, buf, sizeof(buf), key, v);
 	close(fd);
-	if (err)
-		return err;
-	return mess_procstatus_u64(buf, (size_t)len, key, v);
+	return err;
 }
 
 static void span_read(struct mess_disturb *d, uint64_t *invol, int *iok,

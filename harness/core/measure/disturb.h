@@ -10,7 +10,10 @@
  * involuntary context switches and migrations (/proc/self/task/<tid>/).
  *
  * Users: the curves (the chase thread and the generators) and the latency
- * ladder (its pool threads).
+ * ladder (its pool threads).  The primitive reads below (steal over a list
+ * of CPUs, a thread's involuntary switches from its status file) are also
+ * absorb's, around each timed run; the CPU's current clock is
+ * core/machine/cpufreq.h's.
  */
 #ifndef MESS_DISTURB_H
 #define MESS_DISTURB_H
@@ -26,10 +29,32 @@
 #define MESS_LOST_MAX_PCT 2.0
 #define MESS_CLOCK_MOVE_PCT 5.0
 
+/* /proc/stat kept open between reads, with the buffer it is read into. */
+struct mess_steal {
+	int fd;			/* -1: steal unknown (err says why) */
+	int err;		/* open's error, or the last read's missing
+				 * CPU line; 0 if none */
+	char *buf;
+};
+
+/* 0 or -ENOMEM; where /proc/stat cannot be opened, fd is -1 and err says
+ * why: steal is then unknown and the caller goes on. */
+int mess_steal_open(struct mess_steal *s);
+void mess_steal_close(struct mess_steal *s);
+/* Steal ticks summed over the OS CPUs pu[0 .. n), each CPU counted once;
+ * -errno when not open or not read, or the parser's error (kept in err)
+ * when a CPU's line is missing. */
+int mess_steal_read(struct mess_steal *s, const int *pu, int n, uint64_t *sum);
+
+/* The calling thread's /proc/thread-self/status, kept open: an fd, or
+ * -errno. */
+int mess_thread_status_open(void);
+/* Its nonvoluntary_ctxt_switches, read from the start of fd. */
+int mess_thread_nivcsw(int fd, uint64_t *v);
+
 struct mess_dthread {
 	clockid_t clock;	/* its CPU-time clock */
 	pid_t tid;		/* 0: the calling thread */
-	int pu;			/* OS CPU it is pinned to */
 	char name[24];		/* "chase", "generator 3": for reasons */
 	double t0, c0;		/* at begin: wall and CPU ns */
 };
@@ -37,8 +62,8 @@ struct mess_dthread {
 struct mess_disturb {
 	int n, cap;
 	struct mess_dthread *th;
-	int stat_fd;		/* /proc/stat; -1: steal unknown */
-	char *buf;
+	int *pu;		/* the OS CPU each thread is pinned to */
+	struct mess_steal stat;
 	uint64_t steal0;
 	int steal_ok;
 	int active;		/* threads 0 .. active - 1 in this window */
