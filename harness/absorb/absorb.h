@@ -273,8 +273,8 @@ static inline int absorb_has_line(const struct mess_absorb_result *res)
 
 /* state.c: the resume state and the points file */
 int absorb_state_open(struct mess_absorb *a, int argc, char **argv);
-/* The most iterations calibration makes a run (measure.c), and so the most
- * a resumed state may hold. */
+/* The most iterations calibration makes a run (measure/measure.c), and so
+ * the most a resumed state may hold. */
 #define ABSORB_MAX_ITERS (1ULL << 40)
 int absorb_record_point(struct mess_absorb *a, struct row *r,
 			enum mess_noise_mode m,
@@ -306,6 +306,16 @@ void absorb_observe(struct point_obs *po, const struct run_obs *o, int at_k);
 /* Add run o to sum (zeroed first): one run's worth of slices; disturbed
  * as for a single run of their summed wall and lost time. */
 void absorb_obs_add(struct run_obs *sum, const struct run_obs *o);
+
+/* measure/pairs.c: mode m's noise at k on threads 0 .. cores - 1; a
+ * point at k of row r, pairs of runs against k = 0 (*paired: their k = 0
+ * runs' median; *po what disturbed them); 0 or -errno. */
+int absorb_set_k(struct mess_absorb *a, int cores, enum mess_noise_mode m,
+		 unsigned k);
+int absorb_measure_point(struct mess_absorb *a, struct row *r,
+			 struct mess_wl *w, enum mess_noise_mode m, unsigned k,
+			 struct mess_absorb_point *pt, double *paired,
+			 struct point_obs *po);
 
 /* report.c */
 int absorb_write_tables(const struct absorb_table *t, const char *dir,
