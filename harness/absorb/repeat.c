@@ -66,6 +66,50 @@ static void entry(const struct absorb_table *t, size_t i, enum mess_noise_mode m
 	}
 }
 
+typedef void entry_fn(const struct row *r, enum mess_noise_mode m,
+		      const struct entry *e, void *arg);
+
+/* Each entry with a table done, in row and mode order (a row's first
+ * table stands for the key), to fn; the CSV and the md section list the
+ * same ones. */
+static void each_entry(const struct absorb_table *t, entry_fn *fn, void *arg)
+{
+	for (size_t i = 0; i < t->nrows; i++) {
+		if (t->rows[i].tb)
+			continue;
+		for (int j = 0; j < t->nmodes; j++) {
+			struct entry e;
+
+			entry(t, i, t->modes[j], &e);
+			if (e.n)
+				fn(&t->rows[i], t->modes[j], &e, arg);
+		}
+	}
+}
+
+/* The k1 of each table, mid, then each table's status; sep between. */
+static void lists(FILE *f, const struct entry *e, const char *sep,
+		  const char *mid)
+{
+	for (int k = 0; k < e->n; k++)
+		fprintf(f, "%s%g", k ? sep : "", e->k1[k]);
+	fputs(mid, f);
+	for (int k = 0; k < e->n; k++)
+		fprintf(f, "%s%s", k ? sep : "", e->status[k]);
+}
+
+static void csv_entry(const struct row *r, enum mess_noise_mode m,
+		      const struct entry *e, void *arg)
+{
+	FILE *f = arg;
+
+	fprintf(f, "%s,%s,%d,", r->key, mess_noise_mode_name(m), e->n);
+	lists(f, e, " ", ",");
+	fprintf(f, ",%g,%g,%g,%.4g,%d,%s\n", e->med, e->min, e->max,
+		e->med > 0 ? (e->max - e->min) / e->med : NAN, e->all_ok,
+		e->within < 0 ? "nan" : e->within ? "1" : "0");
+}
+
 static int write_csv(const struct absorb_table *t, const char *dir)
 {
 	FILE *f = mess_tmp_open(dir, TABLES_CSV);
@@ -73,66 +117,43 @@ static int write_csv(const struct absorb_table *t, const char *dir)
 	if (!f)
 		return -errno;
 	fprintf(f, TABLES_HEADER "\n");
-	for (size_t i = 0; i < t->nrows; i++) {
-		if (t->rows[i].tb)
-			continue;
-		for (int j = 0; j < t->nmodes; j++) {
-			struct entry e;
-
-			entry(t, i, t->modes[j], &e);
-			if (!e.n)
-				continue;
-			fprintf(f, "%s,%s,%d,", t->rows[i].key,
-				mess_noise_mode_name(t->modes[j]), e.n);
-			for (int k = 0; k < e.n; k++)
-				fprintf(f, "%s%g", k ? " " : "", e.k1[k]);
-			fprintf(f, ",");
-			for (int k = 0; k < e.n; k++)
-				fprintf(f, "%s%s", k ? " " : "", e.status[k]);
-			fprintf(f, ",%g,%g,%g,%.4g,%d,%s\n", e.med, e.min, e.max,
-				e.med > 0 ? (e.max - e.min) / e.med : NAN, e.all_ok,
-				e.within < 0 ? "nan" : e.within ? "1" : "0");
-		}
-	}
+	each_entry(t, csv_entry, f);
 	return mess_tmp_commit(dir, TABLES_CSV, f);
+}
+
+struct md_ctx {
+	FILE *f;
+	unsigned judged, within, entries;
+};
+
+static void md_entry(const struct row *r, enum mess_noise_mode m,
+		     const struct entry *e, void *arg)
+{
+	struct md_ctx *c = arg;
+
+	c->entries++;
+	fprintf(c->f, "| %s | %s | ", r->key, mess_noise_mode_name(m));
+	lists(c->f, e, ", ", " | ");
+	fprintf(c->f, " | %g | %.2f | %s |\n", e->med,
+		e->med > 0 ? (e->max - e->min) / e->med : NAN,
+		e->within < 0 ? "not judged (not ok or none in every table)" :
+		e->within ? "yes" : "**no**");
+	c->judged += e->within >= 0;
+	c->within += e->within > 0;
 }
 
 int absorb_write_repeat(const struct absorb_table *t, const char *dir,
 			FILE *md)
 {
-	unsigned judged = 0, within = 0, entries = 0;
+	struct md_ctx c = { md, 0, 0, 0 };
 
 	if (t->o.tables < 2)
 		return 0;
 	fprintf(md, "\n## Repeatability: %llu tables, interleaved by row\n\n"
 		"| row | mode | k1 per table | statuses | median | spread (max − min) / median | within max(2, 25 %%) |\n|---|---|---|---|---:|---:|---|\n",
 		(unsigned long long)t->o.tables);
-	for (size_t i = 0; i < t->nrows; i++) {
-		if (t->rows[i].tb)
-			continue;
-		for (int j = 0; j < t->nmodes; j++) {
-			struct entry e;
-
-			entry(t, i, t->modes[j], &e);
-			if (!e.n)
-				continue;
-			entries++;
-			fprintf(md, "| %s | %s | ", t->rows[i].key,
-				mess_noise_mode_name(t->modes[j]));
-			for (int k = 0; k < e.n; k++)
-				fprintf(md, "%s%g", k ? ", " : "", e.k1[k]);
-			fprintf(md, " | ");
-			for (int k = 0; k < e.n; k++)
-				fprintf(md, "%s%s", k ? ", " : "", e.status[k]);
-			fprintf(md, " | %g | %.2f | %s |\n", e.med,
-				e.med > 0 ? (e.max - e.min) / e.med : NAN,
-				e.within < 0 ? "not judged (not ok or none in every table)" :
-				e.within ? "yes" : "**no**");
-			judged += e.within >= 0;
-			within += e.within > 0;
-		}
-	}
+	each_entry(t, md_entry, &c);
 	fprintf(md, "\n%u of %u entries judged (ok or none in every table); %u of them within.\n",
-		judged, entries, within);
+		c.judged, c.entries, c.within);
 	return write_csv(t, dir);
 }

@@ -39,6 +39,42 @@ static void csv_num(FILE *f, double x)
 		fprintf(f, ",nan");
 }
 
+typedef void search_fn(FILE *f, const struct absorb_table *t,
+		       const struct row *r, enum mess_noise_mode m);
+
+/* Each finished search (row x mode), in row and mode order, to fn: the
+ * CSV and the md's Details list the same ones. */
+static void each_search(FILE *f, const struct absorb_table *t, search_fn *fn)
+{
+	for (size_t i = 0; i < t->nrows; i++)
+		for (int j = 0; j < t->nmodes; j++)
+			if (t->rows[i].pair[t->modes[j]].done)
+				fn(f, t, &t->rows[i], t->modes[j]);
+}
+
+static void csv_search(FILE *f, const struct absorb_table *t,
+		       const struct row *r, enum mess_noise_mode m)
+{
+	const struct pair *pr = &r->pair[m];
+	const struct mess_absorb_result *res = &pr->res;
+
+	fprintf(f, "%s,%s,%u", r->key, mess_noise_mode_name(m), res->k1);
+	csv_num(f, k1_rel(t, r, m));
+	csv_num(f, absorb_has_line(res) ? res->k2 : NAN);
+	csv_num(f, res->slope);
+	csv_num(f, res->base);
+	csv_num(f, r->perf);
+	fprintf(f, ",%s,%u,%s,%u", mess_wl_kernels[r->wl.kernel].perf_unit,
+		res->runs, mess_absorb_status_name(res->status), res->k1_lo);
+	csv_num(f, res->k1_hi ? res->k1_hi : NAN);
+	fprintf(f, ",%s", mess_absorb_shape_name(res->shape));
+	csv_num(f, res->r2);
+	csv_num(f, res->speedup_k ? res->speedup_k : NAN);
+	csv_num(f, res->speedup);
+	fprintf(f, ",%u,%u,%u,%d\n", pr->pairs, pr->disturbed,
+		pr->redone, r->tb + 1);
+}
+
 static int write_csv(const struct absorb_table *t, const char *dir)
 {
 	FILE *f = mess_tmp_open(dir, TABLE_CSV);
@@ -46,35 +82,7 @@ static int write_csv(const struct absorb_table *t, const char *dir)
 	if (!f)
 		return -errno;
 	fprintf(f, TABLE_HEADER "\n");
-	for (size_t i = 0; i < t->nrows; i++) {
-		const struct row *r = &t->rows[i];
-
-		for (int j = 0; j < t->nmodes; j++) {
-			const struct pair *pr = &r->pair[t->modes[j]];
-			const struct mess_absorb_result *res = &pr->res;
-
-			if (!pr->done)
-				continue;
-			fprintf(f, "%s,%s,%u", r->key,
-				mess_noise_mode_name(t->modes[j]), res->k1);
-			csv_num(f, k1_rel(t, r, t->modes[j]));
-			csv_num(f, absorb_has_line(res) ? res->k2 : NAN);
-			csv_num(f, res->slope);
-			csv_num(f, res->base);
-			csv_num(f, r->perf);
-			fprintf(f, ",%s,%u,%s,%u",
-				mess_wl_kernels[r->wl.kernel].perf_unit,
-				res->runs, mess_absorb_status_name(res->status),
-				res->k1_lo);
-			csv_num(f, res->k1_hi ? res->k1_hi : NAN);
-			fprintf(f, ",%s", mess_absorb_shape_name(res->shape));
-			csv_num(f, res->r2);
-			csv_num(f, res->speedup_k ? res->speedup_k : NAN);
-			csv_num(f, res->speedup);
-			fprintf(f, ",%u,%u,%u,%d\n", pr->pairs, pr->disturbed,
-				pr->redone, r->tb + 1);
-		}
-	}
+	each_search(f, t, csv_search);
 	return mess_tmp_commit(dir, TABLE_CSV, f);
 }
 
@@ -144,6 +152,46 @@ static void md_notes(FILE *f, const struct absorb_table *t)
 		fprintf(f, "- **latency ladder not run**: %s.\n", t->ladder_skip);
 }
 
+static void md_search(FILE *f, const struct absorb_table *t,
+		      const struct row *r, enum mess_noise_mode m)
+{
+	const struct pair *pr = &r->pair[m];
+	const struct mess_absorb_result *res = &pr->res;
+	char cell[48];
+
+	k1_cell(cell, sizeof(cell), pr);
+	fprintf(f, "| %s | %s | %s |", r->id, mess_noise_mode_name(m), cell);
+	/* k1_rel as sure as k1: a bound stays a bound, and an undecided k1
+	 * (wide, unclear) has none. */
+	if (res->status != MESS_ABSORB_OK && res->status != MESS_ABSORB_NONE)
+		fprintf(f, " – |");
+	else
+		fprintf(f, " %s%.3g |", res->k1_lower_bound ? "≥" : "",
+			k1_rel(t, r, m));
+	if (res->k1_hi)
+		fprintf(f, " [%u, %u) |", res->k1_lo, res->k1_hi);
+	else
+		fprintf(f, " [%u, –) |", res->k1_lo);
+	fprintf(f, " %s%s%s | %s%s%s | %.3f |",
+		mess_absorb_status_name(res->status),
+		res->why ? ": " : "", res->why ? res->why : "",
+		mess_absorb_shape_name(res->shape),
+		res->shape_why ? ": " : "",
+		res->shape_why ? res->shape_why : "", res->r2);
+	if (absorb_has_line(res))
+		fprintf(f, " %u | %.4g |", res->k2, res->slope);
+	else
+		fprintf(f, " – | – |");
+	fprintf(f, " %.4g |", res->base);
+	if (res->speedup_k)
+		fprintf(f, " %.1f %% at k = %u |", 100 * res->speedup,
+			res->speedup_k);
+	else
+		fprintf(f, " – |");
+	fprintf(f, " %u (%u) | %u (%u, %u) |\n", res->runs, res->runs_linear,
+		pr->pairs, pr->disturbed, pr->redone);
+}
+
 static int write_md(const struct absorb_table *t, const char *dir,
 		    const char *start_utc, int complete)
 {
@@ -192,50 +240,7 @@ static int write_md(const struct absorb_table *t, const char *dir,
 		fprintf(f, "\n");
 	}
 	fprintf(f, "\n## Details\n\n| row | mode | k1 | k1_rel | bracket | status | past k1 | R² | k2 | slope ns/insn | base ns/iter | speed-up | runs (linear sweep) | pairs (disturbed, measured again) |\n|---|---|---:|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
-	for (size_t i = 0; i < t->nrows; i++) {
-		const struct row *r = &t->rows[i];
-
-		for (int j = 0; j < t->nmodes; j++) {
-			const struct pair *pr = &r->pair[t->modes[j]];
-			const struct mess_absorb_result *res = &pr->res;
-
-			if (!pr->done)
-				continue;
-			k1_cell(cell, sizeof(cell), pr);
-			fprintf(f, "| %s | %s | %s |", r->id,
-				mess_noise_mode_name(t->modes[j]), cell);
-			/* k1_rel as sure as k1: a bound stays a bound, and an
-			 * undecided k1 (wide, unclear) has none. */
-			if (res->status != MESS_ABSORB_OK && res->status != MESS_ABSORB_NONE)
-				fprintf(f, " – |");
-			else
-				fprintf(f, " %s%.3g |", res->k1_lower_bound ? "≥" : "",
-					k1_rel(t, r, t->modes[j]));
-			if (res->k1_hi)
-				fprintf(f, " [%u, %u) |", res->k1_lo, res->k1_hi);
-			else
-				fprintf(f, " [%u, –) |", res->k1_lo);
-			fprintf(f, " %s%s%s | %s%s%s | %.3f |",
-				mess_absorb_status_name(res->status),
-				res->why ? ": " : "", res->why ? res->why : "",
-				mess_absorb_shape_name(res->shape),
-				res->shape_why ? ": " : "",
-				res->shape_why ? res->shape_why : "", res->r2);
-			if (absorb_has_line(res))
-				fprintf(f, " %u | %.4g |", res->k2, res->slope);
-			else
-				fprintf(f, " – | – |");
-			fprintf(f, " %.4g |", res->base);
-			if (res->speedup_k)
-				fprintf(f, " %.1f %% at k = %u |", 100 * res->speedup,
-					res->speedup_k);
-			else
-				fprintf(f, " – |");
-			fprintf(f, " %u (%u) | %u (%u, %u) |\n", res->runs,
-				res->runs_linear, pr->pairs, pr->disturbed,
-				pr->redone);
-		}
-	}
+	each_search(f, t, md_search);
 	err = absorb_write_repeat(t, dir, f);
 	if (t->ladder_done)
 		mess_ladder_md(&t->ladder, f);
