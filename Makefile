@@ -127,10 +127,14 @@ PREFIX ?= /usr/local
 
 # Unit tests of the maths link the harness library; the kernel tests link
 # only the kernels and cmocka, and run on every ISA (under qemu if foreign).
-KERNEL_TEST_SRCS := tests/unit/test_kernels.c tests/unit/test_noise.c tests/unit/test_ckernels.c
-UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(filter-out $(KERNEL_TEST_SRCS),$(wildcard tests/unit/test_*.c)))
-KERNEL_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(filter $(KERNEL_TEST_SRCS),$(wildcard tests/unit/test_*.c)))
-TEST_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/unit/test_*.c))
+# They sit in tests/unit/<service>/ (tests/unit/README.md); each binary is
+# named after its source alone (build/<arch>/tests/test_x).
+UNIT_SRCS := $(wildcard tests/unit/*/test_*.c)
+KERNEL_TEST_SRCS := $(wildcard tests/unit/kernels/test_*.c)
+test_bin = $(addprefix $(BUILD)/tests/,$(basename $(notdir $(1))))
+UNIT_TESTS := $(call test_bin,$(filter-out $(KERNEL_TEST_SRCS),$(UNIT_SRCS)))
+KERNEL_TESTS := $(call test_bin,$(KERNEL_TEST_SRCS))
+TEST_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 
 # Every object the rules below build: their .d files name the headers.
 OBJS := $(MAIN_OBJ) $(HARNESS_OBJS) $(LIB_OBJS) $(KERNEL_OBJS) $(TEST_OBJS) \
@@ -225,13 +229,17 @@ $(MESS): $(MAIN_OBJ) $(HARNESS_LIB) $(LIB) $(KERNEL_OBJS)
 	$(quiet) LD $@
 	$(Q)$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_HARNESS)
 
-$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(HARNESS_LIB) $(LIB) $(KERNEL_OBJS)
-	$(quiet) LD $@
-	$(Q)$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_TEST) $(LDLIBS_HARNESS)
-
-$(KERNEL_TESTS): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(KERNEL_OBJS)
-	$(quiet) LD $@
-	$(Q)$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_TEST)
+# A test binary from its one object (its first prerequisite, for the link
+# order), the maths' tests with the harness, the kernels' with the kernels.
+define unit_test
+$(call test_bin,$(1)): $(1:%.c=$(BUILD)/%.o) $(2)
+	$$(quiet) LD $$@
+	$$(Q)$$(CC) $$(CFLAGS_ALL) $$(LDFLAGS) -o $$@ $$^ $(3)
+endef
+$(foreach t,$(filter-out $(KERNEL_TEST_SRCS),$(UNIT_SRCS)),$(eval $(call unit_test,$(t),$$(HARNESS_LIB) $$(LIB) $$(KERNEL_OBJS),$$(LDLIBS_TEST) $$(LDLIBS_HARNESS))))
+$(foreach t,$(KERNEL_TEST_SRCS),$(eval $(call unit_test,$(t),$$(KERNEL_OBJS),$$(LDLIBS_TEST))))
+# Their shared helpers (near.h, load_util.h) sit above the folders.
+$(TEST_OBJS): CPPFLAGS += -Itests/unit
 
 # MESS_EMU: the emulator, if any (test_tail_reference times a chase, which
 # means nothing under qemu: it says SKIPPED).

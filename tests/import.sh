@@ -11,7 +11,7 @@
 #    write, columns filled or left out with a reason);
 #  - a PROFET export refuses a measured clock that spread above 5 %.
 # The figures' agreement with processed/memory_curves.csv is asserted in
-# tests/unit/test_load_eco.c.
+# tests/unit/formats/test_load_eco.c.
 # usage: tests/import.sh MESS
 set -u
 mess=$1

@@ -5,7 +5,7 @@
 #
 # Proves that a noise site runs exactly k payload instructions per iteration
 # and that its overhead does not depend on k.  TEST_NOISE is a build of
-# tests/unit/test_noise.c: "TEST_NOISE count MODE K N" runs mess_count_MODE,
+# tests/unit/kernels/test_noise.c: "TEST_NOISE count MODE K N" runs mess_count_MODE,
 # a loop of N iterations around one site.  For every mode, k and N, the
 # instructions executed inside mess_count_MODE are counted exactly, and
 #   count(k, N) - count(0, N) == k * N	(nothing else changes with k)

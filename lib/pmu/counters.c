@@ -160,7 +160,7 @@ const size_t mess_dram_nfamilies =
 
 /*
  * Core events by libpfm4 PMU name; every name is checked against
- * libpfm4 itself by tests/unit/test_pmu_encode.c where libpfm4 has the
+ * libpfm4 itself by tests/unit/pmu/test_pmu_encode.c where libpfm4 has the
  * PMU.  walk_cycles: Intel's DTLB_LOAD_MISSES.WALK_ACTIVE counts cycles
  * with a load walk in progress; AMD's and Arm's PMUs count walks, not
  * cycles, so they have none.  AMD's STLB hits are the L1 DTLB misses

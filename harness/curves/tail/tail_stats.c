@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The distribution window's arithmetic, apart from the measuring so that
- * it has known answers (tests/unit/test_tail_stats.c): the window's own
+ * it has known answers (tests/unit/model/test_tail_stats.c): the window's own
  * fixed cost from the two measured beside it, the preemption cut, the
  * paired difference of the timed and untimed sub-windows, and the host
  * state's check (its L2 cluster and the probes beside it).
