@@ -90,17 +90,24 @@ void mess_ladder_usage(FILE *f)
 		"of the --mem-node kind here, 130 interrupted.\n");
 }
 
-static int parse(struct ladder_opts *o, int argc, char **argv, char *err,
-		 size_t errlen)
+/* The shared opening (core/options.h), the defaults --quick picks first,
+ * --out checked once --help is not asked for: 0 go on, 1 done (--help),
+ * -EINVAL said. */
+static int parse(struct ladder_opts *o, int argc, char **argv)
 {
-	int quick = mess_opts_given(argc, argv, "quick");
+	char err[PATH_MAX + 64];
+	int quick = mess_opts_given(argc, argv, "quick"), rc;
 
 	*o = (struct ladder_opts){ .stride = 64, .repeats = quick ? 3 : 5,
 				   .run_ms = quick ? 10 : 100 };
-	if (mess_opts_parse(opts, NOPTS, o, argc, argv, err, errlen))
+	rc = mess_cmd_open("mess ladder", opts, NOPTS, o, &o->help,
+			   mess_ladder_usage, argc, argv, NULL, 0, NULL);
+	if (rc)
+		return rc;
+	if (o->out[0] && mess_out_check("out", o->out, err, sizeof(err))) {
+		fprintf(stderr, "mess ladder: %s\n", err);
 		return -EINVAL;
-	if (o->out[0] && !o->help && mess_out_check("out", o->out, err, errlen))
-		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -227,14 +234,9 @@ int mess_ladder_main(int argc, char **argv)
 	char err[512] = "";
 	int rc, core;
 
-	if (parse(&o, argc, argv, err, sizeof(err))) {
-		fprintf(stderr, "mess ladder: %s\n", err);
-		return -EINVAL;
-	}
-	if (o.help) {
-		mess_ladder_usage(stdout);
-		return 0;
-	}
+	rc = parse(&o, argc, argv);
+	if (rc)
+		return rc > 0 ? 0 : rc;
 	rc = mess_topo_init(&topo);
 	if (rc) {
 		fprintf(stderr, "mess ladder: hwloc could not read the topology: %s\n",
