@@ -97,21 +97,19 @@ static int pick_cores(struct mess_run *r, char *err, size_t errlen)
 }
 
 /* The memory's own package is counted too: with --mem-node on another
- * socket, that is where the traffic lands. */
+ * socket, that is where the traffic lands.  A CPU-less node (HBM, CXL) has
+ * no core to ask: its package is hwloc's, from the node's parent. */
 static void count_memory_package(struct mess_run *r)
 {
-	for (int c = 0; c < r->topo.ncores; c++) {
-		int p, k;
+	int p = mess_node_package(&r->topo, r->mem.node), k;
 
-		if (mess_topo_node_of_core(&r->topo, c) != r->mem.node)
-			continue;
-		p = mess_topo_package_of_core(&r->topo, c);
-		for (k = 0; k < r->npkgs_loaded && r->pkgs_loaded[k] != p; k++)
-			;
-		if (k == r->npkgs_loaded && p >= 0 && k < MESS_DRAM_MAX_PKG)
-			r->pkgs_loaded[r->npkgs_loaded++] = p;
-		return;
-	}
+	for (int c = 0; c < r->topo.ncores && p < 0; c++)
+		if (mess_topo_node_of_core(&r->topo, c) == r->mem.node)
+			p = mess_topo_package_of_core(&r->topo, c);
+	for (k = 0; k < r->npkgs_loaded && r->pkgs_loaded[k] != p; k++)
+		;
+	if (k == r->npkgs_loaded && p >= 0 && k < MESS_DRAM_MAX_PKG)
+		r->pkgs_loaded[r->npkgs_loaded++] = p;
 }
 
 static size_t round2m(uint64_t x)
@@ -338,6 +336,9 @@ static int measured_prepare(struct mess_run *r, int argc, char **argv,
 		fprintf(stderr, "mess: %s\n", rc == -ENOMEM ? strerror(-rc) : err);
 		return rc == -ENOMEM ? -EIO : rc;
 	}
+	if (r->mem.remote[0])
+		fprintf(stderr, "mess: warning: --mem-node %s: %s\n",
+			r->mem.given[0] ? r->mem.given : "default", r->mem.remote);
 	count_memory_package(r);
 	if (size_buffers(r, err, sizeof(err))) {
 		fprintf(stderr, "mess: %s\n", err);

@@ -259,6 +259,9 @@ int mess_ladder_main(int argc, char **argv)
 	if (o.mem.how != MESS_MEMSEL_DEFAULT)
 		fprintf(stderr, "mess ladder: --mem-node %s: node %d (%s)\n", o.mem.given,
 			o.mem.node, o.mem.rule);
+	if (o.mem.remote[0])
+		fprintf(stderr, "mess ladder: warning: --mem-node %s: %s\n",
+			o.mem.given[0] ? o.mem.given : "default", o.mem.remote);
 	mess_ladder_init(&l, &topo, core, o.stride, o.run_ms, (unsigned)o.repeats,
 			 o.mem.node);
 	/* A buffer larger than the node is an OOM kill once touched. */

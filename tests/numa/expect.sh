@@ -84,6 +84,17 @@ if [ "$topo" = A ]; then
 	expect "A: default generators: the chase core's package" jqo "$r/default/meta.json" '.cores.generators == [1] and .counters.packages_loaded == [0]'
 	expect "A: default bound to node 0" bound default 0
 
+	# Issue 36 item 4: remote said (stderr, meta.json), and the CPU-less
+	# node's package among those loaded (hwloc's parent of the node).
+	ok_step remote
+	node_of remote 2 hbm
+	expect "A: remote bound to node 2" bound remote 2
+	expect "A: remote: stderr says node 2 is remote from core 2" has remote "warning: --mem-node 2: node 2 (hbm) is remote from chase core 2"
+	expect "A: remote: stderr names the local hbm node 3" has remote "node 3 is the hbm node local to it"
+	expect "A: remote: meta.json names the local hbm node" jqo "$r/remote/meta.json" '.memory_node_choice.remote.local_node_of_kind == 3'
+	expect "A: remote: packages 1 (cores) and 0 (the CPU-less node's) loaded" jqo "$r/remote/meta.json" '.cores.generators == [3] and (.counters.packages_loaded | sort) == [0,1]'
+	expect "A: n2 (local to core 0): no remote line" lacks n2 "is remote from"
+	expect "A: n2 meta.json: no remote record" jqo "$r/n2/meta.json" '.memory_node_choice.remote == null'
 	ok_step ladder-hbm
 	node_of ladder-hbm 2 hbm
 	expect "A: ladder-hbm bound to node 2" bound ladder-hbm 2
@@ -91,6 +102,8 @@ if [ "$topo" = A ]; then
 	ok_step ladder-nvm
 	node_of ladder-nvm 4 nvm
 	expect "A: ladder-nvm bound to node 4" bound ladder-nvm 4
+	expect "A: ladder-nvm: remote from core 2, no local nvm node" has ladder-nvm "no nvm node is local to it"
+	expect "A: ladder-nvm meta.json: remote, no local node of its kind" jqo "$r/ladder-nvm/meta.json" '.memory_node_choice.remote.local_node_of_kind == null and (.memory_node_choice.remote.said | test("node 4 .nvm. is remote from chase core 2"))'
 	ok_step ladder-dram-s1
 	node_of ladder-dram-s1 1 dram
 	expect "A: ladder-dram-s1 bound to node 1" bound ladder-dram-s1 1

@@ -71,6 +71,9 @@ if [ "$topo" = A ]; then
 	echo 0 >$hp
 	step hbm-s1 "$mess" $c --mem-node hbm --chase-core 2 --cores all --out "$r/hbm-s1"
 	step default "$mess" $c --out "$r/default"
+	# Issue 36 item 4: a node remote from the chase core is said, with
+	# the local node of its kind; packages_loaded counts its package.
+	step remote "$mess" $c --mem-node 2 --chase-core 2 --out "$r/remote"
 	step ladder-hbm "$mess" ladder $q --mem-node hbm --out "$r/ladder-hbm"
 	step ladder-nvm "$mess" ladder $q --mem-node nvm --core 2 --out "$r/ladder-nvm"
 	step ladder-dram-s1 "$mess" ladder $q --mem-node dram --core 2 --out "$r/ladder-dram-s1"

@@ -108,6 +108,33 @@ static const struct mess_node *find(const struct mess_node *nodes, int n, int os
 	return NULL;
 }
 
+/* Whether the chosen node is remote from the core (its hwloc cpuset lacks
+ * it), said in one sentence with the node of its kind that is local, if
+ * any: the chase then measures the link to another package too. */
+static void remoteness(struct mess_topo *t, const struct mess_node *nodes, int n,
+		       const struct mess_node *chosen, int core, struct mess_memsel *m)
+{
+	struct mess_memsel alt;
+	const char *kind = mess_kinds[chosen->kind].name;
+	int pkg = mess_topo_package_of_core(t, core);
+	char other[96];
+
+	m->local_of_kind = -1;
+	if (mess_node_has_core(t, chosen->os, core))
+		return;
+	if (!nearest(t, nodes, n, chosen->kind, core, &alt) && alt.local_nodes)
+		m->local_of_kind = alt.node;
+	if (m->local_of_kind >= 0)
+		snprintf(other, sizeof(other), "node %d is the %s node local to it",
+			 m->local_of_kind, kind);
+	else
+		snprintf(other, sizeof(other), "no %s node is local to it", kind);
+	snprintf(m->remote, sizeof(m->remote),
+		 "node %d (%s) is remote from chase core %d: local to cores %.64s (package %d), the core is on package %d; %s",
+		 chosen->os, kind, core, chosen->cores[0] ? chosen->cores : "none",
+		 chosen->package, pkg, other);
+}
+
 int mess_memsel_resolve(struct mess_topo *t, const char *val, int core,
 			struct mess_memsel *m, char *err, size_t errlen)
 {
@@ -120,6 +147,7 @@ int mess_memsel_resolve(struct mess_topo *t, const char *val, int core,
 	if (n < 0)
 		return n;
 	memset(m, 0, sizeof(*m));
+	m->local_of_kind = -1;
 	snprintf(m->given, sizeof(m->given), "%s", val);
 	kind = mess_kind_find(val);
 	/* The grammar of every number (options.h); too big is a number. */
@@ -158,6 +186,7 @@ int mess_memsel_resolve(struct mess_topo *t, const char *val, int core,
 		m->kind = chosen->kind;
 		m->assumed = chosen->assumed;
 		mess_node_kind_label(chosen, m->kind_text, sizeof(m->kind_text));
+		remoteness(t, nodes, n, chosen, core, m);
 		/* A kind hwloc did not name is said where the choice is. */
 		if (chosen->hmat_x && m->how == MESS_MEMSEL_KIND)
 			snprintf(m->rule + strlen(m->rule), sizeof(m->rule) - strlen(m->rule),
@@ -177,10 +206,17 @@ json_t *mess_memsel_json(const struct mess_memsel *m)
 	const char *kind = m->kind_text[0] ? m->kind_text : mess_kinds[m->kind].name;
 	const char *note = mess_buf_hugetlb_note();
 
-	return mess_json_pack("{s:s?, s:s, s:i, s:s, s:s?}",
+	json_t *remote = NULL;
+
+	/* Only where it is remote: a local node's choice reads as before. */
+	if (m->remote[0])
+		remote = mess_json_pack("{s:s, s:o}", "said", m->remote,
+					"local_node_of_kind", m->local_of_kind >= 0 ?
+					json_integer(m->local_of_kind) : json_null());
+	return mess_json_pack("{s:s?, s:s, s:i, s:s, s:s?, s:o*}",
 			      "given", m->given[0] ? m->given : NULL,
 			      "kind", kind, "node", m->node, "rule", m->rule,
-			      "hugetlb", *note ? note : NULL);
+			      "hugetlb", *note ? note : NULL, "remote", remote);
 }
 
 void mess_memsel_md(FILE *f, const struct mess_memsel *m)

@@ -34,6 +34,11 @@ struct mess_memsel {
 	char kind_text[96];		/* mess_node_kind_label's */
 	int local_nodes;		/* nodes of the kind local to the core */
 	char rule[224];			/* which rule chose it */
+	/* The chosen node's cpuset (hwloc) lacks the chase core: remote is
+	 * that sentence ("" local), local_of_kind the nearest node of its
+	 * kind local to the core, -1 none. */
+	char remote[320];
+	int local_of_kind;
 };
 
 /*
@@ -47,7 +52,8 @@ int mess_memsel_resolve(struct mess_topo *t, const char *val, int core,
 /* The line summary.md and ladder.md give it: "Memory: node 2, hbm
  * (locality: ...)." and a blank line. */
 void mess_memsel_md(FILE *f, const struct mess_memsel *m);
-/* meta.json's memory_node_choice: given, kind, node, rule. */
+/* meta.json's memory_node_choice: given, kind, node, rule, and remote
+ * (the sentence, local_node_of_kind) only when the node is remote. */
 json_t *mess_memsel_json(const struct mess_memsel *m);
 
 #endif

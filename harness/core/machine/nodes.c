@@ -135,7 +135,6 @@ static void describe(struct mess_topo *t, hwloc_obj_t o, struct mess_node *n)
 {
 	const char *dax = hwloc_obj_get_info_by_name(o, "DAXType");
 	const char *tier = hwloc_obj_get_info_by_name(o, "MemoryTier");
-	hwloc_obj_t pkg = hwloc_get_ancestor_obj_by_type(t->hw, HWLOC_OBJ_PACKAGE, o);
 
 	n->os = (int)o->os_index;
 	n->kind = mess_kind_of(o->subtype, dax, &n->assumed);
@@ -143,7 +142,7 @@ static void describe(struct mess_topo *t, hwloc_obj_t o, struct mess_node *n)
 		 o->subtype ? o->subtype : dax ? dax : "");
 	n->capacity = o->attr->numanode.local_memory;
 	core_list(t, o->cpuset, n->cores, sizeof(n->cores));
-	n->package = pkg ? (int)pkg->logical_index : -1;
+	n->package = mess_node_package(t, n->os);
 	n->tier = tier && *tier ? atoi(tier) : -1;
 	firmware(t, o, n);
 }
@@ -222,6 +221,14 @@ int mess_nodes_list(struct mess_topo *t, struct mess_node **out)
 	hmat_kinds(v, n);
 	*out = v;
 	return n;
+}
+
+int mess_node_package(struct mess_topo *t, int os)
+{
+	hwloc_obj_t o = hwloc_get_numanode_obj_by_os_index(t->hw, (unsigned)os);
+	hwloc_obj_t pkg = o ? hwloc_get_ancestor_obj_by_type(t->hw, HWLOC_OBJ_PACKAGE, o) : NULL;
+
+	return pkg ? (int)pkg->logical_index : -1;
 }
 
 int mess_node_has_core(struct mess_topo *t, int os, int core)

@@ -95,6 +95,10 @@ int mess_nodes_list(struct mess_topo *t, struct mess_node **out);
  * 4.0x node 0's)": a node's kind and where it came from. */
 void mess_node_kind_label(const struct mess_node *n, char *buf, size_t len);
 
+/* The node's package: hwloc's logical index of the package above it (a
+ * CPU-less node's too), -1 when it hangs off the whole machine or is not
+ * a node of this topology. */
+int mess_node_package(struct mess_topo *t, int os);
 /* Whether the node's cpuset holds the core (hwloc locality). */
 int mess_node_has_core(struct mess_topo *t, int os, int core);
 /* The firmware's latency from the core to the node, ns: Latency, else

@@ -357,6 +357,65 @@ static void qemu_picks(void **state)
 	picks(FIXTURES "qemu-cxl-relabelled.xml", a, sizeof(a) / sizeof(a[0]));
 }
 
+/* --mem-node names a node remote from the chase core (issue 36 item 4):
+ * said, with the local node of its kind where there is one; a CPU-less
+ * node's package is hwloc's (packages_loaded counts it). */
+static void remote_said(void **state)
+{
+	static const struct {
+		const char *val;
+		int core, node, alt;
+		const char *said;	/* "" local */
+	} rows[] = {
+		{ "2", 2, 2, 3, "node 2 (hbm) is remote from chase core 2: local to cores 0-1 (package 0), the core is on package 1; node 3 is the hbm node local to it" },
+		{ "4", 2, 4, -1, "node 4 (cxl) is remote from chase core 2: local to cores 0-1 (package 0), the core is on package 1; no cxl node is local to it" },
+		{ "cxl", 3, 4, -1, "no cxl node is local to it" },
+		{ "0", 2, 0, 1, "node 1 is the dram node local to it" },
+		{ "2", 0, 2, -1, "" },
+		{ "hbm", 2, 3, -1, "" },
+		{ "", 1, 0, -1, "" },
+	};
+	struct mess_topo t;
+	struct mess_memsel m;
+	char err[256];
+	json_t *j, *r;
+
+	load(&t, FIXTURES "qemu-cxl-relabelled.xml");
+	assert_int_equal(mess_node_package(&t, 0), 0);
+	assert_int_equal(mess_node_package(&t, 3), 1);
+	assert_int_equal(mess_node_package(&t, 4), 0);
+	assert_int_equal(mess_node_package(&t, 9), -1);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		assert_int_equal(mess_memsel_resolve(&t, rows[i].val, rows[i].core, &m,
+						     err, sizeof(err)), 0);
+		print_message("--mem-node %s, core %d: node %d, %s\n", rows[i].val,
+			      rows[i].core, m.node, m.remote);
+		assert_int_equal(m.node, rows[i].node);
+		assert_int_equal(m.local_of_kind, rows[i].alt);
+		if (!rows[i].said[0])
+			assert_string_equal(m.remote, "");
+		else
+			assert_non_null(strstr(m.remote, rows[i].said));
+		j = mess_memsel_json(&m);
+		r = json_object_get(j, "remote");
+		/* A local node's record reads as before: no key. */
+		assert_true(rows[i].said[0] ? json_is_object(r) : r == NULL);
+		if (r && rows[i].alt >= 0)
+			assert_int_equal(json_integer_value(json_object_get(r, "local_node_of_kind")),
+					 rows[i].alt);
+		else if (r)
+			assert_true(json_is_null(json_object_get(r, "local_node_of_kind")));
+		json_decref(j);
+	}
+	mess_topo_fini(&t);
+	/* Expanders on the whole machine are local to every core. */
+	load(&t, FIXTURES "cxl-expander.xml");
+	assert_int_equal(mess_node_package(&t, 2), -1);
+	assert_int_equal(mess_memsel_resolve(&t, "2", 3, &m, err, sizeof(err)), 0);
+	assert_string_equal(m.remote, "");
+	mess_topo_fini(&t);
+}
+
 /* A node's memory and its own hugetlb pool, from a sysfs tree; an
  * allocation larger than the node is refused before anything is touched,
  * and hugetlb is not taken where the node's pool is empty. */
@@ -402,6 +461,7 @@ int main(void)
 		cmocka_unit_test(choice_json),
 		cmocka_unit_test(hmat_only),
 		cmocka_unit_test(qemu_picks),
+		cmocka_unit_test(remote_said),
 		cmocka_unit_test(node_memory),
 	};
 
