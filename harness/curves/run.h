@@ -10,7 +10,7 @@
 #include "mess/json.h"
 #include "mess/quality.h"
 #include "curves/backend.h"
-#include "curves/gen.h"
+#include "core/measure/gen.h"
 #include "core/pmu/corectr.h"
 #include "core/machine/cpufreq.h"
 #include "core/measure/disturb.h"
@@ -22,7 +22,7 @@
 #include "core/rundir/rundir.h"
 #include "core/signals.h"
 #include "core/util.h"
-#include "curves/registry.h"
+#include "core/measure/registry.h"
 #include "curves/tail/tail.h"
 #include "core/machine/topo.h"
 

@@ -15,9 +15,9 @@
 
 #include "core/measure/chain.h"
 #include "core/clock.h"
-#include "curves/gen.h"
+#include "core/measure/gen.h"
 #include "core/machine/mem.h"
-#include "curves/registry.h"
+#include "core/measure/registry.h"
 
 #define RUNS 7
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "curves/registry.h"
+#include "core/measure/registry.h"
 
 #include <stddef.h>
 #include <string.h>

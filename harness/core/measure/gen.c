@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "curves/gen.h"
+#include "core/measure/gen.h"
 
 #include <errno.h>
 #include <stdlib.h>
