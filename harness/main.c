@@ -21,6 +21,7 @@
 #include "fleet/cmd.h"
 #include "import/cmd.h"
 #include "ladder/cmd.h"
+#include "matrix/cmd.h"
 #include "nodes/cmd.h"
 #include "position/cmd.h"
 #include "profile/cmd.h"
@@ -42,6 +43,8 @@ static const struct mess_cmd cmds[] = {
 	{ "import", "a raw Mess benchmark tree (bw/, lat/, plotter.txt) as a run directory", mess_import_main, mess_import_usage, NULL },
 	{ "nodes", "the NUMA nodes: kind of memory (DRAM, HBM, CXL, ...), capacity, cores, firmware figures",
 	  mess_nodes_main, mess_nodes_usage, NULL },
+	{ "matrix", "latency and peak bandwidth from every node with CPUs to every memory node, beside the HMAT's",
+	  mess_matrix_main, mess_matrix_usage, NULL },
 	{ "position", "place an application's DRAM traffic (perf, likwid) on a curve family",
 	  mess_position_main, mess_position_usage, NULL },
 	{ "compare", "curve families side by side (runs, public sets): figures, ratios, application verdicts",

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "core/clock.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <time.h>
+
+#include "core/signals.h"
 
 double mess_now_ns(void)
 {
@@ -10,6 +14,15 @@ double mess_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+void mess_sleep_ns(double ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(ns / 1e9),
+			       .tv_nsec = (long)fmod(ns, 1e9) };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR && !mess_interrupted)
+		;
 }
 
 void mess_utc_now(char *buf, size_t len, int compact)

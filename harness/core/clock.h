@@ -7,6 +7,9 @@
 
 /* clock_gettime(CLOCK_MONOTONIC) in ns. */
 double mess_now_ns(void);
+/* Sleep ns, a signal's interruption resumed unless it asked mess to stop
+ * (mess_interrupted): the generators' windows. */
+void mess_sleep_ns(double ns);
 /* Now in UTC: "2026-11-23T14:07:22Z", or compact "20261123T140722Z". */
 void mess_utc_now(char *buf, size_t len, int compact);
 /* Seconds from UTC stamp a to b (both as mess_utc_now writes them, not

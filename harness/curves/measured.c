@@ -112,11 +112,6 @@ static void count_memory_package(struct mess_run *r)
 		r->pkgs_loaded[r->npkgs_loaded++] = p;
 }
 
-static size_t round2m(uint64_t x)
-{
-	return (size_t)((x + MESS_HUGE_BYTES - 1) & ~(MESS_HUGE_BYTES - 1));
-}
-
 /*
  * Whether need bytes cannot be had: more than nine tenths of what the
  * kernel can give (a tenth left for the system), or more than the bound
@@ -150,20 +145,20 @@ static int size_buffers(struct mess_run *r, char *err, size_t errlen)
 
 	if (!c->buffer)
 		c->buffer = c->quick ? llc4 : (llc4 > (1ULL << 30) ? llc4 : 1ULL << 30);
-	c->buffer = round2m(c->buffer);
+	c->buffer = MESS_HUGE_ROUND(c->buffer);
 	if (c->buffer / c->stride > UINT32_MAX) {
 		snprintf(err, errlen, "--buffer: %llu lines of --stride %llu is too many; allowed: at most 2^32 lines",
 			 (unsigned long long)(c->buffer / c->stride),
 			 (unsigned long long)c->stride);
 		return -EINVAL;
 	}
-	r->gen_bytes = round2m(c->gen_bytes ? c->gen_bytes :
+	r->gen_bytes = MESS_HUGE_ROUND(c->gen_bytes ? c->gen_bytes :
 			       (2 * r->llc_bytes > (64u << 20) ? 2 * r->llc_bytes : 64u << 20));
 	need = c->buffer + (size_t)r->ngen * 2 * r->gen_bytes;
 	/* Shrink automatic generator arrays before refusing. */
 	while (no_room(r, need, err, errlen) && !c->gen_bytes &&
 	       r->gen_bytes > (64u << 20)) {
-		r->gen_bytes = round2m(r->gen_bytes / 2);
+		r->gen_bytes = MESS_HUGE_ROUND(r->gen_bytes / 2);
 		need = c->buffer + (size_t)r->ngen * 2 * r->gen_bytes;
 	}
 	if (no_room(r, need, err, errlen))

@@ -24,15 +24,6 @@
 #define SETTLE_AGREE 0.03	/* consecutive samples within 3 % */
 #define SETTLE_MAX_WINDOWS 40
 
-static void sleep_ns(double ns)
-{
-	struct timespec ts = { .tv_sec = (time_t)(ns / 1e9),
-			       .tv_nsec = (long)fmod(ns, 1e9) };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR && !mess_interrupted)
-		;
-}
-
 double mess_settle(struct mess_run *r, const struct mess_gen_kernel *k,
 		     int *steady)
 {
@@ -44,7 +35,7 @@ double mess_settle(struct mess_run *r, const struct mess_gen_kernel *k,
 		return 0;
 	mess_gens_snap(&r->gens, &a);
 	for (int i = 0; i < SETTLE_MAX_WINDOWS && !mess_interrupted; i++) {
-		sleep_ns(SETTLE_WINDOW_NS);
+		mess_sleep_ns(SETTLE_WINDOW_NS);
 		mess_gens_snap(&r->gens, &b);
 		cur = (double)(b.iters - a.iters) *
 		      (mess_gen_read_bytes(k) + mess_gen_write_bytes(k)) / (b.t_ns - a.t_ns);

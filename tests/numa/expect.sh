@@ -141,6 +141,32 @@ if [ "$topo" = A ]; then
 	node_of ladder-cxl 4 cxl
 	expect "A: cxl bound to node 4" bound cxl 4
 
+	# mess matrix: 2 initiators x 5 nodes, each pair's memory on its
+	# target, labels and the HMAT's figures for every pair (boot.sh).
+	ok_step matrix
+	mj=$r/matrix/summary.json
+	expect "A: matrix: 10 pairs, complete" jqo "$r/matrix/meta.json" '.pairs_measured == 10 and .complete == true and .initiators == 2 and .targets == 5'
+	expect "A: matrix: initiators 0 and 1 by every node" jqo "$mj" '[.cells[] | [.initiator_node, .target_node]] == [[0,0],[0,1],[0,2],[0,3],[0,4],[1,0],[1,1],[1,2],[1,3],[1,4]]'
+	expect "A: matrix: chase cores 0 and 2" jqo "$mj" '[.cells[].chase_core] == [0,0,0,0,0,2,2,2,2,2]'
+	expect "A: matrix: labels" jqo "$mj" '[.cells[].label] == ["local","remote","local cpu-less","remote cpu-less","local cpu-less","remote","local","remote cpu-less","local cpu-less","remote cpu-less"]'
+	# hwloc reads the HMAT from sysfs (access0: each node's best
+	# initiators), so the firmware's figures are the local pairs' only.
+	expect "A: matrix: HMAT latency of the local pairs" jqo "$mj" '[.cells[].hmat_lat_ns] == [100,null,120,null,300,null,100,null,120,null]'
+	expect "A: matrix: HMAT bandwidth (GiB/s as GB/s)" jqo "$mj" '[.cells[].hmat_bw_gbs] == [21.475,null,85.899,null,4.295,null,21.475,null,85.899,null]'
+	expect "A: matrix: the labels agree with the HMAT: its initiator is local" jqo "$mj" '[.cells[] | select(.hmat_lat_ns != null) | .label | startswith("local")] | (length == 5 and all)'
+	expect "A: matrix: every pair measured" jqo "$mj" '[.cells[] | (.lat_ns > 0 and .bw_gbs > 0 and .lat_repeats == 5 and .bw_repeats == 5 and .bw_cores == 2)] | all'
+	expect "A: matrix: kinds" jqo "$mj" '[.cells[0:5][].target_kind] == ["dram","dram","hbm","hbm","nvm"]'
+	expect "A: matrix.csv: a header and 10 rows" test "$(wc -l <"$r/matrix/matrix.csv")" = 11
+	expect "A: matrix summary.md: the latency row of node 1" grep -Eq "^\| node 1 \(cores 2-3\) \| [0-9.]+ ns, remote \| [0-9.]+ ns \(HMAT 100, [0-9.]+x\), local \|" "$r/matrix/summary.md"
+	for n in 0 1 2 3 4; do
+		expect "A: matrix bound memory to node $n" grep -q "bind:$n .*N$n=" "$o/matrix.numa_maps"
+	done
+	expect "A: matrix: every bound mapping's pages on its node" \
+		awk '{ b = ""; for (i = 1; i <= NF; i++) if ($i ~ /^bind:/) b = substr($i, 6)
+		       if (b == "") next
+		       for (i = 1; i <= NF; i++) if ($i ~ /^N[0-9]+=/ && $i !~ "^N" b "=") bad++ }
+		     END { exit bad > 0 }' "$o/matrix.numa_maps"
+
 	ok_step absorb
 	expect "A: absorb's all-core row spans both sockets (4 cores)" \
 		awk -F, 'NR > 1 && $3 == 4 { f = 1 } END { exit !f }' "$r/absorb/absorption.csv"

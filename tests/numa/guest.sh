@@ -88,6 +88,9 @@ if [ "$topo" = A ]; then
 	# node relabelled CXL-DRAM, bound for real (HWLOC_THISSYSTEM=1).
 	sed 's/subtype="NVM"/subtype="CXL-DRAM"/' "$out/topo.xml" >/tmp/cxl.xml
 	step cxl env HWLOC_XMLFILE=/tmp/cxl.xml HWLOC_THISSYSTEM=1 "$mess" ladder $q --mem-node cxl --out "$r/ladder-cxl"
+	# Issue 36: every node with CPUs to every node; long enough windows
+	# for the watch (every 0.5 s) to see each pair's buffers.
+	step matrix "$mess" matrix --quick --repeats 5 --window-ms 100 --buffer 32M --gen-bytes 16M --out "$r/matrix"
 	step absorb "$mess" absorb $q --kernels stream --modes memory_ld64 --cores all --out "$r/absorb"
 else
 	step ladder-hbm "$mess" ladder $q --mem-node hbm --core 2 --out "$r/ladder-hbm"

@@ -60,8 +60,8 @@ static int timed_run(struct mess_disturb *d, void **p, uint64_t loads,
 	return w->lost_pct > MESS_LOST_MAX_PCT;
 }
 
-static int measure_size(const struct mess_ladder_opts *o, void *base,
-			struct mess_ladder_pt *pt, struct mess_disturb *d)
+int mess_ladder_point(const struct mess_ladder_opts *o, void *base,
+		      struct mess_ladder_pt *pt, struct mess_disturb *d)
 {
 	double t[MAX_REPEATS], el;
 	uint64_t lines = pt->size / o->stride, loads = 256;
@@ -72,6 +72,8 @@ static int measure_size(const struct mess_ladder_opts *o, void *base,
 
 	if (err)
 		return err;
+	if (!o->repeats || o->repeats > MAX_REPEATS)
+		return -EINVAL;
 	chase_ns(&p, lines < WARM_MAX ? lines : WARM_MAX);
 	/* Loads per run: grown until a run is long enough to time. */
 	while ((el = chase_ns(&p, loads)) < o->run_ms * 1e6 / 16 &&
@@ -132,7 +134,7 @@ int mess_ladder_measure(const struct mess_ladder_opts *o,
 		char dist[64] = "";
 
 		pts[i] = (struct mess_ladder_pt){ .size = sizes[i] };
-		err = measure_size(o, buf->p, &pts[i], d);
+		err = mess_ladder_point(o, buf->p, &pts[i], d);
 		if (err)
 			return err;
 		*n = (size_t)i + 1;

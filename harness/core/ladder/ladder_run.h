@@ -68,6 +68,16 @@ int mess_ladder_measure(const struct mess_ladder_opts *o,
 			struct mess_buf *buf, struct mess_disturb *d);
 
 /*
+ * One size of it: the chase over the first pt->size bytes of base (which
+ * it links into one random cycle), warmed, then o->repeats timed runs of
+ * o->run_ms; median, spread, loads and the disturbed runs into *pt.  The
+ * matrix's unloaded latency is this point at a memory size.  0, -EINTR or
+ * the chain's -errno.
+ */
+int mess_ladder_point(const struct mess_ladder_opts *o, void *base,
+		      struct mess_ladder_pt *pt, struct mess_disturb *d);
+
+/*
  * A measured (or reloaded) ladder with its plateaus: what the files, the
  * Markdown section and the plot are written from.  Used by `mess ladder`
  * and by `mess absorb` whenever it runs lat_mem_rd.

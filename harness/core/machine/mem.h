@@ -18,6 +18,8 @@ struct mess_buf {
 };
 
 #define MESS_HUGE_BYTES (2UL << 20)
+/* x rounded up to whole huge pages: the size a buffer gets. */
+#define MESS_HUGE_ROUND(x) ((size_t)(((x) + MESS_HUGE_BYTES - 1) & ~(MESS_HUGE_BYTES - 1)))
 
 /*
  * Map len bytes (rounded up to 2 MiB), bound to NUMA node `node` (-1:

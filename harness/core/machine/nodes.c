@@ -240,7 +240,7 @@ int mess_node_has_core(struct mess_topo *t, int os, int core)
 	       hwloc_bitmap_isincluded(c->cpuset, o->cpuset);
 }
 
-double mess_node_latency_from(struct mess_topo *t, int os, int core)
+double mess_node_fw_from(struct mess_topo *t, int os, int core, enum mess_fw which)
 {
 	hwloc_obj_t o = hwloc_get_numanode_obj_by_os_index(t->hw, (unsigned)os);
 	hwloc_obj_t c = hwloc_get_obj_by_type(t->hw, HWLOC_OBJ_CORE, (unsigned)core);
@@ -252,10 +252,16 @@ double mess_node_latency_from(struct mess_topo *t, int os, int core)
 	loc.location.cpuset = c->cpuset;
 	/* hwloc matches a stored initiator (a package, say) that holds the
 	 * core's cpuset. */
-	if (!hwloc_memattr_get_value(t->hw, HWLOC_MEMATTR_ID_LATENCY, o, &loc, 0, &v) ||
-	    !hwloc_memattr_get_value(t->hw, HWLOC_MEMATTR_ID_READ_LATENCY, o, &loc, 0, &v))
+	if (!hwloc_memattr_get_value(t->hw, fw_attr[which], o, &loc, 0, &v))
 		return (double)v;
 	return NAN;
+}
+
+double mess_node_latency_from(struct mess_topo *t, int os, int core)
+{
+	double v = mess_node_fw_from(t, os, core, MESS_FW_LAT);
+
+	return isnan(v) ? mess_node_fw_from(t, os, core, MESS_FW_READ_LAT) : v;
 }
 
 const char *mess_nodes_hwloc_version(struct mess_topo *t)

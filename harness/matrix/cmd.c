@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `mess matrix`: from every NUMA node with CPUs (the initiator) to every
+ * memory node (the target), the unloaded latency (the ladder's chase at a
+ * memory size, core/ladder, on one core of the initiator, its buffer bound
+ * to the target) and the read-only peak bandwidth (the generators,
+ * core/measure/gen, on every core of the initiator, their arrays bound to
+ * the target), each beside the firmware's (HMAT) figure for the pair.  The
+ * figures and files are table.c's.
+ */
+#include "matrix/cmd.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "core/ladder/ladder_run.h"
+#include "core/machine/mem.h"
+#include "core/machine/nodes.h"
+#include "core/measure/gen.h"
+#include "core/measure/pool.h"
+#include "core/measure/registry.h"
+#include "core/options.h"
+#include "core/rundir/outdir.h"
+#include "core/rundir/rundir.h"
+#include "core/signals.h"
+#include "core/util.h"
+#include "matrix/matrix.h"
+
+#define META_SCHEMA 1
+#define STRIDE 64
+
+struct matrix_opts {
+	char out[PATH_MAX];
+	uint64_t repeats;
+	double run_ms;
+	double window_ms;
+	uint64_t buffer;
+	uint64_t gen_bytes;
+	int quick;
+	int json;
+	int help;
+};
+
+#define F(field) MESS_OPT_F(struct matrix_opts, field)
+#define S(field) MESS_OPT_S(struct matrix_opts, field)
+
+static const struct mess_opt opts[] = {
+	{ "quick", MESS_OPT_FLAG, F(quick), 0, 0, 0, NULL,
+	  "smoke-sized: 3 repeats, latency runs of 10 ms, bandwidth windows of 50 ms" },
+	MESS_OPT_OUT_RUN(S(out), "matrix-"),
+	{ "repeats", MESS_OPT_UINT, F(repeats), 0, 1, MESS_MX_MAX_REPEATS, "N",
+	  "timed runs per pair and figure: median and spread (default 5)" },
+	{ "run-ms", MESS_OPT_DOUBLE, F(run_ms), 0, 1, 10000, "MS",
+	  "length of one latency run (default 50)" },
+	{ "window-ms", MESS_OPT_DOUBLE, F(window_ms), 0, 1, 10000, "MS",
+	  "length of one bandwidth window (default 200)" },
+	{ "buffer", MESS_OPT_SIZE, F(buffer), 0, 1 << 21, 1ULL << 40, "SIZE",
+	  "the chase's buffer on each target (default 4x the LLC, at least 64 MiB)" },
+	{ "gen-bytes", MESS_OPT_SIZE, F(gen_bytes), 0, 1 << 21, 1ULL << 40, "SIZE",
+	  "each generator's array on each target (default 2x the LLC, at least 64 MiB)" },
+	MESS_OPT_JSON(F(json), "summary.json"),
+	MESS_OPT_HELP(F(help)),
+};
+
+#define NOPTS (sizeof(opts) / sizeof(opts[0]))
+
+void mess_matrix_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: mess matrix [OPTION]...\n"
+		"From every NUMA node with CPUs (the initiator) to every memory node: the\n"
+		"unloaded latency (one random dependent-load chase on the initiator's first\n"
+		"core, its buffer bound to the node) and the read-only peak bandwidth (the\n"
+		"traffic generators on every core of the initiator, their arrays bound to the\n"
+		"node), each beside the firmware's (ACPI HMAT) figure for the pair where it\n"
+		"gives one, and the pair labelled local, remote, and cpu-less for a node\n"
+		"without CPUs (see mess nodes).\n\n");
+	mess_opts_print(f, opts, NOPTS);
+	fprintf(f,
+		"\nExamples:\n"
+		"  mess matrix --quick                 smoke-sized: seconds per pair\n"
+		"  mess matrix --json | jq '.cells[] | [.initiator_node, .target_node, .lat_ns, .bw_gbs]'\n"
+		"  mess matrix --buffer 1G --repeats 9 a bigger chase, more repeats\n"
+		"\nFiles: matrix.csv, summary.md, summary.json, meta.json (see results/README.md).\n"
+		"An interrupted matrix keeps the pairs measured so far (meta.json \"complete\":\n"
+		"false); it is measured again, not resumed.\n"
+		"Exit status: 0 ok, 1 bad usage, 2 failure, 3 no generator variant runs here,\n"
+		"130 interrupted.\n");
+}
+
+/* An initiator: a node with CPUs, and its cores (hwloc logical). */
+struct init {
+	int node;
+	int *cores;
+	int n;
+};
+
+struct mx {
+	struct matrix_opts o;
+	struct mess_topo topo;
+	struct mess_node *nodes;
+	int nnodes;
+	struct init *inits;
+	int ninits;
+	const struct mess_variant *var;
+	struct mess_mx_cell *cells;
+	int ncells;
+	size_t buffer, gen_bytes;
+};
+
+/* The nodes with CPUs (libnuma's node of each core), in node order. */
+static int find_inits(struct mx *m)
+{
+	m->inits = calloc((size_t)m->nnodes, sizeof(*m->inits));
+	if (!m->inits)
+		return -ENOMEM;
+	for (int i = 0; i < m->nnodes; i++) {
+		struct init *in = &m->inits[m->ninits];
+
+		in->node = m->nodes[i].os;
+		in->cores = calloc((size_t)m->topo.ncores, sizeof(int));
+		if (!in->cores)
+			return -ENOMEM;
+		for (int c = 0; c < m->topo.ncores; c++)
+			if (mess_topo_node_of_core(&m->topo, c) == in->node)
+				in->cores[in->n++] = c;
+		if (in->n)
+			m->ninits++;
+		else
+			free(in->cores);
+	}
+	return m->ninits ? 0 : -ENODEV;
+}
+
+/* The sizes, and every target able to hold what a pair binds to it (the
+ * chase's buffer, then the generators' arrays: one after the other). */
+static int size_check(struct mx *m, char *err, size_t errlen)
+{
+	uint64_t llc = m->topo.llc_bytes;
+	int most = 0;
+
+	m->buffer = MESS_HUGE_ROUND(m->o.buffer ? m->o.buffer : 4 * llc > (64u << 20) ? 4 * llc : 64u << 20);
+	m->gen_bytes = MESS_HUGE_ROUND(m->o.gen_bytes ? m->o.gen_bytes :
+			       2 * llc > (64u << 20) ? 2 * llc : 64u << 20);
+	for (int i = 0; i < m->ninits; i++)
+		most = m->inits[i].n > most ? m->inits[i].n : most;
+	for (int i = 0; i < m->nnodes; i++) {
+		size_t gens = (size_t)most * 2 * m->gen_bytes;
+		size_t need = gens > m->buffer ? gens : m->buffer;
+		char why[160];
+
+		if (mess_node_fits(m->nodes[i].os, need, why, sizeof(why))) {
+			snprintf(err, errlen, "--buffer/--gen-bytes: %s (the chase's %zu MiB, or %d generators x 2 arrays of %zu MiB); allowed: a smaller --buffer or --gen-bytes",
+				 why, m->buffer >> 20, most, m->gen_bytes >> 20);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* The latency job, on the pool's one thread pinned to the chase core. */
+struct lat_job {
+	const struct mx *m;
+	int node;
+	double *lat;
+	unsigned n;
+	char huge[16];
+};
+
+static void job_lat(struct mess_pool_thread *t, void *arg)
+{
+	struct lat_job *j = arg;
+	struct mess_buf b;
+	struct mess_ladder_opts lo = {
+		.stride = STRIDE, .run_ms = j->m->o.run_ms, .repeats = 1, .node = j->node,
+	};
+	struct mess_ladder_pt pt;
+
+	t->err = mess_buf_alloc(&b, j->m->buffer, j->node, 1);
+	if (t->err)
+		return;
+	snprintf(j->huge, sizeof(j->huge), "%s", mess_hp_name(b.hp));
+	/* One repeat per point: the matrix keeps every run's figure. */
+	for (j->n = 0; j->n < j->m->o.repeats && !mess_interrupted; j->n++) {
+		pt = (struct mess_ladder_pt){ .size = j->m->buffer };
+		t->err = mess_ladder_point(&lo, b.p, &pt, NULL);
+		if (t->err)
+			break;
+		j->lat[j->n] = pt.lat_ns;
+	}
+	mess_buf_free(&b);
+}
+
+static int latency(struct mx *m, struct mess_mx_cell *c, double *lat, unsigned *n)
+{
+	struct mess_pool pool = { 0 };
+	struct lat_job j = { .m = m, .node = c->target, .lat = lat };
+	int rc = mess_pool_start(&pool, &m->topo, &c->chase_core, 1);
+
+	if (!rc)
+		rc = mess_pool_call(&pool, 1, job_lat, &j);
+	mess_pool_stop(&pool);
+	*n = j.n;
+	snprintf(c->huge, sizeof(c->huge), "%s", j.huge[0] ? j.huge : "none");
+	return rc;
+}
+
+/* Read-only (the variant's 0 % stores mix) on every initiator core. */
+static int bandwidth(struct mx *m, const struct init *in, struct mess_mx_cell *c,
+		     double *bw, unsigned *n)
+{
+	const struct mess_gen_kernel *k = &m->var->table[0];
+	double per = mess_gen_read_bytes(k) + mess_gen_write_bytes(k);
+	struct mess_gens g;
+	struct mess_gen_snap a, b;
+	int rc = mess_gens_start(&g, &m->topo, in->cores, in->n, m->gen_bytes,
+				 c->target, 1);
+
+	*n = 0;
+	if (rc)
+		return rc;
+	mess_gens_set(&g, k, 0);
+	/* One window to warm (the arrays' first laps, the clocks). */
+	mess_sleep_ns(m->o.window_ms * 1e6);
+	for (; *n < m->o.repeats && !mess_interrupted; (*n)++) {
+		mess_gens_snap(&g, &a);
+		mess_sleep_ns(m->o.window_ms * 1e6);
+		mess_gens_snap(&g, &b);
+		bw[*n] = (double)(b.iters - a.iters) * per / (b.t_ns - a.t_ns);
+	}
+	mess_gens_set(&g, NULL, 0);
+	mess_gens_stop(&g);
+	c->bw_cores = in->n;
+	return 0;
+}
+
+static void pair_init(struct mx *m, const struct init *in, const struct mess_node *t,
+		      struct mess_mx_cell *c)
+{
+	int cpus = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->init = in->node;
+	mess_format_list(in->cores, in->n, c->init_cores, sizeof(c->init_cores));
+	c->chase_core = in->cores[0];
+	c->target = t->os;
+	snprintf(c->kind, sizeof(c->kind), "%s", mess_kinds[t->kind].name);
+	/* A node with CPUs is an initiator itself. */
+	for (int i = 0; i < m->ninits; i++)
+		cpus |= m->inits[i].node == t->os;
+	c->label = mess_mx_label(mess_node_has_core(&m->topo, t->os, c->chase_core), cpus);
+	c->hmat_lat_ns = mess_node_latency_from(&m->topo, t->os, c->chase_core);
+	c->hmat_bw_gbs = mess_node_fw_from(&m->topo, t->os, c->chase_core, MESS_FW_READ_BW);
+	if (isnan(c->hmat_bw_gbs))
+		c->hmat_bw_gbs = mess_node_fw_from(&m->topo, t->os, c->chase_core, MESS_FW_BW);
+	c->hmat_bw_gbs = mess_mx_mibs_gbs(c->hmat_bw_gbs);
+	c->lat_ns = c->bw_gbs = NAN;
+	c->lat_vs_hmat = c->bw_vs_hmat = NAN;
+	snprintf(c->huge, sizeof(c->huge), "none");
+}
+
+static int measure(struct mx *m)
+{
+	double lat[MESS_MX_MAX_REPEATS], bw[MESS_MX_MAX_REPEATS];
+	int rc = 0, total = m->ninits * m->nnodes;
+
+	for (int i = 0; i < m->ninits && !rc; i++)
+		for (int t = 0; t < m->nnodes && !rc; t++) {
+			struct mess_mx_cell *c = &m->cells[m->ncells];
+			unsigned nl = 0, nb = 0;
+
+			pair_init(m, &m->inits[i], &m->nodes[t], c);
+			rc = latency(m, c, lat, &nl);
+			if (!rc && !mess_interrupted)
+				rc = bandwidth(m, &m->inits[i], c, bw, &nb);
+			mess_mx_finish(c, lat, nl, bw, nb);
+			if (mess_interrupted)
+				rc = -EINTR;
+			if (rc)
+				break;
+			m->ncells++;
+			fprintf(stderr, "matrix: [%d/%d] node %d -> node %d (%s, %s): %.1f ns, %.2f GB/s\n",
+				m->ncells, total, c->init, c->target, c->kind,
+				mess_mx_labels[c->label], c->lat_ns, c->bw_gbs);
+		}
+	return rc;
+}
+
+static json_t *meta(const struct mess_rundir *rd, struct mx *m)
+{
+	json_t *m_ = mess_rundir_meta(rd, &m->topo, META_SCHEMA);
+
+	if (m_ && mess_json_merge(m_, mess_json_pack(
+		"{s:i, s:i, s:I, s:s, s:{s:s, s:I, s:I, s:f, s:s}, s:{s:s, s:s, s:I, s:f, s:s}, s:i, s:s, s:s, s:s, s:s, s:b, s:i}",
+		"initiators", m->ninits, "targets", m->nnodes,
+		"llc_bytes", (json_int_t)m->topo.llc_bytes,
+		"variant", m->var->name,
+		"latency", "method", "the ladder's random dependent-load chase (lat_mem_rd) on the initiator's first core, buffer bound to the target (mbind), huge pages requested",
+		"buffer_bytes", (json_int_t)m->buffer, "stride_bytes", (json_int_t)STRIDE,
+		"run_ms", m->o.run_ms,
+		"figure", "ns per load: median of the runs (matrix.csv lat_ns)",
+		"bandwidth", "method", "the traffic generators on every core of the initiator, read-only (0 % stores), arrays bound to the target, huge pages requested; one window to warm",
+		"cores", "the initiator's cores (matrix.csv initiator_cores, bw_cores)",
+		"array_bytes_per_thread", (json_int_t)m->gen_bytes, "window_ms", m->o.window_ms,
+		"figure", "GB/s (1e9 B/s) of memory-level traffic: median of the windows (matrix.csv bw_gbs)",
+		"repeats", (int)m->o.repeats,
+		"spread", "1.4826 x median absolute deviation of the repeats (lat_spread_ns, bw_spread_gbs)",
+		"huge_pages", "what the chase's buffer got, per pair (matrix.csv huge_pages)",
+		"hmat", "hwloc's memory attributes (ACPI HMAT) from the chase core: Latency else ReadLatency; ReadBandwidth else Bandwidth; empty where not given",
+		"labels", "local: the target's hwloc cpuset holds the initiator's cores, else remote; cpu-less: the target has no CPU (libnuma)",
+		"quick", m->o.quick, "pairs_measured", m->ncells))) {
+		json_decref(m_);
+		return NULL;
+	}
+	return m_;
+}
+
+static int write_files(struct mx *m, struct mess_rundir *rd)
+{
+	FILE *f = mess_tmp_open(rd->dir, MESS_MX_CSV);
+	int rc;
+
+	if (!f)
+		return -errno;
+	rc = mess_mx_csv(f, m->cells, m->ncells);
+	rc = rc ? mess_tmp_abandon(rd->dir, MESS_MX_CSV, f, rc) :
+		  mess_tmp_commit(rd->dir, MESS_MX_CSV, f);
+	if (rc)
+		return rc;
+	f = mess_tmp_open(rd->dir, "summary.md");
+	if (!f)
+		return -errno;
+	fprintf(f, "# Memory matrix: %s\n\n", m->topo.cpu_model);
+	mess_mx_md(f, m->cells, m->ncells);
+	rc = mess_tmp_commit(rd->dir, "summary.md", f);
+	if (rc)
+		return rc;
+	return mess_json_write(rd->dir, "summary.json", mess_json_pack(
+		"{s:s, s:o}", "cpu_model", m->topo.cpu_model,
+		"cells", mess_mx_json(m->cells, m->ncells)));
+}
+
+static void mx_free(struct mx *m)
+{
+	for (int i = 0; i < m->ninits; i++)
+		free(m->inits[i].cores);
+	free(m->inits);
+	free(m->nodes);
+	free(m->cells);
+	mess_topo_fini(&m->topo);
+}
+
+/* Options, topology, nodes and sizes: 0, or -errno said. */
+static int setup(struct mx *m, int argc, char **argv)
+{
+	int quick = mess_opts_given(argc, argv, "quick"), rc;
+	char err[PATH_MAX + 256];
+
+	m->o = (struct matrix_opts){ .repeats = quick ? 3 : 5, .run_ms = quick ? 10 : 50,
+				     .window_ms = quick ? 50 : 200 };
+	rc = mess_cmd_open("mess matrix", opts, NOPTS, &m->o, &m->o.help,
+			   mess_matrix_usage, argc, argv, NULL, 0, NULL);
+	if (rc)
+		return rc;
+	if (m->o.out[0] && mess_out_check("out", m->o.out, err, sizeof(err))) {
+		fprintf(stderr, "mess matrix: %s\n", err);
+		return -EINVAL;
+	}
+	m->var = mess_variant_default();
+	if (!m->var) {
+		fprintf(stderr, "mess matrix: no traffic-generator variant runs on this CPU\n");
+		return -EOPNOTSUPP;
+	}
+	rc = mess_topo_init(&m->topo);
+	if (rc) {
+		fprintf(stderr, "mess matrix: hwloc could not read the topology: %s\n",
+			strerror(-rc));
+		return -EIO;
+	}
+	m->nnodes = mess_nodes_list(&m->topo, &m->nodes);
+	rc = m->nnodes < 0 ? m->nnodes : find_inits(m);
+	if (rc) {
+		fprintf(stderr, "mess matrix: no NUMA node with CPUs: %s\n", strerror(-rc));
+		return -EIO;
+	}
+	m->cells = calloc((size_t)(m->ninits * m->nnodes), sizeof(*m->cells));
+	if (!m->cells)
+		return -ENOMEM;
+	if (size_check(m, err, sizeof(err))) {
+		fprintf(stderr, "mess matrix: %s\n", err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int mess_matrix_main(int argc, char **argv)
+{
+	static struct mx m;
+	struct mess_rundir rd = { 0 };
+	int rc;
+
+	memset(&m, 0, sizeof(m));
+	rc = setup(&m, argc, argv);
+	if (rc) {
+		mx_free(&m);
+		return rc > 0 ? 0 : rc;
+	}
+	rc = mess_rundir_open(&rd, "mess matrix", "matrix", m.o.out, NULL,
+			      MESS_MX_CSV, argc, argv);
+	if (m.o.json)
+		rd.stdout_file = "summary.json";
+	if (rc == -EEXIST)
+		rc = mess_rundir_refused(&rd, rc);
+	else if (rc)
+		fprintf(stderr, "mess matrix: cannot set up %s: %s\n", rd.dir, strerror(-rc));
+	if (!rc)
+		rc = mess_rundir_write_meta(&rd, meta(&rd, &m), 0);
+	if (rc) {
+		mess_rundir_close(&rd);
+		mx_free(&m);
+		return rc == -EEXIST || rc == -EINVAL ? rc : -EIO;
+	}
+	mess_signals_install();
+	fprintf(stderr, "mess matrix: %s, %d initiator%s x %d node%s, %s generators; writing %s\n",
+		m.topo.cpu_model, m.ninits, m.ninits == 1 ? "" : "s", m.nnodes,
+		m.nnodes == 1 ? "" : "s", m.var->name, rd.dir);
+	rc = measure(&m);
+	if (mess_interrupted)
+		rc = -EINTR;
+	mess_rundir_stop_clock(&rd);
+	{
+		int frc = write_files(&m, &rd);
+
+		if (!frc)
+			frc = mess_rundir_write_meta(&rd, meta(&rd, &m), !rc);
+		rc = mess_rundir_end(&rd, rc, frc);
+	}
+	mess_rundir_close(&rd);
+	mx_free(&m);
+	return rc == -EINTR || !rc ? rc : -EIO;
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `mess matrix`'s table: for every initiator (a NUMA node with CPUs) and
+ * every memory node, the unloaded latency and the read-only peak bandwidth
+ * measured from the initiator's cores, beside the firmware's (ACPI HMAT)
+ * figure for the pair where it gives one.  table.c holds what is computed
+ * from the measured samples (medians, spreads, ratios, labels) and the
+ * files; cmd.c measures.
+ */
+#ifndef MESS_MATRIX_H
+#define MESS_MATRIX_H
+
+#include <stdio.h>
+
+#include "mess/json.h"
+
+#define MESS_MX_CSV "matrix.csv"
+#define MESS_MX_HEADER "initiator_node,initiator_cores,chase_core,target_node,target_kind," \
+	"label,lat_ns,lat_spread_ns,lat_repeats,hmat_lat_ns,lat_vs_hmat," \
+	"bw_gbs,bw_spread_gbs,bw_repeats,bw_cores,hmat_bw_gbs,bw_vs_hmat,huge_pages"
+/* Repeats at most (a latency point's bound, core/ladder). */
+#define MESS_MX_MAX_REPEATS 64
+
+/* Where the target is for the initiator: its cores in the target's hwloc
+ * cpuset or not, and whether the target has CPUs of its own. */
+enum mess_mx_label {
+	MESS_MX_LOCAL,
+	MESS_MX_REMOTE,
+	MESS_MX_LOCAL_CPULESS,
+	MESS_MX_REMOTE_CPULESS,
+};
+
+extern const char *const mess_mx_labels[4];
+
+struct mess_mx_cell {
+	int init;		/* initiator node, OS index */
+	char init_cores[128];	/* its cores, hwloc logical list */
+	int chase_core;		/* the latency's core */
+	int target;		/* memory node, OS index */
+	char kind[16];		/* its kind (dram, hbm, ...) */
+	enum mess_mx_label label;
+	/* Measured: median and 1.4826 x MAD of the repeats; NAN not
+	 * measured (an interrupted run), repeats 0. */
+	double lat_ns, lat_spread_ns;
+	unsigned lat_repeats;
+	double bw_gbs, bw_spread_gbs;
+	unsigned bw_repeats;
+	int bw_cores;		/* generator threads */
+	/* The firmware's, NAN not given; the measured over it, NAN when
+	 * either is missing. */
+	double hmat_lat_ns, hmat_bw_gbs;
+	double lat_vs_hmat, bw_vs_hmat;
+	char huge[16];		/* pages the chase buffer got */
+};
+
+/* The label of a pair: local when the target's cpuset holds the
+ * initiator's cores; _CPULESS when the target has no CPU of its own. */
+enum mess_mx_label mess_mx_label(int local, int has_cpus);
+/*
+ * The cell's figures from its samples (lat: n_lat ns per load; bw: n_bw
+ * GB/s windows; either may be 0): medians, spreads and ratios to the
+ * firmware's figures already in the cell.
+ */
+void mess_mx_finish(struct mess_mx_cell *c, const double *lat, unsigned n_lat,
+		    const double *bw, unsigned n_bw);
+/* hwloc's MiB/s to GB/s (1e9 B/s), the unit of every bandwidth here. */
+double mess_mx_mibs_gbs(double mibs);
+
+/* matrix.csv (header, then one row per cell): 0 or -errno. */
+int mess_mx_csv(FILE *f, const struct mess_mx_cell *c, int n);
+/* summary.md's tables: latency, then bandwidth, initiators down and
+ * targets across, each figure beside the HMAT's. */
+void mess_mx_md(FILE *f, const struct mess_mx_cell *c, int n);
+/* summary.json's cells. */
+json_t *mess_mx_json(const struct mess_mx_cell *c, int n);
+
+#endif

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The matrix's figures from its samples, and its files: matrix.csv, the
+ * tables of summary.md, the cells of summary.json.  Nothing here measures
+ * (tests/unit/matrix/ checks it with known answers).
+ */
+#include "matrix/matrix.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "mess/stats.h"
+
+const char *const mess_mx_labels[4] = {
+	[MESS_MX_LOCAL] = "local",
+	[MESS_MX_REMOTE] = "remote",
+	[MESS_MX_LOCAL_CPULESS] = "local cpu-less",
+	[MESS_MX_REMOTE_CPULESS] = "remote cpu-less",
+};
+
+enum mess_mx_label mess_mx_label(int local, int has_cpus)
+{
+	if (has_cpus)
+		return local ? MESS_MX_LOCAL : MESS_MX_REMOTE;
+	return local ? MESS_MX_LOCAL_CPULESS : MESS_MX_REMOTE_CPULESS;
+}
+
+double mess_mx_mibs_gbs(double mibs)
+{
+	return mibs * 1048576 / 1e9;
+}
+
+/* Median into *med and the spread (1.4826 x MAD) into *spread; NAN both
+ * with no samples. */
+static void stats(const double *v, unsigned n, double *med, double *spread)
+{
+	*med = *spread = NAN;
+	if (n)
+		*spread = mess_mad_sd(v, n, med);
+}
+
+static double ratio(double measured, double fw)
+{
+	return isfinite(measured) && isfinite(fw) && fw > 0 ? measured / fw : NAN;
+}
+
+void mess_mx_finish(struct mess_mx_cell *c, const double *lat, unsigned n_lat,
+		    const double *bw, unsigned n_bw)
+{
+	stats(lat, n_lat, &c->lat_ns, &c->lat_spread_ns);
+	stats(bw, n_bw, &c->bw_gbs, &c->bw_spread_gbs);
+	c->lat_repeats = n_lat;
+	c->bw_repeats = n_bw;
+	c->lat_vs_hmat = ratio(c->lat_ns, c->hmat_lat_ns);
+	c->bw_vs_hmat = ratio(c->bw_gbs, c->hmat_bw_gbs);
+}
+
+/* A CSV field: the figure, or empty where it is unknown (never 0). */
+static void field(FILE *f, double v, int dec)
+{
+	if (isfinite(v))
+		fprintf(f, ",%.*f", dec, v);
+	else
+		fputc(',', f);
+}
+
+int mess_mx_csv(FILE *f, const struct mess_mx_cell *c, int n)
+{
+	fprintf(f, "%s\n", MESS_MX_HEADER);
+	for (int i = 0; i < n; i++) {
+		fprintf(f, "%d,\"%s\",%d,%d,%s,%s", c[i].init, c[i].init_cores,
+			c[i].chase_core, c[i].target, c[i].kind, mess_mx_labels[c[i].label]);
+		field(f, c[i].lat_ns, 2);
+		field(f, c[i].lat_spread_ns, 2);
+		fprintf(f, ",%u", c[i].lat_repeats);
+		field(f, c[i].hmat_lat_ns, 0);
+		field(f, c[i].lat_vs_hmat, 3);
+		field(f, c[i].bw_gbs, 3);
+		field(f, c[i].bw_spread_gbs, 3);
+		fprintf(f, ",%u,%d", c[i].bw_repeats, c[i].bw_cores);
+		field(f, c[i].hmat_bw_gbs, 3);
+		field(f, c[i].bw_vs_hmat, 3);
+		fprintf(f, ",%s\n", c[i].huge);
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+/* The distinct initiators (or targets) in the cells' order. */
+static int distinct(const struct mess_mx_cell *c, int n, int target, int *out)
+{
+	int m = 0;
+
+	for (int i = 0; i < n; i++) {
+		int v = target ? c[i].target : c[i].init, k;
+
+		for (k = 0; k < m && out[k] != v; k++)
+			;
+		if (k == m)
+			out[m++] = v;
+	}
+	return m;
+}
+
+static const struct mess_mx_cell *find(const struct mess_mx_cell *c, int n,
+				       int init, int target)
+{
+	for (int i = 0; i < n; i++)
+		if (c[i].init == init && c[i].target == target)
+			return &c[i];
+	return NULL;
+}
+
+/* "81.2 ns (HMAT 100, 0.81x)", "not measured", "81.2 ns" (HMAT not given);
+ * the firmware's latency is whole ns. */
+static void md_cell(char *buf, size_t len, double v, double fw, double x,
+		    int dec, int fw_dec, const char *unit)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "not measured");
+	else if (!isfinite(fw))
+		snprintf(buf, len, "%.*f %s", dec, v, unit);
+	else
+		snprintf(buf, len, "%.*f %s (HMAT %.*f, %.2fx)", dec, v, unit, fw_dec, fw, x);
+}
+
+static void md_table(FILE *f, const struct mess_mx_cell *c, int n, int bw)
+{
+	int inits[n], targets[n];
+	int ni = distinct(c, n, 0, inits), nt = distinct(c, n, 1, targets);
+	char cell[96];
+
+	fprintf(f, "| from \\ to |");
+	for (int j = 0; j < nt; j++) {
+		const struct mess_mx_cell *k = find(c, n, c[0].init, targets[j]);
+
+		fprintf(f, " node %d %s |", targets[j], k ? k->kind : "");
+	}
+	fprintf(f, "\n|---|");
+	for (int j = 0; j < nt; j++)
+		fprintf(f, "---|");
+	fprintf(f, "\n");
+	for (int i = 0; i < ni; i++) {
+		const struct mess_mx_cell *k = find(c, n, inits[i], targets[0]);
+
+		fprintf(f, "| node %d (cores %s) |", inits[i], k ? k->init_cores : "?");
+		for (int j = 0; j < nt; j++) {
+			k = find(c, n, inits[i], targets[j]);
+			if (!k) {
+				fprintf(f, " |");
+				continue;
+			}
+			if (bw)
+				md_cell(cell, sizeof(cell), k->bw_gbs, k->hmat_bw_gbs,
+					k->bw_vs_hmat, 1, 1, "GB/s");
+			else
+				md_cell(cell, sizeof(cell), k->lat_ns, k->hmat_lat_ns,
+					k->lat_vs_hmat, 1, 0, "ns");
+			fprintf(f, " %s, %s |", cell, mess_mx_labels[k->label]);
+		}
+		fprintf(f, "\n");
+	}
+	fprintf(f, "\n");
+}
+
+void mess_mx_md(FILE *f, const struct mess_mx_cell *c, int n)
+{
+	if (!n) {
+		fprintf(f, "Nothing was measured.\n\n");
+		return;
+	}
+	fprintf(f, "## Unloaded latency (ns per dependent load)\n\n");
+	md_table(f, c, n, 0);
+	fprintf(f, "## Peak bandwidth, read only (GB/s, 1e9 B/s)\n\n");
+	md_table(f, c, n, 1);
+	fprintf(f, "Rows: the initiators, NUMA nodes with CPUs; columns: the memory nodes.\n"
+		"Beside each figure: the firmware's (ACPI HMAT, through hwloc) for the pair and\n"
+		"the measured over it, where the firmware gives one.  local: the node's cpuset\n"
+		"(hwloc) holds the initiator's cores; cpu-less: the node has no CPU of its own.\n"
+		"Every figure with its spread and repeats: %s.\n\n", MESS_MX_CSV);
+}
+
+json_t *mess_mx_json(const struct mess_mx_cell *c, int n)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; a && i < n; i++)
+		json_array_append_new(a, mess_json_pack(
+			"{s:i, s:s, s:i, s:i, s:s, s:s, s:o, s:o, s:i, s:o, s:o, s:o, s:o, s:i, s:i, s:o, s:o, s:s}",
+			"initiator_node", c[i].init, "initiator_cores", c[i].init_cores,
+			"chase_core", c[i].chase_core, "target_node", c[i].target,
+			"target_kind", c[i].kind, "label", mess_mx_labels[c[i].label],
+			"lat_ns", mess_json_real(c[i].lat_ns, 2), "lat_spread_ns", mess_json_real(c[i].lat_spread_ns, 2),
+			"lat_repeats", (int)c[i].lat_repeats,
+			"hmat_lat_ns", mess_json_real(c[i].hmat_lat_ns, 0),
+			"lat_vs_hmat", mess_json_real(c[i].lat_vs_hmat, 3),
+			"bw_gbs", mess_json_real(c[i].bw_gbs, 3), "bw_spread_gbs", mess_json_real(c[i].bw_spread_gbs, 3),
+			"bw_repeats", (int)c[i].bw_repeats, "bw_cores", c[i].bw_cores,
+			"hmat_bw_gbs", mess_json_real(c[i].hmat_bw_gbs, 3),
+			"bw_vs_hmat", mess_json_real(c[i].bw_vs_hmat, 3), "huge_pages", c[i].huge));
+	return a;
+}
