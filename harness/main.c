@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "absorb/cmd.h"
+#include "c2c/cmd.h"
 #include "compare/cmd.h"
 #include "core/buildinfo.h"
 #include "core/cmd.h"
@@ -45,6 +46,8 @@ static const struct mess_cmd cmds[] = {
 	  mess_nodes_main, mess_nodes_usage, NULL },
 	{ "matrix", "latency and peak bandwidth from every node with CPUs to every memory node, beside the HMAT's",
 	  mess_matrix_main, mess_matrix_usage, NULL },
+	{ "c2c", "core-to-core latency: a cache line between two pinned threads, per pair and grouped",
+	  mess_c2c_main, mess_c2c_usage, NULL },
 	{ "position", "place an application's DRAM traffic (perf, likwid) on a curve family",
 	  mess_position_main, mess_position_usage, NULL },
 	{ "compare", "curve families side by side (runs, public sets): figures, ratios, application verdicts",

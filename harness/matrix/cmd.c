@@ -327,9 +327,9 @@ static int write_files(struct mx *m, struct mess_rundir *rd)
 
 	if (!f)
 		return -errno;
-	rc = mess_mx_csv(f, m->cells, m->ncells);
-	rc = rc ? mess_tmp_abandon(rd->dir, MESS_MX_CSV, f, rc) :
-		  mess_tmp_commit(rd->dir, MESS_MX_CSV, f);
+	/* A failed write is the stream's error: the commit says it. */
+	mess_mx_csv(f, m->cells, m->ncells);
+	rc = mess_tmp_commit(rd->dir, MESS_MX_CSV, f);
 	if (rc)
 		return rc;
 	f = mess_tmp_open(rd->dir, "summary.md");

@@ -167,6 +167,13 @@ if [ "$topo" = A ]; then
 		       for (i = 1; i <= NF; i++) if ($i ~ /^N[0-9]+=/ && $i !~ "^N" b "=") bad++ }
 		     END { exit bad > 0 }' "$o/matrix.numa_maps"
 
+	# mess c2c: the 6 pairs of 4 PUs, grouped as the sockets (each with
+	# its L3) make them; this machine has no SMT.
+	ok_step c2c
+	expect "A: c2c: 6 pairs, each measured" jqo "$r/c2c/summary.json" '(.c2c.pairs | length) == 6 and ([.c2c.pairs[] | .samples == 20 and .median_ns > 0] | all)'
+	expect "A: c2c: same cache within a socket, other socket across" jqo "$r/c2c/summary.json" '[.c2c.pairs[] | [.pu_a, .pu_b, .group]] == [[0,1,"same cache"],[0,2,"other socket"],[0,3,"other socket"],[1,2,"other socket"],[1,3,"other socket"],[2,3,"same cache"]]'
+	expect "A: c2c.csv: a header and 6 rows" test "$(wc -l <"$r/c2c/c2c.csv")" = 7
+
 	ok_step absorb
 	expect "A: absorb's all-core row spans both sockets (4 cores)" \
 		awk -F, 'NR > 1 && $3 == 4 { f = 1 } END { exit !f }' "$r/absorb/absorption.csv"

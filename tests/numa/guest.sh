@@ -91,6 +91,7 @@ if [ "$topo" = A ]; then
 	# Issue 36: every node with CPUs to every node; long enough windows
 	# for the watch (every 0.5 s) to see each pair's buffers.
 	step matrix "$mess" matrix --quick --repeats 5 --window-ms 100 --buffer 32M --gen-bytes 16M --out "$r/matrix"
+	step c2c "$mess" c2c --quick --samples 20 --batch 5 --out "$r/c2c"
 	step absorb "$mess" absorb $q --kernels stream --modes memory_ld64 --cores all --out "$r/absorb"
 else
 	step ladder-hbm "$mess" ladder $q --mem-node hbm --core 2 --out "$r/ladder-hbm"

@@ -198,3 +198,64 @@ int mess_topo_package_of_core(struct mess_topo *t, int core)
 		return -EINVAL;
 	return mess_topo_package_of_pu(t, t->core_pu[core]);
 }
+
+int mess_topo_pus(struct mess_topo *t, int *pus, int max)
+{
+	int n = hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_PU), k = 0;
+
+	for (int i = 0; i < n && k < max; i++) {
+		hwloc_obj_t pu = hwloc_get_obj_by_type(t->hw, HWLOC_OBJ_PU, (unsigned)i);
+
+		if (pu)
+			pus[k++] = (int)pu->os_index;
+	}
+	return k;
+}
+
+int mess_topo_bind_pu(struct mess_topo *t, int os_pu)
+{
+	hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->hw, (unsigned)os_pu);
+
+	if (!pu)
+		return -EINVAL;
+	if (hwloc_set_cpubind(t->hw, pu->cpuset, HWLOC_CPUBIND_THREAD |
+						   HWLOC_CPUBIND_STRICT))
+		return errno ? -errno : -EINVAL;
+	return 0;
+}
+
+int mess_topo_pu_share(struct mess_topo *t, int a, int b)
+{
+	hwloc_obj_t pa = hwloc_get_pu_obj_by_os_index(t->hw, (unsigned)a);
+	hwloc_obj_t pb = hwloc_get_pu_obj_by_os_index(t->hw, (unsigned)b);
+	hwloc_obj_t o;
+
+	if (!pa || !pb)
+		return -EINVAL;
+	/* Caches sit above the core in hwloc's tree: the first common
+	 * ancestor is the core for siblings, a cache for a cluster or an
+	 * L3, else a die, group or package, else the machine. */
+	o = hwloc_get_common_ancestor_obj(t->hw, pa, pb);
+	if (o->type == HWLOC_OBJ_CORE || o->type == HWLOC_OBJ_PU)
+		return MESS_SHARE_CORE;
+	if (hwloc_obj_type_is_cache(o->type))
+		return MESS_SHARE_CACHE;
+	for (; o; o = o->parent)
+		if (o->type == HWLOC_OBJ_PACKAGE)
+			return MESS_SHARE_PACKAGE;
+	/* A VM may show no package at all: one socket. */
+	return hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_PACKAGE) > 1 ?
+	       MESS_SHARE_NONE : MESS_SHARE_PACKAGE;
+}
+
+int mess_topo_core_of_pu(struct mess_topo *t, int os_pu)
+{
+	for (int c = 0; c < t->ncores; c++) {
+		int pus[16], n = mess_topo_pus_of_core(t, c, pus, 16);
+
+		for (int i = 0; i < n; i++)
+			if (pus[i] == os_pu)
+				return c;
+	}
+	return -1;
+}

@@ -45,4 +45,25 @@ int mess_topo_npackages(struct mess_topo *t);
 int mess_topo_package_of_pu(struct mess_topo *t, int os_pu);
 int mess_topo_package_of_core(struct mess_topo *t, int core);
 
+/* What two PUs share, closest first: a core (SMT siblings), a cache (an
+ * L2 cluster, an L3 or CCX), a package, nothing (other sockets). */
+enum mess_share {
+	MESS_SHARE_CORE,
+	MESS_SHARE_CACHE,
+	MESS_SHARE_PACKAGE,
+	MESS_SHARE_NONE,
+	MESS_NSHARES
+};
+
+/* The OS indices of the PUs of the topology, in hwloc's order, at most
+ * max: how many. */
+int mess_topo_pus(struct mess_topo *t, int *pus, int max);
+/* Pin the calling thread to one PU by its OS index: 0 or -errno. */
+int mess_topo_bind_pu(struct mess_topo *t, int os_pu);
+/* What PUs a and b (OS indices) share, from their closest common hwloc
+ * ancestor; -EINVAL for a PU the topology lacks. */
+int mess_topo_pu_share(struct mess_topo *t, int a, int b);
+/* The core (hwloc logical) of a PU by its OS index, -1 none. */
+int mess_topo_core_of_pu(struct mess_topo *t, int os_pu);
+
 #endif

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `mess c2c`: core-to-core latency.  For each pair of PUs, two threads,
+ * one pinned to each, hand one cache line back and forth: the first
+ * stores an odd count and waits for the second to store the next one
+ * (release stores, acquire loads: each wait is one transfer of the line),
+ * so half a round trip is the one-way latency of the line between the two
+ * PUs' caches.  The figures and files are table.c's.
+ */
+#include "c2c/cmd.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "c2c/c2c.h"
+#include "core/clock.h"
+#include "core/options.h"
+#include "core/rundir/outdir.h"
+#include "core/rundir/rundir.h"
+#include "core/signals.h"
+#include "core/util.h"
+
+#define META_SCHEMA 1
+/* The count that tells the answering thread to stop: odd, never reached. */
+#define STOP UINT_MAX
+
+struct c2c_opts {
+	char out[PATH_MAX];
+	uint64_t samples;
+	uint64_t batch;
+	uint64_t max_pairs;
+	int quick;
+	int json;
+	int help;
+};
+
+#define F(field) MESS_OPT_F(struct c2c_opts, field)
+#define S(field) MESS_OPT_S(struct c2c_opts, field)
+
+static const struct mess_opt opts[] = {
+	{ "quick", MESS_OPT_FLAG, F(quick), 0, 0, 0, NULL,
+	  "smoke-sized: 200 samples per pair" },
+	MESS_OPT_OUT_RUN(S(out), "c2c-"),
+	{ "samples", MESS_OPT_UINT, F(samples), 0, 10, 1000000, "N",
+	  "samples per pair: median and p99 (default 2000)" },
+	{ "batch", MESS_OPT_UINT, F(batch), 0, 1, 100000, "N",
+	  "round trips per sample, timed together (default 50)" },
+	{ "max-pairs", MESS_OPT_UINT, F(max_pairs), 0, 1, 1000000, "N",
+	  "at most this many pairs: on a larger machine every k-th pair (default 2048)" },
+	MESS_OPT_JSON(F(json), "summary.json"),
+	MESS_OPT_HELP(F(help)),
+};
+
+#define NOPTS (sizeof(opts) / sizeof(opts[0]))
+
+void mess_c2c_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: mess c2c [OPTION]...\n"
+		"Core-to-core latency: for each pair of PUs (hardware threads), one cache line\n"
+		"handed back and forth between two threads pinned to them; the one-way latency\n"
+		"(half a round trip), its median and p99 per pair, and the pairs grouped by\n"
+		"what they share: smt (the same core), same cache (L2 or L3/CCX), same socket,\n"
+		"other socket.\n\n");
+	mess_opts_print(f, opts, NOPTS);
+	fprintf(f,
+		"\nExamples:\n"
+		"  mess c2c --quick                    smoke-sized\n"
+		"  mess c2c --json | jq .groups        the groups' medians\n"
+		"  mess c2c --max-pairs 500            a sample of the pairs of a large machine\n"
+		"\nFiles: c2c.csv, summary.md, summary.json, meta.json (see results/README.md).\n"
+		"Exit status: 0 ok, 1 bad usage, 2 failure, 3 fewer than two PUs here,\n"
+		"130 interrupted.\n");
+}
+
+/* One pair's two threads and the line they hand over. */
+struct pp {
+	_Alignas(128) atomic_uint line;
+	char pad[128 - sizeof(atomic_uint)];
+	struct mess_topo *t;
+	int pu[2];
+	unsigned samples, batch;
+	double *s;		/* the first thread's samples, ns one way */
+	unsigned got;
+	atomic_int ready;	/* the second thread pinned (1) or failed (-1) */
+	int err[2];
+};
+
+static void *answer(void *arg)
+{
+	struct pp *p = arg;
+	unsigned v;
+
+	p->err[1] = mess_topo_bind_pu(p->t, p->pu[1]);
+	atomic_store(&p->ready, p->err[1] ? -1 : 1);
+	if (p->err[1])
+		return NULL;
+	for (;;) {
+		while (!((v = atomic_load_explicit(&p->line, memory_order_acquire)) & 1))
+			;
+		if (v == STOP)
+			return NULL;
+		atomic_store_explicit(&p->line, v + 1, memory_order_release);
+	}
+}
+
+static void *first(void *arg)
+{
+	struct pp *p = arg;
+	unsigned v = 0;
+	int r;
+
+	p->err[0] = mess_topo_bind_pu(p->t, p->pu[0]);
+	while (!(r = atomic_load(&p->ready)))
+		;
+	if (p->err[0] || r < 0)
+		goto stop;
+	/* One sample's worth first, not kept: both caches warm. */
+	for (unsigned i = 0; i <= p->samples && !mess_interrupted; i++) {
+		double t0 = mess_now_ns();
+
+		for (unsigned k = 0; k < p->batch; k++) {
+			atomic_store_explicit(&p->line, ++v, memory_order_release);
+			while (atomic_load_explicit(&p->line, memory_order_acquire) != v + 1)
+				;
+			v++;
+		}
+		if (i)
+			p->s[p->got++] = (mess_now_ns() - t0) / (2.0 * p->batch);
+	}
+stop:
+	atomic_store_explicit(&p->line, STOP, memory_order_release);
+	return NULL;
+}
+
+static int pingpong(struct mess_topo *t, struct mess_c2c_pair *pair, double *s,
+		    const struct c2c_opts *o)
+{
+	static struct pp p;
+	pthread_t th[2];
+	int rc;
+
+	memset(&p, 0, sizeof(p));
+	p.t = t;
+	p.pu[0] = pair->a;
+	p.pu[1] = pair->b;
+	p.samples = (unsigned)o->samples;
+	p.batch = (unsigned)o->batch;
+	p.s = s;
+	rc = -pthread_create(&th[1], NULL, answer, &p);
+	if (rc)
+		return rc;
+	rc = -pthread_create(&th[0], NULL, first, &p);
+	if (rc) {
+		atomic_store(&p.line, STOP);
+		pthread_join(th[1], NULL);
+		return rc;
+	}
+	pthread_join(th[0], NULL);
+	pthread_join(th[1], NULL);
+	mess_c2c_finish(pair, s, p.got);
+	return p.err[0] ? p.err[0] : p.err[1];
+}
+
+struct c2c {
+	struct c2c_opts o;
+	struct mess_topo topo;
+	int *pus, npu;
+	struct mess_c2c_pair *pairs;
+	int npairs, done;
+	long all;
+};
+
+static int setup(struct c2c *c, int argc, char **argv)
+{
+	int quick = mess_opts_given(argc, argv, "quick"), rc;
+	int (*pick)[2];
+	char err[PATH_MAX + 64];
+
+	c->o = (struct c2c_opts){ .samples = quick ? 200 : 2000, .batch = 50,
+				  .max_pairs = 2048 };
+	rc = mess_cmd_open("mess c2c", opts, NOPTS, &c->o, &c->o.help, mess_c2c_usage,
+			   argc, argv, NULL, 0, NULL);
+	if (rc)
+		return rc;
+	if (c->o.out[0] && mess_out_check("out", c->o.out, err, sizeof(err))) {
+		fprintf(stderr, "mess c2c: %s\n", err);
+		return -EINVAL;
+	}
+	rc = mess_topo_init(&c->topo);
+	if (rc) {
+		fprintf(stderr, "mess c2c: hwloc could not read the topology: %s\n", strerror(-rc));
+		return -EIO;
+	}
+	c->pus = calloc(MESS_MAX_CORES, sizeof(int));
+	if (!c->pus)
+		return -ENOMEM;
+	c->npu = mess_topo_pus(&c->topo, c->pus, MESS_MAX_CORES);
+	if (c->npu < 2) {
+		fprintf(stderr, "mess c2c: %d PU here: no pair to measure\n", c->npu);
+		return -EOPNOTSUPP;
+	}
+	c->all = (long)c->npu * (c->npu - 1) / 2;
+	pick = malloc(sizeof(*pick) * (size_t)(c->all < (long)c->o.max_pairs ? c->all : (long)c->o.max_pairs));
+	c->pairs = calloc((size_t)(c->all < (long)c->o.max_pairs ? c->all : (long)c->o.max_pairs),
+			  sizeof(*c->pairs));
+	if (!pick || !c->pairs) {
+		free(pick);
+		return -ENOMEM;
+	}
+	c->npairs = mess_c2c_pick(c->npu, (int)c->o.max_pairs, pick);
+	for (int i = 0; i < c->npairs; i++) {
+		struct mess_c2c_pair *p = &c->pairs[i];
+
+		p->a = c->pus[pick[i][0]];
+		p->b = c->pus[pick[i][1]];
+		p->core_a = mess_topo_core_of_pu(&c->topo, p->a);
+		p->core_b = mess_topo_core_of_pu(&c->topo, p->b);
+		p->group = mess_topo_pu_share(&c->topo, p->a, p->b);
+		p->median_ns = p->p99_ns = p->min_ns = NAN;
+	}
+	free(pick);
+	return 0;
+}
+
+static int measure(struct c2c *c)
+{
+	double *s = malloc(sizeof(*s) * (size_t)c->o.samples);
+	int rc = s ? 0 : -ENOMEM;
+
+	for (int i = 0; i < c->npairs && !rc && !mess_interrupted; i++) {
+		struct mess_c2c_pair *p = &c->pairs[i];
+
+		rc = pingpong(&c->topo, p, s, &c->o);
+		if (rc || mess_interrupted)
+			break;
+		c->done++;
+		fprintf(stderr, "c2c: [%d/%d] PU %d <-> PU %d (%s): median %.1f ns, p99 %.1f ns\n",
+			c->done, c->npairs, p->a, p->b, mess_c2c_groups[p->group],
+			p->median_ns, p->p99_ns);
+	}
+	free(s);
+	if (rc)
+		fprintf(stderr, "mess c2c: cannot run the pair's threads: %s\n", strerror(-rc));
+	return mess_interrupted ? -EINTR : rc;
+}
+
+static json_t *meta(const struct mess_rundir *rd, struct c2c *c)
+{
+	json_t *m = mess_rundir_meta(rd, &c->topo, META_SCHEMA);
+
+	if (m && mess_json_merge(m, mess_json_pack(
+		"{s:i, s:I, s:i, s:b, s:i, s:i, s:s, s:s, s:s, s:b}",
+		"pus", c->npu, "pairs_all", (json_int_t)c->all, "pairs_chosen", c->npairs,
+		"sampled", c->npairs < c->all, "samples_per_pair", (int)c->o.samples,
+		"round_trips_per_sample", (int)c->o.batch,
+		"method", "two threads pinned to the pair's PUs (hwloc) hand one 128-byte-aligned line back and forth: C11 release stores and acquire loads of a count; a sample is a batch of round trips timed by clock_gettime(CLOCK_MONOTONIC) on the first PU, halved (one way); one batch first to warm, not kept",
+		"figures", "per pair: median, p99 (nearest rank) and least of the samples; per group: the median, least and most of its pairs' medians and the worst p99",
+		"groups", "what the pair's closest common hwloc object is: a core (smt), a cache (same cache: L2 or L3/CCX), below a package (same socket), else other socket",
+		"quick", c->o.quick))) {
+		json_decref(m);
+		return NULL;
+	}
+	return m;
+}
+
+static int write_files(struct c2c *c, struct mess_rundir *rd)
+{
+	FILE *f = mess_tmp_open(rd->dir, MESS_C2C_CSV);
+	int rc;
+
+	if (!f)
+		return -errno;
+	/* A failed write is the stream's error: the commit says it. */
+	mess_c2c_csv(f, c->pairs, c->done);
+	rc = mess_tmp_commit(rd->dir, MESS_C2C_CSV, f);
+	if (rc)
+		return rc;
+	f = mess_tmp_open(rd->dir, "summary.md");
+	if (!f)
+		return -errno;
+	fprintf(f, "# Core-to-core latency: %s\n\n%d of the %ld pairs of %d PUs%s.\n\n",
+		c->topo.cpu_model, c->done, c->all, c->npu,
+		c->npairs < c->all ? " (every k-th: --max-pairs)" : "");
+	mess_c2c_md(f, c->pairs, c->done);
+	rc = mess_tmp_commit(rd->dir, "summary.md", f);
+	if (rc)
+		return rc;
+	return mess_json_write(rd->dir, "summary.json", mess_json_pack(
+		"{s:s, s:o}", "cpu_model", c->topo.cpu_model,
+		"c2c", mess_c2c_json(c->pairs, c->done)));
+}
+
+int mess_c2c_main(int argc, char **argv)
+{
+	static struct c2c c;
+	struct mess_rundir rd = { 0 };
+	int rc, frc;
+
+	memset(&c, 0, sizeof(c));
+	rc = setup(&c, argc, argv);
+	if (!rc) {
+		rc = mess_rundir_open(&rd, "mess c2c", "c2c", c.o.out, NULL, MESS_C2C_CSV,
+				      argc, argv);
+		if (c.o.json)
+			rd.stdout_file = "summary.json";
+		if (rc == -EEXIST)
+			rc = mess_rundir_refused(&rd, rc);
+		else if (rc)
+			fprintf(stderr, "mess c2c: cannot set up %s: %s\n", rd.dir, strerror(-rc));
+		if (!rc)
+			rc = mess_rundir_write_meta(&rd, meta(&rd, &c), 0);
+		if (!rc) {
+			mess_signals_install();
+			fprintf(stderr, "mess c2c: %s, %d PUs, %d pairs; writing %s\n",
+				c.topo.cpu_model, c.npu, c.npairs, rd.dir);
+			rc = measure(&c);
+			mess_rundir_stop_clock(&rd);
+			frc = write_files(&c, &rd);
+			if (!frc)
+				frc = mess_rundir_write_meta(&rd, meta(&rd, &c), !rc);
+			rc = mess_rundir_end(&rd, rc, frc);
+		} else if (rc != -EEXIST && rc != -EINVAL) {
+			rc = -EIO;
+		}
+		mess_rundir_close(&rd);
+	}
+	free(c.pus);
+	free(c.pairs);
+	if (c.topo.hw)
+		mess_topo_fini(&c.topo);
+	return rc > 0 ? 0 : rc == -EINTR || rc == -EINVAL || rc == -EEXIST ||
+		       rc == -EOPNOTSUPP || !rc ? rc : -EIO;
+}
