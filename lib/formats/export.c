@@ -144,7 +144,13 @@ static int share_points(const struct mess_model *m, int r, double *bw,
 			continue;
 		prev_u = u;
 		bw[*n] = u * mx;
-		*src |= mess_model_latency(m, r, bw[*n], &lat[*n]);
+		/* Every u is within 0..1: a bandwidth flag is only the flat
+		 * rule below the other curve's lowest fraction (as from_zero
+		 * at 0 GB/s), which must not call a share between two
+		 * measured ones extrapolated (issue 35: whether it did
+		 * hung on where each curve's lowest point happened to be). */
+		*src |= mess_model_latency(m, r, bw[*n], &lat[*n]) &
+			~MESS_SRC_EXTRAP_BW;
 		(*n)++;
 	}
 	return 0;

@@ -90,6 +90,70 @@ static void test_shares(void **state)
 	mess_family_free(&f);
 }
 
+/*
+ * A share between two curves whose lowest points sit at different
+ * fractions of their maximum (issue 35 item 4): 50 % reads at 0.1, 0.4
+ * and 1 of 100 GB/s, 100 % reads at 0.25, 0.5 and 1 of 120 GB/s.  The mix
+ * at 0.1 finds the 100 % curve below its lowest point, where the model's
+ * flat rule answers (as from_zero does at 0 GB/s): the share is still
+ * interpolated between two measured read shares, never "extrapolated".
+ * curve-sources.tsv and the tally say so: 2 measured (50, 100), 24
+ * interpolated (52..98), 25 extrapolated (0..48, below the family).
+ */
+static void test_interpolated_share_label(void **state)
+{
+	double b50[] = { 10, 40, 100 }, l50[] = { 100, 120, 200 };
+	double b100[] = { 30, 60, 120 }, l100[] = { 100, 120, 200 };
+	char tmpl[] = "/tmp/mess-export-XXXXXX", dir[64], err[512], line[256];
+	struct mess_family f = { 0 };
+	struct mess_export_tally t;
+	struct mess_model *m;
+	double bw[16], lat[16], lo, hi;
+	unsigned interp = 0, extrap = 0, meas = 0;
+	size_t n;
+	int src;
+	FILE *fp;
+
+	(void)state;
+	add_curve(&f, 50, 3, b50, l50);
+	add_curve(&f, 100, 3, b100, l100);
+	assert_int_equal(mess_model_new(&f, &m), 0);
+	assert_int_equal(mess_export_share(m, 76, bw, lat, 16, &n, &src, &lo, &hi), 0);
+	assert_string_equal(mess_src_name(src), "interpolated");
+	assert_true(src & MESS_SRC_INTERP_READ);
+	/* the mixed points: fractions 0.1, 0.25, 0.4, 0.5, 1 and 0 GB/s */
+	assert_int_equal(n, 6);
+	assert_near(bw[5], 100 + (76 - 50) / 50.0 * 20, 1e-9);
+	assert_near(lat[1], 100, 1e-9);
+	assert_near(lat[5], 200, 1e-9);
+
+	assert_non_null(mkdtemp(tmpl));
+	snprintf(dir, sizeof(dir), "%s/mess", tmpl);
+	struct mess_export_in in = { .fam = &f, .m = m, .ghz = 2.0 };
+
+	assert_int_equal(mess_export(mess_export_find("mess"), &in, dir, &t, err,
+				     sizeof(err)), 0);
+	assert_int_equal(t.measured, 2);
+	assert_int_equal(t.interpolated, 24);
+	assert_int_equal(t.extrapolated, 25);
+	snprintf(line, sizeof(line), "%s/curve-sources.tsv", dir);
+	fp = fopen(line, "r");
+	assert_non_null(fp);
+	while (fgets(line, sizeof(line), fp)) {
+		interp += strstr(line, "\tinterpolated\t") != NULL;
+		extrap += strstr(line, "\textrapolated\t") != NULL;
+		meas += strstr(line, "\tmeasured\t") != NULL;
+	}
+	fclose(fp);
+	assert_int_equal(meas, 2);
+	assert_int_equal(interp, 24);
+	assert_int_equal(extrap, 25);
+	snprintf(line, sizeof(line), "rm -rf '%s'", tmpl);
+	assert_int_equal(system(line), 0);
+	mess_model_free(m);
+	mess_family_free(&f);
+}
+
 /* One bwlat file as the simulator reads it: (MB/s, ns) pairs in order. */
 struct simcurve {
 	size_t n;
@@ -438,6 +502,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shares),
+		cmocka_unit_test(test_interpolated_share_label),
 		cmocka_unit_test(test_mess_and_profet_on_reference),
 		cmocka_unit_test(test_verdict_provenance),
 		cmocka_unit_test(test_one_line_values),
