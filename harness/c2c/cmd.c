@@ -35,6 +35,7 @@ struct c2c_opts {
 	uint64_t samples;
 	uint64_t batch;
 	uint64_t max_pairs;
+	int xchg;
 	int quick;
 	int json;
 	int help;
@@ -53,6 +54,8 @@ static const struct mess_opt opts[] = {
 	  "round trips per sample, timed together (default 50)" },
 	{ "max-pairs", MESS_OPT_UINT, F(max_pairs), 0, 1, 1000000, "N",
 	  "at most this many pairs: on a larger machine every k-th pair (default 2048)" },
+	{ "xchg", MESS_OPT_FLAG, F(xchg), 0, 0, 0, NULL,
+	  "hand the line over with atomic exchanges (a locked read-modify-write) instead of plain stores" },
 	MESS_OPT_JSON(F(json), "summary.json"),
 	MESS_OPT_HELP(F(help)),
 };
@@ -74,6 +77,7 @@ void mess_c2c_usage(FILE *f)
 		"  mess c2c --quick                    smoke-sized\n"
 		"  mess c2c --json | jq .groups        the groups' medians\n"
 		"  mess c2c --max-pairs 500            a sample of the pairs of a large machine\n"
+		"  mess c2c --xchg                     the same with atomic exchanges\n"
 		"\nFiles: c2c.csv, summary.md, summary.json, meta.json (see results/README.md).\n"
 		"Exit status: 0 ok, 1 bad usage, 2 failure, 3 fewer than two PUs here,\n"
 		"130 interrupted.\n");
@@ -86,11 +90,23 @@ struct pp {
 	struct mess_topo *t;
 	int pu[2];
 	unsigned samples, batch;
+	int xchg;		/* exchanges, not stores */
 	double *s;		/* the first thread's samples, ns one way */
 	unsigned got;
 	atomic_int ready;	/* the second thread pinned (1) or failed (-1) */
 	int err[2];
 };
+
+/* The line to the other thread: a release store, or an exchange (x86's
+ * implicitly locked xchg, a load-linked/store-conditional pair or an LSE
+ * swap elsewhere). */
+static inline void hand(struct pp *p, unsigned v)
+{
+	if (p->xchg)
+		atomic_exchange_explicit(&p->line, v, memory_order_acq_rel);
+	else
+		atomic_store_explicit(&p->line, v, memory_order_release);
+}
 
 static void *answer(void *arg)
 {
@@ -106,7 +122,7 @@ static void *answer(void *arg)
 			;
 		if (v == STOP)
 			return NULL;
-		atomic_store_explicit(&p->line, v + 1, memory_order_release);
+		hand(p, v + 1);
 	}
 }
 
@@ -126,7 +142,7 @@ static void *first(void *arg)
 		double t0 = mess_now_ns();
 
 		for (unsigned k = 0; k < p->batch; k++) {
-			atomic_store_explicit(&p->line, ++v, memory_order_release);
+			hand(p, ++v);
 			while (atomic_load_explicit(&p->line, memory_order_acquire) != v + 1)
 				;
 			v++;
@@ -152,6 +168,7 @@ static int pingpong(struct mess_topo *t, struct mess_c2c_pair *pair, double *s,
 	p.pu[1] = pair->b;
 	p.samples = (unsigned)o->samples;
 	p.batch = (unsigned)o->batch;
+	p.xchg = o->xchg;
 	p.s = s;
 	rc = -pthread_create(&th[1], NULL, answer, &p);
 	if (rc)
@@ -256,11 +273,12 @@ static json_t *meta(const struct mess_rundir *rd, struct c2c *c)
 	json_t *m = mess_rundir_meta(rd, &c->topo, META_SCHEMA);
 
 	if (m && mess_json_merge(m, mess_json_pack(
-		"{s:i, s:I, s:i, s:b, s:i, s:i, s:s, s:s, s:s, s:b}",
+		"{s:i, s:I, s:i, s:b, s:i, s:i, s:s, s:s, s:s, s:s, s:b}",
 		"pus", c->npu, "pairs_all", (json_int_t)c->all, "pairs_chosen", c->npairs,
 		"sampled", c->npairs < c->all, "samples_per_pair", (int)c->o.samples,
 		"round_trips_per_sample", (int)c->o.batch,
-		"method", "two threads pinned to the pair's PUs (hwloc) hand one 128-byte-aligned line back and forth: C11 release stores and acquire loads of a count; a sample is a batch of round trips timed by clock_gettime(CLOCK_MONOTONIC) on the first PU, halved (one way); one batch first to warm, not kept",
+		"op", c->o.xchg ? "xchg: atomic exchanges (acq_rel)" : "store: release stores, acquire loads",
+		"method", "two threads pinned to the pair's PUs (hwloc) hand one 128-byte-aligned line back and forth: a count stored (op) and awaited with acquire loads; a sample is a batch of round trips timed by clock_gettime(CLOCK_MONOTONIC) on the first PU, halved (one way); one batch first to warm, not kept",
 		"figures", "per pair: median, p99 (nearest rank) and least of the samples; per group: the median, least and most of its pairs' medians and the worst p99",
 		"groups", "what the pair's closest common hwloc object is: a core (smt), a cache (same cache: L2 or L3/CCX), below a package (same socket), else other socket",
 		"quick", c->o.quick))) {
@@ -285,9 +303,10 @@ static int write_files(struct c2c *c, struct mess_rundir *rd)
 	f = mess_tmp_open(rd->dir, "summary.md");
 	if (!f)
 		return -errno;
-	fprintf(f, "# Core-to-core latency: %s\n\n%d of the %ld pairs of %d PUs%s.\n\n",
+	fprintf(f, "# Core-to-core latency: %s\n\n%d of the %ld pairs of %d PUs%s; the line handed over by %s.\n\n",
 		c->topo.cpu_model, c->done, c->all, c->npu,
-		c->npairs < c->all ? " (every k-th: --max-pairs)" : "");
+		c->npairs < c->all ? " (every k-th: --max-pairs)" : "",
+		c->o.xchg ? "atomic exchanges" : "plain stores");
 	mess_c2c_md(f, c->pairs, c->done);
 	rc = mess_tmp_commit(rd->dir, "summary.md", f);
 	if (rc)

@@ -75,11 +75,11 @@ void mess_matrix_usage(FILE *f)
 		"usage: mess matrix [OPTION]...\n"
 		"From every NUMA node with CPUs (the initiator) to every memory node: the\n"
 		"unloaded latency (one random dependent-load chase on the initiator's first\n"
-		"core, its buffer bound to the node) and the read-only peak bandwidth (the\n"
-		"traffic generators on every core of the initiator, their arrays bound to the\n"
-		"node), each beside the firmware's (ACPI HMAT) figure for the pair where it\n"
-		"gives one, and the pair labelled local, remote, and cpu-less for a node\n"
-		"without CPUs (see mess nodes).\n\n");
+		"core, its buffer bound to the node) and the peak bandwidth, read only and 2:1\n"
+		"reads to writes (the traffic generators on every core of the initiator, their\n"
+		"arrays bound to the node), each beside the firmware's (ACPI HMAT) figure for\n"
+		"the pair where it gives one, and the pair labelled local, remote, and\n"
+		"cpu-less for a node without CPUs (see mess nodes).\n\n");
 	mess_opts_print(f, opts, NOPTS);
 	fprintf(f,
 		"\nExamples:\n"
@@ -108,6 +108,7 @@ struct mx {
 	struct init *inits;
 	int ninits;
 	const struct mess_variant *var;
+	const struct mess_gen_kernel *k21;	/* the 2:1 mix */
 	struct mess_mx_cell *cells;
 	int ncells;
 	size_t buffer, gen_bytes;
@@ -210,11 +211,10 @@ static int latency(struct mx *m, struct mess_mx_cell *c, double *lat, unsigned *
 	return rc;
 }
 
-/* Read-only (the variant's 0 % stores mix) on every initiator core. */
+/* Mix k on every initiator core, its arrays bound to the target. */
 static int bandwidth(struct mx *m, const struct init *in, struct mess_mx_cell *c,
-		     double *bw, unsigned *n)
+		     const struct mess_gen_kernel *k, double *bw, unsigned *n)
 {
-	const struct mess_gen_kernel *k = &m->var->table[0];
 	double per = mess_gen_read_bytes(k) + mess_gen_write_bytes(k);
 	struct mess_gens g;
 	struct mess_gen_snap a, b;
@@ -259,34 +259,39 @@ static void pair_init(struct mx *m, const struct init *in, const struct mess_nod
 	if (isnan(c->hmat_bw_gbs))
 		c->hmat_bw_gbs = mess_node_fw_from(&m->topo, t->os, c->chase_core, MESS_FW_BW);
 	c->hmat_bw_gbs = mess_mx_mibs_gbs(c->hmat_bw_gbs);
-	c->lat_ns = c->bw_gbs = NAN;
+	c->lat_ns = c->bw_gbs = c->bw21_gbs = NAN;
+	c->bw21_read_pct = mess_gen_read_pct(m->k21);
 	c->lat_vs_hmat = c->bw_vs_hmat = NAN;
 	snprintf(c->huge, sizeof(c->huge), "none");
 }
 
 static int measure(struct mx *m)
 {
-	double lat[MESS_MX_MAX_REPEATS], bw[MESS_MX_MAX_REPEATS];
+	double lat[MESS_MX_MAX_REPEATS], bw[MESS_MX_MAX_REPEATS], bw21[MESS_MX_MAX_REPEATS];
 	int rc = 0, total = m->ninits * m->nnodes;
 
 	for (int i = 0; i < m->ninits && !rc; i++)
 		for (int t = 0; t < m->nnodes && !rc; t++) {
 			struct mess_mx_cell *c = &m->cells[m->ncells];
-			unsigned nl = 0, nb = 0;
+			unsigned nl = 0, nb = 0, nb21 = 0;
 
 			pair_init(m, &m->inits[i], &m->nodes[t], c);
 			rc = latency(m, c, lat, &nl);
 			if (!rc && !mess_interrupted)
-				rc = bandwidth(m, &m->inits[i], c, bw, &nb);
-			mess_mx_finish(c, lat, nl, bw, nb);
+				rc = bandwidth(m, &m->inits[i], c, &m->var->table[0], bw, &nb);
+			if (!rc && !mess_interrupted)
+				rc = bandwidth(m, &m->inits[i], c, m->k21, bw21, &nb21);
+			mess_mx_finish(c, (struct mess_mx_samples){ lat, nl },
+				       (struct mess_mx_samples){ bw, nb },
+				       (struct mess_mx_samples){ bw21, nb21 });
 			if (mess_interrupted)
 				rc = -EINTR;
 			if (rc)
 				break;
 			m->ncells++;
-			fprintf(stderr, "matrix: [%d/%d] node %d -> node %d (%s, %s): %.1f ns, %.2f GB/s\n",
+			fprintf(stderr, "matrix: [%d/%d] node %d -> node %d (%s, %s): %.1f ns, %.2f GB/s read, %.2f GB/s 2:1\n",
 				m->ncells, total, c->init, c->target, c->kind,
-				mess_mx_labels[c->label], c->lat_ns, c->bw_gbs);
+				mess_mx_labels[c->label], c->lat_ns, c->bw_gbs, c->bw21_gbs);
 		}
 	return rc;
 }
@@ -296,7 +301,7 @@ static json_t *meta(const struct mess_rundir *rd, struct mx *m)
 	json_t *m_ = mess_rundir_meta(rd, &m->topo, META_SCHEMA);
 
 	if (m_ && mess_json_merge(m_, mess_json_pack(
-		"{s:i, s:i, s:I, s:s, s:{s:s, s:I, s:I, s:f, s:s}, s:{s:s, s:s, s:I, s:f, s:s}, s:i, s:s, s:s, s:s, s:s, s:b, s:i}",
+		"{s:i, s:i, s:I, s:s, s:{s:s, s:I, s:I, s:f, s:s}, s:{s:s, s:s, s:I, s:f, s:s, s:i}, s:i, s:s, s:s, s:s, s:s, s:b, s:i}",
 		"initiators", m->ninits, "targets", m->nnodes,
 		"llc_bytes", (json_int_t)m->topo.llc_bytes,
 		"variant", m->var->name,
@@ -304,10 +309,11 @@ static json_t *meta(const struct mess_rundir *rd, struct mx *m)
 		"buffer_bytes", (json_int_t)m->buffer, "stride_bytes", (json_int_t)STRIDE,
 		"run_ms", m->o.run_ms,
 		"figure", "ns per load: median of the runs (matrix.csv lat_ns)",
-		"bandwidth", "method", "the traffic generators on every core of the initiator, read-only (0 % stores), arrays bound to the target, huge pages requested; one window to warm",
+		"bandwidth", "method", "the traffic generators on every core of the initiator, read-only (0 % stores), then the 2:1 mix (bw21: the mix whose memory-level bytes are nearest two thirds reads, bw21_read_pct), arrays bound to the target, huge pages requested; one window to warm each",
 		"cores", "the initiator's cores (matrix.csv initiator_cores, bw_cores)",
 		"array_bytes_per_thread", (json_int_t)m->gen_bytes, "window_ms", m->o.window_ms,
-		"figure", "GB/s (1e9 B/s) of memory-level traffic: median of the windows (matrix.csv bw_gbs)",
+		"figure", "GB/s (1e9 B/s) of memory-level traffic: median of the windows (matrix.csv bw_gbs, bw21_gbs)",
+		"mix21_store_pct", (int)m->k21->store_pct,
 		"repeats", (int)m->o.repeats,
 		"spread", "1.4826 x median absolute deviation of the repeats (lat_spread_ns, bw_spread_gbs)",
 		"huge_pages", "what the chase's buffer got, per pair (matrix.csv huge_pages)",
@@ -376,6 +382,13 @@ static int setup(struct mx *m, int argc, char **argv)
 		fprintf(stderr, "mess matrix: no traffic-generator variant runs on this CPU\n");
 		return -EOPNOTSUPP;
 	}
+	/* 2:1: the mix whose memory-level bytes are nearest two thirds
+	 * reads (an ordinary store reads its line too: 50 % stores). */
+	m->k21 = &m->var->table[0];
+	for (int i = 0; i < MESS_GEN_NMIXES; i++)
+		if (fabs(mess_gen_read_pct(&m->var->table[i]) - 200.0 / 3) <
+		    fabs(mess_gen_read_pct(m->k21) - 200.0 / 3))
+			m->k21 = &m->var->table[i];
 	rc = mess_topo_init(&m->topo);
 	if (rc) {
 		fprintf(stderr, "mess matrix: hwloc could not read the topology: %s\n",

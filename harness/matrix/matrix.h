@@ -17,7 +17,8 @@
 #define MESS_MX_CSV "matrix.csv"
 #define MESS_MX_HEADER "initiator_node,initiator_cores,chase_core,target_node,target_kind," \
 	"label,lat_ns,lat_spread_ns,lat_repeats,hmat_lat_ns,lat_vs_hmat," \
-	"bw_gbs,bw_spread_gbs,bw_repeats,bw_cores,hmat_bw_gbs,bw_vs_hmat,huge_pages"
+	"bw_gbs,bw_spread_gbs,bw_repeats,bw_cores,hmat_bw_gbs,bw_vs_hmat," \
+	"bw21_gbs,bw21_spread_gbs,bw21_repeats,bw21_read_pct,huge_pages"
 /* Repeats at most (a latency point's bound, core/ladder). */
 #define MESS_MX_MAX_REPEATS 64
 
@@ -46,6 +47,10 @@ struct mess_mx_cell {
 	double bw_gbs, bw_spread_gbs;
 	unsigned bw_repeats;
 	int bw_cores;		/* generator threads */
+	/* The 2:1 mix: the generators' mix whose memory-level read share
+	 * is nearest two thirds (bw21_read_pct, %), as bw above. */
+	double bw21_gbs, bw21_spread_gbs, bw21_read_pct;
+	unsigned bw21_repeats;
 	/* The firmware's, NAN not given; the measured over it, NAN when
 	 * either is missing. */
 	double hmat_lat_ns, hmat_bw_gbs;
@@ -56,13 +61,19 @@ struct mess_mx_cell {
 /* The label of a pair: local when the target's cpuset holds the
  * initiator's cores; _CPULESS when the target has no CPU of its own. */
 enum mess_mx_label mess_mx_label(int local, int has_cpus);
+/* A figure's samples: n of them (0: not measured). */
+struct mess_mx_samples {
+	const double *v;
+	unsigned n;
+};
+
 /*
- * The cell's figures from its samples (lat: n_lat ns per load; bw: n_bw
- * GB/s windows; either may be 0): medians, spreads and ratios to the
+ * The cell's figures from its samples (lat: ns per load; bw: read-only
+ * GB/s windows; bw21: the 2:1 mix's): medians, spreads and ratios to the
  * firmware's figures already in the cell.
  */
-void mess_mx_finish(struct mess_mx_cell *c, const double *lat, unsigned n_lat,
-		    const double *bw, unsigned n_bw);
+void mess_mx_finish(struct mess_mx_cell *c, struct mess_mx_samples lat,
+		    struct mess_mx_samples bw, struct mess_mx_samples bw21);
 /* hwloc's MiB/s to GB/s (1e9 B/s), the unit of every bandwidth here. */
 double mess_mx_mibs_gbs(double mibs);
 

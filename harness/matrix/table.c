@@ -45,13 +45,15 @@ static double ratio(double measured, double fw)
 	return isfinite(measured) && isfinite(fw) && fw > 0 ? measured / fw : NAN;
 }
 
-void mess_mx_finish(struct mess_mx_cell *c, const double *lat, unsigned n_lat,
-		    const double *bw, unsigned n_bw)
+void mess_mx_finish(struct mess_mx_cell *c, struct mess_mx_samples lat,
+		    struct mess_mx_samples bw, struct mess_mx_samples bw21)
 {
-	stats(lat, n_lat, &c->lat_ns, &c->lat_spread_ns);
-	stats(bw, n_bw, &c->bw_gbs, &c->bw_spread_gbs);
-	c->lat_repeats = n_lat;
-	c->bw_repeats = n_bw;
+	stats(lat.v, lat.n, &c->lat_ns, &c->lat_spread_ns);
+	stats(bw.v, bw.n, &c->bw_gbs, &c->bw_spread_gbs);
+	stats(bw21.v, bw21.n, &c->bw21_gbs, &c->bw21_spread_gbs);
+	c->lat_repeats = lat.n;
+	c->bw_repeats = bw.n;
+	c->bw21_repeats = bw21.n;
 	c->lat_vs_hmat = ratio(c->lat_ns, c->hmat_lat_ns);
 	c->bw_vs_hmat = ratio(c->bw_gbs, c->hmat_bw_gbs);
 }
@@ -81,6 +83,10 @@ int mess_mx_csv(FILE *f, const struct mess_mx_cell *c, int n)
 		fprintf(f, ",%u,%d", c[i].bw_repeats, c[i].bw_cores);
 		field(f, c[i].hmat_bw_gbs, 3);
 		field(f, c[i].bw_vs_hmat, 3);
+		field(f, c[i].bw21_gbs, 3);
+		field(f, c[i].bw21_spread_gbs, 3);
+		fprintf(f, ",%u", c[i].bw21_repeats);
+		field(f, c[i].bw21_read_pct, 1);
 		fprintf(f, ",%s\n", c[i].huge);
 	}
 	return ferror(f) ? -EIO : 0;
@@ -124,7 +130,10 @@ static void md_cell(char *buf, size_t len, double v, double fw, double x,
 		snprintf(buf, len, "%.*f %s (HMAT %.*f, %.2fx)", dec, v, unit, fw_dec, fw, x);
 }
 
-static void md_table(FILE *f, const struct mess_mx_cell *c, int n, int bw)
+/* Which figure a table shows. */
+enum { MD_LAT, MD_BW, MD_BW21 };
+
+static void md_table(FILE *f, const struct mess_mx_cell *c, int n, int what)
 {
 	int inits[n], targets[n];
 	int ni = distinct(c, n, 0, inits), nt = distinct(c, n, 1, targets);
@@ -150,9 +159,11 @@ static void md_table(FILE *f, const struct mess_mx_cell *c, int n, int bw)
 				fprintf(f, " |");
 				continue;
 			}
-			if (bw)
+			if (what == MD_BW)
 				md_cell(cell, sizeof(cell), k->bw_gbs, k->hmat_bw_gbs,
 					k->bw_vs_hmat, 1, 1, "GB/s");
+			else if (what == MD_BW21)
+				md_cell(cell, sizeof(cell), k->bw21_gbs, NAN, NAN, 1, 1, "GB/s");
 			else
 				md_cell(cell, sizeof(cell), k->lat_ns, k->hmat_lat_ns,
 					k->lat_vs_hmat, 1, 0, "ns");
@@ -170,9 +181,12 @@ void mess_mx_md(FILE *f, const struct mess_mx_cell *c, int n)
 		return;
 	}
 	fprintf(f, "## Unloaded latency (ns per dependent load)\n\n");
-	md_table(f, c, n, 0);
+	md_table(f, c, n, MD_LAT);
 	fprintf(f, "## Peak bandwidth, read only (GB/s, 1e9 B/s)\n\n");
-	md_table(f, c, n, 1);
+	md_table(f, c, n, MD_BW);
+	fprintf(f, "## Peak bandwidth, 2:1 reads to writes (GB/s; %.0f %% of the bytes read)\n\n",
+		c[0].bw21_read_pct);
+	md_table(f, c, n, MD_BW21);
 	fprintf(f, "Rows: the initiators, NUMA nodes with CPUs; columns: the memory nodes.\n"
 		"Beside each figure: the firmware's (ACPI HMAT, through hwloc) for the pair and\n"
 		"the measured over it, where the firmware gives one.  local: the node's cpuset\n"
@@ -184,7 +198,7 @@ json_t *mess_mx_json(const struct mess_mx_cell *c, int n)
 {
 	json_t *a = json_array();
 
-	for (int i = 0; a && i < n; i++)
+	for (int i = 0; a && i < n; i++) {
 		json_array_append_new(a, mess_json_pack(
 			"{s:i, s:s, s:i, s:i, s:s, s:s, s:o, s:o, s:i, s:o, s:o, s:o, s:o, s:i, s:i, s:o, s:o, s:s}",
 			"initiator_node", c[i].init, "initiator_cores", c[i].init_cores,
@@ -198,5 +212,11 @@ json_t *mess_mx_json(const struct mess_mx_cell *c, int n)
 			"bw_repeats", (int)c[i].bw_repeats, "bw_cores", c[i].bw_cores,
 			"hmat_bw_gbs", mess_json_real(c[i].hmat_bw_gbs, 3),
 			"bw_vs_hmat", mess_json_real(c[i].bw_vs_hmat, 3), "huge_pages", c[i].huge));
+		json_object_update_new(json_array_get(a, (size_t)i), mess_json_pack(
+			"{s:o, s:o, s:i, s:o}", "bw21_gbs", mess_json_real(c[i].bw21_gbs, 3),
+			"bw21_spread_gbs", mess_json_real(c[i].bw21_spread_gbs, 3),
+			"bw21_repeats", (int)c[i].bw21_repeats,
+			"bw21_read_pct", mess_json_real(c[i].bw21_read_pct, 1)));
+	}
 	return a;
 }

@@ -154,7 +154,7 @@ if [ "$topo" = A ]; then
 	expect "A: matrix: HMAT latency of the local pairs" jqo "$mj" '[.cells[].hmat_lat_ns] == [100,null,120,null,300,null,100,null,120,null]'
 	expect "A: matrix: HMAT bandwidth (GiB/s as GB/s)" jqo "$mj" '[.cells[].hmat_bw_gbs] == [21.475,null,85.899,null,4.295,null,21.475,null,85.899,null]'
 	expect "A: matrix: the labels agree with the HMAT: its initiator is local" jqo "$mj" '[.cells[] | select(.hmat_lat_ns != null) | .label | startswith("local")] | (length == 5 and all)'
-	expect "A: matrix: every pair measured" jqo "$mj" '[.cells[] | (.lat_ns > 0 and .bw_gbs > 0 and .lat_repeats == 5 and .bw_repeats == 5 and .bw_cores == 2)] | all'
+	expect "A: matrix: every pair measured" jqo "$mj" '[.cells[] | (.lat_ns > 0 and .bw_gbs > 0 and .bw21_gbs > 0 and .lat_repeats == 5 and .bw_repeats == 5 and .bw21_repeats == 5 and .bw_cores == 2)] | all'
 	expect "A: matrix: kinds" jqo "$mj" '[.cells[0:5][].target_kind] == ["dram","dram","hbm","hbm","nvm"]'
 	expect "A: matrix.csv: a header and 10 rows" test "$(wc -l <"$r/matrix/matrix.csv")" = 11
 	expect "A: matrix summary.md: the latency row of node 1" grep -Eq "^\| node 1 \(cores 2-3\) \| [0-9.]+ ns, remote \| [0-9.]+ ns \(HMAT 100, [0-9.]+x\), local \|" "$r/matrix/summary.md"

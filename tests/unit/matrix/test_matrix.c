@@ -38,7 +38,8 @@ static void stats(void **state)
 	static const double bw[] = { 10, 12, 11 };
 	struct mess_mx_cell c = { .hmat_lat_ns = 100, .hmat_bw_gbs = NAN };
 
-	mess_mx_finish(&c, lat, 5, bw, 3);
+	mess_mx_finish(&c, (struct mess_mx_samples){ lat, 5 }, (struct mess_mx_samples){ bw, 3 },
+		       (struct mess_mx_samples){ bw, 2 });
 	NEAR(c.lat_ns, 101);
 	NEAR(c.lat_spread_ns, 1.4826);	/* deviations 0 1 1 3 49: MAD 1 */
 	NEAR(c.lat_vs_hmat, 1.01);
@@ -47,15 +48,21 @@ static void stats(void **state)
 	NEAR(c.bw_spread_gbs, 1.4826);
 	assert_true(isnan(c.bw_vs_hmat));	/* the firmware gives none */
 	assert_int_equal(c.bw_repeats, 3);
+	/* The 2:1 mix's from its own samples (10, 12): their mean. */
+	NEAR(c.bw21_gbs, 11);
+	NEAR(c.bw21_spread_gbs, 1.4826);
+	assert_int_equal(c.bw21_repeats, 2);
 	/* Nothing measured (interrupted before): unknown, never 0. */
 	c = (struct mess_mx_cell){ .hmat_lat_ns = 100, .hmat_bw_gbs = 20 };
-	mess_mx_finish(&c, lat, 0, bw, 0);
+	mess_mx_finish(&c, (struct mess_mx_samples){ lat, 0 }, (struct mess_mx_samples){ bw, 0 },
+		       (struct mess_mx_samples){ bw, 0 });
 	assert_true(isnan(c.lat_ns) && isnan(c.lat_spread_ns) && isnan(c.lat_vs_hmat));
-	assert_true(isnan(c.bw_gbs) && isnan(c.bw_vs_hmat));
+	assert_true(isnan(c.bw_gbs) && isnan(c.bw_vs_hmat) && isnan(c.bw21_gbs));
 	assert_int_equal(c.lat_repeats, 0);
 	/* A firmware figure of 0 gives no ratio. */
 	c = (struct mess_mx_cell){ .hmat_lat_ns = 0, .hmat_bw_gbs = 40 };
-	mess_mx_finish(&c, lat, 1, bw, 1);
+	mess_mx_finish(&c, (struct mess_mx_samples){ lat, 1 }, (struct mess_mx_samples){ bw, 1 },
+		       (struct mess_mx_samples){ bw, 1 });
 	assert_true(isnan(c.lat_vs_hmat));
 	NEAR(c.bw_vs_hmat, 0.25);
 }
@@ -77,20 +84,23 @@ static int known(struct mess_mx_cell *c)
 	int n = (int)(sizeof(rows) / sizeof(rows[0]));
 
 	for (int i = 0; i < n; i++) {
-		double lat = rows[i].lat, bw = rows[i].bw;
+		double lat = rows[i].lat, bw = rows[i].bw, bw21 = rows[i].bw / 2;
 
 		c[i] = (struct mess_mx_cell){
 			.init = rows[i].init, .chase_core = 2 * rows[i].init,
 			.target = rows[i].target, .bw_cores = 2,
 			.label = mess_mx_label(rows[i].local, rows[i].cpus),
 			.hmat_lat_ns = rows[i].hlat, .hmat_bw_gbs = rows[i].hbw,
+			.bw21_read_pct = 200.0 / 3,
 		};
 		snprintf(c[i].init_cores, sizeof(c[i].init_cores), "%d-%d",
 			 2 * rows[i].init, 2 * rows[i].init + 1);
 		snprintf(c[i].kind, sizeof(c[i].kind), "%s", rows[i].target == 2 ? "hbm" : "dram");
 		snprintf(c[i].huge, sizeof(c[i].huge), "thp");
 		/* The last pair was cut short: its bandwidth not measured. */
-		mess_mx_finish(&c[i], &lat, 1, &bw, i == n - 1 ? 0 : 1);
+		mess_mx_finish(&c[i], (struct mess_mx_samples){ &lat, 1 },
+			       (struct mess_mx_samples){ &bw, i == n - 1 ? 0 : 1 },
+			       (struct mess_mx_samples){ &bw21, i == n - 1 ? 0 : 1 });
 	}
 	return n;
 }
@@ -123,17 +133,19 @@ static void files(void **state)
 	print_message("%s\n%s", csv, md);
 	assert_string_equal(csv,
 		MESS_MX_HEADER "\n"
-		"0,\"0-1\",0,0,dram,local,100.00,0.00,1,100,1.000,20.000,0.000,1,2,21.475,0.931,thp\n"
-		"0,\"0-1\",0,1,dram,remote,150.00,0.00,1,150,1.000,10.000,0.000,1,2,,,thp\n"
-		"0,\"0-1\",0,2,hbm,local cpu-less,120.00,0.00,1,,,80.000,0.000,1,2,85.899,0.931,thp\n"
-		"1,\"2-3\",2,0,dram,remote,150.00,0.00,1,150,1.000,10.000,0.000,1,2,,,thp\n"
-		"1,\"2-3\",2,1,dram,local,100.00,0.00,1,100,1.000,20.000,0.000,1,2,,,thp\n"
-		"1,\"2-3\",2,2,hbm,remote cpu-less,200.00,0.00,1,,,,,0,2,,,thp\n");
+		"0,\"0-1\",0,0,dram,local,100.00,0.00,1,100,1.000,20.000,0.000,1,2,21.475,0.931,10.000,0.000,1,66.7,thp\n"
+		"0,\"0-1\",0,1,dram,remote,150.00,0.00,1,150,1.000,10.000,0.000,1,2,,,5.000,0.000,1,66.7,thp\n"
+		"0,\"0-1\",0,2,hbm,local cpu-less,120.00,0.00,1,,,80.000,0.000,1,2,85.899,0.931,40.000,0.000,1,66.7,thp\n"
+		"1,\"2-3\",2,0,dram,remote,150.00,0.00,1,150,1.000,10.000,0.000,1,2,,,5.000,0.000,1,66.7,thp\n"
+		"1,\"2-3\",2,1,dram,local,100.00,0.00,1,100,1.000,20.000,0.000,1,2,,,10.000,0.000,1,66.7,thp\n"
+		"1,\"2-3\",2,2,hbm,remote cpu-less,200.00,0.00,1,,,,,0,2,,,,,0,66.7,thp\n");
 	/* Initiators down, targets across, the HMAT beside. */
 	assert_non_null(strstr(md, "| from \\ to | node 0 dram | node 1 dram | node 2 hbm |\n|---|---|---|---|\n"));
 	assert_non_null(strstr(md, "| node 0 (cores 0-1) | 100.0 ns (HMAT 100, 1.00x), local | 150.0 ns (HMAT 150, 1.00x), remote | 120.0 ns, local cpu-less |\n"));
 	assert_non_null(strstr(md, "| node 1 (cores 2-3) | 10.0 GB/s, remote | 20.0 GB/s, local | not measured, remote cpu-less |\n"));
 	assert_non_null(strstr(md, "| node 0 (cores 0-1) | 20.0 GB/s (HMAT 21.5, 0.93x), local |"));
+	assert_non_null(strstr(md, "## Peak bandwidth, 2:1 reads to writes (GB/s; 67 % of the bytes read)\n\n"));
+	assert_non_null(strstr(md, "| node 0 (cores 0-1) | 10.0 GB/s, local | 5.0 GB/s, remote | 40.0 GB/s, local cpu-less |\n"));
 	/* JSON: null where unknown, never 0. */
 	assert_int_equal(json_array_size(j), 6);
 	assert_true(json_is_null(json_object_get(json_array_get(j, 5), "bw_gbs")));

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# usage: tests/matrix.sh MESS   (make check-smoke)
+#
+# mess matrix and mess c2c on this machine, whatever it is: every node with
+# CPUs by every node (1 x 1 on a one-node guest), every pair of PUs, the
+# files and their figures present and finite; a second run into the same
+# --out refused.  The figures are looked at for sanity only (wide bounds):
+# the emulated multi-socket machine of make check-numa checks placement
+# and labels.
+set -u
+mess=$1
+out=$(mktemp -d /tmp/mess-matrix.XXXXXX)
+trap 'rm -rf "$out"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+check() { if eval "$2" >/dev/null 2>&1; then ok; else bad "$1"; fi; }
+
+nodes=$(numactl -H 2>/dev/null | sed -n 's/^available: \([0-9]*\) nodes.*/\1/p')
+[ -n "$nodes" ] || nodes=1
+withcpu=$(numactl -H 2>/dev/null | grep -Ec '^node [0-9]+ cpus: [0-9]')
+[ "$withcpu" -gt 0 ] || withcpu=1
+
+"$mess" matrix --quick --json --out "$out/mx" >"$out/mx.json" 2>"$out/mx.err"
+rc=$?
+check "matrix: exit 0 (see $out/mx.err)" '[ $rc = 0 ]' || cat "$out/mx.err"
+j=$out/mx.json
+check "matrix --json prints summary.json" 'cmp -s "$j" "$out/mx/summary.json"'
+check "matrix: $withcpu x $nodes pairs" "jq -e '.cells | length == $withcpu * $nodes' '$j'"
+check "matrix: each pair's figures finite and sane (1 ns..10 us, 0.01..10000 GB/s)" \
+	"jq -e '[.cells[] | (.lat_ns > 1 and .lat_ns < 10000 and .bw_gbs > 0.01 and .bw_gbs < 10000 and .bw21_gbs > 0.01)] | all' '$j'"
+check "matrix: a node's own cores are local to it" \
+	"jq -e '[.cells[] | select(.initiator_node == .target_node) | .label] | all(. == \"local\")' '$j'"
+check "matrix.csv: a header and one row per pair" \
+	'[ "$(wc -l <"$out/mx/matrix.csv")" = $((withcpu * nodes + 1)) ] && head -1 "$out/mx/matrix.csv" | grep -q "^initiator_node,"'
+check "matrix summary.md: the three tables" \
+	'[ "$(grep -c "^| from \\\\ to |" "$out/mx/summary.md")" = 3 ]'
+check "matrix meta.json: complete, its method" \
+	"jq -e '.complete and .pairs_measured == $withcpu * $nodes and .repeats == 3 and .bandwidth.mix21_store_pct == 50' '$out/mx/meta.json'"
+"$mess" matrix --quick --out "$out/mx" >/dev/null 2>"$out/again.err"
+rc=$?
+check "matrix: a second run into the same --out is refused" '[ $rc = 1 ] && grep -q "already holds a run" "$out/again.err"'
+
+for op in store xchg; do
+	flag=
+	[ $op = xchg ] && flag=--xchg
+	"$mess" c2c --quick $flag --json --out "$out/c2c-$op" >"$out/c2c-$op.json" 2>"$out/c2c-$op.err"
+	rc=$?
+	if [ $rc = 3 ]; then
+		check "c2c $op: exit 3 says one PU" 'grep -q "no pair to measure" "$out/c2c-$op.err"'
+		continue
+	fi
+	# The PUs hwloc lets this process run on, as c2c counts them.
+	pus=$(jq -r .pus "$out/c2c-$op/meta.json" 2>/dev/null)
+	pairs=$((${pus:-0} * (${pus:-0} - 1) / 2))
+	check "c2c $op: exit 0 (see $out/c2c-$op.err)" '[ $rc = 0 ]' || cat "$out/c2c-$op.err"
+	j=$out/c2c-$op.json
+	check "c2c $op: every pair of $pus PUs" "jq -e '(.c2c.pairs | length) == ([$pairs, 2048] | min)' '$j'"
+	check "c2c $op: each pair's median and p99 sane (1 ns..1 ms), median <= p99" \
+		"jq -e '[.c2c.pairs[] | (.median_ns > 1 and .p99_ns < 1e6 and .median_ns <= .p99_ns and .samples == 200)] | all' '$j'"
+	check "c2c $op: the groups hold every pair" "jq -e '([.c2c.groups[].pairs] | add) == (.c2c.pairs | length)' '$j'"
+	check "c2c $op: meta.json says the op" "jq -e '.complete and (.op | startswith(\"$op\"))' '$out/c2c-$op/meta.json'"
+	check "c2c $op: c2c.csv" 'head -1 "$out/c2c-$op/c2c.csv" | grep -q "^pu_a,pu_b,core_a,core_b,group,"'
+done
+echo "matrix: $pass passed, $fail failed"
+[ "$fail" = 0 ]
