@@ -288,32 +288,35 @@ static json_t *meta(const struct mess_rundir *rd, struct c2c *c)
 	return m;
 }
 
-static int write_files(struct c2c *c, struct mess_rundir *rd)
+static void write_csv(FILE *f, const void *arg)
 {
-	FILE *f = mess_tmp_open(rd->dir, MESS_C2C_CSV);
-	int rc;
+	const struct c2c *c = arg;
 
-	if (!f)
-		return -errno;
-	/* A failed write is the stream's error: the commit says it. */
 	mess_c2c_csv(f, c->pairs, c->done);
-	rc = mess_tmp_commit(rd->dir, MESS_C2C_CSV, f);
-	if (rc)
-		return rc;
-	f = mess_tmp_open(rd->dir, "summary.md");
-	if (!f)
-		return -errno;
+}
+
+static void write_md(FILE *f, const void *arg)
+{
+	const struct c2c *c = arg;
+
 	fprintf(f, "# Core-to-core latency: %s\n\n%d of the %ld pairs of %d PUs%s; the line handed over by %s.\n\n",
 		c->topo.cpu_model, c->done, c->all, c->npu,
 		c->npairs < c->all ? " (every k-th: --max-pairs)" : "",
 		c->o.xchg ? "atomic exchanges" : "plain stores");
 	mess_c2c_md(f, c->pairs, c->done);
-	rc = mess_tmp_commit(rd->dir, "summary.md", f);
-	if (rc)
-		return rc;
-	return mess_json_write(rd->dir, "summary.json", mess_json_pack(
-		"{s:s, s:o}", "cpu_model", c->topo.cpu_model,
-		"c2c", mess_c2c_json(c->pairs, c->done)));
+}
+
+static int write_files(struct c2c *c, struct mess_rundir *rd)
+{
+	int rc = mess_tmp_write(rd->dir, MESS_C2C_CSV, write_csv, c);
+
+	if (!rc)
+		rc = mess_tmp_write(rd->dir, "summary.md", write_md, c);
+	if (!rc)
+		rc = mess_json_write(rd->dir, "summary.json", mess_json_pack(
+			"{s:s, s:o}", "cpu_model", c->topo.cpu_model,
+			"c2c", mess_c2c_json(c->pairs, c->done)));
+	return rc;
 }
 
 int mess_c2c_main(int argc, char **argv)

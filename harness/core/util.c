@@ -163,6 +163,17 @@ int mess_tmp_commit(const char *dir, const char *name, FILE *f)
 	return note_failed(b, err);
 }
 
+int mess_tmp_write(const char *dir, const char *name,
+		   void (*fn)(FILE *f, const void *arg), const void *arg)
+{
+	FILE *f = mess_tmp_open(dir, name);
+
+	if (!f)
+		return -errno;	/* noted by the open */
+	fn(f, arg);
+	return mess_tmp_commit(dir, name, f);
+}
+
 int mess_json_write(const char *dir, const char *name, json_t *j)
 {
 	FILE *f;

@@ -39,6 +39,10 @@ const char *mess_write_failed(int err);
 int mess_write_failed_say(const char *cmd, int err, const char *then);
 /* Remove dir/name.tmp (after its FILE was closed): a replacement given up. */
 void mess_tmp_discard(const char *dir, const char *name);
+/* dir/name written whole by fn (mess_tmp_open, then mess_tmp_commit,
+ * which takes a failed write from the stream's error): 0 or -errno. */
+int mess_tmp_write(const char *dir, const char *name,
+		   void (*fn)(FILE *f, const void *arg), const void *arg);
 /* j (stolen; NULL: -ENOMEM) written whole as dir/name: 0 or -errno. */
 int mess_json_write(const char *dir, const char *name, json_t *j);
 

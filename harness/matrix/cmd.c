@@ -326,29 +326,32 @@ static json_t *meta(const struct mess_rundir *rd, struct mx *m)
 	return m_;
 }
 
-static int write_files(struct mx *m, struct mess_rundir *rd)
+static void write_csv(FILE *f, const void *arg)
 {
-	FILE *f = mess_tmp_open(rd->dir, MESS_MX_CSV);
-	int rc;
+	const struct mx *m = arg;
 
-	if (!f)
-		return -errno;
-	/* A failed write is the stream's error: the commit says it. */
 	mess_mx_csv(f, m->cells, m->ncells);
-	rc = mess_tmp_commit(rd->dir, MESS_MX_CSV, f);
-	if (rc)
-		return rc;
-	f = mess_tmp_open(rd->dir, "summary.md");
-	if (!f)
-		return -errno;
+}
+
+static void write_md(FILE *f, const void *arg)
+{
+	const struct mx *m = arg;
+
 	fprintf(f, "# Memory matrix: %s\n\n", m->topo.cpu_model);
 	mess_mx_md(f, m->cells, m->ncells);
-	rc = mess_tmp_commit(rd->dir, "summary.md", f);
-	if (rc)
-		return rc;
-	return mess_json_write(rd->dir, "summary.json", mess_json_pack(
-		"{s:s, s:o}", "cpu_model", m->topo.cpu_model,
-		"cells", mess_mx_json(m->cells, m->ncells)));
+}
+
+static int write_files(struct mx *m, struct mess_rundir *rd)
+{
+	int rc = mess_tmp_write(rd->dir, MESS_MX_CSV, write_csv, m);
+
+	if (!rc)
+		rc = mess_tmp_write(rd->dir, "summary.md", write_md, m);
+	if (!rc)
+		rc = mess_json_write(rd->dir, "summary.json", mess_json_pack(
+			"{s:s, s:o}", "cpu_model", m->topo.cpu_model,
+			"cells", mess_mx_json(m->cells, m->ncells)));
+	return rc;
 }
 
 static void mx_free(struct mx *m)
