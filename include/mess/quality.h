@@ -127,6 +127,9 @@ struct mess_verdict {
 	enum mess_level level;	/* the worst of the reasons; PASS if none */
 	size_t n, dropped;	/* reasons kept; beyond MESS_VERDICT_MAX */
 	struct mess_reason r[MESS_VERDICT_MAX];
+	/* The tasks a competition reason names ("" none): the next step
+	 * names them again (mess_verdict_next). */
+	char who[200];
 };
 
 void mess_verdict_init(struct mess_verdict *v);
@@ -139,7 +142,8 @@ const char *mess_level_status(enum mess_level l);	/* "ok", "warn", "invalid" */
 /* "PASS" etc. back to a level: 0 or -EINVAL. */
 int mess_level_parse(const char *s, enum mess_level *l);
 
-/* {"verdict", "reasons": [{"level", "rule", "text"}...], "reasons_dropped"};
+/* {"verdict", "reasons": [{"level", "rule", "text"}...], "reasons_dropped",
+ * "next_step"};
  * a reason's level is "WARN", "INVALID" or "note" (one that changes
  * nothing), worst first. */
 json_t *mess_verdict_json(const struct mess_verdict *v);
@@ -148,8 +152,17 @@ void mess_verdict_md(FILE *f, const struct mess_verdict *v);
 /* "<prefix>warning: <text>" for each reason above a note: what a look
  * before the start found, said before measuring begins. */
 void mess_verdict_warn(FILE *f, const char *prefix, const struct mess_verdict *v);
-/* "<prog>: verdict WARN: <reason>" per reason, worst first. */
+/* "<prog>: verdict WARN: <reason>" per reason, worst first, then
+ * "<prog>: next step: <sentence>". */
 void mess_verdict_print(FILE *f, const char *prog, const struct mess_verdict *v);
+/*
+ * The one thing to do about v, into buf (returned): a table maps the
+ * rule of the most telling reason above a note (its rows in the order
+ * causes are fixed: competition before what it disturbed) to a sentence;
+ * PASS and a rule in no row have their own.  The writers above all say
+ * it, so summary.md, report.html, stderr and the JSON agree.
+ */
+const char *mess_verdict_next(const struct mess_verdict *v, char *buf, size_t len);
 
 /* ---- the curves' run ---- */
 

@@ -193,14 +193,18 @@ json_t *mess_verdict_json(const struct mess_verdict *v)
 			"level", reason_level(r->level), "rule", r->rule,
 			"text", r->text));
 	}
-	return mess_json_pack("{s:s, s:o, s:I}", "verdict",
+	char next[MESS_REASON_LEN];
+
+	return mess_json_pack("{s:s, s:o, s:I, s:s}", "verdict",
 			      mess_level_name(v->level), "reasons", a,
-			      "reasons_dropped", (json_int_t)v->dropped);
+			      "reasons_dropped", (json_int_t)v->dropped,
+			      "next_step", mess_verdict_next(v, next, sizeof(next)));
 }
 
 void mess_verdict_md(FILE *f, const struct mess_verdict *v)
 {
 	size_t idx[MESS_VERDICT_MAX], m = ordered(v, idx);
+	char next[MESS_REASON_LEN];
 
 	fprintf(f, "## Verdict: %s\n\n", mess_level_name(v->level));
 	if (v->level == MESS_PASS)
@@ -212,7 +216,7 @@ void mess_verdict_md(FILE *f, const struct mess_verdict *v)
 	if (v->dropped)
 		fprintf(f, "- and %zu more reasons (see meta.json `quality`)\n",
 			v->dropped);
-	fprintf(f, "\n");
+	fprintf(f, "\n**Next step:** %s.\n\n", mess_verdict_next(v, next, sizeof(next)));
 }
 
 void mess_verdict_warn(FILE *f, const char *prefix, const struct mess_verdict *v)
@@ -225,6 +229,7 @@ void mess_verdict_warn(FILE *f, const char *prefix, const struct mess_verdict *v
 void mess_verdict_print(FILE *f, const char *prog, const struct mess_verdict *v)
 {
 	size_t idx[MESS_VERDICT_MAX], m = ordered(v, idx), shown = 0;
+	char next[MESS_REASON_LEN];
 
 	fprintf(f, "%s: verdict %s%s\n", prog, mess_level_name(v->level),
 		v->level == MESS_PASS ? ": every rule held" : "");
@@ -238,6 +243,7 @@ void mess_verdict_print(FILE *f, const char *prog, const struct mess_verdict *v)
 	if (v->dropped)
 		fprintf(f, "%s:   and %zu more (meta.json quality)\n", prog,
 			v->dropped);
+	fprintf(f, "%s: next step: %s\n", prog, mess_verdict_next(v, next, sizeof(next)));
 }
 
 /* ---- the curves' run ---- */
@@ -254,6 +260,73 @@ int mess_quality_unloaded_ok(const struct mess_quality_in *in)
 {
 	return !(in->unloaded_sd_ns > MESS_Q_UNLOADED_CV_WARN * in->unloaded_ns) &&
 	       !window_slower(in);
+}
+
+/* A list of store shares, "0, 10, 30", into l (at its length *at); one
+ * too long for it ends in "..." (the reason has a length too). */
+static void pct_list(char *l, size_t len, size_t *at, unsigned pct)
+{
+	if (*at + 10 < len)
+		*at += (size_t)snprintf(l + *at, len - *at, "%s%u", *at ? ", " : "", pct);
+	else if (*at < len)
+		*at += (size_t)snprintf(l + *at, len - *at, ", ...") + len;
+}
+
+/*
+ * Each mix's status, and one reason for the mixes with flagged points,
+ * not one per mix: eleven near-identical lines hid the rest of the
+ * verdict.  Each mix's counts are meta.json quality.mixes' and
+ * summary.md's table.
+ */
+static void flagged_mixes(const struct mess_family *f, struct mess_verdict *v,
+			  enum mess_level *mix)
+{
+	size_t nmix = 0, ninv = 0, nflag = 0, npts = 0, at_inv = 0, at_warn = 0;
+	enum mess_level worst = MESS_PASS;
+	char names[160], inv[72] = "", warn[72] = "";
+	uint32_t any = 0;
+
+	for (size_t i = 0; i < f->n; i++) {
+		const struct mess_curve *c = &f->curves[i];
+		size_t nf = mess_curve_flagged(c), nu = mess_curve_usable(c);
+
+		for (size_t j = 0; j < c->n; j++)
+			any |= c->pts[j].flags & ~MESS_QF_TAIL;
+		mix[i] = !nf ? MESS_PASS :
+			 (double)nf > MESS_Q_MIX_FLAGGED_INVALID * (double)nu ?
+			 MESS_INVALID : MESS_WARN;
+		if (!nu) {
+			mix[i] = MESS_INVALID;
+			mess_verdict_add(v, MESS_INVALID, "mix_empty",
+					 "mix %u %% stores: no point was measured",
+					 c->store_pct);
+			continue;
+		}
+		npts += nu;
+		if (!nf)
+			continue;
+		nmix++;
+		nflag += nf;
+		if (mix[i] > worst)
+			worst = mix[i];
+		if (mix[i] == MESS_INVALID) {
+			ninv++;
+			pct_list(inv, sizeof(inv), &at_inv, c->store_pct);
+		} else {
+			pct_list(warn, sizeof(warn), &at_warn, c->store_pct);
+		}
+	}
+	if (!nmix)
+		return;
+	mess_verdict_add(v, worst, "mix_flagged",
+			 "points flagged after measuring them again (%s): %zu mix%s, %zu of %zu points; %s%s%s%s%s%s%s (each mix: meta.json quality.mixes)",
+			 mess_qflags_str(any, names, sizeof(names)), nmix,
+			 nmix == 1 ? "" : "es", nflag, npts,
+			 ninv ? "invalid, more than a third of the mix: " : "",
+			 ninv ? inv : "", ninv ? " % stores" : "",
+			 ninv && nmix > ninv ? "; " : "",
+			 nmix > ninv ? "a warning, a third or fewer: " : "",
+			 nmix > ninv ? warn : "", nmix > ninv ? " % stores" : "");
 }
 
 void mess_quality_family(const struct mess_family *f,
@@ -291,31 +364,7 @@ void mess_quality_family(const struct mess_family *f,
 				 "the chase core's clock varied by %.1f %% while it was measured (above %.0f %%): cycle figures (PROFET's export) are doubtful",
 				 in->clock_spread_pct, MESS_Q_CLOCK_SPREAD_WARN);
 
-	for (size_t i = 0; i < f->n; i++) {
-		const struct mess_curve *c = &f->curves[i];
-		size_t nf = mess_curve_flagged(c), nu = mess_curve_usable(c);
-		uint32_t any = 0;
-		char names[160];
-
-		for (size_t j = 0; j < c->n; j++)
-			any |= c->pts[j].flags & ~MESS_QF_TAIL;
-		mix[i] = !nf ? MESS_PASS :
-			 (double)nf > MESS_Q_MIX_FLAGGED_INVALID * (double)nu ?
-			 MESS_INVALID : MESS_WARN;
-		if (!nu) {
-			mix[i] = MESS_INVALID;
-			mess_verdict_add(v, MESS_INVALID, "mix_empty",
-					 "mix %u %% stores: no point was measured",
-					 c->store_pct);
-			continue;
-		}
-		if (nf)
-			mess_verdict_add(v, mix[i], "mix_flagged",
-					 "mix %u %% stores: %zu of %zu points flagged (%s) after measuring them again%s",
-					 c->store_pct, nf, nu,
-					 mess_qflags_str(any, names, sizeof(names)),
-					 mix[i] == MESS_INVALID ? ", more than a third" : "");
-	}
+	flagged_mixes(f, v, mix);
 }
 
 /* ---- against the host's earlier runs ---- */

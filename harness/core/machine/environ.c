@@ -385,6 +385,9 @@ void mess_env_verdict(const struct mess_env *e, struct mess_verdict *v)
 
 	busiest(e, &u, &s);
 	others_text(e, who, sizeof(who));
+	/* The next step names them again (mess_verdict_next). */
+	if (e->others_total)
+		snprintf(v->who, sizeof(v->who), "%s", who);
 	if (e->others_total ||
 	    (u >= 0 && e->pu[u].busy_pct > MESS_ENV_BUSY_PCT))
 		mess_verdict_add(v, MESS_WARN, "competition",

@@ -164,7 +164,14 @@ static void put_verdict(FILE *f, const json_t *meta)
 	}
 	if (!json_array_size(json_object_get(q, "reasons")))
 		fputs("<li>every rule held</li>\n", f);
-	fputs("</ul></section>\n", f);
+	fputs("</ul>\n", f);
+	/* The same sentence as summary.md's and stderr's (mess_verdict_next). */
+	if (jstr(q, "next_step")) {
+		fputs("<p class=\"next-step\"><b>Next step:</b> ", f);
+		mess_h_esc(f, jstr(q, "next_step"));
+		fputs(".</p>\n", f);
+	}
+	fputs("</section>\n", f);
 }
 
 static void row(FILE *f, const char *name, const char *fmt, ...)

@@ -43,7 +43,7 @@ static void how_md(FILE *f, const struct mess_run *r)
 static int write_summary(struct mess_run *r, int complete)
 {
 	struct mess_summary s;
-	char title[512];
+	char title[512], next[MESS_REASON_LEN];
 	json_t *extra;
 	FILE *f;
 	int err;
@@ -52,8 +52,9 @@ static int write_summary(struct mess_run *r, int complete)
 			     r->cfg.wave_tol, &s);
 	if (err)
 		return err;
-	extra = mess_json_pack("{s:s, s:o, s:o, s:o, s:s, s:s, s:b}",
+	extra = mess_json_pack("{s:s, s:s, s:o, s:o, s:o, s:s, s:s, s:b}",
 			  "verdict", mess_level_name(r->verdict.level),
+			  "next_step", mess_verdict_next(&r->verdict, next, sizeof(next)),
 			  "unloaded_std_ns", mess_json_real(r->unloaded_std_ns, 3),
 			  "unloaded_random_ns", mess_json_real(r->unloaded_random_ns, 3),
 			  "unloaded_random_std_ns", mess_json_real(r->unloaded_random_std_ns, 3),

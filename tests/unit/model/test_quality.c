@@ -336,7 +336,7 @@ static void verdict_mix_status(void **state)
 	mess_quality_family(&f, &quiet, &v, mix);
 	assert_int_equal(mix[0], MESS_WARN);
 	assert_int_equal(v.level, MESS_WARN);
-	assert_non_null(strstr(v.r[0].text, "1 of 8 points flagged (disturbed)"));
+	assert_non_null(strstr(v.r[0].text, "(disturbed): 1 mix, 1 of 8 points"));
 	f.curves[0].pts[2].flags = MESS_QF(MESS_QR_STALL);
 	f.curves[0].pts[3].flags = MESS_QF(MESS_QR_SPREAD);
 	mess_verdict_init(&v);
@@ -440,7 +440,7 @@ static void verdict_writers(void **state)
 			    "{\"level\":\"INVALID\",\"rule\":\"window_slower\",\"text\":\"slower\"},"
 			    "{\"level\":\"WARN\",\"rule\":\"steal\",\"text\":\"stolen 5 %\"},"
 			    "{\"level\":\"note\",\"rule\":\"governor\",\"text\":\"a note\"}],"
-			    "\"reasons_dropped\":0}");
+			    "\"reasons_dropped\":0,\"next_step\":\"measure again on an idle node or in an exclusive allocation: the hypervisor ran other work on these vCPUs\"}");
 	free(js);
 	json_decref(j);
 	f = open_memstream(&buf, &len);
