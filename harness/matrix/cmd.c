@@ -255,10 +255,7 @@ static void pair_init(struct mx *m, const struct init *in, const struct mess_nod
 		cpus |= m->inits[i].node == t->os;
 	c->label = mess_mx_label(mess_node_has_core(&m->topo, t->os, c->chase_core), cpus);
 	c->hmat_lat_ns = mess_node_latency_from(&m->topo, t->os, c->chase_core);
-	c->hmat_bw_gbs = mess_node_fw_from(&m->topo, t->os, c->chase_core, MESS_FW_READ_BW);
-	if (isnan(c->hmat_bw_gbs))
-		c->hmat_bw_gbs = mess_node_fw_from(&m->topo, t->os, c->chase_core, MESS_FW_BW);
-	c->hmat_bw_gbs = mess_mx_mibs_gbs(c->hmat_bw_gbs);
+	c->hmat_bw_gbs = mess_mx_mibs_gbs(mess_node_bw_from(&m->topo, t->os, c->chase_core));
 	c->lat_ns = c->bw_gbs = c->bw21_gbs = NAN;
 	c->bw21_read_pct = mess_gen_read_pct(m->k21);
 	c->lat_vs_hmat = c->bw_vs_hmat = NAN;

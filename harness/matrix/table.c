@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/machine/nodes.h"
 #include "mess/stats.h"
 
 const char *const mess_mx_labels[4] = {
@@ -28,7 +29,7 @@ enum mess_mx_label mess_mx_label(int local, int has_cpus)
 
 double mess_mx_mibs_gbs(double mibs)
 {
-	return mibs * 1048576 / 1e9;
+	return mibs * MESS_MIBS_TO_GBS;
 }
 
 /* Median into *med and the spread (1.4826 x MAD) into *spread; NAN both

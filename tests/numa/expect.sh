@@ -46,6 +46,7 @@ if [ "$topo" = A ]; then
 	node_of n2 2 hbm
 	expect "A: n2 bound to node 2 (numa_maps)" bound n2 2
 	expect "A: n2 meta.json: why not hugetlb (defect 1)" jqo "$r/n2/meta.json" '.memory_node_choice.hugetlb | test("node 2 has 0 free 2 MiB hugetlb pages of the pool.s 80")'
+	expect "A: n2 meta.json: the HMAT's figures from core 0" jqo "$r/n2/meta.json" '.memory_node_choice.firmware == {"latency_ns": 120, "bandwidth_gbs": 85.899}'
 	expect "A: n2 says it on stderr" has n2 "warning: node 2 has 0 free 2 MiB hugetlb pages"
 	expect "A: n2: the kernel's PMU reason (defect 6)" has n2 "PMU not available due to virtualization"
 	expect "A: n2: no 'add one' (defect 6)" lacks n2 "add one"
@@ -121,14 +122,15 @@ if [ "$topo" = A ]; then
 		expect "A: each/$d summary.md names node and kind" grep -q "^Memory: node $n, $k" "$r/each/$d/summary.md"
 	done
 	expect "A: each bound to nodes 0, 2 and 4" grep -q "bind:4 .*N4=" "$o/each.numa_maps"
-	expect "A: each compare.md names the kinds" grep -qF 'Memory (meta.json `memory_node_choice`): dram node 0: dram node 0; hbm node 2: hbm node 2' "$r/each/compare/compare.md"
+	# Issue 36 item 4: with the HMAT's figures from the chase core.
+	expect "A: each compare.md names the kinds and the HMAT's figures" grep -qF 'Memory (meta.json `memory_node_choice`): dram node 0: dram node 0 (HMAT 100 ns, 21.5 GB/s); hbm node 2: hbm node 2 (HMAT 120 ns, 85.9 GB/s)' "$r/each/compare/compare.md"
 	expect "A: each compare: different kinds are a measurement difference (defect 7)" \
 		grep -q "memory kinds or nodes differ" "$r/each/compare/compare.md"
 	ok_step compare
-	expect "A: compare.json names each set's memory" jqo "$r/cmp/compare.json" '[.sets[].memory] == ["dram node 0","hbm node 2"]'
+	expect "A: compare.json names each set's memory" jqo "$r/cmp/compare.json" '[.sets[].memory] == ["dram node 0 (HMAT 100 ns, 21.5 GB/s)","hbm node 2 (HMAT 120 ns, 85.9 GB/s)"]'
 	expect "A: compare.json warns of it" jqo "$r/cmp/compare.json" '.warnings | map(test("memory kinds or nodes differ")) | any'
 	ok_step export
-	expect "A: export info.txt names the memory (defect 7)" grep -qx "SOURCE_MEMORY=hbm node 2" "$r/exp/info.txt"
+	expect "A: export info.txt names the memory (defect 7)" grep -qx "SOURCE_MEMORY=hbm node 2 (HMAT 120 ns, 85.9 GB/s)" "$r/exp/info.txt"
 
 	# Defect 2: a buffer larger than the node: one line, exit 1, nothing written.
 	expect "A: d2 exits 1" test "$(rc d2)" = 1

@@ -148,6 +148,7 @@ int mess_memsel_resolve(struct mess_topo *t, const char *val, int core,
 		return n;
 	memset(m, 0, sizeof(*m));
 	m->local_of_kind = -1;
+	m->fw_lat_ns = m->fw_bw_gbs = NAN;
 	snprintf(m->given, sizeof(m->given), "%s", val);
 	kind = mess_kind_find(val);
 	/* The grammar of every number (options.h); too big is a number. */
@@ -187,6 +188,8 @@ int mess_memsel_resolve(struct mess_topo *t, const char *val, int core,
 		m->assumed = chosen->assumed;
 		mess_node_kind_label(chosen, m->kind_text, sizeof(m->kind_text));
 		remoteness(t, nodes, n, chosen, core, m);
+		m->fw_lat_ns = mess_node_latency_from(t, chosen->os, core);
+		m->fw_bw_gbs = mess_node_bw_from(t, chosen->os, core) * MESS_MIBS_TO_GBS;
 		/* A kind hwloc did not name is said where the choice is. */
 		if (chosen->hmat_x && m->how == MESS_MEMSEL_KIND)
 			snprintf(m->rule + strlen(m->rule), sizeof(m->rule) - strlen(m->rule),
@@ -206,17 +209,24 @@ json_t *mess_memsel_json(const struct mess_memsel *m)
 	const char *kind = m->kind_text[0] ? m->kind_text : mess_kinds[m->kind].name;
 	const char *note = mess_buf_hugetlb_note();
 
-	json_t *remote = NULL;
+	json_t *remote = NULL, *fw = NULL;
 
 	/* Only where it is remote: a local node's choice reads as before. */
 	if (m->remote[0])
 		remote = mess_json_pack("{s:s, s:o}", "said", m->remote,
 					"local_node_of_kind", m->local_of_kind >= 0 ?
 					json_integer(m->local_of_kind) : json_null());
-	return mess_json_pack("{s:s?, s:s, s:i, s:s, s:s?, s:o*}",
+	/* The HMAT's figures, where it gives one (compare shows them); a
+	 * choice never resolved (a replay's, zeroed) has none. */
+	if (m->fw_lat_ns > 0 || m->fw_bw_gbs > 0)
+		fw = mess_json_pack("{s:o, s:o}",
+				    "latency_ns", mess_json_real(m->fw_lat_ns > 0 ? m->fw_lat_ns : NAN, 0),
+				    "bandwidth_gbs", mess_json_real(m->fw_bw_gbs > 0 ? m->fw_bw_gbs : NAN, 3));
+	return mess_json_pack("{s:s?, s:s, s:i, s:s, s:s?, s:o*, s:o*}",
 			      "given", m->given[0] ? m->given : NULL,
 			      "kind", kind, "node", m->node, "rule", m->rule,
-			      "hugetlb", *note ? note : NULL, "remote", remote);
+			      "hugetlb", *note ? note : NULL, "remote", remote,
+			      "firmware", fw);
 }
 
 void mess_memsel_md(FILE *f, const struct mess_memsel *m)

@@ -39,6 +39,9 @@ struct mess_memsel {
 	 * kind local to the core, -1 none. */
 	char remote[320];
 	int local_of_kind;
+	/* The firmware's (HMAT) figures from the chase core to the node:
+	 * ns and GB/s, NAN where it gives none. */
+	double fw_lat_ns, fw_bw_gbs;
 };
 
 /*
@@ -53,7 +56,8 @@ int mess_memsel_resolve(struct mess_topo *t, const char *val, int core,
  * (locality: ...)." and a blank line. */
 void mess_memsel_md(FILE *f, const struct mess_memsel *m);
 /* meta.json's memory_node_choice: given, kind, node, rule, and remote
- * (the sentence, local_node_of_kind) only when the node is remote. */
+ * (the sentence, local_node_of_kind) only when the node is remote,
+ * firmware (latency_ns, bandwidth_gbs) only when the HMAT gives one. */
 json_t *mess_memsel_json(const struct mess_memsel *m);
 
 #endif

@@ -264,6 +264,13 @@ double mess_node_latency_from(struct mess_topo *t, int os, int core)
 	return isnan(v) ? mess_node_fw_from(t, os, core, MESS_FW_READ_LAT) : v;
 }
 
+double mess_node_bw_from(struct mess_topo *t, int os, int core)
+{
+	double v = mess_node_fw_from(t, os, core, MESS_FW_READ_BW);
+
+	return isnan(v) ? mess_node_fw_from(t, os, core, MESS_FW_BW) : v;
+}
+
 const char *mess_nodes_hwloc_version(struct mess_topo *t)
 {
 	return hwloc_obj_get_info_by_name(hwloc_get_root_obj(t->hw), "hwlocVersion");

@@ -104,6 +104,11 @@ int mess_node_has_core(struct mess_topo *t, int os, int core);
 /* The firmware's figure `which` from the core to the node (hwloc's units:
  * MiB/s, ns); NAN when not given. */
 double mess_node_fw_from(struct mess_topo *t, int os, int core, enum mess_fw which);
+/* The firmware's bandwidth from the core to the node, MiB/s:
+ * ReadBandwidth (what a load stream sees), else Bandwidth; NAN none. */
+double mess_node_bw_from(struct mess_topo *t, int os, int core);
+/* hwloc's MiB/s in GB/s (1e9 B/s), the unit of every other bandwidth. */
+#define MESS_MIBS_TO_GBS (1048576 / 1e9)
 /* The firmware's latency from the core to the node, ns: Latency, else
  * ReadLatency (what a chase sees); NAN when neither is given. */
 double mess_node_latency_from(struct mess_topo *t, int os, int core);

@@ -407,6 +407,22 @@ static void remote_said(void **state)
 			assert_true(json_is_null(json_object_get(r, "local_node_of_kind")));
 		json_decref(j);
 	}
+	/* The HMAT's figures from the chase core, for compare: hwloc has
+	 * them for each node's best initiators only (sysfs access0). */
+	assert_int_equal(mess_memsel_resolve(&t, "2", 0, &m, err, sizeof(err)), 0);
+	assert_true(m.fw_lat_ns == 120);
+	assert_true(fabs(m.fw_bw_gbs - 81920.0 * 1048576 / 1e9) < 1e-9);
+	j = mess_memsel_json(&m);
+	r = json_object_get(j, "firmware");
+	assert_true(json_integer_value(json_object_get(r, "latency_ns")) == 120 ||
+		    json_real_value(json_object_get(r, "latency_ns")) == 120);
+	assert_true(json_real_value(json_object_get(r, "bandwidth_gbs")) == 85.899);
+	json_decref(j);
+	assert_int_equal(mess_memsel_resolve(&t, "2", 2, &m, err, sizeof(err)), 0);
+	assert_true(isnan(m.fw_lat_ns) && isnan(m.fw_bw_gbs));
+	j = mess_memsel_json(&m);
+	assert_null(json_object_get(j, "firmware"));
+	json_decref(j);
 	mess_topo_fini(&t);
 	/* Expanders on the whole machine are local to every core. */
 	load(&t, FIXTURES "cxl-expander.xml");

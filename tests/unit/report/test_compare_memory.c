@@ -94,6 +94,16 @@ static void loaded(void **state)
 	assert_int_equal(load("run", 0, &fam, &info, err, sizeof(err)), 0);
 	mess_family_free(&fam);
 	assert_string_equal(info.memory, "hbm node 2");
+	/* The firmware's figures from the chase core, where the run has
+	 * them (issue 36): beside the node, in compare's memory line. */
+	put("run/meta.json", "{\"memory_node\": 2, \"memory_node_choice\": {\"kind\": \"hbm\", \"node\": 2, \"firmware\": {\"latency_ns\": 120, \"bandwidth_gbs\": 85.899}}}\n");
+	assert_int_equal(load("run", 0, &fam, &info, err, sizeof(err)), 0);
+	mess_family_free(&fam);
+	assert_string_equal(info.memory, "hbm node 2 (HMAT 120 ns, 85.9 GB/s)");
+	put("run/meta.json", "{\"memory_node\": 4, \"memory_node_choice\": {\"kind\": \"nvm\", \"node\": 4, \"firmware\": {\"latency_ns\": null, \"bandwidth_gbs\": 4.295}}}\n");
+	assert_int_equal(load("run", 0, &fam, &info, err, sizeof(err)), 0);
+	mess_family_free(&fam);
+	assert_string_equal(info.memory, "nvm node 4 (HMAT 4.3 GB/s)");
 }
 
 int main(void)
