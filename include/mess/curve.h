@@ -113,6 +113,10 @@ struct mess_curve_summary {
 	size_t npoints;
 	double max_bw_gbs;
 	double lat_at_max_bw_ns;
+	/* The latency at the maximum bandwidth above the unloaded one by
+	 * more than noise (mess/metrics.h): else the generators never loaded
+	 * the memory, and it has no saturation and no waves. */
+	int loaded;
 	int saturated;		/* latency reached 2x unloaded */
 	double sat_bw_gbs;	/* bandwidth at the first such point */
 	double sat_lat_ns;
@@ -131,6 +135,10 @@ struct mess_summary {
 	double sat_bw_min_gbs, sat_bw_max_gbs;
 	double max_lat_min_ns, max_lat_max_ns;
 	double max_bw_gbs;	/* highest bandwidth of the family */
+	size_t loaded_curves;	/* curves with loaded set */
+	/* The generator cores that moved the traffic, 0 unknown: set by the
+	 * caller, named by the writers when no curve loaded the memory. */
+	unsigned gen_cores;
 };
 
 /* A point every reader, metric and plot can use: finite bandwidth and

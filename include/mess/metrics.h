@@ -18,6 +18,14 @@
  * An empty curve (no usable point) has npoints 0, NAN metrics and is left
  * out of the family ranges.
  *
+ * A curve whose latency at its maximum bandwidth is within noise of the
+ * unloaded latency (at most MESS_LOADED_REL above it plus two of that
+ * point's standard deviations) never loaded the memory: whatever moved
+ * the bandwidth, it queued nothing.  It is not loaded (loaded 0), and has
+ * no saturation and no waves (a 2x point there is a disturbed window, a
+ * drop noise).  When no curve loaded the memory the writers say "not
+ * saturated: N generator cores reached X GB/s" instead of saturation.
+ *
  * Family:
  *  - saturated bandwidth range: min..max of sat_bw_gbs over saturated curves
  *    (NAN when none is: have_sat == 0);
@@ -33,6 +41,12 @@
 
 #include "mess/curve.h"
 #include "mess/json.h"
+
+#define MESS_LOADED_REL 0.10
+
+/* "not saturated: 1 generator core reached 6.7 GB/s" into buf when no
+ * curve of s loaded the memory (and it has one); else "" and 0. */
+int mess_summary_not_saturated(const struct mess_summary *s, char *buf, size_t len);
 
 /*
  * Fill *out (out->curves is allocated, free with mess_summary_free).

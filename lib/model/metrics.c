@@ -2,6 +2,7 @@
 /*
  * Summary metrics of a curve family and their JSON / Markdown reports.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -79,6 +80,14 @@ static void summarise_curve(const struct mess_curve *c, const size_t *idx,
 			}
 		}
 	}
+	/* Nothing queued at the maximum: no memory figure past it. */
+	cs->loaded = n && cs->lat_at_max_bw_ns > unloaded_ns * (1 + MESS_LOADED_REL) +
+		2 * (isfinite(c->pts[idx[imax]].lat_ns_std) ? c->pts[idx[imax]].lat_ns_std : 0);
+	if (!cs->loaded) {
+		cs->saturated = 0;
+		cs->sat_bw_gbs = cs->sat_lat_ns = NAN;
+		cs->nwaves = 0;
+	}
 }
 
 static void widen(double *lo, double *hi, double v)
@@ -135,6 +144,7 @@ int mess_summarise(const struct mess_family *f, double unloaded_ns,
 				cs);
 		if (!n)
 			continue;
+		out->loaded_curves += cs->loaded;
 		if (isnan(out->max_bw_gbs) || cs->max_bw_gbs > out->max_bw_gbs)
 			out->max_bw_gbs = cs->max_bw_gbs;
 		widen(&out->max_lat_min_ns, &out->max_lat_max_ns,
@@ -147,6 +157,20 @@ int mess_summarise(const struct mess_family *f, double unloaded_ns,
 	}
 	free(idx);
 	return 0;
+}
+
+int mess_summary_not_saturated(const struct mess_summary *s, char *buf, size_t len)
+{
+	buf[0] = 0;
+	if (s->loaded_curves || !isfinite(s->max_bw_gbs))
+		return 0;
+	if (s->gen_cores)
+		snprintf(buf, len, "not saturated: %u generator core%s reached %.1f GB/s",
+			 s->gen_cores, s->gen_cores == 1 ? "" : "s", s->max_bw_gbs);
+	else
+		snprintf(buf, len, "not saturated: the generators reached %.1f GB/s",
+			 s->max_bw_gbs);
+	return 1;
 }
 
 void mess_summary_free(struct mess_summary *s)
@@ -221,10 +245,11 @@ static json_t *json_curve(const struct mess_curve_summary *cs, double peak)
 				"bw_gbs", mess_json_real(cs->sat_bw_gbs, 4),
 				"bw_pct_peak", mess_json_real(pct_of(cs->sat_bw_gbs, peak), 2),
 				"lat_ns", mess_json_real(cs->sat_lat_ns, 4));
-	return mess_json_pack("{s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:I, s:o}",
+	return mess_json_pack("{s:o, s:o, s:I, s:b, s:o, s:o, s:o, s:o, s:o, s:I, s:o}",
 		"store_pct", json_store(cs->store_pct),
 		"read_pct", mess_json_real(cs->read_pct, 2),
 		"points", (json_int_t)cs->npoints,
+		"loaded", cs->loaded,
 		"max_bw_gbs", mess_json_real(cs->max_bw_gbs, 4),
 		"max_bw_pct_peak", mess_json_real(pct_of(cs->max_bw_gbs, peak), 2),
 		"lat_at_max_bw_ns", mess_json_real(cs->lat_at_max_bw_ns, 4),
@@ -239,6 +264,7 @@ json_t *mess_summary_json(const struct mess_summary *s, const json_t *extra)
 	double peak = s->peak_gbs;
 	size_t nsat = 0, nwaves = 0;
 	json_t *j, *curves = json_array();
+	char ns[96];
 	const char *key;
 	json_t *v;
 
@@ -260,10 +286,13 @@ json_t *mess_summary_json(const struct mess_summary *s, const json_t *extra)
 		json_object_foreach((json_t *)extra, key, v)
 			json_object_set(j, key, v);
 	json_object_set_new(j, "family", mess_json_pack(
-		"{s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:I}",
+		"{s:o, s:o, s:I, s:I, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:I}",
 		"max_bw_gbs", mess_json_real(s->max_bw_gbs, 4),
 		"max_bw_pct_peak", mess_json_real(pct_of(s->max_bw_gbs, peak), 2),
 		"curves", (json_int_t)s->ncurves,
+		"loaded_curves", (json_int_t)s->loaded_curves,
+		"not_saturated", mess_summary_not_saturated(s, ns, sizeof(ns)) ?
+			json_string(ns) : json_null(),
 		"saturated_curves", (json_int_t)nsat,
 		"sat_bw_min_gbs", mess_json_real(s->sat_bw_min_gbs, 4),
 		"sat_bw_max_gbs", mess_json_real(s->sat_bw_max_gbs, 4),
@@ -308,6 +337,7 @@ int mess_summary_write_md(FILE *fp, const struct mess_summary *s,
 {
 	double peak = s->peak_gbs;
 	int have_peak = peak > 0.0;
+	char ns[96];
 	size_t i;
 
 	if (title && *title)
@@ -322,6 +352,10 @@ int mess_summary_write_md(FILE *fp, const struct mess_summary *s,
 
 	fputs(have_peak ? "| family metric | GB/s or ns | % of peak |\n|---|---:|---:|\n" :
 			  "| family metric | GB/s or ns |\n|---|---:|\n", fp);
+	/* Said before the figures, which would otherwise read as memory's. */
+	if (mess_summary_not_saturated(s, ns, sizeof(ns)))
+		fprintf(fp, "**%c%s**: at that bandwidth the latency stayed within noise of the unloaded latency, so the generators never loaded the memory; the figures below are the chase's latency at the traffic moved, not the memory's bandwidth limit, and no curve has a saturation or waves.\n\n",
+			toupper((unsigned char)ns[0]), ns + 1);
 	fputs("| max bandwidth [GB/s] |", fp);
 	md_num(fp, s->max_bw_gbs, 1);
 	if (have_peak)
@@ -332,6 +366,8 @@ int mess_summary_write_md(FILE *fp, const struct mess_summary *s,
 		if (have_peak)
 			md_range(fp, pct_of(s->sat_bw_min_gbs, peak),
 				 pct_of(s->sat_bw_max_gbs, peak), 1);
+	} else if (ns[0]) {
+		fprintf(fp, have_peak ? " %s | – |" : " %s |", ns);
 	} else {
 		fputs(have_peak ? " none | none |" : " none |", fp);
 	}
@@ -365,10 +401,16 @@ int mess_summary_write_md(FILE *fp, const struct mess_summary *s,
 			if (have_peak)
 				md_num(fp, pct_of(cs->sat_bw_gbs, peak), 1);
 		} else {
-			fputs(have_peak ? " none | none |" : " none |", fp);
+			int no = cs->loaded || !cs->npoints;
+
+			fputs(!no ? (have_peak ? " not loaded | – |" : " not loaded |") :
+			      have_peak ? " none | none |" : " none |", fp);
 		}
 		md_num(fp, cs->max_lat_ns, 1);
-		fprintf(fp, " %zu |\n", cs->nwaves);
+		if (cs->loaded || !cs->npoints)
+			fprintf(fp, " %zu |\n", cs->nwaves);
+		else
+			fputs(" – |\n", fp);
 	}
 	return ferror(fp) ? -EIO : 0;
 }

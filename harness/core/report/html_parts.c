@@ -127,6 +127,7 @@ int mess_h_keyfigs(FILE *f, const char *dir, double peak, const char *how,
 		tol = 0.02;
 	if (!(unloaded > 0) || mess_summarise(&fam, unloaded, peak, tol, &s))
 		goto out;
+	s.gen_cores = info->cores > 0 ? (unsigned)info->cores : 0;
 	ret = 1;
 	fputs("<section><h2>Key figures</h2><table>\n", f);
 	fprintf(f, "<tr><th>unloaded latency</th><td class=\"n\">%.1f ns</td><td>", unloaded);
@@ -137,6 +138,8 @@ int mess_h_keyfigs(FILE *f, const char *dir, double peak, const char *how,
 	if (s.have_sat)
 		fprintf(f, "<td class=\"n\">%.1f – %.1f%s</td>", s.sat_bw_min_gbs,
 			s.sat_bw_max_gbs, peak > 0 ? "" : "");
+	else if (mess_summary_not_saturated(&s, err, sizeof(err)))
+		fprintf(f, "<td><b>%s</b>: the latency at that bandwidth stayed within noise of the unloaded latency, so the generators never loaded the memory</td>", err);
 	else
 		fputs("<td><i>no curve reached 2× the unloaded latency</i></td>", f);
 	fprintf(f, "<td>where latency first reaches 2× unloaded (%.0f ns)%s",

@@ -52,6 +52,7 @@ static int write_summary(struct mess_run *r, int complete)
 			     r->cfg.wave_tol, &s);
 	if (err)
 		return err;
+	s.gen_cores = (unsigned)r->ngen;
 	extra = mess_json_pack("{s:s, s:s, s:o, s:o, s:o, s:s, s:s, s:b}",
 			  "verdict", mess_level_name(r->verdict.level),
 			  "next_step", mess_verdict_next(&r->verdict, next, sizeof(next)),
