@@ -34,11 +34,24 @@ json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)"
 rc=$?
 check "import exits 0 ($rc: $(cat "$tmp/err"))" '[ $rc -eq 0 ]'
 check "one line on stderr naming the verdict" \
-	'[ $(wc -l <"$tmp/err") -eq 1 ] && grep -q "51 curves, 2129 points.*verdict" "$tmp/err"'
+	'[ $(wc -l <"$tmp/err") -eq 1 ] && grep -q "46 curves, 1626 points.*verdict" "$tmp/err"'
 check "curves.csv schema 5 (no distribution: its columns empty)" \
 	'head -1 "$tmp/run/curves.csv" | grep -q ",remeasured,flags,lat_p50_ns,.*,fair_jain,dist_cost_ns,dist_preempted,dist_l2_share_pct,dist_l2_ns$" &&
 	 ! cut -d, -f26-37 "$tmp/run/curves.csv" | tail -n +2 | grep -q "[0-9]"'
-check "2129 points" '[ $(($(wc -l <"$tmp/run/curves.csv") - 1)) -eq 2129 ]'
+check "1626 points: Mess's grouping, a point per (rounded measured share, pause)" \
+	'[ $(($(wc -l <"$tmp/run/curves.csv") - 1)) -eq 1626 ] &&
+	 [ "$(json "$tmp/run/meta.json" "d[\"processing\"][\"name\"], d[\"processing\"][\"read_shares_left_out\"]")" = "mess 9" ]'
+"$mess" import "$raw" --processing per-ratio --out "$tmp/run-ratio" 2>"$tmp/err"
+rc=$?
+check "--processing per-ratio: 51 curves, 2129 points, meta.json says so ($rc)" \
+	'[ $rc -eq 0 ] && grep -q "51 curves, 2129 points" "$tmp/err" &&
+	 [ $(($(wc -l <"$tmp/run-ratio/curves.csv") - 1)) -eq 2129 ] &&
+	 [ "$(json "$tmp/run-ratio/meta.json" "d[\"processing\"][\"name\"]")" = per-ratio ]'
+"$mess" import "$raw" --processing mean --out "$tmp/run-bad" 2>"$tmp/err"
+rc=$?
+check "--processing mean: exit 1, one line naming the value and what is allowed, nothing written" \
+	'[ $rc -eq 1 ] && [ $(wc -l <"$tmp/err") -eq 1 ] && grep -q "^mess import: --processing: .mean. is not allowed; allowed: mess .* or per-ratio" "$tmp/err" &&
+	 [ ! -e "$tmp/run-bad" ]'
 check "meta.json provenance" \
 	'[ "$(json "$tmp/run/meta.json" "d[\"bw_source\"], d[\"measured_by\"], d[\"source\"].endswith(\"AVX2-local\"), d[\"quality\"][\"verdict\"] in (\"PASS\", \"WARN\", \"INVALID\")")" = "counters Mess benchmark import True True" ]'
 check "meta.json: the plotter's clock and the chase's" \
@@ -98,9 +111,13 @@ info=$tmp/ex-csv/info.txt
 check "csv info.txt: BANDWIDTH_UNIT GB/s" 'grep -q "^BANDWIDTH_UNIT=GB/s" "$info"'
 check "csv info.txt names no curve-sources.tsv" \
 	'! grep -q "curve-sources.tsv (measured" "$info" && [ ! -e "$tmp/ex-csv/curve-sources.tsv" ]'
+# (a point of one repetition, as Mess's grouping makes 21 here, has no
+# spread: its bandwidth_std is empty, as Mess's NaN)
 check "csv: bandwidth_std and rw_ratio filled" \
 	'head -1 "$tmp/ex-csv/memory_curves.csv" | grep -q "bandwidth_std.*rw_ratio" &&
-	 awk -F, "NR > 1 && (\$4 == \"\" || \$NF == \"\") { bad = 1 } END { exit bad }" "$tmp/ex-csv/memory_curves.csv"'
+	 [ $(awk -F, "NR > 1 && \$4 == \"\"" "$tmp/ex-csv/memory_curves.csv" | wc -l) -eq \
+	   $(awk -F, "NR > 1 && \$9 == 1" "$tmp/run/curves.csv" | wc -l) ] &&
+	 awk -F, "NR > 1 && \$NF == \"\" { bad = 1 } END { exit bad }" "$tmp/ex-csv/memory_curves.csv"'
 "$mess" export "$ref/../profet/data/bw_lat_curves/cascade_lake__DDR4_2666__local_socket" \
 	--format csv --out "$tmp/cl" 2>/dev/null
 check "csv of a set without spreads or load shares (PROFET's): both columns left out, said why" \
@@ -192,6 +209,52 @@ tree && ln -s "$(cd "$raw" && pwd)/bw/bw_0_100.txt" "$tmp/t/bw/bw_-1_100.txt"
 "$mess" import "$tmp/t" --out "$tmp/neg" 2>"$tmp/err"
 check "bw_-1_100.txt named as written, with its directory" \
 	'[ $? -eq 1 ] && grep -q "t/bw: bw_-1_100.txt: read ratio .-1. is not 0..100" "$tmp/err"'
+
+# every bandwidth-counter family Mess records (issue 35): the Grace tree
+# (SCF bytes), an AMD data-fabric tree (reads and writes together: the
+# share is the generator's R, as Mess takes it); an unknown family: one
+# line naming the events found
+grace=$ref/../mess-results-raw/Grace-LPDDR5-local
+if [ -d "$grace/bw" ]; then
+	"$mess" import "$grace" --out "$tmp/grace-run" 2>"$tmp/err"
+	rc=$?
+	check "the Grace tree imports ($rc: $(cat "$tmp/err"))" \
+		'[ $rc -eq 0 ] && grep -q "44 curves, 1728 points" "$tmp/err" &&
+		 [ "$(json "$tmp/grace-run/meta.json" "d[\"method\"][\"bw_counters\"]")" = nvidia-grace-scf ]'
+	"$mess" compare "$tmp/grace-run" "$grace" --no-plots --out "$tmp/grace-cmp" >/dev/null 2>&1
+	check "Grace: the import's and the processed set's maximum bandwidth agree within 2 %" \
+		'json "$tmp/grace-cmp/compare.json" "abs(d[\"sets\"][0][\"max_bw_gbs\"] / d[\"sets\"][1][\"max_bw_gbs\"] - 1) < 0.02" | grep -q True'
+else
+	echo "import: no Grace tree at $grace: its checks skipped"
+fi
+python3 - "$tmp/amd" "$tmp/unknown" <<'PY'
+import os, sys
+for d, ev in ((sys.argv[1], "amd_df/dram_channel_data_controller_%d/"), (sys.argv[2], "amd_l3/l3_lookup_state_%d/")):
+    os.makedirs(d + "/bw"); os.makedirs(d + "/lat")
+    open(d + "/plotter.txt", "w").write("CPU_FREQ=2.25\n")
+    for r in (50, 100):
+        for pause in (0, 1000):
+            n = 1e8 if pause else 4e8
+            blk = " Performance counter stats for system wide:\n\n" + \
+                "".join("S0 8 %d %s\n" % (n, ev % c) for c in range(8)) + \
+                "\n 0.100000000 seconds time elapsed\n\n"
+            open("%s/bw/bw_%d_%d.txt" % (d, r, pause), "w").write(blk * 3)
+            el = (200 if pause else 400) * 3072000 / 1e9
+            open("%s/lat/lat_%d_%d.txt" % (d, r, pause), "w").write(
+                " Performance counter stats for process id '1':\n\n %d cycles\n 3072000 accesses\n\n %.9f seconds time elapsed\n" % (int(el * 2.25e9), el))
+PY
+"$mess" import "$tmp/amd" --out "$tmp/amd-run" 2>"$tmp/err"
+rc=$?
+check "an AMD data-fabric tree imports ($rc: $(cat "$tmp/err"))" \
+	'[ $rc -eq 0 ] && [ "$(json "$tmp/amd-run/meta.json" "d[\"method\"][\"bw_counters\"]")" = amd-df-zen2-3 ]'
+check "AMD: 8 channels x 4e8 x 64 B in 0.1 s = 2048 GB/s, share R" \
+	'grep -q "^50,50.0000,0,2048.000000,1024.000000,1024.000000," "$tmp/amd-run/curves.csv" &&
+	 grep -q "^0,100.0000,0,2048.000000,2048.000000,0.000000," "$tmp/amd-run/curves.csv"'
+"$mess" import "$tmp/unknown" --out "$tmp/unknown-run" 2>"$tmp/err"
+rc=$?
+check "an unknown counter family: exit 1, one line naming the events found, nothing written ($rc)" \
+	'[ $rc -eq 1 ] && [ $(wc -l <"$tmp/err") -eq 1 ] && grep -q "events found: amd_l3/l3_lookup_state_0/, " "$tmp/err" &&
+	 [ ! -e "$tmp/unknown-run/curves.csv" ]'
 
 # 20,000 points in one curve: the quality pass is not quadratic
 python3 - "$tmp/big" 20000 <<'PY'

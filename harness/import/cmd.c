@@ -26,11 +26,13 @@
 #include "mess/json.h"
 #include "mess/messfmt.h"
 #include "mess/messraw.h"
+#include "mess/parse.h"
 #include "mess/metrics.h"
 #include "mess/quality.h"
 
 struct import_opts {
 	char out[PATH_MAX];
+	char processing[16];
 	int help;
 };
 
@@ -39,27 +41,32 @@ struct import_opts {
 
 static const struct mess_opt opts[] = {
 	MESS_OPT_OUT(S(out), "RUN", "run directory to write: new or empty (required)"),
+	{ "processing", MESS_OPT_STR, S(processing), 0, 0, "P",
+	  "how repetitions become points: mess (default: Mess's own grouping, each repetition under its own measured read share rounded to 1 %, as processed/memory_curves.csv has them) or per-ratio (a curve per generator read ratio, a point per file: its repetitions together)" },
 	MESS_OPT_HELP(F(help)),
 };
 
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))
 
-#define BW_METHOD "unc_m_cas_count.rd + .wr of every socket perf stat lists, x CACHE_LINE_SIZE (plotter.txt, 64 B without), over the block's elapsed time; read share rd / (rd + wr); mean of the repetitions"
+#define BW_METHOD "the tree's bandwidth counters (method.bw_counters: the counters family) of every socket perf stat lists, in bytes: CAS counts (unc_m_cas_count.rd + .wr; AMD's UMC and data fabric) x CACHE_LINE_SIZE (plotter.txt, 64 B without), Grace's cmem_rd_data x 32 B + cmem_wr_total_bytes; over the block's elapsed time; read share rd / (rd + wr) (AMD's data fabric, reads and writes together: the generator's R, as Mess takes it); mean of the repetitions"
 #define LAT_METHOD "Mess's processing (Mess-2.0 utils/libs/processor.py): the chase's elapsed time less r2012 cycles at its own clock (cycles / elapsed) less TLB_NS per r1012 event, over accesses; mean of the repetitions. Mess names r1012 the STLB hits and r2012 the walk cycles; on Sapphire Rapids Intel's event list has 0x12/0x20 STLB_HIT and 0x12/0x10 WALK_PENDING, the other way round: kept as Mess computes it, so that the figures are the ones Mess publishes"
 
 void mess_import_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: mess import MESS_DIR --out RUN\n"
+		"usage: mess import MESS_DIR --out RUN [--processing mess|per-ratio]\n"
 		"Turn a raw Mess benchmark tree (bw/bw_<R>_<pause>.txt, lat/lat_<R>_<pause>.txt,\n"
 		"plotter.txt) into a run directory of mess: curves.csv and meta.json, which\n"
 		"compare, export, position, fleet and the model read like a run of mess.\n\n");
 	mess_opts_print(f, opts, NOPTS);
 	fprintf(f,
-		"\nBandwidth: the memory controllers' CAS counts x 64 B over each repetition's\n"
-		"time.  Latency: the chase's time per access less Mess's TLB correction\n"
-		"(TLB_NS), as Mess's own processing computes it.  One curve per generator read\n"
-		"ratio R (store_pct 100 - R), a point per pause.  meta.json says the method,\n"
+		"\nBandwidth: the memory controllers' counters Mess records (Intel's CAS counts\n"
+		"x 64 B, NVIDIA Grace's SCF bytes, AMD's data fabric or UMC) over each\n"
+		"repetition's time.  Latency: the chase's time per access less Mess's TLB correction\n"
+		"(TLB_NS), as Mess's own processing computes it.  Repetitions grouped as Mess\n"
+		"groups them (--processing mess): a curve per measured read share rounded to\n"
+		"1 %%, a point per pause; or a curve per generator read ratio R (--processing\n"
+		"per-ratio, store_pct 100 - R), a point per file.  meta.json says the method,\n"
 		"the source and the verdict of mess's curve rules on the imported points.\n"
 		"\nExample:\n"
 		"  mess import Mess-Results/Systems/MN5/MN5-GPP/regular/AVX2/local --out runs/mn5-gpp\n"
@@ -95,20 +102,34 @@ static json_t *judge(struct mess_family *f, const struct mess_raw *r,
 	return mess_verdict_json(&v);
 }
 
-static json_t *meta(const char *src, const struct mess_raw *r, json_t *quality)
+/* --processing's words, as meta.json names them, and what each does. */
+static const struct {
+	const char *name;
+	enum mess_raw_processing how;
+	const char *method;
+} processings[] = {
+	{ "mess", MESS_RAW_MESS, "Mess's own grouping (Mess-2.0 utils/libs/processor.py calculate_mean_curves, perread, step 1, and filter_incomplete_ratios): each bandwidth repetition under its own measured read share rounded to 1 % (half to even), a file's latency repetitions under every share its bandwidth ones took; a point per (share, pause): the means and sample deviations there; a share with fewer points than 0.6 x the mean over the shares left out. A curve per share (store_pct 100 - share). Not reproduced: the 0 GB/s first row and the thinned subset of rows of Mess-Results' processed/ files" },
+	{ "per-ratio", MESS_RAW_PER_RATIO, "a curve per generator read ratio R (store_pct 100 - R), a point per bw_<R>_<pause>.txt: the means and sample deviations of its repetitions, kept together whatever their measured shares" },
+};
+
+#define NPROC (sizeof(processings) / sizeof(processings[0]))
+
+static json_t *meta(const char *src, const struct mess_raw *r, json_t *quality,
+		    int proc)
 {
 	char real[PATH_MAX];
 
 	return mess_json_pack(
-		"{s:i, s:s, s:s, s:s, s:s, s:{s:s, s:s}, "
+		"{s:i, s:s, s:s, s:s, s:s, s:{s:s, s:s, s:s}, "
 		"s:{s:o, s:o, s:o, s:s, s:s, s:o, s:o}, "
 		"s:{s:o, s:s, s:o, s:o, s:s}, "
-		"s:I, s:{s:I, s:I, s:I}, s:o, s:o, s:b}",
+		"s:I, s:{s:I, s:I, s:I}, s:{s:s, s:s, s:I}, s:o, s:o, s:b}",
 		"schema", 1, "tool", "mess import",
 		"measured_by", "Mess benchmark import",
 		"source", realpath(src, real) ? real : src,
 		"bw_source", "counters",
 		"method", "bandwidth", BW_METHOD, "latency", LAT_METHOD,
+		"bw_counters", r->family,
 		"mess_plotter", "cpu_ghz", mess_json_real(r->cpu_ghz, 6),
 		"tlb_ns", mess_json_real(r->tlb_ns, 5),
 		"cache_line_bytes", mess_json_real(r->line_bytes, 0),
@@ -124,13 +145,16 @@ static json_t *meta(const char *src, const struct mess_raw *r, json_t *quality)
 		"points", (json_int_t)r->points,
 		"repetitions", "bw", (json_int_t)r->bw_reps, "lat", (json_int_t)r->lat_reps,
 		"left_out", (json_int_t)r->reps_left_out,
+		"processing", "name", processings[proc].name,
+		"method", processings[proc].method,
+		"read_shares_left_out", (json_int_t)r->keys_left_out,
 		"unloaded_ns", json_null(),
 		"quality", quality,
 		"complete", 1);
 }
 
 static int write_run(const char *src, const char *out, struct mess_family *f,
-		     const struct mess_raw *r, char *level, size_t len,
+		     const struct mess_raw *r, int proc, char *level, size_t len,
 		     const char **failed)
 {
 	FILE *csv;
@@ -167,7 +191,7 @@ static int write_run(const char *src, const char *out, struct mess_family *f,
 		rc = -ENOMEM;
 	if (!rc) {
 		*failed = "meta.json";
-		rc = mess_json_write(out, "meta.json", meta(src, r, q));
+		rc = mess_json_write(out, "meta.json", meta(src, r, q, proc));
 	} else {
 		json_decref(q);
 	}
@@ -181,7 +205,7 @@ static int write_run(const char *src, const char *out, struct mess_family *f,
  * disk or Ctrl-C leaves nothing that blocks the rerun.
  */
 static int write_whole(const char *src, const char *out, struct mess_family *f,
-		       const struct mess_raw *r, char *level, size_t len,
+		       const struct mess_raw *r, int proc, char *level, size_t len,
 		       const char **failed)
 {
 	struct mess_rundir rd;
@@ -200,7 +224,7 @@ static int write_whole(const char *src, const char *out, struct mess_family *f,
 	}
 	rc = mess_rundir_aside(&rd, tmp, sizeof(tmp));
 	if (!rc)
-		rc = write_run(src, tmp, f, r, level, len, failed);
+		rc = write_run(src, tmp, f, r, proc, level, len, failed);
 	if (!rc && mess_interrupted)
 		rc = -EINTR;
 	if (!rc)
@@ -218,7 +242,7 @@ int mess_import_main(int argc, char **argv)
 	struct mess_raw r;
 	char err[1024], level[16] = "", *src[1];
 	const char *failed = "";
-	int n, rc;
+	int n, rc, proc;
 
 	rc = mess_cmd_open("mess import", opts, NOPTS, &o, &o.help,
 			   mess_import_usage, argc, argv, src, 1, &n);
@@ -230,17 +254,27 @@ int mess_import_main(int argc, char **argv)
 			"--out: missing; allowed: a new or empty directory");
 		return -EINVAL;
 	}
+	for (proc = 0; proc < (int)NPROC; proc++)
+		if (!strcmp(o.processing[0] ? o.processing : "mess",
+			    processings[proc].name))
+			break;
+	if (proc == (int)NPROC) {
+		fprintf(stderr, "mess import: --processing: '%s' is not allowed; allowed: mess (Mess's own grouping) or per-ratio (a curve per generator read ratio)\n",
+			mess_quote(err, sizeof(err), o.processing));
+		return -EINVAL;
+	}
 	if (mess_out_check_empty("out", o.out, err, sizeof(err))) {
 		fprintf(stderr, "mess import: %s\n", err);
 		return -EINVAL;
 	}
-	rc = mess_raw_read(src[0], &fam, &r, err, sizeof(err));
+	rc = mess_raw_read_as(src[0], processings[proc].how, &fam, &r, err,
+			      sizeof(err));
 	if (rc) {
 		fprintf(stderr, "mess import: %s\n", rc == -ENOMEM ? "out of memory" : err);
 		mess_family_free(&fam);
 		return rc == -ENOMEM ? rc : -EINVAL;
 	}
-	rc = write_whole(src[0], o.out, &fam, &r, level, sizeof(level), &failed);
+	rc = write_whole(src[0], o.out, &fam, &r, proc, level, sizeof(level), &failed);
 	if (rc == -EINTR)
 		fprintf(stderr, "mess import: interrupted; nothing written to %s (run it again with the same --out)\n",
 			o.out);

@@ -1,17 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A raw Mess benchmark tree, as the benchmark leaves it on disk:
- *   bw/bw_<R>_<pause>.txt   perf stat of the memory controllers' CAS counts
- *                           (unc_m_cas_count.rd / .wr, per socket) over the
- *                           run at generator read ratio R and nop pause,
- *                           one block per repetition;
+ *   bw/bw_<R>_<pause>.txt   perf stat of the memory controllers' counters
+ *                           over the run at generator read ratio R and nop
+ *                           pause, one block per repetition: Intel's CAS
+ *                           counts (unc_m_cas_count.rd / .wr, per socket),
+ *                           NVIDIA Grace's SCF bytes (cmem_rd_data,
+ *                           cmem_wr_total_bytes), AMD's data fabric
+ *                           (dram_channel_data_controller_N) or UMC CAS
+ *                           counts, one family per tree (messraw.c);
  *   lat/lat_<R>_<pause>.txt perf stat of the pointer chase (cycles,
  *                           instructions, accesses, raw TLB events r1012,
  *                           r2012), one block per repetition;
  *   plotter.txt             CPU_FREQ (GHz), TLB_NS, CACHE_LINE_SIZE, ...
  *
- * Bandwidth: the CAS counts of every socket listed, x CACHE_LINE_SIZE
- * (64 B), over the block's elapsed time; the read share rd / (rd + wr).
+ * Bandwidth: the counts of every socket listed in bytes (CAS counts x
+ * CACHE_LINE_SIZE, 64 B; Grace's read beats x 32 B and write bytes), over
+ * the block's elapsed time; the read share rd / (rd + wr) (AMD's data
+ * fabric, reads and writes together: R, as Mess takes it).
  * Latency, as Mess processes it (its utils/libs/processor.py, checked
  * against the tree's own processed/memory_curves.csv): the chase's
  * elapsed time less r2012 cycles at the chase's own clock (cycles /
@@ -33,16 +39,33 @@ struct mess_raw {
 				 * correction (Mess would assume 10 ns) */
 	double line_bytes;	/* CACHE_LINE_SIZE, 64 when absent */
 	char binding[32], mem_freq[32];
+	char family[32];	/* the bandwidth counters' family
+				 * (mess_dram_families[] name) */
 	int channels, bus_width;	/* -1 unknown */
 	/* The chase's clock over every repetition (cycles / elapsed). */
 	double ghz_median, ghz_min, ghz_max;
 	size_t points, bw_reps, lat_reps, reps_left_out;
+	size_t keys_left_out;	/* MESS_RAW_MESS: read shares with too few
+				 * points, left out as Mess leaves them */
 };
 
 /*
- * Read the tree at dir into f: one curve per generator read ratio R
- * (store_pct 100 - R, its read_pct the median of its points' measured
- * share), a point per pause (nop = pause) with bw_gbs, read_bw_gbs,
+ * How the repetitions become points:
+ *   MESS_RAW_MESS       Mess's own grouping (include/mess/messraw_group.h):
+ *                       a curve per measured read share rounded to 1 %
+ *                       (store_pct 100 - that share), a point per pause,
+ *                       each repetition where its own share rounds;
+ *   MESS_RAW_PER_RATIO  a curve per generator read ratio R (store_pct
+ *                       100 - R, its read_pct the median of its points'
+ *                       measured share), a point per file: its
+ *                       repetitions kept together.
+ */
+enum mess_raw_processing { MESS_RAW_MESS, MESS_RAW_PER_RATIO };
+
+/*
+ * Read the tree at dir into f, processed as Mess processes it
+ * (MESS_RAW_MESS): a curve per rounded measured read share, a point per
+ * pause (nop = pause) with bw_gbs, read_bw_gbs,
  * write_bw_gbs, bw_gbs_std, read_pct, lat_ns, lat_ns_std, repeats, and
  * ghz_min / ghz_max the chase's clock over its repetitions.  0, -ENOENT
  * (no plotter.txt, bw/ or lat/), -EINVAL (a file that is not perf stat
@@ -50,5 +73,10 @@ struct mess_raw {
  */
 int mess_raw_read(const char *dir, struct mess_family *f, struct mess_raw *r,
 		  char *err, size_t errlen);
+
+/* The same, processed as how says (mess_raw_read: MESS_RAW_MESS). */
+int mess_raw_read_as(const char *dir, enum mess_raw_processing how,
+		     struct mess_family *f, struct mess_raw *r, char *err,
+		     size_t errlen);
 
 #endif

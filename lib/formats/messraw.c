@@ -17,156 +17,21 @@
 #include <sys/stat.h>
 
 #include "mess/messfmt.h"
+#include "mess/messraw_group.h"
+#include "mess/messraw_perf.h"
 #include "mess/parse.h"
 
 /* plotter.txt's channel count and bus width: at most this. */
 #define MESS_RAW_MAX_COUNT 65536
 
-#define MAX_REPS 64
-
-/* One perf stat block: what its counters said (NAN: absent or not
- * counted). */
-struct block {
-	double rd, wr, cycles, accesses, instructions, r1012, r2012, elapsed;
-	int bad;		/* a counter said <not counted> / <not supported> */
-};
-
-static void block_init(struct block *b)
-{
-	b->rd = b->wr = b->cycles = b->accesses = b->instructions = NAN;
-	b->r1012 = b->r2012 = b->elapsed = NAN;
-	b->bad = 0;
-}
-
-/* "608,198,304" or "608198304": the count, else NAN. */
-static double count_of(const char *t)
-{
-	char buf[64], *e;
-	size_t k = 0;
-
-	for (; *t && k + 1 < sizeof(buf); t++)
-		if (*t != ',')
-			buf[k++] = *t;
-	buf[k] = '\0';
-	if (!k || !isdigit((unsigned char)buf[0]))
-		return NAN;
-	double v = strtod(buf, &e);
-
-	return *e ? NAN : v;
-}
-
-static void add(double *acc, double v)
-{
-	*acc = isnan(*acc) ? v : *acc + v;
-}
-
-/* The event name without a ":u"-like modifier into ev. */
-static void event_name(const char *t, char *ev, size_t len)
-{
-	snprintf(ev, len, "%s", t);
-	if (strchr(ev, ':'))
-		*strchr(ev, ':') = '\0';
-}
-
-/* One line of a block. */
-static void block_line(struct block *b, char *line)
-{
-	char *tok[8], *save = NULL, *t, ev[64];
-	size_t n = 0, at = 0;
-	double v;
-
-	for (t = strtok_r(line, " \t\r", &save); t && n < 8;
-	     t = strtok_r(NULL, " \t\r", &save))
-		tok[n++] = t;
-	if (n >= 4 && !strcmp(tok[1], "seconds") && !strcmp(tok[2], "time") &&
-	    !strcmp(tok[3], "elapsed")) {
-		b->elapsed = count_of(tok[0]);
-		return;
-	}
-	/* --per-socket: "S0 <units> <count> <event>" */
-	if (n >= 4 && tok[0][0] == 'S' && isdigit((unsigned char)tok[0][1]))
-		at = 2;
-	if (n < at + 2)
-		return;
-	if (tok[at][0] == '<') {
-		/* "<not counted>" / "<not supported>": the event is after */
-		if (n >= at + 3)
-			b->bad = 1;
-		return;
-	}
-	v = count_of(tok[at]);
-	if (isnan(v))
-		return;
-	event_name(tok[at + 1], ev, sizeof(ev));
-	if (!strcmp(ev, "unc_m_cas_count.rd"))
-		add(&b->rd, v);
-	else if (!strcmp(ev, "unc_m_cas_count.wr"))
-		add(&b->wr, v);
-	else if (!strcmp(ev, "cycles"))
-		b->cycles = v;
-	else if (!strcmp(ev, "accesses"))
-		b->accesses = v;
-	else if (!strcmp(ev, "instructions"))
-		b->instructions = v;
-	else if (!strcmp(ev, "r1012"))
-		b->r1012 = v;
-	else if (!strcmp(ev, "r2012"))
-		b->r2012 = v;
-}
-
-/* Every block of a perf stat file: how many into b (at most MAX_REPS). */
-static int read_blocks(const char *path, struct block *b, size_t *n,
-		       char *err, size_t errlen)
-{
-	struct mess_lines l;
-	int ret = mess_lines_open(&l, path, err, errlen);
-
-	*n = 0;
-	while (!ret && (ret = mess_lines_next(&l, err, errlen)) > 0) {
-		ret = 0;
-		if (strstr(l.line, "Performance counter stats")) {
-			if (*n == MAX_REPS)
-				ret = mess_file_err(err, errlen, path, l.no,
-						    "more than %d perf stat blocks",
-						    MAX_REPS);
-			else
-				block_init(&b[(*n)++]);
-		} else if (*n) {
-			block_line(&b[*n - 1], l.line);
-		}
-	}
-	mess_lines_close(&l);
-	if (!ret && !*n)
-		ret = mess_file_err(err, errlen, path, 0,
-				    "no 'Performance counter stats' block: not perf stat output");
-	return ret;
-}
-
-static double mean(const double *v, size_t n)
-{
-	double s = 0;
-
-	for (size_t i = 0; i < n; i++)
-		s += v[i];
-	return n ? s / (double)n : NAN;
-}
-
-/* Sample standard deviation (n - 1), as Mess's pandas; NAN below 2. */
-static double sd(const double *v, size_t n)
-{
-	double m = mean(v, n), s = 0;
-
-	if (n < 2)
-		return NAN;
-	for (size_t i = 0; i < n; i++)
-		s += (v[i] - m) * (v[i] - m);
-	return sqrt(s / (double)(n - 1));
-}
 
 struct walk {
 	const char *dir;
 	struct mess_family *f;
 	struct mess_raw *r;
+	enum mess_raw_processing how;
+	struct mess_raw_reps reps;	/* MESS_RAW_MESS: every repetition */
+	uint32_t file;
 	double *clocks;
 	size_t nclocks, capclocks;
 	char *err;
@@ -201,35 +66,47 @@ static int one_point(struct walk *w, const struct entry *e)
 {
 	unsigned R = e->R;
 	uint64_t pause = e->pause;
-	struct block b[MAX_REPS];
-	double bw[MAX_REPS], share[MAX_REPS], lat[MAX_REPS], ghz[MAX_REPS];
+	struct mess_raw_block b[MESS_RAW_MAX_REPS];
+	double bw[MESS_RAW_MAX_REPS], share[MESS_RAW_MAX_REPS], lat[MESS_RAW_MAX_REPS], ghz[MESS_RAW_MAX_REPS];
 	size_t n, nb = 0, nl = 0;
-	char path[PATH_MAX];
+	char path[PATH_MAX], list[512];
 	struct mess_point p = MESS_POINT_INIT;
 	struct mess_curve *c;
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/bw/%s", w->dir, e->name);
-	ret = read_blocks(path, b, &n, w->err, w->errlen);
+	ret = mess_raw_blocks(path, w->r->line_bytes, b, &n, w->err, w->errlen);
 	for (size_t i = 0; !ret && i < n; i++) {
-		double t = b[i].rd + b[i].wr;
+		int rw = b[i].combined;
+		double t = rw ? b[i].rw : b[i].rd + b[i].wr;
 
+		if (!b[i].family) {
+			/* no counter Mess records: a family no row has */
+			ret = mess_file_err(w->err, w->errlen, path, 0,
+					    "no bandwidth counter of a family Mess records (events found: %s); allowed: %s",
+					    b[i].other[0] ? b[i].other : "none",
+					    mess_raw_family_list(list, sizeof(list)));
+			break;
+		}
 		if (b[i].bad || !isfinite(t) || !(b[i].elapsed > 0) || !(t > 0)) {
 			w->r->reps_left_out++;
 			continue;
 		}
-		bw[nb] = t * w->r->line_bytes / b[i].elapsed / 1e9;
-		share[nb++] = b[i].rd / t;
+		if (!w->r->family[0])
+			snprintf(w->r->family, sizeof(w->r->family), "%s",
+				 b[i].family);
+		bw[nb] = t / b[i].elapsed / 1e9;
+		share[nb++] = rw ? R / 100.0 : b[i].rd / t;
 	}
 	if (!ret && !nb)
 		ret = mess_file_err(w->err, w->errlen, path, 0,
-				    "no block with both unc_m_cas_count.rd and .wr counted and the elapsed time");
+				    "no block with a bandwidth counter's reads and writes counted and the elapsed time");
 	if (ret)
 		return ret;
 	snprintf(path, sizeof(path), "%s/lat/lat_%s", w->dir, e->name + 3);
-	ret = read_blocks(path, b, &n, w->err, w->errlen);
+	ret = mess_raw_blocks(path, w->r->line_bytes, b, &n, w->err, w->errlen);
 	for (size_t i = 0; !ret && i < n; i++) {
-		const struct block *k = &b[i];
+		const struct mess_raw_block *k = &b[i];
 		double g, walk, stlb;
 
 		if (k->bad || !(k->cycles > 0) || !(k->elapsed > 0) ||
@@ -252,13 +129,13 @@ static int one_point(struct walk *w, const struct entry *e)
 		return ret;
 	p.store_pct = 100 - R;
 	p.nop = pause;
-	p.bw_gbs = mean(bw, nb);
-	p.bw_gbs_std = sd(bw, nb);
-	p.read_pct = 100 * mean(share, nb);
+	p.bw_gbs = mess_raw_mean(bw, nb);
+	p.bw_gbs_std = mess_raw_sd(bw, nb);
+	p.read_pct = 100 * mess_raw_mean(share, nb);
 	p.read_bw_gbs = p.bw_gbs * p.read_pct / 100;
 	p.write_bw_gbs = p.bw_gbs - p.read_bw_gbs;
-	p.lat_ns = mean(lat, nl);
-	p.lat_ns_std = sd(lat, nl);
+	p.lat_ns = mess_raw_mean(lat, nl);
+	p.lat_ns_std = mess_raw_sd(lat, nl);
 	p.repeats = (uint32_t)(nb < nl ? nb : nl);
 	p.ghz_min = ghz[0];
 	p.ghz_max = ghz[0];
@@ -274,6 +151,18 @@ static int one_point(struct walk *w, const struct entry *e)
 		return ret;
 	w->r->bw_reps += nb;
 	w->r->lat_reps += nl;
+	if (w->how == MESS_RAW_MESS) {
+		/* grouped once every file is read (messraw_group.h) */
+		for (size_t i = 0; !ret && i < nb + nl; i++) {
+			struct mess_raw_rep x = { pause, w->file, i >= nb,
+				i < nb ? bw[i] : lat[i - nb],
+				i < nb ? share[i] : ghz[i - nb] };
+
+			ret = mess_raw_rep_add(&w->reps, &x);
+		}
+		w->file++;
+		return ret;
+	}
 	w->r->points++;
 	c = mess_family_curve(w->f, p.store_pct, NAN);
 	return c ? mess_curve_add(c, &p) : -ENOMEM;
@@ -430,7 +319,14 @@ static int entries(const char *bwdir, struct entry **e, size_t *n, char *err,
 int mess_raw_read(const char *dir, struct mess_family *f, struct mess_raw *r,
 		  char *err, size_t errlen)
 {
-	struct walk w = { dir, f, r, NULL, 0, 0, err, errlen };
+	return mess_raw_read_as(dir, MESS_RAW_MESS, f, r, err, errlen);
+}
+
+int mess_raw_read_as(const char *dir, enum mess_raw_processing how,
+		     struct mess_family *f, struct mess_raw *r, char *err,
+		     size_t errlen)
+{
+	struct walk w = { dir, f, r, how, { 0 }, 0, NULL, 0, 0, err, errlen };
 	char path[PATH_MAX];
 	struct entry *e;
 	size_t ne;
@@ -451,8 +347,11 @@ int mess_raw_read(const char *dir, struct mess_family *f, struct mess_raw *r,
 	for (size_t i = 0; i < ne; i++)
 		free(e[i].name);
 	free(e);
-	if (!ret && !r->points)
+	if (!ret && !ne)
 		ret = mess_file_err(err, errlen, path, 0, "no bw_<R>_<pause>.txt file");
+	if (!ret && how == MESS_RAW_MESS)
+		ret = mess_raw_group(&w.reps, f, &r->points, &r->keys_left_out);
+	mess_raw_reps_free(&w.reps);
 	if (!ret && w.nclocks) {
 		qsort(w.clocks, w.nclocks, sizeof(double), cmp_d);
 		r->ghz_min = w.clocks[0];

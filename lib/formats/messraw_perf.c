@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The perf stat output of a raw Mess benchmark tree read into blocks, one
+ * per repetition (include/mess/messraw_perf.h).
+ */
+#include "mess/messraw_perf.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mess/counters.h"
+#include "mess/parse.h"
+
+/*
+ * The bandwidth counters Mess records, as perf stat prints them (Mess-2.0
+ * utils/libs/parser.py parse_bandwidth_file names them): one row per
+ * event, tied to the counters layer's family (include/mess/counters.h)
+ * for what a count is.  A count of cache lines is read x CACHE_LINE_SIZE,
+ * as Mess reads it; Grace's are 32 B read beats and write bytes (the
+ * family's bytes_per_count and write_bytes_per_count).  AMD's Zen 2/3
+ * data-fabric events count reads and writes together: the read share is
+ * then the generator's R, as Mess takes it.
+ */
+static void add(double *acc, double v)
+{
+	*acc = isnan(*acc) ? v : *acc + v;
+}
+
+enum role { RD, WR, RW };
+static const struct raw_event {
+	const char *event;	/* a part of the printed event name */
+	const char *family;	/* its mess_dram_families[] row */
+	enum role role;
+	int per_line;		/* counts cache lines: x CACHE_LINE_SIZE */
+} raw_events[] = {
+	{ "unc_m_cas_count.rd", "intel-skx-imc", RD, 1 },
+	{ "unc_m_cas_count.wr", "intel-skx-imc", WR, 1 },
+	{ "nvidia_scf_pmu/cmem_rd_data/", "nvidia-grace-scf", RD, 0 },
+	{ "nvidia_scf_pmu/cmem_wr_total_bytes/", "nvidia-grace-scf", WR, 0 },
+	{ "dram_channel_data_controller_", "amd-df-zen2-3", RW, 1 },
+	{ "umc_cas_cmd.rd", "amd-umc", RD, 1 },
+	{ "umc_cas_cmd.wr", "amd-umc", WR, 1 },
+};
+#define NRAW_EVENTS (sizeof(raw_events) / sizeof(raw_events[0]))
+
+
+static void block_init(struct mess_raw_block *b, double line_bytes)
+{
+	b->rd = b->wr = b->rw = b->cycles = b->accesses = b->instructions = NAN;
+	b->r1012 = b->r2012 = b->elapsed = NAN;
+	b->bad = 0;
+	b->family = NULL;
+	b->combined = 0;
+	b->line_bytes = line_bytes;
+	b->other[0] = '\0';
+}
+
+static const struct mess_dram_family *family_of(const char *name)
+{
+	for (size_t i = 0; i < mess_dram_nfamilies; i++)
+		if (!strcmp(mess_dram_families[i].name, name))
+			return &mess_dram_families[i];
+	return NULL;
+}
+
+/* A bandwidth event's count v into b: 1, or 0 when no row names ev or
+ * the row is of another family than the block's first. */
+static int bw_event(struct mess_raw_block *b, const char *ev, double v)
+{
+	for (size_t i = 0; i < NRAW_EVENTS; i++) {
+		const struct raw_event *e = &raw_events[i];
+		const struct mess_dram_family *d;
+		double per;
+
+		if (!strstr(ev, e->event))
+			continue;
+		if (b->family && strcmp(b->family, e->family))
+			return 0;
+		d = family_of(e->family);
+		if (!d)
+			return 0;
+		per = e->per_line ? b->line_bytes : e->role == WR &&
+		      d->write_bytes_per_count > 0 ? d->write_bytes_per_count :
+		      d->bytes_per_count;
+		b->family = e->family;
+		b->combined = e->role == RW;
+		add(e->role == RD ? &b->rd : e->role == WR ? &b->wr : &b->rw,
+		    v * per);
+		return 1;
+	}
+	return 0;
+}
+
+/* "a + b; c; ...": the events of raw_events[] by family, for a message. */
+const char *mess_raw_family_list(char *list, size_t len)
+{
+	size_t at = 0;
+
+	list[0] = '\0';
+	for (size_t i = 0; i < NRAW_EVENTS && at < len; i++)
+		at += (size_t)snprintf(list + at, len - at, "%s%s%s",
+				       i ? (strcmp(raw_events[i].family,
+						   raw_events[i - 1].family) ?
+					    "; " : " + ") : "",
+				       raw_events[i].event,
+				       raw_events[i].role == RW ? "N" : "");
+	return list;
+}
+
+/* ev into b->other, once, as long as it fits. */
+static void other_event(struct mess_raw_block *b, const char *ev)
+{
+	size_t at = strlen(b->other);
+
+	if (strstr(b->other, ev) || at + strlen(ev) + 3 >= sizeof(b->other))
+		return;
+	snprintf(b->other + at, sizeof(b->other) - at, "%s%s", at ? ", " : "", ev);
+}
+
+/* "608,198,304" or "608198304": the count, else NAN. */
+static double count_of(const char *t)
+{
+	char buf[64], *e;
+	size_t k = 0;
+
+	for (; *t && k + 1 < sizeof(buf); t++)
+		if (*t != ',')
+			buf[k++] = *t;
+	buf[k] = '\0';
+	if (!k || !isdigit((unsigned char)buf[0]))
+		return NAN;
+	double v = strtod(buf, &e);
+
+	return *e ? NAN : v;
+}
+
+/* The event name without a ":u"-like modifier into ev. */
+static void event_name(const char *t, char *ev, size_t len)
+{
+	snprintf(ev, len, "%s", t);
+	if (strchr(ev, ':'))
+		*strchr(ev, ':') = '\0';
+}
+
+/* One line of a block. */
+static void block_line(struct mess_raw_block *b, char *line)
+{
+	char *tok[8], *save = NULL, *t, ev[64];
+	size_t n = 0, at = 0;
+	double v;
+
+	for (t = strtok_r(line, " \t\r", &save); t && n < 8;
+	     t = strtok_r(NULL, " \t\r", &save))
+		tok[n++] = t;
+	if (n >= 4 && !strcmp(tok[1], "seconds") && !strcmp(tok[2], "time") &&
+	    !strcmp(tok[3], "elapsed")) {
+		b->elapsed = count_of(tok[0]);
+		return;
+	}
+	/* --per-socket: "S0 <units> <count> <event>" */
+	if (n >= 4 && tok[0][0] == 'S' && isdigit((unsigned char)tok[0][1]))
+		at = 2;
+	if (n < at + 2)
+		return;
+	if (tok[at][0] == '<') {
+		/* "<not counted>" / "<not supported>": the event is after */
+		if (n >= at + 3) {
+			b->bad = 1;
+			event_name(tok[at + 2], ev, sizeof(ev));
+			bw_event(b, ev, NAN);
+		}
+		return;
+	}
+	v = count_of(tok[at]);
+	if (isnan(v))
+		return;
+	event_name(tok[at + 1], ev, sizeof(ev));
+	if (bw_event(b, ev, v))
+		return;
+	if (!strcmp(ev, "cycles"))
+		b->cycles = v;
+	else if (!strcmp(ev, "accesses"))
+		b->accesses = v;
+	else if (!strcmp(ev, "instructions"))
+		b->instructions = v;
+	else if (!strcmp(ev, "r1012"))
+		b->r1012 = v;
+	else if (!strcmp(ev, "r2012"))
+		b->r2012 = v;
+	else
+		other_event(b, ev);
+}
+
+/* Every block of a perf stat file (include/mess/messraw_perf.h). */
+int mess_raw_blocks(const char *path, double line_bytes,
+		    struct mess_raw_block *b, size_t *n, char *err, size_t errlen)
+{
+	struct mess_lines l;
+	int ret = mess_lines_open(&l, path, err, errlen);
+
+	*n = 0;
+	while (!ret && (ret = mess_lines_next(&l, err, errlen)) > 0) {
+		ret = 0;
+		if (strstr(l.line, "Performance counter stats")) {
+			if (*n == MESS_RAW_MAX_REPS)
+				ret = mess_file_err(err, errlen, path, l.no,
+						    "more than %d perf stat blocks",
+						    MESS_RAW_MAX_REPS);
+			else
+				block_init(&b[(*n)++], line_bytes);
+		} else if (*n) {
+			block_line(&b[*n - 1], l.line);
+		}
+	}
+	mess_lines_close(&l);
+	if (!ret && !*n)
+		ret = mess_file_err(err, errlen, path, 0,
+				    "no 'Performance counter stats' block: not perf stat output");
+	return ret;
+}
