@@ -350,12 +350,12 @@ int mess_summary_write_md(FILE *fp, const struct mess_summary *s,
 	fprintf(fp, "Saturation: latency >= 2 x unloaded (%.1f ns); wave: past a curve's maximum bandwidth, a drop > %.1f%% while pressure and latency rise.\n\n",
 		2.0 * s->unloaded_ns, 100.0 * s->wave_tol);
 
-	fputs(have_peak ? "| family metric | GB/s or ns | % of peak |\n|---|---:|---:|\n" :
-			  "| family metric | GB/s or ns |\n|---|---:|\n", fp);
 	/* Said before the figures, which would otherwise read as memory's. */
 	if (mess_summary_not_saturated(s, ns, sizeof(ns)))
 		fprintf(fp, "**%c%s**: at that bandwidth the latency stayed within noise of the unloaded latency, so the generators never loaded the memory; the figures below are the chase's latency at the traffic moved, not the memory's bandwidth limit, and no curve has a saturation or waves.\n\n",
 			toupper((unsigned char)ns[0]), ns + 1);
+	fputs(have_peak ? "| family metric | GB/s or ns | % of peak |\n|---|---:|---:|\n" :
+			  "| family metric | GB/s or ns |\n|---|---:|\n", fp);
 	fputs("| max bandwidth [GB/s] |", fp);
 	md_num(fp, s->max_bw_gbs, 1);
 	if (have_peak)

@@ -74,7 +74,9 @@ static void not_loaded(void **state)
 	fp = open_memstream(&md, &len);
 	assert_int_equal(mess_summary_write_md(fp, &s, "Curves"), 0);
 	fclose(fp);
+	/* Said before the figures, not inside their table. */
 	assert_non_null(strstr(md, "**Not saturated: 1 generator core reached 6.7 GB/s**"));
+	assert_true(strstr(md, "**Not saturated") < strstr(md, "| family metric"));
 	assert_non_null(strstr(md, "| saturated bandwidth range [GB/s] | not saturated: 1 generator core reached 6.7 GB/s |"));
 	/* Per mix: no saturated bandwidth, no wave count. */
 	assert_non_null(strstr(md, "| 100.0 | 0 | 4 | 6.7 | 104.0 | not loaded | 210.0 | – |"));
