@@ -19,11 +19,12 @@ static const struct next_row {
 	/* After the step, the verdict's who then this (NULL: not named). */
 	const char *who;
 } next_rows[] = {
+	/* What is missing first: the rest says how to measure it. */
+	{ "partial", "finish the run: --resume on its directory measures what is missing", NULL },
 	{ "competition", AGAIN_IDLE, " competed for the run's cores" },
 	{ "steal", AGAIN_IDLE ": the hypervisor ran other work on these vCPUs", NULL },
 	{ "smt_busy", AGAIN_IDLE ", or with --cores on cores whose SMT siblings are idle", NULL },
 	{ "no_load", "read it as what was measured, the chase's latency at the little traffic the generators moved, not as the memory under load: loading memory needs more generator cores (--cores, a larger allocation)", NULL },
-	{ "partial", "finish the run: --resume on its directory measures what is missing", NULL },
 	{ "internal", "measure again; if it recurs, report it with meta.json", NULL },
 	{ "clock_unstable", "fix the chase core's clock (the performance governor, turbo off) and measure again", NULL },
 	{ "migrated", "measure again with nothing moving the threads (irqbalance, a tuning daemon or cgroup that rewrites CPU affinity)", NULL },

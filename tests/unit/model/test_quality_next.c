@@ -111,6 +111,10 @@ static void next_step_table(void **state)
 	v.who[0] = 0;	/* busy, but no task seen */
 	assert_string_equal(next(&v), "measure again on an idle node or in an exclusive allocation");
 
+	/* An interrupted run is finished first, competition or not. */
+	mess_verdict_add(&v, MESS_WARN, "partial", "interrupted");
+	assert_non_null(strstr(next(&v), "--resume"));
+
 	/* Generators that never loaded the memory: what was measured. */
 	mess_verdict_init(&v);
 	mess_verdict_add(&v, MESS_INVALID, "no_load", "never loaded");
