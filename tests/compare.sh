@@ -69,6 +69,13 @@ check "under a second" '[ $ms -lt 1000 ]'
 check "public sets carry no verdict: none, no reason, in compare.json, meta.json and compare.md" \
 	'jqe "all(.sets[]; .verdict == \"none\" and .verdict_reason == null)" "$j" && jqe "all(.sets[]; .verdict == \"none\")" "$d/meta.json" && [ $(grep -c "| none (not a run of this suite) |" "$d/compare.md") -eq 2 ]'
 check "no verdict said on stderr for sets without one" '! grep -q ": verdict " "$out/ref.err"'
+# Issue 34: the page says what compare.md says first, and its title names
+# the sets, not "unknown on" the host that measured nothing.
+check "report.html: titled by its sets, each set's CPU and memory, every --app answer" \
+	'grep -q "<h1>mess compare: Memory comparison: MN5-GPP-SPR8480-DDR5 vs MN5-HBM-XeonMax9480-HBM2</h1>" "$d/report.html" &&
+	 ! grep -q "unknown on" "$d/report.html" &&
+	 grep -q "<td>Intel Xeon Max 9480</td><td>HBM2, 3200 MT/s, 4 channels per socket</td>" "$d/report.html" &&
+	 [ $(grep -c "^<p>[0-9]*% reads at [0-9]* GB/s: " "$d/report.html") -eq 3 ]'
 
 # A rerun into compare's own earlier output replaces it (issue 22 item
 # 8b): the other --app and --no-plots are what the new files say.
@@ -141,6 +148,8 @@ if [ -s "$out/run-a/curves.csv" ] && [ -s "$out/run-b/curves.csv" ]; then
 		'grep -q "warning: bandwidth measured differently.*accounted.*counters" "$out/mixed.err"'
 	check "the same warning in compare.json and compare.md" \
 		'jqe "any(.warnings[]; test(\"accounted\"))" "$out/mixed/compare.json" && grep -q "\*\*warning\*\*: bandwidth" "$out/mixed/compare.md"'
+	check "and on its report.html (issue 34)" \
+		'grep -q "<li>warning: bandwidth measured differently.*accounted.*counters" "$out/mixed/report.html"'
 
 	# The verdicts: run-a made PASS, run-b INVALID (meta.json quality;
 	# a quick run on a busy machine may be either), the public set none.

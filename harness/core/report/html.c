@@ -409,29 +409,6 @@ static void put_fairness(FILE *f, const json_t *meta)
 	fputs(" (meta.json <code>distribution.fairness</code>).</p></section>\n", f);
 }
 
-/* A comparison's answer in one sentence (compare.md's), under the
- * verdict. */
-static void put_sentence(FILE *f, const char *dir)
-{
-	static const char key[] = "**In one sentence:** ";
-	char path[PATH_MAX + 32], line[4096];
-	FILE *in;
-
-	snprintf(path, sizeof(path), "%s/compare.md", dir);
-	in = mess_fopen_regular(path, NULL, 0);
-	if (!in)
-		return;
-	while (fgets(line, sizeof(line), in))
-		if (!strncmp(line, key, sizeof(key) - 1)) {
-			line[strcspn(line, "\n")] = '\0';
-			fputs("<p><b>In one sentence:</b> ", f);
-			mess_h_esc(f, line + sizeof(key) - 1);
-			fputs(" (compare.md has the figures and how they were computed)</p>\n", f);
-			break;
-		}
-	fclose(in);
-}
-
 /* Reports of the runs below this one (run.sh puts absorb/ in the curves
  * run). */
 static void put_subreports(FILE *f, const char *dir)
@@ -458,14 +435,23 @@ static void put_page(FILE *f, const char *dir, const char *outdir,
 	const char *tool = jstr(meta, "tool"), *cpu = jstr(meta, "cpu_model");
 	const char *host = jstr(meta, "host"), *slash = strrchr(dir, '/');
 	const char *label = slash && slash[1] ? slash + 1 : dir;
+	/* A comparison is of its sets, measured nowhere: compare.md's title
+	 * names them, where the host and a CPU would say "unknown on vm". */
+	char cmp[512];
+	int is_cmp = tool && !strcmp(tool, "mess compare") &&
+		     mess_h_compare_title(dir, cmp, sizeof(cmp));
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width\">\n<title>", f);
 	mess_h_esc(f, meta ? (tool ? tool : "mess") : "curve set");
 	fputs(": ", f);
-	mess_h_esc(f, meta ? OR_UNKNOWN(cpu) : label);
+	mess_h_esc(f, is_cmp ? cmp : meta ? OR_UNKNOWN(cpu) : label);
 	fprintf(f, "</title>\n<style>\n%s</style></head><body>\n<h1>", css);
-	if (meta) {
+	if (is_cmp) {
+		mess_h_esc(f, tool);
+		fputs(": ", f);
+		mess_h_esc(f, cmp);
+	} else if (meta) {
 		mess_h_esc(f, tool ? tool : "mess");
 		fputs(": ", f);
 		mess_h_esc(f, OR_UNKNOWN(cpu));
@@ -491,7 +477,7 @@ static void put_page(FILE *f, const char *dir, const char *outdir,
 		fputs(" (meta.json <code>replay</code>). No figure on this page was measured on this machine.</p>\n", f);
 	}
 	put_verdict(f, meta);
-	put_sentence(f, dir);
+	mess_h_compare(f, dir);
 	put_subreports(f, dir);
 	if (!mess_h_keyfigs(f, dir, peak, peak_how, summary) && summary)
 		put_summary_scalars(f, summary);

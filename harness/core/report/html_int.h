@@ -32,5 +32,10 @@ void mess_h_absorb(FILE *f, const char *dir);
 /* system.md (its tables) and plotter.txt of a public set; nothing without
  * them.  Returns 1 when one was there. */
 int mess_h_public(FILE *f, const char *dir);
+/* A comparison's compare.md on its page: the sentence, the sets, the
+ * --app answers and what was measured differently; nothing without it. */
+void mess_h_compare(FILE *f, const char *dir);
+/* compare.md's title into buf: 1, or 0 without one. */
+int mess_h_compare_title(const char *dir, char *buf, size_t len);
 
 #endif
