@@ -67,6 +67,11 @@ rc=$?
 check "compare imported vs processed exits 0 ($rc)" '[ $rc -eq 0 ]'
 check "compare: the import's and the processed set's maximum bandwidth agree within 2 %" \
 	'json "$tmp/cmp/compare.json" "abs(d[\"sets\"][0][\"max_bw_gbs\"] / d[\"sets\"][1][\"max_bw_gbs\"] - 1) < 0.02" | grep -q True'
+# one reader of the theoretical peak (issue 35): the imported run's
+# meta.json mess_plotter, the processed/ folder's ../plotter.txt
+check "compare: both sets' theoretical peak, from the import's meta.json and the tree's plotter.txt" \
+	'grep -q "| 307.2 GB/s (meta.json mess_plotter (the imported tree.s plotter.txt): MEM_FREQ 4800 MT/s" "$tmp/cmp/compare.md" &&
+	 grep -q "processed/memory_curves.csv. | .* | 307.2 GB/s (../plotter.txt: MEM_FREQ 4800 MT/s" "$tmp/cmp/compare.md"'
 check "compare: the processed set is counters and Mess-Results, the import says who measured it" \
 	'[ "$(json "$tmp/cmp/compare.json" "d[\"sets\"][0][\"tool\"], d[\"sets\"][1][\"kind\"], d[\"sets\"][1][\"bw_source\"]")" = "Mess benchmark import mess-results counters" ]'
 

@@ -25,9 +25,12 @@ int mess_html_report(const char *dir, const char *outdir, double peak_gbs,
 		     char *err, size_t errlen);
 
 /*
- * The theoretical peak a public set's plotter.txt gives: MEM_FREQ (MT/s)
- * x N_CHANNELS x BUS_WIDTH (bits) / 8, in GB/s.  NAN when a figure is
- * missing; how it was computed goes in how (may be NULL).
+ * The theoretical peak a set's plotter.txt gives: MEM_FREQ (MT/s)
+ * x N_CHANNELS x BUS_WIDTH (bits) / 8, in GB/s, from dir/plotter.txt, a
+ * raw Mess tree's processed/ folder's ../plotter.txt, or an imported
+ * run's meta.json mess_plotter (the one reader compare and report use).
+ * NAN when a figure is missing; how it was computed goes in how (may be
+ * NULL).
  */
 double mess_plotter_peak_gbs(const char *dir, char *how, size_t howlen);
 

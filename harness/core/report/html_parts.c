@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mess/json.h"
 #include "mess/load.h"
 #include "mess/metrics.h"
 #include "mess/parse.h"
@@ -464,15 +465,27 @@ int mess_h_public(FILE *f, const char *dir)
 	return any;
 }
 
-double mess_plotter_peak_gbs(const char *dir, char *how, size_t howlen)
+/* MEM_FREQ x N_CHANNELS x BUS_WIDTH / 8 in GB/s, said in how as from
+ * where; NAN when a figure is missing. */
+static double peak_of(double mts, double ch, double bits, const char *where,
+		      char *how, size_t howlen)
+{
+	if (!(mts > 0 && ch > 0 && bits > 0))
+		return NAN;
+	if (how)
+		snprintf(how, howlen, "%s: MEM_FREQ %g MT/s x N_CHANNELS %g x BUS_WIDTH %g bits / 8",
+			 where, mts, ch, bits);
+	return mts * 1e6 * ch * bits / 8 / 1e9;
+}
+
+static double plotter_at(const char *dir, const char *name, char *how,
+			 size_t howlen)
 {
 	char path[PATH_MAX + 32], line[512];
 	double mts = NAN, ch = NAN, bits = NAN;
 	FILE *in;
 
-	if (how && howlen)
-		how[0] = '\0';
-	snprintf(path, sizeof(path), "%s/plotter.txt", dir);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	in = mess_fopen_regular(path, NULL, 0);
 	if (!in)
 		return NAN;
@@ -485,12 +498,50 @@ double mess_plotter_peak_gbs(const char *dir, char *how, size_t howlen)
 			bits = strtod(line + 10, NULL);
 	}
 	fclose(in);
-	if (!(mts > 0 && ch > 0 && bits > 0))
-		return NAN;
-	if (how)
-		snprintf(how, howlen, "plotter.txt: MEM_FREQ %g MT/s x N_CHANNELS %g x BUS_WIDTH %g bits / 8",
-			 mts, ch, bits);
-	return mts * 1e6 * ch * bits / 8 / 1e9;
+	return peak_of(mts, ch, bits, name, how, howlen);
+}
+
+/* An imported run's meta.json keeps the tree's plotter.txt values
+ * (mess import: mess_plotter). */
+static double meta_plotter(const char *dir, char *how, size_t howlen)
+{
+	char path[PATH_MAX + 32];
+	json_t *m, *p;
+	double peak = NAN;
+
+	snprintf(path, sizeof(path), "%s/meta.json", dir);
+	m = mess_json_load(path, 0, NULL);
+	p = json_object_get(m, "mess_plotter");
+	if (json_is_object(p) && json_is_string(json_object_get(p, "mem_freq")))
+		peak = peak_of(strtod(json_string_value(json_object_get(p, "mem_freq")), NULL),
+			       json_number_value(json_object_get(p, "channels")),
+			       json_number_value(json_object_get(p, "bus_width")),
+			       "meta.json mess_plotter (the imported tree's plotter.txt)",
+			       how, howlen);
+	json_decref(m);
+	return peak;
+}
+
+double mess_plotter_peak_gbs(const char *dir, char *how, size_t howlen)
+{
+	char d[PATH_MAX];
+	const char *base;
+	size_t n = strlen(dir);
+	double peak;
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	snprintf(d, sizeof(d), "%.*s", (int)n, dir);
+	base = strrchr(d, '/');
+	if (how && howlen)
+		how[0] = '\0';
+	peak = plotter_at(dir, "plotter.txt", how, howlen);
+	/* A raw Mess tree's processed/ folder: the tree's own plotter.txt */
+	if (!(peak > 0) && !strcmp(base ? base + 1 : d, "processed"))
+		peak = plotter_at(dir, "../plotter.txt", how, howlen);
+	if (!(peak > 0))
+		peak = meta_plotter(dir, how, howlen);
+	return peak;
 }
 
 int mess_system_md_field(const char *dir, const char *column, char *buf,
