@@ -15,14 +15,66 @@ tools/deps.sh run
 
 make -s -j"$(nproc)" >&2
 mess=$(make -s print-mess)
-[ $# -gt 0 ] && exec "$mess" "$@"
+started=$(date +%s)
+
+# The closing block, the last lines a run leaves: the time it all took,
+# each part's verdict, directory and next step (from its meta.json, where
+# mess writes one key a line: no jq needed), and the page to open; so
+# that whether to trust it, and what to do, need no scrolling back.
+# Arguments: the exit status, then a part's name and directory, ...
+closing() {
+	local rc=$1 t m v n page=
+	shift
+	t=$(($(date +%s) - started))
+	echo "run.sh: finished in $((t / 60)) min $((t % 60)) s, exit $rc" >&2
+	while [ $# -ge 2 ]; do
+		m=$2/meta.json
+		v=$(sed -n '/^  "quality": {/,/^  }/s/^    "verdict": "\([A-Za-z]*\)".*/\1/p' "$m" 2>/dev/null | head -n 1)
+		n=$(sed -n 's/^    "next_step": "\(.*\)",\{0,1\}$/\1/p' "$m" 2>/dev/null | head -n 1)
+		echo "run.sh:   $1: ${v:-no verdict} in $2${n:+; next step: $n}" >&2
+		[ -n "$page" ] || [ ! -f "$2/report.html" ] || page=$2/report.html
+		shift 2
+	done
+	[ -z "$page" ] || echo "run.sh: open $page" >&2
+}
+
+if [ $# -gt 0 ]; then
+	# A command other than a measurement's is the harness alone.
+	case $1 in
+	-*|curves|absorb|ladder|matrix) ;;
+	*) exec "$mess" "$@" ;;
+	esac
+	# A measurement, its status ours; its directory from --out or
+	# --resume, else its stdout's last line, which is kept to be said
+	# after.
+	part=curves dir= prev=
+	case $1 in -*) ;; *) part=$1 ;; esac
+	for a in "$@"; do
+		case $prev in --out|--resume) dir=$a ;; esac
+		case $a in --out=*|--resume=*) dir=${a#*=} ;; esac
+		prev=$a
+	done
+	so=$(mktemp)
+	trap 'rm -f "$so"' EXIT
+	# In the foreground: a terminal's Ctrl-C reaches mess, which keeps
+	# what it measured and exits 130 (a script signals mess, run.sh's
+	# child: run.sh waits for it to close the run with its block).
+	rc=0
+	"$mess" "$@" >"$so" || rc=$?
+	cat "$so"
+	[ -n "$dir" ] || dir=$(tail -n 1 "$so")
+	# --help, or refused before it began: nothing of its own to close.
+	[ -n "$dir" ] && [ -f "$dir/meta.json" ] && closing $rc "$part" "$dir"
+	exit $rc
+fi
 
 # No arguments: the default characterisation, curves then a quick
 # absorption table, in one directory.
 out="results/$(uname -n)-$(date -u +%Y%m%dT%H%M%SZ)"
 # Exit 3: that part cannot run on this machine (it says why); go on.
-"$mess" --out "$out" || { rc=$?; [ $rc -eq 3 ] || exit $rc; }
-"$mess" absorb --quick --out "$out/absorb" || { rc=$?; [ $rc -eq 3 ] || exit $rc; }
+rc=0
+"$mess" --out "$out" || { rc=$?; [ $rc -eq 3 ] || { closing $rc curves "$out"; exit $rc; }; }
+"$mess" absorb --quick --out "$out/absorb" || { rc=$?; [ $rc -eq 3 ] || { closing $rc curves "$out" absorb "$out/absorb"; exit $rc; }; }
 # The curves' page again, now that it can link the absorption table's.
 "$mess" report --no-plots "$out" >/dev/null || true
-echo "run.sh: curves in $out, absorption table in $out/absorb; open $out/report.html" >&2
+closing 0 curves "$out" absorb "$out/absorb"

@@ -188,8 +188,9 @@ for _ in $(seq 1 600); do
 		[ "$(wc -l <"$out/intr/absorption_points.csv")" -ge 12 ] && break
 	sleep 0.1
 done
-# run.sh execs the harness: $pid is mess by now.
-kill -INT $pid
+# run.sh runs a measurement in the foreground to close it with its block:
+# the interrupt goes to mess, its child, as a terminal's Ctrl-C would.
+pkill -INT -P $pid
 wait $pid
 rc=$?
 check "interrupted run exits 130 (got $rc)" '[ $rc -eq 130 ]' || tail -5 "$out/intr.err"
@@ -256,7 +257,7 @@ for _ in $(seq 1 600); do
 	[ "$(grep -c '^ladder: \[' "$out/ladi.err" 2>/dev/null)" -ge 3 ] && break
 	sleep 0.1
 done
-kill -INT $pid
+pkill -INT -P $pid
 wait $pid
 rc=$?
 check "ladder: interrupted exits 130 (got $rc)" '[ $rc -eq 130 ]' || tail -5 "$out/ladi.err"

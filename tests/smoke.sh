@@ -21,6 +21,12 @@ check "stderr: the verdict comes first among the closing lines, before done" \
 	'vl=$(grep -n "^mess: verdict " "$out/stderr" | head -1 | cut -d: -f1) &&
 	 dl=$(grep -n "^mess: done: " "$out/stderr" | cut -d: -f1) && [ -n "$vl" ] && [ "$vl" -lt "$dl" ] &&
 	 grep -q "^mess: verdict $(jq -r .quality.verdict "$d/meta.json" 2>/dev/null)" "$out/stderr"'
+# The last lines alone say whether to trust it and what to do (issue 34):
+# run.sh's closing block, the same verdict and next step as meta.json's.
+check "stderr ends with run.sh's block: the time, the curves' verdict, directory and next step, the page to open" \
+	'[ "$(tail -n 3 "$out/stderr" | head -n 1 | sed "s/[0-9][0-9]* min [0-9][0-9]* s/T/")" = "run.sh: finished in T, exit 0" ] &&
+	 [ "$(tail -n 2 "$out/stderr" | head -n 1)" = "run.sh:   curves: $(jq -r .quality.verdict "$d/meta.json") in $d; next step: $(jq -r .quality.next_step "$d/meta.json")" ] &&
+	 [ "$(tail -n 1 "$out/stderr")" = "run.sh: open $d/report.html" ]' || tail -n 4 "$out/stderr"
 check_run_dir "$d" "0 50 100" 6
 check "chase buffer >= 4x LLC" 'jq -e ".chase.buffer_bytes >= 4 * .llc_bytes" "$d/meta.json" >/dev/null'
 check "100%-store curve at full pressure reads about 50% at memory level" \
@@ -42,6 +48,9 @@ pkill -INT -f "mess --quick --out $out/intr"
 wait $pid
 rc=$?
 check "interrupted run exits 130 (got $rc)" '[ $rc -eq 130 ]'
+check "interrupted: run.sh's block says so, and that --resume finishes it" \
+	'tail -n 3 "$out/intr.err" | grep -q "^run.sh: finished in .*, exit 130$" &&
+	 tail -n 2 "$out/intr.err" | grep -q "^run.sh:   curves: [A-Z]* in $out/intr; next step: finish the run: --resume"' || tail -n 4 "$out/intr.err"
 check "interrupted meta.json says complete: false" 'jq -e ".complete == false" "$out/intr/meta.json" >/dev/null'
 check "interrupted curves.csv still has its header and rows" '[ "$(wc -l <"$out/intr/curves.csv")" -ge 2 ]'
 ./run.sh --resume "$out/intr" >/dev/null 2>"$out/resume.err"
