@@ -352,6 +352,27 @@ check "hE: info.txt's bandwidth source as text" \
 sleep 1
 check "no page made a request ($(requests | head -3 | tr "\n" " "))" '[ -z "$(requests)" ]'
 
+# ---- a set whose generators never loaded the memory (issue 34) ----
+# Latency at the maximum bandwidth within noise of the unloaded one: the
+# key figures say what moved the traffic, not a saturation, no waves.
+flat=$out/flat
+mkdir -p "$flat"
+{
+	echo "read_pct_rounded,pause,bandwidth_mean,bandwidth_std,rd_percentage_actual_mean,latency_mean,latency_std,bandwidth_smooth,latency_smooth,rw_ratio"
+	for r in 100 50; do
+		echo "$r.0,400000.0,0.0,0.01,0.$r,100.0,1.0,0.0,100.0,$r"
+		echo "$r.0,4000.0,0.3,0.01,0.$r,230.0,1.0,0.3,230.0,$r"
+		echo "$r.0,400.0,3.0,0.01,0.$r,101.0,1.0,3.0,101.0,$r"
+		echo "$r.0,40.0,6.7,0.01,0.$r,104.0,2.0,6.7,104.0,$r"
+		echo "$r.0,0.0,5.0,0.01,0.$r,106.0,2.0,5.0,106.0,$r"
+	done
+} >"$flat/memory_curves.csv"
+"$mess" report --no-plots "$flat" --out "$out/flat-page" >/dev/null 2>"$out/flat.err"
+check "a set that never loaded the memory: not saturated, what reached what, each mix not loaded, no wave count" \
+	'grep -q "<b>not saturated: the generators reached 6.7 GB/s</b>" "$out/flat-page/report.html" &&
+	 [ "$(grep -o "<i>not loaded</i></td><td class=\"n\">[0-9.]*</td><td class=\"n\">–</td>" "$out/flat-page/report.html" | wc -l)" -eq 2 ]' ||
+	cat "$out/flat.err"
+
 # ---- refusals: one line, exit 1, nothing written ----
 "$mess" report "$out/nonesuch" >/dev/null 2>"$out/r1.err"
 rc=$?

@@ -177,9 +177,17 @@ int mess_h_keyfigs(FILE *f, const char *dir, double peak, const char *how,
 		fprintf(f, "<td class=\"n\">%zu</td>", c->npoints);
 		bw_cell(f, c->max_bw_gbs, peak);
 		fprintf(f, "<td class=\"n\">%.1f</td>", c->lat_at_max_bw_ns);
-		bw_cell(f, c->saturated ? c->sat_bw_gbs : NAN, peak);
-		fprintf(f, "<td class=\"n\">%.1f</td><td class=\"n\">%zu</td></tr>\n",
-			c->max_lat_ns, c->nwaves);
+		/* A mix that never loaded the memory has no saturation and no
+		 * waves to count (mess/metrics.h), as summary.md says. */
+		if (c->loaded)
+			bw_cell(f, c->saturated ? c->sat_bw_gbs : NAN, peak);
+		else
+			fputs("<td class=\"n\"><i>not loaded</i></td>", f);
+		fprintf(f, "<td class=\"n\">%.1f</td><td class=\"n\">", c->max_lat_ns);
+		if (c->loaded)
+			fprintf(f, "%zu</td></tr>\n", c->nwaves);
+		else
+			fputs("–</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
 	if (info->bw_source[0] && !strcmp(info->bw_source, "accounted"))
