@@ -21,6 +21,7 @@ static const struct next_row {
 } next_rows[] = {
 	/* What is missing first: the rest says how to measure it. */
 	{ "partial", "finish the run: --resume on its directory measures what is missing", NULL },
+	{ "partial_rerun", "run the same command again with the same --out: this kind of run (a replay) is not resumed, it is made again whole", NULL },
 	{ "competition", AGAIN_IDLE, " competed for the run's cores" },
 	{ "steal", AGAIN_IDLE ": the hypervisor ran other work on these vCPUs", NULL },
 	{ "smt_busy", AGAIN_IDLE ", or with --cores on cores whose SMT siblings are idle", NULL },

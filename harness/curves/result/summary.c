@@ -196,7 +196,9 @@ int mess_run_finish(struct mess_run *r, int complete)
 		err = mess_tail_write_csv(r);
 	mess_run_verdict(r);
 	if (!complete)
-		mess_verdict_add(&r->verdict, MESS_WARN, "partial",
+		/* One that does not resume is run again (quality_next.c). */
+		mess_verdict_add(&r->verdict, MESS_WARN,
+				 r->be->resumable ? "partial" : "partial_rerun",
 				 "%s", r->be->cut_short);
 	else
 		mess_run_history(r, &r->verdict);

@@ -115,6 +115,12 @@ static void next_step_table(void **state)
 	mess_verdict_add(&v, MESS_WARN, "partial", "interrupted");
 	assert_non_null(strstr(next(&v), "--resume"));
 
+	/* A replay cut short is made again, never resumed. */
+	mess_verdict_init(&v);
+	mess_verdict_add(&v, MESS_WARN, "partial_rerun", "cut short");
+	assert_non_null(strstr(next(&v), "run the same command again with the same --out"));
+	assert_null(strstr(next(&v), "--resume"));
+
 	/* Generators that never loaded the memory: what was measured. */
 	mess_verdict_init(&v);
 	mess_verdict_add(&v, MESS_INVALID, "no_load", "never loaded");
