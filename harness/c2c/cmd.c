@@ -141,6 +141,10 @@ static void *first(void *arg)
 	for (unsigned i = 0; i <= p->samples && !mess_interrupted; i++) {
 		double t0 = mess_now_ns();
 
+		/* The count starts again each sample: samples x batch round
+		 * trips would pass UINT_MAX (and reach STOP) on a long run;
+		 * the line holds this sample's first odd count before any wait. */
+		v = 0;
 		for (unsigned k = 0; k < p->batch; k++) {
 			hand(p, ++v);
 			while (atomic_load_explicit(&p->line, memory_order_acquire) != v + 1)

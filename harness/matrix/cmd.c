@@ -298,7 +298,7 @@ static json_t *meta(const struct mess_rundir *rd, struct mx *m)
 	json_t *m_ = mess_rundir_meta(rd, &m->topo, META_SCHEMA);
 
 	if (m_ && mess_json_merge(m_, mess_json_pack(
-		"{s:i, s:i, s:I, s:s, s:{s:s, s:I, s:I, s:f, s:s}, s:{s:s, s:s, s:I, s:f, s:s, s:i}, s:i, s:s, s:s, s:s, s:s, s:b, s:i}",
+		"{s:i, s:i, s:I, s:s, s:{s:s, s:I, s:I, s:f, s:s}, s:{s:s, s:s, s:s, s:I, s:f, s:s, s:i}, s:i, s:s, s:s, s:s, s:s, s:b, s:i}",
 		"initiators", m->ninits, "targets", m->nnodes,
 		"llc_bytes", (json_int_t)m->topo.llc_bytes,
 		"variant", m->var->name,
@@ -307,6 +307,7 @@ static json_t *meta(const struct mess_rundir *rd, struct mx *m)
 		"run_ms", m->o.run_ms,
 		"figure", "ns per load: median of the runs (matrix.csv lat_ns)",
 		"bandwidth", "method", "the traffic generators on every core of the initiator, read-only (0 % stores), then the 2:1 mix (bw21: the mix whose memory-level bytes are nearest two thirds reads, bw21_read_pct), arrays bound to the target, huge pages requested; one window to warm each",
+		"source", "accounted: the generators' declared bytes per iteration (an ordinary store counted with its write-allocate read), not memory-controller counters",
 		"cores", "the initiator's cores (matrix.csv initiator_cores, bw_cores)",
 		"array_bytes_per_thread", (json_int_t)m->gen_bytes, "window_ms", m->o.window_ms,
 		"figure", "GB/s (1e9 B/s) of memory-level traffic: median of the windows (matrix.csv bw_gbs, bw21_gbs)",

@@ -192,7 +192,11 @@ void mess_mx_md(FILE *f, const struct mess_mx_cell *c, int n)
 		"Beside each figure: the firmware's (ACPI HMAT, through hwloc) for the pair and\n"
 		"the measured over it, where the firmware gives one.  local: the node's cpuset\n"
 		"(hwloc) holds the initiator's cores; cpu-less: the node has no CPU of its own.\n"
-		"Every figure with its spread and repeats: %s.\n\n", MESS_MX_CSV);
+		"Every figure with its spread and repeats: %s.\n\n"
+		"**Bandwidth is accounted**: the generators' declared bytes over each window,\n"
+		"an ordinary store counted with the read its line's write-allocate makes, not\n"
+		"the memory controllers' counts (meta.json bandwidth.source).  On a CPU that\n"
+		"skips that read the 2:1 figure is overstated.\n\n", MESS_MX_CSV);
 }
 
 json_t *mess_mx_json(const struct mess_mx_cell *c, int n)
