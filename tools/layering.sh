@@ -37,7 +37,7 @@ cd "$root"
 # own name.
 lib_ranks="base:0 model:1 pmu:1 sample:1 formats:2 absorb:2 sets:3"
 lib_extra="loadset:formats trace_parse:formats"
-core_ranks="core:0 machine:1 measure:2 pmu:2 report:2 rundir:3 compare:3 ladder:3"
+core_ranks="core:0 machine:1 measure:2 pmu:2 report:2 rundir:3 compare:3 ladder:3 tail:3"
 core_dirs=$(find harness/core -mindepth 1 -maxdepth 1 -type d -printf '%f ' 2>/dev/null)
 lib_owner=$(find lib -mindepth 2 -maxdepth 2 -name '*.c' 2>/dev/null |
 	sed -E 's|^lib/([^/]+)/([^/]+)\.c$|\2:\1|' | tr '\n' ' ')

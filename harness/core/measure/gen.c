@@ -101,6 +101,12 @@ int mess_gens_start(struct mess_gens *g, struct mess_topo *topo,
 void mess_gens_set(struct mess_gens *g, const struct mess_gen_kernel *k,
 		   uint64_t nop)
 {
+	mess_gens_set_some(g, k, nop, g->n);
+}
+
+void mess_gens_set_some(struct mess_gens *g, const struct mess_gen_kernel *k,
+			uint64_t nop, int nactive)
+{
 	if (!g->n) {
 		g->nop = nop;	/* no threads: kept, a replay reads it */
 		return;
@@ -111,12 +117,12 @@ void mess_gens_set(struct mess_gens *g, const struct mess_gen_kernel *k,
 		mess_pool_wait(&g->pool);
 		g->running = 0;
 	}
-	if (!k)
+	if (!k || nactive <= 0)
 		return;
 	g->k = k;
 	g->nop = nop;
 	atomic_store(&g->stop, 0);
-	mess_pool_launch(&g->pool, g->n, job_run, g);
+	mess_pool_launch(&g->pool, nactive < g->n ? nactive : g->n, job_run, g);
 	g->running = 1;
 }
 

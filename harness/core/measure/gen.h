@@ -41,6 +41,10 @@ int mess_gens_start(struct mess_gens *g, struct mess_topo *topo,
 /* Switch every thread to kernel k at nop count (k NULL: idle). */
 void mess_gens_set(struct mess_gens *g, const struct mess_gen_kernel *k,
 		   uint64_t nop);
+/* The same on threads 0 .. nactive - 1 only, the others idle (interfere
+ * adds aggressors one at a time on arrays allocated once). */
+void mess_gens_set_some(struct mess_gens *g, const struct mess_gen_kernel *k,
+			uint64_t nop, int nactive);
 void mess_gens_snap(struct mess_gens *g, struct mess_gen_snap *s);
 /* Each thread's iterations since the start, into it[0..g->n): its own
  * share of the bandwidth (every thread runs the same kernel). */

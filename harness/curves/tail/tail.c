@@ -49,114 +49,26 @@ static double quantile_ns(const struct mess_tail *t, double cost_ns,
 	return v > 0 ? v : NAN;
 }
 
-/* One distribution window, what it found besides t->h. */
-struct dwin {
-	double cost_ns;		/* its fixed cost, ns a batch */
-	double diff_pct;	/* the paired timed-untimed difference */
-	double lost_pct;	/* the chase thread's; NAN unknown */
-	uint64_t preempted;	/* batches cut */
-	size_t pairs;
-	double l2_share, l2_ns;	/* its L2 cluster */
-	unsigned why;		/* MESS_TAIL_DIST_* */
-	unsigned attempts;
-};
-
-/*
- * About ms of U T U ... T U at lat_ns a load on the run's chain (tail.h:
- * paired means), the fixed cost measured before and after: t->h gets the
- * timed sub-windows' batches under their cut, its sum theirs.
- */
+/* One window (core/tail/window.h) on the run's chain, its fixed-cost
+ * and L2 probes and its chase thread's disturbance. */
 static void dist_window(struct mess_run *r, struct mess_tail *t, double ms,
-			double lat_ns, struct dwin *w)
+			double lat_ns, struct mess_tail_win *w)
 {
-	double lat = lat_ns > 0 ? lat_ns : 100, tick = ns_per_tick(t);
-	double unit, med = mess_hoststate_cost_median(&t->hs), before, after;
-	double l2_ref = mess_hoststate_l2_ref(&t->hs), l2_before, l2_after;
-	double share_med = mess_hoststate_quantile(t->shares, t->nshares, 0.5);
-	/* The cluster's bound follows the reference: a bound from one
-	 * probe at the start, in a state without the L2 (55 ns), would
-	 * take DRAM loads for L2 hits all run long. */
-	double bound = MESS_TAIL_L2_BOUND * l2_ref;
-	double cut_ticks = 0, timed = 0;	/* ticks: cut, all */
-	double tk[MESS_TAIL_MAX_SUBS], tn[MESS_TAIL_MAX_SUBS];
-	double tns[MESS_TAIL_MAX_SUBS], uns[MESS_TAIL_MAX_SUBS + 1];
-	struct mess_hist *sub = t->h + 1;
-	struct mess_dwin dw = { .lost_pct = NAN };
-	long k = lround((ms / MESS_TAIL_SUB_MS - 0.5) / 1.5);
-	uint64_t tb, ui;
-	size_t i, done = 0;
+	struct mess_tail_win_in in = {
+		.chase_p = &r->chase_p, .tick_ns = ns_per_tick(t), .n = t->n,
+		.hs = &t->hs, .shares = t->shares, .nshares = t->nshares,
+		.h = t->h, .dist = r->dist_ok ? &r->dist : NULL,
+	};
 
-	if (k < 2)
-		k = 2;
-	if (k > MESS_TAIL_MAX_SUBS)
-		k = MESS_TAIL_MAX_SUBS;
-	/* k timed of 2 units, k + 1 untimed of one: ms in all. */
-	unit = ms / (3.0 * (double)k + 1);
-	tb = (uint64_t)(2 * unit * 1e6 / ((double)t->n * lat));
-	tb = tb < 16 ? 16 : tb;
-	ui = (uint64_t)lround(unit * 1e6 / (MESS_CHASE_UNROLL * lat));
-	ui = ui < 1 ? 1 : ui;
-	*w = (struct dwin){ .lost_pct = NAN, .attempts = w->attempts };
-	l2_before = mess_hoststate_l2(&t->hs);
-	before = mess_hoststate_cost(&t->hs);
-	memset(t->h, 0, sizeof(*t->h));
-	if (r->dist_ok)
-		mess_disturb_begin(&r->dist, 1);
-	for (i = 0; i <= (size_t)k && !mess_interrupted; i++) {
-		uint64_t a = mess_timer_now(), pre, s0;
-
-		r->chase_p = mess_chase(r->chase_p, ui);
-		uns[i] = (double)(mess_timer_now() - a) * tick /
-			 (double)(ui * MESS_CHASE_UNROLL);
-		if (i == (size_t)k)
-			break;
-		memset(sub, 0, sizeof(*sub));
-		r->chase_p = mess_chase_timed(r->chase_p, tb, t->n, sub->bins);
-		timed += (double)sub->sum;
-		s0 = t->h->sum;
-		pre = mess_tail_cut(t->h, sub, mess_tail_cut_ticks(sub, tick),
-				    &cut_ticks);
-		w->preempted += pre;
-		tk[i] = (double)(t->h->sum - s0);
-		tn[i] = (double)(tb - pre);
-		done = i + 1;
-	}
-	if (r->dist_ok) {
-		mess_disturb_end(&r->dist, &dw);
-		w->lost_pct = dw.lost_pct;
-	}
-	after = mess_hoststate_cost(&t->hs);
-	l2_after = mess_hoststate_l2(&t->hs);
-	w->why = mess_tail_cost_check(before, after, med, &w->cost_ns);
-	mess_tail_l2_cluster(t->h, tick, w->cost_ns, t->n, bound,
-			     &w->l2_share, &w->l2_ns);
-	w->why |= mess_tail_state_check(l2_ref, w->l2_ns, l2_before, l2_after,
-					w->l2_share, share_med);
-	t->l2_ref_ns = l2_ref;
-	t->l2_bound_ns = bound;
-	for (i = 0; i < done; i++)
-		tns[i] = tn[i] > 0 ? per_load_ns(t, w->cost_ns, tk[i] / tn[i]) : NAN;
-	/* An interrupted window has its last timed sub-window without the
-	 * untimed one after it: no pair. */
-	if (done && done == (size_t)k) {
-		w->diff_pct = mess_tail_paired_diff(tns, uns, done);
-		for (i = 0; i < done; i++)
-			w->pairs += isfinite(tns[i]);
-	} else {
-		w->diff_pct = NAN;
-	}
-	if (fabs(w->diff_pct) > MESS_Q_DIST_DIFF_PCT)
-		w->why |= MESS_TAIL_DIST_DIFF;
-	if (cut_ticks > MESS_LOST_MAX_PCT / 100 * timed)
-		w->why |= MESS_TAIL_DIST_PREEMPTED;
-	if (w->lost_pct > MESS_LOST_MAX_PCT)
-		w->why |= MESS_TAIL_DIST_LOST;
+	mess_tail_window(&in, ms, lat_ns, w);
+	t->l2_ref_ns = w->l2_ref_ns;
+	t->l2_bound_ns = w->l2_bound_ns;
 }
 
 /* A disturbed window measured again, up to MESS_TAIL_ATTEMPTS (one after
  * a window that had to be kept disturbed); the last kept, and counted. */
 static void measured_window(struct mess_run *r, struct mess_tail *t,
-			    double ms, double lat_ns, struct dwin *w)
+			    double ms, double lat_ns, struct mess_tail_win *w)
 {
 	unsigned max = t->persists ? 1 : MESS_TAIL_ATTEMPTS;
 
@@ -211,7 +123,7 @@ static void unloaded_distribution(struct mess_run *r, struct mess_tail *t)
 {
 	struct mess_hist_summary s;
 	struct mess_hist_mode m[MESS_TAIL_MAX_MODES];
-	struct dwin w = { 0 };
+	struct mess_tail_win w = { 0 };
 	double mode_ticks = 0, best = -1, c;
 
 	if (r->ngen)
@@ -277,13 +189,7 @@ void mess_tail_open(struct mess_run *r)
 	}
 	/* A batch at least MESS_TAIL_MIN_STEPS steps at the unloaded
 	 * latency: one load where the timer is fine enough. */
-	t->n = 1;
-	if (r->unloaded_ns > 0) {
-		double want = MESS_TAIL_MIN_STEPS * (double)t->timer.step_ticks *
-			      ns_per_tick(t) / r->unloaded_ns;
-
-		t->n = want > 1 ? (uint64_t)ceil(want) : 1;
-	}
+	t->n = mess_tail_batch_loads(&t->timer, r->unloaded_ns);
 	err = fixed_cost(r, t);
 	if (err) {
 		snprintf(t->why, sizeof(t->why), "fixed cost: %s", strerror(-err));
@@ -323,7 +229,7 @@ int mess_tail_point(struct mess_run *r, struct mess_point *p)
 	struct mess_tail *t = &r->tail;
 	static uint64_t a[MESS_MAX_CORES], b[MESS_MAX_CORES];
 	struct mess_hist_summary s;
-	struct dwin w = { 0 };
+	struct mess_tail_win w = { 0 };
 	double t0 = mess_now_ns(), c;
 	int err;
 

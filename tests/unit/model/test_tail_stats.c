@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "curves/tail/tail.h"
+#include "core/tail/window.h"
 #include "mess/hist.h"
 #include "near.h"
 

@@ -6,7 +6,7 @@
  * paired difference of the timed and untimed sub-windows, and the host
  * state's check (its L2 cluster and the probes beside it).
  */
-#include "curves/tail/tail.h"
+#include "core/tail/window.h"
 
 #include <math.h>
 #include <stdlib.h>
