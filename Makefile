@@ -344,6 +344,7 @@ check-report: all
 check-smoke: all
 	$(Q)tests/smoke.sh
 	$(Q)tests/matrix.sh ./$(MESS)
+	$(Q)tests/interfere.sh ./$(MESS)
 	$(Q)SKIPPED_FILE=build/skipped.txt tests/trust.sh ./$(MESS)
 
 # tools/slurm/mess-fleet.sbatch on a real Slurm the test starts on this

@@ -21,6 +21,7 @@
 #include "export/cmd.h"
 #include "fleet/cmd.h"
 #include "import/cmd.h"
+#include "interfere/cmd.h"
 #include "ladder/cmd.h"
 #include "matrix/cmd.h"
 #include "nodes/cmd.h"
@@ -48,6 +49,8 @@ static const struct mess_cmd cmds[] = {
 	  mess_matrix_main, mess_matrix_usage, NULL },
 	{ "c2c", "core-to-core latency: a cache line between two pinned threads, per pair and grouped",
 	  mess_c2c_main, mess_c2c_usage, NULL },
+	{ "interfere", "a victim core's latency distribution as aggressor cores load the memory: the knee",
+	  mess_interfere_main, mess_interfere_usage, NULL },
 	{ "position", "place an application's DRAM traffic (perf, likwid) on a curve family",
 	  mess_position_main, mess_position_usage, NULL },
 	{ "compare", "curve families side by side (runs, public sets): figures, ratios, application verdicts",

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# usage: tests/interfere.sh MESS   (make check-smoke)
+#
+# mess interfere on this machine, whatever it is: the victim's rows for
+# 0..N aggressors (N the cores its socket has besides the victim's: 0..1 on
+# a 2-core guest) per mix, the files, their columns and their figures
+# present and sane (wide bounds, never timing); --aggressors 0; a second
+# run into the same --out refused; a placement the machine cannot give
+# (one socket, one memory node) exit 3 in one line with nothing written;
+# Ctrl-C keeps the rows measured.  The emulated multi-socket machine of
+# make check-numa checks the placements themselves.
+set -u
+mess=$1
+out=$(mktemp -d /tmp/mess-interfere.XXXXXX)
+trap 'rm -rf "$out"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+check() { if eval "$2" >/dev/null 2>&1; then ok; else bad "$1"; fi; }
+
+header=placement,store_pct,read_pct,aggressors,lat_p50_ns,lat_p90_ns,lat_p99_ns,lat_p999_ns,lat_mean_ns,lat_p99_spread_ns,p99_vs_none,windows,bw_gbs,disturbed,disturbed_kept,lost_pct,preempted
+
+"$mess" interfere --quick --json --out "$out/i" >"$out/i.json" 2>"$out/i.err"
+rc=$?
+check "interfere: exit 0 (see $out/i.err)" '[ $rc = 0 ]' || cat "$out/i.err"
+j=$out/i.json m=$out/i/meta.json
+check "interfere --json prints summary.json" 'cmp -s "$j" "$out/i/summary.json"'
+n=$(jq -r .max_aggressors "$m" 2>/dev/null)
+n=${n:-0}
+check "interfere: all the socket's other cores by default" "jq -e '.max_aggressors == .placement_cores and .max_aggressors >= 1' '$m'"
+# This project's guest: 2 cores on one socket, so 0..1 aggressors.
+if [ "$(nproc)" = 2 ] && [ "$(lscpu 2>/dev/null | sed -n 's/^Socket(s):[[:space:]]*//p')" = 1 ]; then
+	check "interfere: a 2-core guest gives 0..1 aggressors" '[ "$n" = 1 ]'
+fi
+check "interference.csv: its header" '[ "$(head -1 "$out/i/interference.csv")" = "$header" ]'
+check "interference.csv: 2 mixes x 0..$n aggressors" \
+	'[ "$(wc -l <"$out/i/interference.csv")" = $((2 * (n + 1) + 1)) ]'
+check "interference.csv: each mix's aggressors 0..$n in order" \
+	"[ \"\$(awk -F, 'NR > 1 { printf \"%s:%s \", \$2, \$4 }' '$out/i/interference.csv')\" = \"\$(for s in 0 50; do for a in \$(seq 0 $n); do printf '%s:%s ' \$s \$a; done; done)\" ]"
+check "interfere: every row's figures sane (1 ns..100 us, p50 <= p99 <= p99.9), 3 windows" \
+	"jq -e '[.rows[] | (.lat_p50_ns > 1 and .lat_p999_ns < 1e5 and .lat_p50_ns <= .lat_p99_ns and .lat_p99_ns <= .lat_p999_ns and .lat_mean_ns > 1 and .windows == 3)] | all' '$j'"
+check "interfere: no aggressor moves nothing, one or more moves their bytes" \
+	"jq -e '[.rows[] | if .aggressors == 0 then .bw_gbs == 0 else .bw_gbs > 0.01 end] | all' '$j'"
+check "interfere: p99 over its value with none, 1 at none" \
+	"jq -e '[.rows[] | select(.aggressors == 0) | .p99_vs_none == 1] | all' '$j'"
+check "interfere: a knee per mix, reached or not" \
+	"jq -e '(.knees | length) == 2 and ([.knees[] | (.knee == \"reached\" and .knee_aggressors >= 1) or (.knee == \"not reached\" and .knee_aggressors == null)] | all)' '$j'"
+check "summary.md: a table and a knee per mix" \
+	'[ "$(grep -c "^| aggressors |" "$out/i/summary.md")" = 2 ] && [ "$(grep -c "^Knee: " "$out/i/summary.md")" = 2 ]'
+check "meta.json: complete, how measured" \
+	"jq -e '.complete and .rows_measured == 2 * ($n + 1) and .repeats == 3 and .placement == \"same-socket\" and (.bandwidth.source | startswith(\"accounted\")) and .aggressor_node == .victim_node and (.latency.huge_pages | length > 0) and .knee.x == 2' '$m'"
+"$mess" interfere --quick --out "$out/i" >/dev/null 2>"$out/again.err"
+rc=$?
+check "interfere: a second run into the same --out is refused" '[ $rc = 1 ] && grep -q "already holds a run" "$out/again.err"'
+
+"$mess" interfere --quick --aggressors 0 --mixes 100 --out "$out/none" >/dev/null 2>"$out/none.err"
+rc=$?
+check "interfere --aggressors 0: exit 0, one row" \
+	'[ $rc = 0 ] && [ "$(wc -l <"$out/none/interference.csv")" = 2 ] && grep -q "^same-socket,100,.*,0," "$out/none/interference.csv"'
+check "interfere --aggressors 0: the knee not reached with 0" 'grep -q "not reached with 0" "$out/none/summary.md"'
+
+# A placement this machine cannot give: exit 3, one line, nothing written.
+sockets=$(lscpu 2>/dev/null | sed -n 's/^Socket(s):[[:space:]]*//p')
+nodes=$(numactl -H 2>/dev/null | sed -n 's/^available: \([0-9]*\) nodes.*/\1/p')
+if [ "${sockets:-1}" = 1 ]; then
+	"$mess" interfere --quick --placement other-socket --out "$out/os" >/dev/null 2>"$out/os.err"
+	rc=$?
+	check "interfere other-socket on one socket: exit 3, one line, nothing written" \
+		'[ $rc = 3 ] && [ "$(wc -l <"$out/os.err")" = 1 ] && grep -q "one socket" "$out/os.err" && [ ! -e "$out/os" ]'
+fi
+if [ "${nodes:-1}" = 1 ]; then
+	"$mess" interfere --quick --placement other-node --out "$out/on" >/dev/null 2>"$out/on.err"
+	rc=$?
+	check "interfere other-node on one node: exit 3, one line, nothing written" \
+		'[ $rc = 3 ] && [ "$(wc -l <"$out/on.err")" = 1 ] && grep -q "one memory node" "$out/on.err" && [ ! -e "$out/on" ]'
+fi
+
+# Ctrl-C after the first row: exit 130, the rows measured kept.
+"$mess" interfere --repeats 20 --run-ms 100 --settle-ms 200 --out "$out/int" >/dev/null 2>"$out/int.err" &
+pid=$!
+for _ in $(seq 600); do
+	grep -q '\[1/' "$out/int.err" 2>/dev/null && break
+	sleep 0.1
+done
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+kept=$(jq -r .rows_measured "$out/int/meta.json" 2>/dev/null)
+check "interfere interrupted: exit 130 (see $out/int.err)" '[ $rc = 130 ]'
+check "interfere interrupted: meta.json incomplete, the rows measured kept" \
+	"jq -e '.complete == false and .rows_measured >= 1' '$out/int/meta.json' && [ \"\$(wc -l <'$out/int/interference.csv')\" = \$(( ${kept:-0} + 1 )) ]"
+echo "interfere: $pass passed, $fail failed"
+[ "$fail" = 0 ]
