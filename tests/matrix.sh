@@ -39,6 +39,16 @@ check "matrix summary.md: the three tables" \
 	'[ "$(grep -c "^| from \\\\ to |" "$out/mx/summary.md")" = 3 ]'
 check "matrix meta.json: complete, its method" \
 	"jq -e '.complete and .pairs_measured == $withcpu * $nodes and .repeats == 3 and .bandwidth.mix21_store_pct == 50' '$out/mx/meta.json'"
+check "matrix: where each pair's memory was (numa_maps), all on its target" \
+	"jq -e '[.cells[] | (.chase_mib_on_target > 0 and .chase_mib_elsewhere == 0 and .gen_mib_on_target > 0 and .gen_mib_elsewhere == 0)] | all' '$j'"
+check "matrix meta.json: where its HMAT figures came from" \
+	"jq -e '(.hmat_source | type == \"string\") and (.hmat_table | type == \"string\")' '$out/mx/meta.json'"
+# The heat maps (gnuplot) and the page.
+if command -v gnuplot >/dev/null; then
+	check "matrix: plots/matrix-latency.svg, its title" 'grep -q "Unloaded latency" "$out/mx/plots/matrix-latency.svg" && [ -s "$out/mx/plots/matrix-latency.png" ]'
+	check "matrix: plots/matrix-bandwidth.svg, its title" 'grep -q "Peak bandwidth, read only" "$out/mx/plots/matrix-bandwidth.svg" && [ -s "$out/mx/plots/matrix-bandwidth.png" ]'
+	check "matrix meta.json: the plots" "jq -e '.plots | startswith(\"plots/matrix-latency\")' '$out/mx/meta.json'"
+fi
 "$mess" matrix --quick --out "$out/mx" >/dev/null 2>"$out/again.err"
 rc=$?
 check "matrix: a second run into the same --out is refused" '[ $rc = 1 ] && grep -q "already holds a run" "$out/again.err"'
@@ -46,7 +56,10 @@ check "matrix: a second run into the same --out is refused" '[ $rc = 1 ] && grep
 for op in store xchg; do
 	flag=
 	[ $op = xchg ] && flag=--xchg
-	"$mess" c2c --quick $flag --json --out "$out/c2c-$op" >"$out/c2c-$op.json" 2>"$out/c2c-$op.err"
+	# The heat map for store, none asked for xchg.
+	np=
+	[ $op = xchg ] && np=--no-plots
+	"$mess" c2c --quick $flag $np --json --out "$out/c2c-$op" >"$out/c2c-$op.json" 2>"$out/c2c-$op.err"
 	rc=$?
 	if [ $rc = 3 ]; then
 		check "c2c $op: exit 3 says one PU" 'grep -q "no pair to measure" "$out/c2c-$op.err"'
@@ -63,6 +76,11 @@ for op in store xchg; do
 	check "c2c $op: the groups hold every pair" "jq -e '([.c2c.groups[].pairs] | add) == (.c2c.pairs | length)' '$j'"
 	check "c2c $op: meta.json says the op" "jq -e '.complete and (.op | startswith(\"$op\"))' '$out/c2c-$op/meta.json'"
 	check "c2c $op: c2c.csv" 'head -1 "$out/c2c-$op/c2c.csv" | grep -q "^pu_a,pu_b,core_a,core_b,group,"'
+	if [ $op = xchg ]; then
+		check "c2c --no-plots: no figure, meta.json says so" "[ ! -e '$out/c2c-$op/plots' ] && jq -e '.plots == \"skipped: --no-plots\"' '$out/c2c-$op/meta.json'"
+	elif command -v gnuplot >/dev/null; then
+		check "c2c: plots/c2c.svg, its title" 'grep -q "Core-to-core latency (store)" "$out/c2c-$op/plots/c2c.svg" && [ -s "$out/c2c-$op/plots/c2c.png" ]'
+	fi
 done
 echo "matrix: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -53,5 +53,11 @@ int mess_c2c_csv(FILE *f, const struct mess_c2c_pair *p, int n);
 void mess_c2c_md(FILE *f, const struct mess_c2c_pair *p, int n);
 /* summary.json's groups and pairs. */
 json_t *mess_c2c_json(const struct mess_c2c_pair *p, int n);
+/* The heat map of the pairs' medians, PU by PU (npu PUs, OS indices
+ * pus[], both halves drawn; a pair not measured left empty):
+ * plots/c2c.png and .svg.  0, or -errno with why in err. */
+int mess_c2c_plot(const char *dir, const struct mess_c2c_pair *p, int n,
+		  const int *pus, int npu, const char *title, char *err,
+		  size_t errlen);
 
 #endif

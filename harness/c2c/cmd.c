@@ -38,6 +38,7 @@ struct c2c_opts {
 	int xchg;
 	int quick;
 	int json;
+	int no_plots;
 	int help;
 };
 
@@ -57,6 +58,7 @@ static const struct mess_opt opts[] = {
 	{ "xchg", MESS_OPT_FLAG, F(xchg), 0, 0, 0, NULL,
 	  "hand the line over with atomic exchanges (a locked read-modify-write) instead of plain stores" },
 	MESS_OPT_JSON(F(json), "summary.json"),
+	MESS_OPT_NO_PLOTS(F(no_plots)),
 	MESS_OPT_HELP(F(help)),
 };
 
@@ -78,7 +80,8 @@ void mess_c2c_usage(FILE *f)
 		"  mess c2c --json | jq .groups        the groups' medians\n"
 		"  mess c2c --max-pairs 500            a sample of the pairs of a large machine\n"
 		"  mess c2c --xchg                     the same with atomic exchanges\n"
-		"\nFiles: c2c.csv, summary.md, summary.json, meta.json (see results/README.md).\n"
+		"\nFiles: c2c.csv, summary.md, summary.json, meta.json, report.html and\n"
+		"plots/c2c (.png, .svg: a heat map of the medians; see results/README.md).\n"
 		"Exit status: 0 ok, 1 bad usage, 2 failure, 3 fewer than two PUs here,\n"
 		"130 interrupted.\n");
 }
@@ -196,6 +199,7 @@ struct c2c {
 	struct mess_c2c_pair *pairs;
 	int npairs, done;
 	long all;
+	char plots[600];
 };
 
 static int setup(struct c2c *c, int argc, char **argv)
@@ -277,7 +281,7 @@ static json_t *meta(const struct mess_rundir *rd, struct c2c *c)
 	json_t *m = mess_rundir_meta(rd, &c->topo, META_SCHEMA);
 
 	if (m && mess_json_merge(m, mess_json_pack(
-		"{s:i, s:I, s:i, s:b, s:i, s:i, s:s, s:s, s:s, s:s, s:b}",
+		"{s:i, s:I, s:i, s:b, s:i, s:i, s:s, s:s, s:s, s:s, s:b, s:s}",
 		"pus", c->npu, "pairs_all", (json_int_t)c->all, "pairs_chosen", c->npairs,
 		"sampled", c->npairs < c->all, "samples_per_pair", (int)c->o.samples,
 		"round_trips_per_sample", (int)c->o.batch,
@@ -285,7 +289,7 @@ static json_t *meta(const struct mess_rundir *rd, struct c2c *c)
 		"method", "two threads pinned to the pair's PUs (hwloc) hand one 128-byte-aligned line back and forth: a count stored (op) and awaited with acquire loads; a sample is a batch of round trips timed by clock_gettime(CLOCK_MONOTONIC) on the first PU, halved (one way); one batch first to warm, not kept",
 		"figures", "per pair: median, p99 (nearest rank) and least of the samples; per group: the median, least and most of its pairs' medians and the worst p99",
 		"groups", "what the pair's closest common hwloc object is: a core (smt), a cache (same cache: L2 or L3/CCX), below a package (same socket), else other socket",
-		"quick", c->o.quick))) {
+		"quick", c->o.quick, "plots", c->plots[0] ? c->plots : "pending"))) {
 		json_decref(m);
 		return NULL;
 	}
@@ -308,6 +312,22 @@ static void write_md(FILE *f, const void *arg)
 		c->npairs < c->all ? " (every k-th: --max-pairs)" : "",
 		c->o.xchg ? "atomic exchanges" : "plain stores");
 	mess_c2c_md(f, c->pairs, c->done);
+}
+
+/* The heat map, or why not in meta.json plots: a figure is optional. */
+static void plot(struct c2c *c, const char *dir)
+{
+	char err[512], title[300];
+
+	snprintf(title, sizeof(title), "Core-to-core latency (%s): %s",
+		 c->o.xchg ? "xchg" : "store", c->topo.cpu_model);
+	if (c->o.no_plots)
+		snprintf(c->plots, sizeof(c->plots), "skipped: --no-plots");
+	else if (mess_c2c_plot(dir, c->pairs, c->done, c->pus, c->npu, title, err,
+			       sizeof(err)))
+		snprintf(c->plots, sizeof(c->plots), "skipped: %s", err);
+	else
+		snprintf(c->plots, sizeof(c->plots), "plots/c2c.png and .svg");
 }
 
 static int write_files(struct c2c *c, struct mess_rundir *rd)
@@ -349,6 +369,8 @@ int mess_c2c_main(int argc, char **argv)
 			rc = measure(&c);
 			mess_rundir_stop_clock(&rd);
 			frc = write_files(&c, &rd);
+			if (!frc)
+				plot(&c, rd.dir);
 			if (!frc)
 				frc = mess_rundir_write_meta(&rd, meta(&rd, &c), !rc);
 			rc = mess_rundir_end(&rd, rc, frc);

@@ -19,6 +19,7 @@
 
 #include "core/clock.h"
 #include "core/ladder/ladder_run.h"
+#include "core/machine/hmat.h"
 #include "core/machine/mem.h"
 #include "core/machine/nodes.h"
 #include "core/measure/gen.h"
@@ -43,6 +44,7 @@ struct matrix_opts {
 	uint64_t gen_bytes;
 	int quick;
 	int json;
+	int no_plots;
 	int help;
 };
 
@@ -64,6 +66,7 @@ static const struct mess_opt opts[] = {
 	{ "gen-bytes", MESS_OPT_SIZE, F(gen_bytes), 0, 1 << 21, 1ULL << 40, "SIZE",
 	  "each generator's array on each target (default 2x the LLC, at least 64 MiB)" },
 	MESS_OPT_JSON(F(json), "summary.json"),
+	MESS_OPT_NO_PLOTS(F(no_plots)),
 	MESS_OPT_HELP(F(help)),
 };
 
@@ -86,7 +89,10 @@ void mess_matrix_usage(FILE *f)
 		"  mess matrix --quick                 smoke-sized: seconds per pair\n"
 		"  mess matrix --json | jq '.cells[] | [.initiator_node, .target_node, .lat_ns, .bw_gbs]'\n"
 		"  mess matrix --buffer 1G --repeats 9 a bigger chase, more repeats\n"
-		"\nFiles: matrix.csv, summary.md, summary.json, meta.json (see results/README.md).\n"
+		"\nFiles: matrix.csv, summary.md, summary.json, meta.json, report.html, and\n"
+		"plots/matrix-latency and matrix-bandwidth (.png, .svg: heat maps; see\n"
+		"results/README.md).  The firmware's figures of every pair come from the ACPI\n"
+		"HMAT table where it can be read (root), else from hwloc: the nearest pairs'.\n"
 		"An interrupted matrix keeps the pairs measured so far (meta.json \"complete\":\n"
 		"false); it is measured again, not resumed.\n"
 		"Exit status: 0 ok, 1 bad usage, 2 failure, 3 no generator variant runs here,\n"
@@ -112,6 +118,12 @@ struct mx {
 	struct mess_mx_cell *cells;
 	int ncells;
 	size_t buffer, gen_bytes;
+	/* The firmware's table (hmat.h): every pair it lists; hmat_rc
+	 * nonzero: hwloc's nearest pairs only, hmat_why says why. */
+	struct mess_hmat hmat;
+	int hmat_rc;
+	char hmat_why[320];
+	char plots[600];
 };
 
 /* The nodes with CPUs (libnuma's node of each core), in node order. */
@@ -171,6 +183,7 @@ struct lat_job {
 	double *lat;
 	unsigned n;
 	char huge[16];
+	double on, off;		/* MiB on the target, elsewhere */
 };
 
 static void job_lat(struct mess_pool_thread *t, void *arg)
@@ -186,6 +199,9 @@ static void job_lat(struct mess_pool_thread *t, void *arg)
 	if (t->err)
 		return;
 	snprintf(j->huge, sizeof(j->huge), "%s", mess_hp_name(b.hp));
+	/* The one bound mapping now: where its pages are. */
+	if (mess_mx_placed(NULL, j->node, &j->on, &j->off))
+		j->on = j->off = NAN;
 	/* One repeat per point: the matrix keeps every run's figure. */
 	for (j->n = 0; j->n < j->m->o.repeats && !mess_interrupted; j->n++) {
 		pt = (struct mess_ladder_pt){ .size = j->m->buffer };
@@ -200,13 +216,15 @@ static void job_lat(struct mess_pool_thread *t, void *arg)
 static int latency(struct mx *m, struct mess_mx_cell *c, double *lat, unsigned *n)
 {
 	struct mess_pool pool = { 0 };
-	struct lat_job j = { .m = m, .node = c->target, .lat = lat };
+	struct lat_job j = { .m = m, .node = c->target, .lat = lat, .on = NAN, .off = NAN };
 	int rc = mess_pool_start(&pool, &m->topo, &c->chase_core, 1);
 
 	if (!rc)
 		rc = mess_pool_call(&pool, 1, job_lat, &j);
 	mess_pool_stop(&pool);
 	*n = j.n;
+	c->chase_on = j.on;
+	c->chase_off = j.off;
 	snprintf(c->huge, sizeof(c->huge), "%s", j.huge[0] ? j.huge : "none");
 	return rc;
 }
@@ -218,12 +236,20 @@ static int bandwidth(struct mx *m, const struct init *in, struct mess_mx_cell *c
 	double per = mess_gen_read_bytes(k) + mess_gen_write_bytes(k);
 	struct mess_gens g;
 	struct mess_gen_snap a, b;
+	double on, off;
 	int rc = mess_gens_start(&g, &m->topo, in->cores, in->n, m->gen_bytes,
 				 c->target, 1);
 
 	*n = 0;
 	if (rc)
 		return rc;
+	/* The arrays are bound and touched: the only bound mappings now. */
+	if (mess_mx_placed(NULL, c->target, &on, &off))
+		on = off = NAN;
+	/* Summed over the mixes (measure() starts them at 0); unknown once
+	 * one could not be read. */
+	c->gen_on += on;
+	c->gen_off += off;
 	mess_gens_set(&g, k, 0);
 	/* One window to warm (the arrays' first laps, the clocks). */
 	mess_sleep_ns(m->o.window_ms * 1e6);
@@ -254,12 +280,20 @@ static void pair_init(struct mx *m, const struct init *in, const struct mess_nod
 	for (int i = 0; i < m->ninits; i++)
 		cpus |= m->inits[i].node == t->os;
 	c->label = mess_mx_label(mess_node_has_core(&m->topo, t->os, c->chase_core), cpus);
-	c->hmat_lat_ns = mess_node_latency_from(&m->topo, t->os, c->chase_core);
-	c->hmat_bw_gbs = mess_mx_mibs_gbs(mess_node_bw_from(&m->topo, t->os, c->chase_core));
+	/* The table's figure for the pair, else hwloc's from the chase
+	 * core (sysfs: only where the initiator is the node's nearest). */
+	c->hmat_lat_ns = mess_hmat_lat(&m->hmat, in->node, t->os);
+	if (isnan(c->hmat_lat_ns))
+		c->hmat_lat_ns = mess_node_latency_from(&m->topo, t->os, c->chase_core);
+	c->hmat_bw_gbs = mess_hmat_bw(&m->hmat, in->node, t->os);
+	if (isnan(c->hmat_bw_gbs))
+		c->hmat_bw_gbs = mess_node_bw_from(&m->topo, t->os, c->chase_core);
+	c->hmat_bw_gbs = mess_mx_mibs_gbs(c->hmat_bw_gbs);
 	c->lat_ns = c->bw_gbs = c->bw21_gbs = NAN;
 	c->bw21_read_pct = mess_gen_read_pct(m->k21);
 	c->lat_vs_hmat = c->bw_vs_hmat = NAN;
 	snprintf(c->huge, sizeof(c->huge), "none");
+	c->chase_on = c->chase_off = c->gen_on = c->gen_off = NAN;
 }
 
 static int measure(struct mx *m)
@@ -274,6 +308,7 @@ static int measure(struct mx *m)
 
 			pair_init(m, &m->inits[i], &m->nodes[t], c);
 			rc = latency(m, c, lat, &nl);
+			c->gen_on = c->gen_off = 0;
 			if (!rc && !mess_interrupted)
 				rc = bandwidth(m, &m->inits[i], c, &m->var->table[0], bw, &nb);
 			if (!rc && !mess_interrupted)
@@ -289,6 +324,9 @@ static int measure(struct mx *m)
 			fprintf(stderr, "matrix: [%d/%d] node %d -> node %d (%s, %s): %.1f ns, %.2f GB/s read, %.2f GB/s 2:1\n",
 				m->ncells, total, c->init, c->target, c->kind,
 				mess_mx_labels[c->label], c->lat_ns, c->bw_gbs, c->bw21_gbs);
+			if (c->chase_off > 0 || c->gen_off > 0)
+				fprintf(stderr, "matrix: warning: node %d -> node %d: %.1f MiB of the chase's buffer and %.1f MiB of the generators' arrays were on another node than %d (numa_maps): its figures are not node %d's alone\n",
+					c->init, c->target, c->chase_off, c->gen_off, c->target, c->target);
 		}
 	return rc;
 }
@@ -298,7 +336,7 @@ static json_t *meta(const struct mess_rundir *rd, struct mx *m)
 	json_t *m_ = mess_rundir_meta(rd, &m->topo, META_SCHEMA);
 
 	if (m_ && mess_json_merge(m_, mess_json_pack(
-		"{s:i, s:i, s:I, s:s, s:{s:s, s:I, s:I, s:f, s:s}, s:{s:s, s:s, s:s, s:I, s:f, s:s, s:i}, s:i, s:s, s:s, s:s, s:s, s:b, s:i}",
+		"{s:i, s:i, s:I, s:s, s:{s:s, s:I, s:I, s:f, s:s}, s:{s:s, s:s, s:s, s:I, s:f, s:s, s:i}, s:i, s:s, s:s, s:s, s:s, s:s, s:b, s:i}",
 		"initiators", m->ninits, "targets", m->nnodes,
 		"llc_bytes", (json_int_t)m->topo.llc_bytes,
 		"variant", m->var->name,
@@ -315,9 +353,18 @@ static json_t *meta(const struct mess_rundir *rd, struct mx *m)
 		"repeats", (int)m->o.repeats,
 		"spread", "1.4826 x median absolute deviation of the repeats (lat_spread_ns, bw_spread_gbs)",
 		"huge_pages", "what the chase's buffer got, per pair (matrix.csv huge_pages)",
-		"hmat", "hwloc's memory attributes (ACPI HMAT) from the chase core: Latency else ReadLatency; ReadBandwidth else Bandwidth; empty where not given",
+		"hmat", "the firmware's (ACPI HMAT) figure for the pair: Latency else ReadLatency; ReadBandwidth else Bandwidth; empty where not given",
+		"hmat_source", m->hmat_rc ? "hwloc (sysfs access0: each node's nearest initiators only, remote pairs have none)" :
+			       "the ACPI HMAT table (/sys/firmware/acpi/tables/HMAT, its domains mapped to nodes by the SRAT): every pair it lists",
 		"labels", "local: the target's hwloc cpuset holds the initiator's cores, else remote; cpu-less: the target has no CPU (libnuma)",
 		"quick", m->o.quick, "pairs_measured", m->ncells))) {
+		json_decref(m_);
+		return NULL;
+	}
+	if (mess_json_merge(m_, mess_json_pack("{s:s, s:s, s:s}",
+		"hmat_table", m->hmat_rc ? m->hmat_why : "read",
+		"placement", "the pages of the process's bound mappings (/proc/self/numa_maps) while the pair's chase buffer, then its generators' arrays, were the only ones: MiB on the target and elsewhere (matrix.csv chase_mib_*, gen_mib_*)",
+		"plots", m->plots[0] ? m->plots : "pending"))) {
 		json_decref(m_);
 		return NULL;
 	}
@@ -359,6 +406,7 @@ static void mx_free(struct mx *m)
 	free(m->inits);
 	free(m->nodes);
 	free(m->cells);
+	mess_hmat_free(&m->hmat);
 	mess_topo_fini(&m->topo);
 }
 
@@ -402,6 +450,7 @@ static int setup(struct mx *m, int argc, char **argv)
 		fprintf(stderr, "mess matrix: no NUMA node with CPUs: %s\n", strerror(-rc));
 		return -EIO;
 	}
+	m->hmat_rc = mess_hmat_read("", &m->hmat, m->hmat_why, sizeof(m->hmat_why));
 	m->cells = calloc((size_t)(m->ninits * m->nnodes), sizeof(*m->cells));
 	if (!m->cells)
 		return -ENOMEM;
@@ -443,13 +492,24 @@ int mess_matrix_main(int argc, char **argv)
 	fprintf(stderr, "mess matrix: %s, %d initiator%s x %d node%s, %s generators; writing %s\n",
 		m.topo.cpu_model, m.ninits, m.ninits == 1 ? "" : "s", m.nnodes,
 		m.nnodes == 1 ? "" : "s", m.var->name, rd.dir);
+	if (m.hmat_rc && m.nnodes > 1)
+		fprintf(stderr, "mess matrix: the firmware's figures from hwloc, the nearest pairs' only: %s\n",
+			m.hmat_why);
 	rc = measure(&m);
 	if (mess_interrupted)
 		rc = -EINTR;
 	mess_rundir_stop_clock(&rd);
 	{
 		int frc = write_files(&m, &rd);
+		char err[512];
 
+		if (m.o.no_plots)
+			snprintf(m.plots, sizeof(m.plots), "skipped: --no-plots");
+		else if (!frc && mess_mx_plot(rd.dir, m.cells, m.ncells, m.topo.cpu_model,
+					      err, sizeof(err)))
+			snprintf(m.plots, sizeof(m.plots), "skipped: %s", err);
+		else if (!frc)
+			snprintf(m.plots, sizeof(m.plots), "plots/matrix-latency and plots/matrix-bandwidth (.png, .svg)");
 		if (!frc)
 			frc = mess_rundir_write_meta(&rd, meta(&rd, &m), !rc);
 		rc = mess_rundir_end(&rd, rc, frc);

@@ -18,7 +18,8 @@
 #define MESS_MX_HEADER "initiator_node,initiator_cores,chase_core,target_node,target_kind," \
 	"label,lat_ns,lat_spread_ns,lat_repeats,hmat_lat_ns,lat_vs_hmat," \
 	"bw_gbs,bw_spread_gbs,bw_repeats,bw_cores,hmat_bw_gbs,bw_vs_hmat," \
-	"bw21_gbs,bw21_spread_gbs,bw21_repeats,bw21_read_pct,huge_pages"
+	"bw21_gbs,bw21_spread_gbs,bw21_repeats,bw21_read_pct,huge_pages," \
+	"chase_mib_on_target,chase_mib_elsewhere,gen_mib_on_target,gen_mib_elsewhere"
 /* Repeats at most (a latency point's bound, core/ladder). */
 #define MESS_MX_MAX_REPEATS 64
 
@@ -56,6 +57,10 @@ struct mess_mx_cell {
 	double hmat_lat_ns, hmat_bw_gbs;
 	double lat_vs_hmat, bw_vs_hmat;
 	char huge[16];		/* pages the chase buffer got */
+	/* Where the kernel put the pair's memory (mess_mx_placed), MiB on
+	 * the target and elsewhere: the chase's buffer, and the generators'
+	 * arrays summed over both mixes; NAN not read. */
+	double chase_on, chase_off, gen_on, gen_off;
 };
 
 /* The label of a pair: local when the target's cpuset holds the
@@ -77,6 +82,15 @@ void mess_mx_finish(struct mess_mx_cell *c, struct mess_mx_samples lat,
 /* hwloc's MiB/s to GB/s (1e9 B/s), the unit of every bandwidth here. */
 double mess_mx_mibs_gbs(double mibs);
 
+/*
+ * The pages of the process's bound mappings (numa_maps at path, NULL:
+ * /proc/self/numa_maps) on node and on any other, MiB: 0 or -errno.
+ */
+int mess_mx_placed(const char *path, int node, double *on_mib, double *off_mib);
+
+/* The distinct initiators (target 0) or targets (1) of the cells, in
+ * their order, into out[n]: how many. */
+int mess_mx_distinct(const struct mess_mx_cell *c, int n, int target, int *out);
 /* matrix.csv (header, then one row per cell): 0 or -errno. */
 int mess_mx_csv(FILE *f, const struct mess_mx_cell *c, int n);
 /* summary.md's tables: latency, then bandwidth, initiators down and
@@ -84,5 +98,11 @@ int mess_mx_csv(FILE *f, const struct mess_mx_cell *c, int n);
 void mess_mx_md(FILE *f, const struct mess_mx_cell *c, int n);
 /* summary.json's cells. */
 json_t *mess_mx_json(const struct mess_mx_cell *c, int n);
+/* The heat maps of the latency and of the read-only bandwidth, initiators
+ * down and targets across, each cell with the HMAT's figure under the
+ * measured one (plots/matrix-latency, plots/matrix-bandwidth): 0, or
+ * -errno with why in err (as mess_heat_plot). */
+int mess_mx_plot(const char *dir, const struct mess_mx_cell *c, int n,
+		 const char *cpu, char *err, size_t errlen);
 
 #endif

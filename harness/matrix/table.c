@@ -88,13 +88,17 @@ int mess_mx_csv(FILE *f, const struct mess_mx_cell *c, int n)
 		field(f, c[i].bw21_spread_gbs, 3);
 		fprintf(f, ",%u", c[i].bw21_repeats);
 		field(f, c[i].bw21_read_pct, 1);
-		fprintf(f, ",%s\n", c[i].huge);
+		fprintf(f, ",%s", c[i].huge);
+		field(f, c[i].chase_on, 1);
+		field(f, c[i].chase_off, 1);
+		field(f, c[i].gen_on, 1);
+		field(f, c[i].gen_off, 1);
+		fputc('\n', f);
 	}
 	return ferror(f) ? -EIO : 0;
 }
 
-/* The distinct initiators (or targets) in the cells' order. */
-static int distinct(const struct mess_mx_cell *c, int n, int target, int *out)
+int mess_mx_distinct(const struct mess_mx_cell *c, int n, int target, int *out)
 {
 	int m = 0;
 
@@ -137,7 +141,7 @@ enum { MD_LAT, MD_BW, MD_BW21 };
 static void md_table(FILE *f, const struct mess_mx_cell *c, int n, int what)
 {
 	int inits[n], targets[n];
-	int ni = distinct(c, n, 0, inits), nt = distinct(c, n, 1, targets);
+	int ni = mess_mx_distinct(c, n, 0, inits), nt = mess_mx_distinct(c, n, 1, targets);
 	char cell[96];
 
 	fprintf(f, "| from \\ to |");
@@ -222,6 +226,12 @@ json_t *mess_mx_json(const struct mess_mx_cell *c, int n)
 			"bw21_spread_gbs", mess_json_real(c[i].bw21_spread_gbs, 3),
 			"bw21_repeats", (int)c[i].bw21_repeats,
 			"bw21_read_pct", mess_json_real(c[i].bw21_read_pct, 1)));
+		json_object_update_new(json_array_get(a, (size_t)i), mess_json_pack(
+			"{s:o, s:o, s:o, s:o}",
+			"chase_mib_on_target", mess_json_real(c[i].chase_on, 1),
+			"chase_mib_elsewhere", mess_json_real(c[i].chase_off, 1),
+			"gen_mib_on_target", mess_json_real(c[i].gen_on, 1),
+			"gen_mib_elsewhere", mess_json_real(c[i].gen_off, 1)));
 	}
 	return a;
 }

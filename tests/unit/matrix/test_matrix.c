@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -92,6 +93,10 @@ static int known(struct mess_mx_cell *c)
 			.label = mess_mx_label(rows[i].local, rows[i].cpus),
 			.hmat_lat_ns = rows[i].hlat, .hmat_bw_gbs = rows[i].hbw,
 			.bw21_read_pct = 200.0 / 3,
+			/* Placed on the target; the cut short pair's arrays
+			 * never read. */
+			.chase_on = 32, .chase_off = 0,
+			.gen_on = i == n - 1 ? NAN : 64, .gen_off = i == n - 1 ? NAN : 0,
 		};
 		snprintf(c[i].init_cores, sizeof(c[i].init_cores), "%d-%d",
 			 2 * rows[i].init, 2 * rows[i].init + 1);
@@ -133,12 +138,12 @@ static void files(void **state)
 	print_message("%s\n%s", csv, md);
 	assert_string_equal(csv,
 		MESS_MX_HEADER "\n"
-		"0,\"0-1\",0,0,dram,local,100.00,0.00,1,100,1.000,20.000,0.000,1,2,21.475,0.931,10.000,0.000,1,66.7,thp\n"
-		"0,\"0-1\",0,1,dram,remote,150.00,0.00,1,150,1.000,10.000,0.000,1,2,,,5.000,0.000,1,66.7,thp\n"
-		"0,\"0-1\",0,2,hbm,local cpu-less,120.00,0.00,1,,,80.000,0.000,1,2,85.899,0.931,40.000,0.000,1,66.7,thp\n"
-		"1,\"2-3\",2,0,dram,remote,150.00,0.00,1,150,1.000,10.000,0.000,1,2,,,5.000,0.000,1,66.7,thp\n"
-		"1,\"2-3\",2,1,dram,local,100.00,0.00,1,100,1.000,20.000,0.000,1,2,,,10.000,0.000,1,66.7,thp\n"
-		"1,\"2-3\",2,2,hbm,remote cpu-less,200.00,0.00,1,,,,,0,2,,,,,0,66.7,thp\n");
+		"0,\"0-1\",0,0,dram,local,100.00,0.00,1,100,1.000,20.000,0.000,1,2,21.475,0.931,10.000,0.000,1,66.7,thp,32.0,0.0,64.0,0.0\n"
+		"0,\"0-1\",0,1,dram,remote,150.00,0.00,1,150,1.000,10.000,0.000,1,2,,,5.000,0.000,1,66.7,thp,32.0,0.0,64.0,0.0\n"
+		"0,\"0-1\",0,2,hbm,local cpu-less,120.00,0.00,1,,,80.000,0.000,1,2,85.899,0.931,40.000,0.000,1,66.7,thp,32.0,0.0,64.0,0.0\n"
+		"1,\"2-3\",2,0,dram,remote,150.00,0.00,1,150,1.000,10.000,0.000,1,2,,,5.000,0.000,1,66.7,thp,32.0,0.0,64.0,0.0\n"
+		"1,\"2-3\",2,1,dram,local,100.00,0.00,1,100,1.000,20.000,0.000,1,2,,,10.000,0.000,1,66.7,thp,32.0,0.0,64.0,0.0\n"
+		"1,\"2-3\",2,2,hbm,remote cpu-less,200.00,0.00,1,,,,,0,2,,,,,0,66.7,thp,32.0,0.0,,\n");
 	/* Initiators down, targets across, the HMAT beside. */
 	assert_non_null(strstr(md, "| from \\ to | node 0 dram | node 1 dram | node 2 hbm |\n|---|---|---|---|\n"));
 	assert_non_null(strstr(md, "| node 0 (cores 0-1) | 100.0 ns (HMAT 100, 1.00x), local | 150.0 ns (HMAT 150, 1.00x), remote | 120.0 ns, local cpu-less |\n"));
@@ -162,12 +167,39 @@ static void files(void **state)
 	free(md);
 }
 
+/* Where a pair's memory was: the bound mappings of a numa_maps file,
+ * 4 KiB pages and hugetlb's 2 MiB ones, a mapping with no bind policy
+ * (the heap) left out. */
+static void placed(void **state)
+{
+	char path[] = "/tmp/mess-numa-maps.XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+	double on, off;
+
+	assert_non_null(f);
+	fputs("7f0000000000 bind:2 anon=16384 dirty=16384 active=0 N2=16384 kernelpagesize_kB=4\n"
+	      "7f1000000000 bind:2 file=/anon_hugepage\\040(deleted) huge anon=10 dirty=10 N2=8 N0=2 kernelpagesize_kB=2048\n"
+	      "7f2000000000 bind=static:2 anon=256 N1=256 kernelpagesize_kB=4\n"
+	      "55d000000000 default heap anon=100 dirty=100 N0=100 kernelpagesize_kB=4\n", f);
+	fclose(f);
+	assert_int_equal(mess_mx_placed(path, 2, &on, &off), 0);
+	NEAR(on, 64 + 16);	/* 16384 x 4 KiB, 8 x 2 MiB */
+	NEAR(off, 4 + 1);	/* 2 x 2 MiB on node 0, 256 x 4 KiB on node 1 */
+	assert_int_equal(mess_mx_placed(path, 0, &on, &off), 0);
+	NEAR(on, 4);
+	NEAR(off, 64 + 16 + 1);
+	unlink(path);
+	assert_true(mess_mx_placed(path, 0, &on, &off) < 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(labels),
 		cmocka_unit_test(stats),
 		cmocka_unit_test(files),
+		cmocka_unit_test(placed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
