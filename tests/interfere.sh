@@ -77,6 +77,34 @@ if [ "${nodes:-1}" = 1 ]; then
 		'[ $rc = 3 ] && [ "$(wc -l <"$out/on.err")" = 1 ] && grep -q "one memory node" "$out/on.err" && [ ! -e "$out/on" ]'
 fi
 
+# The placements on hwloc fixtures (HWLOC_XMLFILE): a Xeon Max in flat
+# mode, two sockets of 2 cores, each with a DRAM and an HBM node; a CXL
+# machine whose expanders hang off the whole machine.  Nothing is bound to
+# a fixture's node (--aggressors 0: the victim's buffer on node 0, this
+# machine's too); meta.json says where the aggressors would run.
+fx=$(dirname "$0")/fixtures/topo
+fxrun() {
+	HWLOC_XMLFILE=$fx/$1 HWLOC_THISSYSTEM=0 "$mess" interfere --quick --aggressors 0 \
+		--mixes 0 --no-plots --placement "$2" --out "$out/fx-$1-$2" >/dev/null 2>&1
+}
+fxcheck() {
+	fxrun "$1" "$2"
+	check "interfere $2 on $1: $3" "jq -e '$4' '$out/fx-$1-$2/meta.json'"
+}
+fxcheck xeon-max-flat.xml same-socket "the socket's other core, DRAM node 0" \
+	'.complete and .placement_cores == 1 and .aggressor_node == 0'
+fxcheck xeon-max-flat.xml other-socket "the other socket's 2 cores, on the victim's node" \
+	'.complete and .placement_cores == 2 and .aggressor_node == 0'
+fxcheck xeon-max-flat.xml other-node "the socket's HBM node 2, not the other socket's" \
+	'.complete and .placement_cores == 1 and .aggressor_node == 2 and .memory_node_choice.kind == "hbm"'
+fxcheck cxl-expander.xml other-node "the CXL node nearest the victim (250 ns), another kind" \
+	'.complete and .aggressor_node == 2 and .memory_node_choice.kind == "cxl"'
+HWLOC_XMLFILE=$fx/xeon-max-flat.xml HWLOC_THISSYSTEM=0 "$mess" interfere --quick --placement other-node \
+	--mem-node 0 --out "$out/fx-own" >/dev/null 2>"$out/fx-own.err"
+rc=$?
+check "interfere --mem-node the victim's own node: exit 1, one line, nothing written" \
+	'[ $rc = 1 ] && [ "$(wc -l <"$out/fx-own.err")" = 1 ] && grep -q "is the victim.s own node 0" "$out/fx-own.err" && [ ! -e "$out/fx-own" ]'
+
 # Ctrl-C after the first row: exit 130, the rows measured kept.
 "$mess" interfere --repeats 20 --run-ms 100 --settle-ms 200 --out "$out/int" >/dev/null 2>"$out/int.err" &
 pid=$!

@@ -44,7 +44,7 @@ static const struct mess_opt opts[] = {
 	{ "mixes", MESS_OPT_STR, S(mixes), 0, 0, "LIST",
 	  "the aggressors' store percentages, 0..100 in steps of 2 (default 0,50)" },
 	{ "mem-node", MESS_OPT_STR, S(mem_node), 0, 0, MESS_MEMSEL_ARG,
-	  "other-node: the aggressors' memory node, a number or a kind (default: the nearest node of another kind, else another node)" },
+	  "other-node: the aggressors' memory node, a number or a kind (default: one of another kind, on the victim's socket first, the nearest among equals; else another node)" },
 	{ "repeats", MESS_OPT_UINT, F(repeats), 0, 1, MESS_IFR_MAX_REPEATS, "N",
 	  "distribution windows a row: medians and the p99's spread (default 5)" },
 	{ "run-ms", MESS_OPT_DOUBLE, F(run_ms), 0, 5, 10000, "MS",
@@ -141,21 +141,28 @@ static int package_cores(struct ifr *m, int pkg)
 
 /* other-node without --mem-node: a node but the victim's, of another kind
  * on the victim's package first, then of another kind, then on the
- * package, then any; the lowest number among equals. */
+ * package, then any; among equals the lowest firmware latency from the
+ * victim (a node the firmware gives none for after), then the lowest
+ * number (memsel's order for a kind). */
 static int pick_node(struct ifr *m, const struct mess_node *nodes, int nn,
 		     enum mess_kind vkind)
 {
 	int best = -1, bscore = -1;
+	double blat = INFINITY;
 
 	for (int i = 0; i < nn; i++) {
 		int score;
+		double lat;
 
 		if (nodes[i].os == m->victim_node)
 			continue;
 		score = 2 * (nodes[i].kind != vkind) +
 			(mess_node_package(&m->topo, nodes[i].os) == m->victim_pkg);
-		if (score > bscore) {
+		lat = mess_node_latency_from(&m->topo, nodes[i].os, m->victim);
+		lat = isfinite(lat) ? lat : INFINITY;
+		if (score > bscore || (score == bscore && lat < blat)) {
 			bscore = score;
+			blat = lat;
 			best = i;
 		}
 	}

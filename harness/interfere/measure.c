@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/clock.h"
 #include "core/machine/mem.h"
@@ -33,9 +34,11 @@
 #define L1_REPEATS 7
 #define L1_BATCHES 20000
 /* The unloaded latency, which sizes the windows' batches: the least of
- * this many passes of the chain (a pass preempted on a shared host is
- * only slower). */
+ * this many runs of the chain (a run preempted on a shared host is only
+ * slower), each of IDLE_LOADS loads at most (tens of ms; random lines, so
+ * a part of the chain stands for the whole). */
 #define IDLE_PASSES 3
+#define IDLE_LOADS (1u << 18)
 
 struct victim {
 	struct mess_buf buf;
@@ -49,14 +52,25 @@ struct victim {
 	int dist_ok;
 };
 
-/* One pass over the chain, untimed: ns a load. */
+/* The calling thread's CPU time, ns: a pass preempted on a shared host
+ * (the guest's vCPU taken, another task on the core) does not count the
+ * time it did not run. */
+static double cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* One run of the chain, untimed: ns a load. */
 static double idle_pass(struct victim *v, uint32_t nlines)
 {
-	uint64_t iters = nlines / MESS_CHASE_UNROLL + 1;
-	double t0 = mess_now_ns();
+	uint64_t iters = (nlines < IDLE_LOADS ? nlines : IDLE_LOADS) / MESS_CHASE_UNROLL + 1;
+	double t0 = cpu_ns();
 
 	v->p = mess_chase(v->p, iters);
-	return (mess_now_ns() - t0) / (double)(iters * MESS_CHASE_UNROLL);
+	return (cpu_ns() - t0) / (double)(iters * MESS_CHASE_UNROLL);
 }
 
 static int victim_open(struct ifr *m, struct victim *v)
@@ -88,7 +102,7 @@ static int victim_open(struct ifr *m, struct victim *v)
 	free(order);
 	if (err)
 		return err;
-	idle_pass(v, nlines);	/* the buffer into the TLBs, the clock up */
+	idle_pass(v, nlines);	/* the clock up */
 	m->unloaded_ns = INFINITY;
 	for (int i = 0; i < IDLE_PASSES; i++)
 		m->unloaded_ns = fmin(m->unloaded_ns, idle_pass(v, nlines));
