@@ -81,12 +81,14 @@ static double normalise(unsigned entry, uint64_t base, int rev, int type)
 static int locality(const unsigned char *s, size_t n, int rev,
 		    struct acc **a, int *na, int *cap)
 {
-	int type = s[9];
-	uint64_t ni, nt, base = le(s + 24, 8);
+	uint64_t ni, nt, base;
 	const unsigned char *il, *tl, *e;
+	int type;
 
 	if (n < 32)
 		return -EINVAL;
+	type = s[9];
+	base = le(s + 24, 8);
 	ni = le(s + 12, 4);
 	nt = le(s + 16, 4);
 	if (ni > 4096 || nt > 4096 || 32 + 4 * (ni + nt) + 2 * ni * nt > n)

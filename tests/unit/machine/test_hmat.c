@@ -157,6 +157,15 @@ static void parse(void **state)
 	t.b[0] = 'X';
 	assert_int_equal(mess_hmat_parse(t.b, t.n, &h), -EINVAL);
 	assert_null(h.p);
+	/* A locality structure too short for its own header (24 of 32
+	 * bytes, the table's last): refused, nothing read past it. */
+	header(&t, "HMAT", 2, 4);
+	put(&t, 1, 2);
+	put(&t, 0, 2);
+	put(&t, 24, 4);
+	t.n += 16;
+	close_table(&t);
+	assert_int_equal(mess_hmat_parse(t.b, t.n, &h), -EINVAL);
 }
 
 static void srat(void **state)
