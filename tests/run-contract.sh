@@ -39,6 +39,12 @@ check_run_dir() {
 		 awk -F, "NR>1 && !(NF==5 && \$5>0 && \$4>\$3) {exit 1}" "$d/latency_hist.csv"'
 	check "meta.json distribution: timer, rate source, resolution, batch, fixed cost, unloaded quantiles" \
 		'jq -e ".distribution.status == \"measured\" and (.distribution.timer | length > 0) and .distribution.timer_hz > 0 and (.distribution.timer_rate_source | length > 0) and .distribution.resolution_ns > 0 and .distribution.loads_per_batch >= 1 and (.distribution.fixed_cost_ns_per_batch | type == \"number\") and (.distribution.unloaded.p50_ns == null or .distribution.unloaded.p50_ns > 0) and .distribution.unloaded.batches > 0 and (.distribution.modes | type == \"array\") and (.distribution.fairness.mixes | length) == $nmix" "$d/meta.json" >/dev/null'
+	# The windows' own fixed costs (issue 32 item 1): one per kept window
+	# that had its own, none a window measured again for the lack of one
+	# may hide; every point's dist_cost_ns is a cost (>= 0).
+	check "meta.json windows_check: own costs measured, no_own_cost counted, curves.csv dist_cost_ns >= 0" \
+		'jq -e ".distribution.windows_check | .own_costs.measured >= 1 and .own_costs.median_ns >= 0 and (.own_costs.method | length > 0) and (.disturbed_windows.no_own_cost | type == \"number\")" "$d/meta.json" >/dev/null &&
+		 awk -F, "NR>1 && \$36 != \"\" && \$36 < 0 {exit 1}" "$d/curves.csv"'
 	# Fairness (issue 32 item 7): which point each mix was judged at, and
 	# null, never false, where it cannot be judged (one generator core).
 	check "meta.json host_state: a verdict, its probes and rule, kept windows no more than measured again, and host_state or host_state_minority exactly when changed" \

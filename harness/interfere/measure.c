@@ -121,7 +121,7 @@ static int victim_open(struct ifr *m, struct victim *v)
 				  L1_BATCHES);
 	if (err)
 		return err;
-	v->h = calloc(2, sizeof(*v->h));
+	v->h = calloc(MESS_TAIL_NHIST, sizeof(*v->h));
 	if (!v->h)
 		return -ENOMEM;
 	/* What disturbed the victim: unknown (NAN) where it cannot be read. */

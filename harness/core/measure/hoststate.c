@@ -100,6 +100,19 @@ double mess_hoststate_cost(struct mess_hoststate *s)
 	return c;
 }
 
+void mess_hoststate_l1_burst(struct mess_hoststate *s, uint64_t batches,
+			     uint64_t *bins)
+{
+	/* A pass of the unrolled chase is 1024 loads, 16 of the chain's. */
+	s->l1_p = mess_chase(s->l1_p, 1);
+	s->l1_p = mess_chase_timed(s->l1_p, batches, s->n, bins);
+}
+
+double mess_hoststate_l1_ns(const struct mess_hoststate *s)
+{
+	return s->l1_ns;
+}
+
 double mess_hoststate_l2(struct mess_hoststate *s)
 {
 	double v[MESS_HOSTSTATE_L2_REPEATS], x;

@@ -77,6 +77,13 @@ int mess_hoststate_open(struct mess_hoststate *s, double tick_ns, uint64_t n,
 			uint64_t seed, unsigned repeats, uint64_t batches);
 /* The fixed cost now, ns a batch; recorded. */
 double mess_hoststate_cost(struct mess_hoststate *s);
+/* A burst on the L1 chain for a window's own fixed cost (core/tail/
+ * window.h): one untimed pass that brings the chain back into L1, then
+ * batches timed batches of n loads into bins (not recorded). */
+void mess_hoststate_l1_burst(struct mess_hoststate *s, uint64_t batches,
+			     uint64_t *bins);
+/* The L1 chain's latency, ns a load, as the last cost probe measured it. */
+double mess_hoststate_l1_ns(const struct mess_hoststate *s);
 /* The L2 chain's latency now, ns a load; recorded; NAN without a chain. */
 double mess_hoststate_l2(struct mess_hoststate *s);
 /* Both, recorded. */

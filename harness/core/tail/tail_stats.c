@@ -2,7 +2,7 @@
 /*
  * The distribution window's arithmetic, apart from the measuring so that
  * it has known answers (tests/unit/model/test_tail_stats.c): the window's own
- * fixed cost from the two measured beside it, the preemption cut, the
+ * fixed cost from the L1 bursts inside it, the preemption cut, the
  * paired difference of the timed and untimed sub-windows, and the host
  * state's check (its L2 cluster and the probes beside it).
  */
@@ -14,22 +14,19 @@
 
 #include "mess/stats.h"
 
-unsigned mess_tail_cost_check(double before_ns, double after_ns,
-			      double median_ns, double *cost_ns)
+unsigned mess_tail_cost_own(double l1_batch_ticks, uint64_t n, double l1_ns,
+			    double tick_ns, double probes_ns, double *cost_ns)
 {
-	unsigned why = 0;
-	double c = (before_ns + after_ns) / 2;
+	double c = l1_batch_ticks * tick_ns - (double)n * l1_ns;
 
-	*cost_ns = c;
-	if (!isfinite(c))
-		return MESS_TAIL_DIST_COSTS;
-	if (fabs(before_ns - after_ns) > MESS_TAIL_COST_PAIR_NS)
-		why |= MESS_TAIL_DIST_COSTS;
-	if (isfinite(median_ns) &&
-	    fabs(c - median_ns) > fmax(MESS_TAIL_COST_PAIR_NS,
-				       MESS_TAIL_COST_MOVE_PCT / 100 * median_ns))
-		why |= MESS_TAIL_DIST_MOVED;
-	return why;
+	/* Under 0 the L1 chain's latency was not the bursts' (no L1 to
+	 * stay in): no cost to take from them. */
+	if (isfinite(c) && c >= 0) {
+		*cost_ns = c;
+		return 0;
+	}
+	*cost_ns = probes_ns;
+	return MESS_TAIL_DIST_COSTS;
 }
 
 double mess_tail_cut_ticks(const struct mess_hist *h, double tick_ns)

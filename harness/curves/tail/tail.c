@@ -94,6 +94,8 @@ static void measured_window(struct mess_run *r, struct mess_tail *t,
 	if (isfinite(w->l2_ns))
 		mess_samples_push(&t->l2_at, &t->nl2_at, &t->capl2_at,
 				  w->l2_ns);
+	if (!(w->why & MESS_TAIL_DIST_COSTS))
+		mess_samples_push(&t->own, &t->nown, &t->capown, w->cost_ns);
 }
 
 /* The fixed cost of a batch's two timer reads: the timed chase's ticks a
@@ -175,8 +177,7 @@ void mess_tail_open(struct mess_run *r)
 
 	t->ok = 0;
 	t->window_ms = MESS_TAIL_WINDOW_SHARE * r->cfg.chase_ms;
-	/* the window's and a sub-window's */
-	t->h = calloc(2, sizeof(*t->h));
+	t->h = calloc(MESS_TAIL_NHIST, sizeof(*t->h));
 	if (!t->h) {
 		snprintf(t->why, sizeof(t->why), "out of memory");
 		return;
@@ -275,8 +276,10 @@ void mess_tail_free(struct mess_tail *t)
 	mess_hoststate_close(&t->hs);
 	free(t->shares);
 	free(t->l2_at);
-	t->shares = t->l2_at = NULL;
+	free(t->own);
+	t->shares = t->l2_at = t->own = NULL;
 	t->nshares = t->capshares = t->nl2_at = t->capl2_at = 0;
+	t->nown = t->capown = 0;
 	t->h = NULL;
 	t->rows = NULL;
 	t->nrows = t->caprows = 0;

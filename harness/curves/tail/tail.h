@@ -64,6 +64,9 @@ struct mess_tail {
 	 * by; the cluster's positions where it had one */
 	double *shares, *l2_at;
 	size_t nshares, capshares, nl2_at, capl2_at;
+	/* the kept windows' own fixed costs (window.h), ns a batch */
+	double *own;
+	size_t nown, capown;
 	unsigned state_changed;	/* windows kept across a state change */
 	/* the windows measured again: how many, kept disturbed at the
 	 * bound, and each reason's count (MESS_TAIL_DIST_* bit order) */

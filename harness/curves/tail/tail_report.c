@@ -232,16 +232,18 @@ static int refresh_like(double ns)
 	return ns >= MESS_REFRESH_LO_NS && ns <= MESS_REFRESH_HI_NS;
 }
 
-/* The fixed costs measured beside the windows, the windows measured again
- * and why, the preemption cut and the paired means (tail.h). */
+/* The fixed costs: the windows' own and the probes' beside them; the
+ * windows measured again and why, the preemption cut and the paired means
+ * (window.h). */
 static json_t *windows_json(const struct mess_tail *t)
 {
-	const double *v = t->hs.costs;
-	size_t n = t->hs.ncosts;
+	const double *v = t->hs.costs, *o = t->own;
+	size_t n = t->hs.ncosts, no = t->nown;
 	json_t *j;
 
 	j = mess_json_pack("{s:{s:I, s:o, s:o, s:o, s:o, s:o, s:s},"
-			   " s:{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:s},"
+			   " s:{s:I, s:o, s:o, s:o, s:o, s:o, s:s},"
+			   " s:{s:i, s:i, s:i, s:i, s:i, s:i, s:s},"
 			   " s:{s:f, s:f, s:s}, s:{s:f, s:s}}",
 		"fixed_costs",
 		"measured", (json_int_t)n,
@@ -250,16 +252,23 @@ static json_t *windows_json(const struct mess_tail *t)
 		"p90_ns", mess_json_real(mess_hoststate_quantile(v, n, 0.9), 3),
 		"min_ns", mess_json_real(mess_hoststate_quantile(v, n, 0), 3),
 		"max_ns", mess_json_real(mess_hoststate_quantile(v, n, 1), 3),
-		"method", "ns a batch: the run's first (fixed_cost_ns_per_batch), then one just before and one just after every window (the timed chase's mean over 1000 batches on the L1-resident chain less loads_per_batch x the untimed chase's latency there, medians of 3); a window subtracts the mean of its two (curves.csv dist_cost_ns)",
+		"method", "the probes', ns a batch: the run's first (fixed_cost_ns_per_batch), then one just before and one just after every window (the timed chase's mean over 1000 batches on the L1-resident chain less loads_per_batch x the untimed chase's latency there, medians of 3); the state's evidence, and the cost of a window that has none of its own",
+		"own_costs",
+		"measured", (json_int_t)no,
+		"median_ns", mess_json_real(mess_hoststate_quantile(o, no, 0.5), 3),
+		"p10_ns", mess_json_real(mess_hoststate_quantile(o, no, 0.1), 3),
+		"p90_ns", mess_json_real(mess_hoststate_quantile(o, no, 0.9), 3),
+		"min_ns", mess_json_real(mess_hoststate_quantile(o, no, 0), 3),
+		"max_ns", mess_json_real(mess_hoststate_quantile(o, no, 1), 3),
+		"method", "the kept windows' own, ns a batch, each subtracted from its window's batches (curves.csv dist_cost_ns): each timed sub-window is 8 chunks of its batches, each followed by a burst of 128 timed batches on the L1-resident chain (after an untimed pass that brings it back); the cost is the bursts' mean ticks a batch (preemptions cut) less loads_per_batch x the L1 chain's latency, so it follows the host's state through the window",
 		"disturbed_windows",
 		"measured_again", (int)t->win_disturbed,
 		"kept_disturbed", (int)t->win_kept_disturbed,
-		"costs_differ", (int)t->why_count[0],
-		"cost_moved", (int)t->why_count[1],
+		"no_own_cost", (int)t->why_count[0],
 		"preempted", (int)t->why_count[2],
 		"lost_time", (int)t->why_count[3],
 		"diff_beyond", (int)t->why_count[5],
-		"rule", "a window is measured again (at most 3 attempts, 1 after a window kept disturbed) when the fixed costs before and after it differ by more than 1 ns, their mean lies more than 10 % (at least 1 ns) from the median of the costs measured before it, its preempted batches hold more than 2 % of its timed time, the chase thread lost more than 2 % of its wall time, the host's state changed during it (host_state), or its paired difference (mean_diff_pct) lies beyond +-3 %",
+		"rule", "a window is measured again (at most 3 attempts, 1 after a window kept disturbed) when it has no fixed cost of its own (its L1 bursts' below 0: the probes' mean is used), its preempted batches hold more than 2 % of its timed time, the chase thread lost more than 2 % of its wall time, the host's state changed during it (host_state), or its paired difference (mean_diff_pct) lies beyond +-3 %",
 		"preemption_cut",
 		"floor_ns", MESS_TAIL_CUT_NS,
 		"median_batches", MESS_TAIL_CUT_MEDIANS,
@@ -363,7 +372,7 @@ json_t *mess_tail_json(const struct mess_run *r)
 		"fixed_cost_ns_per_batch", mess_json_real(t->overhead_ticks * tick, 3),
 		"l1_chase_ns", mess_json_real(t->l1_ns, 3),
 		"l1_chain_lines", (int)t->l1_lines,
-		"fixed_cost_method", "the run's first: the timed chase's mean ticks a batch on an L1-resident chain, less loads_per_batch x the untimed chase's latency on the same chain (medians of 7); each window subtracts its own (windows_check.fixed_costs) from every batch before dividing by loads_per_batch",
+		"fixed_cost_method", "the run's first: the timed chase's mean ticks a batch on an L1-resident chain, less loads_per_batch x the untimed chase's latency on the same chain (medians of 7); each window subtracts its own (windows_check.own_costs), not this, from every batch before dividing by loads_per_batch",
 		"window_ms", t->window_ms,
 		"unloaded",
 		"p50_ns", mess_json_real(t->idle.p50, 2),
@@ -441,17 +450,16 @@ void mess_tail_md(FILE *f, const struct mess_run *r)
 		t->overhead_ticks * tick);
 	char b[6][32];
 
-	fprintf(f, "Unloaded: p50 %s, p90 %s, p99 %s, p99.9 %s, max %s ns; mean %.1f ns, %s %% from the unrolled chase in the untimed sub-windows beside the timed ones (the median of %zu pairs; the unrolled chase measured before it: %.1f ns); fixed cost %.1f ns a batch, measured beside the window; %" PRIu64 " batches left out as preemptions.\n",
+	fprintf(f, "Unloaded: p50 %s, p90 %s, p99 %s, p99.9 %s, max %s ns; mean %.1f ns, %s %% from the unrolled chase in the untimed sub-windows beside the timed ones (the median of %zu pairs; the unrolled chase measured before it: %.1f ns); fixed cost %.1f ns a batch, the window's own; %" PRIu64 " batches left out as preemptions.\n",
 		fig(b[0], 32, t->idle.p50, 1), fig(b[1], 32, t->idle.p90, 1),
 		fig(b[2], 32, t->idle.p99, 1), fig(b[3], 32, t->idle.p999, 1),
 		fig(b[4], 32, t->idle.max, 1), t->idle.mean,
 		fig(b[5], 32, t->idle_diff_pct, 1), t->idle_pairs, t->idle_chase_ns,
 		t->idle_cost_ns, t->idle_preempted);
 	if (t->idle_why & ~MESS_TAIL_DIST_LOST)
-		fprintf(f, "The unloaded window was disturbed in all %u attempts (%s%s%s%s%s): its figures may mix two states of the host.\n",
+		fprintf(f, "The unloaded window was disturbed in all %u attempts (%s%s%s%s): its figures may mix two states of the host.\n",
 			t->idle_attempts,
-			t->idle_why & MESS_TAIL_DIST_COSTS ? "fixed costs before and after differ; " : "",
-			t->idle_why & MESS_TAIL_DIST_MOVED ? "fixed cost moved from the run's; " : "",
+			t->idle_why & MESS_TAIL_DIST_COSTS ? "no fixed cost of its own; " : "",
 			t->idle_why & MESS_TAIL_DIST_PREEMPTED ? "preemptions; " : "",
 			t->idle_why & MESS_TAIL_DIST_STATE ? "the host's state changed; " : "",
 			t->idle_why & MESS_TAIL_DIST_DIFF ? "timed and untimed means more than 3 % apart" : "");

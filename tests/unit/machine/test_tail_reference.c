@@ -2,8 +2,8 @@
 /*
  * The timed chase against a reference that needs no correction (issue 32,
  * "an independent check"): the harness times every batch of n loads and
- * takes the timer's fixed cost, measured on an L1 chain beside the window
- * (core/hoststate), off each batch; a wrong cost, a wrong timer rate or a
+ * takes the timer's fixed cost, measured in bursts on an L1 chain inside
+ * the window (core/tail/window.h, core/measure/hoststate.h), off each batch; a wrong cost, a wrong timer rate or a
  * kernel that adds work of its own moves its figure, by 10-15 % for the
  * cost alone.  The reference is a plain C chase of REF_LOADS dependent
  * loads between two reads of CLOCK_MONOTONIC, whose reads are then under
@@ -30,6 +30,7 @@
 #include "core/measure/chain.h"
 #include "core/measure/hoststate.h"
 #include "core/measure/timer.h"
+#include "core/tail/window.h"
 #include "mess/hist.h"
 #include "mess/rng.h"
 #include "mess/stats.h"
@@ -179,24 +180,36 @@ struct attempt {
 	unsigned pairs;
 };
 
-/* R T R ... T R, the fixed cost measured before and after and their
- * mean taken off every timed batch, as curves/tail/tail.c does. */
+/* R T R ... T R, each T MESS_TAIL_CHUNKS chunks of batches with an L1
+ * burst after each, the bursts' cost (preemptions cut) taken off every
+ * timed batch, as core/tail/window.c does; the probes before and after for
+ * the notes.  h: the batches', the bursts' kept, a sub-window's bursts. */
 static void measure(struct mess_hoststate *hs, void **p, double tick_ns,
 		    uint64_t n, uint64_t batches, struct mess_hist *h,
 		    struct attempt *at)
 {
 	double ref[PAIRS + 1], ticks[PAIRS], t_ns[PAIRS], d[PAIRS], r_ns[PAIRS];
+	uint64_t chunk = batches / MESS_TAIL_CHUNKS, kept = 0;
 
+	batches = chunk * MESS_TAIL_CHUNKS;
 	at->before = mess_hoststate_cost(hs);
+	memset(h + 1, 0, sizeof(*h));
 	ref[0] = ref_sub(p);
 	for (unsigned i = 0; i < PAIRS; i++) {
 		memset(h, 0, sizeof(*h));
-		*p = mess_chase_timed(*p, batches, n, h->bins);
+		memset(h + 2, 0, sizeof(*h));
+		for (unsigned c = 0; c < MESS_TAIL_CHUNKS; c++) {
+			*p = mess_chase_timed(*p, chunk, n, h->bins);
+			mess_hoststate_l1_burst(hs, MESS_TAIL_BURST, h[2].bins);
+		}
+		kept += MESS_TAIL_CHUNKS * MESS_TAIL_BURST -
+			mess_tail_cut(h + 1, h + 2, mess_tail_cut_ticks(h + 2, tick_ns), NULL);
 		ticks[i] = (double)h->sum;
 		ref[i + 1] = ref_sub(p);
 	}
 	at->after = mess_hoststate_cost(hs);
-	at->cost_ns = (at->before + at->after) / 2;
+	at->cost_ns = (double)h[1].sum / (double)kept * tick_ns -
+		      (double)n * mess_hoststate_l1_ns(hs);
 	for (unsigned i = 0; i < PAIRS; i++) {
 		t_ns[i] = (ticks[i] * tick_ns - (double)batches * at->cost_ns) /
 			  (double)(batches * n);
@@ -236,7 +249,7 @@ int main(void)
 	bytes = llc ? 4 * llc : 256u << 20;
 	bytes = bytes < MIN_BYTES ? MIN_BYTES : bytes > MAX_BYTES ? MAX_BYTES : bytes;
 	bytes = bytes / HUGE_BYTES * HUGE_BYTES;
-	h = calloc(1, sizeof(*h));
+	h = calloc(3, sizeof(*h));	/* the batches', the bursts' (2) */
 	p = make_chain(bytes, &mem, &mem_len);
 	if (!h || !p) {
 		printf("FAIL tail reference: no %llu MiB chain\n",

@@ -17,38 +17,33 @@
 #include "mess/hist.h"
 #include "near.h"
 
-/* The mean of the two; disturbed only by the rules of tail.h. */
-static void test_cost_window(void **state)
+/* The window's own cost: its L1 bursts' mean a batch less n L1 loads. */
+static void test_cost_own(void **state)
 {
 	double c;
 
 	(void)state;
-	/* quiet: 0.6 ns apart, 0.3 ns from the run's median */
-	assert_int_equal(mess_tail_cost_check(27.0, 27.6, 27.0, &c), 0);
-	assert_near(c, 27.3, 1e-12);
-	/* the state flipped inside the window: 1.5 ns apart */
-	assert_int_equal(mess_tail_cost_check(27.0, 28.5, 27.0, &c),
+	/* 2.1 GHz ticks (0.476 ns): 84 ticks a batch of one 2 ns load is
+	 * a 38 ns cost */
+	assert_int_equal(mess_tail_cost_own(84.0, 1, 2.0, 1 / 2.1, 33.0, &c), 0);
+	assert_near(c, 84.0 / 2.1 - 2.0, 1e-9);
+	/* four loads a batch (a coarse timer): four L1 latencies off */
+	assert_int_equal(mess_tail_cost_own(30.0, 4, 1.0, 1.0, 9.0, &c), 0);
+	assert_near(c, 26.0, 1e-12);
+	/* a cost of 0 is a cost (a timer with none) */
+	assert_int_equal(mess_tail_cost_own(4.0, 4, 1.0, 1.0, 9.0, &c), 0);
+	assert_near(c, 0, 1e-12);
+	/* under 0: the bursts did not stay in L1; the probes' mean, and the
+	 * window is disturbed */
+	assert_int_equal(mess_tail_cost_own(3.0, 4, 1.0, 1.0, 9.0, &c),
 			 MESS_TAIL_DIST_COSTS);
-	assert_near(c, 27.75, 1e-12);
-	/* the whole window in the slow state (issue 32: 33-42 ns against
-	 * 27): 6.2 ns from the median, over its 10 % */
-	assert_int_equal(mess_tail_cost_check(33.0, 33.4, 27.0, &c),
-			 MESS_TAIL_DIST_MOVED);
-	assert_near(c, 33.2, 1e-12);
-	/* both */
-	assert_int_equal(mess_tail_cost_check(27.0, 40.0, 27.0, &c),
-			 MESS_TAIL_DIST_COSTS | MESS_TAIL_DIST_MOVED);
-	/* 10 % of a 27 ns median is 2.7 ns: 2.5 ns away is kept */
-	assert_int_equal(mess_tail_cost_check(29.5, 29.5, 27.0, &c), 0);
-	/* a tiny cost (a fine timer): the bound is at least 1 ns */
-	assert_int_equal(mess_tail_cost_check(3.8, 3.8, 3.0, &c), 0);
-	assert_int_equal(mess_tail_cost_check(4.2, 4.2, 3.0, &c),
-			 MESS_TAIL_DIST_MOVED);
-	/* no median yet: only the pair */
-	assert_int_equal(mess_tail_cost_check(50.0, 50.5, NAN, &c), 0);
-	/* a cost that is no number is no cost */
-	assert_int_equal(mess_tail_cost_check(NAN, 27.0, 27.0, &c),
+	assert_near(c, 9.0, 1e-12);
+	/* no burst kept, or no L1 latency */
+	assert_int_equal(mess_tail_cost_own(NAN, 1, 1.0, 1.0, 9.0, &c),
 			 MESS_TAIL_DIST_COSTS);
+	assert_int_equal(mess_tail_cost_own(40.0, 1, NAN, 1.0, 9.0, &c),
+			 MESS_TAIL_DIST_COSTS);
+	assert_near(c, 9.0, 1e-12);
 }
 
 static struct mess_hist *new_hist(void)
@@ -232,7 +227,7 @@ static void test_state_check(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cost_window),
+		cmocka_unit_test(test_cost_own),
 		cmocka_unit_test(test_preemption_cut),
 		cmocka_unit_test(test_paired_diff),
 		cmocka_unit_test(test_l2_cluster),
