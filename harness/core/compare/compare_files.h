@@ -41,6 +41,9 @@ int mess_compare_covered(const struct mess_compare_ctx *c, size_t k);
 
 /* compare.md into f: 0 or -EIO. */
 int mess_compare_write_md(const struct mess_compare_ctx *c, FILE *f);
+/* compare_ifr.c: compare.md's interference section, where every set has
+ * mess interfere's interference.csv beside it (else nothing). */
+void mess_compare_ifr_md(const struct mess_compare_ctx *c, FILE *f);
 /*
  * plots/compare.dat and compare-ratio.dat, rendered by plots/compare.gp.
  * 0; -ENOENT (no gnuplot or script: the data files are still written);

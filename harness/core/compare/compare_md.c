@@ -363,6 +363,7 @@ int mess_compare_write_md(const struct mess_compare_ctx *c, FILE *f)
 	shares(c, f);
 	ratios(c, f);
 	apps(c, f);
+	mess_compare_ifr_md(c, f);
 	fprintf(f, "\n## Plots\n\n%s.\n", c->plots);
 	if (strncmp(c->plots, "skipped", 7))
 		fprintf(f, "\n- `plots/compare.png`: every curve of every set on the same axes, one colour per set, lighter for fewer reads.\n"
