@@ -132,6 +132,9 @@ if [ -s "$out/run-a/curves.csv" ] && [ -s "$out/run-b/curves.csv" ]; then
 	if command -v gnuplot >/dev/null; then
 		check "overlay and ratio plots" \
 			'[ -s "$out/empty/plots/compare.png" ] && [ -s "$out/empty/plots/compare-ratio.svg" ]'
+		# Issue 34 item 3: the curves themselves first, the ratio after.
+		check "report.html: compare.svg (the curves) before compare-ratio.svg" \
+			'[ "$(grep -o "alt=\"plots/compare[a-z-]*.svg\"" "$out/empty/report.html" | tr "\n" " ")" = "alt=\"plots/compare.svg\" alt=\"plots/compare-ratio.svg\" " ]'
 	fi
 	# Issue 31 item 29: one labelling rule at any --stat, "#2" after the
 	# whole label (it was "run-a p90" and "run-a #2"); --force: a point of a
@@ -150,6 +153,17 @@ if [ -s "$out/run-a/curves.csv" ] && [ -s "$out/run-b/curves.csv" ]; then
 		'jqe "any(.warnings[]; test(\"accounted\"))" "$out/mixed/compare.json" && grep -q "\*\*warning\*\*: bandwidth" "$out/mixed/compare.md"'
 	check "and on its report.html (issue 34)" \
 		'grep -q "<li>warning: bandwidth measured differently.*accounted.*counters" "$out/mixed/report.html"'
+	# Issue 34 item 3: each set's provenance with its date, how each was
+	# measured from its own files (the run's accounted, the public set's
+	# counters), never a table of unknowns.
+	ra=$(jq -r .start_utc "$out/run-a/meta.json")
+	check "compare.md: the run's date (its meta.json start_utc), the public set's not stated" \
+		'grep -q "^| run-a | .* | $ra | .* |$" "$out/mixed/compare.md" && grep -q "^| MN5-GPP-SPR8480-DDR5 | .* | not stated by the set | " "$out/mixed/compare.md"'
+	check "report.html: how each set was measured, from its files" \
+		'grep -q "<h2>How each set was measured</h2>" "$out/mixed/report.html" &&
+		 grep -q "<tr><td>run-a</td><td>$ra</td><td>accounted</td>" "$out/mixed/report.html" &&
+		 grep -q "<tr><td>MN5-GPP-SPR8480-DDR5</td><td><i>not stated by the set</i></td><td>counters</td>" "$out/mixed/report.html" &&
+		 ! grep -q "<h2>How it was measured</h2>" "$out/mixed/report.html"'
 
 	# The verdicts: run-a made PASS, run-b INVALID (meta.json quality;
 	# a quick run on a busy machine may be either), the public set none.

@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -291,14 +292,30 @@ static json_t *meta(const struct mess_rundir *rd, const struct loaded *l,
 
 	/* The identity is the build's; the CPU is each set's, below. */
 	json_object_del(m, "cpu_model");
-	for (size_t i = 0; i < l->n; i++)
+	/* How each set was measured, as its files say it (null: they do
+	 * not), so that the comparison's page need not read the sets. */
+	for (size_t i = 0; i < l->n; i++) {
+		const struct mess_set_info *in = &l->info[i];
+		char date[64];
+
+		mess_compare_set_date(in, date, sizeof(date));
 		json_array_append_new(sets, mess_json_pack(
-			"{s:s, s:s, s:s, s:s, s:s, s:s, s:b, s:s}",
+			"{s:s, s:s, s:s, s:s, s:s, s:s, s:b, s:s,"
+			" s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			"label", l->label[i], "argument", pos[i],
-			"path", l->info[i].path, "kind", l->info[i].kind_name,
-			"cpu_model", l->info[i].cpu_model, "tool", l->info[i].tool,
-			"latency_from_cycles", l->info[i].latency_from_cycles == 1,
-			"verdict", mess_set_verdict(&l->info[i])));
+			"path", in->path, "kind", in->kind_name,
+			"cpu_model", in->cpu_model, "tool", in->tool,
+			"latency_from_cycles", in->latency_from_cycles == 1,
+			"verdict", mess_set_verdict(in),
+			"start_utc", strcmp(date, "not stated by the set") ?
+				json_string(date) : json_null(),
+			"bw_source", in->bw_source[0] ? json_string(in->bw_source) : json_null(),
+			"huge_pages", in->huge_pages[0] ? json_string(in->huge_pages) : json_null(),
+			"memory", in->memory[0] ? json_string(in->memory) : json_null(),
+			"generator_cores", in->cores >= 0 ? json_integer(in->cores) : json_null(),
+			"stride_bytes", mess_json_real(in->stride_bytes > 0 ? in->stride_bytes : NAN, 0),
+			"window_bytes", mess_json_real(in->window_bytes > 0 ? in->window_bytes : NAN, 0)));
+	}
 	for (size_t i = 0; i < napps; i++)
 		json_array_append_new(a, mess_json_pack("{s:f, s:f}", "read_pct", r[i],
 						       "bw_gbs", bw[i]));

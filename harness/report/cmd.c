@@ -5,6 +5,7 @@
  * now (--peak-gbs) applied to the figures and the key figures.
  */
 #include "report/cmd.h"
+#include "report/summary.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -44,7 +45,7 @@ static const struct mess_opt opts[] = {
 	  "where report.html goes (one DIR; several: one folder each inside it); default the run directory, results/report-<set> for a set that is no run of mess"),
 	{ "peak-gbs", MESS_OPT_DOUBLE, F(peak_gbs), 0, MESS_PEAK_GBS_MIN,
 	  MESS_PEAK_GBS_MAX, "GB/S",
-	  "theoretical peak bandwidth: key figures as % of it, and the curve figure drawn again with its line" },
+	  "theoretical peak bandwidth: key figures as % of it (in a run's own summary.md and summary.json too), and the curve figure drawn again with its line" },
 	MESS_OPT_FLAG_ROW("no-plots", F(no_plots),
 	  "draw no figure again (the page shows those already in plots/)"),
 	MESS_OPT_HELP(F(help)),
@@ -115,9 +116,10 @@ static void plot_title(const char *dir, const json_t *meta,
 }
 
 /* plots/curves.* in outdir, drawn again with the peak.  A missing gnuplot
- * is said, not fatal. */
+ * is said, not fatal: why (the page's sentence) says why there is no
+ * figure when one was asked for. */
 static void replot(const char *dir, const char *outdir, const json_t *meta,
-		   double peak, int say)
+		   double peak, int say, char *why, size_t whylen)
 {
 	struct mess_set_info *info = calloc(1, sizeof(*info));
 	struct mess_family fam = { 0 };
@@ -127,19 +129,95 @@ static void replot(const char *dir, const char *outdir, const json_t *meta,
 	if (!info || mess_set_load(dir, 0, &fam, info, err, sizeof(err))) {
 		/* Asked for (a peak, a set's figure) and not drawn: said; a
 		 * run without curves (absorb, ladder) copied has none. */
-		if (say)
+		if (say) {
 			fprintf(stderr, "mess report: %s: the curve figure was not drawn: %s\n",
 			dir, info ? err : "out of memory");
+			snprintf(why, whylen, "the curve figure was not drawn: %s",
+				 info ? err : "out of memory");
+		}
 	} else {
 		unloaded = info->unloaded_ns > 0 ? info->unloaded_ns :
 			   mess_unloaded_from_curves(&fam);
 		plot_title(dir, meta, info, title, sizeof(title));
-		if (mess_plot(outdir, &fam, unloaded, peak, title, err, sizeof(err)))
+		if (mess_plot(outdir, &fam, unloaded, peak, title, err, sizeof(err))) {
 			fprintf(stderr, "mess report: %s: the curve figure was not drawn: %s\n",
 				dir, err);
+			snprintf(why, whylen, "mess report did not draw the curve figure: %s",
+				 err);
+		}
 	}
 	mess_family_free(&fam);
 	free(info);
+}
+
+/* Whether outdir/plots holds a figure the page shows (an SVG). */
+static int has_figure(const char *outdir)
+{
+	char path[PATH_MAX + 16];
+	struct dirent *e;
+	DIR *d;
+	int any = 0;
+
+	snprintf(path, sizeof(path), "%s/plots", outdir);
+	d = opendir(path);
+	while (d && !any && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+
+		any = e->d_name[0] != '.' && n > 4 && !strcmp(e->d_name + n - 4, ".svg");
+	}
+	if (d)
+		closedir(d);
+	return any;
+}
+
+/*
+ * What sits directly inside dir that report could draw: runs of mess
+ * (their meta.json) and curve sets, counted and the first few named, so
+ * that the parent of several sets is told to name one, not "no curve
+ * set here".  *entries: what dir holds at all (0: empty).
+ */
+static int sets_inside(const char *dir, char *names, size_t len, int *entries)
+{
+	struct dirent **list = NULL;
+	struct mess_set_info *info = calloc(1, sizeof(*info));
+	int n = scandir(dir, &list, NULL, alphasort), sets = 0;
+	size_t used = 0;
+
+	names[0] = '\0';
+	*entries = 0;
+	for (int i = 0; i < n; i++) {
+		const char *name = list[i]->d_name;
+		char sub[PATH_MAX], err[256];
+		struct mess_family fam = { 0 };
+		struct stat st;
+		int is_set;
+
+		if (!strcmp(name, ".") || !strcmp(name, "..")) {
+			free(list[i]);
+			continue;
+		}
+		(*entries)++;
+		is_set = name[0] != '.' && info &&
+			 snprintf(sub, sizeof(sub), "%s/%s", dir, name) < (int)sizeof(sub) &&
+			 !stat(sub, &st) && S_ISDIR(st.st_mode);
+		if (is_set) {
+			char meta[PATH_MAX + 16];
+
+			snprintf(meta, sizeof(meta), "%s/meta.json", sub);
+			is_set = !access(meta, F_OK) ||
+				 !mess_set_load(sub, 0, &fam, info, err, sizeof(err));
+			mess_family_free(&fam);
+		}
+		if (is_set && sets++ < 3 && used < len)
+			used += (size_t)snprintf(names + used, len - used, "%s%s",
+						 sets > 1 ? ", " : "", name);
+		free(list[i]);
+	}
+	if (sets > 3 && used < len)
+		snprintf(names + used, len - used, ", ...");
+	free(list);
+	free(info);
+	return sets;
 }
 
 /*
@@ -165,8 +243,23 @@ static int readable(const char *dir, const json_t *meta)
 	if (rc == -ENOMEM)
 		return rc;
 	if (rc) {
-		fprintf(stderr, "mess report: %s: nothing readable: %s; allowed: a run directory of mess or a curve set\n",
-			dir, err[0] ? err : strerror(-rc));
+		char names[160];
+		int entries, sets = sets_inside(dir, names, sizeof(names), &entries);
+
+		/* What was found, said as it is: an empty directory, the
+		 * parent of sets, or neither. */
+		if (sets > 1)
+			fprintf(stderr, "mess report: %s holds %d sets, not one: name one of them (%s)\n",
+				dir, sets, names);
+		else if (sets == 1)
+			fprintf(stderr, "mess report: %s holds one set in %s, not one of its own: name it: mess report %s/%s\n",
+				dir, names, dir, names);
+		else if (!entries)
+			fprintf(stderr, "mess report: %s is empty; allowed: a run directory of mess or a curve set\n",
+				dir);
+		else
+			fprintf(stderr, "mess report: %s: nothing readable: %s; allowed: a run directory of mess or a curve set\n",
+				dir, err[0] ? err : strerror(-rc));
 		return -EINVAL;
 	}
 	return 0;
@@ -256,6 +349,7 @@ static int report_one(const char *dir, const char *out, int several,
 		      int *ntaken)
 {
 	char outdir[PATH_MAX], path[PATH_MAX + 32], err[600], tool[96];
+	char why[700];
 	struct mess_rundir rd = { 0 };
 	struct stat st;
 	json_t *meta;
@@ -298,12 +392,24 @@ static int report_one(const char *dir, const char *out, int several,
 	if (!(peak > 0) && !meta)
 		peak = mess_plotter_peak_gbs(dir, NULL, 0);
 	/* A run's own figures stand unless the peak changes them; a set
-	 * of another tool, or a copy elsewhere, gets its curve figure. */
-	if (!o->no_plots && (!meta || !same || o->peak_gbs > 0))
+	 * of another tool, a copy elsewhere, or a run that drew none (an
+	 * import) gets its curve figure. */
+	why[0] = '\0';
+	if (!o->no_plots && (!meta || !same || o->peak_gbs > 0 ||
+			     !has_figure(outdir)))
 		replot(dir, outdir, meta, peak > 0 ? peak : 0,
-		       o->peak_gbs > 0 || !meta);
+		       o->peak_gbs > 0 || !meta, why, sizeof(why));
+	else if (o->no_plots && !meta)
+		snprintf(why, sizeof(why), "mess report was given --no-plots");
+	/* The peak given to the run's own directory: its summary too. */
+	if (o->peak_gbs > 0 && meta && same && mess_report_peak_summary(dir, meta, o->peak_gbs)) {
+		json_decref(meta);
+		mess_rundir_close(&rd);
+		return -EIO;
+	}
 	json_decref(meta);
-	ret = mess_html_report(dir, outdir, o->peak_gbs, err, sizeof(err));
+	ret = mess_html_report_why(dir, outdir, o->peak_gbs, why[0] ? why : NULL,
+				   err, sizeof(err));
 	mess_rundir_close(&rd);
 	if (ret) {
 		fprintf(stderr, "mess report: %s\n", err);

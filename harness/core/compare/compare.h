@@ -49,4 +49,9 @@ struct mess_compare_opts {
 int mess_compare_write(const char *outdir, const struct mess_compare_set *sets,
 		       size_t n, const struct mess_compare_opts *o);
 
+/* When set in was measured, as its files say (a run's meta.json
+ * start_utc), else "not stated by the set"; into buf, returned. */
+const char *mess_compare_set_date(const struct mess_set_info *in, char *buf,
+				  size_t len);
+
 #endif

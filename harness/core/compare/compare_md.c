@@ -8,24 +8,49 @@
 
 #include "core/compare/compare_files.h"
 #include "core/report/html.h"
+#include "mess/json.h"
 
 /* What a set's own files say of its CPU, memory and theoretical peak: a
  * run's meta.json (CPU), a public set's system.md and plotter.txt. */
 struct set_hw {
 	char cpu[128], mem[128], peak_how[256];
+	char date[64];		/* when: a run's meta.json start_utc */
 	double peak_gbs;	/* NAN: unknown */
 };
+
+/* The directory of the set's files: a set read from a file
+ * (memory_curves.csv) is its directory's. */
+static void set_dir(const struct mess_set_info *in, char *dir, size_t len)
+{
+	struct stat st;
+	char *slash;
+
+	snprintf(dir, len, "%s", in->path);
+	if (!stat(dir, &st) && !S_ISDIR(st.st_mode) && (slash = strrchr(dir, '/')))
+		*slash = '\0';
+}
+
+const char *mess_compare_set_date(const struct mess_set_info *in, char *buf,
+				  size_t len)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 16];
+	json_t *m;
+	const char *d;
+
+	set_dir(in, dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/meta.json", dir);
+	m = mess_json_load(path, 0, NULL);
+	d = json_string_value(json_object_get(m, "start_utc"));
+	snprintf(buf, len, "%s", d && d[0] ? d : "not stated by the set");
+	json_decref(m);
+	return buf;
+}
 
 static void set_hw(const struct mess_set_info *in, struct set_hw *h)
 {
 	char dir[PATH_MAX], type[64] = "", mts[32] = "", ch[32] = "";
-	struct stat st;
-	char *slash;
 
-	snprintf(dir, sizeof(dir), "%s", in->path);
-	/* A set read from a file (memory_curves.csv): its directory. */
-	if (!stat(dir, &st) && !S_ISDIR(st.st_mode) && (slash = strrchr(dir, '/')))
-		*slash = '\0';
+	set_dir(in, dir, sizeof(dir));
 	snprintf(h->cpu, sizeof(h->cpu), "%s", in->cpu_model);
 	if (!h->cpu[0] && mess_system_md_field(dir, "Model", h->cpu, sizeof(h->cpu)))
 		snprintf(h->cpu, sizeof(h->cpu), "unknown");
@@ -42,6 +67,7 @@ static void set_hw(const struct mess_set_info *in, struct set_hw *h)
 		snprintf(h->mem + strlen(h->mem), sizeof(h->mem) - strlen(h->mem),
 			 ", %s channels per socket", ch);
 	h->peak_gbs = mess_plotter_peak_gbs(dir, h->peak_how, sizeof(h->peak_how));
+	mess_compare_set_date(in, h->date, sizeof(h->date));
 }
 
 /* "123.4 (interpolated)", or "n/a" when there is no answer. */
@@ -106,7 +132,7 @@ static void sets(const struct mess_compare_ctx *c, FILE *f)
 {
 	size_t bad = 0;
 
-	fprintf(f, "\n| set | read from | layout | CPU | memory | theoretical peak | verdict |\n|---|---|---|---|---|---|---|\n");
+	fprintf(f, "\n| set | read from | layout | CPU | memory | measured | theoretical peak | verdict |\n|---|---|---|---|---|---|---|---|\n");
 	for (size_t i = 0; i < c->n; i++) {
 		const struct mess_set_info *in = c->sets[i].info;
 		struct set_hw h;
@@ -117,6 +143,8 @@ static void sets(const struct mess_compare_ctx *c, FILE *f)
 		cell(f, h.cpu);
 		fprintf(f, " | ");
 		cell(f, h.mem);
+		fprintf(f, " | ");
+		cell(f, h.date);
 		if (isfinite(h.peak_gbs))
 			fprintf(f, " | %.1f GB/s (%s) | ", h.peak_gbs, h.peak_how);
 		else
@@ -134,7 +162,7 @@ static void sets(const struct mess_compare_ctx *c, FILE *f)
 		if (said && i + 1 == c->n)
 			fprintf(f, ".\n");
 	}
-	fprintf(f, "\nCPU and memory: a run's meta.json, a public set's system.md; theoretical peak: its plotter.txt (MEM_FREQ x N_CHANNELS x BUS_WIDTH / 8), unknown where its files do not give it.  "
+	fprintf(f, "\nCPU and memory: a run's meta.json, a public set's system.md; measured: a run's meta.json start_utc (a public set states no date); theoretical peak: its plotter.txt (MEM_FREQ x N_CHANNELS x BUS_WIDTH / 8), unknown where its files do not give it.  "
 		   "Verdict: whether each run can be trusted (its meta.json `quality`, results/README.md), with its first reason when not PASS.\n");
 	for (size_t i = 0; bad && i < c->n; i++)
 		if (!strcmp(mess_compare_verdict(c, i), "INVALID"))

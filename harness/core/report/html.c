@@ -265,8 +265,9 @@ static int svg_name(const struct dirent *d)
 	return n > 4 && !strcmp(d->d_name + n - 4, ".svg") && d->d_name[0] != '.';
 }
 
-/* Every SVG of plots/, in name order (curves first when there is one). */
-static void put_figures(FILE *f, const char *outdir)
+/* Every SVG of plots/, in the order mess_h_fig_rank gives. */
+static void put_figures(FILE *f, const char *outdir, const json_t *meta,
+			const char *why)
 {
 	char dir[PATH_MAX + 16], path[2 * PATH_MAX];
 	struct dirent **list = NULL;
@@ -275,13 +276,12 @@ static void put_figures(FILE *f, const char *outdir)
 	snprintf(dir, sizeof(dir), "%s/plots", outdir);
 	n = scandir(dir, &list, svg_name, alphasort);
 	fputs("<section><h2>Figures</h2>\n", f);
-	for (int pass = 0; pass < 2; pass++)
+	for (int pass = 0; pass < 3; pass++)
 		for (int i = 0; i < n; i++) {
-			int first = !strncmp(list[i]->d_name, "curves", 6);
 			size_t len;
 			char *svg;
 
-			if (first != !pass)
+			if (mess_h_fig_rank(list[i]->d_name) != pass)
 				continue;
 			snprintf(path, sizeof(path), "%s/%s", dir, list[i]->d_name);
 			svg = mess_h_slurp(path, SVG_MAX, &len);
@@ -301,7 +301,7 @@ static void put_figures(FILE *f, const char *outdir)
 		free(list[i]);
 	free(list);
 	if (!shown)
-		fputs("<p>No figure in plots/ (meta.json <code>plots</code> says why: --no-plots, or no gnuplot).</p>\n", f);
+		mess_h_no_figure(f, meta, why);
 	fputs("</section>\n", f);
 }
 
@@ -430,7 +430,7 @@ static void put_subreports(FILE *f, const char *dir)
 
 static void put_page(FILE *f, const char *dir, const char *outdir,
 		     const json_t *meta, const json_t *summary, double peak,
-		     const char *peak_how)
+		     const char *peak_how, const char *nofig)
 {
 	const char *tool = jstr(meta, "tool"), *cpu = jstr(meta, "cpu_model");
 	const char *host = jstr(meta, "host"), *slash = strrchr(dir, '/');
@@ -482,10 +482,12 @@ static void put_page(FILE *f, const char *dir, const char *outdir,
 	if (!mess_h_keyfigs(f, dir, peak, peak_how, summary) && summary)
 		put_summary_scalars(f, summary);
 	mess_h_absorb(f, dir);
-	put_figures(f, outdir);
+	put_figures(f, outdir, meta, nofig);
 	put_fairness(f, meta);
 	put_counters(f, meta);
-	if (meta)
+	if (is_cmp)
+		mess_h_compare_measured(f, meta);
+	else if (meta)
 		put_measured(f, meta);
 	mess_h_public(f, dir);
 	fputs("<footer>Written by mess ", f);
@@ -499,6 +501,12 @@ static void put_page(FILE *f, const char *dir, const char *outdir,
 
 int mess_html_report(const char *dir, const char *outdir, double peak_gbs,
 		     char *err, size_t errlen)
+{
+	return mess_html_report_why(dir, outdir, peak_gbs, NULL, err, errlen);
+}
+
+int mess_html_report_why(const char *dir, const char *outdir, double peak_gbs,
+			 const char *nofig, char *err, size_t errlen)
 {
 	json_t *meta, *summary;
 	char how[256] = "";
@@ -528,7 +536,7 @@ int mess_html_report(const char *dir, const char *outdir, double peak_gbs,
 			strerror(errno));
 		goto out;
 	}
-	put_page(f, dir, outdir, meta, summary, peak, how);
+	put_page(f, dir, outdir, meta, summary, peak, how, nofig);
 	ret = mess_tmp_commit(outdir, "report.html", f);
 	if (ret)
 		mess_set_err(err, errlen, "cannot write %s/report.html: %s", outdir,

@@ -23,6 +23,10 @@
  */
 int mess_html_report(const char *dir, const char *outdir, double peak_gbs,
 		     char *err, size_t errlen);
+/* The same, nofig (may be NULL) saying why no figure was drawn when
+ * plots/ holds none (mess report: its --no-plots, a gnuplot missing). */
+int mess_html_report_why(const char *dir, const char *outdir, double peak_gbs,
+			 const char *nofig, char *err, size_t errlen);
 
 /*
  * The theoretical peak a set's plotter.txt gives: MEM_FREQ (MT/s)

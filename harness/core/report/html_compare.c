@@ -175,3 +175,57 @@ void mess_h_compare(FILE *f, const char *dir)
 	}
 	free(md);
 }
+
+/* A set's value, or what its files leave unsaid. */
+static void set_cell(FILE *f, const json_t *set, const char *key,
+		     const char *unit)
+{
+	const json_t *v = json_object_get(set, key);
+	char num[48];
+
+	fputs("<td>", f);
+	if (json_is_string(v) && json_string_value(v)[0]) {
+		mess_h_esc(f, json_string_value(v));
+	} else if (json_is_number(v)) {
+		snprintf(num, sizeof(num), "%.0f%s", json_number_value(v), unit);
+		mess_h_esc(f, num);
+	} else if (!v) {
+		/* A comparison made before it recorded them. */
+		fputs("<i>not recorded (mess compare again records it)</i>", f);
+	} else {
+		fputs("<i>not stated by the set</i>", f);
+	}
+	fputs("</td>", f);
+}
+
+void mess_h_compare_measured(FILE *f, const json_t *meta)
+{
+	static const char *const col[][3] = {
+		{ "measured (start)", "start_utc", "" },
+		{ "bandwidth", "bw_source", "" },
+		{ "memory", "memory", "" },
+		{ "generator cores", "generator_cores", "" },
+		{ "huge pages", "huge_pages", "" },
+		{ "chase stride", "stride_bytes", " B" },
+		{ "chase window", "window_bytes", " B" },
+		{ "tool", "tool", "" },
+	};
+	const json_t *set;
+	size_t i;
+
+	fputs("<section><h2>How each set was measured</h2><table>\n<tr><th>set</th>", f);
+	for (size_t k = 0; k < sizeof(col) / sizeof(col[0]); k++) {
+		fputs("<th>", f);
+		mess_h_esc(f, col[k][0]);
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n", f);
+	json_array_foreach(json_object_get(meta, "sets"), i, set) {
+		fputs("<tr>", f);
+		set_cell(f, set, "label", "");
+		for (size_t k = 0; k < sizeof(col) / sizeof(col[0]); k++)
+			set_cell(f, set, col[k][1], col[k][2]);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table><p>As each set's own files say it (a run's meta.json; a public set states less), recorded by mess compare in its meta.json <code>sets</code>; nothing was measured for the comparison itself.</p></section>\n", f);
+}

@@ -37,5 +37,15 @@ int mess_h_public(FILE *f, const char *dir);
 void mess_h_compare(FILE *f, const char *dir);
 /* compare.md's title into buf: 1, or 0 without one. */
 int mess_h_compare_title(const char *dir, char *buf, size_t len);
+/* Why plots/ holds no figure, as one paragraph: why (what mess report
+ * was told or met; may be NULL), else meta.json plots, else that the
+ * command draws none. */
+void mess_h_no_figure(FILE *f, const json_t *meta, const char *why);
+/* A figure's place on the page (0 first): the curves, then a command's
+ * own figure (compare.svg), then the figures derived from it. */
+int mess_h_fig_rank(const char *name);
+/* How each compared set was measured (the comparison's meta.json sets),
+ * where a comparison's own "how it was measured" would be all unknown. */
+void mess_h_compare_measured(FILE *f, const json_t *meta);
 
 #endif

@@ -189,8 +189,8 @@ static void test_files(void **state)
 	assert_non_null(strstr(md, "B serves it at the lower latency, 141.2 ns (interpolated)"));
 	/* The verdict column, the reason's '|' escaped, and the INVALID set
 	 * said in bold. */
-	assert_non_null(strstr(md, "| A | `/data/A` | run | unknown | unknown | unknown | none (its meta.json has no quality) |"));
-	assert_non_null(strstr(md, "| B | `/data/B` | run | unknown | unknown | unknown | **INVALID**: mix 0 % stores: a\\|b |"));
+	assert_non_null(strstr(md, "| A | `/data/A` | run | unknown | unknown | not stated by the set | unknown | none (its meta.json has no quality) |"));
+	assert_non_null(strstr(md, "| B | `/data/B` | run | unknown | unknown | not stated by the set | unknown | **INVALID**: mix 0 % stores: a\\|b |"));
 	/* The answer in one sentence, from measured figures, the INVALID
 	 * set said first; no peak in the files: no % of one. */
 	assert_non_null(strstr(md, "**In one sentence:** B is INVALID, so its figures are not to be believed; B reaches 3.00x the maximum bandwidth of A (300.0 against 100.0 GB/s, measured) (an unloaded latency is unknown)."));
