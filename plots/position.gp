@@ -5,14 +5,18 @@
 #
 #   gnuplot -e "rundir='pos'; plottitle='app on SPR'; unloaded=115.2" plots/position.gp
 #
-# rundir holds position.csv (t_end_s first, bw_gbs 5th, lat_ns 7th column;
-# an empty latency is skipped) and plots/position_curves.dat (one block
-# per curve of "bw_gbs,lat_ns,read_pct").  unloaded <= 0 draws no
-# saturation line.  Writes rundir/plots/position.png and .svg.
+# rundir holds position.csv (t_end_s first, bw_gbs 5th, lat_ns 7th,
+# beyond_max 11th column; an empty latency is skipped) and
+# plots/position_curves.dat (one block per curve of "bw_gbs,lat_ns,read_pct").
+# unloaded <= 0 draws no saturation line.  beyond > 0 intervals past the
+# curves' maximum (curvemax GB/s) are drawn apart, open, with a key: their
+# latency is extrapolated.  Writes rundir/plots/position.png and .svg.
 
 if (!exists("rundir")) rundir = '.'
 if (!exists("plottitle")) plottitle = ''
 if (!exists("unloaded")) unloaded = 0
+if (!exists("beyond")) beyond = 0
+if (!exists("curvemax")) curvemax = 0
 
 sd = ''; s = ARG0; i = strstrt(s, '/')
 while (i > 0) { sd = sd.s[1:i]; s = s[i+1:]; i = strstrt(s, '/') }
@@ -55,9 +59,25 @@ if (unloaded > 0) {
 }
 
 set rmargin 14
+# Past the curves' maximum no latency was measured: those intervals are
+# open rings, keyed, and the maximum a dashed line, so that an
+# extrapolated point never reads as a measured one.
+if (beyond > 0) {
+	set key top left opaque box
+	set arrow 2 from first curvemax, graph 0 to first curvemax, graph 1 \
+		nohead back dt (6,4) lw 1.2 lc rgb '#c0392b'
+	set label 2 sprintf('the curves'' maximum, %.1f GB/s', curvemax) \
+		at first curvemax, graph 0.6 left offset 0.7,0 \
+		tc rgb '#c0392b' font ',12'
+}
 plot for [i=0:nblocks-1] curves index i using 1:2 \
 	with lines lc rgb '#b4b4b4' lw 1.4 notitle, \
-	points every ::1 using 5:7:1 with points pt 7 ps 1.3 lc palette notitle
+	points every ::1 using 5:(column(11) > 0 ? NaN : $7):1 \
+	with points pt 7 ps 1.3 lc palette \
+	title (beyond > 0 ? 'within the measured range (curve model)' : ''), \
+	points every ::1 using 5:(column(11) > 0 ? $7 : NaN):1 \
+	with points pt 6 ps 1.8 lw 2 lc palette \
+	title (beyond > 0 ? sprintf('%d beyond the maximum: latency extrapolated', beyond) : '')
 
 eval(term_svg(1200, 800, 'enhanced'))
 set output rundir.'/plots/position.svg'

@@ -119,6 +119,36 @@ check "likwid timeline: interval 1 at (45.0171 + 14.2159) / 1.000213 GB/s" \
 check "likwid timeline: interval 3 unmeasured" '[ "$(field "$d/position.csv" 3 region)" = unmeasured ]'
 check "likwid timeline: format recorded" 'jq -e ".trace.format == \"likwid-timeline\"" "$d/summary.json" >/dev/null'
 
+# Traffic no measured memory has (issue 34 item 9): the fixture's counts
+# times 3 put its heavy intervals (about 200 GB/s) past the 76 % curve's
+# 201.31 GB/s: each such interval is marked beyond_max (its % of max above
+# 100 said impossible, its latency extrapolated), one warning gives the
+# count and the maximum, the plot draws them apart with a key; intervals
+# within the range are not marked.
+awk -F, -v OFS=, '/^[0-9]/ { $2 = $2 * 3 } { print }' $fx/perf-imc-spr.csv >"$tmp/x3.csv"
+d=$tmp/x3
+"$mess" position --curves "$set_dir" "$tmp/x3.csv" --out "$d" >/dev/null 2>"$tmp/err"
+rc=$?
+check "x3 trace: exit 0 (got $rc)" '[ $rc -eq 0 ]' || sed 's/^/    /' "$tmp/err"
+nb=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["bw_gbs"] != "" && $c["max_bw_gbs"] != "" && $c["bw_gbs"] + 0 > $c["max_bw_gbs"] + 0 { n++ } END { print n + 0 }' "$d/position.csv")
+check "x3 trace: beyond_max marks exactly the $nb intervals past their curve's maximum" \
+	'[ "$nb" -gt 0 ] && [ "$(awk -F, "NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \$c[\"beyond_max\"] == 1 { n++ } END { print n + 0 }" "$d/position.csv")" -eq "$nb" ]'
+check "x3 trace: their latency is extrapolated" \
+	'awk -F, "NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \$c[\"beyond_max\"] == 1 && \$c[\"lat_source\"] != \"extrapolated\" { exit 1 }" "$d/position.csv"'
+check "x3 trace: one warning with the count and the curves' maximum" \
+	'[ $(grep -c "warning:" "$tmp/err") -eq 1 ] && grep -q "warning: $nb of 10 intervals carry more bandwidth than the curves reached at their read share, up to [0-9.]* % of that maximum (.*the family.s maximum 240.6 GB/s)" "$tmp/err"'
+check "x3 trace: position.md says impossible beside each such % of max, and why once" \
+	'[ "$(grep -c "(impossible)" "$d/position.md")" -eq "$nb" ] && grep -q "Beyond the curves: $nb of 10 intervals" "$d/position.md"'
+check "x3 trace: summary.json counts them" 'jq -e ".latency.beyond_max_intervals == $nb" "$d/summary.json" >/dev/null'
+if [ -s "$d/plots/position.svg" ]; then
+	check "x3 trace: the plot keys them apart as extrapolated" \
+		'grep -q "$nb beyond the maximum: latency extrapolated" "$d/plots/position.svg"'
+fi
+check "the fixture as it is: interval 9 (210 GB/s, 104 % of its curve's 201.31) beyond, interval 5 (98 %) not" \
+	'[ "$(field "$tmp/pos/position.csv" 5 beyond_max)" = 0 ] && [ "$(field "$tmp/pos/position.csv" 9 beyond_max)" = 1 ] &&
+	 jq -e ".latency.beyond_max_intervals == 1" "$tmp/pos/summary.json" >/dev/null'
+
 # Bad input writes nothing.
 "$mess" position --curves "$set_dir" $fx/perf-imc-spr.csv --read-event nomatch --out "$tmp/bad" >/dev/null 2>"$tmp/err"
 rc=$?

@@ -124,6 +124,9 @@ static void place(const struct position *p, const struct mess_trace_interval *iv
 	    mess_model_bw_at_latency(p->m, r->read_pct, 2 * p->unloaded_ns,
 				     &r->sat_bw_gbs) < 0)
 		r->sat_bw_gbs = NAN;
+	/* More than the memory ever moved at this read share: no latency
+	 * was measured there, and the trace is likely of another memory. */
+	r->beyond_max = isfinite(r->max_bw_gbs) && r->bw_gbs > r->max_bw_gbs;
 	if (isnan(r->max_bw_gbs))
 		r->region = POS_UNKNOWN;
 	else if (r->bw_gbs < 0.5 * r->max_bw_gbs)
@@ -139,6 +142,37 @@ static void place(const struct position *p, const struct mess_trace_interval *iv
 				      &r->score))
 			r->score = NAN;
 	}
+}
+
+/*
+ * Intervals past the curves' maximum, said once: their count, the trace's
+ * highest bandwidth against the family's, and what it means (a latency
+ * extrapolated past what was measured, a share of the maximum above 100 %
+ * that the measured memory cannot have: a trace of another memory, or
+ * counts in other units).
+ */
+static void warn_beyond(struct position *p)
+{
+	const struct pos_row *w = NULL;
+	double top = NAN;
+
+	p->fam_max_gbs = NAN;
+	for (size_t i = 0; i < p->fam.n; i++)
+		for (size_t k = 0; k < p->fam.curves[i].n; k++) {
+			const struct mess_point *pt = &p->fam.curves[i].pts[k];
+
+			if (mess_point_usable(pt) && !(pt->bw_gbs <= p->fam_max_gbs))
+				p->fam_max_gbs = pt->bw_gbs;
+		}
+	/* The worst: the interval furthest past its own maximum. */
+	for (size_t i = 0; i < p->tr.n; i++)
+		if (p->rows[i].beyond_max && !(p->rows[i].bw_gbs / p->rows[i].max_bw_gbs <= top)) {
+			top = p->rows[i].bw_gbs / p->rows[i].max_bw_gbs;
+			w = &p->rows[i];
+		}
+	fprintf(stderr, "mess position: warning: %zu of %zu intervals carry more bandwidth than the curves reached at their read share, up to %.1f %% of that maximum (%.1f GB/s where the curves reach %.1f GB/s; the family's maximum %.1f GB/s): their latency is extrapolated and a %% of max above 100 is impossible for the measured memory; is the trace of the memory the curves measured (socket, machine, --bytes-per-count)?\n",
+		p->beyond, p->tr.n, 100 * top, w->bw_gbs, w->max_bw_gbs,
+		p->fam_max_gbs);
 }
 
 /* --read-event/--write-event, compiled; 0 or -EINVAL (said why). */
@@ -310,8 +344,12 @@ int mess_position_main(int argc, char **argv)
 		p->rows = calloc(p->tr.n ? p->tr.n : 1, sizeof(*p->rows));
 		rc = p->rows ? 0 : -ENOMEM;
 	}
-	for (size_t i = 0; !rc && i < p->tr.n; i++)
+	for (size_t i = 0; !rc && i < p->tr.n; i++) {
 		place(p, &p->tr.iv[i], &p->rows[i]);
+		p->beyond += p->rows[i].beyond_max;
+	}
+	if (!rc && p->beyond)
+		warn_beyond(p);
 	if (!rc)
 		rc = run(p, &o, argc, argv);
 	free(p->rows);

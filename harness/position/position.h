@@ -32,6 +32,9 @@ struct pos_row {
 	double max_bw_gbs, sat_bw_gbs;	/* at the read share; NAN unknown */
 	double score;			/* stress score, NAN undefined */
 	double score_curve_pct;		/* read share of the curve it used */
+	int beyond_max;			/* bw_gbs above max_bw_gbs: impossible
+					 * on the measured memory, its latency
+					 * extrapolated */
 	enum pos_region region;
 };
 
@@ -43,6 +46,8 @@ struct position {
 	struct mess_family fam;
 	struct mess_set_info info;
 	struct mess_model *m;
+	double fam_max_gbs;		/* the family's highest bandwidth */
+	size_t beyond;			/* intervals with beyond_max */
 	double unloaded_ns;		/* the model's, NAN none */
 	double ghz;			/* the score's cycles per ns, NAN: ns */
 	const char *ghz_source;

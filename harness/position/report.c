@@ -31,7 +31,7 @@ static const char *const status_names[] = {
 };
 
 #define CSV_HEADER "t_end_s,dur_s,read_bytes,write_bytes,bw_gbs,read_pct,lat_ns,lat_source," \
-	"max_bw_gbs,bw_of_max_pct,sat_bw_gbs,stress_score,stress_curve_read_pct,region,status," \
+	"max_bw_gbs,bw_of_max_pct,beyond_max,sat_bw_gbs,stress_score,stress_curve_read_pct,region,status," \
 	"running_pct,label"
 
 /* Totals over the intervals, for summary.json and position.md. */
@@ -121,6 +121,7 @@ static int write_csv(const struct position *p, const char *dir)
 		fprintf(f, ",%s", r->lat_src >= 0 ? mess_src_name(r->lat_src) : "");
 		num(f, r->max_bw_gbs, 4);
 		num(f, 100 * ratio(r->bw_gbs, r->max_bw_gbs), 2);
+		fprintf(f, ",%d", r->beyond_max);
 		num(f, r->sat_bw_gbs, 4);
 		num(f, r->score, 4);
 		num(f, r->score_curve_pct, 2);
@@ -195,7 +196,7 @@ static int write_summary(const struct position *p, const struct totals *t,
 			"seconds", mess_json_real(t->region_s[i], 6),
 			"pct", mess_json_real(100 * ratio(t->region_s[i], t->dur), 2),
 			"intervals", (json_int_t)t->region_n[i]));
-	j = mess_json_pack("{s:i, s:o, s:o, s:o, s:o, s:{s:o, s:o, s:o, s:o}, s:{s:o, s:o, s:I}, s:{s:o, s:o, s:I, s:s, s:o, s:s}, s:s}",
+	j = mess_json_pack("{s:i, s:o, s:o, s:o, s:o, s:{s:o, s:o, s:o, s:o}, s:{s:o, s:o, s:I, s:I}, s:{s:o, s:o, s:I, s:s, s:o, s:s}, s:s}",
 		"schema", SUMMARY_SCHEMA, "trace", trace_json(p, t),
 		"curves", curves_json(p),
 		"saturation_latency_ns", mess_json_real(2 * p->unloaded_ns, 3),
@@ -207,6 +208,7 @@ static int write_summary(const struct position *p, const struct totals *t,
 		"latency", "mean_ns", mess_json_real(ratio(t->lat_sum, t->lat_time), 3),
 		"max_ns", mess_json_real(t->max_lat, 3),
 		"extrapolated_intervals", (json_int_t)t->extrapolated,
+		"beyond_max_intervals", (json_int_t)p->beyond,
 		"stress_score", "mean", mess_json_real(ratio(t->score_sum, t->score_time), 4),
 		"max", mess_json_real(t->max_score, 4),
 		"undefined_intervals", (json_int_t)t->no_score,
@@ -248,6 +250,9 @@ static int write_md(const struct position *p, const struct totals *t,
 		ratio(t->bytes, t->measured_dur) / 1e9, t->max_bw,
 		ratio(t->lat_sum, t->lat_time), t->max_lat, t->extrapolated,
 		ratio(t->score_sum, t->score_time), t->max_score, t->no_score);
+	if (p->beyond)
+		fprintf(f, "**Beyond the curves: %zu of %zu intervals** carry more bandwidth than the curves reached at their read share (the family's maximum: %.1f GB/s): their latency is extrapolated past what was measured, and a %% of max above 100 is impossible for the measured memory; were the curves measured on the memory the trace counted (position.csv `beyond_max`)?\n\n",
+			p->beyond, p->tr.n, p->fam_max_gbs);
 	fprintf(f, "| end s | GB/s | read %% | latency ns | source | %% of max | score | region |\n|---:|---:|---:|---:|---|---:|---:|---|\n");
 	for (size_t i = 0; i < p->tr.n && i < MD_ROWS; i++) {
 		const struct pos_row *r = &p->rows[i];
@@ -257,7 +262,11 @@ static int write_md(const struct position *p, const struct totals *t,
 		md_num(f, r->read_pct, " %.1f |");
 		md_num(f, r->lat_ns, " %.1f |");
 		fprintf(f, " %s |", r->lat_src >= 0 ? mess_src_name(r->lat_src) : "–");
-		md_num(f, 100 * ratio(r->bw_gbs, r->max_bw_gbs), " %.1f |");
+		/* Above 100 % the measured memory cannot be. */
+		if (r->beyond_max)
+			fprintf(f, " %.1f (impossible) |", 100 * ratio(r->bw_gbs, r->max_bw_gbs));
+		else
+			md_num(f, 100 * ratio(r->bw_gbs, r->max_bw_gbs), " %.1f |");
 		md_num(f, r->score, " %.3f |");
 		fprintf(f, " %s |\n", pos_region_names[r->region]);
 	}
@@ -324,8 +333,9 @@ int pos_plot(const struct position *p, const char *dir, char *err,
 	mess_gp_quote(qrun, sizeof(qrun), dir);
 	mess_gp_quote(qtitle, sizeof(qtitle), title);
 	snprintf(log, sizeof(log), "%s/position-gnuplot.log", pdir);
-	if (asprintf(&expr, "rundir='%s'; plottitle='%s'; unloaded=%.3f", qrun,
-		     qtitle, isfinite(p->unloaded_ns) ? p->unloaded_ns : 0.0) < 0)
+	if (asprintf(&expr, "rundir='%s'; plottitle='%s'; unloaded=%.3f; beyond=%zu; curvemax=%.3f",
+		     qrun, qtitle, isfinite(p->unloaded_ns) ? p->unloaded_ns : 0.0,
+		     p->beyond, p->beyond ? p->fam_max_gbs : 0.0) < 0)
 		return -ENOMEM;
 	rc = mess_gnuplot("position.gp", expr, log, err, errlen);
 	free(expr);
