@@ -131,8 +131,8 @@ check "export --stat p99, no point disagreeing: exported (exit $rc), nothing sai
 for s in p99 p50; do
 	"$mess" export "$tmp/disagree" --stat $s --out "$tmp/dis-$s" 2>"$tmp/dis-$s.err"
 	rc=$?
-	check "export --stat $s, one point disagreeing: refused, exit 1 ($rc), nothing written" \
-		'[ $rc -eq 1 ] && [ ! -e "$tmp/dis-$s" ]'
+	check "export --stat $s, one point disagreeing: refused, exit 2 as a failure of the data ($rc), nothing written" \
+		'[ $rc -eq 2 ] && [ ! -e "$tmp/dis-$s" ]'
 	check "export --stat $s refused in one line naming the set, the count and --force" \
 		'[ $(wc -l <"$tmp/dis-$s.err") -eq 1 ] && grep -q "^mess export: $tmp/disagree: --stat $s: 1 point flagged dist_disagrees (.*p99 below the mean.*); not exported: --force exports it anyway$" "$tmp/dis-$s.err"'
 done
@@ -170,7 +170,7 @@ inv='.quality = {verdict: "INVALID", reasons: [{level: "WARN", rule: "w", text: 
 verdict_run inv "$inv"
 "$mess" export "$tmp/inv" --out "$tmp/inv-x" 2>"$tmp/inv.err"
 rc=$?
-check "INVALID run: refused, exit 1 ($rc), nothing written" '[ $rc -eq 1 ] && [ ! -e "$tmp/inv-x" ]'
+check "INVALID run: refused, exit 2 as a failure of the data, not of the usage ($rc), nothing written" '[ $rc -eq 2 ] && [ ! -e "$tmp/inv-x" ]'
 check "INVALID run: one line naming the verdict, its first reason and --force" \
 	'[ $(wc -l <"$tmp/inv.err") -eq 1 ] && grep -q "verdict INVALID: mix 0 % stores: 5 of 9 points flagged (and 1 more in meta.json quality); not exported: --force exports it anyway" "$tmp/inv.err"'
 for f in mess json; do
@@ -223,6 +223,25 @@ check "newlines in meta.json: the bandwidth source and memory kind stay on their
 "$mess" export "$tmp/run/mess" --out "$tmp/bw-x" 2>"$tmp/bw.err"
 check "a bwlat set (not a run): no verdict said, none in info.txt" \
 	'[ $(wc -l <"$tmp/bw.err") -eq 1 ] && ! grep -q SOURCE_VERDICT "$tmp/bw-x/info.txt"'
+
+# Issue 34 item 12: a run directory of a command that writes no curve
+# family is named by its kind (as --resume names it), not taken for a
+# folder of PROFET files; a comparison's sets are named to export instead.
+"$mess" compare "$tmp/pass" "$tmp/warn" --no-plots --out "$tmp/cmp-k" >/dev/null 2>&1
+"$mess" export "$tmp/cmp-k" --out "$tmp/cmp-k-x" 2>"$tmp/cmp-k.err"
+rc=$?
+check "a comparison: exit 1 ($rc), one line naming its kind and its sets, nothing written" \
+	'[ $rc -eq 1 ] && [ $(wc -l <"$tmp/cmp-k.err") -eq 1 ] && [ ! -e "$tmp/cmp-k-x" ] &&
+	 grep -q "^mess export: RUN: $tmp/cmp-k is a run of .mess compare., which holds no curve family; .*export the sets it compared: $tmp/pass, $tmp/warn$" "$tmp/cmp-k.err" &&
+	 ! grep -q PROFET "$tmp/cmp-k.err"' || cat "$tmp/cmp-k.err"
+for k in absorb ladder matrix c2c; do
+	mkdir "$tmp/kind-$k" && echo "{\"schema\": 1, \"tool\": \"mess $k\"}" >"$tmp/kind-$k/meta.json" &&
+		echo '{"schema": 1}' >"$tmp/kind-$k/summary.json"
+	"$mess" export "$tmp/kind-$k" --out "$tmp/kind-$k-x" 2>"$tmp/kind-$k.err"
+	rc=$?
+	check "a run of mess $k: exit 1 ($rc), named as such, nothing written" \
+		'[ $rc -eq 1 ] && grep -q "is a run of .mess $k., which holds no curve family" "$tmp/kind-$k.err" && ! grep -q PROFET "$tmp/kind-$k.err" && [ ! -e "$tmp/kind-$k-x" ]'
+done
 
 hbm=$ref/MN5-HBM-XeonMax9480-HBM2
 if [ ! -s "$hbm/memory_curves.csv" ]; then

@@ -80,8 +80,9 @@ void mess_export_usage(FILE *f)
 		"  mess export results/node1 --format profet --out profet/node1 cycles at the run's clock\n"
 		"  mess export ref/MN5-HBM-XeonMax9480-HBM2 --format profet --ghz 2.0 --out hbm\n"
 		"  mess export results/node1 --stat p99 --out sim/node1-p99     the p99 family\n"
-		"Exit status: 0 ok, 1 bad usage, unreadable input, or an INVALID run or\n"
-		"dist_disagrees points without --force, 2 failure.\n");
+		"Exit status: 0 ok, 1 bad usage or unreadable input, 2 failure, or a run\n"
+		"refused for its data (INVALID, or dist_disagrees points) without --force:\n"
+		"as with --strict, curves not to be trusted are a failure, not a usage error.\n");
 }
 
 /*
@@ -150,7 +151,8 @@ static const char *more(const struct mess_set_info *info, char *buf, size_t len)
  * and the provenance info.txt records.  An INVALID run is not exported
  * without --force (a simulator fed curves that broke the rules would not
  * know); a WARN run is, said; a run with no verdict (interrupted, or made
- * before verdicts) is exported as before.  0, or -EINVAL: refused.
+ * before verdicts) is exported as before.  0, or -EIO: refused (exit 2,
+ * as --strict: the data failed, the usage did not).
  */
 static int verdict(const char *run, const struct mess_set_info *info, int force,
 		   struct mess_export_in *in)
@@ -165,7 +167,7 @@ static int verdict(const char *run, const struct mess_set_info *info, int force,
 	if (!strcmp(v, "INVALID") && !force) {
 		fprintf(stderr, "mess export: %s: verdict INVALID: %s%s; not exported: --force exports it anyway\n",
 			run, why[0] ? why : "no reason given", more(info, m, sizeof(m)));
-		return -EINVAL;
+		return -EIO;
 	}
 	if (!strcmp(v, "INVALID")) {
 		in->verdict_note = "exported with --force: the source run's verdict is INVALID, its curves are not to be believed";
@@ -189,7 +191,8 @@ static int verdict(const char *run, const struct mess_set_info *info, int force,
  * A quantile family (--stat p50..p99.9) whose points' tails disagree with
  * their means (n of them flagged dist_disagrees): refused without --force,
  * as an INVALID run is; with it, said, and info.txt's LATENCY_STAT says
- * so.  The mean family is not refused for it.  0 or -EINVAL.
+ * so.  The mean family is not refused for it.  0 or -EIO (as an INVALID
+ * run).
  */
 static int dist_ok(const char *run, size_t n, const struct export_opts *o,
 		   char *kv, size_t kvlen)
@@ -201,7 +204,7 @@ static int dist_ok(const char *run, size_t n, const struct export_opts *o,
 	if (!o->force) {
 		fprintf(stderr, "mess export: %s: --stat %s: %zu point%s flagged dist_disagrees (%s); not exported: --force exports it anyway\n",
 			run, o->stat, n, n == 1 ? "" : "s", what);
-		return -EINVAL;
+		return -EIO;
 	}
 	fprintf(stderr, "mess export: warning: %s: --stat %s: %zu point%s flagged dist_disagrees (%s); exported because of --force (info.txt LATENCY_STAT says so)\n",
 		run, o->stat, n, n == 1 ? "" : "s", what);
@@ -235,6 +238,37 @@ static int clock_ok(const char *run, const struct mess_set_info *info,
 			in->ghz_source, measured && isfinite(sp) && sp > MESS_Q_CLOCK_SPREAD_WARN ?
 			"; its spread is above the bound, used because of --force" : "");
 	return 0;
+}
+
+/*
+ * A run directory of a command that writes no curve family (compare,
+ * absorb, ladder, matrix, c2c, ...), named by its kind as --resume names
+ * it (meta.json or resume.json tool), with what to export instead: a
+ * comparison's sets.  1 when said, 0 when run is no such directory.
+ */
+static int no_family(const char *run)
+{
+	char tool[96], path[PATH_MAX + 16], sets[400] = "";
+	json_t *meta, *s;
+	size_t i, used = 0;
+
+	/* A curves run that is damaged is its reader's to say. */
+	snprintf(path, sizeof(path), "%s/curves.csv", run);
+	if (!access(path, F_OK) || !mess_rundir_tool(run, tool, sizeof(tool)))
+		return 0;
+	snprintf(path, sizeof(path), "%s/meta.json", run);
+	meta = mess_json_load(path, 0, NULL);
+	json_array_foreach(json_object_get(meta, "sets"), i, s) {
+		const char *a = json_string_value(json_object_get(s, "argument"));
+
+		if (a && used < sizeof(sets))
+			used += (size_t)snprintf(sets + used, sizeof(sets) - used,
+						 "%s%s", used ? ", " : "", a);
+	}
+	json_decref(meta);
+	fprintf(stderr, "mess export: RUN: %s is a run of '%s', which holds no curve family; allowed: a run of mess (the curves), of mess import or mess fleet, or a curve set%s%s\n",
+		run, tool, sets[0] ? "; export the sets it compared: " : "", sets);
+	return 1;
 }
 
 /*
@@ -354,6 +388,10 @@ int mess_export_main(int argc, char **argv)
 	}
 	if (!rc)
 		rc = mess_model_new(&fam, &m);
+	if (rc && rc != -ENOMEM && no_family(run[0])) {
+		mess_family_free(&fam);
+		return -EINVAL;
+	}
 	if (rc) {
 		fprintf(stderr, "mess export: %s\n", rc == -ENOMEM ? "out of memory" :
 			err[0] ? err : "no curve with a usable point");
