@@ -9,9 +9,20 @@
 #define F(field) MESS_OPT_F(struct mess_cfg, field)
 #define S(field) MESS_OPT_S(struct mess_cfg, field)
 
+/* --quick's settings, which its help states from these same numbers. */
+#define QUICK_MIXES "0,50,100"
+#define QUICK_POINTS 6
+#define QUICK_REPEATS 3
+#define QUICK_CHASE_MS 15
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 static const struct mess_opt mess_cfg_opts[] = {
 	{ "quick", MESS_OPT_FLAG, F(quick), 0, 0, 0, NULL,
-	  "CI-sized smoke run: mixes 0,50,100, 6 points, 3 repeats of 15 ms, buffer 4x LLC" },
+	  "CI-sized smoke run: mixes " QUICK_MIXES ", at least " STR(QUICK_POINTS)
+	  " points a curve (--points " STR(QUICK_POINTS) "; the sweep adds points where a curve bends, "
+	  "usually " STR(MESS_SWEEP_EXTRA_POINTS) " more), " STR(QUICK_REPEATS) " repeats of "
+	  STR(QUICK_CHASE_MS) " ms, buffer 4x LLC" },
 	MESS_OPT_OUT_RUN(S(out), ""),
 	MESS_OPT_RESUME(S(resume), F(force)),
 	{ "mixes", MESS_OPT_STR, S(mixes), 0, 0, "LIST",
@@ -102,13 +113,13 @@ void mess_options_defaults(struct mess_cfg *cfg)
 
 static void quick_defaults(struct mess_cfg *cfg)
 {
-	strcpy(cfg->mixes, "0,50,100");
-	cfg->points = 6;
+	strcpy(cfg->mixes, QUICK_MIXES);
+	cfg->points = QUICK_POINTS;
 	/* Three short repeats rather than one long: a point's spread is
 	 * what its rules (non_monotone, stall) are judged against, and a
 	 * disturbed window costs 15 ms to measure again, not 40. */
-	cfg->repeats = 3;
-	cfg->chase_ms = 15;
+	cfg->repeats = QUICK_REPEATS;
+	cfg->chase_ms = QUICK_CHASE_MS;
 }
 
 static int resolve_mixes(struct mess_cfg *cfg, char *err, size_t errlen)

@@ -179,6 +179,11 @@ double mess_settle(struct mess_run *r, const struct mess_gen_kernel *k,
 #define MESS_MAX_WINDOWS 150	/* MESS_SPREAD_ROUNDS x the largest --repeats */
 
 
+/* Points a curve usually gets past --points (the maximum's probe and
+ * its confirmation, a bisection where it bends): the ETA's estimate, and
+ * what --quick's help says it measures. */
+#define MESS_SWEEP_EXTRA_POINTS 3
+
 /* sweep.c */
 /* --mem-node each (each.c): one family per memory kind, compared. */
 int mess_curves_each(struct mess_run *r, int argc, char **argv);
@@ -186,6 +191,17 @@ int mess_sweep(struct mess_run *r);
 
 /* verdict/quality.c: the verdict at the end */
 void mess_run_verdict(struct mess_run *r);
+/* What the chase core's clock readings were, and what the machine says of
+ * its clock: governor "" where there is no cpufreq, NAN or 0 unknown. */
+struct mess_clock_seen {
+	double lo, hi;			/* GHz, the readings' extremes */
+	char governor[32];
+	double pstate_min_ghz;		/* cpuinfo_min_freq */
+	double nominal_ghz;
+};
+/* Why the clock ranged lo-hi, one clause into buf (a table of causes). */
+const char *mess_clock_range_cause(const struct mess_clock_seen *c, char *buf,
+				   size_t len);
 json_t *mess_run_quality_json(const struct mess_run *r);
 /* verdict/history.c: a complete run against the host's earlier runs */
 void mess_run_history(struct mess_run *r, struct mess_verdict *v);

@@ -158,7 +158,7 @@ struct mix_ctx {
 
 static unsigned expected_points(const struct mess_run *r)
 {
-	return (unsigned)r->cfg.points + 3;
+	return (unsigned)r->cfg.points + MESS_SWEEP_EXTRA_POINTS;
 }
 
 static int measure_nop(struct mess_run *r, struct mix_ctx *m, uint64_t nop)

@@ -15,6 +15,75 @@
 
 /* The clock range across the run's windows worth a note. */
 #define CLOCK_RANGE_NOTE 0.10
+/* A reading under this share of the lowest P-state, or, with no cpufreq
+ * to give one, of the highest reading, is no clock: the 0.08 ms chain
+ * was descheduled (30 MHz of a 3.4 GHz core on a guest). */
+#define CLOCK_DESCHED_OF_PSTATE 0.5
+#define CLOCK_DESCHED_OF_HIGH 0.25
+
+/*
+ * Why the chase core's clock ranged as it did: the first cause of the
+ * table that fits what the machine says (cpufreq's governor and P-states,
+ * the nominal clock), so that a guest's descheduled window is never
+ * explained as turbo.
+ */
+struct clock_cause {
+	int (*fits)(const struct mess_clock_seen *c);
+	const char *why;	/* printf: the lowest reading, the threshold */
+};
+
+static int desched_pstate(const struct mess_clock_seen *c)
+{
+	return c->governor[0] && c->pstate_min_ghz > 0 &&
+	       c->lo < CLOCK_DESCHED_OF_PSTATE * c->pstate_min_ghz;
+}
+
+static int desched_guest(const struct mess_clock_seen *c)
+{
+	return !c->governor[0] && c->lo < CLOCK_DESCHED_OF_HIGH * c->hi;
+}
+
+static int governed(const struct mess_clock_seen *c)
+{
+	return c->governor[0] && strcmp(c->governor, "performance");
+}
+
+static int turbo(const struct mess_clock_seen *c)
+{
+	return c->nominal_ghz > 0 && c->hi > c->nominal_ghz * 1.02;
+}
+
+static int guest(const struct mess_clock_seen *c)
+{
+	return !c->governor[0];
+}
+
+static int always(const struct mess_clock_seen *c)
+{
+	(void)c;
+	return 1;
+}
+
+static const struct clock_cause clock_causes[] = {
+	{ desched_pstate, "%.2f GHz is far below the lowest P-state (%.2f GHz): no clock, a window in which the chase core was descheduled (preempted, or its vCPU not run)" },
+	{ desched_guest, "no cpufreq here (a guest, or no driver) and %.2f GHz is under a quarter of the highest reading (%.2f GHz): a window in which the chase's vCPU was descheduled, not a clock" },
+	{ governed, "the cpufreq governor lets the clock follow the load (not performance)" },
+	{ turbo, "above the nominal clock: turbo under load" },
+	{ guest, "no cpufreq here (a guest, or no driver): the host's power management or turbo" },
+	{ always, "turbo under load, or power and thermal limits" },
+};
+
+const char *mess_clock_range_cause(const struct mess_clock_seen *c, char *buf,
+				   size_t len)
+{
+	const struct clock_cause *k = clock_causes;
+
+	while (!k->fits(c))
+		k++;
+	snprintf(buf, len, k->why, c->lo, k->fits == desched_pstate ?
+		 c->pstate_min_ghz : c->hi);
+	return buf;
+}
 /* A curve none of whose points moved more than this many times the
  * chase's own traffic (a line per unloaded latency) never loaded the
  * memory. */
@@ -193,10 +262,20 @@ void mess_run_verdict(struct mess_run *r)
 		mess_verdict_add(v, MESS_PASS, "unloaded_remeasured",
 				 "the unloaded latency broke a rule at first (spread %.1f %%) and was measured again; the figures are the second measurement's",
 				 100 * r->unloaded_cv_first);
-	if (r->clock_hi > 0 && (r->clock_hi - r->clock_lo) > CLOCK_RANGE_NOTE * r->clock_hi)
+	if (r->clock_hi > 0 && (r->clock_hi - r->clock_lo) > CLOCK_RANGE_NOTE * r->clock_hi) {
+		struct mess_clock_seen c = {
+			.lo = r->clock_lo, .hi = r->clock_hi,
+			.pstate_min_ghz = r->env.hw_min_khz / 1e6,
+			.nominal_ghz = r->freq.nominal_ghz,
+		};
+		char why[MESS_REASON_LEN];
+
+		snprintf(c.governor, sizeof(c.governor), "%s", r->env.governor);
 		mess_verdict_add(v, MESS_PASS, "clock_range",
-				 "the chase core's clock ranged %.2f-%.2f GHz across the run's windows (curves.csv ghz_min, ghz_max): turbo under load, or a governor",
-				 r->clock_lo, r->clock_hi);
+				 "the chase core's clock ranged %.2f-%.2f GHz across the run's windows (curves.csv ghz_min, ghz_max): %s",
+				 r->clock_lo, r->clock_hi,
+				 mess_clock_range_cause(&c, why, sizeof(why)));
+	}
 	if (r->points_rule_remeasured)
 		mess_verdict_add(v, MESS_PASS, "remeasured",
 				 "%u points were measured again because they broke a rule or might be a wave (curves.csv remeasured)",
