@@ -15,6 +15,11 @@ tools/deps.sh run
 
 make -s -j"$(nproc)" >&2
 mess=$(make -s print-mess)
+# The command mess names when it says how to go on (--resume): this
+# script as it was invoked, which builds first and works where mess is
+# not on PATH.
+case $0 in */*) MESS_INVOKED_AS=$0 ;; *) MESS_INVOKED_AS=./$0 ;; esac
+export MESS_INVOKED_AS
 started=$(date +%s)
 
 # The closing block, the last lines a run leaves: the time it all took,

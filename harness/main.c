@@ -16,6 +16,7 @@
 #include "core/buildinfo.h"
 #include "core/cmd.h"
 #include "core/options.h"
+#include "core/util.h"
 #include "counters/cmd.h"
 #include "curves/cmd.h"
 #include "export/cmd.h"
@@ -191,6 +192,8 @@ int main(int argc, char **argv)
 
 	if (!isatty(STDOUT_FILENO))
 		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	/* For the hints that name a command to run again (--resume). */
+	mess_argv0 = argv[0];
 	code = dispatch(argc, argv);
 
 	/* Help, a list, the run directory's name: output that never reached

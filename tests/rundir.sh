@@ -16,6 +16,26 @@ check() {
 }
 S="--quick --no-plots --buffer 32M --gen-bytes 8M --chase-ms 5"
 sums() { cat "$1"/*.json "$1"/*.csv 2>/dev/null | md5sum; }
+# stopped ERR ARGS...: mess ARGS, sent SIGTERM (an asynchronous job of a
+# script ignores SIGINT) once it measures (it said "writing": on a loaded
+# machine a fixed delay could land before its handler is in); its stderr
+# into ERR.
+stopped() {
+	local err=$1 pid line
+	shift
+	rm -f "$tmp/fifo" && mkfifo "$tmp/fifo"
+	"$mess" "$@" >/dev/null 2>"$tmp/fifo" &
+	pid=$!
+	exec 3<"$tmp/fifo"
+	while IFS= read -r line <&3; do
+		echo "$line" >>"$err"
+		case $line in *"writing "*) break ;; esac
+	done
+	kill -TERM $pid
+	cat <&3 >>"$err"
+	exec 3<&-
+	wait $pid
+}
 lines() { wc -l <"$1"; }
 
 # A complete curves run to meet.
@@ -42,21 +62,7 @@ done
 # 9. An interrupted ladder: its message never suggests --resume (ladder
 #    has none); curves into that ladder run is refused.
 L=$tmp/L
-# SIGTERM (an asynchronous job of a script ignores SIGINT) once the
-# ladder measures (it said "writing"): on a loaded
-# machine a fixed delay could land before its handler is in.
-rm -f "$tmp/lfifo" && mkfifo "$tmp/lfifo"
-"$mess" ladder --quick --no-plots --out "$L" >/dev/null 2>"$tmp/lfifo" &
-lpid=$!
-exec 3<"$tmp/lfifo"
-while IFS= read -r line <&3; do
-	echo "$line" >>"$tmp/li.err"
-	case $line in *"writing "*) break ;; esac
-done
-kill -TERM $lpid
-cat <&3 >>"$tmp/li.err"
-exec 3<&-
-wait $lpid
+stopped "$tmp/li.err" ladder --quick --no-plots --out "$L"
 check "interrupted ladder: says interrupted ($(tail -1 "$tmp/li.err"))" 'grep -q "interrupted" "$tmp/li.err"'
 check "interrupted ladder: no --resume suggested" '! grep -q -e "--resume" "$tmp/li.err"'
 lsum=$(sums "$L")
@@ -135,6 +141,19 @@ if unshare -u true 2>/dev/null; then
 	(cd "$tmp/h/w" && unshare -u sh -c 'printf ../../esc >/proc/sys/kernel/hostname && exec "$0" "$@"' "$mess" $S >/dev/null 2>&1)
 	check "hostname ../../esc: the run stays in results/" '[ "$(ls "$tmp/h")" = w ] && ls "$tmp/h/w/results" | grep -q "^_\._\.__esc-"'
 fi
+
+# 10. An interrupted curves run names a command that works to go on
+#     (issue 34 item 14): mess as it was invoked (here its full path, as
+#     mess may not be on PATH), or what a wrapper exports as its own name
+#     (run.sh: MESS_INVOKED_AS), never a bare "mess".
+stopped "$tmp/i1.err" $S --out "$tmp/I1"
+check "interrupted curves: continue with mess as invoked ($(tail -1 "$tmp/i1.err"))" \
+	'grep -qF "(continue with $mess --resume $tmp/I1)" "$tmp/i1.err"'
+"$mess" --resume "$tmp/I1" >/dev/null 2>&1
+check "the command it named completes the run" 'jq -e .complete "$tmp/I1/meta.json" >/dev/null'
+MESS_INVOKED_AS=./run.sh stopped "$tmp/i2.err" $S --out "$tmp/I2"
+check "interrupted under run.sh: continue with ./run.sh --resume ($(tail -1 "$tmp/i2.err"))" \
+	'grep -qF "(continue with ./run.sh --resume $tmp/I2)" "$tmp/i2.err"'
 
 echo "rundir: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

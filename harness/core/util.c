@@ -376,3 +376,16 @@ int mess_proc_key(const char *path, const char *key, int base,
 	fclose(f);
 	return err;
 }
+
+const char *mess_argv0;
+
+const char *mess_invocation(const char *cmd, char *buf, size_t len)
+{
+	const char *as = getenv("MESS_INVOKED_AS");
+	const char *sub = strncmp(cmd, "mess", 4) ? "" : cmd + 4;
+
+	if (!as || !*as)
+		as = mess_argv0 && *mess_argv0 ? mess_argv0 : "mess";
+	snprintf(buf, len, "%s%s", as, sub);
+	return buf;
+}

@@ -87,4 +87,14 @@ int mess_data_file(const char *name, char *buf, size_t len);
 int mess_proc_key(const char *path, const char *key, int base,
 		  unsigned long long *v);
 
+/* argv[0] as mess was invoked (main sets it; NULL: "mess"). */
+extern const char *mess_argv0;
+/*
+ * The command line that runs cmd ("mess", "mess absorb") again, as the
+ * user can type it: $MESS_INVOKED_AS where a wrapper exports it (run.sh:
+ * "./run.sh"), else argv[0] as invoked (build/x86_64/mess when mess is
+ * not on PATH), then cmd's subcommand.  Into buf, which it returns.
+ */
+const char *mess_invocation(const char *cmd, char *buf, size_t len);
+
 #endif

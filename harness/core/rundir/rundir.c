@@ -286,12 +286,15 @@ static int write_report(const struct mess_rundir *d)
 int mess_rundir_end(const struct mess_rundir *d, int rc, int frc)
 {
 	int again = resumes(d->cmd);
+	/* A command the user can type: mess may not be on PATH. */
+	char inv[PATH_MAX + 32];
 
+	mess_invocation(d->cmd, inv, sizeof(inv));
 	if (rc == -EINTR) {
 		write_report(d);
 		if (again)
 			fprintf(stderr, "%s: interrupted; partial result in %s (continue with %s --resume %s)\n",
-				d->cmd, d->dir, d->cmd, d->dir);
+				d->cmd, d->dir, inv, d->dir);
 		else
 			fprintf(stderr, "%s: interrupted; partial result in %s (this command does not resume: run it again with a new --out)\n",
 				d->cmd, d->dir);
@@ -300,14 +303,14 @@ int mess_rundir_end(const struct mess_rundir *d, int rc, int frc)
 	if (rc || frc) {
 		int e = rc ? rc : frc;
 
-		char then[2 * PATH_MAX + 160], rj[PATH_MAX + 32];
+		char then[3 * PATH_MAX + 256], rj[PATH_MAX + 32];
 
 		/* Before resume.json exists there is nothing to resume: the
 		 * same command again, into the same --out, starts it. */
 		snprintf(rj, sizeof(rj), "%s/%s", d->dir, MESS_RESUME_FILE);
 		if (again && !access(rj, F_OK))
 			snprintf(then, sizeof(then), "what was written before is kept in %s: free space, then %s --resume %s",
-				 d->dir, d->cmd, d->dir);
+				 d->dir, inv, d->dir);
 		else if (again)
 			snprintf(then, sizeof(then), "nothing was measured: free space, then run it again (the same --out %s will do)",
 				 d->dir);
