@@ -157,9 +157,11 @@ export MESS_REFERENCE
 DOCS := $(BUILD)/share/man/man1/mess.1
 all: $(MESS) $(DATA_FILES) $(if $(FOREIGN),,$(SHLIB) $(DOCS))
 
+# The pages name the documents where install puts them (DOCDIR).
+DOCDIR = $(PREFIX)/share/doc/mess
 $(DOCS): $(MESS) tools/gen-docs.sh
 	$(quiet) GEN $(BUILD)/share/man
-	$(Q)sh tools/gen-docs.sh ./$(MESS) $(BUILD)/share
+	$(Q)sh tools/gen-docs.sh ./$(MESS) $(BUILD)/share $(DOCDIR)
 
 $(DATA)/plots/%.gp: plots/%.gp
 	$(quiet) CP $@
@@ -295,6 +297,7 @@ check-cli: all
 	$(Q)tests/export.sh ./$(MESS)
 	$(Q)tests/nodes.sh ./$(MESS)
 	$(Q)tests/position.sh ./$(MESS)
+	$(Q)tests/report-dirs.sh ./$(MESS)
 	$(Q)tests/compare.sh ./$(MESS)
 	$(Q)tests/import.sh ./$(MESS)
 	$(Q)tests/input.sh ./$(MESS)
@@ -498,7 +501,12 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/include/mess $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(PREFIX)/include/mess/
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -d $(DESTDIR)$(DOCDIR)
+	install -m 644 results/README.md $(DESTDIR)$(DOCDIR)/results.md
+	install -m 644 docs/reference.md $(DESTDIR)$(DOCDIR)/reference.md
 ifeq ($(FOREIGN),)
+	@# Made again for this PREFIX: the pages name DOCDIR.
+	$(Q)sh tools/gen-docs.sh ./$(MESS) $(BUILD)/share $(DOCDIR)
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 		$(DESTDIR)$(PREFIX)/share/zsh/vendor-completions
 	install -m 644 $(BUILD)/share/man/man1/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
@@ -517,8 +525,9 @@ uninstall:
 		$(addprefix $(DESTDIR)$(PREFIX)/share/mess/,$(PLOT_SCRIPTS) noise-loops.tsv) \
 		$(DESTDIR)$(PREFIX)/share/man/man1/mess.1 $(DESTDIR)$(PREFIX)/share/man/man1/mess-*.1 \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/mess \
-		$(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_mess
-	rmdir $(DESTDIR)$(PREFIX)/share/mess/plots $(DESTDIR)$(PREFIX)/share/mess \
+		$(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_mess \
+		$(DESTDIR)$(DOCDIR)/results.md $(DESTDIR)$(DOCDIR)/reference.md
+	rmdir $(DESTDIR)$(PREFIX)/share/mess/plots $(DESTDIR)$(PREFIX)/share/mess $(DESTDIR)$(DOCDIR) \
 		$(DESTDIR)$(PREFIX)/include/mess \
 		2>/dev/null || true
 

@@ -36,6 +36,28 @@ check "bash: 'mess absorb --km' completes to --kmax" '[ "$(comp mess absorb --km
 check "bash: 'mess --qu' completes curves' --quick" '[ "$(comp mess --qu)" = --quick ]'
 check "bash: 'mess report --pe' completes to --peak-gbs" '[ "$(comp mess report --pe)" = --peak-gbs ]'
 check "zsh completion lists the commands" 'grep -q "^  .report:" "$share/zsh/vendor-completions/_mess"'
+# Issue 34 item 15: option values complete from the tables, each option
+# is offered once, mess(1) is a manual, not the curves' help alone.
+fmts=$("$mess" export --help | awk '/^Formats:/ { on = 1; next } on && /^  [a-z]/ { print $1; next } on { exit }' | paste -sd' ' -)
+check "bash: 'mess export --format ' completes to the formats ($fmts)" \
+	'[ -n "$fmts" ] && [ "$(comp mess export --format "")" = "$fmts" ]'
+check "bash: 'mess export --format pr' completes to profet" '[ "$(comp mess export --format pr)" = profet ]'
+check "bash: 'mess --mem-node h' completes to hbm" '[ "$(comp mess --mem-node h)" = hbm ]'
+check "bash: 'mess --mem-node e' completes to each" '[ "$(comp mess --mem-node e)" = each ]'
+check "bash: 'mess ladder --mem-node e' offers no each (curves' alone)" '[ -z "$(comp mess ladder --mem-node e)" ]'
+check "bash: 'mess --mem-node ' offers this machine's node 0" \
+	'[ ! -d /sys/devices/system/node/node0 ] || comp mess --mem-node "" | tr " " "\n" | grep -qx 0'
+check "bash: 'mess sample --o' offers --out once ($(comp mess sample --o))" \
+	'[ "$(comp mess sample --o | tr " " "\n" | grep -cx -- --out)" -eq 1 ]'
+m1=$share/man/man1/mess.1
+for s in COMMANDS EXAMPLES "EXIT STATUS" FILES; do
+	check "mess(1) has a $s section" 'grep -qx ".SH $s" "$m1"'
+done
+check "mess(1) lists every command under COMMANDS" \
+	'for c in $("$mess" --list-commands | cut -f1); do grep -qx ".B mess $c" "$m1" || exit 1; done'
+check "no man page points into the source tree (results/README.md, docs/)" \
+	'! grep -l -e "results/README" -e "docs/reference" "$share"/man/man1/*.1'
+check "the man pages name the installed results.md" 'grep -q "share/doc/mess/results.md" "$m1"'
 
 echo "docs: $pass passed, $fail failed"
 [ $fail -eq 0 ]
