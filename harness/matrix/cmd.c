@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * `mess matrix`: from every NUMA node with CPUs (the initiator) to every
- * memory node (the target), the unloaded latency (the ladder's chase at a
- * memory size, core/ladder, on one core of the initiator, its buffer bound
- * to the target) and the read-only peak bandwidth (the generators,
+ * memory node (the target), the unloaded latency (the curves' chase,
+ * latency.c, on one core of the initiator, its buffer bound to the target) and the read-only peak bandwidth (the generators,
  * core/measure/gen, on every core of the initiator, their arrays bound to
  * the target), each beside the firmware's (HMAT) figure for the pair.  The
  * figures and files are table.c's.
@@ -18,7 +17,6 @@
 #include <string.h>
 
 #include "core/clock.h"
-#include "core/ladder/ladder_run.h"
 #include "core/machine/hmat.h"
 #include "core/machine/mem.h"
 #include "core/machine/nodes.h"
@@ -33,7 +31,6 @@
 #include "matrix/matrix.h"
 
 #define META_SCHEMA 1
-#define STRIDE 64
 
 struct matrix_opts {
 	char out[PATH_MAX];
@@ -77,12 +74,12 @@ void mess_matrix_usage(FILE *f)
 	fprintf(f,
 		"usage: mess matrix [OPTION]...\n"
 		"From every NUMA node with CPUs (the initiator) to every memory node: the\n"
-		"unloaded latency (one random dependent-load chase on the initiator's first\n"
-		"core, its buffer bound to the node) and the peak bandwidth, read only and 2:1\n"
-		"reads to writes (the traffic generators on every core of the initiator, their\n"
-		"arrays bound to the node), each beside the firmware's (ACPI HMAT) figure for\n"
-		"the pair where it gives one, and the pair labelled local, remote, and\n"
-		"cpu-less for a node without CPUs (see mess nodes).\n\n");
+		"unloaded latency (the curves' dependent-load chase, 2 MiB TLB windows, on the\n"
+		"initiator's first core, its buffer bound to the node) and the peak bandwidth,\n"
+		"read only and 2:1 reads to writes (the traffic generators on every core of\n"
+		"the initiator, their arrays bound to the node), each beside the firmware's\n"
+		"(ACPI HMAT) figure for the pair where it gives one, and the pair labelled\n"
+		"local, remote, and cpu-less for a node without CPUs (see mess nodes).\n\n");
 	mess_opts_print(f, opts, NOPTS);
 	fprintf(f,
 		"\nExamples:\n"
@@ -190,10 +187,6 @@ static void job_lat(struct mess_pool_thread *t, void *arg)
 {
 	struct lat_job *j = arg;
 	struct mess_buf b;
-	struct mess_ladder_opts lo = {
-		.stride = STRIDE, .run_ms = j->m->o.run_ms, .repeats = 1, .node = j->node,
-	};
-	struct mess_ladder_pt pt;
 
 	t->err = mess_buf_alloc(&b, j->m->buffer, j->node, 1);
 	if (t->err)
@@ -202,14 +195,10 @@ static void job_lat(struct mess_pool_thread *t, void *arg)
 	/* The one bound mapping now: where its pages are. */
 	if (mess_mx_placed(NULL, j->node, &j->on, &j->off))
 		j->on = j->off = NAN;
-	/* One repeat per point: the matrix keeps every run's figure. */
-	for (j->n = 0; j->n < j->m->o.repeats && !mess_interrupted; j->n++) {
-		pt = (struct mess_ladder_pt){ .size = j->m->buffer };
-		t->err = mess_ladder_point(&lo, b.p, &pt, NULL);
-		if (t->err)
-			break;
-		j->lat[j->n] = pt.lat_ns;
-	}
+	/* Every run's figure is kept: the median and spread are the
+	 * caller's. */
+	t->err = mess_mx_latency(b.p, j->m->buffer, j->m->o.run_ms,
+				 (unsigned)j->m->o.repeats, j->lat, &j->n);
 	mess_buf_free(&b);
 }
 
@@ -336,12 +325,12 @@ static json_t *meta(const struct mess_rundir *rd, struct mx *m)
 	json_t *m_ = mess_rundir_meta(rd, &m->topo, META_SCHEMA);
 
 	if (m_ && mess_json_merge(m_, mess_json_pack(
-		"{s:i, s:i, s:I, s:s, s:{s:s, s:I, s:I, s:f, s:s}, s:{s:s, s:s, s:s, s:I, s:f, s:s, s:i}, s:i, s:s, s:s, s:s, s:s, s:s, s:b, s:i}",
+		"{s:i, s:i, s:I, s:s, s:{s:s, s:I, s:I, s:I, s:f, s:s}, s:{s:s, s:s, s:s, s:I, s:f, s:s, s:i}, s:i, s:s, s:s, s:s, s:s, s:s, s:b, s:i}",
 		"initiators", m->ninits, "targets", m->nnodes,
 		"llc_bytes", (json_int_t)m->topo.llc_bytes,
 		"variant", m->var->name,
-		"latency", "method", "the ladder's random dependent-load chase (lat_mem_rd) on the initiator's first core, buffer bound to the target (mbind), huge pages requested",
-		"buffer_bytes", (json_int_t)m->buffer, "stride_bytes", (json_int_t)STRIDE,
+		"latency", "method", "the curves' dependent-load chase (the same kernel and chain: lines 256 B apart in random order inside 2 MiB TLB windows, the windows in random order) on the initiator's first core, buffer bound to the target (mbind), huge pages requested; repeats runs of run_ms, the median and 1.4826 x MAD",
+		"buffer_bytes", (json_int_t)m->buffer, "stride_bytes", (json_int_t)MESS_MX_STRIDE, "window_bytes", (json_int_t)MESS_MX_WINDOW,
 		"run_ms", m->o.run_ms,
 		"figure", "ns per load: median of the runs (matrix.csv lat_ns)",
 		"bandwidth", "method", "the traffic generators on every core of the initiator, read-only (0 % stores), then the 2:1 mix (bw21: the mix whose memory-level bytes are nearest two thirds reads, bw21_read_pct), arrays bound to the target, huge pages requested; one window to warm each",

@@ -20,7 +20,11 @@
 	"bw_gbs,bw_spread_gbs,bw_repeats,bw_cores,hmat_bw_gbs,bw_vs_hmat," \
 	"bw21_gbs,bw21_spread_gbs,bw21_repeats,bw21_read_pct,huge_pages," \
 	"chase_mib_on_target,chase_mib_elsewhere,gen_mib_on_target,gen_mib_elsewhere"
-/* Repeats at most (a latency point's bound, core/ladder). */
+/* The latency chase's lines and TLB windows: the curves' --stride and
+ * --window defaults (latency.c). */
+#define MESS_MX_STRIDE 256
+#define MESS_MX_WINDOW (2u << 20)
+/* Repeats at most. */
 #define MESS_MX_MAX_REPEATS 64
 
 /* Where the target is for the initiator: its cores in the target's hwloc
@@ -87,6 +91,16 @@ double mess_mx_mibs_gbs(double mibs);
  * /proc/self/numa_maps) on node and on any other, MiB: 0 or -errno.
  */
 int mess_mx_placed(const char *path, int node, double *on_mib, double *off_mib);
+
+/*
+ * latency.c: the unloaded latency of a chase over bytes of buf, the
+ * curves' own (2 MiB TLB windows, lines 256 B apart): repeats runs of
+ * about run_ms each, ns a load into lat[], *done of them; 0 or -errno
+ * (-EINTR when interrupted, the runs before kept; -EINVAL under one
+ * window).
+ */
+int mess_mx_latency(void *buf, size_t bytes, double run_ms, unsigned repeats,
+		    double *lat, unsigned *done);
 
 /* The distinct initiators (target 0) or targets (1) of the cells, in
  * their order, into out[n]: how many. */
