@@ -343,6 +343,8 @@ endif
 check-report: all
 	$(Q)rc=0; SKIPPED_FILE=build/skipped.txt tests/report.sh ./$(MESS) || rc=$$?; \
 	[ $$rc -eq 0 ] || [ $$rc -eq 77 ]
+	$(Q)rc=0; SKIPPED_FILE=build/skipped.txt tests/figures.sh ./$(MESS) || rc=$$?; \
+	[ $$rc -eq 0 ] || [ $$rc -eq 77 ]
 
 check-smoke: all
 	$(Q)tests/smoke.sh

@@ -24,6 +24,8 @@ if (!exists("modes")) modes = ''
 if (!exists("spseries")) spseries = ''
 if (!exists("sphave")) sphave = '1 1'
 if (!exists("plottitle")) plottitle = ''
+# spleft: SPMXV entries measured but left out (a wide or unclear bracket).
+if (!exists("spleft")) spleft = 0
 
 datafile = outdir.'/absorb.dat'
 modelfile = outdir.'/absorb_model.dat'
@@ -59,7 +61,7 @@ do for [i=1:words(rows)] {
 			eval(term_svg(fig_w, fig_h, 'noenhanced'))
 		}
 		set output outdir.'/absorb-'.id.'.'.fmt
-		set title plottitle.': '.id font ','.fig_titlesize
+		set title plottitle."\n".id font ','.fig_titlesize
 		set xlabel 'noise instructions per iteration, k'
 		set ylabel 'time per iteration [ns]'
 		set xrange [0.4:*]
@@ -71,6 +73,38 @@ do for [i=1:words(rows)] {
 		set xtics 1, 2
 		set mxtics 1
 		set xtics add ('0' 0.5)
+		# A log axis labels its decades only: a row within one decade
+		# would show one label or none.  Within a factor 3 the axis is
+		# linear; else 1-9 (under a decade) or 1, 2, 5 labelled.
+		stats datafile using ($1 == i - 1 ? $4 : 1e300) nooutput
+		ylo = STATS_min
+		stats datafile using ($1 == i - 1 ? $4 : -1e300) nooutput
+		yhi = STATS_max
+		set ytics autofreq
+		if (ylo > 0 && yhi / ylo < 3) {
+			unset logscale y
+		} else {
+			if (ylo > 0 && yhi / ylo < 100) {
+				mant = yhi / ylo < 10 ? '1 2 3 4 5 6 7 8 9' : '1 2 5'
+				do for [dec=floor(log10(ylo)):ceil(log10(yhi))] {
+					do for [mm in mant] {
+						v = real(mm) * 10.0**dec
+						if (v >= ylo * 0.95 && v <= yhi * 1.05) {
+							set ytics add (sprintf('%g', v) v)
+						}
+					}
+				}
+			}
+		}
+		# The model is fitted in linear time; on the log axis its line
+		# can fall far below every point (3.5 ns where the data are
+		# 10): drawn only where it stays within the mode's data, at or
+		# above its fastest point, broken elsewhere.
+		array tmin[words(modes)]
+		do for [m=1:words(modes)] {
+			stats datafile using (sel(i, m) ? $4 : 1e300) nooutput
+			tmin[m] = STATS_min
+		}
 		# Per mode: the points, the fitted model and k1 (a square on
 		# the point where the kernel stops absorbing; open: a lower
 		# bound, nothing was slow).
@@ -79,7 +113,7 @@ do for [i=1:words(rows)] {
 			with yerrorbars pt 7 ps 0.8 lc rgb modecolor[(m - 1) % 4 + 1] \
 			title word(modes, m), \
 		     for [m=1:words(modes)] modelfile \
-			using (sel(i, m) ? kx($3) : NaN):(sel(i, m) ? $4 : NaN) \
+			using (sel(i, m) ? kx($3) : NaN):(sel(i, m) && $4 >= tmin[m] ? $4 : NaN) \
 			with lines lw 2 dt 2 lc rgb modecolor[(m - 1) % 4 + 1] \
 			title word(modes, m).' fit', \
 		     for [m=1:words(modes)] k1file \
@@ -104,7 +138,13 @@ if (words(spseries) > 0) {
 			eval(term_svg(1800, 600, 'noenhanced'))
 		}
 		set output outdir.'/absorb-spmxv.'.fmt
-		set multiplot layout 1,3 title plottitle.': SPMXV' font ','.fig_titlesize
+		# What is not drawn is said: an entry whose k1 bracket stayed
+		# wide (or unclear) has no point, which is no absorption of 0.
+		if (spleft > 0) {
+			set label 9 sprintf('%d entr%s left out: k1 bracket wide or unclear (absorption_tables.csv has them)', \
+				spleft, spleft == 1 ? 'y' : 'ies') at screen 0.5, screen 0.03 center
+		}
+		set multiplot layout 1,3 title plottitle.": SPMXV" font ','.fig_titlesize margins 0.05, 0.98, 0.2, 0.82 spacing 0.06
 		set xlabel 'swapping probability q'
 		set xrange [-0.05:1.05]
 		set yrange [0:*]
@@ -139,6 +179,7 @@ if (words(spseries) > 0) {
 		}
 		unset multiplot
 		unset offsets
+		unset label 9
 		set output
 	}
 }

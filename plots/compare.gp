@@ -17,6 +17,8 @@ if (!exists("datafile")) datafile = 'compare.dat'
 if (!exists("ratiofile")) ratiofile = 'compare-ratio.dat'
 if (!exists("outbase")) outbase = 'compare'
 if (!exists("nsets")) nsets = 2
+# plotsets: every set with its verdict, the titles' last line.
+if (!exists("plotsets")) plotsets = ''
 
 sd = ''; s = ARG0; i = strstrt(s, '/')
 while (i > 0) { sd = sd.s[1:i]; s = s[i+1:]; i = strstrt(s, '/') }
@@ -40,7 +42,7 @@ stats datafile using 1:2 nooutput
 nblocks = STATS_blocks
 eval(term_png(1200, 800, 'enhanced'))
 set output outbase.'.png'
-set title 'Bandwidth-latency curves on the same axes (lighter: fewer reads)' font ','.fig_titlesize
+set title "Bandwidth-latency curves on the same axes (lighter: fewer reads)\n".plotsets noenhanced font ','.fig_titlesize
 set xlabel 'Memory bandwidth [GB/s]'
 set ylabel 'Load-to-use latency [ns]'
 set xrange [0:*]
@@ -58,7 +60,7 @@ stats ratiofile using 1:2 nooutput
 rblocks = STATS_blocks
 eval(term_png(1200, 800, 'enhanced'))
 set output outbase.'-ratio.png'
-set title sprintf("Latency over %s's at the same bandwidth\none line per read share, labelled at its end, up to the lower maximum bandwidth", label(1)) noenhanced font ',16'
+set title sprintf("Latency over %s's at the same bandwidth\none line per read share, labelled at its end, up to the lower maximum bandwidth\n%s", label(1), plotsets) noenhanced font ',16'
 set ylabel sprintf('latency / latency of %s', label(1)) noenhanced
 set yrange [0:*]
 set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead back dt (8,5) lw 1.5 lc rgb '#555555'

@@ -198,9 +198,9 @@ svg_has() { # NAME FILE TEXT...
 cpu=$(jq -r .cpu_model "$run/meta.json")
 svg_has curves.svg "$run/plots/curves.svg" "$cpu on $(uname -n), memory node" \
 	"cores generating" "bandwidth accounted" "Memory bandwidth [GB/s]" \
-	"Load-to-use latency [ns]" "% read</title>" "× unloaded" "unloaded "
+	"Load-to-use latency [ns]" "% stores</title>" "× unloaded" "unloaded "
 svg_has hbm-curves.svg "$out/hbm/plots/curves.svg" "Intel Xeon Max 9480, HBM2" \
-	"published set (mess-results), bandwidth counters" "<title>50 % read</title>" \
+	"published set (mess-results; no verdict: not measured by mess), bandwidth counters" "<title>50 % read</title>" \
 	"<title>82 % read</title>" "theoretical peak 1638 GB/s"
 # The latency ladder: a run of its own (its report.html too).
 "$mess" ladder --quick --json --out "$out/ladder" >"$out/ladder.json" 2>"$out/ladder.err"

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "absorb/absorb.h"
 #include "core/report/plot.h"
@@ -116,7 +117,7 @@ out:
  * lower bounds are plotted at their value and flagged in columns 5, 6).
  */
 static int write_spmxv_data(const struct absorb_table *t, const char *dir,
-			    char *series, size_t len, int have[2])
+			    char *series, size_t len, int have[2], int *left)
 {
 	const enum mess_noise_mode pm[2] = { MESS_NOISE_MODE_fp_add64,
 					     MESS_NOISE_MODE_l1_ld64 };
@@ -164,8 +165,12 @@ static int write_spmxv_data(const struct absorb_table *t, const char *dir,
 						 pr->res.status == MESS_ABSORB_NONE)) {
 					fprintf(f, " %u", pr->res.k1);
 					have[m] = 1;
-				} else
+				} else {
+					/* Said under the figure: a missing
+					 * point is no absorption of 0. */
+					*left += pr->done;
 					fprintf(f, " NaN");
+				}
 			}
 			for (int m = 0; m < 2; m++)
 				fprintf(f, " %d", r->pair[pm[m]].done &&
@@ -183,17 +188,25 @@ void absorb_plots(struct absorb_table *t, const char *rundir, int complete)
 {
 	char dir[PATH_MAX + 8], rows[8192], series[512], err[256], modes[128];
 	char qdir[2 * PATH_MAX + 16], qtitle[512], title[300], log[PATH_MAX + 32];
+	char host[128] = "", gtitle[420];
 	char *expr = NULL;
-	int np, ns, rc, have[2] = { 0, 0 };
+	int np, ns, rc, have[2] = { 0, 0 }, left = 0;
 
 	snprintf(dir, sizeof(dir), "%s/plots", rundir);
 	rc = mess_mkdir_p(dir);
 	np = rc ? rc : write_plot_data(t, dir, rows, sizeof(rows));
-	ns = np < 0 ? 0 : write_spmxv_data(t, dir, series, sizeof(series), have);
+	ns = np < 0 ? 0 : write_spmxv_data(t, dir, series, sizeof(series), have,
+					   &left);
 	snprintf(title, sizeof(title), "%s%s", t->cpu_model,
 		 complete ? "" : " (partial)");
+	/* The verdict and the host in every figure's title: a figure
+	 * pasted alone still says whether to believe it. */
+	gethostname(host, sizeof(host) - 1);
+	snprintf(gtitle, sizeof(gtitle), "%s: %s on %s",
+		 t->judged ? mess_level_name(t->verdict.level) : "not judged",
+		 title, host[0] ? host : "unknown host");
 	mess_gp_quote(qdir, sizeof(qdir), dir);
-	mess_gp_quote(qtitle, sizeof(qtitle), title);
+	mess_gp_quote(qtitle, sizeof(qtitle), gtitle);
 	snprintf(log, sizeof(log), "%s/absorb-gnuplot.log", dir);
 	for (int j = 0, o = 0; j < t->nmodes; j++)
 		o += snprintf(modes + o, sizeof(modes) - (size_t)o, "%s%s",
@@ -203,9 +216,9 @@ void absorb_plots(struct absorb_table *t, const char *rundir, int complete)
 		snprintf(err, sizeof(err), "%s", np == 0 ? "no points to plot" :
 			 strerror(-(np < 0 ? np : ns)));
 		rc = -ENODATA;
-	} else if (asprintf(&expr, "outdir='%s'; rows='%s'; modes='%s'; spseries='%s'; sphave='%d %d'; plottitle='%s'",
+	} else if (asprintf(&expr, "outdir='%s'; rows='%s'; modes='%s'; spseries='%s'; sphave='%d %d'; spleft=%d; plottitle='%s'",
 			    qdir, rows, modes, ns ? series : "", have[0],
-			    have[1], qtitle) < 0) {
+			    have[1], left, qtitle) < 0) {
 		expr = NULL;
 		snprintf(err, sizeof(err), "out of memory");
 		rc = -ENOMEM;

@@ -7,6 +7,7 @@
 #include "absorb/absorb.h"
 #include "core/buildinfo.h"
 #include "core/isa.h"
+#include "core/report/html.h"
 #include "core/util.h"
 
 #define TABLE_CSV "absorption.csv"
@@ -196,7 +197,7 @@ static int write_md(const struct absorb_table *t, const char *dir,
 		    const char *start_utc, int complete)
 {
 	FILE *f = mess_tmp_open(dir, "absorption.md");
-	char cell[48];
+	char cell[48], words[PATH_MAX + 512];
 	int err;
 
 	if (!f)
@@ -245,6 +246,8 @@ static int write_md(const struct absorb_table *t, const char *dir,
 	if (t->ladder_done)
 		mess_ladder_md(&t->ladder, f);
 	md_notes(f, t);
+	fprintf(f, "\n---\nWords on this page: %s.\n",
+		mess_glossary(words, sizeof(words)));
 	if (err) {
 		fclose(f);
 		return err;

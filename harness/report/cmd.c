@@ -86,7 +86,7 @@ static const char *base_name(const char *dir)
 static void plot_title(const char *dir, const json_t *meta,
 		       const struct mess_set_info *info, char *buf, size_t len)
 {
-	const char *s;
+	const char *s, *v;
 	char cpu[128] = "", mem[64] = "";
 
 	if (meta) {
@@ -94,7 +94,11 @@ static void plot_title(const char *dir, const json_t *meta,
 		const json_t *gen = json_object_get(meta, "generator");
 
 		s = json_string_value(json_object_get(meta, "start_utc"));
-		snprintf(buf, len, "%s on %s, memory node %lld\n%.10s, %zu of %lld cores generating, %s, bandwidth %s",
+		v = json_string_value(json_object_get(json_object_get(meta, "quality"),
+						      "verdict"));
+		/* The verdict first, as the run drew it (summary.c). */
+		snprintf(buf, len, "%s: %s on %s, memory node %lld\n%.10s, %zu of %lld cores generating, %s, bandwidth %s",
+			 v ? v : "no verdict",
 			 info->cpu_model[0] ? info->cpu_model : "unknown CPU",
 			 json_string_value(json_object_get(meta, "host")) ?
 			 json_string_value(json_object_get(meta, "host")) : "unknown host",
@@ -109,10 +113,30 @@ static void plot_title(const char *dir, const json_t *meta,
 	}
 	mess_system_md_field(dir, "Model", cpu, sizeof(cpu));
 	mess_system_md_field(dir, "Type", mem, sizeof(mem));
-	snprintf(buf, len, "%s: %s%s%s\npublished set (%s), bandwidth %s",
+	/* Not a run of mess: no verdict of ours, and no host to name. */
+	snprintf(buf, len, "%s: %s%s%s\npublished set (%s; no verdict: not measured by mess), bandwidth %s",
 		 info->label[0] ? info->label : base_name(dir),
 		 cpu[0] ? cpu : "CPU unknown", mem[0] ? ", " : "", mem,
 		 info->kind_name, info->bw_source[0] ? info->bw_source : "unknown");
+}
+
+/* The mixes meta.json's quality.mixes judged invalid as a whole, drawn
+ * grey as the run drew them. */
+static void invalid_mixes(const json_t *meta, unsigned char *invalid)
+{
+	const json_t *mixes = json_object_get(json_object_get(meta, "quality"),
+					      "mixes");
+	const json_t *m;
+	size_t i;
+
+	json_array_foreach(mixes, i, m) {
+		json_int_t st = json_integer_value(json_object_get(m, "store_pct"));
+		const char *status = json_string_value(json_object_get(m, "status"));
+
+		if (st >= 0 && st < MESS_PLOT_MIXES && status &&
+		    !strcmp(status, "invalid"))
+			invalid[st] = 1;
+	}
 }
 
 /* plots/curves.* in outdir, drawn again with the peak.  A missing gnuplot
@@ -123,6 +147,7 @@ static void replot(const char *dir, const char *outdir, const json_t *meta,
 {
 	struct mess_set_info *info = calloc(1, sizeof(*info));
 	struct mess_family fam = { 0 };
+	unsigned char invalid[MESS_PLOT_MIXES] = { 0 };
 	char err[512], title[600];
 	double unloaded;
 
@@ -139,7 +164,9 @@ static void replot(const char *dir, const char *outdir, const json_t *meta,
 		unloaded = info->unloaded_ns > 0 ? info->unloaded_ns :
 			   mess_unloaded_from_curves(&fam);
 		plot_title(dir, meta, info, title, sizeof(title));
-		if (mess_plot(outdir, &fam, unloaded, peak, title, err, sizeof(err))) {
+		invalid_mixes(meta, invalid);
+		if (mess_plot(outdir, &fam, unloaded, peak, title, invalid, err,
+			      sizeof(err))) {
 			fprintf(stderr, "mess report: %s: the curve figure was not drawn: %s\n",
 				dir, err);
 			snprintf(why, whylen, "mess report did not draw the curve figure: %s",

@@ -110,6 +110,10 @@ struct mess_wave {
 struct mess_curve_summary {
 	uint32_t store_pct;
 	double read_pct;
+	/* The median of its points' read shares (NAN: none): the measured
+	 * share where the points' are counted, beside read_pct, the curve's
+	 * own (a run's: nominal, from its mix). */
+	double read_points_pct;
 	size_t npoints;
 	double max_bw_gbs;
 	double lat_at_max_bw_ns;
@@ -139,6 +143,10 @@ struct mess_summary {
 	/* The generator cores that moved the traffic, 0 unknown: set by the
 	 * caller, named by the writers when no curve loaded the memory. */
 	unsigned gen_cores;
+	/* The points' read shares were counted by the memory controllers:
+	 * set by the caller, summary.md then gives them a column of their
+	 * own ("read share, measured"), never read_pct's header. */
+	int read_counted;
 };
 
 /* A point every reader, metric and plot can use: finite bandwidth and

@@ -11,6 +11,25 @@
 #include "mess/metrics.h"
 #include "mess/quality.h"
 #include "mess/json.h"
+#include "mess/stats.h"
+
+/* The median of the points' finite read shares, NAN when none has one. */
+static double points_read(const struct mess_curve *c, const size_t *idx,
+			  size_t n)
+{
+	double *v = malloc((n ? n : 1) * sizeof(*v)), m = NAN;
+	unsigned k = 0;
+
+	if (!v)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(c->pts[idx[i]].read_pct))
+			v[k++] = c->pts[idx[i]].read_pct;
+	if (k)
+		m = mess_median(v, k);
+	free(v);
+	return m;
+}
 
 static void summarise_curve(const struct mess_curve *c, const size_t *idx,
 			    size_t n, double unloaded_ns, double wave_tol,
@@ -28,6 +47,7 @@ static void summarise_curve(const struct mess_curve *c, const size_t *idx,
 	cs->sat_bw_gbs = NAN;
 	cs->sat_lat_ns = NAN;
 	cs->max_lat_ns = NAN;
+	cs->read_points_pct = points_read(c, idx, n);
 
 	for (i = 0; i < n; i++)
 		if (c->pts[idx[i]].bw_gbs > c->pts[idx[imax]].bw_gbs)
@@ -377,20 +397,29 @@ int mess_summary_write_md(FILE *fp, const struct mess_summary *s,
 		fputs(" |", fp);
 	fputs("\n\n", fp);
 
+	/* One vocabulary (results/README.md, Glossary): a curve is named by
+	 * the store % asked for (--mixes), else by its read share; the
+	 * memory's read share is a column of its own, nominal (the mix's,
+	 * write-allocate counted) and, where counted, measured. */
+	fputs("| mix (store %) | read share, nominal [%] |", fp);
+	if (s->read_counted)
+		fputs(" read share, measured [%] |", fp);
 	fputs(have_peak ?
-	      "| read [%] | store [%] | points | max BW [GB/s] | max BW [% peak] | lat at max BW [ns] | sat. BW [GB/s] | sat. BW [% peak] | max lat [ns] | waves |\n"
-	      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n" :
-	      "| read [%] | store [%] | points | max BW [GB/s] | lat at max BW [ns] | sat. BW [GB/s] | max lat [ns] | waves |\n"
-	      "|---:|---:|---:|---:|---:|---:|---:|---:|\n", fp);
+	      " points | max BW [GB/s] | max BW [% peak] | lat at max BW [ns] | sat. BW [GB/s] | sat. BW [% peak] | max lat [ns] | waves |\n"
+	      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" :
+	      " points | max BW [GB/s] | lat at max BW [ns] | sat. BW [GB/s] | max lat [ns] | waves |\n"
+	      "|---:|---:|---:|---:|---:|---:|---:|---:|", fp);
+	fputs(s->read_counted ? "---:|\n" : "\n", fp);
 	for (i = 0; i < s->ncurves; i++) {
 		const struct mess_curve_summary *cs = &s->curves[i];
 
-		fputs("|", fp);
-		md_num(fp, cs->read_pct, 1);
 		if (cs->store_pct == MESS_STORE_PCT_UNKNOWN)
-			fputs(" – |", fp);
+			fprintf(fp, "| %.0f %% read |", cs->read_pct);
 		else
-			fprintf(fp, " %u |", cs->store_pct);
+			fprintf(fp, "| %u |", cs->store_pct);
+		md_num(fp, cs->read_pct, 1);
+		if (s->read_counted)
+			md_num(fp, cs->read_points_pct, 1);
 		fprintf(fp, " %zu |", cs->npoints);
 		md_num(fp, cs->max_bw_gbs, 1);
 		if (have_peak)

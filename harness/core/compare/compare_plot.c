@@ -156,6 +156,23 @@ int mess_compare_plot(const struct mess_compare_ctx *c, const char *outdir,
 	o = snprintf(pp->expr, sizeof(pp->expr),
 		     "datafile='%s'; ratiofile='%s'; outbase='%s'; nsets=%zu",
 		     pp->q[0], pp->q[1], pp->q[2], c->n);
+	/* The title names every set with its verdict (and the machine it
+	 * was measured on, where its files say): a figure pasted alone
+	 * still says what to believe. */
+	o += snprintf(pp->expr + o, sizeof(pp->expr) - o, "; plotsets='");
+	for (size_t i = 0; i < c->n && o > 0 && (size_t)o < sizeof(pp->expr); i++) {
+		char l[400], q[800];
+		const char *v = mess_compare_verdict(c, i);
+
+		snprintf(l, sizeof(l), "%s%s (%s%s%s)", i ? " vs " : "", c->labels[i],
+			 strcmp(v, "none") ? v : "no verdict",
+			 c->sets[i].info->cpu_model[0] ? ", " : "",
+			 c->sets[i].info->cpu_model);
+		mess_gp_quote(q, sizeof(q), l);
+		o += snprintf(pp->expr + o, sizeof(pp->expr) - o, "%s", q);
+	}
+	if (o > 0 && (size_t)o < sizeof(pp->expr))
+		o += snprintf(pp->expr + o, sizeof(pp->expr) - o, "'");
 	for (size_t i = 0; i < c->n && o > 0 && (size_t)o < sizeof(pp->expr); i++) {
 		char l[200];
 

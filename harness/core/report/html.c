@@ -437,7 +437,7 @@ static void put_page(FILE *f, const char *dir, const char *outdir,
 	const char *label = slash && slash[1] ? slash + 1 : dir;
 	/* A comparison is of its sets, measured nowhere: compare.md's title
 	 * names them, where the host and a CPU would say "unknown on vm". */
-	char cmp[512];
+	char cmp[512], words[PATH_MAX + 512];
 	int is_cmp = tool && !strcmp(tool, "mess compare") &&
 		     mess_h_compare_title(dir, cmp, sizeof(cmp));
 
@@ -496,7 +496,9 @@ static void put_page(FILE *f, const char *dir, const char *outdir,
 	mess_h_esc(f, mess_git_rev);
 	fputs(") from the files beside it (meta.json, summary.json, the CSVs: results/README.md documents them); remake it with <code>mess report ", f);
 	mess_h_esc(f, dir);
-	fputs("</code>.</footer>\n</body></html>\n", f);
+	fputs("</code>.<br>Words on this page: ", f);
+	mess_h_esc(f, mess_glossary(words, sizeof(words)));
+	fputs(".</footer>\n</body></html>\n", f);
 }
 
 int mess_html_report(const char *dir, const char *outdir, double peak_gbs,

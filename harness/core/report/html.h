@@ -13,6 +13,16 @@
 #include <stddef.h>
 
 /*
+ * Where the words of every page mess writes are defined, for each page's
+ * footer (report.html, summary.md, absorption.md): the Glossary of the
+ * installed results.md (make install: <prefix>/share/doc/mess, found
+ * beside the data as plots/ are), else of results/README.md in mess's
+ * source.  A results directory can sit anywhere: no relative link would
+ * reach it.  Into buf; returns buf.
+ */
+const char *mess_glossary(char *buf, size_t len);
+
+/*
  * Write <outdir>/report.html (tmp + rename) from the files in dir
  * (meta.json, summary.json, curves.csv or any layout mess_set_load reads,
  * absorption.csv, system.md and plotter.txt of a public set) and the SVGs

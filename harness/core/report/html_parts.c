@@ -17,6 +17,7 @@
 #include "mess/parse.h"
 #include "core/report/html.h"
 #include "core/report/html_int.h"
+#include "core/util.h"
 
 void mess_h_esc(FILE *f, const char *s)
 {
@@ -110,6 +111,35 @@ static void bw_cell(FILE *f, double gbs, double peak)
 		fprintf(f, "<td class=\"n\">%.1f</td>", gbs);
 }
 
+const char *mess_glossary(char *buf, size_t len)
+{
+	char path[PATH_MAX];
+	const char *what = "what store %, read share (nominal, measured), accounted and counted bandwidth, unloaded, saturated, waves, p99, disturbed, flagged and the verdicts PASS, WARN, INVALID mean";
+
+	/* Installed: <prefix>/share/mess/../doc/mess/results.md. */
+	if (!mess_data_file("../doc/mess/results.md", path, sizeof(path)))
+		snprintf(buf, len, "the Glossary of %s (results/README.md in mess's source): %s",
+			 path, what);
+	else
+		snprintf(buf, len, "the Glossary of results/README.md in mess's source (installed as share/doc/mess/results.md): %s",
+			 what);
+	return buf;
+}
+
+/* The run's own read share of mix store (summary.json's curves, written
+ * from the mix), NAN when it has none. */
+static double nominal_read(const json_t *summary, uint32_t store)
+{
+	const json_t *c;
+	size_t i;
+
+	json_array_foreach(json_object_get(summary, "curves"), i, c)
+		if (json_integer_value(json_object_get(c, "store_pct")) == (json_int_t)store &&
+		    json_is_number(json_object_get(c, "read_pct")))
+			return json_number_value(json_object_get(c, "read_pct"));
+	return NAN;
+}
+
 int mess_h_keyfigs(FILE *f, const char *dir, double peak, const char *how,
 		   const json_t *summary)
 {
@@ -119,7 +149,7 @@ int mess_h_keyfigs(FILE *f, const char *dir, double peak, const char *how,
 	json_t *wt = json_object_get(summary, "wave_tol_pct");
 	double unloaded, tol = json_is_number(wt) ? json_number_value(wt) / 100 : 0.02;
 	char err[512];
-	int ret = 0;
+	int ret = 0, counted;
 
 	if (!info || mess_set_load(dir, 0, &fam, info, err, sizeof(err)))
 		goto out;
@@ -161,7 +191,21 @@ int mess_h_keyfigs(FILE *f, const char *dir, double peak, const char *how,
 	fputs("<tr><th>bandwidth source</th><td colspan=\"2\">", f);
 	mess_h_esc(f, info->bw_source[0] ? info->bw_source : "unknown");
 	fputs("</td></tr>\n", f);
-	fputs("</table>\n<table><tr><th>read [%]</th><th>store [%]</th><th>points</th>"
+	/*
+	 * One vocabulary with summary.md (results/README.md, Glossary): a
+	 * run's curve is named by its mix, the store % asked for; the read
+	 * share nominal is the run's own (summary.json, the mix's share),
+	 * the measured one the counters' (curves.csv's points), each under
+	 * its own header.  A set from elsewhere names its curves by the read
+	 * share it gives.
+	 */
+	counted = !strcmp(info->bw_source, "counters");
+	if (json_is_array(json_object_get(summary, "curves")))
+		fprintf(f, "</table>\n<table><tr><th>mix (store %%)</th><th>read share, nominal [%%]</th>%s",
+			counted ? "<th>read share, measured [%]</th>" : "");
+	else
+		fputs("</table>\n<table><tr><th>curve (read share, as the set gives it)</th>", f);
+	fputs("<th>points</th>"
 	      "<th>max bandwidth [GB/s]</th><th>latency there [ns]</th>"
 	      "<th>saturation bandwidth [GB/s]</th><th>max latency [ns]</th><th>waves</th></tr>\n", f);
 	for (size_t i = 0; i < s.ncurves; i++) {
@@ -169,11 +213,20 @@ int mess_h_keyfigs(FILE *f, const char *dir, double peak, const char *how,
 
 		if (!c->npoints)
 			continue;
-		fprintf(f, "<tr><td class=\"n\">%.1f</td>", c->read_pct);
 		if (c->store_pct == MESS_STORE_PCT_UNKNOWN)
-			fputs("<td><i>unknown</i></td>", f);
+			fprintf(f, "<tr><td>%.0f %% read</td>", c->read_pct);
 		else
-			fprintf(f, "<td class=\"n\">%u</td>", c->store_pct);
+			fprintf(f, "<tr><td class=\"n\">%u</td>", c->store_pct);
+		if (json_is_array(json_object_get(summary, "curves"))) {
+			double nominal = nominal_read(summary, c->store_pct);
+
+			if (isfinite(nominal))
+				fprintf(f, "<td class=\"n\">%.1f</td>", nominal);
+			else
+				fputs("<td><i>unknown</i></td>", f);
+			if (counted)
+				fprintf(f, "<td class=\"n\">%.1f</td>", c->read_pct);
+		}
 		fprintf(f, "<td class=\"n\">%zu</td>", c->npoints);
 		bw_cell(f, c->max_bw_gbs, peak);
 		fprintf(f, "<td class=\"n\">%.1f</td>", c->lat_at_max_bw_ns);

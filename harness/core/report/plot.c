@@ -16,16 +16,33 @@
 #include "core/report/plot.h"
 #include "core/util.h"
 
-/* NAN first, so that it is drawn under everything else. */
-static int read_before(const struct mess_curve *a, const struct mess_curve *b)
+/*
+ * Bandwidth order: store % rising (the mixes asked for, 0 % stores the
+ * fastest), then curves without a store % by read share falling (the
+ * same order for a set that names only its shares), NAN last.
+ */
+static int draw_before(const struct mess_curve *a, const struct mess_curve *b)
 {
+	int ua = a->store_pct == MESS_STORE_PCT_UNKNOWN;
+	int ub = b->store_pct == MESS_STORE_PCT_UNKNOWN;
+
+	if (ua != ub)
+		return ub;
+	if (!ua)
+		return a->store_pct < b->store_pct;
 	if (isnan(a->read_pct) || isnan(b->read_pct))
-		return isnan(a->read_pct) && !isnan(b->read_pct);
-	return a->read_pct < b->read_pct;
+		return !isnan(a->read_pct) && isnan(b->read_pct);
+	return a->read_pct > b->read_pct;
+}
+
+static int mix_invalid(const struct mess_curve *c, const unsigned char *invalid)
+{
+	return invalid && c->store_pct < MESS_PLOT_MIXES && invalid[c->store_pct];
 }
 
 /* 1 when at least one point was written, 0 when none, or -errno. */
-static int write_dat(const char *path, const struct mess_family *f)
+static int write_dat(const char *path, const struct mess_family *f,
+		     const unsigned char *invalid)
 {
 	size_t i, j, k, n, maxn = 0, *idx, *order, blocks = 0;
 	FILE *fp;
@@ -41,12 +58,10 @@ static int write_dat(const char *path, const struct mess_family *f)
 		free(order);
 		return -ENOMEM;
 	}
-	/*
-	 * Blocks by increasing read share: gnuplot draws them in file order,
-	 * so the dark read-heavy curves, usually the reference, end on top.
-	 */
+	/* Blocks in bandwidth order: the key, the hues and the labels read
+	 * in one direction instead of zig-zagging. */
 	for (i = 0; i < f->n; i++) {
-		for (j = i; j > 0 && read_before(&f->curves[i],
+		for (j = i; j > 0 && draw_before(&f->curves[i],
 						 &f->curves[order[j - 1]]); j--)
 			order[j] = order[j - 1];
 		order[j] = i;
@@ -58,11 +73,12 @@ static int write_dat(const char *path, const struct mess_family *f)
 		free(order);
 		return ret;
 	}
-	fputs("# bw_gbs lat_ns read_pct store_pct(-1: unknown) flagged(0/1)\n", fp);
+	fputs("# bw_gbs lat_ns read_pct(-1: unknown) store_pct(-1: unknown) flagged(0/1) invalid(0/1: the whole mix)\n", fp);
 	for (i = 0; i < f->n; i++) {
 		const struct mess_curve *c = &f->curves[order[i]];
 		long store = c->store_pct == MESS_STORE_PCT_UNKNOWN ?
 				     -1 : (long)c->store_pct;
+		int bad = mix_invalid(c, invalid);
 
 		/* The family need not be sorted: order a copy of indices. */
 		for (j = 0, n = 0; j < c->n; j++) {
@@ -76,17 +92,17 @@ static int write_dat(const char *path, const struct mess_family *f)
 		/* An empty block would shift every later gnuplot index. */
 		if (!n)
 			continue;
-		fprintf(fp, "%s# curve read %.2f%% store %ld\n",
-			blocks++ ? "\n\n" : "", c->read_pct, store);
+		fprintf(fp, "%s# curve read %.2f%% store %ld%s\n",
+			blocks++ ? "\n\n" : "", c->read_pct, store,
+			bad ? " INVALID" : "");
 		for (j = 0; j < n; j++) {
 			const struct mess_point *p = &c->pts[idx[j]];
 
-			if (isfinite(c->read_pct))
-				fprintf(fp, "%.6f %.4f %.3f %ld %d\n", p->bw_gbs,
-					p->lat_ns, c->read_pct, store, !!p->flags);
-			else
-				fprintf(fp, "%.6f %.4f NaN %ld %d\n", p->bw_gbs,
-					p->lat_ns, store, !!p->flags);
+			/* A mix INVALID as a whole is greyed, not ringed
+			 * point by point. */
+			fprintf(fp, "%.6f %.4f %.3f %ld %d %d\n", p->bw_gbs,
+				p->lat_ns, isfinite(c->read_pct) ? c->read_pct : -1.0,
+				store, !bad && p->flags, bad);
 		}
 	}
 	if (ferror(fp))
@@ -297,7 +313,7 @@ static int commit(struct plot_paths *pp, char *err, size_t errlen)
 
 int mess_plot(const char *rundir, const struct mess_family *f,
 	      double unloaded_ns, double peak_gbs, const char *title,
-	      char *err, size_t errlen)
+	      const unsigned char *invalid, char *err, size_t errlen)
 {
 	struct plot_paths *pp;
 	int ret;
@@ -331,7 +347,7 @@ int mess_plot(const char *rundir, const struct mess_family *f,
 	if (!ret)
 		ret = mess_mkdir_p(pp->dir);
 	if (!ret)
-		ret = write_dat(pp->dat, f);
+		ret = write_dat(pp->dat, f, invalid);
 	if (ret < 0) {
 		mess_set_err(err, errlen, "cannot write %s: %s", pp->dat,
 			strerror(-ret));

@@ -7,11 +7,18 @@
 
 #include "mess/curve.h"
 
+/* Store shares a mix can have, 0..100 %: the length of mess_plot's
+ * invalid. */
+#define MESS_PLOT_MIXES 101
+
 /*
  * Write <rundir>/plots/curves.dat (one gnuplot index block per non-empty
- * curve, two blank lines apart; columns bw_gbs lat_ns read_pct store_pct
- * flagged, store_pct -1 when unknown, flagged 1 for a point that still
- * breaks a rule, rows in increasing pressure) and render it
+ * curve, two blank lines apart, in bandwidth order: store % rising, then
+ * read share falling; columns bw_gbs lat_ns read_pct store_pct flagged
+ * invalid, read_pct and store_pct -1 when unknown, flagged 1 for a point
+ * that still breaks a rule, invalid 1 on every row of a mix judged
+ * INVALID as a whole (invalid[store_pct] set; invalid may be NULL), rows
+ * in increasing pressure) and render it
  * with plots/curves.gp into <rundir>/plots/curves.png and curves.svg.
  * gnuplot's output goes to <rundir>/plots/gnuplot.log.
  *
@@ -28,7 +35,7 @@
  */
 int mess_plot(const char *rundir, const struct mess_family *f,
 	      double unloaded_ns, double peak_gbs, const char *title,
-	      char *err, size_t errlen);
+	      const unsigned char *invalid, char *err, size_t errlen);
 
 /*
  * Run gnuplot -e expr on the script `name`, found as curves.gp is, with

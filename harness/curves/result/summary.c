@@ -12,6 +12,7 @@
 #include "mess/export.h"
 #include "mess/model.h"
 #include "mess/metrics.h"
+#include "core/report/html.h"
 #include "core/report/plot.h"
 #include "curves/run.h"
 #include "core/buildinfo.h"
@@ -43,7 +44,7 @@ static void how_md(FILE *f, const struct mess_run *r)
 static int write_summary(struct mess_run *r, int complete)
 {
 	struct mess_summary s;
-	char title[512], next[MESS_REASON_LEN];
+	char title[512], next[MESS_REASON_LEN], words[PATH_MAX + 512];
 	json_t *extra;
 	FILE *f;
 	int err;
@@ -53,6 +54,9 @@ static int write_summary(struct mess_run *r, int complete)
 	if (err)
 		return err;
 	s.gen_cores = (unsigned)r->ngen;
+	/* A family that counts reads and writes apart gives each point a
+	 * measured read share, a column beside the mix's nominal one. */
+	s.read_counted = r->dram.fam && !r->dram.fam->rw_combined;
 	extra = mess_json_pack("{s:s, s:s, s:o, s:o, s:o, s:s, s:s, s:b}",
 			  "verdict", mess_level_name(r->verdict.level),
 			  "next_step", mess_verdict_next(&r->verdict, next, sizeof(next)),
@@ -113,6 +117,8 @@ static int write_summary(struct mess_run *r, int complete)
 	if (r->be->machine)
 		mess_run_counters_md(f, r);
 	mess_tail_md(f, r);
+	fprintf(f, "\n---\nWords on this page: %s.\n",
+		mess_glossary(words, sizeof(words)));
 	err = mess_tmp_commit(r->rd.dir, "summary.md", f);
 out:
 	json_decref(extra);
@@ -215,15 +221,22 @@ int mess_run_finish(struct mess_run *r, int complete)
 	} else if (!err) {
 		/* What was measured, then how: a figure that travels alone
 		 * (a paper, a slide) still says it. */
+		unsigned char invalid[MESS_PLOT_MIXES] = { 0 };
+
 		gethostname(host, sizeof(host) - 1);
+		/* The verdict first: a figure pasted into a slide without
+		 * its page still says whether to believe it. */
 		snprintf(title, sizeof(title),
-			 "%s on %s, memory node %d%s\n%.10s, %d of %d cores generating, %s, bandwidth %s",
-			 r->topo.cpu_model, host, r->node,
-			 complete ? "" : " (partial)", r->rd.start_utc, r->ngen,
-			 r->topo.ncores, r->var->name, MESS_RUN_BW_SOURCE(r));
+			 "%s: %s on %s, memory node %d%s\n%.10s, %d of %d cores generating, %s, bandwidth %s",
+			 mess_level_name(r->verdict.level), r->topo.cpu_model,
+			 host, r->node, complete ? "" : " (partial)",
+			 r->rd.start_utc, r->ngen, r->topo.ncores, r->var->name,
+			 MESS_RUN_BW_SOURCE(r));
+		for (int m = 0; m <= MESS_GEN_OPS && m < MESS_PLOT_MIXES; m++)
+			invalid[m] = r->mix_level[m] == MESS_INVALID;
 		err_s[0] = 0;
-		if (mess_plot(r->rd.dir, &r->fam, r->unloaded_ns, r->cfg.peak_gbs, title, err_s,
-			      sizeof(err_s)))
+		if (mess_plot(r->rd.dir, &r->fam, r->unloaded_ns, r->cfg.peak_gbs, title,
+			      invalid, err_s, sizeof(err_s)))
 			snprintf(r->plots_note, sizeof(r->plots_note),
 				 "skipped: %s", err_s[0] ? err_s : "gnuplot failed");
 		else

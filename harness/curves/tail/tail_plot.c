@@ -30,8 +30,14 @@ static int write_tails(const char *path, const struct mess_family *f)
 			/* An empty block would shift every later index. */
 			if (!rows++ && blocks++)
 				fputs("\n\n", fp);
-			fprintf(fp, "%.6f %.4f %.4f %.4f\n", p->bw_gbs, p->lat_ns,
-				p->lat_p99_ns, c->read_pct);
+			/* The mix's name (its store %), and whether the
+			 * point's distribution disagrees with its mean: its
+			 * p99 is then drawn apart, hollow and grey. */
+			fprintf(fp, "%.6f %.4f %.4f %.4f %ld %d\n", p->bw_gbs,
+				p->lat_ns, p->lat_p99_ns, c->read_pct,
+				c->store_pct == MESS_STORE_PCT_UNKNOWN ? -1L :
+				(long)c->store_pct,
+				!!(p->flags & MESS_QF(MESS_QR_DIST_DISAGREES)));
 		}
 	}
 	if (fflush(fp) || ferror(fp)) {
@@ -77,25 +83,30 @@ static int hist_block(FILE *fp, const struct mess_tail *t, int mix, uint64_t nop
 	return 1;
 }
 
-/* The lightest, the one nearest half the maximum bandwidth, the heaviest. */
+/*
+ * The lowest bandwidth, the one nearest half the highest, the highest:
+ * chosen by the bandwidth their labels give, so that the three read in
+ * order (a disturbed light point can move more than a mid one).
+ */
 static void three_points(const struct mess_curve *c, const struct mess_point **pt)
 {
-	double bwmax = 0;
-
 	pt[0] = pt[1] = pt[2] = NULL;
-	for (size_t j = 0; j < c->n; j++)
-		if (mess_point_usable(&c->pts[j]))
-			bwmax = fmax(bwmax, c->pts[j].bw_gbs);
 	for (size_t j = 0; j < c->n; j++) {
 		const struct mess_point *p = &c->pts[j];
 
 		if (!mess_point_usable(p))
 			continue;
-		if (!pt[0] || p->nop > pt[0]->nop)
+		if (!pt[0] || p->bw_gbs < pt[0]->bw_gbs)
 			pt[0] = p;
-		if (!pt[2] || p->nop < pt[2]->nop)
+		if (!pt[2] || p->bw_gbs > pt[2]->bw_gbs)
 			pt[2] = p;
-		if (!pt[1] || fabs(p->bw_gbs - bwmax / 2) < fabs(pt[1]->bw_gbs - bwmax / 2))
+	}
+	for (size_t j = 0; pt[2] && j < c->n; j++) {
+		const struct mess_point *p = &c->pts[j];
+		double half = pt[2]->bw_gbs / 2;
+
+		if (mess_point_usable(p) &&
+		    (!pt[1] || fabs(p->bw_gbs - half) < fabs(pt[1]->bw_gbs - half)))
 			pt[1] = p;
 	}
 }
@@ -162,7 +173,7 @@ void mess_tail_plot(struct mess_run *r, const char *title)
 	}
 	for (int k = 0; k < 3; k++)
 		snprintf(lab[k], sizeof(lab[k]), "%s: nop %llu, %.1f GB/s",
-			 k == 0 ? "idle" : k == 1 ? "mid" : "max load",
+			 k == 0 ? "lowest bandwidth" : k == 1 ? "mid" : "highest bandwidth",
 			 (unsigned long long)pt[k]->nop, pt[k]->bw_gbs);
 	/* Up to twice the highest p99.9: a preempted batch's milliseconds
 	 * would leave the histograms a line at 0. */

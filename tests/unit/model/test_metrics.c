@@ -546,8 +546,12 @@ static void test_markdown(void **state)
 	assert_non_null(strstr(md, "max BW [GB/s]"));
 	assert_non_null(strstr(md, "[% peak]"));
 	assert_non_null(strstr(md, "max lat [ns]"));
-	/* Row of curve B: read 60, store 50, not saturated. */
-	assert_non_null(strstr(md, "| 60.0 | 50 | 3 | 120.0 | 60.0 | 190.0 | none | none | 190.0 | 0 |"));
+	/* Row of curve B: named by its mix, 50 % stores, its read share
+	 * nominal 60 under a header of its own; not saturated. */
+	assert_non_null(strstr(md, "| mix (store %) | read share, nominal [%] | points |"));
+	assert_null(strstr(md, "read [%]"));
+	assert_null(strstr(md, "measured"));
+	assert_non_null(strstr(md, "| 50 | 60.0 | 3 | 120.0 | 60.0 | 190.0 | none | none | 190.0 | 0 |"));
 	assert_non_null(strstr(md, "60.0 – 150.0"));
 	assert_non_null(strstr(md, "30.0 – 75.0"));
 	free(md);
@@ -556,7 +560,21 @@ static void test_markdown(void **state)
 	assert_int_equal(mess_summarise(&f, 100.0, 0.0, 0.02, &s), 0);
 	md = render(&s, NULL);
 	assert_null(strstr(md, "% peak"));
-	assert_non_null(strstr(md, "| 60.0 | 50 | 3 | 120.0 | 190.0 | none | 190.0 | 0 |"));
+	assert_non_null(strstr(md, "| 50 | 60.0 | 3 | 120.0 | 190.0 | none | 190.0 | 0 |"));
+	free(md);
+	mess_summary_free(&s);
+
+	/* Counted read shares: the points' median in a column of its own,
+	 * beside the nominal one, never under its header. */
+	f.curves[1].pts[0].read_pct = 58.0;
+	f.curves[1].pts[1].read_pct = 62.0;
+	f.curves[1].pts[2].read_pct = 70.0;
+	assert_int_equal(mess_summarise(&f, 100.0, 0.0, 0.02, &s), 0);
+	s.read_counted = 1;
+	md = render(&s, NULL);
+	assert_non_null(strstr(md, "| mix (store %) | read share, nominal [%] | read share, measured [%] | points |"));
+	assert_non_null(strstr(md, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"));
+	assert_non_null(strstr(md, "| 50 | 60.0 | 62.0 | 3 | 120.0 | 190.0 | none | 190.0 | 0 |"));
 	free(md);
 	mess_summary_free(&s);
 	mess_family_free(&f);

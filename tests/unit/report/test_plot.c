@@ -59,7 +59,10 @@ static void test_plot_family(void **state)
 {
 	char tmpl[] = "/tmp/test_plot.XXXXXX";
 	char path[512], line[256], err[256];
+	unsigned char invalid[MESS_PLOT_MIXES] = { 0 };
 	struct mess_family f = { 0 };
+	long store_seen[4];
+	int bad_rows = 0, flagged_rows = 0;
 	int k, blocks = 0, rows = 0, ret;
 	uint32_t store;
 	char *dir = mkdtemp(tmpl);
@@ -90,7 +93,7 @@ static void test_plot_family(void **state)
 		struct mess_family empty = { 0 };
 
 		assert_non_null(mess_family_curve(&empty, 0, 100.0));
-		assert_int_equal(mess_plot(dir, &empty, 100.0, 0.0, NULL, err,
+		assert_int_equal(mess_plot(dir, &empty, 100.0, 0.0, NULL, NULL, err,
 					   sizeof(err)), -ENODATA);
 		assert_non_null(strstr(err, "no points"));
 		mess_family_free(&empty);
@@ -98,24 +101,46 @@ static void test_plot_family(void **state)
 
 	/* curves.gp comes from the data make stages in build/<arch>/share/mess
 	 * (or from $MESS_DATADIR): nothing is read from the source tree. */
+	/* The 50 % mix INVALID as a whole: grey, its points not ringed. */
+	invalid[50] = 1;
+	f.curves[1].pts[3].flags = 1;
 	ret = mess_plot(dir, &f, 100.0, 150.0,
-			"synthetic 'family' [test]\nsecond line: host, date", err,
-			sizeof(err));
+			"synthetic 'family' [test]\nsecond line: host, date",
+			invalid, err, sizeof(err));
 	print_message("mess_plot: %d %s\n", ret, err);
 
 	snprintf(path, sizeof(path), "%s/plots/curves.dat", dir);
 	fp = fopen(path, "r");
 	assert_non_null(fp);
 	while (fgets(line, sizeof(line), fp)) {
-		if (!strncmp(line, "# curve", 7))
+		double bw, lat, rd;
+		long st;
+		int fl, bad;
+
+		if (!strncmp(line, "# curve", 7)) {
 			blocks++;
-		else if (line[0] != '#' && line[0] != '\n')
+		} else if (line[0] != '#' && line[0] != '\n') {
 			rows++;
+			assert_int_equal(sscanf(line, "%lf %lf %lf %ld %d %d", &bw,
+						&lat, &rd, &st, &fl, &bad), 6);
+			if (blocks <= 3)
+				store_seen[blocks - 1] = st;
+			bad_rows += bad;
+			flagged_rows += fl;
+			assert_int_equal(bad, st == 50);
+		}
 	}
 	fclose(fp);
 	/* The empty curve gets no block: it would shift gnuplot's indices. */
 	assert_int_equal(blocks, 3);
 	assert_int_equal(rows, 24);
+	/* Bandwidth order, store % rising, whatever the read shares; the
+	 * INVALID mix's rows all say so and none is ringed. */
+	assert_int_equal(store_seen[0], 0);
+	assert_int_equal(store_seen[1], 50);
+	assert_int_equal(store_seen[2], 100);
+	assert_int_equal(bad_rows, 8);
+	assert_int_equal(flagged_rows, 0);
 
 	if (!have_gnuplot()) {
 		assert_int_equal(ret, -ENOENT);
@@ -135,8 +160,8 @@ static void test_plot_family(void **state)
 		static const char *const want[] = {
 			"synthetic 'family' [test]", "second line: host, date",
 			"Memory bandwidth [GB/s]", "Load-to-use latency [ns]",
-			"<title>100 % read</title>", "<title>70 % read</title>",
-			"<title>40 % read</title>", "theoretical peak 150 GB/s",
+			"<title>0 % stores</title>", "<title>50 % stores (INVALID)</title>",
+			"<title>100 % stores</title>", "theoretical peak 150 GB/s",
 			"unloaded 100 ns", "unloaded: 200 ns (saturation)",
 		};
 		char *svg = NULL;
@@ -157,7 +182,8 @@ static void test_plot_family(void **state)
 	}
 
 	/* Without an unloaded latency the plot still renders. */
-	assert_int_equal(mess_plot(dir, &f, 0.0, 0.0, NULL, err, sizeof(err)), 0);
+	assert_int_equal(mess_plot(dir, &f, 0.0, 0.0, NULL, NULL, err,
+				   sizeof(err)), 0);
 
 	mess_family_free(&f);
 	nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);

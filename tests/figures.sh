@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# usage: tests/figures.sh MESS
+#
+# Figures that stand alone (issue 34 items 2, 4, 7, 10, 13), read from
+# the text of their SVGs (tests/svgfig.py):
+#   - a replayed run made disturbed (INVALID, its 30 % stores mix INVALID
+#     as a whole): curves.svg's title carries the verdict and the host,
+#     the key is in bandwidth order, no two end labels overlap, the
+#     INVALID mix is grey and dashed and none of its points ringed, the
+#     "2x unloaded" label covers no point;
+#   - every public set drawn by mess report: end labels by read share,
+#     never glued ("50%54%"), never overlapping; the page names its
+#     curves by read share, not "store unknown";
+#   - one vocabulary: summary.md and report.html name a curve by its store
+#     % and the read share nominal (or measured) under its own header;
+#     each page points at results/README.md's Glossary;
+#   - a small real run's tails.svg: a key entry per mix, the histograms'
+#     bandwidths in order, and (hist.gp on a point flagged
+#     dist_disagrees) its p99 drawn apart with the key saying why;
+#   - plots/absorb.gp on a row whose fitted line falls below its points
+#     and whose times lie within one decade: the line stays within the
+#     data, the log axis has two labels or more; the SPMXV figure says how
+#     many entries it left out.
+# Without gnuplot or python3 it says SKIPPED and why (exit 77).  Reads
+# $MESS_REFERENCE (the Makefile exports it).
+set -u
+mess=$1
+here=$(cd "$(dirname "$0")" && pwd)
+ref=${MESS_REFERENCE:-$here/../../shared/reference/mess-results}
+plots=$(cd "$(dirname "$mess")" && pwd)/share/mess/plots
+out=$(mktemp -d /tmp/mess-figures.XXXXXX)
+trap 'rm -rf "$out"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+check() { if eval "$2"; then ok; else bad "$1"; fi; }
+skip() {
+	echo "SKIPPED figures: $1"
+	[ -n "${SKIPPED_FILE:-}" ] && echo "figures: $1" >>"$SKIPPED_FILE"
+	exit 77
+}
+command -v gnuplot >/dev/null || skip "no gnuplot (apt-get install gnuplot-nox)"
+command -v python3 >/dev/null || skip "no python3 (apt-get install python3-minimal)"
+[ -d "$ref/MN5-GPP-SPR8480-DDR5" ] || skip "no public sets in $ref (set MESS_REFERENCE)"
+[ -f "$plots/curves.gp" ] || skip "no staged plots/ beside $mess"
+fig() { python3 "$here/svgfig.py" "$@"; }
+host=$(hostname)
+
+# ---- a disturbed replay: INVALID, 30 % stores INVALID as a whole ----
+d=$out/dist-replay
+"$mess" curves --replay "$ref/MN5-GPP-SPR8480-DDR5" --variant scalar --replay-noise 0.03 \
+	--replay-seed 2 --replay-disturb 0.2 --out "$d" >/dev/null 2>"$out/dist.err"
+check "disturbed replay: curves.svg drawn" '[ -s "$d/plots/curves.svg" ]'
+check "disturbed replay: the mix of 30 % stores is INVALID" \
+	'grep -q "^| 30 | invalid |" "$d/summary.md"'
+check "curves.svg: the title carries the verdict and the host" \
+	'fig title "$d/plots/curves.svg" INVALID "$host"'
+check "curves.svg: bandwidth order, labels apart, 30 % stores grey, 2x label clear" \
+	'fig curves "$d/plots/curves.svg" 30'
+# The same figure drawn again by mess report, from the run's files.
+"$mess" report "$d" --peak-gbs 307.2 --out "$out/dist-report" >/dev/null 2>&1
+check "mess report of the run: its curves.svg as the run's" \
+	'fig title "$out/dist-report/plots/curves.svg" INVALID && fig curves "$out/dist-report/plots/curves.svg" 30'
+
+# The comparison's figures name each set with its verdict.
+"$mess" compare "$d" "$ref/MN5-GPP-SPR8480-DDR5" --out "$out/cmp" >/dev/null 2>"$out/cmp.err"
+check "compare's figures: each set with its verdict in the title" \
+	'fig title "$out/cmp/plots/compare.svg" "dist-replay (INVALID" "MN5-GPP-SPR8480-DDR5 (no verdict)"'
+
+# ---- one vocabulary: the mix names the curve, read shares labelled ----
+check "summary.md: the curve named by its mix, the read share nominal apart" \
+	'grep -q "^| mix (store %) | read share, nominal \[%\] | points |" "$d/summary.md" && ! grep -q "| read \[%\] |" "$d/summary.md"'
+check "summary.md: 30 % stores is 76.9 % read, nominal" \
+	'grep -q "^| 30 | 76.9 | 15 |" "$d/summary.md"'
+check "report.html: the same headers and the nominal share of summary.md" \
+	'grep -q "<th>mix (store %)</th><th>read share, nominal \[%\]</th>" "$d/report.html" && grep -q "<td class=\"n\">30</td><td class=\"n\">76.9</td>" "$d/report.html" && ! grep -q "<th>read \[%\]</th>" "$d/report.html"'
+check "summary.md and report.html point at the Glossary" \
+	'grep -q "Glossary of results/README.md" "$d/summary.md" && grep -q "Glossary of results/README.md" "$d/report.html"'
+check "results/README.md has the Glossary" \
+	'grep -q "^## Glossary" "$here/../results/README.md"'
+
+# ---- every public set: labels by read share, apart, not glued ----
+for s in "$ref"/*/; do
+	s=${s%/}
+	n=$(basename "$s")
+	[ -f "$s/memory_curves.csv" ] || continue
+	"$mess" report "$s" --out "$out/set-$n" >/dev/null 2>"$out/set-$n.err"
+	check "$n: curves.svg end labels by read share, apart" 'fig set "$out/set-$n/plots/curves.svg"'
+	check "$n: the page names its curves by read share, not 'store unknown'" \
+		'grep -q "<tr><td>[0-9]* % read</td>" "$out/set-$n/report.html" && ! grep -q "<td><i>unknown</i></td>" "$out/set-$n/report.html"'
+done
+
+# ---- tails: a small real run ----
+t=$out/tails
+"$mess" curves --mixes 0,50,100 --points 4 --repeats 1 --chase-ms 20 --out "$t" >/dev/null 2>"$out/tails.err"
+if [ -s "$t/plots/tails.svg" ]; then
+	check "tails.svg: the title carries the verdict and the host" \
+		'fig title "$t/plots/tails.svg" "$(jq -r .quality.verdict "$t/meta.json")" "$host"'
+	check "tails.svg: a key entry per mix, histograms in bandwidth order" 'fig tails "$t/plots/tails.svg"'
+	check "curves.svg of a real run: the title carries the verdict and the host" \
+		'fig title "$t/plots/curves.svg" "$(jq -r .quality.verdict "$t/meta.json")" "$host" && fig curves "$t/plots/curves.svg"'
+else
+	bad "the small run drew no tails.svg: $(tail -n 3 "$out/tails.err")"
+fi
+# A point whose p99 lies below its mean (flagged dist_disagrees).
+mkdir -p "$out/hist"
+cat >"$out/hist/tails.dat" <<'EOF'
+1.0 100 140 100 0 0
+5.0 110 150 100 0 0
+9.0 160 120 100 0 1
+
+
+1.0 105 150 66.7 50 0
+4.0 120 170 66.7 50 0
+7.0 170 230 66.7 50 0
+EOF
+for k in 0 1 2; do
+	printf '%s\n' "90 0.01" "100 0.05" "110 0.02" "300 0.0001" "" ""
+done >"$out/hist/hist.dat"
+gnuplot -e "tailfile='$out/hist/tails.dat'; histfile='$out/hist/hist.dat'; outbase='$out/hist/tails'; plottitle='WARN: cpu on $host'; histmix='0 % stores'; hl0='lowest bandwidth: nop 64, 1.0 GB/s'; hl1='mid: nop 4, 5.0 GB/s'; hl2='highest bandwidth: nop 0, 9.0 GB/s'" \
+	"$plots/hist.gp" >"$out/hist/log" 2>&1
+check "hist.gp: a p99 below its mean drawn apart, the key saying why" \
+	'fig tails "$out/hist/tails.svg" && fig text "$out/hist/tails.svg" "p99 not trusted"'
+
+# ---- absorb.gp: a fit below its data; times within one decade ----
+# Row 0: flat at 9.6 ns, rising past k = 8, its fitted line falling to
+# 3.5 ns at k = 16 (the issue's figure).  Row 1: 3.3 to 9.9 ns, inside
+# one decade, its fit on the data.
+a=$out/absorb
+mkdir -p "$a"
+{
+	echo "# plot mode k time_ns spread_ns"
+	for k in 0 1 2 4 8 16 32; do
+		echo "0 0 $k $(awk -v k=$k 'BEGIN { print (k < 8 ? 9.6 : 9.6 + (k - 8) * 0.02) }') 0.1"
+	done
+	for k in 0 1 2 4 8 16 32; do
+		echo "1 0 $k $(awk -v k=$k 'BEGIN { print (k <= 4 ? 3.3 : 3.3 + (k - 4) * 0.2357) }') 0.05"
+	done
+} >"$a/absorb.dat"
+{
+	echo "# plot mode k time_ns"
+	for k in $(seq 0 32); do
+		echo "0 0 $k $(awk -v k=$k 'BEGIN { print (k <= 4 ? 9.6 : k >= 16 ? 3.5 + (k - 16) * 0.4 : 9.6 - (k - 4) * 0.5) }')"
+	done
+	echo
+	for k in $(seq 0 32); do
+		echo "1 0 $k $(awk -v k=$k 'BEGIN { print (k <= 4 ? 3.3 : 3.3 + (k - 4) * 0.2357) }')"
+	done
+	echo
+} >"$a/absorb_model.dat"
+printf '# plot mode k1 time_ns\n0 0 4 9.6\n1 0 4 3.3\n' >"$a/absorb_k1.dat"
+printf '# q perf k1_fp k1_l1 lb_fp lb_l1\n0 1.5 12 NaN 0 0\n0.5 1.2 NaN 8 0 0\n1 1.0 10 6 0 0\n' >"$a/absorb_spmxv.dat"
+gnuplot -e "outdir='$a'; rows='stream-c1 haccmk-c1'; modes='fp_add64'; spseries='small-c1'; sphave='1 1'; spleft=2; plottitle='WARN: cpu on $host'" \
+	"$plots/absorb.gp" >"$a/log" 2>&1
+check "absorb.gp: the fit stays within the data" 'fig absorb "$a/absorb-stream-c1.svg"'
+check "absorb.gp: a row within one decade has two y labels or more" 'fig absorb "$a/absorb-haccmk-c1.svg"'
+check "absorb.gp: absorb-spmxv says how many entries it left out" \
+	'fig text "$a/absorb-spmxv.svg" "2 entries left out"'
+
+echo "figures: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

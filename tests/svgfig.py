@@ -1,0 +1,299 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Read a gnuplot SVG figure's text, series and markers, and check what
+tests/figures.sh asks of a figure that must stand alone (issue 34).
+
+usage: svgfig.py CHECK SVG [ARG...]; prints one line per failure and
+exits 1 when any, 0 when none.
+
+  title SVG WORD...    the title (the largest text) holds every WORD
+  curves SVG [INVALID_STORE]
+                       end labels: none overlaps another (y apart by at
+                       least its font size where their x ranges meet), the
+                       key's series in bandwidth order (store % rising,
+                       else read share falling); the "2x unloaded" label
+                       covers no point; INVALID_STORE's series grey and
+                       dashed, its end label grey, none of its points
+                       ringed
+  set SVG              a published set's: end labels "N% read", none
+                       overlapping, no two glued into one
+  tails SVG            a key entry per mix ("N % stores"), and where p99
+                       points are drawn apart (hollow, grey) the key says
+                       why; the three histograms' bandwidths in order
+  absorb SVG           at least two y tick labels; each "MODE fit" line
+                       never below all of MODE's points
+  text SVG STRING      some text of the figure holds STRING
+"""
+import re
+import sys
+
+G_TEXT = re.compile(
+    r'<g transform="translate\(([-\d.]+),([-\d.]+)\)" stroke="none" '
+    r'fill="([^"]*)"[^>]*?font-size="([\d.]+)"\s+text-anchor="(\w+)"[^>]*>\s*'
+    r'<text>(.*?)</text>', re.S)
+USE = re.compile(r"<use xlink:href='#gpPt(\d+)' transform='translate\(([-\d.]+),([-\d.]+)\) "
+                 r"scale\(([\d.]+)\)' color='([^']*)'/>")
+GROUP = re.compile(r'<g id="gnuplot_plot_\d+[a-z]?" ><title>(.*?)</title>')
+PATH = re.compile(r"<path[^>]*?d='([^']*)'")
+
+GREY = (154, 154, 154)
+RED = (214, 39, 40)
+
+
+def rgb(s):
+    m = re.match(r'rgb\(\s*(\d+),\s*(\d+),\s*(\d+)\)', s.strip())
+    if m:
+        return tuple(int(x) for x in m.groups())
+    m = re.match(r'#([0-9a-fA-F]{6})', s.strip())
+    if m:
+        return tuple(int(m.group(1)[i:i + 2], 16) for i in (0, 2, 4))
+    return None
+
+
+def plain(s):
+    s = re.sub(r'<[^>]*>', '', s)
+    return (s.replace('&lt;', '<').replace('&gt;', '>').replace('&quot;', '"')
+            .replace('&apos;', "'").replace('&amp;', '&')).strip()
+
+
+def texts(svg):
+    """Every text once (a boxed label is drawn twice): x, y, fill, size,
+    anchor, string."""
+    seen, out = set(), []
+    for m in G_TEXT.finditer(svg):
+        t = (float(m.group(1)), float(m.group(2)), rgb(m.group(3)),
+             float(m.group(4)), m.group(5), plain(m.group(6)))
+        if t not in seen:
+            seen.add(t)
+            out.append(t)
+    return out
+
+
+def box(t):
+    """A text's box: x0, x1, y0, y1 (DejaVu Sans: about 0.6 em a
+    character; the baseline at y, the ascent 0.8 em above it)."""
+    x, y, _, size, anchor, s = t
+    w = 0.6 * size * len(s)
+    x0 = x if anchor == 'start' else x - w if anchor == 'end' else x - w / 2
+    return x0, x0 + w, y - 0.8 * size, y + 0.2 * size
+
+
+def groups(svg):
+    """The named series: title, body (up to the next series, or the
+    labels drawn after the last)."""
+    ms = list(GROUP.finditer(svg))
+    out = []
+    for i, m in enumerate(ms):
+        end = ms[i + 1].start() if i + 1 < len(ms) else len(svg)
+        body = svg[m.end():end]
+        cut = body.find('\n\t</g>\n<g fill="none"')
+        out.append((plain(m.group(1)), body if cut < 0 else body[:cut]))
+    return out
+
+
+def markers(body):
+    return [(float(m.group(2)), float(m.group(3)), float(m.group(4)), rgb(m.group(5)))
+            for m in USE.finditer(body)]
+
+
+def path_points(body):
+    pts = []
+    for d in PATH.findall(body):
+        for x, y in re.findall(r'[ML]\s*([-\d.]+),([-\d.]+)', d):
+            pts.append((float(x), float(y)))
+    return pts
+
+
+def title_of(svg):
+    ts = texts(svg)
+    if not ts:
+        return ''
+    big = max(t[3] for t in ts)
+    return ' '.join(t[5] for t in ts if t[3] == big)
+
+
+def overlaps(labels):
+    bad = []
+    for i, a in enumerate(labels):
+        for b in labels[i + 1:]:
+            ax0, ax1, _, _ = box(a)
+            bx0, bx1, _, _ = box(b)
+            if ax0 < bx1 and bx0 < ax1 and abs(a[1] - b[1]) < min(a[3], b[3]):
+                bad.append('end labels overlap: "%s" at y %.1f and "%s" at y %.1f (font %.0f)'
+                           % (a[5], a[1], b[5], b[1], a[3]))
+    return bad
+
+
+END = re.compile(r'^(\d+)% (stores|read)$')
+
+
+def end_labels(svg):
+    return [t for t in texts(svg) if t[4] == 'start' and END.match(t[5])]
+
+
+def check_title(svg, words):
+    t = title_of(svg)
+    return ['title "%s" lacks "%s"' % (t, w) for w in words if w not in t]
+
+
+def key_order(svg):
+    """The key's mixes in drawing order: the series' own titles."""
+    out = []
+    for name, _ in groups(svg):
+        m = re.match(r'^(\d+) % (stores|read)', name)
+        if m:
+            out.append((int(m.group(1)), m.group(2)))
+    return out
+
+
+def check_order(svg):
+    keys = key_order(svg)
+    stores = [v for v, k in keys if k == 'stores']
+    reads = [v for v, k in keys if k == 'read']
+    bad = []
+    if stores != sorted(stores):
+        bad.append('key not in bandwidth order (store %% rising): %s' % stores)
+    if reads != sorted(reads, reverse=True):
+        bad.append('key not in bandwidth order (read share falling): %s' % reads)
+    return bad
+
+
+def check_curves(svg, invalid):
+    bad = check_order(svg)
+    labels = end_labels(svg)
+    if not labels:
+        bad.append('no end labels')
+    bad += overlaps(labels)
+    pts = []
+    for _, body in groups(svg):
+        pts += [(x, y) for x, y, _, _ in markers(body)]
+    for t in texts(svg):
+        if t[5].startswith('2× unloaded') or t[5].startswith('unloaded '):
+            x0, x1, y0, y1 = box(t)
+            for x, y in pts:
+                if x0 - 3 <= x <= x1 + 3 and y0 - 3 <= y <= y1 + 3:
+                    bad.append('"%s" covers the point at %.1f,%.1f' % (t[5], x, y))
+                    break
+    if invalid is not None:
+        name = '%s %% stores (INVALID)' % invalid
+        g = [body for n, body in groups(svg) if n == name]
+        if not g:
+            bad.append('no series "%s"' % name)
+        else:
+            body = g[0]
+            if "stroke='rgb(154, 154, 154)'" not in body.replace('stroke="', "stroke='") and \
+               'rgb(154, 154, 154)' not in body:
+                bad.append('"%s" is not drawn grey' % name)
+            if 'stroke-dasharray' not in body:
+                bad.append('"%s" is not dashed' % name)
+            mine = markers(body)
+            rings = []
+            for n, b in groups(svg):
+                if n.startswith('flagged'):
+                    rings += markers(b)
+            for x, y, _, _ in mine:
+                if any(abs(x - rx) < 0.5 and abs(y - ry) < 0.5 for rx, ry, _, _ in rings):
+                    bad.append('a point of "%s" is ringed' % name)
+                    break
+        lab = [t for t in labels if t[5] == '%s%% stores' % invalid]
+        if not lab or lab[0][2] != GREY:
+            bad.append('the end label of %s %% stores is not grey' % invalid)
+    return bad
+
+
+def check_set(svg):
+    bad = check_order(svg)
+    labels = end_labels(svg)
+    if not labels:
+        bad.append('no end labels')
+    for t in labels:
+        if not t[5].endswith('% read'):
+            bad.append('a published set\'s curve labelled "%s", not by read share' % t[5])
+    for t in texts(svg):
+        if re.search(r'\d%\s*\d', t[5]):
+            bad.append('labels glued into one: "%s"' % t[5])
+    bad += overlaps(labels)
+    return bad
+
+
+def check_tails(svg):
+    bad = []
+    names = [n for n, _ in groups(svg)]
+    if not any(re.match(r'^\d+ % stores$', n) for n in names):
+        bad.append('no mix in the key (N %% stores): %s' % names)
+    grey = [b for n, b in groups(svg) if n.startswith('p99 not trusted')]
+    hollow = []
+    for n, b in groups(svg):
+        hollow += [m for m in markers(b) if m[3] == GREY]
+    if hollow and not grey:
+        bad.append('p99 points drawn apart without a key entry saying why')
+    bw = []
+    for n in names:
+        m = re.match(r'^(lowest bandwidth|mid|highest bandwidth): nop \d+, ([\d.]+) GB/s$', n)
+        if m:
+            bw.append(float(m.group(2)))
+    if len(bw) != 3:
+        bad.append('not three histograms named with their bandwidth: %s' % names)
+    elif bw != sorted(bw):
+        bad.append('the histograms\' bandwidths out of order: %s' % bw)
+    return bad
+
+
+def check_absorb(svg):
+    bad = []
+    ts = texts(svg)
+    # y tick labels: numbers right-aligned left of the plot.
+    ylab = [t for t in ts if t[4] == 'end' and re.match(r'^-?[\d.]+(e[-+]?\d+)?$', t[5])
+            and t[0] < 150]
+    if len(ylab) < 2:
+        bad.append('%d y tick label(s): %s' % (len(ylab), [t[5] for t in ylab]))
+    gs = groups(svg)
+    for name, body in gs:
+        if not name.endswith(' fit'):
+            continue
+        mode = name[:-4]
+        data = [b for n, b in gs if n == mode]
+        if not data:
+            continue
+        # Not the key's samples: the row of the series' own names.
+        keys = [t[1] for t in texts(body) + texts(data[0])]
+
+        def off_key(y):
+            return all(abs(y - k) > 10 for k in keys)
+        ys = [y for _, y, _, _ in markers(data[0]) if off_key(y)]
+        line = [y for x, y in path_points(body) if off_key(y)]
+        if ys and line and max(line) > max(ys) + 3:
+            bad.append('"%s" dips below every point of %s (svg y %.1f > %.1f)'
+                       % (name, mode, max(line), max(ys)))
+    return bad
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__)
+        return 2
+    check, path = argv[1], argv[2]
+    svg = open(path, encoding='utf-8').read()
+    if check == 'title':
+        bad = check_title(svg, argv[3:])
+    elif check == 'curves':
+        bad = check_curves(svg, argv[3] if len(argv) > 3 else None)
+    elif check == 'set':
+        bad = check_set(svg)
+    elif check == 'tails':
+        bad = check_tails(svg)
+    elif check == 'absorb':
+        bad = check_absorb(svg)
+    elif check == 'text':
+        bad = [] if any(argv[3] in t[5] for t in texts(svg)) else \
+            ['no text holds "%s"' % argv[3]]
+    else:
+        print('svgfig.py: unknown check %s' % check)
+        return 2
+    for b in bad:
+        print('%s: %s' % (path, b))
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
