@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/measure/chain.h"
 #include "curves/run.h"
 
 #define F(field) MESS_OPT_F(struct mess_cfg, field)
@@ -93,17 +94,8 @@ void mess_options_defaults(struct mess_cfg *cfg)
 	strcpy(cfg->counters, "auto");
 	cfg->points = 12;
 	cfg->repeats = 3;
-	cfg->stride = 256;
-	/*
-	 * One 2 MiB huge page a window: one TLB entry, so no page walk, and
-	 * its 8192 lines come in an order where the 16 of one 4 KiB page are
-	 * far apart in time.  Smaller windows let cache hits into the
-	 * unloaded chase: under 20 ns were 0.8 % of its loads with 256 KiB,
-	 * 4.4-4.8 % with 64 KiB and 0.010-0.013 % with 2 MiB (AMD Zen 5
-	 * guest, 4 runs each), a state-dependent bias of a ns or two
-	 * (issue 32).
-	 */
-	cfg->window = 2 << 20;
+	cfg->stride = MESS_CHAIN_STRIDE;	/* core/measure/chain.h says why */
+	cfg->window = MESS_CHAIN_WINDOW;
 	cfg->chase_ms = 100;
 	cfg->wave_tol = 0.02;
 	cfg->seed = 1;

@@ -351,7 +351,7 @@ static json_t *meta(const struct mess_rundir *rd, struct ifr *m)
 		"mixes", mixes, "llc_bytes", (json_int_t)m->topo.llc_bytes)) ||
 	    mess_json_merge(j, mess_json_pack(
 		"{s:{s:s, s:I, s:I, s:f, s:I, s:o, s:s, s:s, s:s, s:s}}",
-		"latency", "method", "the timed random dependent-load chase on the victim core, its buffer bound to the victim's node (mbind), huge pages requested; each window untimed and timed sub-windows in turn, the timer's fixed cost measured on either side and subtracted, preemptions (batches over 20 us) cut, a disturbed window measured again up to 3 times (the curves' distribution windows)",
+		"latency", "method", "the timed random dependent-load chase on the victim core, its buffer bound to the victim's node (mbind), huge pages requested; each window untimed and timed sub-windows in turn, lines 256 B apart in 2 MiB TLB windows (the curves' chase), the timer's fixed cost taken from L1 bursts inside each window and subtracted, preemptions (batches over 20 us) cut, a disturbed window measured again up to 3 times (the curves' distribution windows)",
 		"buffer_bytes", (json_int_t)m->buffer, "stride_bytes", (json_int_t)64,
 		"run_ms", m->o.run_ms, "batch_loads", (json_int_t)m->batch_loads,
 		"unloaded_ns", mess_json_real(m->unloaded_ns, 2), "timer", m->timer,

@@ -28,7 +28,7 @@
 #include "mess/hist.h"
 #include "mess/stats.h"
 
-#define STRIDE 64
+#define STRIDE MESS_CHAIN_STRIDE
 #define SEED 1
 /* The host-state probes' first, longer fixed cost (as the curves'). */
 #define L1_REPEATS 7
@@ -96,7 +96,9 @@ static int victim_open(struct ifr *m, struct victim *v)
 	if (!order)
 		return -ENOMEM;
 	mess_rng_seed(&rng, SEED);
-	err = mess_chain_order(order, nlines, 0, &rng);
+	/* The curves' layout (core/measure/chain.h): the victim's figure
+	 * with no aggressor is the curves' unloaded latency. */
+	err = mess_chain_order(order, nlines, MESS_CHAIN_WINDOW / STRIDE, &rng);
 	if (!err)
 		v->p = mess_chain_link(v->buf.p, STRIDE, order, nlines);
 	free(order);

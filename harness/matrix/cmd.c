@@ -20,6 +20,7 @@
 #include "core/machine/hmat.h"
 #include "core/machine/mem.h"
 #include "core/machine/nodes.h"
+#include "core/measure/chain.h"
 #include "core/measure/gen.h"
 #include "core/measure/pool.h"
 #include "core/measure/registry.h"
@@ -330,7 +331,7 @@ static json_t *meta(const struct mess_rundir *rd, struct mx *m)
 		"llc_bytes", (json_int_t)m->topo.llc_bytes,
 		"variant", m->var->name,
 		"latency", "method", "the curves' dependent-load chase (the same kernel and chain: lines 256 B apart in random order inside 2 MiB TLB windows, the windows in random order) on the initiator's first core, buffer bound to the target (mbind), huge pages requested; repeats runs of run_ms, the median and 1.4826 x MAD",
-		"buffer_bytes", (json_int_t)m->buffer, "stride_bytes", (json_int_t)MESS_MX_STRIDE, "window_bytes", (json_int_t)MESS_MX_WINDOW,
+		"buffer_bytes", (json_int_t)m->buffer, "stride_bytes", (json_int_t)MESS_CHAIN_STRIDE, "window_bytes", (json_int_t)MESS_CHAIN_WINDOW,
 		"run_ms", m->o.run_ms,
 		"figure", "ns per load: median of the runs (matrix.csv lat_ns)",
 		"bandwidth", "method", "the traffic generators on every core of the initiator, read-only (0 % stores), then the 2:1 mix (bw21: the mix whose memory-level bytes are nearest two thirds reads, bw21_read_pct), arrays bound to the target, huge pages requested; one window to warm each",

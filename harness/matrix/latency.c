@@ -2,9 +2,9 @@
 /*
  * The matrix's unloaded latency: the curves' own chase (kernels/asm/<isa>/
  * chase.S over core/measure/chain), so that a pair's figure and the curves'
- * unloaded latency on the same node are one measurement.  Lines MESS_MX_STRIDE
+ * unloaded latency on the same node are one measurement.  Lines MESS_CHAIN_STRIDE
  * apart (no adjacent-line prefetch serves a load) in random order inside
- * MESS_MX_WINDOW windows (one huge page: one TLB entry, so no page walk), the
+ * MESS_CHAIN_WINDOW windows (one huge page: one TLB entry, so no page walk), the
  * windows in random order: what the curves' --stride and --window default
  * to.  lmbench's lat_mem_rd (64 B, random over the whole buffer, which the
  * ladder keeps) read 198 ns here on a 16-vCPU Emerald Rapids guest where
@@ -37,22 +37,22 @@ static double chase_ns(void **p, uint64_t iters)
 int mess_mx_latency(void *buf, size_t bytes, double run_ms, unsigned repeats,
 		    double *lat, unsigned *done)
 {
-	uint32_t n = (uint32_t)(bytes / MESS_MX_STRIDE), *order;
+	uint32_t n = (uint32_t)(bytes / MESS_CHAIN_STRIDE), *order;
 	uint64_t iters = 1;
 	struct mess_rng rng;
 	void *p;
 	int err;
 
 	*done = 0;
-	if (n < MESS_MX_WINDOW / MESS_MX_STRIDE)
+	if (n < MESS_CHAIN_WINDOW / MESS_CHAIN_STRIDE)
 		return -EINVAL;
 	order = malloc((size_t)n * sizeof(*order));
 	if (!order)
 		return -ENOMEM;
 	mess_rng_seed(&rng, MX_SEED);
-	err = mess_chain_order(order, n, MESS_MX_WINDOW / MESS_MX_STRIDE, &rng);
+	err = mess_chain_order(order, n, MESS_CHAIN_WINDOW / MESS_CHAIN_STRIDE, &rng);
 	if (!err)
-		p = mess_chain_link(buf, MESS_MX_STRIDE, order, n);
+		p = mess_chain_link(buf, MESS_CHAIN_STRIDE, order, n);
 	free(order);
 	if (err)
 		return err;

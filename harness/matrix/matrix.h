@@ -20,10 +20,6 @@
 	"bw_gbs,bw_spread_gbs,bw_repeats,bw_cores,hmat_bw_gbs,bw_vs_hmat," \
 	"bw21_gbs,bw21_spread_gbs,bw21_repeats,bw21_read_pct,huge_pages," \
 	"chase_mib_on_target,chase_mib_elsewhere,gen_mib_on_target,gen_mib_elsewhere"
-/* The latency chase's lines and TLB windows: the curves' --stride and
- * --window defaults (latency.c). */
-#define MESS_MX_STRIDE 256
-#define MESS_MX_WINDOW (2u << 20)
 /* Repeats at most. */
 #define MESS_MX_MAX_REPEATS 64
 

@@ -9,6 +9,21 @@
 /* Reproducible chains from --seed (lib/base/rng.c). */
 #include "mess/rng.h"
 
+/*
+ * The chase's layout, one for every command that reports an unloaded
+ * latency (the curves' --stride and --window defaults, the matrix, the
+ * victim of mess interfere), so their figures for a node are one
+ * measurement.  Lines 256 B apart: no adjacent-line prefetch serves a
+ * load.  One 2 MiB huge page a window: one TLB entry, so no page walk, and
+ * its 8192 lines come in an order where the 16 of one 4 KiB page are far
+ * apart in time.  Smaller windows let cache hits into the unloaded chase:
+ * under 20 ns were 0.8 % of its loads with 256 KiB, 4.4-4.8 % with 64 KiB
+ * and 0.010-0.013 % with 2 MiB (AMD Zen 5 guest, 4 runs each), a
+ * state-dependent bias of a ns or two (issue 32).
+ */
+#define MESS_CHAIN_STRIDE 256
+#define MESS_CHAIN_WINDOW (2u << 20)
+
 /* Sattolo's algorithm: next[] becomes one cycle through all n indices. */
 void mess_sattolo(uint32_t *next, uint32_t n, struct mess_rng *r);
 
