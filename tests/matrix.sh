@@ -49,6 +49,10 @@ if command -v gnuplot >/dev/null; then
 	check "matrix: plots/matrix-bandwidth.svg, its title" 'grep -q "Peak bandwidth, read only" "$out/mx/plots/matrix-bandwidth.svg" && [ -s "$out/mx/plots/matrix-bandwidth.png" ]'
 	check "matrix meta.json: the plots" "jq -e '.plots | startswith(\"plots/matrix-latency\")' '$out/mx/meta.json'"
 fi
+check "matrix report.html: the latency and bandwidth tables, no JSON dump of the cells" \
+	'grep -q "<h2>Unloaded latency (ns per dependent load)</h2>" "$out/mx/report.html" &&
+	 grep -q "<h2>Peak bandwidth, read only (GB/s)</h2>" "$out/mx/report.html" &&
+	 ! grep -q "&quot;initiator_node&quot;" "$out/mx/report.html"'
 "$mess" matrix --quick --out "$out/mx" >/dev/null 2>"$out/again.err"
 rc=$?
 check "matrix: a second run into the same --out is refused" '[ $rc = 1 ] && grep -q "already holds a run" "$out/again.err"'
@@ -76,6 +80,7 @@ for op in store xchg; do
 	check "c2c $op: the groups hold every pair" "jq -e '([.c2c.groups[].pairs] | add) == (.c2c.pairs | length)' '$j'"
 	check "c2c $op: meta.json says the op" "jq -e '.complete and (.op | startswith(\"$op\"))' '$out/c2c-$op/meta.json'"
 	check "c2c $op: c2c.csv" 'head -1 "$out/c2c-$op/c2c.csv" | grep -q "^pu_a,pu_b,core_a,core_b,group,"'
+	check "c2c $op report.html: the groups' table" 'grep -q "<h2>Core-to-core latency (one way, ns)</h2>" "$out/c2c-$op/report.html"'
 	if [ $op = xchg ]; then
 		check "c2c --no-plots: no figure, meta.json says so" "[ ! -e '$out/c2c-$op/plots' ] && jq -e '.plots == \"skipped: --no-plots\"' '$out/c2c-$op/meta.json'"
 	elif command -v gnuplot >/dev/null; then

@@ -373,6 +373,18 @@ check "a set that never loaded the memory: not saturated, what reached what, eac
 	 [ "$(grep -o "<i>not loaded</i></td><td class=\"n\">[0-9.]*</td><td class=\"n\">–</td>" "$out/flat-page/report.html" | wc -l)" -eq 2 ]' ||
 	cat "$out/flat.err"
 
+# ---- mess matrix and mess c2c (issue 36): tables as heat maps, figures ----
+"$mess" matrix --quick --out "$out/mx" >/dev/null 2>"$out/mx.err" || cat "$out/mx.err"
+page_ok matrix "$out/mx/report.html" "Unloaded latency (ns per dependent load)" \
+	"Peak bandwidth, read only (GB/s)" "Peak bandwidth, 2:1 reads to writes (GB/s)" "from \\ to" \
+	"How it was measured"
+check "matrix: both heat maps on the page" \
+	'[ "$(grep -c "alt=\"plots/matrix-\(latency\|bandwidth\).svg\"" "$out/mx/report.html")" -eq 2 ]'
+if "$mess" c2c --quick --out "$out/c2c" >/dev/null 2>"$out/c2c.err"; then
+	page_ok c2c "$out/c2c/report.html" "Core-to-core latency (one way, ns)" "pairs sharing"
+	check "c2c: its heat map on the page" 'grep -q "alt=\"plots/c2c.svg\"" "$out/c2c/report.html"'
+fi
+
 # ---- refusals: one line, exit 1, nothing written ----
 "$mess" report "$out/nonesuch" >/dev/null 2>"$out/r1.err"
 rc=$?

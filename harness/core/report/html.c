@@ -479,7 +479,8 @@ static void put_page(FILE *f, const char *dir, const char *outdir,
 	put_verdict(f, meta);
 	mess_h_compare(f, dir);
 	put_subreports(f, dir);
-	if (!mess_h_keyfigs(f, dir, peak, peak_how, summary) && summary)
+	if (!mess_h_pairs(f, meta, summary) &&
+	    !mess_h_keyfigs(f, dir, peak, peak_how, summary) && summary)
 		put_summary_scalars(f, summary);
 	mess_h_absorb(f, dir);
 	put_figures(f, outdir, meta, nofig);

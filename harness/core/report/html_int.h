@@ -47,5 +47,9 @@ int mess_h_fig_rank(const char *name);
 /* How each compared set was measured (the comparison's meta.json sets),
  * where a comparison's own "how it was measured" would be all unknown. */
 void mess_h_compare_measured(FILE *f, const json_t *meta);
+/* mess matrix's tables (latency, bandwidth: heat maps of initiators by
+ * memory nodes) or mess c2c's groups, from summary.json and meta.json;
+ * 1 when the run was one of them, 0 (nothing written) otherwise. */
+int mess_h_pairs(FILE *f, const json_t *meta, const json_t *summary);
 
 #endif

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report.html's tables of pairs: mess matrix's cells (initiators down,
+ * memory nodes across, one table per figure, coloured as a heat map) and
+ * mess c2c's groups, read back from summary.json.  Every text from the
+ * file goes through mess_h_esc.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/report/html_int.h"
+
+/* A cell's colour: t in [0, 1] from light to dark along a ramp of hue
+ * (bandwidth blue, latency red), with the text's colour to read on it. */
+static void shade(double t, int blue, char *bg, size_t len, const char **fg)
+{
+	static const int lo[2][3] = { { 255, 247, 236 }, { 247, 251, 255 } };
+	static const int hi[2][3] = { { 127, 0, 0 }, { 8, 48, 107 } };
+
+	t = isfinite(t) ? (t < 0 ? 0 : t > 1 ? 1 : t) : 0;
+	snprintf(bg, len, "#%02x%02x%02x",
+		 (int)(lo[blue][0] + t * (hi[blue][0] - lo[blue][0])),
+		 (int)(lo[blue][1] + t * (hi[blue][1] - lo[blue][1])),
+		 (int)(lo[blue][2] + t * (hi[blue][2] - lo[blue][2])));
+	*fg = t > 0.55 ? "#fff" : "#222";
+}
+
+static double num(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static int inum(const json_t *o, const char *key)
+{
+	return (int)json_integer_value(json_object_get(o, key));
+}
+
+/* The distinct values of key over the cells, in their order. */
+static int distinct(const json_t *cells, const char *key, int *out, int max)
+{
+	const json_t *c;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(cells, i, c) {
+		int v = inum(c, key), k;
+
+		for (k = 0; k < n && out[k] != v; k++)
+			;
+		if (k == n && n < max)
+			out[n++] = v;
+	}
+	return n;
+}
+
+static const json_t *cell(const json_t *cells, int init, int target)
+{
+	const json_t *c;
+	size_t i;
+
+	json_array_foreach(cells, i, c)
+		if (inum(c, "initiator_node") == init && inum(c, "target_node") == target)
+			return c;
+	return NULL;
+}
+
+struct fig {
+	const char *title, *key, *fw, *ratio, *unit;
+	int blue, dec;
+};
+
+static void mx_table(FILE *f, const json_t *cells, const struct fig *g)
+{
+	int in[256], tg[256];
+	int ni = distinct(cells, "initiator_node", in, 256), nt = distinct(cells, "target_node", tg, 256);
+	double lo = INFINITY, hi = -INFINITY;
+	const json_t *c;
+	size_t i;
+
+	json_array_foreach(cells, i, c)
+		if (isfinite(num(c, g->key))) {
+			lo = fmin(lo, num(c, g->key));
+			hi = fmax(hi, num(c, g->key));
+		}
+	fputs("<section><h2>", f);
+	mess_h_esc(f, g->title);
+	fputs("</h2>\n<table><tr><th>from \\ to</th>", f);
+	for (int j = 0; j < nt; j++) {
+		const json_t *k = cell(cells, in[0], tg[j]);
+
+		fprintf(f, "<th>node %d ", tg[j]);
+		mess_h_esc(f, json_string_value(json_object_get(k, "target_kind")));
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n", f);
+	for (int r = 0; r < ni; r++) {
+		const json_t *k = cell(cells, in[r], tg[0]);
+
+		fprintf(f, "<tr><th>node %d<br><small>cores ", in[r]);
+		mess_h_esc(f, json_string_value(json_object_get(k, "initiator_cores")));
+		fputs("</small></th>", f);
+		for (int j = 0; j < nt; j++) {
+			double v, fw;
+			char bg[8];
+			const char *fg;
+
+			k = cell(cells, in[r], tg[j]);
+			v = num(k, g->key);
+			fw = g->fw ? num(k, g->fw) : NAN;
+			if (!isfinite(v)) {
+				fputs("<td class=\"heat\" style=\"background:#eee\">not measured<br><small>", f);
+				mess_h_esc(f, json_string_value(json_object_get(k, "label")));
+				fputs("</small></td>", f);
+				continue;
+			}
+			shade(hi > lo ? (v - lo) / (hi - lo) : 0.5, g->blue, bg, sizeof(bg), &fg);
+			fprintf(f, "<td class=\"heat\" style=\"background:%s;color:%s\"><b>%.*f %s</b>",
+				bg, fg, g->dec, v, g->unit);
+			if (isfinite(fw))
+				fprintf(f, "<br><small>HMAT %.*f, %.2fx</small>", g->dec, fw, num(k, g->ratio));
+			fputs("<br><small>", f);
+			mess_h_esc(f, json_string_value(json_object_get(k, "label")));
+			fputs("</small>", f);
+			if (num(k, "chase_mib_elsewhere") > 0 || num(k, "gen_mib_elsewhere") > 0)
+				fputs("<br><small><b>memory partly on another node</b></small>", f);
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table></section>\n", f);
+}
+
+static void mx_put(FILE *f, const json_t *cells, const json_t *meta)
+{
+	static const struct fig figs[] = {
+		{ "Unloaded latency (ns per dependent load)", "lat_ns", "hmat_lat_ns",
+		  "lat_vs_hmat", "ns", 0, 1 },
+		{ "Peak bandwidth, read only (GB/s)", "bw_gbs", "hmat_bw_gbs",
+		  "bw_vs_hmat", "GB/s", 1, 1 },
+		{ "Peak bandwidth, 2:1 reads to writes (GB/s)", "bw21_gbs", NULL, NULL,
+		  "GB/s", 1, 1 },
+	};
+
+	for (size_t i = 0; i < sizeof(figs) / sizeof(figs[0]); i++)
+		mx_table(f, cells, &figs[i]);
+	fputs("<p>Rows: the initiators (NUMA nodes with CPUs); columns: the memory nodes. "
+	      "Darker: a higher figure. Under each: the firmware's (ACPI HMAT) figure for the pair and the measured over it, where given (", f);
+	mess_h_esc(f, json_string_value(json_object_get(meta, "hmat_source")));
+	fputs("), and the label. The bandwidth is accounted: the generators' declared bytes, not the memory controllers' counts. "
+	      "Every figure with its spread: matrix.csv.</p>\n", f);
+}
+
+static void c2c_put(FILE *f, const json_t *c2c)
+{
+	static const char *const order[] = { "smt", "same cache", "same socket", "other socket" };
+
+	fputs("<section><h2>Core-to-core latency (one way, ns)</h2>\n"
+	      "<table><tr><th>pairs sharing</th><th>pairs</th><th>median</th><th>least</th><th>most</th><th>p99, worst pair</th></tr>\n", f);
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		const json_t *g = json_object_get(json_object_get(c2c, "groups"), order[i]);
+
+		if (!g)
+			continue;
+		fputs("<tr><th>", f);
+		mess_h_esc(f, order[i]);
+		fprintf(f, "</th><td class=\"n\">%d</td>", inum(g, "pairs"));
+		fprintf(f, "<td class=\"n\">%.1f</td><td class=\"n\">%.1f</td><td class=\"n\">%.1f</td><td class=\"n\">%.1f</td></tr>\n",
+			num(g, "median_ns"), num(g, "min_ns"), num(g, "max_ns"), num(g, "p99_max_ns"));
+	}
+	fprintf(f, "</table><p>%zu pairs of PUs, each one cache line handed back and forth between two pinned threads; every pair in c2c.csv and, as a heat map, in plots/c2c.svg.</p></section>\n",
+		json_array_size(json_object_get(c2c, "pairs")));
+}
+
+int mess_h_pairs(FILE *f, const json_t *meta, const json_t *summary)
+{
+	const char *tool = json_string_value(json_object_get(meta, "tool"));
+	const json_t *cells = json_object_get(summary, "cells");
+
+	if (!tool)
+		return 0;
+	if (!strcmp(tool, "mess matrix") && json_array_size(cells)) {
+		mx_put(f, cells, meta);
+		return 1;
+	}
+	if (!strcmp(tool, "mess c2c") && json_is_object(json_object_get(summary, "c2c"))) {
+		c2c_put(f, json_object_get(summary, "c2c"));
+		return 1;
+	}
+	return 0;
+}
