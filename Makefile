@@ -186,7 +186,8 @@ $(BUILD)/%.o: %.S
 
 # Build identity lives in one object so a new revision relinks, not rebuilds.
 $(BUILD)/harness/core/buildinfo.o: CPPFLAGS += $(BUILD_INFO)
-$(BUILD)/harness/core/buildinfo.o: $(wildcard .git/index)
+# The index a commit rewrites: .git/index, or a worktree's own under .git.
+$(BUILD)/harness/core/buildinfo.o: $(wildcard $(shell git rev-parse --git-path index 2>/dev/null))
 
 $(LIB): $(LIB_OBJS)
 	$(quiet) AR $@
