@@ -101,6 +101,13 @@ if [ -s "$t/plots/tails.svg" ]; then
 	check "tails.svg: a key entry per mix, histograms in bandwidth order" 'fig tails "$t/plots/tails.svg"'
 	check "curves.svg of a real run: the title carries the verdict and the host" \
 		'fig title "$t/plots/curves.svg" "$(jq -r .quality.verdict "$t/meta.json")" "$host" && fig curves "$t/plots/curves.svg"'
+	# A peak given afterwards rewrites summary.md's curves from
+	# curves.csv: the nominal share stays the run's (its points' median,
+	# accounted, is 67.x for 50 % stores), as in summary.json.
+	cp -r "$t" "$out/peak"
+	"$mess" report "$out/peak" --peak-gbs 100 >/dev/null 2>&1
+	check "mess report --peak-gbs: the read share nominal stays the run's" \
+		'grep -q "^| 50 | 66.7 | " "$out/peak/summary.md" && grep -q "^| 50 | 66.7 | " "$t/summary.md" && [ "$(jq ".curves[] | select(.store_pct == 50) | .read_pct" "$out/peak/summary.json")" = 66.67 ]'
 else
 	bad "the small run drew no tails.svg: $(tail -n 3 "$out/tails.err")"
 fi

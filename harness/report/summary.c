@@ -38,6 +38,28 @@ static char *lines_past(char *at, size_t n)
 }
 
 /*
+ * Each curve's read share as the run gave it (summary.json: the mix's
+ * nominal share): curves.csv's curve carries its points' median, which
+ * summary.md shows in a column of its own ("read share, measured"),
+ * never under the nominal share's header.
+ */
+static void nominal_shares(struct mess_family *fam, const json_t *old)
+{
+	const json_t *c;
+	size_t i;
+
+	json_array_foreach(json_object_get(old, "curves"), i, c) {
+		json_int_t st = json_integer_value(json_object_get(c, "store_pct"));
+		const json_t *rd = json_object_get(c, "read_pct");
+
+		for (size_t k = 0; k < fam->n && json_is_number(rd); k++)
+			if (fam->curves[k].store_pct != MESS_STORE_PCT_UNKNOWN &&
+			    (json_int_t)fam->curves[k].store_pct == st)
+				fam->curves[k].read_pct = json_number_value(rd);
+	}
+}
+
+/*
  * A run's summary.md and summary.json given the peak now (--peak-gbs on
  * the run's own directory): the curve section and the family's figures
  * summarised again from curves.csv against it, the rest of both files as
@@ -68,12 +90,16 @@ int mess_report_peak_summary(const char *dir, const json_t *meta, double peak)
 		goto out;
 	}
 	ret = mess_set_load(dir, 0, &fam, info, err, sizeof(err));
-	if (!ret)
+	if (!ret) {
+		nominal_shares(&fam, old);
 		ret = mess_summarise(&fam, json_number_value(json_object_get(old, "unloaded_ns")),
 				     peak, json_number_value(json_object_get(old, "wave_tol_pct")) / 100,
 				     &s);
+	}
 	if (ret)
 		goto out;
+	/* The measured share's column where the run gave it one. */
+	s.read_counted = strstr(start, "| read share, measured [%] |") != NULL;
 	s.gen_cores = (unsigned)json_array_size(json_object_get(
 			json_object_get(meta, "cores"), "generators"));
 	/* The run's own keys (verdict, next step, ...) stay; the figures
