@@ -16,6 +16,14 @@ bound() {
 		! grep -E "bind:" "$o/$1.numa_maps" | grep -Evq "bind:$2( |\$)" &&
 		! grep -E " N[0-9]+=" "$o/$1.numa_maps" | grep -Eq " N[^$2][0-9]*="
 }
+# own_nodes FILE: every bound mapping of a numa_maps watch has its pages
+# on the node it is bound to, none elsewhere.
+own_nodes() {
+	awk '{ b = ""; for (i = 1; i <= NF; i++) if ($i ~ /^bind:/) b = substr($i, 6)
+	       if (b == "") next
+	       for (i = 1; i <= NF; i++) if ($i ~ /^N[0-9]+=/ && $i !~ "^N" b "=") bad++ }
+	     END { exit bad > 0 }' "$1"
+}
 # ok_step NAME: exit 0.
 ok_step() { expect "$topo: $1 exits 0 (see $o/$1.err)" test "$(rc "$1")" = 0; }
 # node_of DIR N KIND: meta.json says the memory was on node N, of KIND.
@@ -27,11 +35,13 @@ node_of() {
 ok_step nodes
 j=$o/nodes-json.out
 expect "$topo: mess nodes --json: 5 nodes" jqo "$j" '.nodes | length == 5'
-expect "$topo: mess nodes: packages 0 1 0 1 0" jqo "$j" '[.nodes[].package] == [0,1,0,1,0]'
-expect "$topo: mess nodes: cores of the sockets" jqo "$j" '[.nodes[].cores] == ["0-1","2-3","0-1","2-3","0-1"]'
-expect "$topo: mess nodes: HMAT latency from the nearest cores" jqo "$j" '[.nodes[].firmware.latency_ns] == [100,100,120,120,300]'
-expect "$topo: mess nodes: HMAT bandwidth" jqo "$j" '[.nodes[].firmware.bandwidth_mibs] == [20480,20480,81920,81920,4096]'
 expect "$topo: mess nodes: capacities" jqo "$j" '[.nodes[].capacity_bytes | . > 0] == [true,true,true,true,true]'
+if [ "$topo" != C ]; then
+	expect "$topo: mess nodes: packages 0 1 0 1 0" jqo "$j" '[.nodes[].package] == [0,1,0,1,0]'
+	expect "$topo: mess nodes: cores of the sockets" jqo "$j" '[.nodes[].cores] == ["0-1","2-3","0-1","2-3","0-1"]'
+	expect "$topo: mess nodes: HMAT latency from the nearest cores" jqo "$j" '[.nodes[].firmware.latency_ns] == [100,100,120,120,300]'
+	expect "$topo: mess nodes: HMAT bandwidth" jqo "$j" '[.nodes[].firmware.bandwidth_mibs] == [20480,20480,81920,81920,4096]'
+fi
 # Defect 6: under TCG the kernel has no core PMU; say its reason.
 expect "$topo: counters: the kernel's reason, not 'add a row'" has counters "PMU not available due to virtualization"
 expect "$topo: counters: no 'add one'" lacks counters "add one"
@@ -151,23 +161,24 @@ if [ "$topo" = A ]; then
 	expect "A: matrix: initiators 0 and 1 by every node" jqo "$mj" '[.cells[] | [.initiator_node, .target_node]] == [[0,0],[0,1],[0,2],[0,3],[0,4],[1,0],[1,1],[1,2],[1,3],[1,4]]'
 	expect "A: matrix: chase cores 0 and 2" jqo "$mj" '[.cells[].chase_core] == [0,0,0,0,0,2,2,2,2,2]'
 	expect "A: matrix: labels" jqo "$mj" '[.cells[].label] == ["local","remote","local cpu-less","remote cpu-less","local cpu-less","remote","local","remote cpu-less","local cpu-less","remote cpu-less"]'
-	# hwloc reads the HMAT from sysfs (access0: each node's best
-	# initiators), so the firmware's figures are the local pairs' only.
-	expect "A: matrix: HMAT latency of the local pairs" jqo "$mj" '[.cells[].hmat_lat_ns] == [100,null,120,null,300,null,100,null,120,null]'
-	expect "A: matrix: HMAT bandwidth (GiB/s as GB/s)" jqo "$mj" '[.cells[].hmat_bw_gbs] == [21.475,null,85.899,null,4.295,null,21.475,null,85.899,null]'
-	expect "A: matrix: the labels agree with the HMAT: its initiator is local" jqo "$mj" '[.cells[] | select(.hmat_lat_ns != null) | .label | startswith("local")] | (length == 5 and all)'
+	# Every pair's, remote ones too: hwloc's sysfs path has only each
+	# node's nearest initiators, the ACPI table itself has them all.
+	expect "A: matrix: the HMAT read from the ACPI table" jqo "$r/matrix/meta.json" '.hmat_table == "read" and (.hmat_source | startswith("the ACPI HMAT table"))'
+	expect "A: matrix: HMAT latency of every pair (boot.sh)" jqo "$mj" '[.cells[].hmat_lat_ns] == [100,150,120,200,300,150,100,200,120,400]'
+	expect "A: matrix: HMAT bandwidth of every pair (GiB/s as GB/s)" jqo "$mj" '[.cells[].hmat_bw_gbs] == [21.475,10.737,85.899,10.737,4.295,10.737,21.475,10.737,85.899,2.147]'
+	expect "A: matrix: the labels agree with the HMAT: a node's least latency is from its local initiator" \
+		jqo "$mj" '[.cells | group_by(.target_node)[] | (min_by(.hmat_lat_ns) | .label | startswith("local")) and ([.[] | select(.label | startswith("local"))] | length == 1)] | all'
+	expect "A: matrix: each pair's pages on its target (mess's numa_maps)" \
+		jqo "$mj" '[.cells[] | .chase_mib_on_target >= 32 and .chase_mib_elsewhere == 0 and .gen_mib_on_target >= 64 and .gen_mib_elsewhere == 0] | all'
 	expect "A: matrix: every pair measured" jqo "$mj" '[.cells[] | (.lat_ns > 0 and .bw_gbs > 0 and .bw21_gbs > 0 and .lat_repeats == 5 and .bw_repeats == 5 and .bw21_repeats == 5 and .bw_cores == 2)] | all'
 	expect "A: matrix: kinds" jqo "$mj" '[.cells[0:5][].target_kind] == ["dram","dram","hbm","hbm","nvm"]'
 	expect "A: matrix.csv: a header and 10 rows" test "$(wc -l <"$r/matrix/matrix.csv")" = 11
-	expect "A: matrix summary.md: the latency row of node 1" grep -Eq "^\| node 1 \(cores 2-3\) \| [0-9.]+ ns, remote \| [0-9.]+ ns \(HMAT 100, [0-9.]+x\), local \|" "$r/matrix/summary.md"
+	expect "A: matrix summary.md: the latency row of node 1, the remote pair's HMAT too" grep -Eq "^\| node 1 \(cores 2-3\) \| [0-9.]+ ns \(HMAT 150, [0-9.]+x\), remote \| [0-9.]+ ns \(HMAT 100, [0-9.]+x\), local \|" "$r/matrix/summary.md"
 	for n in 0 1 2 3 4; do
 		expect "A: matrix bound memory to node $n" grep -q "bind:$n .*N$n=" "$o/matrix.numa_maps"
 	done
 	expect "A: matrix: every bound mapping's pages on its node" \
-		awk '{ b = ""; for (i = 1; i <= NF; i++) if ($i ~ /^bind:/) b = substr($i, 6)
-		       if (b == "") next
-		       for (i = 1; i <= NF; i++) if ($i ~ /^N[0-9]+=/ && $i !~ "^N" b "=") bad++ }
-		     END { exit bad > 0 }' "$o/matrix.numa_maps"
+		own_nodes "$o/matrix.numa_maps"
 
 	# mess c2c: the 6 pairs of 4 PUs, grouped as the sockets (each with
 	# its L3) make them; this machine has no SMT.
@@ -179,7 +190,7 @@ if [ "$topo" = A ]; then
 	ok_step absorb
 	expect "A: absorb's all-core row spans both sockets (4 cores)" \
 		awk -F, 'NR > 1 && $3 == 4 { f = 1 } END { exit !f }' "$r/absorb/absorption.csv"
-else
+elif [ "$topo" = B ]; then
 	# Defect 5: HBM only in the HMAT, no subtype from hwloc.
 	expect "B: kinds dram dram hbm hbm dram (HMAT for 2 and 3)" jqo "$j" '[.nodes[].kind] == ["dram","dram","hbm","hbm","dram"]'
 	expect "B: kind_from says the HMAT" jqo "$j" '[.nodes[].kind_from] == ["no subtype: assumed","no subtype: assumed","no subtype: firmware (HMAT) bandwidth","no subtype: firmware (HMAT) bandwidth","no subtype: assumed"]'
@@ -192,4 +203,75 @@ else
 	ok_step ladder-dram
 	expect "B: rule among 2 local dram nodes (defect 8)" \
 		jqo "$r/ladder-dram/meta.json" '.memory_node == 0 and (.memory_node_choice.rule | test("among 2 local dram nodes"))'
+else
+	# Topology C: 4 sockets x 2 cores x 2 threads, DRAM nodes 0-3, HBM
+	# node 4 nearest socket 0; the HMAT of boot.sh's hmat_c, every pair.
+	expect "C: mess nodes: packages 0 1 2 3 0" jqo "$j" '[.nodes[].package] == [0,1,2,3,0]'
+	expect "C: mess nodes: cores of the sockets (2 each)" jqo "$j" '[.nodes[].cores] == ["0-1","2-3","4-5","6-7","0-1"]'
+	expect "C: mess nodes: kinds dram x4 and hbm (by the HMAT)" jqo "$j" '[.nodes[].kind] == ["dram","dram","dram","dram","hbm"]'
+	expect "C: mess nodes: HMAT from the nearest cores" jqo "$j" '[.nodes[].firmware.latency_ns] == [100,100,100,100,120] and [.nodes[].firmware.bandwidth_mibs] == [20480,20480,20480,20480,81920]'
+	# boot.sh's figures, initiator by initiator: ns, GiB/s, and the label.
+	lat= gib= lab=
+	for i in 0 1 2 3; do
+		for t in 0 1 2 3 4; do
+			d=$((i > t ? i - t : t - i))
+			if [ $t = 4 ] && [ $i = 0 ]; then l=120 g=80 b='"local cpu-less"'
+			elif [ $t = 4 ]; then l=$((200 + 10 * i)) g=$((16 - i)) b='"remote cpu-less"'
+			elif [ $d = 0 ]; then l=100 g=20 b='"local"'
+			else l=$((130 + 10 * d)) g=$((12 - d)) b='"remote"'
+			fi
+			lat=$lat${lat:+,}$l gib=$gib${gib:+,}$g lab=$lab${lab:+,}$b
+		done
+	done
+	ok_step matrix
+	mj=$r/matrix/summary.json
+	expect "C: matrix: 20 pairs, complete" jqo "$r/matrix/meta.json" '.pairs_measured == 20 and .complete == true and .initiators == 4 and .targets == 5'
+	expect "C: matrix: every initiator by every node" jqo "$mj" '[.cells[] | [.initiator_node, .target_node]] == [range(4) as $i | range(5) as $t | [$i, $t]]'
+	expect "C: matrix: chase cores 0 2 4 6, 2 generator cores each" jqo "$mj" '[.cells[] | .chase_core == 2 * .initiator_node and .bw_cores == 2] | all'
+	expect "C: matrix: labels: local, remote, cpu-less" jqo "$mj" "[.cells[].label] == [$lab]"
+	expect "C: matrix: the HMAT read from the ACPI table" jqo "$r/matrix/meta.json" '.hmat_table == "read"'
+	expect "C: matrix: HMAT latency of every pair = boot.sh's" jqo "$mj" "[.cells[].hmat_lat_ns] == [$lat]"
+	expect "C: matrix: HMAT bandwidth of every pair = boot.sh's (GiB/s as GB/s)" \
+		jq -e --argjson g "[$gib]" '[.cells[].hmat_bw_gbs] as $b | [range(20) | ($b[.] - $g[.] * 1.073741824 | fabs) < 0.001] | all' "$mj"
+	expect "C: matrix: the labels agree with the HMAT: a node's least latency is from its local initiator" \
+		jqo "$mj" '[.cells | group_by(.target_node)[] | (min_by(.hmat_lat_ns) | .label | startswith("local")) and ([.[] | select(.label | startswith("local"))] | length == 1)] | all'
+	expect "C: matrix: every pair measured (figures present, not judged)" jqo "$mj" '[.cells[] | .lat_ns > 0 and .bw_gbs > 0 and .bw21_gbs > 0 and .lat_repeats == 3] | all'
+	expect "C: matrix: each pair's chase buffer and generator arrays on its target (mess's numa_maps)" \
+		jqo "$mj" '[.cells[] | .chase_mib_on_target >= 32 and .chase_mib_elsewhere == 0 and .gen_mib_on_target >= 64 and .gen_mib_elsewhere == 0] | all'
+	for n in 0 1 2 3 4; do
+		expect "C: matrix bound memory to node $n (the guest's watch)" grep -q "bind:$n .*N$n=" "$o/matrix.numa_maps"
+	done
+	expect "C: matrix: every bound mapping's pages on its node (the guest's watch)" \
+		own_nodes "$o/matrix.numa_maps"
+	expect "C: matrix.csv: a header and 20 rows" test "$(wc -l <"$r/matrix/matrix.csv")" = 21
+	for f in latency:'Unloaded latency' bandwidth:'Peak bandwidth, read only'; do
+		expect "C: matrix plots/matrix-${f%%:*}.svg: its title and node 4's column" \
+			grep -q "${f#*:}" "$r/matrix/plots/matrix-${f%%:*}.svg"
+		expect "C: matrix-${f%%:*}.svg names node 4 hbm" grep -q "node 4 hbm" "$r/matrix/plots/matrix-${f%%:*}.svg"
+	done
+	expect "C: matrix report.html: the latency table with a remote pair's HMAT" \
+		grep -q "HMAT 230.0, " "$r/matrix/report.html"
+	ok_step c2c
+	cj=$r/c2c/summary.json
+	expect "C: c2c: the 120 pairs of 16 PUs, each measured" jqo "$cj" '(.c2c.pairs | length) == 120 and ([.c2c.pairs[] | .samples == 10 and .median_ns > 0] | all)'
+	# QEMU numbers the PUs thread-first: PU p is thread p%2 of core p/2,
+	# socket p/4.  The same socket's cores share QEMU's L3: same cache.
+	expect "C: c2c: each pair's group from its PUs (smt, same socket, other socket)" \
+		jqo "$cj" '[.c2c.pairs[] | .group == (if (.pu_a / 2 | floor) == (.pu_b / 2 | floor) then "smt" elif (.pu_a / 4 | floor) == (.pu_b / 4 | floor) then (if .group == "same socket" then "same socket" else "same cache" end) else "other socket" end)] | all'
+	expect "C: c2c: 8 smt, 16 same-socket, 96 other-socket pairs" \
+		jqo "$cj" '[.c2c.pairs[] | .group] | (map(select(. == "smt")) | length) == 8 and (map(select(. == "same cache" or . == "same socket")) | length) == 16 and (map(select(. == "other socket")) | length) == 96'
+	expect "C: c2c plots/c2c.svg: its title" grep -q "Core-to-core latency" "$r/c2c/plots/c2c.svg"
+	expect "C: c2c report.html: the groups" grep -q "<th>other socket</th><td class=\"n\">96</td>" "$r/c2c/report.html"
+	# mess interfere --placement other-socket: each aggressor core (hwloc
+	# logical, 2 a socket: core c on package c/2) off the victim's
+	# package, their arrays on the victim's node 0.
+	ok_step interfere
+	im=$r/interfere/meta.json
+	expect "C: interfere: other-socket, victim core 0 on node 0, 2 aggressors with arrays on node 0" \
+		jqo "$im" '.placement == "other-socket" and .victim_core == 0 and .victim_node == 0 and .max_aggressors == 2 and .aggressor_node == 0'
+	ag=$(jq -r .aggressor_cores "$im" 2>/dev/null | tr ',' '\n' |
+		awk -F- '{ for (c = $1; c <= ($2 == "" ? $1 : $2); c++) print c }')
+	expect "C: interfere: aggressor cores ($(echo $ag)) all on other packages than the victim's" \
+		test -n "$ag" -a -z "$(for c in $ag; do [ $((c / 2)) != 0 ] || echo "$c"; done)"
+	expect "C: interfere: the aggressors' memory bound to node 0 (the guest's watch)" bound interfere 0
 fi

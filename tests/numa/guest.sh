@@ -90,11 +90,21 @@ if [ "$topo" = A ]; then
 	step cxl env HWLOC_XMLFILE=/tmp/cxl.xml HWLOC_THISSYSTEM=1 "$mess" ladder $q --mem-node cxl --out "$r/ladder-cxl"
 	# Issue 36: every node with CPUs to every node; long enough windows
 	# for the watch (every 0.5 s) to see each pair's buffers.
-	step matrix "$mess" matrix --quick --repeats 5 --window-ms 100 --buffer 32M --gen-bytes 16M --out "$r/matrix"
-	step c2c "$mess" c2c --quick --samples 20 --batch 5 --out "$r/c2c"
+	step matrix "$mess" matrix --quick --repeats 5 --window-ms 100 --buffer 32M --gen-bytes 16M --no-plots --out "$r/matrix"
+	step c2c "$mess" c2c --quick --samples 20 --batch 5 --no-plots --out "$r/c2c"
 	step absorb "$mess" absorb $q --kernels stream --modes memory_ld64 --cores all --out "$r/absorb"
-else
+elif [ "$topo" = B ]; then
 	step ladder-hbm "$mess" ladder $q --mem-node hbm --core 2 --out "$r/ladder-hbm"
 	step ladder-dram "$mess" ladder $q --mem-node dram --out "$r/ladder-dram"
+else
+	# Topology C, 4 sockets with SMT: every socket to every node (mess
+	# records where each pair's pages were), its heat maps and page;
+	# every pair of the 16 PUs, as few samples as c2c takes.
+	step matrix "$mess" matrix --quick --buffer 32M --gen-bytes 16M --out "$r/matrix"
+	step c2c "$mess" c2c --quick --samples 10 --batch 2 --out "$r/c2c"
+	# Aggressors on another socket than the victim's (core 0, socket 0),
+	# their arrays on the victim's node.
+	step interfere "$mess" interfere --quick --placement other-socket --aggressors 2 --mixes 0 \
+		--buffer 32M --gen-bytes 16M --no-plots --out "$r/interfere"
 fi
 touch "$out/done"
