@@ -75,7 +75,7 @@ do for [i=1:words(rows)] {
 		set xtics add ('0' 0.5)
 		# A log axis labels its decades only: a row within one decade
 		# would show one label or none.  Within a factor 3 the axis is
-		# linear; else 1-9 (under a decade) or 1, 2, 5 labelled.
+		# linear; else 1, 1.5, 2-9 (under a decade) or 1, 2, 5 labelled.
 		stats datafile using ($1 == i - 1 ? $4 : 1e300) nooutput
 		ylo = STATS_min
 		stats datafile using ($1 == i - 1 ? $4 : -1e300) nooutput
@@ -85,11 +85,11 @@ do for [i=1:words(rows)] {
 			unset logscale y
 		} else {
 			if (ylo > 0 && yhi / ylo < 100) {
-				mant = yhi / ylo < 10 ? '1 2 3 4 5 6 7 8 9' : '1 2 5'
+				mant = yhi / ylo < 10 ? '1 1.5 2 3 4 5 6 7 8 9' : '1 2 5'
 				do for [dec=floor(log10(ylo)):ceil(log10(yhi))] {
 					do for [mm in mant] {
 						v = real(mm) * 10.0**dec
-						if (v >= ylo * 0.95 && v <= yhi * 1.05) {
+						if (v >= ylo * 0.5 && v <= yhi * 2) {
 							set ytics add (sprintf('%g', v) v)
 						}
 					}

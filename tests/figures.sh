@@ -131,6 +131,20 @@ gnuplot -e "tailfile='$out/hist/tails.dat'; histfile='$out/hist/hist.dat'; outba
 check "hist.gp: a p99 below its mean drawn apart, the key saying why" \
 	'fig tails "$out/hist/tails.svg" && fig text "$out/hist/tails.svg" "p99 not trusted"'
 
+# ---- a small real absorption table: its figure's title, axis, page ----
+ab=$out/absorb-run
+"$mess" absorb --quick --kernels stream --modes fp_add64 --cores 1 --kmax 16 --out "$ab" \
+	>/dev/null 2>"$out/absorb-run.err"
+if [ -s "$ab/plots/absorb-stream-triad-c1.svg" ]; then
+	check "absorb-<row>.svg: the title carries the verdict and the host" \
+		'fig title "$ab/plots/absorb-stream-triad-c1.svg" "$(jq -r .quality.verdict "$ab/meta.json")" "$host"'
+	check "absorb-<row>.svg: two y labels or more, the fit within the data" \
+		'fig absorb "$ab/plots/absorb-stream-triad-c1.svg"'
+	check "absorption.md points at the Glossary" 'grep -q "Glossary of results/README.md" "$ab/absorption.md"'
+else
+	bad "the small absorption run drew no figure: $(tail -n 3 "$out/absorb-run.err")"
+fi
+
 # ---- absorb.gp: a fit below its data; times within one decade ----
 # Row 0: flat at 9.6 ns, rising past k = 8, its fitted line falling to
 # 3.5 ns at k = 16 (the issue's figure).  Row 1: 3.3 to 9.9 ns, inside
