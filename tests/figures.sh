@@ -92,6 +92,16 @@ for s in "$ref"/*/; do
 		'grep -q "<tr><td>[0-9]* % read</td>" "$out/set-$n/report.html" && ! grep -q "<td><i>unknown</i></td>" "$out/set-$n/report.html"'
 done
 
+# A raw Mess tree imported: its curves numbered 100 - share as store %,
+# but the page names them by the read share the set gives.
+raw=$ref/../mess-results-raw/MN5-GPP-SPR8480-DDR5-AVX2-local
+if [ -d "$raw" ]; then
+	"$mess" import "$raw" --out "$out/import" >/dev/null 2>"$out/import.err"
+	"$mess" report "$out/import" >/dev/null 2>>"$out/import.err"
+	check "an imported tree's page names its curves by read share" \
+		'grep -q "<tr><td>100 % read</td>" "$out/import/report.html" && ! grep -q "<tr><td class=\"n\">0</td>" "$out/import/report.html"'
+fi
+
 # ---- tails: a small real run ----
 t=$out/tails
 "$mess" curves --mixes 0,50,100 --points 4 --repeats 1 --chase-ms 20 --out "$t" >/dev/null 2>"$out/tails.err"

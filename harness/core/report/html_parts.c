@@ -149,7 +149,7 @@ int mess_h_keyfigs(FILE *f, const char *dir, double peak, const char *how,
 	json_t *wt = json_object_get(summary, "wave_tol_pct");
 	double unloaded, tol = json_is_number(wt) ? json_number_value(wt) / 100 : 0.02;
 	char err[512];
-	int ret = 0, counted;
+	int ret = 0, counted, is_run;
 
 	if (!info || mess_set_load(dir, 0, &fam, info, err, sizeof(err)))
 		goto out;
@@ -200,7 +200,8 @@ int mess_h_keyfigs(FILE *f, const char *dir, double peak, const char *how,
 	 * share it gives.
 	 */
 	counted = !strcmp(info->bw_source, "counters");
-	if (json_is_array(json_object_get(summary, "curves")))
+	is_run = json_is_array(json_object_get(summary, "curves"));
+	if (is_run)
 		fprintf(f, "</table>\n<table><tr><th>mix (store %%)</th><th>read share, nominal [%%]</th>%s",
 			counted ? "<th>read share, measured [%]</th>" : "");
 	else
@@ -213,11 +214,13 @@ int mess_h_keyfigs(FILE *f, const char *dir, double peak, const char *how,
 
 		if (!c->npoints)
 			continue;
-		if (c->store_pct == MESS_STORE_PCT_UNKNOWN)
+		/* A set's curve by its read share even where it numbers a
+		 * store % of its own (an import's 100 - share). */
+		if (c->store_pct == MESS_STORE_PCT_UNKNOWN || !is_run)
 			fprintf(f, "<tr><td>%.0f %% read</td>", c->read_pct);
 		else
 			fprintf(f, "<tr><td class=\"n\">%u</td>", c->store_pct);
-		if (json_is_array(json_object_get(summary, "curves"))) {
+		if (is_run) {
 			double nominal = nominal_read(summary, c->store_pct);
 
 			if (isfinite(nominal))
