@@ -100,6 +100,9 @@ if [ -d "$raw" ]; then
 	"$mess" report "$out/import" >/dev/null 2>>"$out/import.err"
 	check "an imported tree's page names its curves by read share" \
 		'grep -q "<tr><td>100 % read</td>" "$out/import/report.html" && ! grep -q "<tr><td class=\"n\">0</td>" "$out/import/report.html"'
+	"$mess" report "$out/import" --out "$out/import-page" >/dev/null 2>>"$out/import.err"
+	check "an imported tree drawn again: its curves labelled by read share, apart" \
+		'fig set "$out/import-page/plots/curves.svg"'
 fi
 
 # ---- tails: a small real run ----

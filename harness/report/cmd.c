@@ -165,6 +165,13 @@ static void replot(const char *dir, const char *outdir, const json_t *meta,
 			   mess_unloaded_from_curves(&fam);
 		plot_title(dir, meta, info, title, sizeof(title));
 		invalid_mixes(meta, invalid);
+		/* An import numbers its curves 100 - share as store %, no mix
+		 * anyone asked for: they are named by their read share. */
+		if (!strcmp(json_string_value(json_object_get(meta, "tool")) ?
+			    json_string_value(json_object_get(meta, "tool")) : "",
+			    "mess import"))
+			for (size_t i = 0; i < fam.n; i++)
+				fam.curves[i].store_pct = MESS_STORE_PCT_UNKNOWN;
 		if (mess_plot(outdir, &fam, unloaded, peak, title, invalid, err,
 			      sizeof(err))) {
 			fprintf(stderr, "mess report: %s: the curve figure was not drawn: %s\n",
