@@ -296,6 +296,7 @@ $(addprefix check-,$(ISAS)): check-%:
 check-cli: all
 	$(Q)for t in tests/cli/cases*.txt; do tests/cli/run-cli-tests.sh ./$(MESS) $$t || exit 1; done
 	$(Q)tests/export.sh ./$(MESS)
+	$(Q)SKIPPED_FILE=build/skipped.txt tests/roundtrip.sh ./$(MESS)
 	$(Q)tests/nodes.sh ./$(MESS)
 	$(Q)tests/position.sh ./$(MESS)
 	$(Q)tests/report-dirs.sh ./$(MESS)

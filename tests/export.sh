@@ -255,13 +255,97 @@ for f in mess profet csv json; do
 	"$mess" export "$hbm" --format $f --ghz 2 --out "$tmp/hbm-$f" 2>"$tmp/err-$f"
 	check "export --format $f exits 0" '[ $? -eq 0 ]'
 	check "$f: nothing else a consumer picks up" \
-		'[ $(ls "$tmp/hbm-$f" | grep -c -e bwlat -e "\.json$") -eq $(case $f in mess) echo 51;; csv) echo 0;; *) echo 1;; esac) ]'
+		'[ $(ls "$tmp/hbm-$f" | grep -c -e bwlat -e "\.json$") -eq $(case $f in mess) echo 52;; csv) echo 0;; *) echo 1;; esac) ]'
+	check "$f: info.txt gives the unit of each column" 'grep -q "^COLUMNS=.*latency.* \(ns\|CPU cycles\)" "$tmp/hbm-$f/info.txt"'
 	check "$f: info.txt and curve-sources.tsv" '[ -s "$tmp/hbm-$f/info.txt" ] && { [ $f = csv ] || [ $(wc -l <"$tmp/hbm-$f/curve-sources.tsv") -eq 52 ]; }'
 done
 check "mess: the simulator loads the reference export" 'simulate "$tmp/hbm-mess"'
 check "profet: info.txt states the frequency and where it came from" \
 	'grep -qx "CPU_FREQ=2.000000" "$tmp/hbm-profet/info.txt" && grep -qx "CPU_FREQ_SOURCE=--ghz" "$tmp/hbm-profet/info.txt"'
 check "a run's mess/info.txt says its frequency was measured" 'grep -q "^CPU_FREQ_SOURCE=measured on the chase core" "$tmp/run/mess/info.txt"'
+
+# Issue 35 item 5: clocks and units no consumer can misread.
+# PROFET's loader given a directory (profet/curves.py _read_curves_file):
+# more than one .json is an error; one .json is read as {"<R>": [[MB/s,
+# cycles]]}, each key through int(); none: the bwlat*.txt files, as
+# cycles.  Here, what it does with a folder: "cycles" (it would read ns
+# as cycles), "json" (it reads a curves document), or the error it raises.
+profet_dir() {
+	python3 - "$1" <<'PY'
+import json, os, sys
+d = sys.argv[1]
+js = [f for f in os.listdir(d) if f.endswith('.json')]
+try:
+    if len(js) > 1:
+        raise Exception('Only one JSON file is allowed in the curves directory')
+    if len(js) == 1:
+        for k, v in json.load(open(os.path.join(d, js[0]))).items():
+            int(k); list(zip(*v))
+        print('json')
+    else:
+        print('cycles' if any('bwlat' in f and f.endswith('.txt') for f in os.listdir(d)) else 'nothing')
+except Exception as e:
+    print('error: %s' % e)
+PY
+}
+check "mess folder: PROFET's loader fails on it, naming --format profet, not reading ns as cycles" \
+	'profet_dir "$tmp/hbm-mess" | grep -q "^error: invalid literal for int().*NOT FOR PROFET.*--format profet" &&
+	 profet_dir "$tmp/run/mess" | grep -q "^error: .*NOT FOR PROFET"'
+check "profet folder: PROFET reads its curves; the simulator finds no bwlat file in it" \
+	'[ "$(profet_dir "$tmp/hbm-profet")" = json ] && ! ls "$tmp/hbm-profet" | grep -q bwlat'
+check "mess folder: info.txt names frequencyCurve=1.0 for the older simulator class, in a key and a comment" \
+	'grep -qx "FREQUENCY_CURVE=1.0 (.*BwLatMemCtrl.*)" "$tmp/hbm-mess/info.txt" &&
+	 grep -q "^# .*BwLatMemCtrl.*frequencyCurve=1.0.*42.86 ns for 90.18 ns" "$tmp/hbm-mess/info.txt" &&
+	 grep -q "^FREQUENCY_CURVE=1.0" "$tmp/run/mess/info.txt"'
+# EPEEC4's Mess measured 2.78 GHz on a Xeon Gold 5218 of 2.3 GHz base.
+"$mess" export "$ref/EPEEC4-CLX5218-DDR4" --out "$tmp/epeec4" 2>/dev/null
+check "Mess's plotter.txt clock is the measured one; the nominal is system.md's, each named as such" \
+	'grep -qx "CPU_FREQ_MEASURED=2.780 GHz (plotter.txt CPU_FREQ, measured by the Mess benchmark)" "$tmp/epeec4/info.txt" &&
+	 grep -qx "CPU_FREQ_NOMINAL=2.300 GHz (system.md Frequency (GHz), the CPU.s stated base clock)" "$tmp/epeec4/info.txt" &&
+	 grep -qx "CPU_FREQ=2.779692" "$tmp/epeec4/info.txt" && grep -qx "CPU_FREQ_SOURCE=the measured clock (CPU_FREQ_MEASURED)" "$tmp/epeec4/info.txt"'
+"$mess" export "$hbm" --format profet --out "$tmp/hbm-own" 2>/dev/null
+check "profet without --ghz: cycles at the measured clock, said measured" \
+	'grep -qx "CPU_FREQ=2.185689" "$tmp/hbm-own/info.txt" && grep -q "^CPU_FREQ_SOURCE=the measured clock" "$tmp/hbm-own/info.txt"'
+# A target set for PROFET: cycles at the base CPU's clock, not its own.
+"$mess" export "$hbm" --format profet --base-ghz 2.5 --out "$tmp/hbm-base" 2>"$tmp/e"
+check "--base-ghz 2.5: cycles = the mess export's ns x 2.5; info.txt says whose clock" \
+	'[ $? -eq 0 ] && grep -qx "CPU_FREQ=2.500000" "$tmp/hbm-base/info.txt" &&
+	 grep -q "^CPU_FREQ_SOURCE=--base-ghz: the base CPU.s clock" "$tmp/hbm-base/info.txt" &&
+	 grep -q "^CPU_FREQ_MEASURED=2.186 GHz" "$tmp/hbm-base/info.txt" &&
+	 python3 -c "
+import json, sys
+ns = sorted(tuple(map(float, l.split())) for l in open(sys.argv[1]))
+cy = sorted(json.load(open(sys.argv[2]))[str(70)])
+assert len(ns) == len(cy) > 2
+for (b, l), (b2, c) in zip(ns, cy):
+    assert abs(b - b2) <= 5e-4 and abs(l * 2.5 - c) <= 2.5 * 5e-4 + 1e-9, (b, l, b2, c)
+" "$tmp/hbm-mess/bwlat_70.txt" "$tmp/hbm-base/curves.json"'
+"$mess" export "$hbm" --format mess --base-ghz 2.5 --out "$tmp/hbm-base-mess" 2>"$tmp/e"
+check "--base-ghz with --format mess: exit 1, one line, nothing written" \
+	'[ $? -eq 1 ] && [ $(wc -l <"$tmp/e") -eq 1 ] && grep -q "^mess export: --base-ghz: not allowed with --format mess" "$tmp/e" && [ ! -e "$tmp/hbm-base-mess" ]'
+check "--help says why --base-ghz" '"$mess" export --help | grep -q "base-ghz G" && "$mess" export --help | grep -q "cycles of the base CPU"'
+# Issue 35 item 6: LLC_LATENCY_NS measured with every curves run (the
+# last cache's plateau), in meta.json and so in every export of the run.
+check "a run measures LLC_LATENCY_NS (or says why not) in meta.json; its exports carry it" \
+	'if jq -e ".llc_latency.ns > 0" "$tmp/run/meta.json" >/dev/null; then
+		ns=$(jq -r ".llc_latency.ns" "$tmp/run/meta.json")
+		grep -q "^LLC_LATENCY_NS=$(printf %.3f "$ns") (the L[0-9] plateau measured with the run" "$tmp/run/mess/info.txt" &&
+		grep -q "^LLC_LATENCY_NS=$(printf %.3f "$ns") (the L[0-9] plateau measured with the run" "$tmp/run-mess/info.txt"
+	 else
+		jq -e ".llc_latency.why | test(\"plateau|cache\")" "$tmp/run/meta.json" >/dev/null &&
+		grep -q "^LLC_LATENCY_NS=unknown (not measured: " "$tmp/run/mess/info.txt"
+	 fi'
+"$mess" --quick --no-plots --no-ladder --buffer 32M --gen-bytes 8M --chase-ms 5 --mixes 0 --out "$tmp/run-nl" >/dev/null 2>&1
+check "--no-ladder: no plateau measured, meta.json and info.txt say why" \
+	'[ "$(jq -r ".llc_latency.ns, .llc_latency.why" "$tmp/run-nl/meta.json" | tr "\n" " ")" = "null not measured: --no-ladder " ] &&
+	 grep -qx "LLC_LATENCY_NS=unknown (not measured: --no-ladder; no latency ladder beside this set; mess ladder measures one)" <("$mess" export "$tmp/run-nl" --force --out "$tmp/run-nl-x" 2>/dev/null; cat "$tmp/run-nl-x/info.txt")'
+# A VM states its clock in /proc/cpuinfo's cpu MHz only (no cpufreq in
+# sysfs, none in the model name): nominal, not unknown.
+if [ ! -e /sys/devices/system/cpu/cpu0/cpufreq ] && grep -q "^cpu MHz" /proc/cpuinfo && ! grep -m1 "^model name" /proc/cpuinfo | grep -q "@ "; then
+	check "no cpufreq in sysfs: the nominal clock from /proc/cpuinfo cpu MHz, not unknown" \
+		'jq -e ".cpu_frequency.nominal_ghz > 0 and (.cpu_frequency.nominal_source | test(\"cpu MHz\"))" "$tmp/run/meta.json" >/dev/null &&
+		 grep -q "^CPU_FREQ_NOMINAL=[0-9.]* GHz (/proc/cpuinfo cpu MHz" "$tmp/run/mess/info.txt"'
+fi
 # PROFET in cycles back to ns through our reader: the 70% curve equals the mess one.
 "$mess" export "$tmp/hbm-profet" --format json --ghz 2 --out "$tmp/back" 2>/dev/null
 check "profet round trip: cycles / GHz = the ns of the mess export" \

@@ -39,6 +39,11 @@ check "every curves.csv row says replay" \
 check "summary.md says REPLAY first" 'head -1 "$out/a-replay/summary.md" | grep -q "^\*\*REPLAY of"'
 check "report.html says NOT A MEASUREMENT before the verdict" 'awk "/NOT A MEASUREMENT/ { n = NR } /Verdict: / && !v { v = NR } END { exit !(n && n < v) }" "$out/a-replay/report.html"'
 check "stderr says REPLAY" 'grep -q "REPLAY of" "$out/a.err"'
+# Issue 35 item 2: the replayed set's theoretical peak, from its plotter.txt
+# (4800 MT/s x 8 channels x 64 bit = 307.2 GB/s), as compare and report read it.
+check "the set's peak (plotter.txt) in summary.json and meta.json replay, with its source" \
+	'[ "$(jq -r ".replay.peak_gbs, (.replay.peak_source | test(\"plotter.txt\"))" "$m" | tr "\n" " ")" = "307.2 true " ] &&
+	 jq -e ".peak_gbs == 307.2" "$out/a-replay/summary.json" >/dev/null && grep -q "Theoretical peak: 307.2 GB/s" "$out/a-replay/summary.md"'
 check "the default directory name says replay" \
 	'(cd "$out" && $mess $R --mixes 0 2>/dev/null | grep -q -- "-replay-")'
 

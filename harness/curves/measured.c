@@ -249,6 +249,8 @@ static int setup(struct mess_run *r)
 	} while (r->clock_attempts < 3 && isfinite(r->freq.measured_ghz) &&
 		 r->freq.measured_spread_pct > MESS_Q_CLOCK_SPREAD_WARN);
 	mess_run_corectr_open(r);
+	/* Still before any traffic, on the chase core. */
+	mess_run_llc_latency(r);
 	fprintf(stderr, "mess: %s, chase on core %d, %d generator core%s, LLC %llu MiB, memory node %d\n",
 		r->topo.cpu_model, r->chase_core, r->ngen,
 		r->ngen == 1 ? "" : "s",

@@ -78,6 +78,8 @@ static const struct mess_opt mess_cfg_opts[] = {
 	{ "ghz", MESS_OPT_DOUBLE, F(replay_ghz), 0, 0.1, 10, "GHZ",
 	  "with --replay: the CPU clock of a set whose latency is in cycles (PROFET's curves.json), overriding its info.txt" },
 	MESS_OPT_NO_PLOTS(F(no_plots)),
+	MESS_OPT_FLAG_ROW("no-ladder", F(no_ladder),
+	  "do not measure LLC_LATENCY_NS, the last cache's latency plateau (3 sizes before the curves: under a second, 0.7 s on a loaded 2-core VM) that every export carries for the Mess simulator"),
 	MESS_OPT_JSON(F(json), "summary.json"),
 	MESS_OPT_STRICT(F(strict)),
 	{ "list", MESS_OPT_FLAG, F(list), 0, 0, 0, NULL,

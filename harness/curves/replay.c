@@ -40,6 +40,7 @@ struct mess_replay_run {
 	struct mess_rng rng;
 	unsigned points_disturbed;
 	char banner[PATH_MAX + 128];
+	char peak_how[256];	/* where the theoretical peak came from */
 };
 
 static double noisy(struct mess_run *r, double v, int disturbed, double dist)
@@ -133,7 +134,7 @@ static json_t *replay_json(const struct mess_run *r)
 	if (!rr)
 		return json_null();
 	return mess_json_pack(
-		"{s:s, s:s, s:s, s:s, s:f, s:I, s:f, s:i, s:i, s:o, s:s, s:s, s:s, s:{s:f, s:f, s:f}}",
+		"{s:s, s:s, s:s, s:s, s:f, s:I, s:f, s:i, s:i, s:o, s:s, s:o, s:s, s:s, s:s, s:{s:f, s:f, s:f}}",
 		"what", "NOT A MEASUREMENT: the sweep ran against a virtual machine replaying this curve set",
 		"set", rr->info.path, "set_kind", rr->info.kind_name,
 		"set_label", rr->info.label,
@@ -144,6 +145,8 @@ static json_t *replay_json(const struct mess_run *r)
 		"points_disturbed", (int)rr->points_disturbed,
 		"unloaded_ns", mess_json_real(rr->info.unloaded_ns, 3),
 		"unloaded_source", rr->info.unloaded_source,
+		"peak_gbs", mess_json_real(r->cfg.peak_gbs > 0 ? r->cfg.peak_gbs : NAN, 1),
+		"peak_source", rr->peak_how,
 		"nop_mapping", "nop = the set's pause, 1:1 (both count iterations of the generator's dummy nop loop between groups of memory operations; the group is 4 operations here, 6 in the Mess paper's listing; not corrected for)",
 		"interpolation", "per read share of the set: linear in ln(1 + pause) between its two neighbouring pauses, its end points beyond them; between the two read shares that bracket the mix's accounted read share: linear in read share; the nearest share outside the set's range",
 		"disturbed_window", "lat_factor", DIST_LAT, "bw_factor", DIST_BW,
@@ -177,15 +180,47 @@ static void virtual_machine(struct mess_run *r)
 	snprintf(r->dram.status, sizeof(r->dram.status), "not used: a replay");
 	snprintf(r->cores_rule, sizeof(r->cores_rule),
 		 "replay: no core of this machine ran anything");
+	r->llc_lat.ns = NAN;
+	snprintf(r->llc_lat.why, sizeof(r->llc_lat.why),
+		 "not measured: a replay measures nothing of this machine");
+	/* The replayed set's clocks as it names them: Mess-Results' is
+	 * measured (plotter.txt CPU_FREQ), and states no nominal one. */
 	r->freq.nominal_ghz = rr->info.cpu_ghz;
-	r->freq.measured_ghz = r->freq.measured_spread_pct = NAN;
+	r->freq.measured_ghz = rr->info.cpu_ghz_measured;
+	r->freq.measured_spread_pct = NAN;
 	snprintf(r->freq.nominal_source, sizeof(r->freq.nominal_source),
 		 isfinite(rr->info.cpu_ghz) ? "the replayed set's metadata" :
-		 "unknown: the replayed set gives none");
+		 "unknown: the replayed set states none");
+	snprintf(r->freq.measured_source, sizeof(r->freq.measured_source),
+		 "the replayed set's measured clock (%.100s), not this machine's",
+		 rr->info.cpu_ghz_measured_source[0] ? rr->info.cpu_ghz_measured_source :
+		 isfinite(rr->info.cpu_ghz_measured) ? "its metadata" : "it states none");
 	snprintf(rr->banner, sizeof(rr->banner),
 		 "REPLAY of %s (noise CV %g, seed %llu, disturbed rate %g): not a measurement of this machine",
 		 rr->info.path, r->cfg.replay_noise,
 		 (unsigned long long)r->cfg.replay_seed, r->cfg.replay_disturb);
+}
+
+/*
+ * The theoretical peak of the replayed set, as compare and report read it
+ * (mess_plotter_peak_gbs: its plotter.txt, a raw tree's, an import's
+ * meta.json), so that the replay's figures and percentages of peak are
+ * the set's; --peak-gbs wins.
+ */
+static void replay_peak(struct mess_run *r, struct mess_replay_run *rr)
+{
+	char dir[PATH_MAX], how[200] = "";
+
+	if (r->cfg.peak_gbs > 0) {
+		snprintf(rr->peak_how, sizeof(rr->peak_how), "--peak-gbs");
+		return;
+	}
+	mess_set_dir(&rr->info, dir, sizeof(dir));
+	r->cfg.peak_gbs = mess_plotter_peak_gbs(dir, how, sizeof(how));
+	if (!(r->cfg.peak_gbs > 0))
+		r->cfg.peak_gbs = 0;
+	snprintf(rr->peak_how, sizeof(rr->peak_how), "%s",
+		 r->cfg.peak_gbs > 0 ? how : "unknown: the replayed set states no memory rate, channels and bus width (plotter.txt)");
 }
 
 /* A bad --replay/--out: one line, nothing written (-EINVAL). */
@@ -225,6 +260,7 @@ static int load(struct mess_run *r, struct mess_replay_run *rr,
 			err);
 		return rc == -ENOMEM ? rc : -EINVAL;
 	}
+	replay_peak(r, rr);
 	return 0;
 }
 

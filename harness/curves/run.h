@@ -26,6 +26,17 @@
 #include "curves/tail/tail.h"
 #include "core/machine/topo.h"
 
+/* The last cache's latency plateau, measured with the run (llc.c). */
+#define MESS_LLC_SIZES 3
+struct mess_llc_lat {
+	double ns;		/* the median of the sizes; NAN: why says */
+	int level, flat;	/* flat: within MESS_LADDER_FLAT_TOL */
+	uint64_t size[MESS_LLC_SIZES];
+	double lat[MESS_LLC_SIZES];
+	double seconds;		/* what it added to the run */
+	char why[160];
+};
+
 struct mess_cfg {
 	char out[PATH_MAX];	/* run directory ("" = results/<host>-<utc>) */
 	char resume[PATH_MAX];
@@ -37,6 +48,7 @@ struct mess_cfg {
 	int list;
 	int help;
 	int no_plots;
+	int no_ladder;	/* no LLC_LATENCY_NS (llc.c) */
 	int json;	/* summary.json on stdout when done */
 	int strict;	/* an INVALID verdict exits 2 */
 	uint64_t points;	/* minimum points per curve */
@@ -116,6 +128,7 @@ struct mess_run {
 	char plots_note[256];
 	char export_note[512];
 	struct mess_cpufreq freq;	/* for cycle-based consumers */
+	struct mess_llc_lat llc_lat;	/* LLC_LATENCY_NS (llc.c) */
 
 	/* Counters (--counters): DRAM traffic on the packages loaded, the
 	 * chase thread's core events.  dram.fam NULL / cc.set NULL: not
@@ -213,6 +226,13 @@ int mess_run_rewrite_csv(struct mess_run *r);
 int mess_run_write_csv(struct mess_run *r);
 /* Where a run's bandwidth comes from: its backend says. */
 #define MESS_RUN_BW_SOURCE(r) ((r)->be->bw_source(r))
+
+/* llc.c: LLC_LATENCY_NS, on the pinned chase core before any traffic
+ * (nothing but why with --no-ladder); meta.json llc_latency; the
+ * LLC_LATENCY_NS line of an export's info.txt into buf. */
+void mess_run_llc_latency(struct mess_run *r);
+json_t *mess_run_llc_json(const struct mess_run *r);
+void mess_run_llc_kv(const struct mess_run *r, char *buf, size_t len);
 
 /* counted.c: --counters */
 int mess_run_counters_open(struct mess_run *r);

@@ -11,11 +11,12 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/options.h"
+#include "core/report/html.h"
 #include "core/rundir/outdir.h"
 #include "core/rundir/rundir.h"
 #include "core/signals.h"
@@ -30,7 +31,7 @@ struct export_opts {
 	char format[16];
 	char stat[16];
 	char out[PATH_MAX];
-	double ghz;
+	double ghz, base_ghz;
 	int force;
 	int help;
 };
@@ -45,7 +46,9 @@ static const struct mess_opt opts[] = {
 	{ "stat", MESS_OPT_STR, S(stat), 0, 0, "S",
 	  "the latency the curves carry: mean (default), p50, p90, p99 or p99.9 (a run's distribution, curves.csv schema 4)" },
 	{ "ghz", MESS_OPT_DOUBLE, F(ghz), 0, 0.1, 10, "GHZ",
-	  "CPU frequency for cycles (profet; a cycle-based input): default the one the run recorded" },
+	  "the set's own CPU frequency, for cycles (profet; a cycle-based input): default the one the run recorded" },
+	{ "base-ghz", MESS_OPT_DOUBLE, F(base_ghz), 0, 0.1, 10, "G",
+	  "profet: write cycles at G GHz, the base CPU's clock, for a target set (see below)" },
 	MESS_OPT_FLAG_ROW("force", F(force),
 	  "export a run whose verdict is INVALID (info.txt SOURCE_VERDICT then says so), in cycles at a measured clock that spread above 5 %, or a --stat quantile family with points flagged dist_disagrees"),
 	MESS_OPT_HELP(F(help)),
@@ -56,7 +59,7 @@ static const struct mess_opt opts[] = {
 void mess_export_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: mess export RUN --format F --out DIR [--stat S] [--ghz GHZ] [--force]\n"
+		"usage: mess export RUN --format F --out DIR [--stat S] [--ghz GHZ] [--base-ghz G] [--force]\n"
 		"Write a curve family for the program that consumes it.  RUN is a run\n"
 		"directory of mess, a Mess bwlat_*.txt directory, a Mess-Results directory,\n"
 		"tree (.../AVX2/local), processed/ or memory_curves.csv/.json, a raw Mess\n"
@@ -70,6 +73,14 @@ void mess_export_usage(FILE *f)
 		"\nRead shares the run did not measure are filled from the curve model\n"
 		"(interpolated between measured shares, the nearest curve outside them);\n"
 		"curve-sources.tsv says which, info.txt how the set was measured.\n"
+		"\nPROFET predicts an application profiled on a base machine on a target\n"
+		"memory: it takes the target set's latency in cycles of the base CPU (it\n"
+		"subtracts the base set's from it).  A target set measured on another\n"
+		"machine therefore goes out with --base-ghz G, the base CPU's clock, not\n"
+		"its own (--ghz, or the clock its run recorded); info.txt keeps both.\n"
+		"The mess format's folder holds " MESS_EXPORT_NOT_PROFET ", which PROFET's\n"
+		"loader reads and fails on, naming --format profet: it would take the ns\n"
+		"for cycles.\n"
 		"\nA run whose verdict (meta.json quality) is INVALID is not exported\n"
 		"without --force; a WARN run is, with a warning.  info.txt says the\n"
 		"verdict of every run exported (SOURCE_VERDICT).  A --stat quantile family\n"
@@ -79,6 +90,7 @@ void mess_export_usage(FILE *f)
 		"  mess export results/node1 --format mess --out sim/node1      for the Mess simulator\n"
 		"  mess export results/node1 --format profet --out profet/node1 cycles at the run's clock\n"
 		"  mess export ref/MN5-HBM-XeonMax9480-HBM2 --format profet --ghz 2.0 --out hbm\n"
+		"  mess export results/hbm --format profet --base-ghz 2.1 --out target   for a base at 2.1 GHz\n"
 		"  mess export results/node1 --stat p99 --out sim/node1-p99     the p99 family\n"
 		"Exit status: 0 ok, 1 bad usage or unreadable input, 2 failure, or a run\n"
 		"refused for its data (INVALID, or dist_disagrees points) without --force:\n"
@@ -86,23 +98,36 @@ void mess_export_usage(FILE *f)
 }
 
 /*
- * The on-chip latency older cycle-based loaders want beside the curves:
- * the last cache plateau of a latency ladder measured with the set, where
- * there is one (./run.sh leaves it in absorb/, mess ladder in its own
- * directory).  Says so when there is none.
+ * The on-chip latency the Mess simulator takes off the curves
+ * (onCoreLatency): the last cache plateau a curves run measures with
+ * itself (meta.json llc_latency), else that of a latency ladder measured
+ * beside the set (./run.sh leaves it in absorb/, mess ladder in its own
+ * directory).  Says why when there is none.
  */
 static void llc_latency(const struct mess_set_info *info, char *out, size_t len)
 {
 	static const char *where[] = { "absorb/summary.json", "ladder/summary.json",
 				       "summary.json" };
 	char path[PATH_MAX + 32], dir[PATH_MAX];
-	struct stat st;
 
 	out[0] = '\0';
 	/* A set read from a file (curves.csv): look beside it. */
-	snprintf(dir, sizeof(dir), "%s", info->path);
-	if (!stat(dir, &st) && !S_ISDIR(st.st_mode) && strrchr(dir, '/'))
-		*strrchr(dir, '/') = '\0';
+	mess_set_dir(info, dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/meta.json", dir);
+	json_t *meta = mess_json_load(path, 0, NULL), *llc = json_object_get(meta, "llc_latency");
+	char why[200] = "";
+
+	if (json_is_number(json_object_get(llc, "ns"))) {
+		mess_export_kv(out, len, "LLC_LATENCY_NS", "%.3f (the %s plateau measured with the run, meta.json llc_latency%s)",
+			       json_number_value(json_object_get(llc, "ns")),
+			       json_string_value(json_object_get(llc, "level")) ?: "last cache's",
+			       json_is_false(json_object_get(llc, "flat")) ? "; NOT FLAT, doubtful" : "");
+		json_decref(meta);
+		return;
+	}
+	if (json_is_string(json_object_get(llc, "why")))
+		snprintf(why, sizeof(why), "%s", json_string_value(json_object_get(llc, "why")));
+	json_decref(meta);
 	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
 		json_t *j, *levels, *lv, *best = NULL;
 		size_t k;
@@ -132,7 +157,31 @@ static void llc_latency(const struct mess_set_info *info, char *out, size_t len)
 		}
 		json_decref(j);
 	}
-	mess_export_kv(out, len, "LLC_LATENCY_NS", "unknown (no latency ladder beside this set; mess ladder measures one)");
+	mess_export_kv(out, len, "LLC_LATENCY_NS", "unknown (%s%sno latency ladder beside this set; mess ladder measures one)",
+		       why, why[0] ? "; " : "");
+}
+
+/*
+ * A Mess-Results set states its CPU's nominal clock in system.md (its
+ * plotter.txt CPU_FREQ is one Mess measured): the nominal, where the set's
+ * files gave none, named by where it came from.
+ */
+static void nominal_from_system_md(struct mess_set_info *info)
+{
+	char dir[PATH_MAX], f[32], *end;
+	double g;
+
+	if (isfinite(info->cpu_ghz))
+		return;
+	mess_set_dir(info, dir, sizeof(dir));
+	if (mess_system_md_field(dir, "Frequency (GHz)", f, sizeof(f)))
+		return;
+	g = strtod(f, &end);
+	if (end == f || !(g >= 0.1 && g <= 10))
+		return;
+	info->cpu_ghz = g;
+	snprintf(info->cpu_ghz_source, sizeof(info->cpu_ghz_source),
+		 "system.md Frequency (GHz), the CPU's stated base clock");
 }
 
 /* After a first reason: where the others are. */
@@ -226,7 +275,10 @@ static int clock_ok(const char *run, const struct mess_set_info *info,
 		    const struct export_opts *o, const struct mess_export_in *in)
 {
 	double sp = info->cpu_ghz_spread_pct;
-	int measured = !(o->ghz > 0) && isfinite(info->cpu_ghz_measured);
+	/* --base-ghz converts the ns at the base CPU's clock: the set's own
+	 * clock, however it spread, takes no part in it. */
+	int measured = !(o->ghz > 0) && !(o->base_ghz > 0) &&
+		       isfinite(info->cpu_ghz_measured);
 
 	if (measured && isfinite(sp) && sp > MESS_Q_CLOCK_SPREAD_WARN && !o->force) {
 		fprintf(stderr, "mess export: %s: the measured clock %.3f GHz spread %.1f %% (above %.0f %%, meta.json cpu_frequency): not exported in cycles; give --ghz GHZ, or --force to use it\n",
@@ -358,6 +410,12 @@ int mess_export_main(int argc, char **argv)
 		fputc('\n', stderr);
 		return -EINVAL;
 	}
+	/* Only PROFET's format is in cycles of the base machine's CPU. */
+	if (o.base_ghz > 0 && strcmp(fmt->name, "profet")) {
+		fprintf(stderr, "mess export: --base-ghz: not allowed with --format %s; allowed: with --format profet only (the other formats are in ns)\n",
+			fmt->name);
+		return -EINVAL;
+	}
 	if (!n || !o.out[0]) {
 		fprintf(stderr, "mess export: %s\n", !n ?
 			"RUN: missing; allowed: a run directory or curve set (see --help)" :
@@ -399,12 +457,13 @@ int mess_export_main(int argc, char **argv)
 		return rc == -ENOMEM ? rc : -EINVAL;
 	}
 	snprintf(tool, sizeof(tool), "%s", info.tool[0] ? info.tool : info.kind_name);
+	nominal_from_system_md(&info);
 	llc_latency(&info, llc, sizeof(llc));
 	if (isfinite(info.cpu_ghz_spread_pct))
-		snprintf(gsrc, sizeof(gsrc), "measured by the run (meta.json cpu_frequency), spread %.1f %%",
+		snprintf(gsrc, sizeof(gsrc), "the measured clock (CPU_FREQ_MEASURED), spread %.1f %%",
 			 info.cpu_ghz_spread_pct);
 	else
-		snprintf(gsrc, sizeof(gsrc), "measured by the run (meta.json cpu_frequency)");
+		snprintf(gsrc, sizeof(gsrc), "the measured clock (CPU_FREQ_MEASURED)");
 	if (info.memory[0])
 		mess_export_kv(llc, sizeof(llc), "SOURCE_MEMORY", "%s", info.memory);
 	if (strcmp(o.stat, "mean"))
@@ -416,11 +475,20 @@ int mess_export_main(int argc, char **argv)
 		.fam = &fam, .m = m, .origin = info.path, .tool = tool,
 		.bw_source = info.bw_source[0] ? info.bw_source : NULL,
 		.extra_info = llc,
-		/* The clock the run measured it ran at, else its nominal. */
-		.ghz = o.ghz > 0 ? o.ghz : isfinite(info.cpu_ghz_measured) ?
-			info.cpu_ghz_measured : info.cpu_ghz,
-		.ghz_source = o.ghz > 0 ? "--ghz" : isfinite(info.cpu_ghz_measured) ?
-			gsrc : "nominal, from the set's metadata",
+		/* The base CPU's clock for a PROFET target set, else the
+		 * clock the run measured it ran at, else its nominal. */
+		.ghz = o.base_ghz > 0 ? o.base_ghz : o.ghz > 0 ? o.ghz :
+			isfinite(info.cpu_ghz_measured) ? info.cpu_ghz_measured : info.cpu_ghz,
+		.ghz_source = o.base_ghz > 0 ?
+			"--base-ghz: the base CPU's clock, at which PROFET reads a target set's cycles (the set's own clocks are CPU_FREQ_NOMINAL and CPU_FREQ_MEASURED)" :
+			o.ghz > 0 ? "--ghz" : isfinite(info.cpu_ghz_measured) ?
+			gsrc : "the nominal clock (CPU_FREQ_NOMINAL)",
+		.nominal_ghz = info.cpu_ghz,
+		.nominal_source = info.cpu_ghz_source[0] ? info.cpu_ghz_source :
+			isfinite(info.cpu_ghz) ? "the set's metadata" : NULL,
+		.measured_ghz = info.cpu_ghz_measured,
+		.measured_source = info.cpu_ghz_measured_source[0] ?
+			info.cpu_ghz_measured_source : NULL,
 	};
 	/* Before anything is written. */
 	rc = dist_ok(run[0], ndd, &o, llc, sizeof(llc));

@@ -136,8 +136,10 @@ static json_t *meta(const char *src, const struct mess_raw *r, json_t *quality,
 		"memory_binding", r->binding, "mem_freq", r->mem_freq,
 		"channels", r->channels > 0 ? json_integer(r->channels) : json_null(),
 		"bus_width", r->bus_width > 0 ? json_integer(r->bus_width) : json_null(),
-		"cpu_frequency", "nominal_ghz", mess_json_real(r->cpu_ghz, 6),
-		"nominal_source", "plotter.txt CPU_FREQ",
+		/* plotter.txt's CPU_FREQ is a clock Mess measured (2.78 GHz
+		 * on a 2.3 GHz Xeon): kept in mess_plotter, never nominal. */
+		"cpu_frequency", "nominal_ghz", json_null(),
+		"nominal_source", "unknown: Mess records no nominal clock (plotter.txt CPU_FREQ, mess_plotter.cpu_ghz, is one it measured)",
 		"measured_ghz", mess_json_real(r->ghz_median, 4),
 		"measured_spread_pct", mess_json_real(r->ghz_median > 0 ?
 			100 * (r->ghz_max - r->ghz_min) / r->ghz_median : NAN, 2),
@@ -285,7 +287,7 @@ int mess_import_main(int argc, char **argv)
 			o.out, failed, strerror(-rc), rc == -ENOSPC ? " (disk full)" : "",
 			rc == -ENOSPC ? "free space, then " : "");
 	else
-		fprintf(stderr, "mess import: %s -> %s: %zu curves, %zu points (%zu + %zu repetitions%s), chase clock %.3f GHz (plotter.txt %.3f); verdict %s (meta.json quality)\n",
+		fprintf(stderr, "mess import: %s -> %s: %zu curves, %zu points (%zu + %zu repetitions%s), measured clock %.3f GHz (the chase's; plotter.txt's, Mess's own, %.3f); verdict %s (meta.json quality)\n",
 			src[0], o.out, fam.n, r.points, r.bw_reps, r.lat_reps,
 			r.reps_left_out ? ", some left out: a counter not counted" : "",
 			r.ghz_median, r.cpu_ghz, level);

@@ -12,8 +12,12 @@
  *  - json:   the 51 curves of the mess format with their sources, in ns.
  * Every format also writes curve-sources.tsv (which read share is
  * measured, interpolated or extrapolated, and from what) and info.txt (the
- * set, units, frequency, the source run's verdict): names that no
- * consumer picks up (they contain no "bwlat" and do not end in .json).
+ * set, the unit of each column, the nominal and measured clocks, the
+ * source run's verdict): names that no consumer picks up (they contain no
+ * "bwlat" and do not end in .json).  The mess format adds one file a
+ * consumer does pick up, on purpose: MESS_EXPORT_NOT_PROFET, a .json that
+ * PROFET's loader reads instead of the bwlat files and fails on, with the
+ * reason in its error, where it would otherwise take the ns for cycles.
  *
  * A read share is "measured" when a curve of the family lies within 1% of
  * it (the Mess simulator's grid is 2% wide); the file then holds that
@@ -27,6 +31,7 @@
 #define MESS_EXPORT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "mess/curve.h"
 #include "mess/formats.h"
@@ -35,6 +40,9 @@
 /* The Mess simulator's grid: 0, 2, ..., 100. */
 #define MESS_EXPORT_SHARES 51
 
+/* The mess format's marker for PROFET (above). */
+#define MESS_EXPORT_NOT_PROFET "not-for-profet.json"
+
 struct mess_export_tally;
 
 struct mess_export_in {
@@ -42,6 +50,10 @@ struct mess_export_in {
 	const struct mess_model *m;	/* built from fam */
 	double ghz;		/* CPU frequency for cycles; 0: unknown */
 	const char *ghz_source;	/* where ghz came from (may be NULL) */
+	/* The set's clocks as such, for info.txt CPU_FREQ_NOMINAL and
+	 * CPU_FREQ_MEASURED (not > 0: unknown; sources may be NULL). */
+	double nominal_ghz, measured_ghz;
+	const char *nominal_source, *measured_source;
 	const char *origin;	/* what was read, for info.txt (may be NULL) */
 	const char *tool;	/* who measured it (may be NULL) */
 	const char *bw_source;	/* "accounted", "counters" (may be NULL) */
@@ -115,5 +127,38 @@ int mess_export_json(const struct mess_export_in *in, const char *dir,
 int mess_export_share(const struct mess_model *m, int r, double *bw,
 		      double *lat, size_t cap, size_t *n, int *src,
 		      double *from_lo, double *from_hi);
+
+/* ---- what the writers share (lib/formats/export_files.c) ----
+ * A file written beside its name and renamed into place, so that a
+ * consumer never reads half of one, and info.txt, the same keys for every
+ * format. */
+struct mess_export_file {
+	char path[4352], tmp[4360];
+	FILE *fp;
+};
+
+/* Open dir/name's temporary (name.tmp) for writing.  0 or -errno, err
+ * saying which file. */
+int mess_export_file_open(struct mess_export_file *o, const char *dir,
+			  const char *name, char *err, size_t errlen);
+
+/* Close and rename into place; on ret != 0 or a failed write or close
+ * (said, "disk full" included) remove the temporary.  The result. */
+int mess_export_file_close(struct mess_export_file *o, int ret, char *err,
+			   size_t errlen);
+
+/* What a format's info.txt says beyond the common lines. */
+struct mess_export_info {
+	const char *format, *lat_unit;
+	const char *bw_unit;	/* NULL: MB/s */
+	int no_sources;		/* writes no curve-sources.tsv */
+	const char *more;	/* more lines, KEY=value or # comments (may be NULL) */
+	const char *columns;	/* COLUMNS: each column and its unit (may be NULL) */
+};
+
+/* dir/info.txt for in, written last by every format.  0 or -errno. */
+int mess_export_info_write(const struct mess_export_in *in, const char *dir,
+			   const struct mess_export_info *x, char *err,
+			   size_t errlen);
 
 #endif

@@ -58,8 +58,11 @@ struct mess_set_info {
 	double unloaded_ns;	/* also stored in the family */
 	const char *unloaded_source; /* "chase-only run", "lowest-bandwidth
 				      * points", "none" */
-	double cpu_ghz;		/* nominal, from the set's metadata */
-	double cpu_ghz_measured;
+	double cpu_ghz;		/* nominal, from the set's metadata (a
+				 * cycle-based set: the clock it was read at) */
+	double cpu_ghz_measured; /* measured (Mess's plotter.txt CPU_FREQ is) */
+	/* Where each came from, "" when the set does not say. */
+	char cpu_ghz_source[160], cpu_ghz_measured_source[240];
 	/* The measured clock's spread, % of it (meta.json cpu_frequency
 	 * measured_spread_pct; a raw tree's chase clocks, max - min over the
 	 * median); NAN unknown. */
@@ -118,5 +121,10 @@ int mess_set_at_stat(struct mess_family *f, struct mess_set_info *info,
 
 /* The verdict for people and files: info->verdict, or "none". */
 const char *mess_set_verdict(const struct mess_set_info *info);
+
+/* The directory the set's files are in, where what sits beside them is
+ * looked for (meta.json, plotter.txt, system.md): info->path, or the
+ * folder of the file that was read. */
+void mess_set_dir(const struct mess_set_info *info, char *dir, size_t len);
 
 #endif

@@ -8,7 +8,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,51 +19,6 @@
 /* A share this close to a measured curve's is that curve (the simulator's
  * grid is 2% wide: each file stands for +-1%). */
 #define SAME_SHARE 1.0
-
-/* ---- files replaced whole ---- */
-
-struct out {
-	char path[4352], tmp[4360];
-	FILE *fp;
-};
-
-static int out_open(struct out *o, const char *dir, const char *name,
-		    char *err, size_t errlen)
-{
-	int n = snprintf(o->path, sizeof(o->path), "%s/%s", dir, name);
-
-	if (n < 0 || (size_t)n >= sizeof(o->path))
-		return mess_fail(err, errlen, -ENAMETOOLONG, "%s/%s: name too long",
-				 dir, name);
-	snprintf(o->tmp, sizeof(o->tmp), "%s.tmp", o->path);
-	o->fp = fopen(o->tmp, "w");
-	if (!o->fp)
-		return mess_fail(err, errlen, -errno, "%s: %s", o->tmp, strerror(errno));
-	return 0;
-}
-
-/* Close and rename into place; on any earlier error (ret) or a failed
- * write or close, remove the partial file instead.  A failed write is
- * said whatever ret is: the caller's -EIO or -errno (mess_json_dumpf) carries no
- * message, and "disk full" is what the user must read. */
-static int out_close(struct out *o, int ret, char *err, size_t errlen)
-{
-	int bad = ferror(o->fp), e = errno;
-
-	errno = 0;
-	if (fclose(o->fp) || bad) {
-		e = errno ? errno : bad && e ? e : EIO;
-		if (!ret || ret == -EIO || ret == -e)
-			ret = mess_fail(err, errlen, -e, "%s: cannot write: %s%s",
-					o->path, strerror(e),
-					e == ENOSPC ? " (disk full)" : "");
-	}
-	if (!ret && rename(o->tmp, o->path))
-		ret = mess_fail(err, errlen, -errno, "%s: %s", o->path, strerror(errno));
-	if (ret)
-		remove(o->tmp);
-	return ret;
-}
 
 /* ---- the 51 shares ---- */
 
@@ -210,14 +164,14 @@ static int for_each_share(const struct mess_export_in *in, const char *dir,
 	size_t cap = total_points(in->m) + 1, n;
 	double *bw = malloc(2 * (cap ? cap : 1) * sizeof(double)), *lat, lo, hi;
 	double rmin;
-	struct out o;
+	struct mess_export_file o;
 	int ret, src;
 
 	if (!bw)
 		return mess_fail(err, errlen, -ENOMEM, "out of memory");
 	lat = bw + cap;
 	mess_model_curve(in->m, 0, &rmin, NULL, NULL, NULL, NULL);
-	ret = out_open(&o, dir, "curve-sources.tsv", err, errlen);
+	ret = mess_export_file_open(&o, dir, "curve-sources.tsv", err, errlen);
 	if (ret) {
 		free(bw);
 		return ret;
@@ -249,92 +203,7 @@ static int for_each_share(const struct mess_export_in *in, const char *dir,
 			mess_one_line(from));
 	}
 	free(bw);
-	return out_close(&o, ret, err, errlen);
-}
-
-/* "KEY=value\n" into buf; the value one line whatever it holds. */
-static void vkv(char *buf, size_t len, const char *key, const char *fmt,
-		va_list ap)
-{
-	int n = snprintf(buf, len, "%s=", key);
-
-	if (n < 0 || (size_t)n + 2 > len)
-		return;
-	vsnprintf(buf + n, len - (size_t)n - 1, fmt, ap);
-	mess_one_line(buf + n);
-	strcat(buf, "\n");
-}
-
-void mess_export_kv(char *buf, size_t len, const char *key, const char *fmt, ...)
-{
-	size_t used = strlen(buf);
-	va_list ap;
-
-	va_start(ap, fmt);
-	vkv(buf + used, len - used, key, fmt, ap);
-	va_end(ap);
-}
-
-/* One line of info.txt: its values come from files someone may have
- * sent (meta.json "version"), and a newline in one would add a key. */
-static __attribute__((format(printf, 3, 4)))
-void put_kv(FILE *fp, const char *key, const char *fmt, ...)
-{
-	char line[4608];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vkv(line, sizeof(line), key, fmt, ap);
-	va_end(ap);
-	fputs(line, fp);
-}
-
-/* What a format's info.txt says beyond the common lines. */
-struct info_fmt {
-	const char *format, *lat_unit;
-	const char *bw_unit;	/* NULL: MB/s */
-	int no_sources;		/* writes no curve-sources.tsv */
-	const char *more;	/* more KEY=value lines (may be NULL) */
-};
-
-static int write_info(const struct mess_export_in *in, const char *dir,
-		      const struct info_fmt *x, char *err, size_t errlen)
-{
-	struct out o;
-	int ret = out_open(&o, dir, "info.txt", err, errlen);
-	double u = mess_model_unloaded_ns(in->m);
-
-	if (ret)
-		return ret;
-	fprintf(o.fp, "# mess export: what these files hold and how they were measured\n");
-	put_kv(o.fp, "FORMAT", "%s", x->format);
-	put_kv(o.fp, "SOURCE", "%s", in->origin ? in->origin : "unknown");
-	put_kv(o.fp, "MEASURED_BY", "%s", in->tool ? in->tool : "unknown");
-	put_kv(o.fp, "BANDWIDTH_SOURCE", "%s", in->bw_source ? in->bw_source : "unknown");
-	put_kv(o.fp, "BANDWIDTH_UNIT", "%s",
-	       x->bw_unit ? x->bw_unit : "MB/s (1e6 B/s, the whole system)");
-	put_kv(o.fp, "LATENCY_UNIT", "%s", x->lat_unit);
-	if (in->ghz > 0) {
-		put_kv(o.fp, "CPU_FREQ", "%.6f", in->ghz);
-		put_kv(o.fp, "CPU_FREQ_SOURCE", "%s",
-		       in->ghz_source ? in->ghz_source : "unknown");
-	}
-	if (isfinite(u))
-		put_kv(o.fp, "UNLOADED_NS", "%.3f", u);
-	/* Lines made with mess_export_kv. */
-	if (in->extra_info)
-		fputs(in->extra_info, o.fp);
-	if (in->verdict)
-		put_kv(o.fp, "SOURCE_VERDICT", "%s", in->verdict);
-	if (in->verdict && in->verdict_reason && in->verdict_reason[0])
-		put_kv(o.fp, "SOURCE_VERDICT_REASON", "%s", in->verdict_reason);
-	if (in->verdict && in->verdict_note && in->verdict_note[0])
-		put_kv(o.fp, "SOURCE_VERDICT_NOTE", "%s", in->verdict_note);
-	if (x->more)
-		fputs(x->more, o.fp);
-	if (!x->no_sources)
-		fprintf(o.fp, "SOURCES=curve-sources.tsv (measured, interpolated or extrapolated per read share)\n");
-	return out_close(&o, 0, err, errlen);
+	return mess_export_file_close(&o, ret, err, errlen);
 }
 
 /* ---- mess: bwlat_<R>.txt ---- */
@@ -350,18 +219,47 @@ static int mess_row(void *ctx, int r, const double *bw, const double *lat,
 {
 	struct mess_ctx *c = ctx;
 	char name[32];
-	struct out o;
+	struct mess_export_file o;
 	int ret;
 
 	snprintf(name, sizeof(name), "bwlat_%d.txt", r);
-	ret = out_open(&o, c->dir, name, c->err, c->errlen);
+	ret = mess_export_file_open(&o, c->dir, name, c->err, c->errlen);
 	if (ret)
 		return ret;
 	/* Highest bandwidth first: the simulator walks down from the top. */
 	for (size_t i = n; i-- > 0;)
 		fprintf(o.fp, "%.3f %.3f\n", bw[i] * 1e3, lat[i]);
-	return out_close(&o, 0, c->err, c->errlen);
+	return mess_export_file_close(&o, 0, c->err, c->errlen);
 }
+
+/*
+ * The marker that keeps PROFET from reading these ns as cycles: its loader,
+ * given a directory, reads the one .json file there instead of the bwlat
+ * files (which it would take for cycles, 32.4 ns for 90.2 ns), and turns
+ * each key into a read percentage with int(): this key fails that, and
+ * the ValueError prints it.  Both Mess simulator loaders open bwlat_<R>.txt
+ * by name only and never see it.
+ */
+static int not_profet(const char *dir, char *err, size_t errlen)
+{
+	struct mess_export_file o;
+	int ret = mess_export_file_open(&o, dir, MESS_EXPORT_NOT_PROFET, err, errlen);
+
+	if (ret)
+		return ret;
+	fprintf(o.fp, "{\"NOT FOR PROFET: these bwlat_<R>.txt files hold latency in ns, PROFET reads CPU cycles; "
+		"write PROFET's files with mess export --format profet (see info.txt)\": []}\n");
+	return mess_export_file_close(&o, 0, err, errlen);
+}
+
+/* What info.txt says to the simulator's users in comments: neither of its
+ * loaders reads info.txt, and a note inside a bwlat file would end its
+ * curve (both read "MB/s ns" pairs until the first thing that is not). */
+#define MESS_SIM_NOTE \
+	"# For the Mess simulator: bwlat_<R>.txt hold two numbers a line, MB/s and ns, nothing else (its loaders stop at the first line that is not two numbers; neither reads this file).\n" \
+	"# MessMemCtrl reads the ns as they are.  The older BwLatMemCtrl reads cycles at its frequencyCurve: give it frequencyCurve=1.0 (ns are cycles at 1 GHz); with 2.1, as its data README has it, it answers 42.86 ns for 90.18 ns.\n" \
+	"# Its onCoreLatency is in the simulated CPU's cycles: LLC_LATENCY_NS x that CPU's GHz.\n" \
+	"FREQUENCY_CURVE=1.0 (the older BwLatMemCtrl's frequencyCurve for these ns files; MessMemCtrl takes none)\n"
 
 int mess_export_mess(const struct mess_export_in *in, const char *dir,
 		     char *err, size_t errlen)
@@ -370,8 +268,12 @@ int mess_export_mess(const struct mess_export_in *in, const char *dir,
 	int ret = for_each_share(in, dir, "bwlat_%d.txt", mess_row, &c, err,
 				 errlen);
 
-	return ret ? ret : write_info(in, dir, &(struct info_fmt){ .format = "mess", .lat_unit = "ns" },
-				      err, errlen);
+	if (!ret)
+		ret = not_profet(dir, err, errlen);
+	return ret ? ret : mess_export_info_write(in, dir, &(struct mess_export_info){
+		.format = "mess", .lat_unit = "ns", .more = MESS_SIM_NOTE,
+		.columns = "bwlat_<R>.txt: bandwidth MB/s, latency ns; one point a line, highest bandwidth first" },
+		err, errlen);
 }
 
 /* ---- profet and json: one document ---- */
@@ -426,14 +328,14 @@ static int write_doc(const struct mess_export_in *in, const char *dir,
 {
 	/* PROFET reads bare point lists; our own document says more. */
 	struct doc_ctx c = { curves, ghz, root != curves, err, errlen };
-	struct out o;
+	struct mess_export_file o;
 	int ret;
 
 	ret = for_each_share(in, dir, name, doc_row, &c, err, errlen);
 	if (!ret)
-		ret = out_open(&o, dir, name, err, errlen);
+		ret = mess_export_file_open(&o, dir, name, err, errlen);
 	if (!ret)
-		ret = out_close(&o, mess_json_dumpf(root, o.fp), err, errlen);
+		ret = mess_export_file_close(&o, mess_json_dumpf(root, o.fp), err, errlen);
 	return ret;
 }
 
@@ -447,8 +349,10 @@ int mess_export_profet(const struct mess_export_in *in, const char *dir,
 		return mess_fail(err, errlen, -ENOMEM, "out of memory");
 	ret = write_doc(in, dir, "curves.json", root, root, in->ghz, err, errlen);
 	json_decref(root);
-	return ret ? ret : write_info(in, dir, &(struct info_fmt){ .format = "profet", .lat_unit =
-				      "CPU cycles at CPU_FREQ GHz" }, err, errlen);
+	return ret ? ret : mess_export_info_write(in, dir, &(struct mess_export_info){ .format = "profet", .lat_unit =
+				      "CPU cycles at CPU_FREQ GHz",
+				      .columns = "curves.json \"<R>\": [[bandwidth MB/s, latency CPU cycles at CPU_FREQ GHz], ...]" },
+				      err, errlen);
 }
 
 int mess_export_json(const struct mess_export_in *in, const char *dir,
@@ -476,7 +380,8 @@ int mess_export_json(const struct mess_export_in *in, const char *dir,
 	ret = write_doc(in, dir, "mess-curves.json", root, curves, 0, err, errlen);
 	json_decref(curves);
 	json_decref(root);
-	return ret ? ret : write_info(in, dir, &(struct info_fmt){ .format = "json", .lat_unit = "ns" },
+	return ret ? ret : mess_export_info_write(in, dir, &(struct mess_export_info){ .format = "json", .lat_unit = "ns",
+				      .columns = "mess-curves.json curves.\"<R>\".points: [[bandwidth MB/s, latency ns], ...]" },
 				      err, errlen);
 }
 
@@ -509,10 +414,10 @@ static int csv_has(const struct mess_family *f, int what)
 int mess_export_csv(const struct mess_export_in *in, const char *dir,
 		    char *err, size_t errlen)
 {
-	struct out o;
+	struct mess_export_file o;
 	int has_std = csv_has(in->fam, 0), has_rw = csv_has(in->fam, 1);
 	char more[512];
-	int ret = out_open(&o, dir, "memory_curves.csv", err, errlen);
+	int ret = mess_export_file_open(&o, dir, "memory_curves.csv", err, errlen);
 
 	if (ret)
 		return ret;
@@ -548,16 +453,18 @@ int mess_export_csv(const struct mess_export_in *in, const char *dir,
 			fprintf(o.fp, "\n");
 		}
 	}
-	ret = out_close(&o, 0, err, errlen);
+	ret = mess_export_file_close(&o, 0, err, errlen);
 	snprintf(more, sizeof(more), "%s%s%s%s",
 		 has_std ? "" : "COLUMN_LEFT_OUT=bandwidth_std (the source set has no bandwidth spread)\n",
 		 has_rw ? "RW_RATIO=the generator's issued load share, % (100 - store_pct); empty where the source does not know it\n" :
 		 "COLUMN_LEFT_OUT=rw_ratio (the source set does not know the generator's issued load share)\n",
 		 has_std ? "BANDWIDTH_STD=the spread of the bandwidth over a point's repeats, GB/s; empty where not recorded\n" : "",
 		 "SOURCES=none: the points as measured, no read share filled in (no curve-sources.tsv)\n");
-	return ret ? ret : write_info(in, dir, &(struct info_fmt){
+	return ret ? ret : mess_export_info_write(in, dir, &(struct mess_export_info){
 		"csv (Mess-Results memory_curves.csv layout; *_smooth = the means, not smoothed)",
-		"ns", "GB/s (1e9 B/s, the whole system)", 1, more }, err, errlen);
+		"ns", "GB/s (1e9 B/s, the whole system)", 1, more,
+		"read_pct_rounded %, pause generator nops, bandwidth_mean GB/s, bandwidth_std GB/s, rd_percentage_actual_mean fraction 0-1, latency_mean ns, latency_std ns, bandwidth_smooth GB/s, latency_smooth ns, rw_ratio %" },
+		err, errlen);
 }
 
 int mess_export(const struct mess_format *fmt,

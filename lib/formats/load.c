@@ -234,6 +234,15 @@ const char *mess_set_verdict(const struct mess_set_info *info)
 	return info && info->verdict[0] ? info->verdict : "none";
 }
 
+void mess_set_dir(const struct mess_set_info *info, char *dir, size_t len)
+{
+	struct stat st;
+
+	snprintf(dir, len, "%s", info->path);
+	if (!stat(dir, &st) && !S_ISDIR(st.st_mode) && strrchr(dir, '/'))
+		*strrchr(dir, '/') = '\0';
+}
+
 static int cmp_bw(const void *a, const void *b)
 {
 	const struct mess_point *x = a, *y = b;

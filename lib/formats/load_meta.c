@@ -33,6 +33,9 @@
  * its values are in the other unit: no memory system reaches 20 TB/s, and
  * every one sustains more than 500 MB/s (a set read as MB/s whose curves
  * all stay below that is in GB/s). */
+/* What the Mess benchmark's CPU_FREQ is (issue 35: it was called nominal). */
+#define PLOTTER_MEASURED "plotter.txt CPU_FREQ, measured by the Mess benchmark"
+
 #define MAX_PLAUSIBLE_GBS 20000.0
 #define MIN_PLAUSIBLE_MAX_MBS 500.0
 
@@ -248,7 +251,12 @@ int mess_load_mess_results(struct mess_loadset *s)
 	/* The published curves were measured with uncore counters. */
 	snprintf(s->info->bw_source, sizeof(s->info->bw_source), "counters");
 	snprintf(s->info->tool, sizeof(s->info->tool), "Mess-Results");
-	ret = key_ghz(s, "plotter.txt", &s->info->cpu_ghz);
+	/* Mess measures the clock it writes there (2.98 GHz on a 2.0 GHz
+	 * 8480+): measured, and no nominal is said. */
+	ret = key_ghz(s, "plotter.txt", &s->info->cpu_ghz_measured);
+	if (isfinite(s->info->cpu_ghz_measured))
+		snprintf(s->info->cpu_ghz_measured_source, sizeof(s->info->cpu_ghz_measured_source),
+			 "%s", PLOTTER_MEASURED);
 	if (!ret)
 		ret = units_agree(s, "GB/s");
 	return ret;
@@ -335,11 +343,18 @@ int mess_load_keyed_json(struct mess_loadset *s, int gbs)
 			return mess_file_err(s->err, s->errlen, s->file, 0,
 					     "latency is in CPU cycles (PROFET) and no frequency is known (info.txt has none): give --ghz");
 		in->cpu_ghz = ghz;
+		snprintf(in->cpu_ghz_source, sizeof(in->cpu_ghz_source), "%s",
+			 s->ghz > 0 ? "--ghz" : isfinite(m.ghz) ?
+			 "info.txt CPU_FREQ, the clock its cycles are at" :
+			 "plotter.txt CPU_FREQ");
 		in->latency_from_cycles = 1;
 		if (!in->tool[0])
 			snprintf(in->tool, sizeof(in->tool), "PROFET");
 	} else {
-		in->cpu_ghz = m.plotter_ghz;
+		in->cpu_ghz_measured = m.plotter_ghz;
+		if (isfinite(m.plotter_ghz))
+			snprintf(in->cpu_ghz_measured_source, sizeof(in->cpu_ghz_measured_source),
+				 "%s", PLOTTER_MEASURED);
 		snprintf(in->bw_source, sizeof(in->bw_source), "counters");
 		snprintf(in->tool, sizeof(in->tool), "Mess-Results");
 	}
@@ -478,10 +493,19 @@ int mess_load_raw(struct mess_loadset *s)
 
 	if (ret)
 		return ret;
-	in->cpu_ghz = r.cpu_ghz;
+	/* Both clocks a raw tree has are measured: the chase's cycles over
+	 * its elapsed time, and plotter.txt's (Mess's own); no nominal. */
 	in->cpu_ghz_measured = r.ghz_median;
-	if (r.ghz_median > 0)
+	if (r.ghz_median > 0) {
 		in->cpu_ghz_spread_pct = 100 * (r.ghz_max - r.ghz_min) / r.ghz_median;
+		snprintf(in->cpu_ghz_measured_source, sizeof(in->cpu_ghz_measured_source),
+			 "the chase's cycles over its perf stat elapsed time, median of every repetition; " PLOTTER_MEASURED ": %.3f GHz",
+			 r.cpu_ghz);
+	} else {
+		in->cpu_ghz_measured = r.cpu_ghz;
+		snprintf(in->cpu_ghz_measured_source, sizeof(in->cpu_ghz_measured_source),
+			 "%s", PLOTTER_MEASURED);
+	}
 	snprintf(in->bw_source, sizeof(in->bw_source), "counters");
 	snprintf(in->tool, sizeof(in->tool), "Mess benchmark (raw tree)");
 	return 0;

@@ -198,6 +198,10 @@ static int run_meta(struct mess_loadset *s)
 	for (i = 0; i < sizeof(meta_strings) / sizeof(meta_strings[0]); i++)
 		copy_string((char *)in + meta_strings[i].off, meta_strings[i].len,
 			    json_object_get(m, meta_strings[i].key));
+	copy_string(in->cpu_ghz_source, sizeof(in->cpu_ghz_source),
+		    json_object_get(json_object_get(m, "cpu_frequency"), "nominal_source"));
+	copy_string(in->cpu_ghz_measured_source, sizeof(in->cpu_ghz_measured_source),
+		    json_object_get(json_object_get(m, "cpu_frequency"), "measured_method"));
 	/* Where the memory was: the kind as the run chose it, and the node. */
 	if (json_is_integer(json_object_get(m, "memory_node")))
 		snprintf(in->memory, sizeof(in->memory), "%.80s%snode %d",

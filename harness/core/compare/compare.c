@@ -40,7 +40,7 @@ static json_t *set_json(const struct mess_compare_ctx *c, size_t i)
 
 	return mess_json_pack(
 		"{s:s, s:s, s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I,"
-		" s:s, s:s, s:o, s:o, s:o, s:o, s:s, s:b, s:o, s:o, s:s, s:o}",
+		" s:s, s:s, s:o, s:o, s:o, s:o, s:s, s:b, s:o, s:o, s:o, s:s, s:o}",
 		"label", c->labels[i], "path", in->path,
 		"kind", in->kind_name ? in->kind_name : "",
 		"cpu_model", in->cpu_model,
@@ -62,6 +62,8 @@ static json_t *set_json(const struct mess_compare_ctx *c, size_t i)
 		"tool", in->tool,
 		"latency_from_cycles", in->latency_from_cycles == 1,
 		"cpu_ghz", mess_json_real(in->cpu_ghz, 3),
+		/* Mess's plotter.txt clock is measured, not nominal. */
+		"cpu_ghz_measured", mess_json_real(in->cpu_ghz_measured, 3),
 		"complete", in->complete < 0 ? json_null() :
 			    json_boolean(in->complete),
 		"verdict", mess_compare_verdict(c, i),

@@ -36,26 +36,39 @@ double mess_cpufreq_cur_mhz(int pu)
 	return sysfs_khz(pu, "scaling_cur_freq") / 1e3;
 }
 
-/* "@ 2.40GHz" in the model name (Intel states its nominal clock there). */
-static double cpuinfo_ghz(void)
+double mess_cpufreq_cpuinfo_ghz(const char *path, const char **what)
 {
-	char line[512], *at;
-	double ghz = NAN;
-	FILE *fp = fopen("/proc/cpuinfo", "r");
+	char line[512], *at, *colon;
+	double ghz = NAN, mhz = NAN, v;
+	FILE *fp = fopen(path, "r");
 
+	*what = NULL;
 	if (!fp)
 		return NAN;
 	while (fgets(line, sizeof(line), fp)) {
-		if (strncmp(line, "model name", 10))
+		colon = strchr(line, ':');
+		if (!colon)
 			continue;
-		at = strstr(line, "@ ");
-		if (at && sscanf(at + 2, "%lfGHz", &ghz) == 1 && ghz > 0)
-			break;
-		ghz = NAN;
-		break;
+		/* Every CPU repeats both: the first of each is enough. */
+		if (!strncmp(line, "model name", 10) && !isfinite(ghz)) {
+			at = strstr(colon, "@ ");
+			if (at && sscanf(at + 2, "%lfGHz", &v) == 1 && v > 0)
+				ghz = v;
+		} else if (!strncmp(line, "cpu MHz", 7) && !isfinite(mhz) &&
+			   sscanf(colon + 1, "%lf", &v) == 1 && v > 0) {
+			mhz = v;
+		}
 	}
 	fclose(fp);
-	return ghz;
+	if (isfinite(ghz)) {
+		*what = "/proc/cpuinfo model name";
+		return ghz;
+	}
+	if (isfinite(mhz)) {
+		*what = "/proc/cpuinfo cpu MHz: the clock the kernel or hypervisor states (no cpufreq in sysfs, no clock in the model name)";
+		return mhz / 1e3;
+	}
+	return NAN;
 }
 
 void mess_cpufreq_nominal(int pu, struct mess_cpufreq *f)
@@ -68,6 +81,7 @@ void mess_cpufreq_nominal(int pu, struct mess_cpufreq *f)
 		{ "base_frequency", "sysfs cpufreq base_frequency" },
 		{ "cpuinfo_max_freq", "sysfs cpufreq cpuinfo_max_freq (the maximum, not the base)" },
 	};
+	const char *what;
 	double v;
 
 	for (size_t i = 0; i < sizeof(sysfs) / sizeof(sysfs[0]); i++) {
@@ -79,11 +93,10 @@ void mess_cpufreq_nominal(int pu, struct mess_cpufreq *f)
 			return;
 		}
 	}
-	v = cpuinfo_ghz();
+	v = mess_cpufreq_cpuinfo_ghz("/proc/cpuinfo", &what);
 	f->nominal_ghz = v;
 	snprintf(f->nominal_source, sizeof(f->nominal_source), "%s",
-		 isfinite(v) ? "/proc/cpuinfo model name" :
-			       "unknown: no cpufreq in sysfs, no clock in the model name");
+		 what ? what : "unknown: no cpufreq in sysfs, no clock in /proc/cpuinfo");
 }
 
 /* 8 dependent adds; the empty asm keeps each one a real instruction and
@@ -157,5 +170,6 @@ json_t *mess_cpufreq_json(const struct mess_cpufreq *f)
 			      "nominal_source", f->nominal_source,
 			      "measured_ghz", mess_json_real(f->measured_ghz, 3),
 			      "measured_spread_pct", mess_json_real(f->measured_spread_pct, 1),
-			      "measured_method", METHOD);
+			      "measured_method", f->measured_source[0] ?
+			      f->measured_source : METHOD);
 }

@@ -14,11 +14,23 @@ struct mess_cpufreq {
 	char nominal_source[128];
 	double measured_ghz;	/* NAN: not measured */
 	double measured_spread_pct; /* (max - min) / median of the repeats */
+	/* "" measured here (meta.json measured_method says how); else what
+	 * the figure is, a replay's: the replayed set's measured clock. */
+	char measured_source[160];
 };
 
 /* Nominal frequency of OS CPU pu from sysfs or /proc/cpuinfo; always
  * fills f (NAN and the reason when unknown). */
 void mess_cpufreq_nominal(int pu, struct mess_cpufreq *f);
+
+/*
+ * The clock a file in /proc/cpuinfo's format states, in GHz: the model
+ * name's "@ x GHz" (Intel writes its base clock there), else the first
+ * "cpu MHz" (a VM's declared clock, 2100 MHz on one: where no cpufreq
+ * driver runs it does not move; where one does, sysfs is read first).
+ * *what says which, NULL with NAN when neither is there.
+ */
+double mess_cpufreq_cpuinfo_ghz(const char *path, const char **what);
 
 /* The clock of OS CPU pu now in MHz, as cpufreq's scaling_cur_freq says
  * (absorb's, after each run); NAN where not readable. */

@@ -114,8 +114,9 @@ int mess_run_write_meta(struct mess_run *r, int complete)
 		json_decref(m);
 		m = NULL;
 	}
-	if (m && mess_json_merge(m, mess_json_pack("{s:o, s:o, s:o, s:s, s:o, s:o}",
+	if (m && mess_json_merge(m, mess_json_pack("{s:o, s:o, s:o, s:o, s:s, s:o, s:o}",
 		"replay", r->be->json ? r->be->json(r) : json_null(),
+		"llc_latency", mess_run_llc_json(r),
 		"distribution", mess_tail_json(r),
 		"counters", mess_run_counters_json(r),
 		"generator_cores_rule", r->cores_rule,

@@ -149,10 +149,11 @@ static void export_mess(struct mess_run *r)
 	const struct mess_format *fmt = mess_export_find("mess");
 	struct mess_export_tally t;
 	struct mess_model *m = NULL;
-	char path[PATH_MAX + 64], tool[128], err[400];
+	char path[PATH_MAX + 64], tool[128], err[400], llc[512] = "";
 	int ret;
 
 	r->fam.unloaded_ns = r->unloaded_ns;
+	mess_run_llc_kv(r, llc, sizeof(llc));
 	/* The share curves.csv's readers will see (curve.h). */
 	for (size_t i = 0; i < r->fam.n; i++)
 		mess_curve_median_read(&r->fam.curves[i]);
@@ -166,11 +167,17 @@ static void export_mess(struct mess_run *r)
 	}
 	struct mess_export_in in = {
 		.fam = &r->fam, .m = m, .ghz = mess_cpufreq_ghz(&r->freq),
-		.ghz_source = isfinite(r->freq.measured_ghz) ?
+		.ghz_source = r->freq.measured_source[0] ? r->freq.measured_source :
+			isfinite(r->freq.measured_ghz) ?
 			"measured on the chase core (meta.json cpu_frequency)" :
 			r->freq.nominal_source,
+		.nominal_ghz = r->freq.nominal_ghz, .nominal_source = r->freq.nominal_source,
+		.measured_ghz = r->freq.measured_ghz,
+		.measured_source = r->freq.measured_source[0] ? r->freq.measured_source :
+			"measured on the chase core (meta.json cpu_frequency measured_method)",
 		.origin = r->rd.dir, .tool = tool, .bw_source = MESS_RUN_BW_SOURCE(r),
 		.below_note = r->var->table[0].nontemporal ? NULL : BELOW_NOTE,
+		.extra_info = llc,
 		/* The simulator's files carry the run's verdict with them. */
 		.verdict = mess_level_name(r->verdict.level),
 		.verdict_reason = first_reason(&r->verdict),
