@@ -250,7 +250,7 @@ else
 		expect "C: matrix-${f%%:*}.svg names node 4 hbm" grep -q "node 4 hbm" "$r/matrix/plots/matrix-${f%%:*}.svg"
 	done
 	expect "C: matrix report.html: the latency table with a remote pair's HMAT" \
-		grep -q "HMAT 230.0, " "$r/matrix/report.html"
+		grep -q "HMAT 230, " "$r/matrix/report.html"
 	ok_step c2c
 	cj=$r/c2c/summary.json
 	expect "C: c2c: the 120 pairs of 16 PUs, each measured" jqo "$cj" '(.c2c.pairs | length) == 120 and ([.c2c.pairs[] | .samples == 10 and .median_ns > 0] | all)'

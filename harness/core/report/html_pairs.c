@@ -69,7 +69,7 @@ static const json_t *cell(const json_t *cells, int init, int target)
 
 struct fig {
 	const char *title, *key, *fw, *ratio, *unit;
-	int blue, dec;
+	int blue, dec, fw_dec;	/* the HMAT's latency is whole ns */
 };
 
 static void mx_table(FILE *f, const json_t *cells, const struct fig *g)
@@ -120,7 +120,7 @@ static void mx_table(FILE *f, const json_t *cells, const struct fig *g)
 			fprintf(f, "<td class=\"heat\" style=\"background:%s;color:%s\"><b>%.*f %s</b>",
 				bg, fg, g->dec, v, g->unit);
 			if (isfinite(fw))
-				fprintf(f, "<br><small>HMAT %.*f, %.2fx</small>", g->dec, fw, num(k, g->ratio));
+				fprintf(f, "<br><small>HMAT %.*f, %.2fx</small>", g->fw_dec, fw, num(k, g->ratio));
 			fputs("<br><small>", f);
 			mess_h_esc(f, json_string_value(json_object_get(k, "label")));
 			fputs("</small>", f);
@@ -137,11 +137,11 @@ static void mx_put(FILE *f, const json_t *cells, const json_t *meta)
 {
 	static const struct fig figs[] = {
 		{ "Unloaded latency (ns per dependent load)", "lat_ns", "hmat_lat_ns",
-		  "lat_vs_hmat", "ns", 0, 1 },
+		  "lat_vs_hmat", "ns", 0, 1, 0 },
 		{ "Peak bandwidth, read only (GB/s)", "bw_gbs", "hmat_bw_gbs",
-		  "bw_vs_hmat", "GB/s", 1, 1 },
+		  "bw_vs_hmat", "GB/s", 1, 1, 1 },
 		{ "Peak bandwidth, 2:1 reads to writes (GB/s)", "bw21_gbs", NULL, NULL,
-		  "GB/s", 1, 1 },
+		  "GB/s", 1, 1, 1 },
 	};
 
 	for (size_t i = 0; i < sizeof(figs) / sizeof(figs[0]); i++)
