@@ -198,7 +198,7 @@ svg_has() { # NAME FILE TEXT...
 cpu=$(jq -r .cpu_model "$run/meta.json")
 svg_has curves.svg "$run/plots/curves.svg" "$cpu on $(uname -n), memory node" \
 	"cores generating" "bandwidth accounted" "Memory bandwidth [GB/s]" \
-	"Load-to-use latency [ns]" "% stores</title>" "× unloaded" "unloaded "
+	"Load-to-use latency [ns]" "<title>0 % stores" "× unloaded" "unloaded "
 svg_has hbm-curves.svg "$out/hbm/plots/curves.svg" "Intel Xeon Max 9480, HBM2" \
 	"published set (mess-results; no verdict: not measured by mess), bandwidth counters" "<title>50 % read</title>" \
 	"<title>82 % read</title>" "theoretical peak 1638 GB/s"
