@@ -97,7 +97,7 @@ run compare/ddr-hbm compare "$ref/$g" "$ref/MN5-HBM-XeonMax9480-HBM2" --no-plots
 # ---- import: both raw trees ----
 for t in "$raw"/*/; do
 	t=${t%/}
-	run "import/${t##*/}" import "$t" --out "import/${t##*/}"
+	run "import/${t##*/}" import "$t" --no-plots --out "import/${t##*/}"
 done
 # The import against the tree's own processed curves (the raw tree's reader).
 i=MN5-GPP-SPR8480-DDR5-AVX2-local

@@ -41,6 +41,22 @@ check "curves.csv schema 5 (no distribution: its columns empty)" \
 check "1626 points: Mess's grouping, a point per (rounded measured share, pause)" \
 	'[ $(($(wc -l <"$tmp/run/curves.csv") - 1)) -eq 1626 ] &&
 	 [ "$(json "$tmp/run/meta.json" "d[\"processing\"][\"name\"], d[\"processing\"][\"read_shares_left_out\"]")" = "mess 9" ]'
+# Issue 35 item 2 (issue 34 item 8's import half): the import draws its
+# curve figure at the tree's theoretical peak (plotter.txt: 307.2 GB/s) and
+# writes its own report.html, which says what became of the figure.
+if command -v gnuplot >/dev/null; then
+	check "import: plots/curves.svg drawn, said in meta.json plots, shown in its report.html" \
+		'[ -s "$tmp/run/plots/curves.svg" ] && [ "$(json "$tmp/run/meta.json" "d[\"plots\"]")" = "plots/curves.png, plots/curves.svg" ] &&
+		 grep -q "<figcaption>plots/curves.svg" "$tmp/run/report.html" && ! grep -q "No figure in plots" "$tmp/run/report.html"'
+	check "import: the figure carries the theoretical peak" 'grep -q "peak 307 GB/s" "$tmp/run/plots/curves.svg"'
+else
+	check "import without gnuplot: report.html says so, no other reason" \
+		'[ -s "$tmp/run/report.html" ] && grep -q "skipped: gnuplot not found" "$tmp/run/report.html"'
+fi
+check "import: report.html with the peak from meta.json mess_plotter" 'grep -q "307.2" "$tmp/run/report.html"'
+"$mess" import "$raw" --no-plots --out "$tmp/run-np" 2>/dev/null
+check "import --no-plots: no figure, and its page says why" \
+	'[ ! -e "$tmp/run-np/plots/curves.svg" ] && grep -q "No figure in plots/: the run skipped: --no-plots" "$tmp/run-np/report.html"'
 "$mess" import "$raw" --processing per-ratio --out "$tmp/run-ratio" 2>"$tmp/err"
 rc=$?
 check "--processing per-ratio: 51 curves, 2129 points, meta.json says so ($rc)" \

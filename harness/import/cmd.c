@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include "core/options.h"
+#include "core/report/html.h"
+#include "core/report/plot.h"
 #include "core/rundir/outdir.h"
 #include "core/rundir/rundir.h"
 #include "core/signals.h"
@@ -33,6 +35,7 @@
 struct import_opts {
 	char out[PATH_MAX];
 	char processing[16];
+	int no_plots;
 	int help;
 };
 
@@ -43,6 +46,7 @@ static const struct mess_opt opts[] = {
 	MESS_OPT_OUT(S(out), "RUN", "run directory to write: new or empty (required)"),
 	{ "processing", MESS_OPT_STR, S(processing), 0, 0, "P",
 	  "how repetitions become points: mess (default: Mess's own grouping, each repetition under its own measured read share rounded to 1 %, as processed/memory_curves.csv has them) or per-ratio (a curve per generator read ratio, a point per file: its repetitions together)" },
+	MESS_OPT_NO_PLOTS(F(no_plots)),
 	MESS_OPT_HELP(F(help)),
 };
 
@@ -54,10 +58,12 @@ static const struct mess_opt opts[] = {
 void mess_import_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: mess import MESS_DIR --out RUN [--processing mess|per-ratio]\n"
+		"usage: mess import MESS_DIR --out RUN [--processing mess|per-ratio] [--no-plots]\n"
 		"Turn a raw Mess benchmark tree (bw/bw_<R>_<pause>.txt, lat/lat_<R>_<pause>.txt,\n"
 		"plotter.txt) into a run directory of mess: curves.csv and meta.json, which\n"
-		"compare, export, position, fleet and the model read like a run of mess.\n\n");
+		"compare, export, position, fleet and the model read like a run of mess,\n"
+		"with its curve figure (plots/, the tree's theoretical peak from plotter.txt)\n"
+		"and report.html.\n\n");
 	mess_opts_print(f, opts, NOPTS);
 	fprintf(f,
 		"\nBandwidth: the memory controllers' counters Mess records (Intel's CAS counts\n"
@@ -115,7 +121,7 @@ static const struct {
 #define NPROC (sizeof(processings) / sizeof(processings[0]))
 
 static json_t *meta(const char *src, const struct mess_raw *r, json_t *quality,
-		    int proc)
+		    int proc, const char *plots)
 {
 	char real[PATH_MAX];
 
@@ -123,7 +129,7 @@ static json_t *meta(const char *src, const struct mess_raw *r, json_t *quality,
 		"{s:i, s:s, s:s, s:s, s:s, s:{s:s, s:s, s:s}, "
 		"s:{s:o, s:o, s:o, s:s, s:s, s:o, s:o}, "
 		"s:{s:o, s:s, s:o, s:o, s:s}, "
-		"s:I, s:{s:I, s:I, s:I}, s:{s:s, s:s, s:I}, s:o, s:o, s:b}",
+		"s:I, s:{s:I, s:I, s:I}, s:{s:s, s:s, s:I}, s:o, s:o, s:b, s:s}",
 		"schema", 1, "tool", "mess import",
 		"measured_by", "Mess benchmark import",
 		"source", realpath(src, real) ? real : src,
@@ -152,13 +158,40 @@ static json_t *meta(const char *src, const struct mess_raw *r, json_t *quality,
 		"read_shares_left_out", (json_int_t)r->keys_left_out,
 		"unloaded_ns", json_null(),
 		"quality", quality,
-		"complete", 1);
+		"complete", 1, "plots", plots);
+}
+
+/*
+ * The curve figure, as a run draws its own, at the tree's theoretical
+ * peak (its plotter.txt, read as compare and report read it); what
+ * meta.json plots says of it into note.
+ */
+static void draw(const char *src, const char *out, const struct mess_family *f,
+		 double unloaded, const char *level, int no_plots, char *note,
+		 size_t len)
+{
+	char err[400] = "", title[PATH_MAX + 96], real[PATH_MAX];
+	double peak = mess_plotter_peak_gbs(src, NULL, 0);
+
+	if (no_plots) {
+		snprintf(note, len, "skipped: --no-plots");
+		return;
+	}
+	snprintf(title, sizeof(title), "%s: Mess benchmark tree %s\nimported by mess import, bandwidth counters",
+		 level, realpath(src, real) ? real : src);
+	if (mess_plot(out, f, unloaded, peak > 0 ? peak : 0, title, NULL, err,
+		      sizeof(err)))
+		snprintf(note, len, "skipped: %s", err[0] ? err : "gnuplot failed");
+	else
+		snprintf(note, len, "plots/curves.png, plots/curves.svg");
 }
 
 static int write_run(const char *src, const char *out, struct mess_family *f,
-		     const struct mess_raw *r, int proc, char *level, size_t len,
-		     const char **failed)
+		     const struct mess_raw *r, int proc, int no_plots, char *level,
+		     size_t len, const char **failed)
 {
+	char plots[512];
+
 	FILE *csv;
 	double unloaded = mess_unloaded_from_curves(f);
 	int rc = mess_mkdir_p(out);
@@ -192,8 +225,9 @@ static int write_run(const char *src, const char *out, struct mess_family *f,
 	if (!q && !rc)
 		rc = -ENOMEM;
 	if (!rc) {
+		draw(src, out, f, unloaded, level, no_plots, plots, sizeof(plots));
 		*failed = "meta.json";
-		rc = mess_json_write(out, "meta.json", meta(src, r, q, proc));
+		rc = mess_json_write(out, "meta.json", meta(src, r, q, proc, plots));
 	} else {
 		json_decref(q);
 	}
@@ -207,8 +241,8 @@ static int write_run(const char *src, const char *out, struct mess_family *f,
  * disk or Ctrl-C leaves nothing that blocks the rerun.
  */
 static int write_whole(const char *src, const char *out, struct mess_family *f,
-		       const struct mess_raw *r, int proc, char *level, size_t len,
-		       const char **failed)
+		       const struct mess_raw *r, int proc, int no_plots, char *level,
+		       size_t len, const char **failed)
 {
 	struct mess_rundir rd;
 	char tmp[PATH_MAX] = "";
@@ -226,7 +260,7 @@ static int write_whole(const char *src, const char *out, struct mess_family *f,
 	}
 	rc = mess_rundir_aside(&rd, tmp, sizeof(tmp));
 	if (!rc)
-		rc = write_run(src, tmp, f, r, proc, level, len, failed);
+		rc = write_run(src, tmp, f, r, proc, no_plots, level, len, failed);
 	if (!rc && mess_interrupted)
 		rc = -EINTR;
 	if (!rc)
@@ -276,7 +310,12 @@ int mess_import_main(int argc, char **argv)
 		mess_family_free(&fam);
 		return rc == -ENOMEM ? rc : -EINVAL;
 	}
-	rc = write_whole(src[0], o.out, &fam, &r, proc, level, sizeof(level), &failed);
+	rc = write_whole(src[0], o.out, &fam, &r, proc, o.no_plots, level,
+			 sizeof(level), &failed);
+	/* Its page, as every run has one: written once the run is whole,
+	 * from its files (the figure, the peak from meta.json). */
+	if (!rc && mess_html_report(o.out, NULL, 0, err, sizeof(err)))
+		fprintf(stderr, "mess import: warning: report.html not written: %s\n", err);
 	if (rc == -EINTR)
 		fprintf(stderr, "mess import: interrupted; nothing written to %s (run it again with the same --out)\n",
 			o.out);
