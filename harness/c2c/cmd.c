@@ -5,7 +5,10 @@
  * stores an odd count and waits for the second to store the next one
  * (release stores, acquire loads: each wait is one transfer of the line),
  * so half a round trip is the one-way latency of the line between the two
- * PUs' caches.  The figures and files are table.c's.
+ * PUs' caches.  The hand-over is the ISA's assembly (mess_c2c_ping_* and
+ * _pong_* of kernels/asm/<isa>/c2c.S), the same instructions whatever
+ * compiled the harness; the timing is here.  The figures and files are
+ * table.c's.
  */
 #include "c2c/cmd.h"
 
@@ -14,6 +17,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,10 +29,10 @@
 #include "core/rundir/rundir.h"
 #include "core/signals.h"
 #include "core/util.h"
+#include "mess_kernels.h"
 
 #define META_SCHEMA 1
-/* The count that tells the answering thread to stop: odd, never reached. */
-#define STOP UINT_MAX
+#define STOP ((uint64_t)MESS_C2C_STOP)
 
 struct c2c_opts {
 	char out[PATH_MAX];
@@ -88,8 +92,8 @@ void mess_c2c_usage(FILE *f)
 
 /* One pair's two threads and the line they hand over. */
 struct pp {
-	_Alignas(128) atomic_uint line;
-	char pad[128 - sizeof(atomic_uint)];
+	_Alignas(128) volatile uint64_t line;
+	char pad[128 - sizeof(uint64_t)];
 	struct mess_topo *t;
 	int pu[2];
 	unsigned samples, batch;
@@ -100,39 +104,27 @@ struct pp {
 	int err[2];
 };
 
-/* The line to the other thread: a release store, or an exchange (x86's
- * implicitly locked xchg, a load-linked/store-conditional pair or an LSE
- * swap elsewhere). */
-static inline void hand(struct pp *p, unsigned v)
-{
-	if (p->xchg)
-		atomic_exchange_explicit(&p->line, v, memory_order_acq_rel);
-	else
-		atomic_store_explicit(&p->line, v, memory_order_release);
-}
-
+/* The second thread answers every odd count until the first stores STOP. */
 static void *answer(void *arg)
 {
 	struct pp *p = arg;
-	unsigned v;
 
 	p->err[1] = mess_topo_bind_pu(p->t, p->pu[1]);
 	atomic_store(&p->ready, p->err[1] ? -1 : 1);
 	if (p->err[1])
 		return NULL;
-	for (;;) {
-		while (!((v = atomic_load_explicit(&p->line, memory_order_acquire)) & 1))
-			;
-		if (v == STOP)
-			return NULL;
-		hand(p, v + 1);
-	}
+	if (p->xchg)
+		mess_c2c_pong_xchg(&p->line);
+	else
+		mess_c2c_pong_store(&p->line);
+	return NULL;
 }
 
 static void *first(void *arg)
 {
 	struct pp *p = arg;
-	unsigned v = 0;
+	uint64_t (*ping)(volatile uint64_t *, uint64_t, uint64_t) =
+		p->xchg ? mess_c2c_ping_xchg : mess_c2c_ping_store;
 	int r;
 
 	p->err[0] = mess_topo_bind_pu(p->t, p->pu[0]);
@@ -144,21 +136,15 @@ static void *first(void *arg)
 	for (unsigned i = 0; i <= p->samples && !mess_interrupted; i++) {
 		double t0 = mess_now_ns();
 
-		/* The count starts again each sample: samples x batch round
-		 * trips would pass UINT_MAX (and reach STOP) on a long run;
-		 * the line holds this sample's first odd count before any wait. */
-		v = 0;
-		for (unsigned k = 0; k < p->batch; k++) {
-			hand(p, ++v);
-			while (atomic_load_explicit(&p->line, memory_order_acquire) != v + 1)
-				;
-			v++;
-		}
+		/* The count starts again each sample (from 0: the line holds
+		 * this sample's first odd count before any wait), so it never
+		 * nears STOP however long the run. */
+		ping(&p->line, p->batch, 0);
 		if (i)
 			p->s[p->got++] = (mess_now_ns() - t0) / (2.0 * p->batch);
 	}
 stop:
-	atomic_store_explicit(&p->line, STOP, memory_order_release);
+	__atomic_store_n(&p->line, STOP, __ATOMIC_RELEASE);
 	return NULL;
 }
 
@@ -182,7 +168,7 @@ static int pingpong(struct mess_topo *t, struct mess_c2c_pair *pair, double *s,
 		return rc;
 	rc = -pthread_create(&th[0], NULL, first, &p);
 	if (rc) {
-		atomic_store(&p.line, STOP);
+		__atomic_store_n(&p.line, STOP, __ATOMIC_RELEASE);
 		pthread_join(th[1], NULL);
 		return rc;
 	}
@@ -286,7 +272,7 @@ static json_t *meta(const struct mess_rundir *rd, struct c2c *c)
 		"sampled", c->npairs < c->all, "samples_per_pair", (int)c->o.samples,
 		"round_trips_per_sample", (int)c->o.batch,
 		"op", c->o.xchg ? "xchg: atomic exchanges (acq_rel)" : "store: release stores, acquire loads",
-		"method", "two threads pinned to the pair's PUs (hwloc) hand one 128-byte-aligned line back and forth: a count stored (op) and awaited with acquire loads; a sample is a batch of round trips timed by clock_gettime(CLOCK_MONOTONIC) on the first PU, halved (one way); one batch first to warm, not kept",
+		"method", "two threads pinned to the pair's PUs (hwloc) hand one 128-byte-aligned line back and forth in the ISA's assembly (kernels/asm/<isa>/c2c.S): a 64-bit count stored (op) and awaited with acquire loads; a sample is a batch of round trips timed by clock_gettime(CLOCK_MONOTONIC) on the first PU, halved (one way); one batch first to warm, not kept",
 		"figures", "per pair: median, p99 (nearest rank) and least of the samples; per group: the median, least and most of its pairs' medians and the worst p99",
 		"groups", "what the pair's closest common hwloc object is: a core (smt), a cache (same cache: L2 or L3/CCX), below a package (same socket), else other socket",
 		"quick", c->o.quick, "plots", c->plots[0] ? c->plots : "pending"))) {

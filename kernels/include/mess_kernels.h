@@ -29,6 +29,10 @@
 /* The nop spin runs after every this many memory operations. */
 #define MESS_GEN_SPIN_EVERY 4
 
+/* The count that tells mess_c2c_pong_* to return: all ones as a uint64_t,
+ * odd (so the responder looks at it) and never reached by a count. */
+#define MESS_C2C_STOP (-1)
+
 /* The rest is C only: the assembly includes the constants above. */
 #ifndef __ASSEMBLER__
 #include <stdint.h>
@@ -102,6 +106,33 @@ extern const struct mess_gen_kernel mess_gen_vec[MESS_GEN_NMIXES];
 extern const struct mess_gen_kernel mess_gen_wide[MESS_GEN_NMIXES];
 extern const struct mess_gen_kernel mess_gen_nt[MESS_GEN_NMIXES];
 extern const struct mess_gen_kernel mess_gen_wide_nt[MESS_GEN_NMIXES];
+
+/*
+ * The core-to-core ping-pong of `mess c2c`, in assembly so that what is
+ * timed is the same instructions on every build and compiler: two threads
+ * pinned to two PUs hand one 64-bit count back and forth in one line, and
+ * each wait is one transfer of the line between their caches.  The
+ * initiator (ping), for each of `rounds` round trips, writes the odd count
+ * v (start + 1, start + 3, ...) and spins until it reads v + 1; it returns
+ * the last count read, start + 2 rounds.  start must be even.  The
+ * responder (pong) spins until it reads an odd count v and writes v + 1,
+ * until it reads MESS_C2C_STOP (which someone else writes once the
+ * initiator is done); it returns the number of counts it answered.  So
+ * neither moves on before it has seen the other's write: no hand-over is
+ * lost or made twice, and the line ends at start + 2 rounds.
+ *   _store: release stores, acquire loads (x86_64 mov; aarch64 stlr/ldar;
+ *           ppc64le lwsync; std and ld; isync; riscv64 fence rw,w; sd and
+ *           ld; fence r,rw)
+ *   _xchg:  the count written by an atomic exchange, acquire-release
+ *           (x86_64 xchg, implicitly locked; aarch64 ldaxr/stlxr, the
+ *           ARMv8.0 baseline, not LSE; ppc64le ldarx/stdcx.; riscv64
+ *           amoswap.d.aqrl); the loads as _store's
+ * Nothing is timed here: the harness times a call of ping (a batch).
+ */
+uint64_t mess_c2c_ping_store(volatile uint64_t *line, uint64_t rounds, uint64_t start);
+uint64_t mess_c2c_pong_store(volatile uint64_t *line);
+uint64_t mess_c2c_ping_xchg(volatile uint64_t *line, uint64_t rounds, uint64_t start);
+uint64_t mess_c2c_pong_xchg(volatile uint64_t *line);
 
 /*
  * Bresenham placement of s stores among MESS_GEN_OPS operations: operation
