@@ -57,6 +57,11 @@ check "import: report.html with the peak from meta.json mess_plotter" 'grep -q "
 "$mess" import "$raw" --no-plots --out "$tmp/run-np" 2>/dev/null
 check "import --no-plots: no figure, and its page says why" \
 	'[ ! -e "$tmp/run-np/plots/curves.svg" ] && grep -q "No figure in plots/: the run skipped: --no-plots" "$tmp/run-np/report.html"'
+if command -v gnuplot >/dev/null; then
+	"$mess" report "$tmp/run-np" >/dev/null 2>&1
+	check "mess report of that import, in place: its figure drawn, at the tree's peak (meta.json mess_plotter)" \
+		'grep -q "peak 307 GB/s" "$tmp/run-np/plots/curves.svg" && ! grep -q "No figure in plots" "$tmp/run-np/report.html"'
+fi
 "$mess" import "$raw" --processing per-ratio --out "$tmp/run-ratio" 2>"$tmp/err"
 rc=$?
 check "--processing per-ratio: 51 curves, 2129 points, meta.json says so ($rc)" \

@@ -423,7 +423,9 @@ static int report_one(const char *dir, const char *out, int several,
 		return ret == -ENOMEM || ret == -EINVAL || ret == -EEXIST ?
 		       ret : -EIO;
 	}
-	if (!(peak > 0) && !meta)
+	/* A set's plotter.txt, or an import's meta.json mess_plotter (a run
+	 * of mess has neither: its peak is --peak-gbs's, in its summary). */
+	if (!(peak > 0))
 		peak = mess_plotter_peak_gbs(dir, NULL, 0);
 	/* A run's own figures stand unless the peak changes them; a set
 	 * of another tool, a copy elsewhere, or a run that drew none (an
