@@ -64,10 +64,10 @@ check "curves.svg: bandwidth order, labels apart, 30 % stores grey, 2x label cle
 check "mess report of the run: its curves.svg as the run's" \
 	'fig title "$out/dist-report/plots/curves.svg" INVALID && fig curves "$out/dist-report/plots/curves.svg" 30'
 
-# The comparison's figures name each set with its verdict.
+# The comparison's figures name each set with its verdict and host.
 "$mess" compare "$d" "$ref/MN5-GPP-SPR8480-DDR5" --out "$out/cmp" >/dev/null 2>"$out/cmp.err"
-check "compare's figures: each set with its verdict in the title" \
-	'fig title "$out/cmp/plots/compare.svg" "dist-replay (INVALID" "MN5-GPP-SPR8480-DDR5 (no verdict)"'
+check "compare's figures: each set with its verdict and host in the title" \
+	'fig title "$out/cmp/plots/compare.svg" "dist-replay (INVALID" "on $host)" "MN5-GPP-SPR8480-DDR5 (no verdict)"'
 
 # ---- one vocabulary: the mix names the curve, read shares labelled ----
 check "summary.md: the curve named by its mix, the read share nominal apart" \

@@ -14,6 +14,8 @@
 #include "core/compare/compare_files.h"
 #include "core/report/plot.h"
 #include "core/util.h"
+#include "mess/json.h"
+#include "mess/load.h"
 
 /* Samples per ratio line: the model is piecewise linear between measured
  * points, 64 steps show every bend of a curve of ~20 points. */
@@ -99,6 +101,22 @@ struct cmp_paths {
 	char expr[8 * PATH_MAX];
 };
 
+/* The host a run of mess was measured on (its meta.json), "" for a set
+ * that does not say. */
+static void set_host(const struct mess_set_info *in, char *buf, size_t len)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 16];
+	json_t *m;
+
+	buf[0] = '\0';
+	mess_set_dir(in, dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/meta.json", dir);
+	m = mess_json_load(path, 0, NULL);
+	if (json_string_value(json_object_get(m, "host")))
+		snprintf(buf, len, "%s", json_string_value(json_object_get(m, "host")));
+	json_decref(m);
+}
+
 static int have_file(const char *dir, const char *name)
 {
 	char p[PATH_MAX + 64];
@@ -156,18 +174,19 @@ int mess_compare_plot(const struct mess_compare_ctx *c, const char *outdir,
 	o = snprintf(pp->expr, sizeof(pp->expr),
 		     "datafile='%s'; ratiofile='%s'; outbase='%s'; nsets=%zu",
 		     pp->q[0], pp->q[1], pp->q[2], c->n);
-	/* The title names every set with its verdict (and the machine it
-	 * was measured on, where its files say): a figure pasted alone
-	 * still says what to believe. */
+	/* The title names every set with its verdict, CPU and host (where
+	 * its files say): a figure pasted alone still says what to
+	 * believe. */
 	o += snprintf(pp->expr + o, sizeof(pp->expr) - o, "; plotsets='");
 	for (size_t i = 0; i < c->n && o > 0 && (size_t)o < sizeof(pp->expr); i++) {
-		char l[400], q[800];
+		char l[600], q[1200], host[128];
 		const char *v = mess_compare_verdict(c, i);
 
-		snprintf(l, sizeof(l), "%s%s (%s%s%s)", i ? " vs " : "", c->labels[i],
+		set_host(c->sets[i].info, host, sizeof(host));
+		snprintf(l, sizeof(l), "%s%s (%s%s%s%s%s)", i ? " vs " : "", c->labels[i],
 			 strcmp(v, "none") ? v : "no verdict",
 			 c->sets[i].info->cpu_model[0] ? ", " : "",
-			 c->sets[i].info->cpu_model);
+			 c->sets[i].info->cpu_model, host[0] ? " on " : "", host);
 		mess_gp_quote(q, sizeof(q), l);
 		o += snprintf(pp->expr + o, sizeof(pp->expr) - o, "%s", q);
 	}
