@@ -440,7 +440,8 @@ static int setup(struct mx *m, int argc, char **argv)
 		fprintf(stderr, "mess matrix: no NUMA node with CPUs: %s\n", strerror(-rc));
 		return -EIO;
 	}
-	m->hmat_rc = mess_hmat_read("", &m->hmat, m->hmat_why, sizeof(m->hmat_why));
+	m->hmat_rc = mess_hmat_machine(&m->topo, &m->hmat, m->hmat_why,
+				       sizeof(m->hmat_why));
 	m->cells = calloc((size_t)(m->ninits * m->nnodes), sizeof(*m->cells));
 	if (!m->cells)
 		return -ENOMEM;

@@ -56,7 +56,7 @@ if [ "$topo" = A ]; then
 	node_of n2 2 hbm
 	expect "A: n2 bound to node 2 (numa_maps)" bound n2 2
 	expect "A: n2 meta.json: why not hugetlb (defect 1)" jqo "$r/n2/meta.json" '.memory_node_choice.hugetlb | test("node 2 has 0 free 2 MiB hugetlb pages of the pool.s 80")'
-	expect "A: n2 meta.json: the HMAT's figures from core 0" jqo "$r/n2/meta.json" '.memory_node_choice.firmware == {"latency_ns": 120, "bandwidth_gbs": 85.899}'
+	expect "A: n2 meta.json: the HMAT's figures from core 0" jqo "$r/n2/meta.json" '.memory_node_choice.firmware == {"latency_ns": 120, "bandwidth_gbs": 85.899, "source": "hwloc"}'
 	expect "A: n2 says it on stderr" has n2 "warning: node 2 has 0 free 2 MiB hugetlb pages"
 	expect "A: n2: the kernel's PMU reason (defect 6)" has n2 "PMU not available due to virtualization"
 	expect "A: n2: no 'add one' (defect 6)" lacks n2 "add one"
@@ -103,6 +103,9 @@ if [ "$topo" = A ]; then
 	expect "A: remote: stderr says node 2 is remote from core 2" has remote "warning: --mem-node 2: node 2 (hbm) is remote from chase core 2"
 	expect "A: remote: stderr names the local hbm node 3" has remote "node 3 is the hbm node local to it"
 	expect "A: remote: meta.json names the local hbm node" jqo "$r/remote/meta.json" '.memory_node_choice.remote.local_node_of_kind == 3'
+	# hwloc keeps each node's nearest initiators only: the remote pair's
+	# HMAT figures (boot.sh: 1 -> 2, 200 ns, 10 GiB/s) come from the table.
+	expect "A: remote: meta.json the HMAT's figures for the remote pair, from the ACPI table" jqo "$r/remote/meta.json" '.memory_node_choice.firmware == {"latency_ns": 200, "bandwidth_gbs": 10.737, "source": "acpi_table"}'
 	expect "A: remote: packages 1 (cores) and 0 (the CPU-less node's) loaded" jqo "$r/remote/meta.json" '.cores.generators == [3] and (.counters.packages_loaded | sort) == [0,1]'
 	expect "A: n2 (local to core 0): no remote line" lacks n2 "is remote from"
 	expect "A: n2 meta.json: no remote record" jqo "$r/n2/meta.json" '.memory_node_choice.remote == null'

@@ -6,6 +6,7 @@
  * Memory Affinity Structure, type 1); little-endian, as ACPI is.
  */
 #include "core/machine/hmat.h"
+#include "core/machine/topo.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -333,6 +334,16 @@ static const struct mess_hmat_pair *pair(const struct mess_hmat *h, int init, in
 		if (h->p[i].init == init && h->p[i].target == target)
 			return &h->p[i];
 	return NULL;
+}
+
+int mess_hmat_machine(const struct mess_topo *t, struct mess_hmat *h,
+		      char *why, size_t len)
+{
+	if (!t->this_system) {
+		snprintf(why, len, "the topology is hwloc's XML (HWLOC_XMLFILE), not this machine: this machine's table would not describe it");
+		return -ENODEV;
+	}
+	return mess_hmat_read("", h, why, len);
 }
 
 double mess_hmat_lat(const struct mess_hmat *h, int init, int target)

@@ -50,6 +50,12 @@ long mess_srat_pxm_of(const unsigned char *t, size_t len, uint64_t addr);
  * 0, or -errno with why (no table, not root, ...) in why.
  */
 int mess_hmat_read(const char *root, struct mess_hmat *h, char *why, size_t len);
+/* mess_hmat_read of this machine where the topology t is this machine's;
+ * else -ENODEV and why (an XML topology: the table would be another
+ * machine's). */
+struct mess_topo;
+int mess_hmat_machine(const struct mess_topo *t, struct mess_hmat *h,
+		      char *why, size_t len);
 /* A pair's figure (nodes), NAN when the table gives none. */
 double mess_hmat_lat(const struct mess_hmat *h, int init, int target);
 double mess_hmat_bw(const struct mess_hmat *h, int init, int target);

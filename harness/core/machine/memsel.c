@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/machine/hmat.h"
 #include "core/machine/mem.h"
 #include "core/options.h"
 
@@ -111,6 +112,34 @@ static const struct mess_node *find(const struct mess_node *nodes, int n, int os
 /* Whether the chosen node is remote from the core (its hwloc cpuset lacks
  * it), said in one sentence with the node of its kind that is local, if
  * any: the chase then measures the link to another package too. */
+/* What hwloc does not give (sysfs keeps each node's nearest initiators:
+ * a remote choice has no figure there), from the firmware's table where
+ * this machine's can be read. */
+static void firmware_table(struct mess_topo *t, int node, int core,
+			   struct mess_memsel *m)
+{
+	struct mess_hmat h = { 0 };
+	char why[256];
+	int init = mess_topo_node_of_core(t, core);
+	double lat, bw;
+
+	m->fw_source = m->fw_lat_ns > 0 || m->fw_bw_gbs > 0 ? "hwloc" : NULL;
+	if ((m->fw_lat_ns > 0 && m->fw_bw_gbs > 0) || init < 0 ||
+	    mess_hmat_machine(t, &h, why, sizeof(why)))
+		return;
+	lat = mess_hmat_lat(&h, init, node);
+	bw = mess_hmat_bw(&h, init, node) * MESS_MIBS_TO_GBS;
+	mess_hmat_free(&h);
+	if (!(lat > 0 && !(m->fw_lat_ns > 0)) && !(bw > 0 && !(m->fw_bw_gbs > 0)))
+		return;
+	/* one figure from each, where hwloc gave one */
+	m->fw_source = m->fw_source ? "hwloc and acpi_table" : "acpi_table";
+	if (!(m->fw_lat_ns > 0) && lat > 0)
+		m->fw_lat_ns = lat;
+	if (!(m->fw_bw_gbs > 0) && bw > 0)
+		m->fw_bw_gbs = bw;
+}
+
 static void remoteness(struct mess_topo *t, const struct mess_node *nodes, int n,
 		       const struct mess_node *chosen, int core, struct mess_memsel *m)
 {
@@ -190,6 +219,7 @@ int mess_memsel_resolve(struct mess_topo *t, const char *val, int core,
 		remoteness(t, nodes, n, chosen, core, m);
 		m->fw_lat_ns = mess_node_latency_from(t, chosen->os, core);
 		m->fw_bw_gbs = mess_node_bw_from(t, chosen->os, core) * MESS_MIBS_TO_GBS;
+		firmware_table(t, chosen->os, core, m);
 		/* A kind hwloc did not name is said where the choice is. */
 		if (chosen->hmat_x && m->how == MESS_MEMSEL_KIND)
 			snprintf(m->rule + strlen(m->rule), sizeof(m->rule) - strlen(m->rule),
@@ -219,9 +249,10 @@ json_t *mess_memsel_json(const struct mess_memsel *m)
 	/* The HMAT's figures, where it gives one (compare shows them); a
 	 * choice never resolved (a replay's, zeroed) has none. */
 	if (m->fw_lat_ns > 0 || m->fw_bw_gbs > 0)
-		fw = mess_json_pack("{s:o, s:o}",
+		fw = mess_json_pack("{s:o, s:o, s:s?}",
 				    "latency_ns", mess_json_real(m->fw_lat_ns > 0 ? m->fw_lat_ns : NAN, 0),
-				    "bandwidth_gbs", mess_json_real(m->fw_bw_gbs > 0 ? m->fw_bw_gbs : NAN, 3));
+				    "bandwidth_gbs", mess_json_real(m->fw_bw_gbs > 0 ? m->fw_bw_gbs : NAN, 3),
+				    "source", m->fw_source);
 	return mess_json_pack("{s:s?, s:s, s:i, s:s, s:s?, s:o*, s:o*}",
 			      "given", m->given[0] ? m->given : NULL,
 			      "kind", kind, "node", m->node, "rule", m->rule,

@@ -40,8 +40,11 @@ struct mess_memsel {
 	char remote[320];
 	int local_of_kind;
 	/* The firmware's (HMAT) figures from the chase core to the node:
-	 * ns and GB/s, NAN where it gives none. */
+	 * ns and GB/s, NAN where it gives none; from hwloc (sysfs: each
+	 * node's nearest initiators), else the ACPI table (hmat.h: every
+	 * pair, root only), fw_source saying which. */
 	double fw_lat_ns, fw_bw_gbs;
+	const char *fw_source;
 };
 
 /*

@@ -79,6 +79,7 @@ int mess_topo_init(struct mess_topo *t)
 	if (hwloc_topology_init(&hw) || hwloc_topology_load(hw))
 		return -errno ? -errno : -EIO;
 	t->hw = hw;
+	t->this_system = hwloc_topology_is_thissystem(hw);
 	t->ncores = hwloc_get_nbobjs_by_type(hw, HWLOC_OBJ_CORE);
 	if (t->ncores <= 0) {
 		err = -ENODEV;

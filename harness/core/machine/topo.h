@@ -18,6 +18,9 @@ struct mess_topo {
 	int llc_level;		/* 3 for L3, ... */
 	unsigned line_bytes;	/* cache line size (64 if unknown) */
 	char cpu_model[128];
+	/* hwloc describes the machine we run on, not an XML file: only
+	 * then is this machine's firmware (hmat.h) the topology's */
+	int this_system;
 };
 
 int mess_topo_init(struct mess_topo *t);
