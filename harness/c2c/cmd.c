@@ -338,14 +338,8 @@ int mess_c2c_main(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	rc = setup(&c, argc, argv);
 	if (!rc) {
-		rc = mess_rundir_open(&rd, "mess c2c", "c2c", c.o.out, NULL, MESS_C2C_CSV,
-				      argc, argv);
-		if (c.o.json)
-			rd.stdout_file = "summary.json";
-		if (rc == -EEXIST)
-			rc = mess_rundir_refused(&rd, rc);
-		else if (rc)
-			fprintf(stderr, "mess c2c: cannot set up %s: %s\n", rd.dir, strerror(-rc));
+		rc = mess_rundir_open_new(&rd, "mess c2c", "c2c", c.o.out, MESS_C2C_CSV,
+					  c.o.json, argc, argv);
 		if (!rc)
 			rc = mess_rundir_write_meta(&rd, meta(&rd, &c), 0);
 		if (!rc) {

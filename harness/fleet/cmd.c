@@ -241,12 +241,8 @@ int mess_fleet_main(int argc, char **argv)
 		fleet_free(&f);
 		return rc;
 	}
-	rc = mess_rundir_open(&rd, "mess fleet", "fleet", o.out, NULL, "fleet.csv",
-			      argc, argv);
-	if (rc == -EEXIST)
-		mess_rundir_refused(&rd, rc);
-	else if (rc)
-		fprintf(stderr, "mess fleet: cannot set up %s: %s\n", rd.dir, strerror(-rc));
+	rc = mess_rundir_open_new(&rd, "mess fleet", "fleet", o.out, "fleet.csv", 0,
+				  argc, argv);
 	if (rc) {
 		mess_rundir_close(&rd);
 		fleet_free(&f);

@@ -482,14 +482,8 @@ int mess_interfere_main(int argc, char **argv)
 		mess_topo_fini(&m.topo);
 		return rc > 0 ? 0 : rc;
 	}
-	rc = mess_rundir_open(&rd, "mess interfere", "interfere", m.o.out, NULL,
-			      MESS_IFR_CSV, argc, argv);
-	if (m.o.json)
-		rd.stdout_file = "summary.json";
-	if (rc == -EEXIST)
-		rc = mess_rundir_refused(&rd, rc);
-	else if (rc)
-		fprintf(stderr, "mess interfere: cannot set up %s: %s\n", rd.dir, strerror(-rc));
+	rc = mess_rundir_open_new(&rd, "mess interfere", "interfere", m.o.out,
+				  MESS_IFR_CSV, m.o.json, argc, argv);
 	if (!rc)
 		rc = mess_rundir_write_meta(&rd, meta(&rd, &m), 0);
 	if (rc) {

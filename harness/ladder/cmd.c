@@ -274,15 +274,8 @@ int mess_ladder_main(int argc, char **argv)
 	}
 	/* The directory before the look at the machine: a refused run says
 	 * its one line without the look's warnings. */
-	rc = mess_rundir_open(&rd, "mess ladder", "ladder", o.out, NULL,
-			      MESS_LADDER_CSV, argc, argv);
-	if (o.json)
-		rd.stdout_file = "summary.json";
-	if (rc == -EEXIST)
-		mess_rundir_refused(&rd, rc);
-	else if (rc)
-		fprintf(stderr, "mess ladder: cannot set up %s: %s\n",
-			rd.dir, strerror(-rc));
+	rc = mess_rundir_open_new(&rd, "mess ladder", "ladder", o.out,
+				  MESS_LADDER_CSV, o.json, argc, argv);
 	if (!rc) {
 		rc = look(&run, &topo, core, o.mem.node);
 		if (rc)

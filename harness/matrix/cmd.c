@@ -464,14 +464,8 @@ int mess_matrix_main(int argc, char **argv)
 		mx_free(&m);
 		return rc > 0 ? 0 : rc;
 	}
-	rc = mess_rundir_open(&rd, "mess matrix", "matrix", m.o.out, NULL,
-			      MESS_MX_CSV, argc, argv);
-	if (m.o.json)
-		rd.stdout_file = "summary.json";
-	if (rc == -EEXIST)
-		rc = mess_rundir_refused(&rd, rc);
-	else if (rc)
-		fprintf(stderr, "mess matrix: cannot set up %s: %s\n", rd.dir, strerror(-rc));
+	rc = mess_rundir_open_new(&rd, "mess matrix", "matrix", m.o.out,
+				  MESS_MX_CSV, m.o.json, argc, argv);
 	if (!rc)
 		rc = mess_rundir_write_meta(&rd, meta(&rd, &m), 0);
 	if (rc) {

@@ -264,19 +264,15 @@ static int run(struct position *p, const struct position_opts *o, int argc,
 	char plots[600] = "skipped: --no-plots", err[512];
 	int rc, frc;
 
-	rc = mess_rundir_open(&rd, "mess position", "position", o->out, NULL,
-			      "position.csv", argc, argv);
-	if (rc == -EEXIST) {
-		mess_rundir_refused(&rd, rc);
-		mess_rundir_close(&rd);
-		return rc;
-	}
+	rc = mess_rundir_open_new(&rd, "mess position", "position", o->out,
+				  "position.csv", 0, argc, argv);
 	if (rc) {
-		fprintf(stderr, "mess position: cannot set up %s: %s\n", rd.dir,
-			strerror(-rc));
 		mess_rundir_close(&rd);
-		return -EIO;
+		return rc == -EEXIST ? rc : -EIO;
 	}
+	/* After the directory is ours: a refusal is its one line alone. */
+	if (p->beyond)
+		warn_beyond(p);
 	/* Only the identity of meta.json: no failure here is fatal. */
 	if (mess_topo_init(&topo))
 		snprintf(topo.cpu_model, sizeof(topo.cpu_model), "unknown");
@@ -348,8 +344,6 @@ int mess_position_main(int argc, char **argv)
 		place(p, &p->tr.iv[i], &p->rows[i]);
 		p->beyond += p->rows[i].beyond_max;
 	}
-	if (!rc && p->beyond)
-		warn_beyond(p);
 	if (!rc)
 		rc = run(p, &o, argc, argv);
 	free(p->rows);

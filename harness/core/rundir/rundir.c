@@ -333,6 +333,21 @@ int mess_rundir_end(const struct mess_rundir *d, int rc, int frc)
 	return 0;
 }
 
+int mess_rundir_open_new(struct mess_rundir *d, const char *cmd,
+			 const char *kind, const char *out, const char *marker,
+			 int json, int argc, char **argv)
+{
+	int rc = mess_rundir_open(d, cmd, kind, out, NULL, marker, argc, argv);
+
+	if (json)
+		d->stdout_file = "summary.json";
+	if (rc == -EEXIST)
+		return mess_rundir_refused(d, rc);
+	if (rc)
+		fprintf(stderr, "%s: cannot set up %s: %s\n", cmd, d->dir, strerror(-rc));
+	return rc;
+}
+
 int mess_rundir_refused(const struct mess_rundir *d, int rc)
 {
 	/* A refusal of the lock or the directory's kind: said as it is. */

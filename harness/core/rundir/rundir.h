@@ -163,6 +163,16 @@ int mess_rundir_end(const struct mess_rundir *d, int rc, int frc);
  * codes are returned unchanged and unsaid.
  */
 int mess_rundir_refused(const struct mess_rundir *d, int rc);
+/*
+ * A new run (no --resume) of a command that writes one run directory:
+ * mess_rundir_open (cmd "mess c2c", kind, out, marker), stdout_file
+ * summary.json when json, and a failure said in one line, a refusal by
+ * mess_rundir_refused, anything else as "cannot set up DIR".  0 or what
+ * the command should return (-EEXIST refused, other -errno).
+ */
+int mess_rundir_open_new(struct mess_rundir *d, const char *cmd,
+			 const char *kind, const char *out, const char *marker,
+			 int json, int argc, char **argv);
 void mess_rundir_close(struct mess_rundir *d);
 
 /*
