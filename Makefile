@@ -412,8 +412,8 @@ FUZZ_SRCS_opts := $(FUZZ_OPTS_CORE) lib/base/parse.c
 FUZZ_SRCS_list := $(FUZZ_SRCS_opts)
 FUZZ_SRCS_resume := $(FUZZ_OPTS_CORE) harness/core/rundir/rundir.c harness/core/rundir/rundir_lock.c harness/core/rundir/outdir.c harness/core/util.c \
 	harness/core/clock.c harness/core/signals.c harness/core/buildinfo.c harness/curves/options.c \
-	harness/core/pmu/families.c harness/absorb/options.c harness/core/report/html.c \
-	harness/core/report/html_parts.c harness/core/report/html_compare.c $(LIB_SRCS)
+	harness/core/pmu/families.c harness/absorb/options.c \
+	$(wildcard harness/core/report/html*.c) $(LIB_SRCS)
 # The sampling decoders (SPE, IBS, data source, perf.data and the record
 # walker): lib/ alone.
 FUZZ_SRCS_sample := $(LIB_SRCS)
