@@ -61,6 +61,14 @@ check "summary.md: a table and a knee per mix" \
 	'[ "$(grep -c "^| aggressors |" "$out/i/summary.md")" = 2 ] && [ "$(grep -c "^Knee: " "$out/i/summary.md")" = 2 ]'
 check "meta.json: complete, how measured" \
 	"jq -e '.complete and .rows_measured == 2 * ($n + 1) and .repeats == 3 and .placement == \"same-socket\" and (.bandwidth.source | startswith(\"accounted\")) and .aggressor_node == .victim_node and (.latency.huge_pages | length > 0) and .knee.x == 2' '$m'"
+# The keys every run's meta.json gives, which report.html's "How it was
+# measured" reads (it said "unknown" for node, cores and huge pages), and the
+# page's tables: one per mix with its knee, not a dump of summary.json.
+check "meta.json: memory_node, cores (the victim as chase, the aggressors as generators), huge_pages, the chase's stride" \
+	"jq -e '.memory_node == .victim_node and .cores.chase == .victim_core and (.cores.generators | length) == .max_aggressors and .cores.machine_cores >= 2 and (.huge_pages | length > 0) and .latency.stride_bytes == 256' '$m'"
+check "report.html: a table per mix with its knee, how it was measured known" \
+	'[ "$(grep -c "The victim.s latency, aggressors at" "$out/i/report.html")" = 2 ] && [ "$(grep -c "Knee: <b>" "$out/i/report.html")" = 2 ] &&
+	 ! grep -q "<td>unknown</td>" "$out/i/report.html" && ! grep -q "lat_p50_ns" "$out/i/report.html"'
 "$mess" interfere --quick --out "$out/i" >/dev/null 2>"$out/again.err"
 rc=$?
 check "interfere: a second run into the same --out is refused" '[ $rc = 1 ] && grep -q "already holds a run" "$out/again.err"'

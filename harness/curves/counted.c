@@ -75,15 +75,6 @@ static double mix_ratio(const struct mess_curve *c, size_t *used)
 	return mess_bw_ratio_median(v, n, used);
 }
 
-static json_t *ints(const int *v, int n)
-{
-	json_t *a = json_array();
-
-	for (int i = 0; i < n; i++)
-		json_array_append_new(a, json_integer(v[i]));
-	return a;
-}
-
 json_t *mess_run_counters_json(const struct mess_run *r)
 {
 	json_t *ratios = json_object(), *ev = json_object();
@@ -109,12 +100,12 @@ json_t *mess_run_counters_json(const struct mess_run *r)
 		"dram_family", d->fam ? d->fam->name : NULL,
 		"dram_status", d->fam ? "counting" : d->status,
 		"dram_counters", json_integer(d->nch),
-		"packages_counted", ints(d->pkgs, d->npkg),
+		"packages_counted", mess_json_ints(d->pkgs, (size_t)(d->npkg)),
 		"bytes_per_count", d->fam ? mess_json_pack("{s:f, s:o}", "read", d->rd_bpc,
 			"write", d->fam->write_event ? json_real(d->wr_bpc) : json_null()) : json_null(),
 		"measured_over_accounted_by_store_pct", ratios,
 		"windows_dram_read_zero", (int)r->dram_zero_windows,
-		"packages_loaded", ints(r->pkgs_loaded, r->npkgs_loaded),
+		"packages_loaded", mess_json_ints(r->pkgs_loaded, (size_t)(r->npkgs_loaded)),
 		"core", "event_set", r->cc.set ? r->cc.set->pfm_pmu : NULL,
 		"events", ev, "status", r->cc.status[0] ? r->cc.status : "counting",
 		"scaling", "each counter is read with its enabled and running times; a multiplexed count is scaled by enabled/running, and curves.csv counter_run_frac gives the least running fraction behind each point (1: not multiplexed); a counter that never ran gives no figure, never 0");

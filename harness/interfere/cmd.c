@@ -17,6 +17,7 @@
 
 #include "core/machine/mem.h"
 #include "core/machine/nodes.h"
+#include "core/measure/chain.h"
 #include "core/measure/gen.h"
 #include "core/options.h"
 #include "core/report/plot.h"
@@ -352,7 +353,7 @@ static json_t *meta(const struct mess_rundir *rd, struct ifr *m)
 	    mess_json_merge(j, mess_json_pack(
 		"{s:{s:s, s:I, s:I, s:f, s:I, s:o, s:s, s:s, s:s, s:s}}",
 		"latency", "method", "the timed random dependent-load chase on the victim core, its buffer bound to the victim's node (mbind), huge pages requested; each window untimed and timed sub-windows in turn, lines 256 B apart in 2 MiB TLB windows (the curves' chase), the timer's fixed cost taken from L1 bursts inside each window and subtracted, preemptions (batches over 20 us) cut, a disturbed window measured again up to 3 times (the curves' distribution windows)",
-		"buffer_bytes", (json_int_t)m->buffer, "stride_bytes", (json_int_t)64,
+		"buffer_bytes", (json_int_t)m->buffer, "stride_bytes", (json_int_t)MESS_CHAIN_STRIDE,
 		"run_ms", m->o.run_ms, "batch_loads", (json_int_t)m->batch_loads,
 		"unloaded_ns", mess_json_real(m->unloaded_ns, 2), "timer", m->timer,
 		"figure", "ns a load: the median over the row's windows of each window's quantile and mean (interference.csv lat_*_ns)",
@@ -371,7 +372,15 @@ static json_t *meta(const struct mess_rundir *rd, struct ifr *m)
 		"knee", "x", MESS_IFR_KNEE_X,
 		"rule", "the fewest aggressors at which a mix's p99 reaches x times its p99 with 0 aggressors (summary.json knees)",
 		"quick", m->o.quick, "rows_measured", m->nrows)) ||
-	    mess_json_set(j, "plots", json_string(m->plot_note[0] ? m->plot_note : "not yet")))) {
+	    mess_json_set(j, "plots", json_string(m->plot_note[0] ? m->plot_note : "not yet")) ||
+	    /* The keys every run's meta.json gives (report.html's "How it
+	     * was measured"): the victim's node and core, the aggressors as
+	     * the generators. */
+	    mess_json_merge(j, mess_json_pack("{s:i, s:s, s:s, s:{s:i, s:o, s:i}}",
+		"memory_node", m->victim_node, "huge_pages", m->chase_huge,
+		"bw_source", "accounted", "cores", "chase", m->victim,
+		"generators", mess_json_ints(m->cores, (size_t)m->naggr),
+		"machine_cores", m->topo.ncores)))) {
 		json_decref(j);
 		return NULL;
 	}

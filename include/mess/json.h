@@ -13,6 +13,8 @@
 
 /* v rounded to `decimals`, or null when v is not finite. */
 json_t *mess_json_real(double v, int decimals);
+/* An array of the n integers v; NULL when out of memory. */
+json_t *mess_json_ints(const int *v, size_t n);
 /* Set key to v in obj, stealing v; a NULL v (out of memory) sets nothing. */
 int mess_json_set(json_t *obj, const char *key, json_t *v);
 /*

@@ -10,6 +10,18 @@
 
 #include "mess/parse.h"
 
+json_t *mess_json_ints(const int *v, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < n; i++)
+		if (json_array_append_new(a, json_integer(v[i]))) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
 json_t *mess_json_real(double v, int decimals)
 {
 	double scale = pow(10, decimals);

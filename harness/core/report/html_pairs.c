@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * report.html's tables of pairs: mess matrix's cells (initiators down,
- * memory nodes across, one table per figure, coloured as a heat map) and
- * mess c2c's groups, read back from summary.json.  Every text from the
+ * memory nodes across, one table per figure, coloured as a heat map), mess
+ * c2c's groups and mess interfere's rows per mix, read back from
+ * summary.json.  Every text from the
  * file goes through mess_h_esc.
  */
 #include <math.h>
@@ -174,6 +175,49 @@ static void c2c_put(FILE *f, const json_t *c2c)
 		json_array_size(json_object_get(c2c, "pairs")));
 }
 
+/* A figure's cell; an unknown one (null: a row cut short) is no number. */
+static void ncell(FILE *f, double v, int decimals)
+{
+	if (isfinite(v))
+		fprintf(f, "<td class=\"n\">%.*f</td>", decimals, v);
+	else
+		fputs("<td class=\"n\">&ndash;</td>", f);
+}
+
+/* mess interfere: per mix, the victim's distribution as aggressors are
+ * added, and the knee (summary.json rows, knees). */
+static void ifr_put(FILE *f, const json_t *rows, const json_t *knees)
+{
+	static const char *const col[] = { "lat_p50_ns", "lat_p90_ns", "lat_p99_ns",
+					   "lat_p999_ns", "lat_mean_ns" };
+	size_t i, k;
+	const json_t *kn, *r;
+
+	json_array_foreach(knees, k, kn) {
+		int mix = inum(kn, "store_pct");
+
+		fprintf(f, "<section><h2>The victim's latency, aggressors at %d %% stores (ns a load)</h2>\n"
+			"<table><tr><th>aggressors</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>mean</th>"
+			"<th>p99 / none</th><th>aggressors' GB/s</th><th>disturbed (kept)</th></tr>\n", mix);
+		json_array_foreach(rows, i, r) {
+			if (inum(r, "store_pct") != mix)
+				continue;
+			fprintf(f, "<tr><th>%d</th>", inum(r, "aggressors"));
+			for (size_t c = 0; c < sizeof(col) / sizeof(col[0]); c++)
+				ncell(f, num(r, col[c]), 1);
+			ncell(f, num(r, "p99_vs_none"), 2);
+			ncell(f, num(r, "bw_gbs"), 2);
+			fprintf(f, "<td class=\"n\">%d (%d)</td></tr>\n",
+				inum(r, "disturbed"), inum(r, "disturbed_kept"));
+		}
+		fputs("</table><p>Knee: <b>", f);
+		mess_h_esc(f, json_string_value(json_object_get(kn, "knee")));
+		fputs("</b> (the fewest aggressors at which the victim's p99 reaches twice its value with none). "
+		      "Bandwidth is accounted: the aggressors' declared bytes, not the memory controllers' counts; "
+		      "every figure with its p99 spread: interference.csv.</p></section>\n", f);
+	}
+}
+
 int mess_h_pairs(FILE *f, const json_t *meta, const json_t *summary)
 {
 	const char *tool = json_string_value(json_object_get(meta, "tool"));
@@ -183,6 +227,10 @@ int mess_h_pairs(FILE *f, const json_t *meta, const json_t *summary)
 		return 0;
 	if (!strcmp(tool, "mess matrix") && json_array_size(cells)) {
 		mx_put(f, cells, meta);
+		return 1;
+	}
+	if (!strcmp(tool, "mess interfere") && json_array_size(json_object_get(summary, "rows"))) {
+		ifr_put(f, json_object_get(summary, "rows"), json_object_get(summary, "knees"));
 		return 1;
 	}
 	if (!strcmp(tool, "mess c2c") && json_is_object(json_object_get(summary, "c2c"))) {
