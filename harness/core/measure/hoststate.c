@@ -103,7 +103,7 @@ double mess_hoststate_cost(struct mess_hoststate *s)
 void mess_hoststate_l1_burst(struct mess_hoststate *s, uint64_t batches,
 			     uint64_t *bins)
 {
-	/* A pass of the unrolled chase is 1024 loads, 16 of the chain's. */
+	/* One unrolled iteration is 1024 loads: 16 passes of the 64-line chain. */
 	s->l1_p = mess_chase(s->l1_p, 1);
 	s->l1_p = mess_chase_timed(s->l1_p, batches, s->n, bins);
 }
