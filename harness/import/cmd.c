@@ -45,7 +45,7 @@ struct import_opts {
 static const struct mess_opt opts[] = {
 	MESS_OPT_OUT(S(out), "RUN", "run directory to write: new or empty (required)"),
 	{ "processing", MESS_OPT_STR, S(processing), 0, 0, "P",
-	  "how repetitions become points: mess (default: Mess's own grouping, each repetition under its own measured read share rounded to 1 %, as processed/memory_curves.csv has them) or per-ratio (a curve per generator read ratio, a point per file: its repetitions together)" },
+	  "how repetitions become points: mess (default: Mess's own processing, each repetition under its own measured read share rounded to 1 %, the points thinned as processed/memory_curves.csv has them), mess-groups (the same grouping, every point kept) or per-ratio (a curve per generator read ratio, a point per file: its repetitions together)" },
 	MESS_OPT_NO_PLOTS(F(no_plots)),
 	MESS_OPT_HELP(F(help)),
 };
@@ -58,7 +58,7 @@ static const struct mess_opt opts[] = {
 void mess_import_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: mess import MESS_DIR --out RUN [--processing mess|per-ratio] [--no-plots]\n"
+		"usage: mess import MESS_DIR --out RUN [--processing mess|mess-groups|per-ratio] [--no-plots]\n"
 		"Turn a raw Mess benchmark tree (bw/bw_<R>_<pause>.txt, lat/lat_<R>_<pause>.txt,\n"
 		"plotter.txt) into a run directory of mess: curves.csv and meta.json, which\n"
 		"compare, export, position, fleet and the model read like a run of mess,\n"
@@ -69,13 +69,17 @@ void mess_import_usage(FILE *f)
 		"\nBandwidth: the memory controllers' counters Mess records (Intel's CAS counts\n"
 		"x 64 B, NVIDIA Grace's SCF bytes, AMD's data fabric or UMC) over each\n"
 		"repetition's time.  Latency: the chase's time per access less Mess's TLB correction\n"
-		"(TLB_NS), as Mess's own processing computes it.  Repetitions grouped as Mess\n"
-		"groups them (--processing mess): a curve per measured read share rounded to\n"
-		"1 %%, a point per pause; or a curve per generator read ratio R (--processing\n"
-		"per-ratio, store_pct 100 - R), a point per file.  meta.json says the method,\n"
+		"(TLB_NS), as Mess's own processing computes it.  Points as Mess makes them\n"
+		"(--processing mess): a curve per measured read share rounded to 1 %%, a point\n"
+		"per pause, thinned as Mess's processed/memory_curves.csv is (a point kept 5 GB/s\n"
+		"and 5 %% latency above the last; a share with under 5 points or a gap over half\n"
+		"its span left out); every such point (--processing mess-groups); or a curve\n"
+		"per generator read ratio R (--processing per-ratio, store_pct 100 - R), a point\n"
+		"per file.  meta.json says the method, how many points and shares were left out,\n"
 		"the source and the verdict of mess's curve rules on the imported points.\n"
 		"\nExample:\n"
 		"  mess import Mess-Results/Systems/MN5/MN5-GPP/regular/AVX2/local --out runs/mn5-gpp\n"
+		"  mess import Mess-Results/Systems/Grace/local --processing mess-groups --out runs/grace-all\n"
 		"Exit status: 0 ok, 1 bad usage or a tree that cannot be read, 2 failure.\n");
 }
 
@@ -114,8 +118,9 @@ static const struct {
 	enum mess_raw_processing how;
 	const char *method;
 } processings[] = {
-	{ "mess", MESS_RAW_MESS, "Mess's own grouping (Mess-2.0 utils/libs/processor.py calculate_mean_curves, perread, step 1, and filter_incomplete_ratios): each bandwidth repetition under its own measured read share rounded to 1 % (half to even), a file's latency repetitions under every share its bandwidth ones took; a point per (share, pause): the means and sample deviations there; a share with fewer points than 0.6 x the mean over the shares left out. A curve per share (store_pct 100 - share). Not reproduced: the 0 GB/s first row and the thinned subset of rows of Mess-Results' processed/ files" },
+	{ "mess", MESS_RAW_MESS, "Mess's own processing (Mess-2.0 utils/libs/processor.py calculate_mean_curves, perread, step 1): each bandwidth repetition under its own measured read share rounded to 1 % (half to even), a file's latency repetitions under every share its bandwidth ones took; a point per (share, pause): the means and sample deviations there. Then thinned as Mess-Results' processed/memory_curves.csv files are (Mess's filter_clustered_points and is_valid_curve; on both raw trees of the public reference it gives every processed row and no other, share by share): in bandwidth order from the share's least-loaded point, a point kept when 5 GB/s and 5 % latency above the last kept one; a share left with under 5 points, or with a gap between kept neighbours (the first at 0 GB/s) over half its span, left out. Mess writes the least-loaded point at 0 GB/s with the share's least latency: kept here as measured. A curve per share (store_pct 100 - share); processing.groups, thinned and read_shares_left_out count what was left out" },
 	{ "per-ratio", MESS_RAW_PER_RATIO, "a curve per generator read ratio R (store_pct 100 - R), a point per bw_<R>_<pause>.txt: the means and sample deviations of its repetitions, kept together whatever their measured shares" },
+	{ "mess-groups", MESS_RAW_MESS_GROUPS, "Mess's own grouping (Mess-2.0 utils/libs/processor.py calculate_mean_curves, perread, step 1): each bandwidth repetition under its own measured read share rounded to 1 % (half to even), a file's latency repetitions under every share its bandwidth ones took; a point per (share, pause): the means and sample deviations there; every point and every share kept (no thinning). A curve per share (store_pct 100 - share)" },
 };
 
 #define NPROC (sizeof(processings) / sizeof(processings[0]))
@@ -129,7 +134,7 @@ static json_t *meta(const char *src, const struct mess_raw *r, json_t *quality,
 		"{s:i, s:s, s:s, s:s, s:s, s:{s:s, s:s, s:s}, "
 		"s:{s:o, s:o, s:o, s:s, s:s, s:o, s:o}, "
 		"s:{s:o, s:s, s:o, s:o, s:s}, "
-		"s:I, s:{s:I, s:I, s:I}, s:{s:s, s:s, s:I}, s:o, s:o, s:b, s:s}",
+		"s:I, s:{s:I, s:I, s:I}, s:{s:s, s:s, s:o, s:o, s:I}, s:o, s:o, s:b, s:s}",
 		"schema", 1, "tool", "mess import",
 		"measured_by", "Mess benchmark import",
 		"source", realpath(src, real) ? real : src,
@@ -155,6 +160,11 @@ static json_t *meta(const char *src, const struct mess_raw *r, json_t *quality,
 		"left_out", (json_int_t)r->reps_left_out,
 		"processing", "name", processings[proc].name,
 		"method", processings[proc].method,
+		/* per-ratio forms no (share, pause) groups: null, not 0 */
+		"groups", processings[proc].how == MESS_RAW_PER_RATIO ?
+			json_null() : json_integer((json_int_t)r->groups),
+		"thinned", processings[proc].how == MESS_RAW_MESS ?
+			json_integer((json_int_t)r->thinned) : json_null(),
 		"read_shares_left_out", (json_int_t)r->keys_left_out,
 		"unloaded_ns", json_null(),
 		"quality", quality,
@@ -295,7 +305,7 @@ int mess_import_main(int argc, char **argv)
 			    processings[proc].name))
 			break;
 	if (proc == (int)NPROC) {
-		fprintf(stderr, "mess import: --processing: '%s' is not allowed; allowed: mess (Mess's own grouping) or per-ratio (a curve per generator read ratio)\n",
+		fprintf(stderr, "mess import: --processing: '%s' is not allowed; allowed: mess (Mess's own processing), mess-groups (its grouping, every point) or per-ratio (a curve per generator read ratio)\n",
 			mess_quote(err, sizeof(err), o.processing));
 		return -EINVAL;
 	}

@@ -45,22 +45,26 @@ struct mess_raw {
 	/* The chase's clock over every repetition (cycles / elapsed). */
 	double ghz_median, ghz_min, ghz_max;
 	size_t points, bw_reps, lat_reps, reps_left_out;
-	size_t keys_left_out;	/* MESS_RAW_MESS: read shares with too few
-				 * points, left out as Mess leaves them */
+	/* Mess's grouping (messraw_group.h): its (share, pause) points, how
+	 * many its thinning left out, and the shares its check left out. */
+	size_t groups, thinned, keys_left_out;
 };
 
 /*
  * How the repetitions become points:
- *   MESS_RAW_MESS       Mess's own grouping (include/mess/messraw_group.h):
- *                       a curve per measured read share rounded to 1 %
- *                       (store_pct 100 - that share), a point per pause,
- *                       each repetition where its own share rounds;
+ *   MESS_RAW_MESS       Mess's own processing (include/mess/
+ *                       messraw_group.h): a curve per measured read share
+ *                       rounded to 1 % (store_pct 100 - that share), a
+ *                       point per pause, each repetition where its own
+ *                       share rounds; thinned and checked as Mess-Results'
+ *                       processed files are;
+ *   MESS_RAW_MESS_GROUPS the same grouping, every point kept;
  *   MESS_RAW_PER_RATIO  a curve per generator read ratio R (store_pct
  *                       100 - R, its read_pct the median of its points'
  *                       measured share), a point per file: its
  *                       repetitions kept together.
  */
-enum mess_raw_processing { MESS_RAW_MESS, MESS_RAW_PER_RATIO };
+enum mess_raw_processing { MESS_RAW_MESS, MESS_RAW_PER_RATIO, MESS_RAW_MESS_GROUPS };
 
 /*
  * Read the tree at dir into f, processed as Mess processes it

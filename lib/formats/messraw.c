@@ -151,7 +151,7 @@ static int one_point(struct walk *w, const struct entry *e)
 		return ret;
 	w->r->bw_reps += nb;
 	w->r->lat_reps += nl;
-	if (w->how == MESS_RAW_MESS) {
+	if (w->how != MESS_RAW_PER_RATIO) {
 		/* grouped once every file is read (messraw_group.h) */
 		for (size_t i = 0; !ret && i < nb + nl; i++) {
 			struct mess_raw_rep x = { pause, w->file, i >= nb,
@@ -349,8 +349,15 @@ int mess_raw_read_as(const char *dir, enum mess_raw_processing how,
 	free(e);
 	if (!ret && !ne)
 		ret = mess_file_err(err, errlen, path, 0, "no bw_<R>_<pause>.txt file");
-	if (!ret && how == MESS_RAW_MESS)
-		ret = mess_raw_group(&w.reps, f, &r->points, &r->keys_left_out);
+	if (!ret && how != MESS_RAW_PER_RATIO) {
+		struct mess_raw_group_counts c;
+
+		ret = mess_raw_group(&w.reps, how == MESS_RAW_MESS, f, &c);
+		r->groups = c.groups;
+		r->thinned = c.thinned;
+		r->keys_left_out = c.shares_left_out;
+		r->points = c.points;
+	}
 	mess_raw_reps_free(&w.reps);
 	if (!ret && w.nclocks) {
 		qsort(w.clocks, w.nclocks, sizeof(double), cmp_d);

@@ -10,10 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A key at or below this share of the mean count is left out (Mess's
- * filter_incomplete_ratios threshold_ratio). */
-#define KEEP_RATIO 0.6
-
 int mess_raw_rep_add(struct mess_raw_reps *r, const struct mess_raw_rep *x)
 {
 	if (r->n == r->cap) {
@@ -164,50 +160,130 @@ static int group_point(const struct mess_raw_reps *r, const struct ent *e,
 	return 1;
 }
 
-int mess_raw_group(const struct mess_raw_reps *r, struct mess_family *f,
-		   size_t *points, size_t *keys_left_out)
+/* Mess's thinning steps (module comment in messraw_group.h). */
+#define THIN_BW_GBS 5.0
+#define THIN_LAT_RISE 0.05
+#define VALID_MIN_POINTS 5
+#define VALID_GAP_SHARE 0.5
+
+static int cmp_bw(const void *a, const void *b)
+{
+	const struct mess_point *x = a, *y = b;
+
+	if (x->bw_gbs != y->bw_gbs)
+		return x->bw_gbs < y->bw_gbs ? -1 : 1;
+	return (x->nop > y->nop) - (x->nop < y->nop);
+}
+
+/*
+ * One share's points p[0..n), sorted here by bandwidth, thinned as Mess
+ * thins them: keep[i] set for each kept; how many.  The walk starts from
+ * Mess's first row, 0 GB/s at the share's least latency.
+ */
+static size_t thin(struct mess_point *p, size_t n, unsigned char *keep)
+{
+	double last_bw = 0, last_lat = INFINITY;
+	size_t nk = 0;
+
+	qsort(p, n, sizeof(*p), cmp_bw);
+	for (size_t i = 0; i < n; i++)
+		last_lat = fmin(last_lat, p[i].lat_ns);
+	for (size_t i = 0; i < n; i++) {
+		int step = p[i].bw_gbs - last_bw >= THIN_BW_GBS && last_lat > 0 &&
+			   p[i].lat_ns > last_lat &&
+			   (p[i].lat_ns - last_lat) / last_lat >= THIN_LAT_RISE;
+
+		/* The least-loaded point stands for Mess's 0 GB/s row, and is
+		 * also the walk's first candidate, as Mess's own copy is. */
+		keep[i] = i == 0 || step;
+		if (step) {
+			last_bw = p[i].bw_gbs;
+			last_lat = p[i].lat_ns;
+		}
+		nk += keep[i];
+	}
+	return nk;
+}
+
+/* Mess's check of a thinned share: enough points, and no gap between
+ * neighbours (the first at 0 GB/s, as Mess writes it) over half the span. */
+static int share_valid(const struct mess_point *p, size_t n,
+		       const unsigned char *keep, size_t nk)
+{
+	double prev = 0, gap = 0;
+
+	if (nk < VALID_MIN_POINTS)
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if (keep[i]) {
+			gap = fmax(gap, p[i].bw_gbs - prev);
+			prev = p[i].bw_gbs;
+		}
+	return !(gap > VALID_GAP_SHARE * prev);
+}
+
+/* A share's kept points into its curve of f; *added counts them. */
+static int add_kept(struct mess_family *f, const struct mess_point *p,
+		    size_t n, const unsigned char *keep, size_t *added)
+{
+	struct mess_curve *cv = mess_family_curve(f, p[0].store_pct, NAN);
+	int ret = cv ? 0 : -ENOMEM;
+
+	for (size_t i = 0; !ret && i < n; i++)
+		if (keep[i]) {
+			ret = mess_curve_add(cv, &p[i]);
+			++*added;
+		}
+	return ret;
+}
+
+int mess_raw_group(const struct mess_raw_reps *r, int thin_as_mess,
+		   struct mess_family *f, struct mess_raw_group_counts *c)
 {
 	struct ent *e = NULL;
 	struct mess_point *pts = NULL;
+	unsigned char *keep = NULL;
 	double *scratch = NULL;
-	size_t n = 0, np = 0, count[101] = { 0 }, nkeys = 0;
+	size_t n = 0, np = 0;
 	int ret = entries(r, &e, &n);
 
-	*points = *keys_left_out = 0;
+	memset(c, 0, sizeof(*c));
 	if (!ret) {
 		qsort(e, n, sizeof(*e), cmp_ent);
 		pts = malloc((n ? n : 1) * sizeof(*pts));
+		keep = malloc(n ? n : 1);
 		scratch = malloc(3 * (n ? n : 1) * sizeof(double));
-		if (!pts || !scratch)
+		if (!pts || !keep || !scratch)
 			ret = -ENOMEM;
 	}
 	for (size_t s = 0, t; !ret && s < n; s = t) {
 		for (t = s; t < n && e[t].key == e[s].key && e[t].pause == e[s].pause; t++)
 			;
-		if (group_point(r, e + s, t - s, scratch, scratch + n,
-				scratch + 2 * n, &pts[np])) {
-			count[e[s].key]++;
-			np++;
-		}
+		np += group_point(r, e + s, t - s, scratch, scratch + n,
+				  scratch + 2 * n, &pts[np]);
 	}
-	for (int k = 0; k <= 100; k++)
-		nkeys += count[k] > 0;
-	for (size_t i = 0; !ret && i < np; i++) {
-		uint32_t key = 100 - pts[i].store_pct;
-		struct mess_curve *c;
+	c->groups = np;
+	/* pts is in key order: one share at a time. */
+	for (size_t s = 0, t; !ret && s < np; s = t) {
+		size_t nk;
 
-		/* Mess: count >= KEEP_RATIO x the mean count over the keys */
-		if ((double)count[key] * (double)nkeys < KEEP_RATIO * (double)np)
-			continue;
-		c = mess_family_curve(f, pts[i].store_pct, NAN);
-		ret = c ? mess_curve_add(c, &pts[i]) : -ENOMEM;
-		++*points;
+		for (t = s; t < np && pts[t].store_pct == pts[s].store_pct; t++)
+			;
+		if (thin_as_mess) {
+			nk = thin(pts + s, t - s, keep);
+			c->thinned += t - s - nk;
+			if (!share_valid(pts + s, t - s, keep, nk)) {
+				c->shares_left_out++;
+				continue;
+			}
+		} else {
+			memset(keep, 1, t - s);
+		}
+		ret = add_kept(f, pts + s, t - s, keep, &c->points);
 	}
-	for (int k = 0; !ret && k <= 100; k++)
-		if (count[k] && (double)count[k] * (double)nkeys < KEEP_RATIO * (double)np)
-			++*keys_left_out;
 	free(e);
 	free(pts);
+	free(keep);
 	free(scratch);
 	return ret;
 }

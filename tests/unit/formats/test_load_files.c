@@ -153,7 +153,8 @@ static int raw(const char *tree, struct mess_family *f, struct mess_raw *r,
 
 	memset(f, 0, sizeof(*f));
 	err[0] = '\0';
-	ret = mess_raw_read(at(tree), f, r, err, errlen);
+	/* the reading, not Mess's thinning: a one-point share is kept */
+	ret = mess_raw_read_as(at(tree), MESS_RAW_MESS_GROUPS, f, r, err, errlen);
 	print_message("  %s -> %d: %s\n", tree, ret, err);
 	return ret;
 }
