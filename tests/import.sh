@@ -44,11 +44,15 @@ check "curves.csv schema 5 (no distribution: its columns empty)" \
 check "410 points: Mess's processing, its groups thinned and checked; meta.json counts what was left out" \
 	'[ $(($(wc -l <"$tmp/run/curves.csv") - 1)) -eq 410 ] &&
 	 [ "$(json "$tmp/run/meta.json" "d[\"processing\"][\"name\"], d[\"processing\"][\"groups\"], d[\"processing\"][\"thinned\"], d[\"processing\"][\"read_shares_left_out\"]")" = "mess 1726 1276 14" ]'
+check "the verdict says its rules judged the thinned points only, and how to judge them all" \
+	'[ "$(json "$tmp/run/meta.json" "[x[\"text\"] for x in d[\"quality\"][\"reasons\"] if x[\"rule\"] == \"thinned\"][0].startswith(\"Mess\x27s processing kept 410 of its 1726 grouped points\")")" = True ] &&
+	 grep -q "processing mess-groups judges every point" "$tmp/run/meta.json"'
 "$mess" import "$raw" --processing mess-groups --out "$tmp/run-groups" 2>"$tmp/err"
 rc=$?
 check "--processing mess-groups: every group, 55 curves, 1726 points, nothing thinned ($rc)" \
 	'[ $rc -eq 0 ] && grep -q "55 curves, 1726 points" "$tmp/err" &&
-	 [ "$(json "$tmp/run-groups/meta.json" "d[\"processing\"][\"name\"], d[\"processing\"][\"groups\"], d[\"processing\"][\"thinned\"], d[\"processing\"][\"read_shares_left_out\"]")" = "mess-groups 1726 None 0" ]'
+	 [ "$(json "$tmp/run-groups/meta.json" "d[\"processing\"][\"name\"], d[\"processing\"][\"groups\"], d[\"processing\"][\"thinned\"], d[\"processing\"][\"read_shares_left_out\"]")" = "mess-groups 1726 None 0" ] &&
+	 ! grep -q "\"thinned\"," "$tmp/run-groups/meta.json"'
 # Issue 35 item 2 (issue 34 item 8's import half): the import draws its
 # curve figure at the tree's theoretical peak (plotter.txt: 307.2 GB/s) and
 # writes its own report.html, which says what became of the figure.

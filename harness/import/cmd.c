@@ -107,6 +107,12 @@ static json_t *judge(struct mess_family *f, const struct mess_raw *r,
 	mess_quality_family(f, &in, &v, mix);
 	mess_verdict_add(&v, MESS_PASS, "imported",
 			 "imported from a Mess benchmark tree: no chase-only run, so the unloaded latency is the lowest-bandwidth points' and its rules are not applied; the points were measured once by Mess, not again (the mix reasons' wording is that of a run of mess)");
+	if (r->thinned)
+		/* The thinning keeps only rising latencies: a point our rules
+		 * would flag is likelier among those it left out. */
+		mess_verdict_add(&v, MESS_PASS, "thinned",
+				 "Mess's processing kept %zu of its %zu grouped points (the thinning keeps a point 5 GB/s and 5 %% latency above the last kept; %zu shares left out whole): the rules judged those, and cannot see a point it left out; --processing mess-groups judges every point",
+				 r->points, r->groups, r->keys_left_out);
 	free(mix);
 	snprintf(level, len, "%s", mess_level_name(v.level));
 	return mess_verdict_json(&v);
