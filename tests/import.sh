@@ -290,6 +290,37 @@ check "an AMD data-fabric tree imports ($rc: $(cat "$tmp/err"))" \
 check "AMD: 8 channels x 4e8 x 64 B in 0.1 s = 2048 GB/s, share R" \
 	'grep -q "^50,50.0000,0,2048.000000,1024.000000,1024.000000," "$tmp/amd-run/curves.csv" &&
 	 grep -q "^0,100.0000,0,2048.000000,2048.000000,0.000000," "$tmp/amd-run/curves.csv"'
+# a tree measured across the sockets (MEMORY_BINDING=remote): Intel's UPI
+# data flits, received as reads and sent as writes, 9 flits a 64 B line;
+# socket 1's lines are another socket's links, left out as Mess does
+python3 - "$tmp/remote" <<'PY'
+import os, sys
+d = sys.argv[1]
+os.makedirs(d + "/bw"); os.makedirs(d + "/lat")
+open(d + "/plotter.txt", "w").write("CACHE_LINE_SIZE=64\nMEMORY_BINDING=remote\nUPI_FREQ=16\nN_DATA_LANES=20\nFLIT_BIT=80\nDATA_FLIT_BIT=64\nN_UPI_CHANNELS=4\nCPU_FREQ=2.0\n")
+for pause in (0, 1000):
+    rx, tx = (1.8e9, 0.9e9) if pause == 0 else (0.9e9, 0.45e9)
+    blk = " Performance counter stats for system wide:\n\nS0 10 %d unc_upi_rxl_flits.all_data\nS0 10 %d unc_upi_txl_flits.all_data\nS1 10 77777777777 unc_upi_rxl_flits.all_data\nS1 10 1 unc_upi_txl_flits.all_data\n\n 0.300000000 seconds time elapsed\n\n" % (rx, tx)
+    open("%s/bw/bw_50_%d.txt" % (d, pause), "w").write(blk * 3)
+    el = 300 * 3072000 / 1e9
+    open("%s/lat/lat_50_%d.txt" % (d, pause), "w").write(
+        " Performance counter stats for process id '1':\n\n %d cycles\n 3072000 accesses\n\n %.9f seconds time elapsed\n" % (int(el * 2e9), el))
+PY
+"$mess" import "$tmp/remote" --processing mess-groups --out "$tmp/remote-run" 2>"$tmp/err"
+rc=$?
+check "a remote tree (UPI flits) imports ($rc: $(cat "$tmp/err"))" \
+	'[ $rc -eq 0 ] && [ "$(json "$tmp/remote-run/meta.json" "d[\"method\"][\"bw_counters\"], d[\"repetitions\"][\"other_socket_lines\"], d[\"mess_plotter\"][\"upi_flits_per_line\"]")" = "intel-upi-flits 12 9.0" ]'
+check "remote: 2.7e9 flits / 9 x 64 B in 0.3 s = 64 GB/s, two thirds received; socket 1 left out" \
+	'grep -q "^33,66.6667,0,64.000000,42.666667,21.333333," "$tmp/remote-run/curves.csv" &&
+	 grep -q "^33,66.6667,1000,32.000000," "$tmp/remote-run/curves.csv"'
+"$mess" import "$tmp/remote" --out "$tmp/remote-thin" 2>"$tmp/err"
+rc=$?
+check "2 points a share: Mess's processing leaves every share out: exit 1, one line naming --processing mess-groups, nothing written ($rc)" \
+	'[ $rc -eq 1 ] && [ $(wc -l <"$tmp/err") -eq 1 ] && grep -q "left out every read share (2 points in 1 shares.*--processing mess-groups keeps every point" "$tmp/err" &&
+	 [ ! -e "$tmp/remote-thin" ]'
+"$mess" compare "$tmp/remote-run" "$tmp/remote-run" --no-plots --out "$tmp/remote-cmp" >/dev/null 2>&1
+check "remote: the theoretical peak is the links' (2 x 16 GT/s x 20 lanes x 64/80 x 4 links / 8 = 256 GB/s)" \
+	'grep -q "256.0 GB/s (meta.json mess_plotter (the imported tree.s plotter.txt) (remote memory): 2 x UPI_FREQ 16 GT/s" "$tmp/remote-cmp/compare.md"'
 "$mess" import "$tmp/unknown" --out "$tmp/unknown-run" 2>"$tmp/err"
 rc=$?
 check "an unknown counter family: exit 1, one line naming the events found, nothing written ($rc)" \

@@ -52,7 +52,7 @@ static const struct mess_opt opts[] = {
 
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))
 
-#define BW_METHOD "the tree's bandwidth counters (method.bw_counters: the counters family) of every socket perf stat lists, in bytes: CAS counts (unc_m_cas_count.rd + .wr; AMD's UMC and data fabric) x CACHE_LINE_SIZE (plotter.txt, 64 B without), Grace's cmem_rd_data x 32 B + cmem_wr_total_bytes; over the block's elapsed time; read share rd / (rd + wr) (AMD's data fabric, reads and writes together: the generator's R, as Mess takes it); mean of the repetitions"
+#define BW_METHOD "the tree's bandwidth counters (method.bw_counters: the counters family) of the first socket perf stat lists (S0; Mess's processing skips S1's lines: the generators, the chase and their memory are on one socket; repetitions.other_socket_lines counts those left out), in bytes: CAS counts (unc_m_cas_count.rd + .wr; AMD's UMC and data fabric) x CACHE_LINE_SIZE (plotter.txt, 64 B without), Grace's cmem_rd_data x 32 B + cmem_wr_total_bytes; a remote tree's UPI data flits (unc_upi_rxl_flits.all_data received as reads + unc_upi_txl_flits.all_data sent as writes) / UPI_SCALING_FACTOR (9 without) x CACHE_LINE_SIZE; over the block's elapsed time; read share rd / (rd + wr) (AMD's data fabric, reads and writes together: the generator's R, as Mess takes it); mean of the repetitions"
 #define LAT_METHOD "Mess's processing (Mess-2.0 utils/libs/processor.py): the chase's elapsed time less r2012 cycles at its own clock (cycles / elapsed) less TLB_NS per r1012 event, over accesses; mean of the repetitions. Mess names r1012 the STLB hits and r2012 the walk cycles; on Sapphire Rapids Intel's event list has 0x12/0x20 STLB_HIT and 0x12/0x10 WALK_PENDING, the other way round: kept as Mess computes it, so that the figures are the ones Mess publishes"
 
 void mess_import_usage(FILE *f)
@@ -138,9 +138,9 @@ static json_t *meta(const char *src, const struct mess_raw *r, json_t *quality,
 
 	return mess_json_pack(
 		"{s:i, s:s, s:s, s:s, s:s, s:{s:s, s:s, s:s}, "
-		"s:{s:o, s:o, s:o, s:s, s:s, s:o, s:o}, "
+		"s:{s:o, s:o, s:o, s:o, s:{s:o, s:o, s:o, s:o, s:o}, s:s, s:s, s:o, s:o}, "
 		"s:{s:o, s:s, s:o, s:o, s:s}, "
-		"s:I, s:{s:I, s:I, s:I}, s:{s:s, s:s, s:o, s:o, s:I}, s:o, s:o, s:b, s:s}",
+		"s:I, s:{s:I, s:I, s:I, s:I}, s:{s:s, s:s, s:o, s:o, s:I}, s:o, s:o, s:b, s:s}",
 		"schema", 1, "tool", "mess import",
 		"measured_by", "Mess benchmark import",
 		"source", realpath(src, real) ? real : src,
@@ -150,6 +150,12 @@ static json_t *meta(const char *src, const struct mess_raw *r, json_t *quality,
 		"mess_plotter", "cpu_ghz", mess_json_real(r->cpu_ghz, 6),
 		"tlb_ns", mess_json_real(r->tlb_ns, 5),
 		"cache_line_bytes", mess_json_real(r->line_bytes, 0),
+		"upi_flits_per_line", mess_json_real(r->upi_flits_per_line, 3),
+		"upi", "freq_gts", mess_json_real(r->upi.freq_gts, 3),
+		"data_lanes", mess_json_real(r->upi.data_lanes, 0),
+		"flit_bits", mess_json_real(r->upi.flit_bits, 0),
+		"data_flit_bits", mess_json_real(r->upi.data_flit_bits, 0),
+		"links", mess_json_real(r->upi.links, 0),
 		"memory_binding", r->binding, "mem_freq", r->mem_freq,
 		"channels", r->channels > 0 ? json_integer(r->channels) : json_null(),
 		"bus_width", r->bus_width > 0 ? json_integer(r->bus_width) : json_null(),
@@ -164,6 +170,7 @@ static json_t *meta(const char *src, const struct mess_raw *r, json_t *quality,
 		"points", (json_int_t)r->points,
 		"repetitions", "bw", (json_int_t)r->bw_reps, "lat", (json_int_t)r->lat_reps,
 		"left_out", (json_int_t)r->reps_left_out,
+		"other_socket_lines", (json_int_t)r->socket_lines_left_out,
 		"processing", "name", processings[proc].name,
 		"method", processings[proc].method,
 		/* per-ratio forms no (share, pause) groups: null, not 0 */

@@ -8,14 +8,18 @@
  *                           NVIDIA Grace's SCF bytes (cmem_rd_data,
  *                           cmem_wr_total_bytes), AMD's data fabric
  *                           (dram_channel_data_controller_N) or UMC CAS
- *                           counts, one family per tree (messraw.c);
+ *                           counts, or a remote tree's UPI data flits
+ *                           (unc_upi_rxl/txl_flits.all_data), one family
+ *                           per tree (messraw_perf.c); the first socket's
+ *                           lines only, as Mess counts S0's;
  *   lat/lat_<R>_<pause>.txt perf stat of the pointer chase (cycles,
  *                           instructions, accesses, raw TLB events r1012,
  *                           r2012), one block per repetition;
- *   plotter.txt             CPU_FREQ (GHz), TLB_NS, CACHE_LINE_SIZE, ...
+ *   plotter.txt             CPU_FREQ (GHz), TLB_NS, CACHE_LINE_SIZE,
+ *                           UPI_SCALING_FACTOR, ...
  *
- * Bandwidth: the counts of every socket listed in bytes (CAS counts x
- * CACHE_LINE_SIZE, 64 B; Grace's read beats x 32 B and write bytes), over
+ * Bandwidth: the counts in bytes (CAS counts x CACHE_LINE_SIZE, 64 B;
+ * Grace's read beats x 32 B and write bytes; UPI data flits / 9 x 64 B), over
  * the block's elapsed time; the read share rd / (rd + wr) (AMD's data
  * fabric, reads and writes together: R, as Mess takes it).
  * Latency, as Mess processes it (its utils/libs/processor.py, checked
@@ -38,6 +42,12 @@ struct mess_raw {
 	double tlb_ns;		/* plotter.txt TLB_NS; 0 absent: no STLB
 				 * correction (Mess would assume 10 ns) */
 	double line_bytes;	/* CACHE_LINE_SIZE, 64 when absent */
+	double upi_flits_per_line;	/* UPI_SCALING_FACTOR, 9 when absent */
+	/* A remote tree's links (UPI_FREQ GT/s, N_DATA_LANES, FLIT_BIT,
+	 * DATA_FLIT_BIT, N_UPI_CHANNELS); NAN absent. */
+	struct {
+		double freq_gts, data_lanes, flit_bits, data_flit_bits, links;
+	} upi;
 	char binding[32], mem_freq[32];
 	char family[32];	/* the bandwidth counters' family
 				 * (mess_dram_families[] name) */
@@ -45,6 +55,7 @@ struct mess_raw {
 	/* The chase's clock over every repetition (cycles / elapsed). */
 	double ghz_median, ghz_min, ghz_max;
 	size_t points, bw_reps, lat_reps, reps_left_out;
+	size_t socket_lines_left_out;	/* counter lines of a second socket */
 	/* Mess's grouping (messraw_group.h): its (share, pause) points, how
 	 * many its thinning left out, and the shares its check left out. */
 	size_t groups, thinned, keys_left_out;

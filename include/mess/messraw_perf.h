@@ -21,17 +21,22 @@ struct mess_raw_block {
 				 * name; NULL: none of a family Mess records */
 	int combined;		/* rw: reads and writes counted together */
 	double line_bytes;	/* CACHE_LINE_SIZE: a count of cache lines */
+	double upi_flits_per_line;	/* UPI_SCALING_FACTOR: data flits a line */
+	long socket;		/* the socket counted (-1: no per-socket line) */
+	unsigned socket_lines_left_out;	/* lines of the other sockets */
 	char other[160];	/* the events no row names, as found */
 };
 
 /*
  * Every block of the perf stat file at path into b (at most
- * MESS_RAW_MAX_REPS), how many into *n.  0, or -errno with err naming the
- * file (and the line): not perf stat output, too many blocks.
+ * MESS_RAW_MAX_REPS), how many into *n; a count of cache lines is
+ * line_bytes, upi_flits_per_line UPI data flits are one.  Of --per-socket
+ * lines, the first socket's only.  0, or -errno with err naming the file
+ * (and the line): not perf stat output, too many blocks.
  */
 int mess_raw_blocks(const char *path, double line_bytes,
-		    struct mess_raw_block *b, size_t *n, char *err,
-		    size_t errlen);
+		    double upi_flits_per_line, struct mess_raw_block *b,
+		    size_t *n, char *err, size_t errlen);
 
 /* "a + b; c; ...": the bandwidth events Mess records by family, into list,
  * for a message. */

@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,6 +24,8 @@
 
 /* plotter.txt's channel count and bus width: at most this. */
 #define MESS_RAW_MAX_COUNT 65536
+/* UPI data flits a cache line: at most this. */
+#define MESS_RAW_MAX_UPI_FLITS 64
 
 
 struct walk {
@@ -75,7 +78,8 @@ static int one_point(struct walk *w, const struct entry *e)
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/bw/%s", w->dir, e->name);
-	ret = mess_raw_blocks(path, w->r->line_bytes, b, &n, w->err, w->errlen);
+	ret = mess_raw_blocks(path, w->r->line_bytes, w->r->upi_flits_per_line,
+			      b, &n, w->err, w->errlen);
 	for (size_t i = 0; !ret && i < n; i++) {
 		int rw = b[i].combined;
 		double t = rw ? b[i].rw : b[i].rd + b[i].wr;
@@ -95,6 +99,7 @@ static int one_point(struct walk *w, const struct entry *e)
 		if (!w->r->family[0])
 			snprintf(w->r->family, sizeof(w->r->family), "%s",
 				 b[i].family);
+		w->r->socket_lines_left_out += b[i].socket_lines_left_out;
 		bw[nb] = t / b[i].elapsed / 1e9;
 		share[nb++] = rw ? R / 100.0 : b[i].rd / t;
 	}
@@ -104,7 +109,8 @@ static int one_point(struct walk *w, const struct entry *e)
 	if (ret)
 		return ret;
 	snprintf(path, sizeof(path), "%s/lat/lat_%s", w->dir, e->name + 3);
-	ret = mess_raw_blocks(path, w->r->line_bytes, b, &n, w->err, w->errlen);
+	ret = mess_raw_blocks(path, w->r->line_bytes, w->r->upi_flits_per_line,
+			      b, &n, w->err, w->errlen);
 	for (size_t i = 0; !ret && i < n; i++) {
 		const struct mess_raw_block *k = &b[i];
 		double g, walk, stlb;
@@ -168,6 +174,26 @@ static int one_point(struct walk *w, const struct entry *e)
 	return c ? mess_curve_add(c, &p) : -ENOMEM;
 }
 
+/* A link key of a remote tree's plotter.txt (its theoretical peak): kept
+ * when a positive number no link exceeds, else unknown (NAN). */
+static void upi_key(struct mess_raw *r, const char *t, const char *v)
+{
+	static const struct { const char *key; size_t off; } keys[] = {
+		{ "UPI_FREQ", offsetof(struct mess_raw, upi.freq_gts) },
+		{ "N_DATA_LANES", offsetof(struct mess_raw, upi.data_lanes) },
+		{ "FLIT_BIT", offsetof(struct mess_raw, upi.flit_bits) },
+		{ "DATA_FLIT_BIT", offsetof(struct mess_raw, upi.data_flit_bits) },
+		{ "N_UPI_CHANNELS", offsetof(struct mess_raw, upi.links) },
+	};
+	char *e;
+	double x = strtod(v, &e);
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(t, keys[i].key))
+			*(double *)((char *)r + keys[i].off) =
+				*v && !*mess_trim(e) && x > 0 && x <= MESS_RAW_MAX_COUNT ? x : NAN;
+}
+
 static int plotter(const char *dir, struct mess_raw *r, char *err, size_t errlen)
 {
 	char path[PATH_MAX];
@@ -200,6 +226,20 @@ static int plotter(const char *dir, struct mess_raw *r, char *err, size_t errlen
 		else if (!strcmp(t, "BUS_WIDTH") && !mess_field_num(&l, v, t, 0, MESS_NUM_POS, &x, NULL, 0) &&
 			 x <= MESS_RAW_MAX_COUNT)
 			r->bus_width = (int)x;
+		/* UPI data flits a cache line (Mess's default 9): a count no
+		 * link can be below 1 or far above a line's flits. */
+		else if (!strcmp(t, "UPI_SCALING_FACTOR")) {
+			ret = mess_field_num(&l, v, t, 0, MESS_NUM_POS, &x, err, errlen);
+			if (!ret && x > MESS_RAW_MAX_UPI_FLITS)
+				ret = mess_file_err(err, errlen, path, l.no,
+						    "UPI_SCALING_FACTOR beyond any link: %g (allowed: > 0 .. %d flits a cache line)",
+						    x, MESS_RAW_MAX_UPI_FLITS);
+			if (!ret)
+				r->upi_flits_per_line = x;
+		} else if (!strcmp(t, "UPI_FREQ") || !strcmp(t, "N_DATA_LANES") ||
+			   !strcmp(t, "FLIT_BIT") || !strcmp(t, "DATA_FLIT_BIT") ||
+			   !strcmp(t, "N_UPI_CHANNELS"))
+			upi_key(r, t, v);
 		else if (!strcmp(t, "MEMORY_BINDING"))
 			snprintf(r->binding, sizeof(r->binding), "%s", v);
 		else if (!strcmp(t, "MEM_FREQ"))
@@ -335,6 +375,9 @@ int mess_raw_read_as(const char *dir, enum mess_raw_processing how,
 	memset(r, 0, sizeof(*r));
 	r->cpu_ghz = NAN;
 	r->line_bytes = 64;
+	r->upi_flits_per_line = 9;
+	r->upi.freq_gts = r->upi.data_lanes = r->upi.flit_bits = NAN;
+	r->upi.data_flit_bits = r->upi.links = NAN;
 	r->channels = r->bus_width = -1;
 	r->ghz_median = r->ghz_min = r->ghz_max = NAN;
 	ret = plotter(dir, r, err, errlen);
@@ -357,6 +400,11 @@ int mess_raw_read_as(const char *dir, enum mess_raw_processing how,
 		r->thinned = c.thinned;
 		r->keys_left_out = c.shares_left_out;
 		r->points = c.points;
+		/* Nothing to write is a refusal, never an empty run. */
+		if (!ret && !c.points)
+			ret = mess_file_err(err, errlen, dir, 0,
+					    "Mess's processing left out every read share (%zu points in %zu shares: under 5 points each after its thinning, or a gap over half a share's span); --processing mess-groups keeps every point",
+					    c.groups, c.shares_left_out);
 	}
 	mess_raw_reps_free(&w.reps);
 	if (!ret && w.nclocks) {

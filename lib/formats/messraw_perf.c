@@ -22,7 +22,11 @@
  * as Mess reads it; Grace's are 32 B read beats and write bytes (the
  * family's bytes_per_count and write_bytes_per_count).  AMD's Zen 2/3
  * data-fabric events count reads and writes together: the read share is
- * then the generator's R, as Mess takes it.
+ * then the generator's R, as Mess takes it.  A tree measured across the
+ * sockets (plotter.txt MEMORY_BINDING=remote) has Intel's UPI data flits
+ * instead, received as reads and sent as writes: UPI_SCALING_FACTOR (9
+ * without) flits a cache line, as Mess reads them; no counters-layer
+ * family counts links, so their row names its own.
  */
 static void add(double *acc, double v)
 {
@@ -30,24 +34,29 @@ static void add(double *acc, double v)
 }
 
 enum role { RD, WR, RW };
+enum unit { PER_FAMILY, PER_LINE, PER_UPI_FLIT };
 static const struct raw_event {
 	const char *event;	/* a part of the printed event name */
-	const char *family;	/* its mess_dram_families[] row */
+	const char *family;	/* its mess_dram_families[] row, or the
+				 * link family's own name (PER_UPI_FLIT) */
 	enum role role;
-	int per_line;		/* counts cache lines: x CACHE_LINE_SIZE */
+	enum unit unit;		/* what a count is */
 } raw_events[] = {
-	{ "unc_m_cas_count.rd", "intel-skx-imc", RD, 1 },
-	{ "unc_m_cas_count.wr", "intel-skx-imc", WR, 1 },
-	{ "nvidia_scf_pmu/cmem_rd_data/", "nvidia-grace-scf", RD, 0 },
-	{ "nvidia_scf_pmu/cmem_wr_total_bytes/", "nvidia-grace-scf", WR, 0 },
-	{ "dram_channel_data_controller_", "amd-df-zen2-3", RW, 1 },
-	{ "umc_cas_cmd.rd", "amd-umc", RD, 1 },
-	{ "umc_cas_cmd.wr", "amd-umc", WR, 1 },
+	{ "unc_m_cas_count.rd", "intel-skx-imc", RD, PER_LINE },
+	{ "unc_m_cas_count.wr", "intel-skx-imc", WR, PER_LINE },
+	{ "nvidia_scf_pmu/cmem_rd_data/", "nvidia-grace-scf", RD, PER_FAMILY },
+	{ "nvidia_scf_pmu/cmem_wr_total_bytes/", "nvidia-grace-scf", WR, PER_FAMILY },
+	{ "dram_channel_data_controller_", "amd-df-zen2-3", RW, PER_LINE },
+	{ "umc_cas_cmd.rd", "amd-umc", RD, PER_LINE },
+	{ "umc_cas_cmd.wr", "amd-umc", WR, PER_LINE },
+	{ "unc_upi_rxl_flits.all_data", "intel-upi-flits", RD, PER_UPI_FLIT },
+	{ "unc_upi_txl_flits.all_data", "intel-upi-flits", WR, PER_UPI_FLIT },
 };
 #define NRAW_EVENTS (sizeof(raw_events) / sizeof(raw_events[0]))
 
 
-static void block_init(struct mess_raw_block *b, double line_bytes)
+static void block_init(struct mess_raw_block *b, double line_bytes,
+		       double upi_flits_per_line)
 {
 	b->rd = b->wr = b->rw = b->cycles = b->accesses = b->instructions = NAN;
 	b->r1012 = b->r2012 = b->elapsed = NAN;
@@ -55,6 +64,9 @@ static void block_init(struct mess_raw_block *b, double line_bytes)
 	b->family = NULL;
 	b->combined = 0;
 	b->line_bytes = line_bytes;
+	b->upi_flits_per_line = upi_flits_per_line;
+	b->socket = -1;
+	b->socket_lines_left_out = 0;
 	b->other[0] = '\0';
 }
 
@@ -79,12 +91,15 @@ static int bw_event(struct mess_raw_block *b, const char *ev, double v)
 			continue;
 		if (b->family && strcmp(b->family, e->family))
 			return 0;
-		d = family_of(e->family);
-		if (!d)
+		if (e->unit == PER_LINE)
+			per = b->line_bytes;
+		else if (e->unit == PER_UPI_FLIT)
+			per = b->line_bytes / b->upi_flits_per_line;
+		else if (!(d = family_of(e->family)))
 			return 0;
-		per = e->per_line ? b->line_bytes : e->role == WR &&
-		      d->write_bytes_per_count > 0 ? d->write_bytes_per_count :
-		      d->bytes_per_count;
+		else
+			per = e->role == WR && d->write_bytes_per_count > 0 ?
+			      d->write_bytes_per_count : d->bytes_per_count;
 		b->family = e->family;
 		b->combined = e->role == RW;
 		add(e->role == RD ? &b->rd : e->role == WR ? &b->wr : &b->rw,
@@ -160,9 +175,21 @@ static void block_line(struct mess_raw_block *b, char *line)
 		b->elapsed = count_of(tok[0]);
 		return;
 	}
-	/* --per-socket: "S0 <units> <count> <event>" */
-	if (n >= 4 && tok[0][0] == 'S' && isdigit((unsigned char)tok[0][1]))
+	/* --per-socket: "S0 <units> <count> <event>".  The first socket
+	 * listed only (S0 where it is): the generators, the chase and their
+	 * memory are on one socket, and Mess's processing skips S1's lines;
+	 * another socket's controllers carry other work. */
+	if (n >= 4 && tok[0][0] == 'S' && isdigit((unsigned char)tok[0][1])) {
+		long sock = strtol(tok[0] + 1, NULL, 10);
+
+		if (b->socket < 0)
+			b->socket = sock;
+		if (sock != b->socket) {
+			b->socket_lines_left_out++;
+			return;
+		}
 		at = 2;
+	}
 	if (n < at + 2)
 		return;
 	if (tok[at][0] == '<') {
@@ -196,7 +223,8 @@ static void block_line(struct mess_raw_block *b, char *line)
 
 /* Every block of a perf stat file (include/mess/messraw_perf.h). */
 int mess_raw_blocks(const char *path, double line_bytes,
-		    struct mess_raw_block *b, size_t *n, char *err, size_t errlen)
+		    double upi_flits_per_line, struct mess_raw_block *b,
+		    size_t *n, char *err, size_t errlen)
 {
 	struct mess_lines l;
 	int ret = mess_lines_open(&l, path, err, errlen);
@@ -210,7 +238,8 @@ int mess_raw_blocks(const char *path, double line_bytes,
 						    "more than %d perf stat blocks",
 						    MESS_RAW_MAX_REPS);
 			else
-				block_init(&b[(*n)++], line_bytes);
+				block_init(&b[(*n)++], line_bytes,
+					   upi_flits_per_line);
 		} else if (*n) {
 			block_line(&b[*n - 1], l.line);
 		}

@@ -162,7 +162,7 @@ static void sets(const struct mess_compare_ctx *c, FILE *f)
 		if (said && i + 1 == c->n)
 			fprintf(f, ".\n");
 	}
-	fprintf(f, "\nCPU and memory: a run's meta.json, a public set's system.md; measured: a run's meta.json start_utc (a public set states no date); theoretical peak: its plotter.txt (MEM_FREQ x N_CHANNELS x BUS_WIDTH / 8), unknown where its files do not give it.  "
+	fprintf(f, "\nCPU and memory: a run's meta.json, a public set's system.md; measured: a run's meta.json start_utc (a public set states no date); theoretical peak: its plotter.txt (MEM_FREQ x N_CHANNELS x BUS_WIDTH / 8; a tree measured across the sockets, its links': 2 x UPI_FREQ x N_DATA_LANES x DATA_FLIT_BIT / FLIT_BIT x N_UPI_CHANNELS / 8), unknown where its files do not give it.  "
 		   "Verdict: whether each run can be trusted (its meta.json `quality`, results/README.md), with its first reason when not PASS.\n");
 	for (size_t i = 0; bad && i < c->n; i++)
 		if (!strcmp(mess_compare_verdict(c, i), "INVALID"))

@@ -8,8 +8,10 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "mess/json.h"
 #include "mess/load.h"
@@ -364,11 +366,49 @@ static double peak_of(double mts, double ch, double bits, const char *where,
 	return mts * 1e6 * ch * bits / 8 / 1e9;
 }
 
+/*
+ * A remote tree's peak, the links' as Mess draws it: 2 (both directions) x
+ * UPI_FREQ GT/s x N_DATA_LANES x DATA_FLIT_BIT / FLIT_BIT x N_UPI_CHANNELS
+ * / 8 in GB/s (Mess-2.0 utils/plotter.py, MEMORY_BINDING=remote), or its
+ * NVLINK_BW_GB_S where it gives one; NAN when a figure is missing.
+ */
+struct link_keys {
+	double gts, lanes, flit, data_flit, links, nvlink;
+};
+
+static double link_peak(const struct link_keys *k, const char *where,
+			char *how, size_t howlen)
+{
+	if (k->nvlink > 0) {
+		if (how)
+			snprintf(how, howlen, "%s: NVLINK_BW_GB_S %g (remote memory)",
+				 where, k->nvlink);
+		return k->nvlink;
+	}
+	if (!(k->gts > 0 && k->lanes > 0 && k->flit > 0 && k->data_flit > 0 &&
+	      k->links > 0))
+		return NAN;
+	if (how)
+		snprintf(how, howlen, "%s (remote memory): 2 x UPI_FREQ %g GT/s x N_DATA_LANES %g x DATA_FLIT_BIT %g / FLIT_BIT %g x N_UPI_CHANNELS %g / 8",
+			 where, k->gts, k->lanes, k->data_flit, k->flit, k->links);
+	return 2 * k->gts * k->lanes * k->data_flit / k->flit * k->links / 8;
+}
+
 static double plotter_at(const char *dir, const char *name, char *how,
 			 size_t howlen)
 {
+	static const struct { const char *key; size_t off; } lk[] = {
+		{ "UPI_FREQ=", offsetof(struct link_keys, gts) },
+		{ "N_DATA_LANES=", offsetof(struct link_keys, lanes) },
+		{ "FLIT_BIT=", offsetof(struct link_keys, flit) },
+		{ "DATA_FLIT_BIT=", offsetof(struct link_keys, data_flit) },
+		{ "N_UPI_CHANNELS=", offsetof(struct link_keys, links) },
+		{ "NVLINK_BW_GB_S=", offsetof(struct link_keys, nvlink) },
+	};
 	char path[PATH_MAX + 32], line[512];
 	double mts = NAN, ch = NAN, bits = NAN;
+	struct link_keys k = { NAN, NAN, NAN, NAN, NAN, NAN };
+	int remote = 0;
 	FILE *in;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
@@ -382,28 +422,48 @@ static double plotter_at(const char *dir, const char *name, char *how,
 			ch = strtod(line + 11, NULL);
 		else if (!strncmp(line, "BUS_WIDTH=", 10))
 			bits = strtod(line + 10, NULL);
+		else if (!strncmp(line, "MEMORY_BINDING=", 15))
+			remote = !strncasecmp(line + 15, "remote", 6);
+		for (size_t i = 0; i < sizeof(lk) / sizeof(lk[0]); i++)
+			if (!strncmp(line, lk[i].key, strlen(lk[i].key)))
+				*(double *)((char *)&k + lk[i].off) =
+					strtod(line + strlen(lk[i].key), NULL);
 	}
 	fclose(in);
-	return peak_of(mts, ch, bits, name, how, howlen);
+	return remote ? link_peak(&k, name, how, howlen) :
+		peak_of(mts, ch, bits, name, how, howlen);
 }
 
 /* An imported run's meta.json keeps the tree's plotter.txt values
  * (mess import: mess_plotter). */
 static double meta_plotter(const char *dir, char *how, size_t howlen)
 {
+	static const char *const where =
+		"meta.json mess_plotter (the imported tree's plotter.txt)";
 	char path[PATH_MAX + 32];
-	json_t *m, *p;
+	json_t *m, *p, *u;
 	double peak = NAN;
 
 	snprintf(path, sizeof(path), "%s/meta.json", dir);
 	m = mess_json_load(path, 0, NULL);
 	p = json_object_get(m, "mess_plotter");
-	if (json_is_object(p) && json_is_string(json_object_get(p, "mem_freq")))
+	u = json_object_get(p, "upi");
+	if (json_is_string(json_object_get(p, "memory_binding")) &&
+	    !strcasecmp(json_string_value(json_object_get(p, "memory_binding")), "remote")) {
+		struct link_keys k = {
+			json_number_value(json_object_get(u, "freq_gts")),
+			json_number_value(json_object_get(u, "data_lanes")),
+			json_number_value(json_object_get(u, "flit_bits")),
+			json_number_value(json_object_get(u, "data_flit_bits")),
+			json_number_value(json_object_get(u, "links")), NAN,
+		};
+
+		peak = link_peak(&k, where, how, howlen);
+	} else if (json_is_object(p) && json_is_string(json_object_get(p, "mem_freq")))
 		peak = peak_of(strtod(json_string_value(json_object_get(p, "mem_freq")), NULL),
 			       json_number_value(json_object_get(p, "channels")),
 			       json_number_value(json_object_get(p, "bus_width")),
-			       "meta.json mess_plotter (the imported tree's plotter.txt)",
-			       how, howlen);
+			       where, how, howlen);
 	json_decref(m);
 	return peak;
 }
