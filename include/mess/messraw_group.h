@@ -12,9 +12,10 @@
  *     of the bandwidth repetitions and of the latency repetitions there,
  *     the mean measured share; a key with no latency there has no point.
  * Then, as Mess-Results' processed/memory_curves.csv files are thinned
- * (Mess's filter_clustered_points and is_valid_curve, its plotting code's;
- * the rule was found on both raw trees of ../shared/reference, where it
- * gives every processed row and no other, share by share), per key:
+ * (the steps of Mess-2.0's plotting helpers filter_clustered_points, at
+ * the 5 GB/s its combined figure passes, and is_valid_curve; the rule was
+ * found on both raw trees of ../shared/reference, where it gives every
+ * processed row and no other, share by share), per key:
  *   - the points in bandwidth order; Mess writes a first row at 0 GB/s
  *     with the key's least latency, a copy of its least-loaded point: here
  *     that point is kept as measured;
