@@ -321,6 +321,45 @@ check "2 points a share: Mess's processing leaves every share out: exit 1, one l
 "$mess" compare "$tmp/remote-run" "$tmp/remote-run" --no-plots --out "$tmp/remote-cmp" >/dev/null 2>&1
 check "remote: the theoretical peak is the links' (2 x 16 GT/s x 20 lanes x 64/80 x 4 links / 8 = 256 GB/s)" \
 	'grep -q "256.0 GB/s (meta.json mess_plotter (the imported tree.s plotter.txt) (remote memory): 2 x UPI_FREQ 16 GT/s" "$tmp/remote-cmp/compare.md"'
+# the other families Mess 2.x records (issue 35), one S0 line an event
+# as Mess writes them (its BenchmarkExecutor.cpp), or one a channel:
+# Granite Rapids' sub-channel CAS counts (4 channels summed, S1 left
+# out), Grace's SCF PMU of a numbered instance and its other-socket
+# events, A64FX's effective L2 refills and write-backs (256 B each; its
+# raw r17/r18/r325/r326 beside) and PCM's CXL rates (MB/s x elapsed).
+# Each block is 0.1 s of rd and wr bytes: 6.4e10 + 6.4e10 at R=50
+# (1280 GB/s, half read), 9.6e10 + 3.2e10 at R=100 (1280 GB/s, 75 % read).
+python3 - "$tmp" <<'PY'
+import os, shutil, sys
+fam = {
+    "gnr": lambda rd, wr: "".join("S0 10 %d unc_m_cas_count_sch%d.rd\nS0 10 %d unc_m_cas_count_sch%d.wr\n" % (rd / 256, c, wr / 256, c) for c in range(4)) + "S1 10 99999999999 unc_m_cas_count_sch0.rd\n",
+    "grace1": lambda rd, wr: "S0 72 %d nvidia_scf_pmu_1/cmem_rd_data/\nS0 72 %d nvidia_scf_pmu_1/cmem_wr_total_bytes/\n" % (rd / 32, wr),
+    "graceremote": lambda rd, wr: "S0 72 %d nvidia_scf_pmu/remote_socket_rd_data/\nS0 72 %d nvidia_scf_pmu_0/remote_socket_wr_total_bytes/\n" % (rd / 32, wr),
+    "a64fx": lambda rd, wr: "S0 48 %d a64fx_read_effective\nS0 48 %d a64fx_write_effective\nS0 48 %d r17\nS0 48 %d r18\nS0 48 1000 r325\nS0 48 2000 r326\n" % (rd / 256, wr / 256, rd / 256 + 3000, wr / 256),
+    "pcm": lambda rd, wr: "S0 16 %.2f pcm_cxl_read_mbps\nS0 16 %.2f pcm_cxl_write_mbps\nS0 16 %.2f pcm_cxl_total_mbps\n" % (rd / 0.1 / 1e6, wr / 0.1 / 1e6, (rd + wr) / 0.1 / 1e6),
+}
+for name, lines in fam.items():
+    d = "%s/fam-%s" % (sys.argv[1], name)
+    os.makedirs(d + "/bw")
+    # the AMD tree's points: its chase files serve every family's
+    shutil.copytree(sys.argv[1] + "/amd/lat", d + "/lat")
+    shutil.copy(sys.argv[1] + "/amd/plotter.txt", d)
+    for r, pause, rd, wr in ((50, 0, 6.4e10, 6.4e10), (50, 1000, 3.2e10, 3.2e10), (100, 0, 9.6e10, 3.2e10), (100, 1000, 4.8e10, 1.6e10)):
+        blk = " Performance counter stats for system wide:\n\n" + lines(rd, wr) + "\n 0.100000000 seconds time elapsed\n\n"
+        open("%s/bw/bw_%d_%d.txt" % (d, r, pause), "w").write(blk * 3)
+PY
+for f in gnr:intel-gnr-imc-sch grace1:nvidia-grace-scf graceremote:nvidia-grace-scf-remote a64fx:fujitsu-a64fx-l2 pcm:intel-pcm-cxl; do
+	"$mess" import "$tmp/fam-${f%%:*}" --processing mess-groups --out "$tmp/fam-${f%%:*}-run" 2>"$tmp/err"
+	rc=$?
+	check "${f%%:*}: imports as ${f#*:} ($rc: $(cat "$tmp/err"))" \
+		'[ $rc -eq 0 ] && [ "$(json "$tmp/fam-${f%%:*}-run/meta.json" "d[\"method\"][\"bw_counters\"]")" = "${f#*:}" ]'
+	check "${f%%:*}: 1280 GB/s at R=50 half read, at R=100 75 % read; 640 GB/s at pause 1000" \
+		'grep -q "^50,50.0000,0,1280.000000,640.000000,640.000000," "$tmp/fam-${f%%:*}-run/curves.csv" &&
+		 grep -q "^25,75.0000,0,1280.000000,960.000000,320.000000," "$tmp/fam-${f%%:*}-run/curves.csv" &&
+		 grep -q "^25,75.0000,1000,640.000000,480.000000,160.000000," "$tmp/fam-${f%%:*}-run/curves.csv"'
+done
+check "gnr: socket 1's sub-channel lines left out (one a block, 12)" \
+	'[ "$(json "$tmp/fam-gnr-run/meta.json" "d[\"repetitions\"][\"other_socket_lines\"]")" = 12 ]'
 "$mess" import "$tmp/unknown" --out "$tmp/unknown-run" 2>"$tmp/err"
 rc=$?
 check "an unknown counter family: exit 1, one line naming the events found, nothing written ($rc)" \

@@ -4,13 +4,20 @@
  *   bw/bw_<R>_<pause>.txt   perf stat of the memory controllers' counters
  *                           over the run at generator read ratio R and nop
  *                           pause, one block per repetition: Intel's CAS
- *                           counts (unc_m_cas_count.rd / .wr, per socket),
+ *                           counts (unc_m_cas_count.rd / .wr, per socket;
+ *                           Granite Rapids' unc_m_cas_count_schN.rd / .wr),
  *                           NVIDIA Grace's SCF bytes (cmem_rd_data,
- *                           cmem_wr_total_bytes), AMD's data fabric
+ *                           cmem_wr_total_bytes of nvidia_scf_pmu or
+ *                           nvidia_scf_pmu_N; remote_socket_rd_data /
+ *                           _wr_total_bytes), AMD's data fabric
  *                           (dram_channel_data_controller_N) or UMC CAS
- *                           counts, or a remote tree's UPI data flits
+ *                           counts, A64FX's a64fx_read/write_effective
+ *                           (256 B each), Intel PCM's CXL rates
+ *                           (pcm_cxl_read/write_mbps, MB/s), or a remote
+ *                           tree's UPI data flits
  *                           (unc_upi_rxl/txl_flits.all_data), one family
- *                           per tree (messraw_perf.c); the first socket's
+ *                           per tree (messraw_perf.c: which Mess records
+ *                           and which it leaves out); the first socket's
  *                           lines only, as Mess counts S0's;
  *   lat/lat_<R>_<pause>.txt perf stat of the pointer chase (cycles,
  *                           instructions, accesses, raw TLB events r1012,
@@ -19,7 +26,8 @@
  *                           UPI_SCALING_FACTOR, ...
  *
  * Bandwidth: the counts in bytes (CAS counts x CACHE_LINE_SIZE, 64 B;
- * Grace's read beats x 32 B and write bytes; UPI data flits / 9 x 64 B), over
+ * Grace's read beats x 32 B and write bytes; UPI data flits / 9 x 64 B;
+ * PCM's MB/s x 1e6 x the elapsed time), over
  * the block's elapsed time; the read share rd / (rd + wr) (AMD's data
  * fabric, reads and writes together: R, as Mess takes it).
  * Latency, as Mess processes it (its utils/libs/processor.py, checked

@@ -20,6 +20,9 @@ struct mess_raw_block {
 	const char *family;	/* the bandwidth events' mess_dram_families[]
 				 * name; NULL: none of a family Mess records */
 	int combined;		/* rw: reads and writes counted together */
+	int rate;		/* the counts are rates (PCM's MB/s): rd and
+				 * wr are bytes a second until the block's
+				 * end multiplies them by its elapsed time */
 	double line_bytes;	/* CACHE_LINE_SIZE: a count of cache lines */
 	double upi_flits_per_line;	/* UPI_SCALING_FACTOR: data flits a line */
 	long socket;		/* the socket counted (-1: no per-socket line) */

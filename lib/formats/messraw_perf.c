@@ -16,17 +16,30 @@
 
 /*
  * The bandwidth counters Mess records, as perf stat prints them (Mess-2.0
- * utils/libs/parser.py parse_bandwidth_file names them): one row per
- * event, tied to the counters layer's family (include/mess/counters.h)
- * for what a count is.  A count of cache lines is read x CACHE_LINE_SIZE,
- * as Mess reads it; Grace's are 32 B read beats and write bytes (the
- * family's bytes_per_count and write_bytes_per_count).  AMD's Zen 2/3
- * data-fabric events count reads and writes together: the read share is
- * then the generator's R, as Mess takes it.  A tree measured across the
- * sockets (plotter.txt MEMORY_BINDING=remote) has Intel's UPI data flits
- * instead, received as reads and sent as writes: UPI_SCALING_FACTOR (9
- * without) flits a cache line, as Mess reads them; no counters-layer
- * family counts links, so their row names its own.
+ * utils/libs/parser.py parse_bandwidth_file names them; src/
+ * BenchmarkExecutor.cpp format_bandwidth_output writes one S0 line an
+ * event, the count summed over the channels, named by the first channel's
+ * event): one row per event, tied to the counters layer's family
+ * (include/mess/counters.h) for what a count is where one counts the
+ * same.  A count of cache lines is read x CACHE_LINE_SIZE, as Mess reads
+ * it; Grace's are 32 B read beats and write bytes (the family's
+ * bytes_per_count and write_bytes_per_count).  AMD's Zen 2/3 data-fabric
+ * events count reads and writes together: the read share is then the
+ * generator's R, as Mess takes it.  A tree measured across the sockets
+ * (plotter.txt MEMORY_BINDING=remote) has Intel's UPI data flits instead,
+ * received as reads and sent as writes: UPI_SCALING_FACTOR (9 without)
+ * flits a cache line, as Mess reads them; no counters-layer family counts
+ * links, so their row names its own, as every row whose counter no
+ * counters-layer family has.
+ *
+ * Left out, their count's unit not established by Mess's sources: IBM
+ * Power's PM_MBA<N>_READ_BYTES / _WRITE_BYTES (named bytes, yet read as
+ * cache lines by MeasurementStorage.cpp and by neither rule of
+ * parser.py), AMD's data_from_local_dram / data_from_remote_dram and
+ * amd_df remote events (parser.py reads the remote ones as UPI flits, the
+ * local one has no write event), uncore_imc/cas_count_read/ (perf prints
+ * it in MiB, which Mess's own perf reader skips), Graviton3's and SiFive's
+ * (Mess names no event of theirs).
  */
 static void add(double *acc, double v)
 {
@@ -34,23 +47,47 @@ static void add(double *acc, double v)
 }
 
 enum role { RD, WR, RW };
-enum unit { PER_FAMILY, PER_LINE, PER_UPI_FLIT };
+enum unit { PER_FAMILY, PER_LINE, PER_UPI_FLIT, PER_BYTES, PER_MB_S };
 static const struct raw_event {
 	const char *event;	/* a part of the printed event name */
+	const char *suffix;	/* NULL, or how the name ends: a name with
+				 * a channel or PMU instance number between
+				 * (unc_m_cas_count_sch3.rd) */
 	const char *family;	/* its mess_dram_families[] row, or the
-				 * link family's own name (PER_UPI_FLIT) */
+				 * family's own name (no such row) */
 	enum role role;
 	enum unit unit;		/* what a count is */
+	double bytes;		/* PER_BYTES: bytes a count */
 } raw_events[] = {
-	{ "unc_m_cas_count.rd", "intel-skx-imc", RD, PER_LINE },
-	{ "unc_m_cas_count.wr", "intel-skx-imc", WR, PER_LINE },
-	{ "nvidia_scf_pmu/cmem_rd_data/", "nvidia-grace-scf", RD, PER_FAMILY },
-	{ "nvidia_scf_pmu/cmem_wr_total_bytes/", "nvidia-grace-scf", WR, PER_FAMILY },
-	{ "dram_channel_data_controller_", "amd-df-zen2-3", RW, PER_LINE },
-	{ "umc_cas_cmd.rd", "amd-umc", RD, PER_LINE },
-	{ "umc_cas_cmd.wr", "amd-umc", WR, PER_LINE },
-	{ "unc_upi_rxl_flits.all_data", "intel-upi-flits", RD, PER_UPI_FLIT },
-	{ "unc_upi_txl_flits.all_data", "intel-upi-flits", WR, PER_UPI_FLIT },
+	{ "unc_m_cas_count.rd", NULL, "intel-skx-imc", RD, PER_LINE, 0 },
+	{ "unc_m_cas_count.wr", NULL, "intel-skx-imc", WR, PER_LINE, 0 },
+	/* Granite Rapids' sub-channel CAS counts, N up to 31
+	 * (src/arch/x86/counters/IntelGraniteRapidsCounters.cpp), a cache
+	 * line a count as every CAS count (MeasurementStorage.cpp, parser.py) */
+	{ "unc_m_cas_count_sch", ".rd", "intel-gnr-imc-sch", RD, PER_LINE, 0 },
+	{ "unc_m_cas_count_sch", ".wr", "intel-gnr-imc-sch", WR, PER_LINE, 0 },
+	/* the SCF PMU with or without its instance (nvidia_scf_pmu_1/...:
+	 * src/arch/BandwidthCounterStrategy.cpp names the target node's) */
+	{ "nvidia_scf_pmu", "/cmem_rd_data/", "nvidia-grace-scf", RD, PER_FAMILY, 0 },
+	{ "nvidia_scf_pmu", "/cmem_wr_total_bytes/", "nvidia-grace-scf", WR, PER_FAMILY, 0 },
+	/* Grace's other-socket traffic: 32 B read beats and write bytes as
+	 * cmem's (MeasurementStorage.cpp, parser.py: rd x 32 + wr) */
+	{ "nvidia_scf_pmu", "/remote_socket_rd_data/", "nvidia-grace-scf-remote", RD, PER_BYTES, 32 },
+	{ "nvidia_scf_pmu", "/remote_socket_wr_total_bytes/", "nvidia-grace-scf-remote", WR, PER_BYTES, 1 },
+	{ "dram_channel_data_controller_", NULL, "amd-df-zen2-3", RW, PER_LINE, 0 },
+	{ "umc_cas_cmd.rd", NULL, "amd-umc", RD, PER_LINE, 0 },
+	{ "umc_cas_cmd.wr", NULL, "amd-umc", WR, PER_LINE, 0 },
+	{ "unc_upi_rxl_flits.all_data", NULL, "intel-upi-flits", RD, PER_UPI_FLIT, 0 },
+	{ "unc_upi_txl_flits.all_data", NULL, "intel-upi-flits", WR, PER_UPI_FLIT, 0 },
+	/* A64FX's L2 refills less swaps and prefetch mismatches, and its
+	 * write-backs, 256 B each (src/arch/arm/counters/A64FXCounters.cpp) */
+	{ "a64fx_read_effective", NULL, "fujitsu-a64fx-l2", RD, PER_BYTES, 256 },
+	{ "a64fx_write_effective", NULL, "fujitsu-a64fx-l2", WR, PER_BYTES, 256 },
+	/* Intel PCM's CXL rates, MB/s over the block (BenchmarkExecutor.cpp;
+	 * MeasurementStorage.cpp reads MB/s / 1000 as GB/s); their
+	 * pcm_cxl_total_mbps is the two together */
+	{ "pcm_cxl_read_mbps", NULL, "intel-pcm-cxl", RD, PER_MB_S, 0 },
+	{ "pcm_cxl_write_mbps", NULL, "intel-pcm-cxl", WR, PER_MB_S, 0 },
 };
 #define NRAW_EVENTS (sizeof(raw_events) / sizeof(raw_events[0]))
 
@@ -63,6 +100,7 @@ static void block_init(struct mess_raw_block *b, double line_bytes,
 	b->bad = 0;
 	b->family = NULL;
 	b->combined = 0;
+	b->rate = 0;
 	b->line_bytes = line_bytes;
 	b->upi_flits_per_line = upi_flits_per_line;
 	b->socket = -1;
@@ -78,6 +116,15 @@ static const struct mess_dram_family *family_of(const char *name)
 	return NULL;
 }
 
+/* Whether row e names the printed event ev. */
+static int names(const struct raw_event *e, const char *ev)
+{
+	size_t n = strlen(ev), k = e->suffix ? strlen(e->suffix) : 0;
+
+	return strstr(ev, e->event) &&
+	       (!k || (n > k && !strcmp(ev + n - k, e->suffix)));
+}
+
 /* A bandwidth event's count v into b: 1, or 0 when no row names ev or
  * the row is of another family than the block's first. */
 static int bw_event(struct mess_raw_block *b, const char *ev, double v)
@@ -87,7 +134,7 @@ static int bw_event(struct mess_raw_block *b, const char *ev, double v)
 		const struct mess_dram_family *d;
 		double per;
 
-		if (!strstr(ev, e->event))
+		if (!names(e, ev))
 			continue;
 		if (b->family && strcmp(b->family, e->family))
 			return 0;
@@ -95,12 +142,17 @@ static int bw_event(struct mess_raw_block *b, const char *ev, double v)
 			per = b->line_bytes;
 		else if (e->unit == PER_UPI_FLIT)
 			per = b->line_bytes / b->upi_flits_per_line;
+		else if (e->unit == PER_BYTES)
+			per = e->bytes;
+		else if (e->unit == PER_MB_S)
+			per = 1e6;	/* bytes a second; x elapsed at the end */
 		else if (!(d = family_of(e->family)))
 			return 0;
 		else
 			per = e->role == WR && d->write_bytes_per_count > 0 ?
 			      d->write_bytes_per_count : d->bytes_per_count;
 		b->family = e->family;
+		b->rate = e->unit == PER_MB_S;
 		b->combined = e->role == RW;
 		add(e->role == RD ? &b->rd : e->role == WR ? &b->wr : &b->rw,
 		    v * per);
@@ -116,11 +168,13 @@ const char *mess_raw_family_list(char *list, size_t len)
 
 	list[0] = '\0';
 	for (size_t i = 0; i < NRAW_EVENTS && at < len; i++)
-		at += (size_t)snprintf(list + at, len - at, "%s%s%s",
+		at += (size_t)snprintf(list + at, len - at, "%s%s%s%s",
 				       i ? (strcmp(raw_events[i].family,
 						   raw_events[i - 1].family) ?
 					    "; " : " + ") : "",
 				       raw_events[i].event,
+				       raw_events[i].suffix ? "*" : "",
+				       raw_events[i].suffix ? raw_events[i].suffix :
 				       raw_events[i].role == RW ? "N" : "");
 	return list;
 }
@@ -245,6 +299,12 @@ int mess_raw_blocks(const char *path, double line_bytes,
 		}
 	}
 	mess_lines_close(&l);
+	/* a rate's bytes over the block's time, read after its counts */
+	for (size_t i = 0; i < *n; i++)
+		if (b[i].rate) {
+			b[i].rd *= b[i].elapsed;
+			b[i].wr *= b[i].elapsed;
+		}
 	if (!ret && !*n)
 		ret = mess_file_err(err, errlen, path, 0,
 				    "no 'Performance counter stats' block: not perf stat output");

@@ -34,6 +34,7 @@
 #include "mess/json.h"
 #include "mess/load.h"
 #include "mess/messraw.h"
+#include "mess/messraw_perf.h"
 #include "mess/parse.h"
 #include "load_util.h"
 
@@ -256,6 +257,45 @@ static void test_raw_values(void **state)
 	mess_family_free(&f);
 }
 
+/*
+ * The counters of every family Mess 2.x records (issue 35), as its
+ * BenchmarkExecutor.cpp writes them: a sub-channel CAS count's name has
+ * its channel between prefix and suffix, and a rate (PCM's MB/s) is
+ * bytes only over its block's elapsed time, which perf prints after the
+ * counts; a block without it is left out, never a rate read as bytes.
+ * The list of allowed events fits messraw.c's 512-byte buffer whole.
+ */
+static void test_raw_perf_families(void **state)
+{
+	struct mess_raw_block b[MESS_RAW_MAX_REPS];
+	char err[512], list[512];
+	size_t n;
+
+	(void)state;
+	put("fam.txt",
+	    " Performance counter stats for system wide:\n\n"
+	    "S0 10 1000 unc_m_cas_count_sch0.rd\nS0 10 3000 unc_m_cas_count_sch31.rd\n"
+	    "S0 10 500 unc_m_cas_count_sch1.wr\n\n 0.5 seconds time elapsed\n"
+	    " Performance counter stats for system wide:\n\n"
+	    "S0 16 200.00 pcm_cxl_read_mbps\nS0 16 50.00 pcm_cxl_write_mbps\n"
+	    "S0 16 250.00 pcm_cxl_total_mbps\n\n 0.5 seconds time elapsed\n"
+	    " Performance counter stats for system wide:\n\n"
+	    "S0 16 200.00 pcm_cxl_read_mbps\nS0 16 50.00 pcm_cxl_write_mbps\n");
+	assert_int_equal(mess_raw_blocks(at("fam.txt"), 64, 9, b, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(b[0].family, "intel-gnr-imc-sch");
+	assert_true(b[0].rd == 4000 * 64 && b[0].wr == 500 * 64);
+	assert_string_equal(b[1].family, "intel-pcm-cxl");
+	assert_true(fabs(b[1].rd - 1e8) < 1e-3 && fabs(b[1].wr - 2.5e7) < 1e-3);
+	assert_true(isnan(b[2].rd) && isnan(b[2].wr));
+
+	mess_raw_family_list(list, sizeof(list));
+	assert_true(strlen(list) + 1 < sizeof(list));
+	expect_has(list, "; unc_m_cas_count_sch*.rd + unc_m_cas_count_sch*.wr; ");
+	assert_string_equal(list + strlen(list) - strlen("pcm_cxl_write_mbps"),
+			    "pcm_cxl_write_mbps");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -264,6 +304,7 @@ int main(void)
 		T(test_bom),
 		T(test_raw_names),
 		T(test_raw_values),
+		T(test_raw_perf_families),
 #undef T
 	};
 
