@@ -9,8 +9,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#include <stddef.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,9 +174,10 @@ static int one_point(struct walk *w, const struct entry *e)
 	return c ? mess_curve_add(c, &p) : -ENOMEM;
 }
 
-/* A link key of a remote tree's plotter.txt (its theoretical peak): kept
- * when a positive number no link exceeds, else unknown (NAN). */
-static void upi_key(struct mess_raw *r, const char *t, const char *v)
+/* A link key of a remote tree's plotter.txt (its theoretical peak): 1
+ * when t is one, kept when a positive number no link exceeds, else
+ * unknown (NAN); 0 when t is none. */
+static int upi_key(struct mess_raw *r, const char *t, const char *v)
 {
 	static const struct { const char *key; size_t off; } keys[] = {
 		{ "UPI_FREQ", offsetof(struct mess_raw, upi.freq_gts) },
@@ -189,9 +190,12 @@ static void upi_key(struct mess_raw *r, const char *t, const char *v)
 	double x = strtod(v, &e);
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (!strcmp(t, keys[i].key))
+		if (!strcmp(t, keys[i].key)) {
 			*(double *)((char *)r + keys[i].off) =
 				*v && !*mess_trim(e) && x > 0 && x <= MESS_RAW_MAX_COUNT ? x : NAN;
+			return 1;
+		}
+	return 0;
 }
 
 static int plotter(const char *dir, struct mess_raw *r, char *err, size_t errlen)
@@ -226,8 +230,8 @@ static int plotter(const char *dir, struct mess_raw *r, char *err, size_t errlen
 		else if (!strcmp(t, "BUS_WIDTH") && !mess_field_num(&l, v, t, 0, MESS_NUM_POS, &x, NULL, 0) &&
 			 x <= MESS_RAW_MAX_COUNT)
 			r->bus_width = (int)x;
-		/* UPI data flits a cache line (Mess's default 9): a count no
-		 * link can be below 1 or far above a line's flits. */
+		/* UPI data flits a cache line (Mess's default 9): positive,
+		 * and no link needs more than MESS_RAW_MAX_UPI_FLITS. */
 		else if (!strcmp(t, "UPI_SCALING_FACTOR")) {
 			ret = mess_field_num(&l, v, t, 0, MESS_NUM_POS, &x, err, errlen);
 			if (!ret && x > MESS_RAW_MAX_UPI_FLITS)
@@ -236,10 +240,8 @@ static int plotter(const char *dir, struct mess_raw *r, char *err, size_t errlen
 						    x, MESS_RAW_MAX_UPI_FLITS);
 			if (!ret)
 				r->upi_flits_per_line = x;
-		} else if (!strcmp(t, "UPI_FREQ") || !strcmp(t, "N_DATA_LANES") ||
-			   !strcmp(t, "FLIT_BIT") || !strcmp(t, "DATA_FLIT_BIT") ||
-			   !strcmp(t, "N_UPI_CHANNELS"))
-			upi_key(r, t, v);
+		} else if (upi_key(r, t, v))
+			;
 		else if (!strcmp(t, "MEMORY_BINDING"))
 			snprintf(r->binding, sizeof(r->binding), "%s", v);
 		else if (!strcmp(t, "MEM_FREQ"))

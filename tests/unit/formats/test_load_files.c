@@ -216,6 +216,7 @@ static void test_raw_values(void **state)
 		{ "CACHE_LINE_SIZE=0.5\n", "CACHE_LINE_SIZE below any cache line: 0.5" },
 		{ "CPU_FREQ=1e9\n", "plotter.txt:1: CPU_FREQ beyond any CPU clock: 1e+09 (allowed: > 0 .. 20 GHz)" },
 		{ "TLB_NS=-1\n", "negative TLB_NS: -1 (allowed: 0..100 ns)" },
+		{ "UPI_SCALING_FACTOR=100\n", "plotter.txt:1: UPI_SCALING_FACTOR beyond any link: 100 (allowed: > 0 .. 64 flits a cache line)" },
 	};
 	struct mess_family f;
 	struct mess_raw r;
