@@ -42,6 +42,9 @@ fmts=$("$mess" export --help | awk '/^Formats:/ { on = 1; next } on && /^  [a-z]
 check "bash: 'mess export --format ' completes to the formats ($fmts)" \
 	'[ -n "$fmts" ] && [ "$(comp mess export --format "")" = "$fmts" ]'
 check "bash: 'mess export --format pr' completes to profet" '[ "$(comp mess export --format pr)" = profet ]'
+check "bash: 'mess import --processing ' completes to the three processings" \
+	'[ "$(comp mess import --processing "")" = "mess mess-groups per-ratio" ]'
+check "bash: 'mess import --processing mess-' completes to mess-groups" '[ "$(comp mess import --processing mess-)" = mess-groups ]'
 check "bash: 'mess --mem-node h' completes to hbm" '[ "$(comp mess --mem-node h)" = hbm ]'
 check "bash: 'mess --mem-node e' completes to each" '[ "$(comp mess --mem-node e)" = each ]'
 check "bash: 'mess ladder --mem-node e' offers no each (curves' alone)" '[ -z "$(comp mess ladder --mem-node e)" ]'

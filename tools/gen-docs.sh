@@ -33,8 +33,9 @@ docpaths() { sed -e "s|results/README\.md|$docdir/results.md|g" -e "s|docs/refer
 # The values an option takes, where a table lists them (one line, spaces):
 # export's formats (its Formats: block), the memory kinds (mess nodes'
 # Kinds block, less unknown, which cannot be asked for; "each" where the
-# command's --mem-node help offers it), else the list in the option's
-# help ("auto, perf, spe-raw or spe-hex (default ...").
+# command's --mem-node help offers it), import's processings (its usage
+# line's alternatives), else the list in the option's help ("auto, perf,
+# spe-raw or spe-hex (default ...").
 block() { # COMMAND HEADING: the first words of the block's lines
 	"$mess" $1 --help | awk -v h="$2" 'index($0, h) == 1 { on = 1; next }
 		on && /^  [a-z]/ { print $1; next } on { exit }'
@@ -48,6 +49,9 @@ values() { # COMMAND OPTION
 			"$mess" $1 --help | sed -n "s/^  --format [A-Z]*  *\([a-z0-9-]*\(, [a-z0-9-]*\)* or [a-z0-9-]*\) (.*/\1/p" |
 				sed 's/,//g; s/ or / /' | head -n 1
 		fi ;;
+	--processing)
+		# the usage line's alternatives: [--processing a|b|c]
+		"$mess" $1 --help | sed -n '1s/.*\[--processing \([a-z0-9|-]*\)\].*/\1/p' | tr '|' ' ' ;;
 	--mem-node)
 		k=$(block nodes Kinds | grep -vx unknown | paste -sd' ' -)
 		if "$mess" $1 --help | grep -q -- '--mem-node .*each:'; then
@@ -63,7 +67,7 @@ values() { # COMMAND OPTION
 # machine's, read when the shell completes.
 value_cases() {
 	for c in $cmds; do
-		for o in $(options "$c" | grep -x -e --format -e --mem-node); do
+		for o in $(options "$c" | grep -x -e --format -e --mem-node -e --processing); do
 			v=$(values "$c" "$o")
 			[ -n "$v" ] || continue
 			case $o in

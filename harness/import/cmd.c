@@ -67,7 +67,8 @@ void mess_import_usage(FILE *f)
 	mess_opts_print(f, opts, NOPTS);
 	fprintf(f,
 		"\nBandwidth: the memory controllers' counters Mess records (Intel's CAS counts\n"
-		"x 64 B, NVIDIA Grace's SCF bytes, AMD's data fabric or UMC) over each\n"
+		"x 64 B, NVIDIA Grace's SCF bytes, AMD's data fabric or UMC, A64FX's, PCM's CXL\n"
+		"rates; a remote tree's UPI data flits), the first socket's, over each\n"
 		"repetition's time.  Latency: the chase's time per access less Mess's TLB correction\n"
 		"(TLB_NS), as Mess's own processing computes it.  Points as Mess makes them\n"
 		"(--processing mess): a curve per measured read share rounded to 1 %%, a point\n"
