@@ -151,7 +151,9 @@ static json_t *meta(const char *src, const struct mess_raw *r, json_t *quality,
 		"mess_plotter", "cpu_ghz", mess_json_real(r->cpu_ghz, 6),
 		"tlb_ns", mess_json_real(r->tlb_ns, 5),
 		"cache_line_bytes", mess_json_real(r->line_bytes, 0),
-		"upi_flits_per_line", mess_json_real(r->upi_flits_per_line, 3),
+		/* the factor only where UPI flits were counted */
+		"upi_flits_per_line", strcmp(r->family, "intel-upi-flits") ? json_null() :
+			mess_json_real(r->upi_flits_per_line, 3),
 		"upi", "freq_gts", mess_json_real(r->upi.freq_gts, 3),
 		"data_lanes", mess_json_real(r->upi.data_lanes, 0),
 		"flit_bits", mess_json_real(r->upi.flit_bits, 0),

@@ -56,6 +56,7 @@ struct mess_raw {
 	struct {
 		double freq_gts, data_lanes, flit_bits, data_flit_bits, links;
 	} upi;
+	double nvlink_gbs;	/* NVLINK_BW_GB_S (a remote peak); NAN absent */
 	char binding[32], mem_freq[32];
 	char family[32];	/* the bandwidth counters' family
 				 * (mess_dram_families[] name) */
@@ -96,6 +97,26 @@ enum mess_raw_processing { MESS_RAW_MESS, MESS_RAW_PER_RATIO, MESS_RAW_MESS_GROU
  */
 int mess_raw_read(const char *dir, struct mess_family *f, struct mess_raw *r,
 		  char *err, size_t errlen);
+
+/* r as nothing is known: NAN figures, -1 counts, Mess's defaults
+ * (CACHE_LINE_SIZE 64, UPI_SCALING_FACTOR 9). */
+void mess_raw_init(struct mess_raw *r);
+
+/* dir/plotter.txt into r (from mess_raw_init): 0, -ENOENT, -EINVAL with
+ * err naming the file and the line. */
+int mess_raw_plotter(const char *dir, struct mess_raw *r, char *err,
+		     size_t errlen);
+
+/*
+ * The theoretical peak r's plotter values give, in GB/s, NAN when one is
+ * missing: MEM_FREQ x N_CHANNELS x BUS_WIDTH / 8; a remote tree's
+ * (MEMORY_BINDING=remote) its links', NVLINK_BW_GB_S or 2 (both
+ * directions) x UPI_FREQ x N_DATA_LANES x DATA_FLIT_BIT / FLIT_BIT x
+ * N_UPI_CHANNELS / 8, as Mess-2.0's utils/plotter.py draws it.  how (may
+ * be NULL) says the figures, after where.
+ */
+double mess_raw_peak_gbs(const struct mess_raw *r, const char *where,
+			 char *how, size_t howlen);
 
 /* The same, processed as how says (mess_raw_read: MESS_RAW_MESS). */
 int mess_raw_read_as(const char *dir, enum mess_raw_processing how,

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "mess/messfmt.h"
@@ -174,7 +175,8 @@ static int one_point(struct walk *w, const struct entry *e)
 	return c ? mess_curve_add(c, &p) : -ENOMEM;
 }
 
-/* A link key of a remote tree's plotter.txt (its theoretical peak): 1
+/* A link key of a remote tree's plotter.txt (its theoretical peak,
+ * mess_raw_peak_gbs): 1
  * when t is one, kept when a positive number no link exceeds, else
  * unknown (NAN); 0 when t is none. */
 static int upi_key(struct mess_raw *r, const char *t, const char *v)
@@ -185,6 +187,7 @@ static int upi_key(struct mess_raw *r, const char *t, const char *v)
 		{ "FLIT_BIT", offsetof(struct mess_raw, upi.flit_bits) },
 		{ "DATA_FLIT_BIT", offsetof(struct mess_raw, upi.data_flit_bits) },
 		{ "N_UPI_CHANNELS", offsetof(struct mess_raw, upi.links) },
+		{ "NVLINK_BW_GB_S", offsetof(struct mess_raw, nvlink_gbs) },
 	};
 	char *e;
 	double x = strtod(v, &e);
@@ -358,6 +361,56 @@ static int entries(const char *bwdir, struct entry **e, size_t *n, char *err,
 	return ret;
 }
 
+void mess_raw_init(struct mess_raw *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->cpu_ghz = NAN;
+	r->line_bytes = 64;
+	r->upi_flits_per_line = 9;
+	r->upi.freq_gts = r->upi.data_lanes = r->upi.flit_bits = NAN;
+	r->upi.data_flit_bits = r->upi.links = r->nvlink_gbs = NAN;
+	r->channels = r->bus_width = -1;
+	r->ghz_median = r->ghz_min = r->ghz_max = NAN;
+}
+
+int mess_raw_plotter(const char *dir, struct mess_raw *r, char *err,
+		     size_t errlen)
+{
+	mess_raw_init(r);
+	return plotter(dir, r, err, errlen);
+}
+
+double mess_raw_peak_gbs(const struct mess_raw *r, const char *where,
+			 char *how, size_t howlen)
+{
+	double mts = strtod(r->mem_freq, NULL);
+
+	if (!strncasecmp(r->binding, "remote", 6)) {
+		if (r->nvlink_gbs > 0) {
+			if (how)
+				snprintf(how, howlen, "%s: NVLINK_BW_GB_S %g (remote memory)",
+					 where, r->nvlink_gbs);
+			return r->nvlink_gbs;
+		}
+		if (!(r->upi.freq_gts > 0 && r->upi.data_lanes > 0 &&
+		      r->upi.flit_bits > 0 && r->upi.data_flit_bits > 0 &&
+		      r->upi.links > 0))
+			return NAN;
+		if (how)
+			snprintf(how, howlen, "%s (remote memory): 2 x UPI_FREQ %g GT/s x N_DATA_LANES %g x DATA_FLIT_BIT %g / FLIT_BIT %g x N_UPI_CHANNELS %g / 8",
+				 where, r->upi.freq_gts, r->upi.data_lanes,
+				 r->upi.data_flit_bits, r->upi.flit_bits, r->upi.links);
+		return 2 * r->upi.freq_gts * r->upi.data_lanes *
+		       r->upi.data_flit_bits / r->upi.flit_bits * r->upi.links / 8;
+	}
+	if (!(mts > 0 && r->channels > 0 && r->bus_width > 0))
+		return NAN;
+	if (how)
+		snprintf(how, howlen, "%s: MEM_FREQ %g MT/s x N_CHANNELS %d x BUS_WIDTH %d bits / 8",
+			 where, mts, r->channels, r->bus_width);
+	return mts * 1e6 * r->channels * r->bus_width / 8 / 1e9;
+}
+
 int mess_raw_read(const char *dir, struct mess_family *f, struct mess_raw *r,
 		  char *err, size_t errlen)
 {
@@ -374,15 +427,7 @@ int mess_raw_read_as(const char *dir, enum mess_raw_processing how,
 	size_t ne;
 	int ret;
 
-	memset(r, 0, sizeof(*r));
-	r->cpu_ghz = NAN;
-	r->line_bytes = 64;
-	r->upi_flits_per_line = 9;
-	r->upi.freq_gts = r->upi.data_lanes = r->upi.flit_bits = NAN;
-	r->upi.data_flit_bits = r->upi.links = NAN;
-	r->channels = r->bus_width = -1;
-	r->ghz_median = r->ghz_min = r->ghz_max = NAN;
-	ret = plotter(dir, r, err, errlen);
+	ret = mess_raw_plotter(dir, r, err, errlen);
 	if (ret)
 		return ret;
 	snprintf(path, sizeof(path), "%s/bw", dir);

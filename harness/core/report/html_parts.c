@@ -8,13 +8,12 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "mess/json.h"
 #include "mess/load.h"
+#include "mess/messraw.h"
 #include "mess/metrics.h"
 #include "mess/parse.h"
 #include "core/report/html.h"
@@ -353,94 +352,33 @@ int mess_h_public(FILE *f, const char *dir)
 	return any;
 }
 
-/* MEM_FREQ x N_CHANNELS x BUS_WIDTH / 8 in GB/s, said in how as from
- * where; NAN when a figure is missing. */
-static double peak_of(double mts, double ch, double bits, const char *where,
-		      char *how, size_t howlen)
-{
-	if (!(mts > 0 && ch > 0 && bits > 0))
-		return NAN;
-	if (how)
-		snprintf(how, howlen, "%s: MEM_FREQ %g MT/s x N_CHANNELS %g x BUS_WIDTH %g bits / 8",
-			 where, mts, ch, bits);
-	return mts * 1e6 * ch * bits / 8 / 1e9;
-}
-
-/*
- * A remote tree's peak, the links' as Mess draws it: 2 (both directions) x
- * UPI_FREQ GT/s x N_DATA_LANES x DATA_FLIT_BIT / FLIT_BIT x N_UPI_CHANNELS
- * / 8 in GB/s (Mess-2.0 utils/plotter.py, MEMORY_BINDING=remote), or its
- * NVLINK_BW_GB_S where it gives one; NAN when a figure is missing.
- */
-struct link_keys {
-	double gts, lanes, flit, data_flit, links, nvlink;
-};
-
-static double link_peak(const struct link_keys *k, const char *where,
-			char *how, size_t howlen)
-{
-	if (k->nvlink > 0) {
-		if (how)
-			snprintf(how, howlen, "%s: NVLINK_BW_GB_S %g (remote memory)",
-				 where, k->nvlink);
-		return k->nvlink;
-	}
-	if (!(k->gts > 0 && k->lanes > 0 && k->flit > 0 && k->data_flit > 0 &&
-	      k->links > 0))
-		return NAN;
-	if (how)
-		snprintf(how, howlen, "%s (remote memory): 2 x UPI_FREQ %g GT/s x N_DATA_LANES %g x DATA_FLIT_BIT %g / FLIT_BIT %g x N_UPI_CHANNELS %g / 8",
-			 where, k->gts, k->lanes, k->data_flit, k->flit, k->links);
-	return 2 * k->gts * k->lanes * k->data_flit / k->flit * k->links / 8;
-}
-
+/* The peak dir/plotter.txt gives (mess_raw_peak_gbs), said in how as
+ * from name; NAN without one. */
 static double plotter_at(const char *dir, const char *name, char *how,
 			 size_t howlen)
 {
-	static const struct { const char *key; size_t off; } lk[] = {
-		{ "UPI_FREQ=", offsetof(struct link_keys, gts) },
-		{ "N_DATA_LANES=", offsetof(struct link_keys, lanes) },
-		{ "FLIT_BIT=", offsetof(struct link_keys, flit) },
-		{ "DATA_FLIT_BIT=", offsetof(struct link_keys, data_flit) },
-		{ "N_UPI_CHANNELS=", offsetof(struct link_keys, links) },
-		{ "NVLINK_BW_GB_S=", offsetof(struct link_keys, nvlink) },
-	};
-	char path[PATH_MAX + 32], line[512];
-	double mts = NAN, ch = NAN, bits = NAN;
-	struct link_keys k = { NAN, NAN, NAN, NAN, NAN, NAN };
-	int remote = 0;
-	FILE *in;
+	char d[PATH_MAX + 8];
+	struct mess_raw r;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	in = mess_fopen_regular(path, NULL, 0);
-	if (!in)
+	/* name is plotter.txt or ../plotter.txt: the folder holding it */
+	snprintf(d, sizeof(d), "%s%s", dir, strncmp(name, "../", 3) ? "" : "/..");
+	if (mess_raw_plotter(d, &r, NULL, 0))
 		return NAN;
-	while (fgets(line, sizeof(line), in)) {
-		if (!strncmp(line, "MEM_FREQ=", 9))
-			mts = strtod(line + 9, NULL);
-		else if (!strncmp(line, "N_CHANNELS=", 11))
-			ch = strtod(line + 11, NULL);
-		else if (!strncmp(line, "BUS_WIDTH=", 10))
-			bits = strtod(line + 10, NULL);
-		else if (!strncmp(line, "MEMORY_BINDING=", 15))
-			remote = !strncasecmp(line + 15, "remote", 6);
-		for (size_t i = 0; i < sizeof(lk) / sizeof(lk[0]); i++)
-			if (!strncmp(line, lk[i].key, strlen(lk[i].key)))
-				*(double *)((char *)&k + lk[i].off) =
-					strtod(line + strlen(lk[i].key), NULL);
-	}
-	fclose(in);
-	return remote ? link_peak(&k, name, how, howlen) :
-		peak_of(mts, ch, bits, name, how, howlen);
+	return mess_raw_peak_gbs(&r, name, how, howlen);
+}
+
+/* A figure of meta.json, NAN where it is not a number. */
+static double num(json_t *j)
+{
+	return json_is_number(j) ? json_number_value(j) : NAN;
 }
 
 /* An imported run's meta.json keeps the tree's plotter.txt values
  * (mess import: mess_plotter). */
 static double meta_plotter(const char *dir, char *how, size_t howlen)
 {
-	static const char *const where =
-		"meta.json mess_plotter (the imported tree's plotter.txt)";
 	char path[PATH_MAX + 32];
+	struct mess_raw r;
 	json_t *m, *p, *u;
 	double peak = NAN;
 
@@ -448,22 +386,26 @@ static double meta_plotter(const char *dir, char *how, size_t howlen)
 	m = mess_json_load(path, 0, NULL);
 	p = json_object_get(m, "mess_plotter");
 	u = json_object_get(p, "upi");
-	if (json_is_string(json_object_get(p, "memory_binding")) &&
-	    !strcasecmp(json_string_value(json_object_get(p, "memory_binding")), "remote")) {
-		struct link_keys k = {
-			json_number_value(json_object_get(u, "freq_gts")),
-			json_number_value(json_object_get(u, "data_lanes")),
-			json_number_value(json_object_get(u, "flit_bits")),
-			json_number_value(json_object_get(u, "data_flit_bits")),
-			json_number_value(json_object_get(u, "links")), NAN,
-		};
-
-		peak = link_peak(&k, where, how, howlen);
-	} else if (json_is_object(p) && json_is_string(json_object_get(p, "mem_freq")))
-		peak = peak_of(strtod(json_string_value(json_object_get(p, "mem_freq")), NULL),
-			       json_number_value(json_object_get(p, "channels")),
-			       json_number_value(json_object_get(p, "bus_width")),
-			       where, how, howlen);
+	if (json_is_object(p)) {
+		mess_raw_init(&r);
+		snprintf(r.binding, sizeof(r.binding), "%s",
+			 json_is_string(json_object_get(p, "memory_binding")) ?
+			 json_string_value(json_object_get(p, "memory_binding")) : "");
+		snprintf(r.mem_freq, sizeof(r.mem_freq), "%s",
+			 json_is_string(json_object_get(p, "mem_freq")) ?
+			 json_string_value(json_object_get(p, "mem_freq")) : "");
+		r.channels = json_is_integer(json_object_get(p, "channels")) ?
+			(int)json_integer_value(json_object_get(p, "channels")) : -1;
+		r.bus_width = json_is_integer(json_object_get(p, "bus_width")) ?
+			(int)json_integer_value(json_object_get(p, "bus_width")) : -1;
+		r.upi.freq_gts = num(json_object_get(u, "freq_gts"));
+		r.upi.data_lanes = num(json_object_get(u, "data_lanes"));
+		r.upi.flit_bits = num(json_object_get(u, "flit_bits"));
+		r.upi.data_flit_bits = num(json_object_get(u, "data_flit_bits"));
+		r.upi.links = num(json_object_get(u, "links"));
+		peak = mess_raw_peak_gbs(&r, "meta.json mess_plotter (the imported tree's plotter.txt)",
+					 how, howlen);
+	}
 	json_decref(m);
 	return peak;
 }

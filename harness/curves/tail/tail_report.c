@@ -235,32 +235,30 @@ static int refresh_like(double ns)
 /* The fixed costs: the windows' own and the probes' beside them; the
  * windows measured again and why, the preemption cut and the paired means
  * (window.h). */
-static json_t *windows_json(const struct mess_tail *t)
+/* How n costs spread (ns a batch): count, median, p10, p90, extremes. */
+static json_t *cost_spread(const double *v, size_t n, const char *method)
 {
-	const double *v = t->hs.costs, *o = t->own;
-	size_t n = t->hs.ncosts, no = t->nown;
-	json_t *j;
-
-	j = mess_json_pack("{s:{s:I, s:o, s:o, s:o, s:o, s:o, s:s},"
-			   " s:{s:I, s:o, s:o, s:o, s:o, s:o, s:s},"
-			   " s:{s:i, s:i, s:i, s:i, s:i, s:i, s:s},"
-			   " s:{s:f, s:f, s:s}, s:{s:f, s:s}}",
-		"fixed_costs",
+	return mess_json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:s}",
 		"measured", (json_int_t)n,
 		"median_ns", mess_json_real(mess_hoststate_quantile(v, n, 0.5), 3),
 		"p10_ns", mess_json_real(mess_hoststate_quantile(v, n, 0.1), 3),
 		"p90_ns", mess_json_real(mess_hoststate_quantile(v, n, 0.9), 3),
 		"min_ns", mess_json_real(mess_hoststate_quantile(v, n, 0), 3),
 		"max_ns", mess_json_real(mess_hoststate_quantile(v, n, 1), 3),
-		"method", "the probes', ns a batch: the run's first (fixed_cost_ns_per_batch), then one just before and one just after every window (the timed chase's mean over 1000 batches on the L1-resident chain less loads_per_batch x the untimed chase's latency there, medians of 3); the state's evidence, and the cost of a window that has none of its own",
-		"own_costs",
-		"measured", (json_int_t)no,
-		"median_ns", mess_json_real(mess_hoststate_quantile(o, no, 0.5), 3),
-		"p10_ns", mess_json_real(mess_hoststate_quantile(o, no, 0.1), 3),
-		"p90_ns", mess_json_real(mess_hoststate_quantile(o, no, 0.9), 3),
-		"min_ns", mess_json_real(mess_hoststate_quantile(o, no, 0), 3),
-		"max_ns", mess_json_real(mess_hoststate_quantile(o, no, 1), 3),
-		"method", "the kept windows' own, ns a batch, each subtracted from its window's batches (curves.csv dist_cost_ns): each timed sub-window is 8 chunks of its batches, each followed by a burst of 128 timed batches on the L1-resident chain (after an untimed pass that brings it back); the cost is the bursts' mean ticks a batch (preemptions cut) less loads_per_batch x the L1 chain's latency, so it follows the host's state through the window",
+		"method", method);
+}
+
+static json_t *windows_json(const struct mess_tail *t)
+{
+	const double *v = t->hs.costs, *o = t->own;
+	size_t n = t->hs.ncosts, no = t->nown;
+	json_t *j;
+
+	j = mess_json_pack("{s:o, s:o,"
+			   " s:{s:i, s:i, s:i, s:i, s:i, s:i, s:s},"
+			   " s:{s:f, s:f, s:s}, s:{s:f, s:s}}",
+		"fixed_costs", cost_spread(v, n, "the probes', ns a batch: the run's first (fixed_cost_ns_per_batch), then one just before and one just after every window (the timed chase's mean over 1000 batches on the L1-resident chain less loads_per_batch x the untimed chase's latency there, medians of 3); the state's evidence, and the cost of a window that has none of its own"),
+		"own_costs", cost_spread(o, no, "the kept windows' own, ns a batch, each subtracted from its window's batches (curves.csv dist_cost_ns): each timed sub-window is 8 chunks of its batches, each followed by a burst of 128 timed batches on the L1-resident chain (after an untimed pass that brings it back); the cost is the bursts' mean ticks a batch (preemptions cut) less loads_per_batch x the L1 chain's latency, so it follows the host's state through the window"),
 		"disturbed_windows",
 		"measured_again", (int)t->win_disturbed,
 		"kept_disturbed", (int)t->win_kept_disturbed,
