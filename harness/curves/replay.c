@@ -92,7 +92,8 @@ static void replay_measure(struct mess_run *r,
 	p->bw_gbs = mess_median(B, n);
 	p->read_pct = rd;
 	p->read_bw_gbs = p->acc_read_bw_gbs = p->bw_gbs * rd / 100;
-	p->write_bw_gbs = p->acc_write_bw_gbs = p->bw_gbs - p->read_bw_gbs;
+	/* (100 - rd), not bw - read: 100 % reads write exactly 0 */
+	p->write_bw_gbs = p->acc_write_bw_gbs = p->bw_gbs * (100 - rd) / 100;
 	p->repeats = n;
 	/* A disturbance that lasts the whole point: every window, and every
 	 * one measured again up to the bound, was disturbed (point.c). */

@@ -75,4 +75,15 @@ int mess_raw_group(const struct mess_raw_reps *r, int thin_as_mess,
 double mess_raw_mean(const double *v, size_t n);
 double mess_raw_sd(const double *v, size_t n);
 
+/*
+ * p's read_bw_gbs and write_bw_gbs from its bw_gbs and read_pct: the
+ * write share as bw x (100 - read_pct) / 100, so that 100 % reads write
+ * exactly 0 (bw - bw x 100 / 100 is an ulp below 0 for about 7 % of
+ * bandwidths: Mess-Results' AMD EPYC 7742 tree was refused for
+ * -7.1e-15 GB/s); a share within MESS_RAW_LAST_BITS of bw below 0 is 0,
+ * a larger one is left for mess_point_check to refuse.
+ */
+#define MESS_RAW_LAST_BITS 1e-12
+void mess_raw_split(struct mess_point *p);
+
 #endif

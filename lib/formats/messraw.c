@@ -139,8 +139,7 @@ static int one_point(struct walk *w, const struct entry *e)
 	p.bw_gbs = mess_raw_mean(bw, nb);
 	p.bw_gbs_std = mess_raw_sd(bw, nb);
 	p.read_pct = 100 * mess_raw_mean(share, nb);
-	p.read_bw_gbs = p.bw_gbs * p.read_pct / 100;
-	p.write_bw_gbs = p.bw_gbs - p.read_bw_gbs;
+	mess_raw_split(&p);
 	p.lat_ns = mess_raw_mean(lat, nl);
 	p.lat_ns_std = mess_raw_sd(lat, nl);
 	p.repeats = (uint32_t)(nb < nl ? nb : nl);

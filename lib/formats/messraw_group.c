@@ -51,6 +51,19 @@ double mess_raw_sd(const double *v, size_t n)
 	return sqrt(s / (double)(n - 1));
 }
 
+/* Rounding's last bits below 0 are 0; a real negative is kept. */
+static double last_bits(double share, double bw)
+{
+	return share < 0 && share >= -MESS_RAW_LAST_BITS * bw ? 0 : share;
+}
+
+void mess_raw_split(struct mess_point *p)
+{
+	p->read_bw_gbs = last_bits(p->bw_gbs * p->read_pct / 100, p->bw_gbs);
+	p->write_bw_gbs = last_bits(p->bw_gbs * (100 - p->read_pct) / 100,
+				    p->bw_gbs);
+}
+
 /* A repetition under a key: Mess's (read_pct_rounded, pause) row. */
 struct ent {
 	int key;
@@ -152,8 +165,7 @@ static int group_point(const struct mess_raw_reps *r, const struct ent *e,
 	p->bw_gbs = mess_raw_mean(bw, nb);
 	p->bw_gbs_std = mess_raw_sd(bw, nb);
 	p->read_pct = 100 * mess_raw_mean(sh, nb);
-	p->read_bw_gbs = p->bw_gbs * p->read_pct / 100;
-	p->write_bw_gbs = p->bw_gbs - p->read_bw_gbs;
+	mess_raw_split(p);
 	p->lat_ns = mess_raw_mean(lat, nl);
 	p->lat_ns_std = mess_raw_sd(lat, nl);
 	p->repeats = (uint32_t)(nb < nl ? nb : nl);

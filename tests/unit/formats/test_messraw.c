@@ -7,7 +7,8 @@
  * matched row, per read share's maximum bandwidth and unloaded latency
  * (its lowest latency), the median and largest relative error, printed.
  * With Mess's processing every processed row is a point here and no other
- * in the shares it keeps.  Hand-made points check the thinning rule.
+ * in the shares it keeps.  Hand-made points check the thinning rule and
+ * the read and write shares.
  */
 #include <errno.h>
 #include <math.h>
@@ -296,12 +297,48 @@ static void test_thin(void **state)
 	mess_raw_reps_free(&r);
 }
 
+/*
+ * The read and write shares (issue 43): at 100 % reads the write share is
+ * exactly 0 (bw - bw x 100 / 100 was -5.7e-14 GB/s at 511.954... GB/s,
+ * and Mess-Results' AMD tree was refused for it); 75 % of 1280 GB/s is
+ * 960 + 320; a share an ulp above 100 % writes 0, one 1e-7 above keeps
+ * its sign for mess_point_check to refuse.
+ */
+static void test_split(void **state)
+{
+	struct mess_point p = MESS_POINT_INIT;
+	struct mess_raw_reps r = { 0 };
+	struct mess_raw_group_counts c;
+	struct mess_family f = { 0 };
+
+	(void)state;
+	rep2(&r, 0, 100, 1.0, 511.95404974553884, 100);
+	assert_int_equal(mess_raw_group(&r, 0, &f, &c), 0);
+	assert_int_equal(f.n, 1);
+	assert_true(f.curves[0].pts[0].write_bw_gbs == 0);
+	assert_near(f.curves[0].pts[0].read_bw_gbs, 511.95404974553884, 1e-12);
+	mess_family_free(&f);
+	mess_raw_reps_free(&r);
+
+	p.bw_gbs = 1280;
+	p.read_pct = 75;
+	mess_raw_split(&p);
+	assert_true(p.read_bw_gbs == 960 && p.write_bw_gbs == 320);
+	p.read_pct = nextafter(100, 200);
+	mess_raw_split(&p);
+	assert_true(p.write_bw_gbs == 0);
+	p.read_pct = 100 + 1e-7;
+	mess_raw_split(&p);
+	assert_true(p.write_bw_gbs < -1e-6);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mn5),
 		cmocka_unit_test(test_grace),
 		cmocka_unit_test(test_thin),
+		cmocka_unit_test(test_split),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
