@@ -231,6 +231,24 @@ for kv in "TLB_NS=1000:TLB_NS beyond any TLB hit: 1000 (allowed: 0..100 ns)" \
 	check "plotter.txt ${kv%%:*}: refused (exit 1, '${kv#*:}'), nothing written" \
 		'[ $? -eq 1 ] && grep -qF "plotter.txt:" "$tmp/err" && grep -qF "${kv#*:}" "$tmp/err" && [ ! -e "$tmp/v/curves.csv" ]'
 done
+# Issue 43: every plotter.txt figure has a range (MEM_FREQ=0.000001 made
+# "364771637500 % of peak"), a chase clock too (1e291 GHz was taken); a
+# missing TLB_NS is 0 ns said in the verdict, not silently
+tree && rm "$tmp/t/plotter.txt" && sed "s/^MEM_FREQ=.*/MEM_FREQ=0.000001/" "$raw/plotter.txt" >"$tmp/t/plotter.txt"
+"$mess" import "$tmp/t" --out "$tmp/v43" 2>"$tmp/err"
+check "plotter.txt MEM_FREQ=0.000001: exit 1, one line naming the key and the range, nothing written" \
+	'[ $? -eq 1 ] && [ $(wc -l <"$tmp/err") -eq 1 ] && grep -q "t/plotter.txt:[0-9]*: MEM_FREQ below any memory clock: 1e-06 (allowed: 10..100000 MT/s)$" "$tmp/err" && [ ! -e "$tmp/v43" ]'
+tree && rm "$tmp/t/lat/lat_50_100.txt" && sed "s/^ *[0-9,]* *cycles/ 3e299 cycles/" "$raw/lat/lat_50_100.txt" >"$tmp/t/lat/lat_50_100.txt"
+"$mess" import "$tmp/t" --out "$tmp/v43c" 2>"$tmp/err"
+rc=$?
+check "a chase of 1e290 GHz: exit 1, one line naming the file and the range ($rc: $(head -c 300 "$tmp/err"))" \
+	'[ $rc -eq 1 ] && [ $(wc -l <"$tmp/err") -eq 1 ] && grep -q "t/lat/lat_50_100.txt: repetition 1: the chase.s clock (cycles / elapsed, GHz) beyond any CPU clock: .* (allowed: 0.1..20 GHz)" "$tmp/err" && [ ! -e "$tmp/v43c" ]'
+tree && rm "$tmp/t/plotter.txt" && grep -v "^TLB_NS=" "$raw/plotter.txt" >"$tmp/t/plotter.txt"
+"$mess" import "$tmp/t" --out "$tmp/notlb" 2>"$tmp/err"
+rc=$?
+check "no TLB_NS: imported, verdict WARN, its reason names the key and the 0 ns assumed ($rc: $(cat "$tmp/err"))" \
+	'[ $rc -eq 0 ] && grep -q "verdict WARN" "$tmp/err" &&
+	 [ "$(json "$tmp/notlb/meta.json" "[x[\"level\"] for x in d[\"quality\"][\"reasons\"] if x[\"rule\"] == \"tlb_ns_missing\" and x[\"text\"].startswith(\"plotter.txt has no TLB_NS: 0 ns assumed\")][0]")" = WARN ]'
 # a BOM before plotter.txt's first key (TLB_NS): the same figures
 tree && rm "$tmp/t/plotter.txt" && { printf '\357\273\277'; cat "$raw/plotter.txt"; } >"$tmp/t/plotter.txt"
 head -1 "$raw/plotter.txt" | grep -q "^TLB_NS=" || echo "import: note: TLB_NS is not plotter.txt's first key"

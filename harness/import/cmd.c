@@ -114,6 +114,22 @@ static json_t *judge(struct mess_family *f, const struct mess_raw *r,
 		mess_verdict_add(&v, MESS_PASS, "thinned",
 				 "Mess's processing kept %zu of its %zu grouped points (the thinning keeps a point 5 GB/s and 5 %% latency above the last kept; %zu shares left out whole): the rules judged those, and cannot see a point it left out; --processing mess-groups judges every point",
 				 r->points, r->groups, r->keys_left_out);
+	/* A key Mess's processing needs, missing: its default changed
+	 * the figures, said with the value taken. */
+	if (r->stlb_reps && !(r->given & MESS_RAW_GIVEN_TLB_NS))
+		mess_verdict_add(&v, MESS_WARN, "tlb_ns_missing",
+				 "plotter.txt has no TLB_NS%s%s%s: 0 ns assumed (no STLB hit's time taken off the latency; Mess's processing assumes 10 ns), though %zu repetitions counted r1012 STLB hits",
+				 r->tlb_key_case[0] ? " (" : "", r->tlb_key_case,
+				 r->tlb_key_case[0] ? " is not it: Mess's keys are upper-case)" : "",
+				 r->stlb_reps);
+	if (r->line_reps && !(r->given & MESS_RAW_GIVEN_LINE))
+		mess_verdict_add(&v, MESS_WARN, "cache_line_size_missing",
+				 "plotter.txt has no CACHE_LINE_SIZE: 64 bytes assumed (Mess's default) for each counted cache line of %zu repetitions",
+				 r->line_reps);
+	if (r->flit_reps && !(r->given & MESS_RAW_GIVEN_UPI_FLITS))
+		mess_verdict_add(&v, MESS_WARN, "upi_scaling_factor_missing",
+				 "plotter.txt has no UPI_SCALING_FACTOR: 9 UPI data flits a cache line assumed (Mess's default) in %zu repetitions",
+				 r->flit_reps);
 	free(mix);
 	snprintf(level, len, "%s", mess_level_name(v.level));
 	return mess_verdict_json(&v);

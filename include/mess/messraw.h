@@ -68,7 +68,17 @@ struct mess_raw {
 	/* Mess's grouping (messraw_group.h): its (share, pause) points, how
 	 * many its thinning left out, and the shares its check left out. */
 	size_t groups, thinned, keys_left_out;
+	/* The keys plotter.txt gave (MESS_RAW_GIVEN_*); the repetitions
+	 * whose figures a missing one changes: r1012 counted (TLB_NS),
+	 * cache lines or UPI flits counted (CACHE_LINE_SIZE,
+	 * UPI_SCALING_FACTOR); a key differing from TLB_NS in case only. */
+	unsigned given;
+	size_t stlb_reps, line_reps, flit_reps;
+	char tlb_key_case[32];
 };
+#define MESS_RAW_GIVEN_TLB_NS 1u
+#define MESS_RAW_GIVEN_LINE 2u
+#define MESS_RAW_GIVEN_UPI_FLITS 4u
 
 /*
  * How the repetitions become points:

@@ -23,6 +23,9 @@ struct mess_raw_block {
 	int rate;		/* the counts are rates (PCM's MB/s): rd and
 				 * wr are bytes a second until the block's
 				 * end multiplies them by its elapsed time */
+	int lines;		/* counts of cache lines (1) or of UPI data
+				 * flits (2): CACHE_LINE_SIZE and
+				 * UPI_SCALING_FACTOR change the bytes */
 	double line_bytes;	/* CACHE_LINE_SIZE: a count of cache lines */
 	double upi_flits_per_line;	/* UPI_SCALING_FACTOR: data flits a line */
 	long socket;		/* the socket counted (-1: no per-socket line) */

@@ -85,10 +85,26 @@ int mess_parse_pct(const char *s, size_t n, int *r);
  * A64FX), the time of one second-level TLB hit (some ns; Mess assumes
  * 10).  Beyond these a figure computed from them is made up.
  */
+#define MESS_MIN_GHZ 0.1	/* no core Mess runs on clocks under 100 MHz */
 #define MESS_MAX_GHZ 20.0
 #define MESS_MIN_LINE 16.0
 #define MESS_MAX_LINE 1024.0
 #define MESS_MAX_TLB_NS 100.0
+/*
+ * plotter.txt's memory system, which makes the theoretical peak: a
+ * transfer rate from SDR's 10 MHz to 100 GT/s (DDR5 is 4800-8800 MT/s,
+ * HBM3E 9600), 1..4096 channels (a node's sockets' DDR channels or HBM
+ * pseudo-channels), a channel's bus 8 (LPDDR's x8) to 8192 bits (HBM's
+ * 1024 x 8); the peak they give, as --peak-gbs's range
+ * (harness/core/options.h): 1 MB/s to 10 PB/s.
+ */
+#define MESS_MIN_MEM_MTS 10.0
+#define MESS_MAX_MEM_MTS 1e5
+#define MESS_MAX_CHANNELS 4096.0
+#define MESS_MIN_BUS_BITS 8.0
+#define MESS_MAX_BUS_BITS 8192.0
+#define MESS_MIN_PEAK_GBS 0.001
+#define MESS_MAX_PEAK_GBS 1e7
 
 /* What a value must be, beyond finite. */
 enum mess_num_rule {
@@ -101,9 +117,13 @@ enum mess_num_rule {
 	MESS_NUM_NS,		/* a latency: > 0 (a load never takes no
 				 * time) .. MESS_MAX_NS */
 	MESS_NUM_NS0,		/* a latency's spread: 0..MESS_MAX_NS */
-	MESS_NUM_GHZ,		/* a CPU clock: > 0 .. MESS_MAX_GHZ */
+	MESS_NUM_GHZ,		/* a CPU clock: MESS_MIN_GHZ..MESS_MAX_GHZ */
 	MESS_NUM_LINE,		/* a cache line's bytes */
 	MESS_NUM_TLB_NS,	/* one TLB hit: 0..MESS_MAX_TLB_NS ns */
+	MESS_NUM_MEM_MTS,	/* a memory transfer rate, MT/s */
+	MESS_NUM_CHANNELS,	/* memory channels: 1..MESS_MAX_CHANNELS */
+	MESS_NUM_BUS_BITS,	/* a channel's data bus, bits */
+	MESS_NUM_PEAK_GBS,	/* a theoretical peak, GB/s */
 };
 
 /* NULL when v obeys rule, else a format of what is wrong, taking the

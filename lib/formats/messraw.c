@@ -23,8 +23,6 @@
 #include "mess/messraw_perf.h"
 #include "mess/parse.h"
 
-/* plotter.txt's channel count and bus width: at most this. */
-#define MESS_RAW_MAX_COUNT 65536
 /* UPI data flits a cache line: at most this. */
 #define MESS_RAW_MAX_UPI_FLITS 64
 
@@ -101,6 +99,8 @@ static int one_point(struct walk *w, const struct entry *e)
 			snprintf(w->r->family, sizeof(w->r->family), "%s",
 				 b[i].family);
 		w->r->socket_lines_left_out += b[i].socket_lines_left_out;
+		w->r->line_reps += b[i].lines != 0;
+		w->r->flit_reps += b[i].lines == 2;
 		bw[nb] = t / b[i].elapsed / 1e9;
 		share[nb++] = rw ? R / 100.0 : b[i].rd / t;
 	}
@@ -121,7 +121,26 @@ static int one_point(struct walk *w, const struct entry *e)
 			w->r->reps_left_out++;
 			continue;
 		}
+		/* A count no counter reaches (1e400 digits read as inf) or a
+		 * clock no CPU has (1e291 GHz) is damage, not a figure. */
+		if (isinf(k->cycles) || isinf(k->accesses) || isinf(k->elapsed) ||
+		    isinf(k->r1012) || isinf(k->r2012)) {
+			ret = mess_file_err(w->err, w->errlen, path, 0,
+					    "repetition %zu: a count beyond any counter (cycles %g, accesses %g, r1012 %g, r2012 %g, elapsed %g s)",
+					    i + 1, k->cycles, k->accesses, k->r1012, k->r2012, k->elapsed);
+			break;
+		}
 		g = k->cycles / k->elapsed / 1e9;
+		if (mess_num_problem(g, MESS_NUM_GHZ)) {
+			char what[160];
+
+			snprintf(what, sizeof(what), mess_num_problem(g, MESS_NUM_GHZ),
+				 "the chase's clock (cycles / elapsed, GHz)", g);
+			ret = mess_file_err(w->err, w->errlen, path, 0,
+					    "repetition %zu: %s", i + 1, what);
+			break;
+		}
+		w->r->stlb_reps += isfinite(k->r1012) && k->r1012 > 0;
 		/* Mess leaves out a TLB event its platform has not. */
 		walk = isfinite(k->r2012) ? k->r2012 / g : 0;
 		stlb = isfinite(k->r1012) ? w->r->tlb_ns * k->r1012 : 0;
@@ -174,30 +193,113 @@ static int one_point(struct walk *w, const struct entry *e)
 	return c ? mess_curve_add(c, &p) : -ENOMEM;
 }
 
-/* A link key of a remote tree's plotter.txt (its theoretical peak,
- * mess_raw_peak_gbs): 1
- * when t is one, kept when a positive number no link exceeds, else
- * unknown (NAN); 0 when t is none. */
-static int upi_key(struct mess_raw *r, const char *t, const char *v)
+/* The theoretical peak of r (mess_raw_peak_gbs), whatever its size. */
+static double peak_of(const struct mess_raw *r, const char *where,
+		      char *how, size_t howlen)
 {
-	static const struct { const char *key; size_t off; } keys[] = {
-		{ "UPI_FREQ", offsetof(struct mess_raw, upi.freq_gts) },
-		{ "N_DATA_LANES", offsetof(struct mess_raw, upi.data_lanes) },
-		{ "FLIT_BIT", offsetof(struct mess_raw, upi.flit_bits) },
-		{ "DATA_FLIT_BIT", offsetof(struct mess_raw, upi.data_flit_bits) },
-		{ "N_UPI_CHANNELS", offsetof(struct mess_raw, upi.links) },
-		{ "NVLINK_BW_GB_S", offsetof(struct mess_raw, nvlink_gbs) },
+	double mts = strtod(r->mem_freq, NULL);
+
+	if (!strncasecmp(r->binding, "remote", 6)) {
+		if (r->nvlink_gbs > 0) {
+			if (how)
+				snprintf(how, howlen, "%s: NVLINK_BW_GB_S %g (remote memory)",
+					 where, r->nvlink_gbs);
+			return r->nvlink_gbs;
+		}
+		if (!(r->upi.freq_gts > 0 && r->upi.data_lanes > 0 &&
+		      r->upi.flit_bits > 0 && r->upi.data_flit_bits > 0 &&
+		      r->upi.links > 0))
+			return NAN;
+		if (how)
+			snprintf(how, howlen, "%s (remote memory): 2 x UPI_FREQ %g GT/s x N_DATA_LANES %g x DATA_FLIT_BIT %g / FLIT_BIT %g x N_UPI_CHANNELS %g / 8",
+				 where, r->upi.freq_gts, r->upi.data_lanes,
+				 r->upi.data_flit_bits, r->upi.flit_bits, r->upi.links);
+		return 2 * r->upi.freq_gts * r->upi.data_lanes *
+		       r->upi.data_flit_bits / r->upi.flit_bits * r->upi.links / 8;
+	}
+	if (!(mts > 0 && r->channels > 0 && r->bus_width > 0))
+		return NAN;
+	if (how)
+		snprintf(how, howlen, "%s: MEM_FREQ %g MT/s x N_CHANNELS %d x BUS_WIDTH %d bits / 8",
+			 where, mts, r->channels, r->bus_width);
+	return mts * 1e6 * r->channels * r->bus_width / 8 / 1e9;
+}
+
+/* x for key at l by rule's range: 0, or -EINVAL with err naming the key,
+ * the value and the range. */
+static int in_range(const struct mess_lines *l, const char *key, double x,
+		    enum mess_num_rule rule, char *err, size_t errlen)
+{
+	const char *why = mess_num_problem(x, rule);
+	char what[160];
+
+	if (!why)
+		return 0;
+	/* fmt is one of the table's, all "%s ... %g". */
+	snprintf(what, sizeof(what), why, key, x);
+	return mess_file_err(err, errlen, l->path, l->no, "%s", what);
+}
+
+/*
+ * A link key of a remote tree's plotter.txt (its theoretical peak,
+ * mess_raw_peak_gbs): 1 when t is one, its value kept, or NAN (unknown)
+ * when it is no number; -EINVAL for a number no link has (UPI 2.0 is
+ * 16 GT/s x 20 lanes of 80-bit flits, 4 links a socket; NVLink-C2C
+ * 900 GB/s); 0 when t is none.
+ */
+static int upi_key(const struct mess_lines *l, struct mess_raw *r,
+		   const char *t, const char *v, char *err, size_t errlen)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+		double lo, hi;
+		const char *unit;
+	} keys[] = {
+		{ "UPI_FREQ", offsetof(struct mess_raw, upi.freq_gts), 0.1, 1000, "GT/s" },
+		{ "N_DATA_LANES", offsetof(struct mess_raw, upi.data_lanes), 1, 1024, "lanes" },
+		{ "FLIT_BIT", offsetof(struct mess_raw, upi.flit_bits), 8, 4096, "bits" },
+		{ "DATA_FLIT_BIT", offsetof(struct mess_raw, upi.data_flit_bits), 8, 4096, "bits" },
+		{ "N_UPI_CHANNELS", offsetof(struct mess_raw, upi.links), 1, 64, "links" },
+		{ "NVLINK_BW_GB_S", offsetof(struct mess_raw, nvlink_gbs), 0.001, 1e5, "GB/s" },
 	};
 	char *e;
 	double x = strtod(v, &e);
 
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (!strcmp(t, keys[i].key)) {
-			*(double *)((char *)r + keys[i].off) =
-				*v && !*mess_trim(e) && x > 0 && x <= MESS_RAW_MAX_COUNT ? x : NAN;
-			return 1;
-		}
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (strcmp(t, keys[i].key))
+			continue;
+		if (!*v || *mess_trim(e))
+			x = NAN;
+		else if (!(x >= keys[i].lo && x <= keys[i].hi))
+			return mess_file_err(err, errlen, l->path, l->no,
+					     "%s beyond any link: %g (allowed: %g..%g %s)",
+					     t, x, keys[i].lo, keys[i].hi, keys[i].unit);
+		*(double *)((char *)r + keys[i].off) = x;
+		return 1;
+	}
 	return 0;
+}
+
+/* A count key (N_CHANNELS, BUS_WIDTH) into *out: unknown (left) when it
+ * is no number, refused outside rule's range or when not whole. */
+static int count_key(const struct mess_lines *l, const char *t, char *v,
+		     enum mess_num_rule rule, int *out, char *err, size_t errlen)
+{
+	char q[64];
+	double x;
+	int ret;
+
+	if (mess_field_num(l, v, t, 0, MESS_NUM_ANY, &x, NULL, 0))
+		return 0;
+	ret = in_range(l, t, x, rule, err, errlen);
+	if (!ret && x != floor(x))
+		ret = mess_file_err(err, errlen, l->path, l->no,
+				    "%s is not a whole count: '%s'", t,
+				    mess_quote(q, sizeof(q), v));
+	if (!ret)
+		*out = (int)x;
+	return ret;
 }
 
 static int plotter(const char *dir, struct mess_raw *r, char *err, size_t errlen)
@@ -209,7 +311,7 @@ static int plotter(const char *dir, struct mess_raw *r, char *err, size_t errlen
 	snprintf(path, sizeof(path), "%s/plotter.txt", dir);
 	ret = mess_lines_open(&l, path, err, errlen);
 	while (!ret && (ret = mess_lines_next(&l, err, errlen)) > 0) {
-		char *t = mess_trim(l.line), *v = strchr(t, '=');
+		char *t = mess_trim(l.line), *v = strchr(t, '='), *e;
 		double x;
 
 		ret = 0;
@@ -219,19 +321,16 @@ static int plotter(const char *dir, struct mess_raw *r, char *err, size_t errlen
 		v = mess_trim(v);
 		if (!strcmp(t, "CPU_FREQ"))
 			ret = mess_field_num(&l, v, t, 0, MESS_NUM_GHZ, &r->cpu_ghz, err, errlen);
-		else if (!strcmp(t, "TLB_NS"))
+		else if (!strcmp(t, "TLB_NS")) {
 			ret = mess_field_num(&l, v, t, 0, MESS_NUM_TLB_NS, &r->tlb_ns, err, errlen);
-		else if (!strcmp(t, "CACHE_LINE_SIZE"))
+			r->given |= MESS_RAW_GIVEN_TLB_NS;
+		} else if (!strcmp(t, "CACHE_LINE_SIZE")) {
 			ret = mess_field_num(&l, v, t, 0, MESS_NUM_LINE, &r->line_bytes, err, errlen);
-		/* Counts no machine exceeds (the fuzzer's 8.8e31 channels
-		 * overflowed the int); beyond, the key is unknown, as
-		 * unreadable. */
-		else if (!strcmp(t, "N_CHANNELS") && !mess_field_num(&l, v, t, 0, MESS_NUM_POS, &x, NULL, 0) &&
-			 x <= MESS_RAW_MAX_COUNT)
-			r->channels = (int)x;
-		else if (!strcmp(t, "BUS_WIDTH") && !mess_field_num(&l, v, t, 0, MESS_NUM_POS, &x, NULL, 0) &&
-			 x <= MESS_RAW_MAX_COUNT)
-			r->bus_width = (int)x;
+			r->given |= MESS_RAW_GIVEN_LINE;
+		} else if (!strcmp(t, "N_CHANNELS"))
+			ret = count_key(&l, t, v, MESS_NUM_CHANNELS, &r->channels, err, errlen);
+		else if (!strcmp(t, "BUS_WIDTH"))
+			ret = count_key(&l, t, v, MESS_NUM_BUS_BITS, &r->bus_width, err, errlen);
 		/* UPI data flits a cache line (Mess's default 9): positive,
 		 * and no link needs more than MESS_RAW_MAX_UPI_FLITS. */
 		else if (!strcmp(t, "UPI_SCALING_FACTOR")) {
@@ -242,14 +341,34 @@ static int plotter(const char *dir, struct mess_raw *r, char *err, size_t errlen
 						    x, MESS_RAW_MAX_UPI_FLITS);
 			if (!ret)
 				r->upi_flits_per_line = x;
-		} else if (upi_key(r, t, v))
-			;
+			r->given |= MESS_RAW_GIVEN_UPI_FLITS;
+		} else if ((ret = upi_key(&l, r, t, v, err, errlen)))
+			ret = ret < 0 ? ret : 0;
 		else if (!strcmp(t, "MEMORY_BINDING"))
 			snprintf(r->binding, sizeof(r->binding), "%s", v);
-		else if (!strcmp(t, "MEM_FREQ"))
+		else if (!strcmp(t, "MEM_FREQ")) {
+			/* "4800 MT/s" or "4266": a number is in range; text
+			 * leaves the peak unknown, as before */
+			x = strtod(v, &e);
+			if (e != v)
+				ret = in_range(&l, t, x, MESS_NUM_MEM_MTS, err, errlen);
 			snprintf(r->mem_freq, sizeof(r->mem_freq), "%s", v);
+		} else if (!strcasecmp(t, "TLB_NS"))
+			/* Mess's keys are upper-case: tlb_ns is not its
+			 * TLB_NS, said where 0 ns is assumed */
+			snprintf(r->tlb_key_case, sizeof(r->tlb_key_case), "%s", t);
 	}
 	mess_lines_close(&l);
+	if (!ret) {
+		/* each key in range may still make a peak no memory has
+		 * (100 GT/s x 4096 channels x 8192 bits) */
+		double peak = peak_of(r, NULL, NULL, 0);
+
+		l.no = 0;
+		if (isfinite(peak))
+			ret = in_range(&l, "the theoretical peak (MEM_FREQ x N_CHANNELS x BUS_WIDTH / 8, or the links')",
+				       peak, MESS_NUM_PEAK_GBS, err, errlen);
+	}
 	return ret;
 }
 
@@ -382,32 +501,11 @@ int mess_raw_plotter(const char *dir, struct mess_raw *r, char *err,
 double mess_raw_peak_gbs(const struct mess_raw *r, const char *where,
 			 char *how, size_t howlen)
 {
-	double mts = strtod(r->mem_freq, NULL);
+	double peak = peak_of(r, where, how, howlen);
 
-	if (!strncasecmp(r->binding, "remote", 6)) {
-		if (r->nvlink_gbs > 0) {
-			if (how)
-				snprintf(how, howlen, "%s: NVLINK_BW_GB_S %g (remote memory)",
-					 where, r->nvlink_gbs);
-			return r->nvlink_gbs;
-		}
-		if (!(r->upi.freq_gts > 0 && r->upi.data_lanes > 0 &&
-		      r->upi.flit_bits > 0 && r->upi.data_flit_bits > 0 &&
-		      r->upi.links > 0))
-			return NAN;
-		if (how)
-			snprintf(how, howlen, "%s (remote memory): 2 x UPI_FREQ %g GT/s x N_DATA_LANES %g x DATA_FLIT_BIT %g / FLIT_BIT %g x N_UPI_CHANNELS %g / 8",
-				 where, r->upi.freq_gts, r->upi.data_lanes,
-				 r->upi.data_flit_bits, r->upi.flit_bits, r->upi.links);
-		return 2 * r->upi.freq_gts * r->upi.data_lanes *
-		       r->upi.data_flit_bits / r->upi.flit_bits * r->upi.links / 8;
-	}
-	if (!(mts > 0 && r->channels > 0 && r->bus_width > 0))
-		return NAN;
-	if (how)
-		snprintf(how, howlen, "%s: MEM_FREQ %g MT/s x N_CHANNELS %d x BUS_WIDTH %d bits / 8",
-			 where, mts, r->channels, r->bus_width);
-	return mts * 1e6 * r->channels * r->bus_width / 8 / 1e9;
+	/* plotter.txt's is in range (plotter()); a meta.json mess_plotter
+	 * read back is not checked there: no figure beyond */
+	return isnan(peak) || mess_num_problem(peak, MESS_NUM_PEAK_GBS) ? NAN : peak;
 }
 
 int mess_raw_read(const char *dir, struct mess_family *f, struct mess_raw *r,

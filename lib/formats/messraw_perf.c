@@ -101,6 +101,7 @@ static void block_init(struct mess_raw_block *b, double line_bytes,
 	b->family = NULL;
 	b->combined = 0;
 	b->rate = 0;
+	b->lines = 0;
 	b->line_bytes = line_bytes;
 	b->upi_flits_per_line = upi_flits_per_line;
 	b->socket = -1;
@@ -153,6 +154,7 @@ static int bw_event(struct mess_raw_block *b, const char *ev, double v)
 			      d->write_bytes_per_count : d->bytes_per_count;
 		b->family = e->family;
 		b->rate = e->unit == PER_MB_S;
+		b->lines = e->unit == PER_LINE ? 1 : e->unit == PER_UPI_FLIT ? 2 : 0;
 		b->combined = e->role == RW;
 		add(e->role == RD ? &b->rd : e->role == WR ? &b->wr : &b->rw,
 		    v * per);
@@ -189,7 +191,8 @@ static void other_event(struct mess_raw_block *b, const char *ev)
 	snprintf(b->other + at, sizeof(b->other) - at, "%s%s", at ? ", " : "", ev);
 }
 
-/* "608,198,304" or "608198304": the count, else NAN. */
+/* "608,198,304" or "608198304": the count, else NAN; INFINITY for more
+ * digits than the buffer holds (it read the first 63 of 400 as 1e62). */
 static double count_of(const char *t)
 {
 	char buf[64], *e;
@@ -201,6 +204,8 @@ static double count_of(const char *t)
 	buf[k] = '\0';
 	if (!k || !isdigit((unsigned char)buf[0]))
 		return NAN;
+	if (*t)
+		return INFINITY;
 	double v = strtod(buf, &e);
 
 	return *e ? NAN : v;

@@ -214,9 +214,17 @@ static void test_raw_values(void **state)
 		{ "TLB_NS=1000\n", "plotter.txt:1: TLB_NS beyond any TLB hit: 1000 (allowed: 0..100 ns)" },
 		{ "CACHE_LINE_SIZE=1e300\n", "plotter.txt:1: CACHE_LINE_SIZE beyond any cache line: 1e+300 (allowed: 16..1024 bytes)" },
 		{ "CACHE_LINE_SIZE=0.5\n", "CACHE_LINE_SIZE below any cache line: 0.5" },
-		{ "CPU_FREQ=1e9\n", "plotter.txt:1: CPU_FREQ beyond any CPU clock: 1e+09 (allowed: > 0 .. 20 GHz)" },
+		{ "CPU_FREQ=1e9\n", "plotter.txt:1: CPU_FREQ beyond any CPU clock: 1e+09 (allowed: 0.1..20 GHz)" },
 		{ "TLB_NS=-1\n", "negative TLB_NS: -1 (allowed: 0..100 ns)" },
 		{ "UPI_SCALING_FACTOR=100\n", "plotter.txt:1: UPI_SCALING_FACTOR beyond any link: 100 (allowed: > 0 .. 64 flits a cache line)" },
+		/* issue 43: every key of the peak has a range, and the peak */
+		{ "MEM_FREQ=0.000001\n", "plotter.txt:1: MEM_FREQ below any memory clock: 1e-06 (allowed: 10..100000 MT/s)" },
+		{ "MEM_FREQ=1e300 MT/s\n", "MEM_FREQ beyond any memory clock: 1e+300 (allowed: 10..100000 MT/s)" },
+		{ "N_CHANNELS=8.8e31\n", "plotter.txt:1: N_CHANNELS beyond any memory system: 8.8e+31 (allowed: 1..4096 channels)" },
+		{ "BUS_WIDTH=64.5\n", "plotter.txt:1: BUS_WIDTH is not a whole count: '64.5'" },
+		{ "CPU_FREQ=0.000001\n", "plotter.txt:1: CPU_FREQ below any CPU clock: 1e-06 (allowed: 0.1..20 GHz)" },
+		{ "MEMORY_BINDING=remote\nUPI_FREQ=1e291\n", "plotter.txt:2: UPI_FREQ beyond any link: 1e+291 (allowed: 0.1..1000 GT/s)" },
+		{ "MEM_FREQ=100000\nN_CHANNELS=4096\nBUS_WIDTH=8192\n", "plotter.txt: the theoretical peak (MEM_FREQ x N_CHANNELS x BUS_WIDTH / 8, or the links') beyond any memory system: 4.1943e+08 GB/s (allowed: 0.001..1e7 GB/s)" },
 	};
 	struct mess_family f;
 	struct mess_raw r;
@@ -232,6 +240,33 @@ static void test_raw_values(void **state)
 		expect_has(err, bad[i].what);
 		mess_family_free(&f);
 	}
+
+	/* issue 43: a chase clock no CPU has (1e291 GHz: 3e299 cycles in
+	 * 0.3 s), a count of more digits than any counter (read as its first
+	 * 63 before): refused, named by file and repetition */
+	raw_tree("c", "CPU_FREQ=2.0\n");
+	raw_point("c", "bw_0_100.txt", 1e8, 1e8, 0);
+	put("c/lat/lat_0_100.txt", " Performance counter stats for process id '1':\n\n"
+	    " 3e299 cycles\n 3000000 accesses\n\n 0.300000000 seconds time elapsed\n");
+	assert_int_equal(raw("c", &f, &r, err, sizeof(err)), -EINVAL);
+	expect_has(err, "c/lat/lat_0_100.txt: repetition 1: the chase's clock (cycles / elapsed, GHz) beyond any CPU clock: 1e+291 (allowed: 0.1..20 GHz)");
+	mess_family_free(&f);
+	put("c/lat/lat_0_100.txt", " Performance counter stats for process id '1':\n\n"
+	    " 6000000000000000000000000000000000000000000000000000000000000000000000 cycles\n"
+	    " 3000000 accesses\n\n 0.300000000 seconds time elapsed\n");
+	assert_int_equal(raw("c", &f, &r, err, sizeof(err)), -EINVAL);
+	expect_has(err, "c/lat/lat_0_100.txt: repetition 1: a count beyond any counter (cycles inf");
+	mess_family_free(&f);
+	/* and a tree's plotter.txt keys, as given or missing (import's
+	 * verdict names a missing one whose default changed figures) */
+	raw_tree("k", "tlb_ns=2\nCPU_FREQ=2.0\n");
+	raw_point("k", "bw_0_100.txt", 1e8, 1e8, 1e6);
+	assert_int_equal(raw("k", &f, &r, err, sizeof(err)), 0);
+	assert_true(r.tlb_ns == 0 && !(r.given & MESS_RAW_GIVEN_TLB_NS));
+	assert_string_equal(r.tlb_key_case, "tlb_ns");
+	assert_int_equal(r.stlb_reps, 1);
+	assert_int_equal(r.line_reps, 1);
+	mess_family_free(&f);
 
 	/* a TLB_NS within range that still makes a latency no memory has
 	 * (0.3 s less 100 ns x 10^7 STLB hits, over the accesses): the
