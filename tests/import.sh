@@ -426,8 +426,10 @@ PY
 start=$(date +%s.%N)
 "$mess" import "$tmp/big" --processing mess-groups --out "$tmp/big-run" 2>"$tmp/err"
 rc=$? secs=$(echo "$(date +%s.%N) - $start" | bc)
+# 3.7 s under ASan and UBSan on a loaded 2-core guest: 30 s is a factor 5
+# (issue 43); the quadratic pass took minutes
 check "20,000 points in one curve imported in a wide bound ($rc, $secs s)" \
-	'[ $rc -eq 0 ] && grep -q "20000 points" "$tmp/err" && [ "$(echo "$secs < 10" | bc)" = 1 ]'
+	'[ $rc -eq 0 ] && grep -q "20000 points" "$tmp/err" && [ "$(echo "$secs < 30" | bc)" = 1 ]'
 
 echo "import: $pass passed, $fail failed"
 [ $fail -eq 0 ]
