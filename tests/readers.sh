@@ -61,6 +61,14 @@ rc=$?
 check "6: compare of it: exit 0 (got $rc), the secret in none of its files" \
 	'[ $rc -eq 0 ] && ! grep -rq TOPSECRET "$tmp/c6"'
 
+# a run's meta.json a link to a JSON secret: its strings in no page
+cp -r "$run" "$tmp/run6" && jq '.host = "TOPSECRET-43" | .cpu_model = "TOPSECRET-43"' "$run/meta.json" >"$tmp/secret.json"
+rm "$tmp/run6/meta.json" && ln -s ../secret.json "$tmp/run6/meta.json"
+timeout 60 "$mess" report "$tmp/run6" --no-plots --out "$tmp/r6m" >/dev/null 2>"$tmp/e6m"
+rc=$?
+check "6: report of a run whose meta.json links out: exit 0 (got $rc), the secret not in report.html" \
+	'[ $rc -eq 0 ] && [ -s "$tmp/r6m/report.html" ] && ! grep -q TOPSECRET "$tmp/r6m/report.html"'
+
 # 7. Control characters from files and names.
 cp -r "$run" "$tmp/run7"
 jq '.version = "0.1\u001b]0;PWNED\u0007\nNEWLINE\u001b[2J" | .git_revision = "g\u001b[2J\nx" |

@@ -396,7 +396,7 @@ static int report_one(const char *dir, const char *out, int several,
 		return -EINVAL;
 	}
 	snprintf(path, sizeof(path), "%s/meta.json", dir);
-	meta = mess_json_load(path, 0, NULL);
+	meta = mess_json_load_in(path, MESS_IN_NOFOLLOW, 0, NULL);
 	ret = readable(dir, meta);
 	if (!ret && out_name(dir, out, several, meta, outdir, sizeof(outdir),
 			     taken, ntaken)) {
