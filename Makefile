@@ -303,6 +303,7 @@ check-cli: all
 	$(Q)tests/compare.sh ./$(MESS)
 	$(Q)tests/import.sh ./$(MESS)
 	$(Q)tests/input.sh ./$(MESS)
+	$(Q)tests/readers.sh ./$(MESS)
 	$(Q)tests/fleet.sh ./$(MESS)
 	$(Q)SKIPPED_FILE=build/skipped.txt tests/counters.sh ./$(MESS)
 	$(Q)tests/sample.sh ./$(MESS)

@@ -19,6 +19,7 @@
 #include "core/rundir/outdir.h"
 #include "core/rundir/rundir.h"
 #include "mess/load.h"
+#include "mess/parse.h"
 #include "mess/quality.h"
 
 #define META_SCHEMA 1
@@ -229,9 +230,9 @@ static int load(struct loaded *l, char **pos, int npos, double ghz,
 
 		l->n = (size_t)i + 1;
 		if (l->info[i].warning[0])
-			fprintf(stderr, "mess compare: warning: %s\n", l->info[i].warning);
+			mess_say("mess compare: warning: %s\n", l->info[i].warning);
 		if (rc) {
-			fprintf(stderr, "mess compare: %s\n", err[0] ? err : strerror(-rc));
+			mess_say("mess compare: %s\n", err[0] ? err : strerror(-rc));
 			return rc == -ENOMEM ? rc : -EINVAL;
 		}
 		/* Judged on the mean, which a quantile family no longer has:
@@ -241,12 +242,12 @@ static int load(struct loaded *l, char **pos, int npos, double ghz,
 		/* Tails compared: every point at that quantile, against
 		 * the unloaded latency at the same quantile. */
 		if (mess_set_at_stat(&l->fam[i], &l->info[i], stat)) {
-			fprintf(stderr, "mess compare: %s: --stat %s: no point has that figure; allowed: a run with a latency distribution (curves.csv schema 4)\n",
+			mess_say("mess compare: %s: --stat %s: no point has that figure; allowed: a run with a latency distribution (curves.csv schema 4)\n",
 				l->info[i].path, stat);
 			return -EINVAL;
 		}
 		if (ndd && strcmp(stat, "mean")) {
-			fprintf(stderr, "mess compare: %s%s: --stat %s: %zu point%s flagged dist_disagrees (%s); %s\n",
+			mess_say("mess compare: %s%s: --stat %s: %zu point%s flagged dist_disagrees (%s); %s\n",
 				force ? "warning: " : "", l->info[i].path, stat,
 				ndd, ndd == 1 ? "" : "s", what, force ?
 				"compared because of --force" :
@@ -256,7 +257,7 @@ static int load(struct loaded *l, char **pos, int npos, double ghz,
 		}
 		/* Refused here, before anything is written. */
 		if (!usable(&l->fam[i])) {
-			fprintf(stderr, "mess compare: %s: no curve with a usable point; allowed: a set with measured points\n",
+			mess_say("mess compare: %s: no curve with a usable point; allowed: a set with measured points\n",
 				l->info[i].path);
 			return -EINVAL;
 		}
@@ -347,29 +348,29 @@ int mess_compare_main(int argc, char **argv)
 	if (rc)
 		return rc > 0 ? 0 : rc;
 	if (apps(argc, argv, r, bw, &napps, err, sizeof(err))) {
-		fprintf(stderr, "mess compare: %s\n", err);
+		mess_say("mess compare: %s\n", err);
 		return -EINVAL;
 	}
 	/* The name checked on the (empty) first family: bad usage is said
 	 * before any set is read. */
 	if (mess_family_at_stat(&l.fam[0], o.stat) == -EINVAL) {
-		fprintf(stderr, "mess compare: --stat: '%s' is not allowed; allowed: %s\n",
+		mess_say("mess compare: --stat: '%s' is not allowed; allowed: %s\n",
 			o.stat, mess_lat_stats);
 		return -EINVAL;
 	}
 	if (npos < 2) {
-		fprintf(stderr, "mess compare: %d set%s given; allowed: 2 to %d sets (run directories, bwlat directories, Mess-Results directories or memory_curves.csv, PROFET json)\n",
+		mess_say("mess compare: %d set%s given; allowed: 2 to %d sets (run directories, bwlat directories, Mess-Results directories or memory_curves.csv, PROFET json)\n",
 			npos, npos == 1 ? "" : "s", MESS_CMP_MAX_SETS);
 		return -EINVAL;
 	}
 	if (o.out[0] && mess_out_check("out", o.out, err, sizeof(err))) {
-		fprintf(stderr, "mess compare: %s\n", err);
+		mess_say("mess compare: %s\n", err);
 		return -EINVAL;
 	}
 	/* Judged again under the lock below; a directory another compare
 	 * is writing is said as such there, not by its files half-written. */
 	if (used(o.out, bad, sizeof(bad)) && !mess_rundir_busy(o.out)) {
-		fprintf(stderr, "mess compare: --out: %s holds %s, not only an earlier comparison; allowed: a new or empty directory, or one an earlier mess compare wrote (replaced)\n",
+		mess_say("mess compare: --out: %s holds %s, not only an earlier comparison; allowed: a new or empty directory, or one an earlier mess compare wrote (replaced)\n",
 			o.out, bad[0] ? bad : "what cannot be read");
 		return -EEXIST;
 	}
@@ -401,7 +402,7 @@ int mess_compare_main(int argc, char **argv)
 		if (rc == -EEXIST || (rc && rd.why[0]))
 			rc = mess_rundir_refused(&rd, rc);
 		else if (rc)
-			fprintf(stderr, "mess compare: cannot set up %s: %s\n", rd.dir,
+			mess_say("mess compare: cannot set up %s: %s\n", rd.dir,
 				strerror(-rc));
 		if (rc)
 			mess_rundir_close(&rd);

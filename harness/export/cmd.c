@@ -24,6 +24,7 @@
 #include "mess/export.h"
 #include "mess/formats.h"
 #include "mess/load.h"
+#include "mess/parse.h"
 #include "mess/model.h"
 #include "mess/quality.h"
 
@@ -214,22 +215,22 @@ static int verdict(const char *run, const struct mess_set_info *info, int force,
 	in->verdict = v;
 	in->verdict_reason = why[0] ? why : NULL;
 	if (!strcmp(v, "INVALID") && !force) {
-		fprintf(stderr, "mess export: %s: verdict INVALID: %s%s; not exported: --force exports it anyway\n",
+		mess_say("mess export: %s: verdict INVALID: %s%s; not exported: --force exports it anyway\n",
 			run, why[0] ? why : "no reason given", more(info, m, sizeof(m)));
 		return -EIO;
 	}
 	if (!strcmp(v, "INVALID")) {
 		in->verdict_note = "exported with --force: the source run's verdict is INVALID, its curves are not to be believed";
-		fprintf(stderr, "mess export: warning: %s: verdict INVALID: %s%s; exported because of --force (info.txt SOURCE_VERDICT says so)\n",
+		mess_say("mess export: warning: %s: verdict INVALID: %s%s; exported because of --force (info.txt SOURCE_VERDICT says so)\n",
 			run, why[0] ? why : "no reason given", more(info, m, sizeof(m)));
 	} else if (!strcmp(v, "WARN")) {
-		fprintf(stderr, "mess export: warning: %s: verdict WARN: %s%s\n",
+		mess_say("mess export: warning: %s: verdict WARN: %s%s\n",
 			run, why[0] ? why : "no reason given", more(info, m, sizeof(m)));
 	} else if (strcmp(v, "PASS")) {
 		in->verdict_note = !strcmp(v, "pending") ?
 			"the run stopped before it was judged (meta.json quality.verdict pending)" :
 			"the set carries no verdict: its meta.json has no quality (a run made before verdicts, or a fleet median)";
-		fprintf(stderr, "mess export: note: %s carries no verdict: %s; exported as before\n",
+		mess_say("mess export: note: %s carries no verdict: %s; exported as before\n",
 			run, !strcmp(v, "pending") ? "it stopped before it was judged (pending)" :
 			"its meta.json has no quality (a run made before verdicts, or a fleet median)");
 	}
@@ -251,11 +252,11 @@ static int dist_ok(const char *run, size_t n, const struct export_opts *o,
 	if (!n || !strcmp(o->stat, "mean"))
 		return 0;
 	if (!o->force) {
-		fprintf(stderr, "mess export: %s: --stat %s: %zu point%s flagged dist_disagrees (%s); not exported: --force exports it anyway\n",
+		mess_say("mess export: %s: --stat %s: %zu point%s flagged dist_disagrees (%s); not exported: --force exports it anyway\n",
 			run, o->stat, n, n == 1 ? "" : "s", what);
 		return -EIO;
 	}
-	fprintf(stderr, "mess export: warning: %s: --stat %s: %zu point%s flagged dist_disagrees (%s); exported because of --force (info.txt LATENCY_STAT says so)\n",
+	mess_say("mess export: warning: %s: --stat %s: %zu point%s flagged dist_disagrees (%s); exported because of --force (info.txt LATENCY_STAT says so)\n",
 		run, o->stat, n, n == 1 ? "" : "s", what);
 	mess_export_kv(kv, kvlen, "LATENCY_STAT_WARNING",
 		       "exported with --force: %zu point%s flagged dist_disagrees (%s)",
@@ -281,12 +282,12 @@ static int clock_ok(const char *run, const struct mess_set_info *info,
 		       isfinite(info->cpu_ghz_measured);
 
 	if (measured && isfinite(sp) && sp > MESS_Q_CLOCK_SPREAD_WARN && !o->force) {
-		fprintf(stderr, "mess export: %s: the measured clock %.3f GHz spread %.1f %% (above %.0f %%, meta.json cpu_frequency): not exported in cycles; give --ghz GHZ, or --force to use it\n",
+		mess_say("mess export: %s: the measured clock %.3f GHz spread %.1f %% (above %.0f %%, meta.json cpu_frequency): not exported in cycles; give --ghz GHZ, or --force to use it\n",
 			run, info->cpu_ghz_measured, sp, MESS_Q_CLOCK_SPREAD_WARN);
 		return -EINVAL;
 	}
 	if (in->ghz > 0)
-		fprintf(stderr, "mess export: CPU_FREQ=%.3f GHz (%s%s)\n", in->ghz,
+		mess_say("mess export: CPU_FREQ=%.3f GHz (%s%s)\n", in->ghz,
 			in->ghz_source, measured && isfinite(sp) && sp > MESS_Q_CLOCK_SPREAD_WARN ?
 			"; its spread is above the bound, used because of --force" : "");
 	return 0;
@@ -318,7 +319,7 @@ static int no_family(const char *run)
 						 "%s%s", used ? ", " : "", a);
 	}
 	json_decref(meta);
-	fprintf(stderr, "mess export: RUN: %s is a run of '%s', which holds no curve family; allowed: a run of mess (the curves), of mess import or mess fleet, or a curve set%s%s\n",
+	mess_say("mess export: RUN: %s is a run of '%s', which holds no curve family; allowed: a run of mess (the curves), of mess import or mess fleet, or a curve set%s%s\n",
 		run, tool, sets[0] ? "; export the sets it compared: " : "", sets);
 	return 1;
 }
@@ -412,28 +413,28 @@ int mess_export_main(int argc, char **argv)
 	}
 	/* Only PROFET's format is in cycles of the base machine's CPU. */
 	if (o.base_ghz > 0 && strcmp(fmt->name, "profet")) {
-		fprintf(stderr, "mess export: --base-ghz: not allowed with --format %s; allowed: with --format profet only (the other formats are in ns)\n",
+		mess_say("mess export: --base-ghz: not allowed with --format %s; allowed: with --format profet only (the other formats are in ns)\n",
 			fmt->name);
 		return -EINVAL;
 	}
 	if (!n || !o.out[0]) {
-		fprintf(stderr, "mess export: %s\n", !n ?
+		mess_say("mess export: %s\n", !n ?
 			"RUN: missing; allowed: a run directory or curve set (see --help)" :
 			"--out: missing; allowed: a new or empty directory");
 		return -EINVAL;
 	}
 	if (mess_out_check_empty("out", o.out, err, sizeof(err))) {
-		fprintf(stderr, "mess export: %s\n", err);
+		mess_say("mess export: %s\n", err);
 		return -EINVAL;
 	}
 	if (mess_family_at_stat(&fam, o.stat) == -EINVAL) {
-		fprintf(stderr, "mess export: --stat: '%s' is not allowed; allowed: %s\n",
+		mess_say("mess export: --stat: '%s' is not allowed; allowed: %s\n",
 			o.stat, mess_lat_stats);
 		return -EINVAL;
 	}
 	rc = mess_set_load(run[0], o.ghz, &fam, &info, err, sizeof(err));
 	if (info.warning[0])
-		fprintf(stderr, "mess export: warning: %s\n", info.warning);
+		mess_say("mess export: warning: %s\n", info.warning);
 	/* Judged on its mean, which a quantile family no longer has. */
 	if (!rc)
 		ndd = mess_family_dist_flag(&fam);
@@ -451,7 +452,7 @@ int mess_export_main(int argc, char **argv)
 		return -EINVAL;
 	}
 	if (rc) {
-		fprintf(stderr, "mess export: %s\n", rc == -ENOMEM ? "out of memory" :
+		mess_say("mess export: %s\n", rc == -ENOMEM ? "out of memory" :
 			err[0] ? err : "no curve with a usable point");
 		mess_family_free(&fam);
 		return rc == -ENOMEM ? rc : -EINVAL;
@@ -504,15 +505,15 @@ int mess_export_main(int argc, char **argv)
 			snprintf(err, sizeof(err), "%.900s: %s", o.out, strerror(-rc));
 	}
 	if (rc && err[0])
-		fprintf(stderr, "mess export: %s\n", err);
+		mess_say("mess export: %s\n", err);
 	else if (!rc && t.measured + t.interpolated + t.extrapolated)
-		fprintf(stderr, "mess export: %s (%s) -> %s, format %s: %u read shares measured, %u interpolated, %u extrapolated (see curve-sources.tsv)\n",
+		mess_say("mess export: %s (%s) -> %s, format %s: %u read shares measured, %u interpolated, %u extrapolated (see curve-sources.tsv)\n",
 			info.path, info.kind_name, o.out, fmt->name, t.measured,
 			t.interpolated, t.extrapolated);
 	else if (!rc)
 		/* Formats that write the curves as they are keep no tally of
 		 * shares and no curve-sources.tsv: say what was written. */
-		fprintf(stderr, "mess export: %s (%s) -> %s, format %s: %zu curve%s as measured\n",
+		mess_say("mess export: %s (%s) -> %s, format %s: %zu curve%s as measured\n",
 			info.path, info.kind_name, o.out, fmt->name, fam.n,
 			fam.n == 1 ? "" : "s");
 	mess_model_free(m);

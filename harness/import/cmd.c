@@ -296,7 +296,7 @@ static int write_whole(const char *src, const char *out, struct mess_family *f,
 	rc = mess_rundir_lock_empty(&rd, "mess import", "--out", out);
 	if (rc) {
 		if (rd.why[0])
-			fprintf(stderr, "%s\n", rd.why);
+			mess_say("%s\n", rd.why);
 		mess_rundir_close(&rd);
 		return rc == -EEXIST || rc == -EINVAL ? rc : -EIO;
 	}
@@ -327,7 +327,7 @@ int mess_import_main(int argc, char **argv)
 	if (rc)
 		return rc > 0 ? 0 : rc;
 	if (!n || !o.out[0]) {
-		fprintf(stderr, "mess import: %s\n", !n ?
+		mess_say("mess import: %s\n", !n ?
 			"MESS_DIR: missing; allowed: a Mess benchmark tree (bw/, lat/, plotter.txt)" :
 			"--out: missing; allowed: a new or empty directory");
 		return -EINVAL;
@@ -337,18 +337,18 @@ int mess_import_main(int argc, char **argv)
 			    processings[proc].name))
 			break;
 	if (proc == (int)NPROC) {
-		fprintf(stderr, "mess import: --processing: '%s' is not allowed; allowed: mess (Mess's own processing), mess-groups (its grouping, every point) or per-ratio (a curve per generator read ratio)\n",
+		mess_say("mess import: --processing: '%s' is not allowed; allowed: mess (Mess's own processing), mess-groups (its grouping, every point) or per-ratio (a curve per generator read ratio)\n",
 			mess_quote(err, sizeof(err), o.processing));
 		return -EINVAL;
 	}
 	if (mess_out_check_empty("out", o.out, err, sizeof(err))) {
-		fprintf(stderr, "mess import: %s\n", err);
+		mess_say("mess import: %s\n", err);
 		return -EINVAL;
 	}
 	rc = mess_raw_read_as(src[0], processings[proc].how, &fam, &r, err,
 			      sizeof(err));
 	if (rc) {
-		fprintf(stderr, "mess import: %s\n", rc == -ENOMEM ? "out of memory" : err);
+		mess_say("mess import: %s\n", rc == -ENOMEM ? "out of memory" : err);
 		mess_family_free(&fam);
 		return rc == -ENOMEM ? rc : -EINVAL;
 	}
@@ -357,18 +357,18 @@ int mess_import_main(int argc, char **argv)
 	/* Its page, as every run has one: written once the run is whole,
 	 * from its files (the figure, the peak from meta.json). */
 	if (!rc && mess_html_report(o.out, NULL, 0, err, sizeof(err)))
-		fprintf(stderr, "mess import: warning: report.html not written: %s\n", err);
+		mess_say("mess import: warning: report.html not written: %s\n", err);
 	if (rc == -EINTR)
-		fprintf(stderr, "mess import: interrupted; nothing written to %s (run it again with the same --out)\n",
+		mess_say("mess import: interrupted; nothing written to %s (run it again with the same --out)\n",
 			o.out);
 	else if (rc == -EEXIST || rc == -EINVAL)
 		;	/* said by write_whole */
 	else if (rc)
-		fprintf(stderr, "mess import: %s/%s: cannot write: %s%s; nothing written (%srun it again with the same --out)\n",
+		mess_say("mess import: %s/%s: cannot write: %s%s; nothing written (%srun it again with the same --out)\n",
 			o.out, failed, strerror(-rc), rc == -ENOSPC ? " (disk full)" : "",
 			rc == -ENOSPC ? "free space, then " : "");
 	else
-		fprintf(stderr, "mess import: %s -> %s: %zu curves, %zu points (%zu + %zu repetitions%s), measured clock %.3f GHz (the chase's; plotter.txt's, Mess's own, %.3f); verdict %s (meta.json quality)\n",
+		mess_say("mess import: %s -> %s: %zu curves, %zu points (%zu + %zu repetitions%s), measured clock %.3f GHz (the chase's; plotter.txt's, Mess's own, %.3f); verdict %s (meta.json quality)\n",
 			src[0], o.out, fam.n, r.points, r.bw_reps, r.lat_reps,
 			r.reps_left_out ? ", some left out: a counter not counted" : "",
 			r.ghz_median, r.cpu_ghz, level);

@@ -155,7 +155,7 @@ static void replot(const char *dir, const char *outdir, const json_t *meta,
 		/* Asked for (a peak, a set's figure) and not drawn: said; a
 		 * run without curves (absorb, ladder) copied has none. */
 		if (say) {
-			fprintf(stderr, "mess report: %s: the curve figure was not drawn: %s\n",
+			mess_say("mess report: %s: the curve figure was not drawn: %s\n",
 			dir, info ? err : "out of memory");
 			snprintf(why, whylen, "the curve figure was not drawn: %s",
 				 info ? err : "out of memory");
@@ -174,7 +174,7 @@ static void replot(const char *dir, const char *outdir, const json_t *meta,
 				fam.curves[i].store_pct = MESS_STORE_PCT_UNKNOWN;
 		if (mess_plot(outdir, &fam, unloaded, peak, title, invalid, err,
 			      sizeof(err))) {
-			fprintf(stderr, "mess report: %s: the curve figure was not drawn: %s\n",
+			mess_say("mess report: %s: the curve figure was not drawn: %s\n",
 				dir, err);
 			snprintf(why, whylen, "mess report did not draw the curve figure: %s",
 				 err);
@@ -283,16 +283,16 @@ static int readable(const char *dir, const json_t *meta)
 		/* What was found, said as it is: an empty directory, the
 		 * parent of sets, or neither. */
 		if (sets > 1)
-			fprintf(stderr, "mess report: %s holds %d sets, not one: name one of them (%s)\n",
+			mess_say("mess report: %s holds %d sets, not one: name one of them (%s)\n",
 				dir, sets, names);
 		else if (sets == 1)
-			fprintf(stderr, "mess report: %s holds one set in %s, not one of its own: name it: mess report %s/%s\n",
+			mess_say("mess report: %s holds one set in %s, not one of its own: name it: mess report %s/%s\n",
 				dir, names, dir, names);
 		else if (!entries)
-			fprintf(stderr, "mess report: %s is empty; allowed: a run directory of mess or a curve set\n",
+			mess_say("mess report: %s is empty; allowed: a run directory of mess or a curve set\n",
 				dir);
 		else
-			fprintf(stderr, "mess report: %s: nothing readable: %s; allowed: a run directory of mess or a curve set\n",
+			mess_say("mess report: %s: nothing readable: %s; allowed: a run directory of mess or a curve set\n",
 				dir, err[0] ? err : strerror(-rc));
 		return -EINVAL;
 	}
@@ -391,16 +391,16 @@ static int report_one(const char *dir, const char *out, int several,
 	int ret, same;
 
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "mess report: '%s' is not a directory; allowed: a run directory or a curve set's directory\n",
+		mess_say("mess report: '%s' is not a directory; allowed: a run directory or a curve set's directory\n",
 			dir);
 		return -EINVAL;
 	}
 	snprintf(path, sizeof(path), "%s/meta.json", dir);
-	meta = mess_json_load(path, 0, NULL);
+	meta = mess_json_load_in(path, MESS_IN_NOFOLLOW, 0, NULL);
 	ret = readable(dir, meta);
 	if (!ret && out_name(dir, out, several, meta, outdir, sizeof(outdir),
 			     taken, ntaken)) {
-		fprintf(stderr, "mess report: --out: the path is too long\n");
+		mess_say("mess report: --out: the path is too long\n");
 		ret = -EINVAL;
 	}
 	/* The page and figures are written only into a directory this
@@ -417,7 +417,7 @@ static int report_one(const char *dir, const char *out, int several,
 	}
 	if (ret) {
 		if (rd.why[0])
-			fprintf(stderr, "%s\n", rd.why);
+			mess_say("%s\n", rd.why);
 		json_decref(meta);
 		mess_rundir_close(&rd);
 		return ret == -ENOMEM || ret == -EINVAL || ret == -EEXIST ?
@@ -448,7 +448,7 @@ static int report_one(const char *dir, const char *out, int several,
 				   err, sizeof(err));
 	mess_rundir_close(&rd);
 	if (ret) {
-		fprintf(stderr, "mess report: %s\n", err);
+		mess_say("mess report: %s\n", err);
 		return ret;
 	}
 	printf("%s/report.html\n", outdir);
@@ -467,13 +467,13 @@ int mess_report_main(int argc, char **argv)
 	if (ret)
 		return ret > 0 ? 0 : ret;
 	if (!ndirs) {
-		fprintf(stderr, "mess report: no DIR given; allowed: one or more run directories or curve sets (mess report --help)\n");
+		mess_say("mess report: no DIR given; allowed: one or more run directories or curve sets (mess report --help)\n");
 		return -EINVAL;
 	}
 	/* A --out that can never hold a page is bad input, as for every
 	 * command (exit 1), said before anything is read. */
 	if (o.out[0] && mess_out_check("out", o.out, err, sizeof(err))) {
-		fprintf(stderr, "mess report: %s\n", err);
+		mess_say("mess report: %s\n", err);
 		return -EINVAL;
 	}
 	for (int i = 0; i < ndirs; i++) {

@@ -472,7 +472,8 @@ static int check_out(const char *out, int force)
 	}
 	if (lstat(out, &st))
 		return 0;
-	f = S_ISREG(st.st_mode) ? fopen(out, "r") : NULL;
+	/* the one reader: lstat's regular file may be swapped for a FIFO */
+	f = S_ISREG(st.st_mode) ? mess_fopen_input(out, MESS_IN_NOFOLLOW, NULL, 0) : NULL;
 	if (f) {
 		if (!fgets(line, sizeof(line), f))
 			line[0] = 0;

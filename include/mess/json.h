@@ -11,6 +11,8 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "mess/parse.h"
+
 /* v rounded to `decimals`, or null when v is not finite. */
 json_t *mess_json_real(double v, int decimals);
 /* An array of the n integers v; NULL when out of memory. */
@@ -34,6 +36,10 @@ int mess_json_merge(json_t *obj, json_t *other);
  * and e->line -1.
  */
 json_t *mess_json_load(const char *path, size_t flags, json_error_t *e);
+/* The same with mess_open_input's how: MESS_IN_NOFOLLOW for a set's own
+ * meta.json or summary.json whose strings go into a page. */
+json_t *mess_json_load_in(const char *path, int how, size_t flags,
+			  json_error_t *e);
 /* j with a final newline; 0 or -EIO. */
 int mess_json_dumpf(const json_t *j, FILE *f);
 

@@ -41,6 +41,13 @@ const char *mess_quote(char *buf, size_t len, const char *s);
  * as '?'.  For a message, or a value of a one-line-per-record file that
  * came from a file someone sent.  Returns s. */
 char *mess_one_line(char *s);
+/*
+ * A message on stderr, one line whatever a file or a path put in it: the
+ * formatted text through mess_one_line (ESC, BEL, CR, newline as '?'), one
+ * line end after it.  The printer of every message that names a path or
+ * shows text taken from a file.
+ */
+void mess_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Leading and trailing white space removed (in place). */
 char *mess_trim(char *s);
@@ -153,6 +160,21 @@ const char *mess_file_kind(unsigned m);
  */
 int mess_open_regular(const char *path, const char *allowed, long long max,
 		      int *fd, char *err, size_t errlen);
+/*
+ * The same with how: MESS_IN_NOFOLLOW for a name the suite writes in a
+ * set (meta.json, interference.csv) or copies into a page (system.md,
+ * plotter.txt): a symbolic link there is refused (-EINVAL, "<path>: a
+ * symbolic link, not read"), never followed out of the set; a set's own
+ * directory may be a link, which is the user's choice.  Every input is
+ * refused on a kernel file system (/proc, /sys: -EINVAL, "a kernel file"),
+ * whose files are S_ISREG but may block or never end, unless how holds
+ * MESS_IN_KERNEL (the readers of this machine's sysfs).
+ */
+#define MESS_IN_NOFOLLOW 1
+#define MESS_IN_KERNEL 2
+int mess_open_input(const char *path, int how, const char *allowed,
+		    long long max, int *fd, char *err, size_t errlen);
+FILE *mess_fopen_input(const char *path, int how, char *err, size_t errlen);
 /* The same, at most MESS_READ_MAX bytes, as a stream: NULL with errno set
  * and the reason in err. */
 FILE *mess_fopen_regular(const char *path, char *err, size_t errlen);

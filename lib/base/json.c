@@ -77,11 +77,17 @@ int mess_json_merge(json_t *obj, json_t *other)
 
 json_t *mess_json_load(const char *path, size_t flags, json_error_t *e)
 {
+	return mess_json_load_in(path, 0, flags, e);
+}
+
+json_t *mess_json_load_in(const char *path, int how, size_t flags,
+			  json_error_t *e)
+{
 	char why[4096 + 256];
 	json_t *j;
 	FILE *f;
-	int fd, ret = mess_open_regular(path, NULL, MESS_READ_MAX, &fd, why,
-					sizeof(why));
+	int fd, ret = mess_open_input(path, how, NULL, MESS_READ_MAX, &fd, why,
+				      sizeof(why));
 	size_t skip = strlen(path) + 2;
 
 	if (ret) {

@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#ifdef __linux__
+#include <sys/vfs.h>
+#endif
 #include <unistd.h>
 
 #include "mess/parse.h"
@@ -21,6 +24,24 @@ char *mess_one_line(char *s)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = '?';
 	return s;
+}
+
+void mess_say(const char *fmt, ...)
+{
+	va_list ap;
+	char *buf = NULL;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&buf, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	/* the caller's own line end, not one of the text's */
+	if (n && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	fprintf(stderr, "%s\n", mess_one_line(buf));
+	free(buf);
 }
 
 void mess_set_verr(char *err, size_t errlen, const char *fmt, va_list ap)
@@ -219,15 +240,62 @@ const char *mess_file_kind(unsigned m)
 	}
 }
 
-int mess_open_regular(const char *path, const char *allowed, long long max,
-		      int *fd, char *err, size_t errlen)
+/*
+ * A kernel file system's files: S_ISREG, st_size 0, and a read may block
+ * (/proc/kmsg) or never end (/proc/self/pagemap: 256 GiB of zeros and
+ * never a newline, which getline() takes whole).  No input of the suite
+ * is one, so an input there is refused at the open, before any read:
+ * a deadline between reads could not interrupt one blocked read, and a
+ * byte cap alone would still take a gigabyte of /dev/zero-like text.  A
+ * regular file on a disk ends: its size, checked against max at the
+ * open, bounds its reads.
+ */
+static int kernel_fs(int fd)
+{
+#ifdef __linux__
+	static const unsigned long magic[] = {
+		0x9fa0,		/* proc */
+		0x62656572,	/* sysfs */
+		0x64626720,	/* debugfs */
+		0x74726163,	/* tracefs */
+		0x73636673,	/* securityfs */
+		0x27e0eb,	/* cgroup */
+		0x63677270,	/* cgroup2 */
+		0x62656570,	/* configfs */
+		0xcafe4a11,	/* bpf */
+		0xde5e81e4,	/* efivarfs */
+	};
+	struct statfs sf;
+
+	if (fstatfs(fd, &sf))
+		return 0;
+	for (size_t i = 0; i < sizeof(magic) / sizeof(magic[0]); i++)
+		if ((unsigned long)sf.f_type == magic[i])
+			return 1;
+#else
+	(void)fd;
+#endif
+	return 0;
+}
+
+int mess_open_input(const char *path, int how, const char *allowed,
+		    long long max, int *fd, char *err, size_t errlen)
 {
 	/* O_NONBLOCK: opening a FIFO nobody writes would wait for ever. */
-	int f = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), ret = 0;
+	int f = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK |
+		     (how & MESS_IN_NOFOLLOW ? O_NOFOLLOW : 0)), ret = 0;
 	struct stat st;
 
 	if (f < 0) {
 		ret = -errno;
+		if (ret == -ELOOP && (how & MESS_IN_NOFOLLOW)) {
+			if (err)
+				mess_file_err(err, errlen, path, 0,
+					      "a symbolic link, not followed: a set's own file is never one, and a link could show any file%s%s",
+					      allowed ? "; allowed: " : "",
+					      allowed ? allowed : "");
+			return -EINVAL;
+		}
 		if (err)
 			mess_file_err(err, errlen, path, 0, "%s", strerror(-ret));
 		/* A folder of the path that is a file (a raw tree whose lat
@@ -238,6 +306,8 @@ int mess_open_regular(const char *path, const char *allowed, long long max,
 		ret = -errno;
 	else if (!S_ISREG(st.st_mode))
 		ret = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	else if (!(how & MESS_IN_KERNEL) && kernel_fs(f))
+		ret = -ENODATA;
 	else if (max > 0 && st.st_size > max)
 		ret = -EFBIG;
 	else if (fcntl(f, F_SETFL, fcntl(f, F_GETFL) & ~O_NONBLOCK))
@@ -248,6 +318,11 @@ int mess_open_regular(const char *path, const char *allowed, long long max,
 			mess_file_err(err, errlen, path, 0,
 				      "%lld bytes, more than a reader of mess takes (%lld MiB)%s%s",
 				      (long long)st.st_size, max >> 20,
+				      allowed ? "; allowed: " : "",
+				      allowed ? allowed : "");
+		else if (ret == -ENODATA)
+			mess_file_err(err, errlen, path, 0,
+				      "a kernel file (/proc, /sys), not a regular file: it may never end%s%s",
 				      allowed ? "; allowed: " : "",
 				      allowed ? allowed : "");
 		else if ((ret == -EINVAL || ret == -EISDIR) && allowed)
@@ -262,16 +337,23 @@ int mess_open_regular(const char *path, const char *allowed, long long max,
 	}
 	if (ret) {
 		close(f);
-		return ret;
+		/* bad input, as a pipe is */
+		return ret == -ENODATA ? -EINVAL : ret;
 	}
 	*fd = f;
 	return 0;
 }
 
-FILE *mess_fopen_regular(const char *path, char *err, size_t errlen)
+int mess_open_regular(const char *path, const char *allowed, long long max,
+		      int *fd, char *err, size_t errlen)
 {
-	int fd, ret = mess_open_regular(path, NULL, MESS_READ_MAX, &fd, err,
-					errlen);
+	return mess_open_input(path, 0, allowed, max, fd, err, errlen);
+}
+
+FILE *mess_fopen_input(const char *path, int how, char *err, size_t errlen)
+{
+	int fd, ret = mess_open_input(path, how, NULL, MESS_READ_MAX, &fd, err,
+				      errlen);
 	FILE *fp;
 
 	if (ret) {
@@ -287,6 +369,11 @@ FILE *mess_fopen_regular(const char *path, char *err, size_t errlen)
 		errno = ret;
 	}
 	return fp;
+}
+
+FILE *mess_fopen_regular(const char *path, char *err, size_t errlen)
+{
+	return mess_fopen_input(path, 0, err, errlen);
 }
 
 int mess_lines_open(struct mess_lines *l, const char *path, char *err,

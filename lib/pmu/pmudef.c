@@ -37,7 +37,7 @@ static int read_small(const char *dir, const char *name, char *buf,
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
 		return -ENAMETOOLONG;
-	f = mess_fopen_regular(path, NULL, 0);
+	f = mess_fopen_input(path, MESS_IN_KERNEL, NULL, 0);
 	if (!f)
 		return -errno;
 	n = fread(buf, 1, len - 1, f);

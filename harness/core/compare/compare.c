@@ -15,6 +15,7 @@
 #include "core/compare/compare_files.h"
 #include "core/util.h"
 #include "mess/json.h"
+#include "mess/parse.h"
 
 /* Rounded as the figures support: a model answer is no better than the
  * measured points it comes from. */
@@ -213,7 +214,7 @@ static int prepare(struct mess_compare_ctx *c, const struct mess_compare_set *se
 	}
 	err = mess_compare_new(f, n, &c->cmp, &bad);
 	if (err == -EINVAL)
-		fprintf(stderr, "%s: %s (%s): no curve with a usable point to compare\n",
+		mess_say("%s: %s (%s): no curve with a usable point to compare\n",
 			o->cmd, sets[bad].label, sets[bad].info->path);
 	if (err)
 		return err;
@@ -260,18 +261,18 @@ int mess_compare_write(const char *outdir, const struct mess_compare_set *sets,
 	 * is told, here and beside its figures. */
 	for (size_t i = 0; !err && i < n; i++)
 		if (mess_compare_verdict_said(c, i))
-			fprintf(stderr, "%s: warning: %s: verdict %s%s%s\n", o->cmd,
+			mess_say("%s: warning: %s: verdict %s%s%s\n", o->cmd,
 				c->labels[i], mess_compare_verdict(c, i),
 				sets[i].info->verdict_reason[0] ? ": " :
 				!strcmp(mess_compare_verdict(c, i), "pending") ?
 				" (the run stopped before it was judged)" : "",
 				sets[i].info->verdict_reason);
 	for (size_t w = 0; !err && w < c->nwarn; w++)
-		fprintf(stderr, "%s: warning: %s\n", o->cmd, c->warn[w]);
+		mess_say("%s: warning: %s\n", o->cmd, c->warn[w]);
 	for (size_t a = 0; !err && a < c->napps; a++)
-		fprintf(stderr, "%s: --app %s\n", o->cmd, c->verdict[a]);
+		mess_say("%s: --app %s\n", o->cmd, c->verdict[a]);
 	if (!err && !o->no_plots && note[0] == 's')
-		fprintf(stderr, "%s: warning: plots %s\n", o->cmd, note);
+		mess_say("%s: warning: plots %s\n", o->cmd, note);
 	if (!err)
 		err = write_json(c, outdir);
 	if (!err)

@@ -14,8 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "mess/interfere.h"
+#include "mess/parse.h"
 
 /* Mixes: store % 0..100 in steps of 2; rows a file may give: every mix
  * at up to 512 aggressors, more than any socket has cores to add. */
@@ -76,7 +78,8 @@ static void ifr_free(struct ifr_set *s)
 static int ifr_read(const char *set, struct ifr_set *s)
 {
 	char dir[4096], path[4200], line[1024], hdr[1024], *h[IFR_MAX_FIELDS], *f[IFR_MAX_FIELDS];
-	char *slash;
+	char *slash, why[4400];
+	struct stat st;
 	int cp, cm, ca, c99, rc = 0;
 	FILE *fp = NULL;
 
@@ -87,8 +90,18 @@ static int ifr_read(const char *set, struct ifr_set *s)
 				break;
 			*slash = '\0';
 		}
+		snprintf(path, sizeof(path), "%s%s", dir, k & 1 ? "/interfere" : "");
+		/* a set read from its curves file: no folder of that name */
+		if (stat(path, &st) || !S_ISDIR(st.st_mode))
+			continue;
 		snprintf(path, sizeof(path), "%s/%sinterference.csv", dir, k & 1 ? "interfere/" : "");
-		fp = fopen(path, "r");
+		/* A FIFO of that name held compare (and its lock) for ever. */
+		fp = mess_fopen_input(path, MESS_IN_NOFOLLOW, why, sizeof(why));
+		if (!fp && errno != ENOENT && errno != ENOTDIR) {
+			mess_say("mess compare: warning: %s; the interference section is left out\n",
+				 why);
+			return -EINVAL;
+		}
 	}
 	if (!fp)
 		return -ENOENT;

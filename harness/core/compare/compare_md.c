@@ -39,7 +39,7 @@ const char *mess_compare_set_date(const struct mess_set_info *in, char *buf,
 
 	set_dir(in, dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/meta.json", dir);
-	m = mess_json_load(path, 0, NULL);
+	m = mess_json_load_in(path, MESS_IN_NOFOLLOW, 0, NULL);
 	d = json_string_value(json_object_get(m, "start_utc"));
 	snprintf(buf, len, "%s", d && d[0] ? d : "not stated by the set");
 	json_decref(m);

@@ -111,7 +111,7 @@ static void set_host(const struct mess_set_info *in, char *buf, size_t len)
 	buf[0] = '\0';
 	mess_set_dir(in, dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/meta.json", dir);
-	m = mess_json_load(path, 0, NULL);
+	m = mess_json_load_in(path, MESS_IN_NOFOLLOW, 0, NULL);
 	if (json_string_value(json_object_get(m, "host")))
 		snprintf(buf, len, "%s", json_string_value(json_object_get(m, "host")));
 	json_decref(m);

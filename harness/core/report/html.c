@@ -46,7 +46,8 @@ static json_t *load_json(const char *dir, const char *name)
 	char path[PATH_MAX + 64];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return mess_json_load(path, 0, NULL);
+	/* ours: a link could put another file's strings in the page */
+	return mess_json_load_in(path, MESS_IN_NOFOLLOW, 0, NULL);
 }
 
 static const char *jstr(const json_t *o, const char *key)

@@ -294,6 +294,24 @@ static void md_row(FILE *f, char *line, int head)
 	fputs("</tr>\n", f);
 }
 
+/*
+ * A public set's file copied into the page as it is: a link is not
+ * followed (a system.md linking to a key file put its first line in the
+ * page), nor any file not regular; the page and one warning line name it.
+ */
+static FILE *public_open(FILE *f, const char *path, const char *name)
+{
+	char why[PATH_MAX + 200];
+	FILE *in = mess_fopen_input(path, MESS_IN_NOFOLLOW, why, sizeof(why));
+
+	if (in || errno == ENOENT)
+		return in;
+	mess_say("mess report: warning: %s; not shown in the page\n", why);
+	fprintf(f, "<section><h2>The set's %s</h2><p>Not shown: %s is not a regular file of the set (a symbolic link, a pipe, a device or a kernel file).</p></section>\n",
+		name, name);
+	return NULL;
+}
+
 int mess_h_public(FILE *f, const char *dir)
 {
 	char path[PATH_MAX + 32], line[1024];
@@ -301,7 +319,7 @@ int mess_h_public(FILE *f, const char *dir)
 	FILE *in;
 
 	snprintf(path, sizeof(path), "%s/system.md", dir);
-	in = mess_fopen_regular(path, NULL, 0);
+	in = public_open(f, path, "system.md");
 	if (in) {
 		any = 1;
 		fputs("<section><h2>How it was measured (the set's system.md)</h2>\n", f);
@@ -329,7 +347,7 @@ int mess_h_public(FILE *f, const char *dir)
 		fputs("</section>\n", f);
 	}
 	snprintf(path, sizeof(path), "%s/plotter.txt", dir);
-	in = mess_fopen_regular(path, NULL, 0);
+	in = public_open(f, path, "plotter.txt");
 	if (in) {
 		fputs("<section><h2>The set's plotter.txt</h2><table>\n", f);
 		while (fgets(line, sizeof(line), in)) {
@@ -443,7 +461,8 @@ int mess_system_md_field(const char *dir, const char *column, char *buf,
 	if (len)
 		buf[0] = '\0';
 	snprintf(path, sizeof(path), "%s/system.md", dir);
-	in = mess_fopen_regular(path, NULL, 0);
+	/* its text goes into titles: a link is not followed (public_open) */
+	in = mess_fopen_input(path, MESS_IN_NOFOLLOW, NULL, 0);
 	if (!in)
 		return -ENOENT;
 	while (fgets(line, sizeof(line), in)) {
