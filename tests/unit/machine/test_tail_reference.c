@@ -46,7 +46,13 @@
 #define REF_LOADS 4096			/* dependent loads a timestamp */
 #define SUB_NS 5e5			/* a sub-window */
 #define PAIRS 200			/* about 200 ms an attempt */
-#define ATTEMPTS 3
+/* An attempt fails at random when the host's state flips while the cost
+ * is taken (its bursts then read 40-50 ns against 28-35, the timed chase
+ * 7-15 % low): 2 of 3 attempts failed here in 1 of 6 runs on a quiet
+ * guest, all 3 in the helpers' loaded runs (issue 43).  A wrong cost or
+ * timer rate moves every attempt alike, so more attempts keep the check
+ * and lose only the chance. */
+#define ATTEMPTS 8
 #define AGREE_PCT 3.0
 /* The harness's first cost and its batch (curves/tail/tail.c, tail.h). */
 #define COST_REPEATS 7
