@@ -413,6 +413,7 @@ static int report_one(const char *dir, const char *out, int several,
 	if (!ret && !same && foreign(outdir, tool, sizeof(tool))) {
 		snprintf(rd.why, sizeof(rd.why), "mess report: --out: %s holds %s, not %s; allowed: a new or empty directory, one an earlier mess report wrote, or the run's own directory",
 			 outdir, tool, dir);
+		mess_rundir_unclaim(&rd);
 		ret = -EEXIST;
 	}
 	if (ret) {

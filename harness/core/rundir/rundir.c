@@ -348,8 +348,10 @@ int mess_rundir_open_new(struct mess_rundir *d, const char *cmd,
 	return rc;
 }
 
-int mess_rundir_refused(const struct mess_rundir *d, int rc)
+int mess_rundir_refused(struct mess_rundir *d, int rc)
 {
+	if (rc == -EEXIST || (d->why[0] && rc == -EINVAL))
+		mess_rundir_unclaim(d);
 	/* A refusal of the lock or the directory's kind: said as it is. */
 	if (d->why[0] && rc != -EEXIST) {
 		fprintf(stderr, "%s\n", d->why);
