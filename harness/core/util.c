@@ -63,12 +63,50 @@ void mess_host_path_name(char *buf, size_t len)
 	}
 }
 
+int mess_subdir(const char *path)
+{
+	struct stat st;
+
+	if (mkdir(path, 0777) && errno != EEXIST)
+		return -errno;
+	if (lstat(path, &st))
+		return -errno;
+	return S_ISLNK(st.st_mode) ? -ELOOP : S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+}
+
+int mess_open_new(const char *path, int flags)
+{
+	/* Whatever has the name goes first: a link (symbolic or hard) is
+	 * removed, never written through, and O_EXCL then makes a file no
+	 * one else names.  A directory stays and refuses (EEXIST). */
+	if (unlink(path) && errno != ENOENT && errno != EISDIR && errno != EPERM)
+		return -1;
+	return open(path, flags | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+}
+
+FILE *mess_fopen_new(const char *path)
+{
+	int fd = mess_open_new(path, O_WRONLY);
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "w");
+	if (!f) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+	}
+	return f;
+}
+
 FILE *mess_file_open(const char *dir, const char *name, const char *mode)
 {
 	char path[PATH_MAX + 64];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return fopen(path, mode);
+	return mode[0] == 'w' && !mode[1] ? mess_fopen_new(path) : fopen(path, mode);
 }
 
 /* The first write that failed since the last clear, and its error: the
