@@ -165,9 +165,10 @@ FILE *mess_tmp_open(const char *dir, const char *name)
 
 	snprintf(tmp, sizeof(tmp), "%s.tmp", name);
 	snprintf(path, sizeof(path), "%s/%s", dir, tmp);
-	/* A link planted as name.tmp is not followed out of the run
-	 * directory (the rename then replaces a link, never its target). */
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
+	/* A link planted as name.tmp, symbolic or hard, is removed, never
+	 * written through (the rename then replaces a link, never its
+	 * target). */
+	fd = mess_open_new(path, O_WRONLY);
 	if (fd < 0) {
 		int e = errno;
 
@@ -267,8 +268,10 @@ int mess_append_open(struct mess_appender *a, const char *dir,
 		     O_CLOEXEC, 0666);
 	if (a->fd < 0)
 		return note_failed(a->path, -errno);
-	if (fstat(a->fd, &st)) {
-		int err = -errno;
+	/* Nor into a file of another name too (a hard link's other name
+	 * is someone else's file). */
+	if (fstat(a->fd, &st) || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
+		int err = fstat(a->fd, &st) ? -errno : -EMLINK;
 
 		close(a->fd);
 		a->fd = -1;
@@ -314,7 +317,7 @@ int mess_drop_partial_line(const char *path, long *line)
 	char buf[4096];
 	off_t end, keep = 0, pos = 0;
 	long lines = 0;
-	int fd = open(path, O_RDWR | O_CLOEXEC), err = 0;
+	int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC), err = 0;
 	ssize_t n;
 
 	*line = 0;
