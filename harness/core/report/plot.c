@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/report/plot.h"
+#include "core/signals.h"
 #include "core/util.h"
 
 /*
@@ -107,8 +108,13 @@ static int write_dat(const char *path, const struct mess_family *f,
 				store, !bad && p->flags, bad);
 		}
 	}
-	if (ferror(fp))
-		ret = -EIO;
+	/* The stream's own error (a full disk): a stream that failed kept
+	 * no errno, one more byte flushed fails again the same way. */
+	errno = 0;
+	if ((fflush(fp) || ferror(fp)) && !(ret = errno ? -errno : 0)) {
+		clearerr(fp);
+		ret = (fputc('\n', fp) == EOF || fflush(fp)) && errno ? -errno : -EIO;
+	}
 	if (fclose(fp) && !ret)
 		ret = -errno;
 	free(idx);
@@ -280,11 +286,13 @@ static int run_gnuplot(const char *gnuplot, const char *script,
 	close(nullfd);
 	/* Polled: a figure takes seconds, 20 ms is nothing beside it. */
 	while ((r = waitpid(pid, &status, WNOHANG)) == 0 || (r < 0 && errno == EINTR)) {
-		if (waited >= limit_s) {
+		/* A command interrupted (SIGTERM to mess alone, not its
+		 * process group) does not wait for the figure either. */
+		if (waited >= limit_s || mess_interrupted) {
 			kill(pid, SIGKILL);
 			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 				;
-			return -ETIMEDOUT;
+			return mess_interrupted ? -EINTR : -ETIMEDOUT;
 		}
 		usleep(20000);
 		waited += 0.02;
@@ -337,7 +345,9 @@ int mess_gnuplot(const char *script, const char *expr, const char *log,
 		goto out;
 	}
 	ret = run_gnuplot(gp->gnuplot, gp->script, expr, log, limit);
-	if (ret == -ETIMEDOUT) {
+	if (ret == -EINTR) {
+		mess_set_err(err, errlen, "interrupted: gnuplot stopped, figure skipped");
+	} else if (ret == -ETIMEDOUT) {
 		mess_set_err(err, errlen, "gnuplot did not finish in %g s (MESS_GNUPLOT_TIMEOUT_S): killed, figure skipped",
 			     limit);
 	} else if (ret < 0) {
@@ -426,8 +436,8 @@ int mess_plot(const char *rundir, const struct mess_family *f,
 	if (!ret)
 		ret = write_dat(pp->dat, f, invalid);
 	if (ret < 0) {
-		mess_set_err(err, errlen, "cannot write %s: %s", pp->dat,
-			strerror(-ret));
+		mess_set_err(err, errlen, "cannot write %s: %s%s", pp->dat,
+			strerror(-ret), ret == -ENOSPC ? " (disk full)" : "");
 		goto out;
 	}
 	/* gnuplot's stats fails on a file without data: say why instead. */

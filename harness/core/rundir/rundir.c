@@ -295,6 +295,10 @@ int mess_rundir_end(const struct mess_rundir *d, int rc, int frc)
 		if (again)
 			fprintf(stderr, "%s: interrupted; partial result in %s (continue with %s --resume %s)\n",
 				d->cmd, d->dir, inv, d->dir);
+		else if (!strcmp(d->cmd, "mess compare"))
+			/* Its rerun replaces its own earlier comparison. */
+			fprintf(stderr, "%s: interrupted; partial result in %s (this command does not resume: run it again, the same --out will do)\n",
+				d->cmd, d->dir);
 		else
 			fprintf(stderr, "%s: interrupted; partial result in %s (this command does not resume: run it again with a new --out)\n",
 				d->cmd, d->dir);
