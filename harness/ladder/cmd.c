@@ -291,7 +291,7 @@ int mess_ladder_main(int argc, char **argv)
 		mess_env_free(&run.env);
 		mess_rundir_close(&rd);
 		mess_topo_fini(&topo);
-		return rc == -EEXIST ? rc : -EIO;
+		return rc == -EEXIST || (rc == -EINVAL && rd.why[0]) ? rc : -EIO;
 	}
 	/* Unwatched, the ladder still runs; its verdict says so. */
 	mess_ladder_watch(&l, &pool, &topo.core_pu[core]);

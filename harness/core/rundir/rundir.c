@@ -345,7 +345,9 @@ int mess_rundir_open_new(struct mess_rundir *d, const char *cmd,
 
 	if (json)
 		d->stdout_file = "summary.json";
-	if (rc == -EEXIST)
+	/* A refusal (the lock a link, a hard link, a directory) is said as
+	 * it is, not as "cannot set up". */
+	if (rc == -EEXIST || (rc && d->why[0]))
 		return mess_rundir_refused(d, rc);
 	if (rc)
 		fprintf(stderr, "%s: cannot set up %s: %s\n", cmd, d->dir, strerror(-rc));
