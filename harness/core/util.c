@@ -270,7 +270,7 @@ int mess_append_open(struct mess_appender *a, const char *dir,
 		return note_failed(a->path, -errno);
 	/* Nor into a file of another name too (a hard link's other name
 	 * is someone else's file). */
-	if (fstat(a->fd, &st) || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
+	if (fstat(a->fd, &st) || (S_ISREG(st.st_mode) && st.st_nlink != 1)) {
 		int err = fstat(a->fd, &st) ? -errno : -EMLINK;
 
 		close(a->fd);
