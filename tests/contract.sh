@@ -9,7 +9,9 @@
 #   A. every writer into a directory another process holds (the lock);
 #   B. every writer into the finished result of every fast writer;
 #   C. two of the same writer at once;
-#   D. readers beside a writer that holds the directory.
+#   D. readers beside a writer that holds the directory;
+#   G. links planted in a writer's directory (every writer);
+#   H. an interrupted compare, a hung gnuplot.
 # usage: tests/contract.sh MESS
 set -u
 mess=$(realpath "$1")
@@ -50,7 +52,10 @@ w_profile() { "$mess" profile --out "$1" -- true; }
 w_export() { "$mess" export "$G" --out "$1"; }
 w_import() { "$mess" import "$RAW" --out "$1"; }
 w_report() { "$mess" report "$A" --no-plots --out "$1"; }
-writers="curves replay absorb ladder sample compare fleet position profile export import report"
+w_matrix() { "$mess" matrix --quick --no-plots --out "$1"; }
+w_interfere() { "$mess" interfere --quick --no-plots --out "$1"; }
+w_c2c() { "$mess" c2c --quick --no-plots --out "$1"; }
+writers="curves replay absorb ladder sample compare fleet position profile export import report matrix interfere c2c"
 [ -d "$RAW" ] || writers=${writers/import/}
 
 # Every file under a directory, .lock aside (its text names the last
@@ -230,6 +235,115 @@ if [ -d "$RAW" ]; then
 fi
 # 32. absorb into a held directory says nothing of the machine first.
 check "32: absorb refused before its probe's warnings" '[ $(wc -l <absorb.err) -eq 1 ]'
+
+# G. Links planted in a writer's directory (issue 43): a writer works
+#    inside the directory it holds and never through a link out of it.
+#    a) a .mess-partial-x link in an empty --out (an interrupted build's
+#       name, which the writer removes): the folder it names keeps its files;
+#    b) (below) plots/ and files in it linked out of a directory that
+#       already holds plots/ (a writer that takes only a new or empty
+#       --out refuses one holding plots/ before anything);
+#    c) a .lock that is a hard link: refused in one line, its other name
+#       unchanged;
+#    d) a refused writer leaves no .lock in a directory it did not own.
+victim() { rm -rf "$1"; mkdir -p "$1/sub"; echo keep >"$1/f"; echo keep >"$1/sub/g"; }
+vsum() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 md5sum) | md5sum; }
+# Running, not a zombie waiting for its wait.
+alive() { local s; s=$(ps -o stat= -p "$1" 2>/dev/null); [ -n "$s" ] && [ "${s#Z}" = "$s" ]; }
+for w in $writers; do
+	V=$tmp/victim-$w
+	victim "$V"
+	vs=$(vsum "$V")
+	D=$tmp/ga-$w-replay
+	mkdir -p "$D" && ln -s "$V" "$D/.mess-partial-x"
+	# The leftover goes when the directory is claimed, before anything
+	# is measured: the writer is stopped once it has gone (or the
+	# victim changed), which keeps the slow writers' share short.
+	# Its own process group (set -m), so that the stop reaches mess
+	# and its children, not only the subshell running w_$w.
+	set -m
+	w_$w "$D" >/dev/null 2>ga.err & p=$!
+	set +m
+	for i in $(seq 300); do
+		{ [ ! -L "$D/.mess-partial-x" ] || [ "$(vsum "$V")" != "$vs" ] || ! alive $p; } && break
+		sleep 0.05
+	done
+	kill -9 -- -$p 2>/dev/null
+	wait $p 2>/dev/null
+	rc=$?
+	check "G a: $w: a .mess-partial-x link in --out: the folder it names kept its files, the link removed, or left by a writer that finished (report, which removes nothing) or cannot run here (rc $rc, $(tail -1 ga.err | tr -d '\0'))" '[ "$(vsum "$V")" = "$vs" ] && { [ ! -L "$D/.mess-partial-x" ] || [ $rc -eq 3 ] || [ $rc -eq 0 ]; }'
+	D=$tmp/gc-$w-replay
+	mkdir -p "$D" && echo secret >"$tmp/vfile-$w" && ln "$tmp/vfile-$w" "$D/.lock"
+	w_$w "$D" >gc.out 2>gc.err
+	rc=$?
+	check "G c: $w: .lock a hard link: refused in one line naming it, or not supported here (rc $rc, $(head -c 300 gc.err))" '[ $rc -eq 3 ] || { refused $rc gc.err gc.out && grep -q "\.lock" gc.err; }'
+	check "G c: $w: .lock a hard link: its other name unchanged" '[ "$(cat "$tmp/vfile-$w")" = secret ]'
+	D=$tmp/gd-$w-replay
+	mkdir -p "$D" && echo mine >"$D/user-file"
+	w_$w "$D" >gd.out 2>gd.err
+	rc=$?
+	check "G d: $w into a directory of someone's: refused, no .lock left (rc $rc, $(head -c 300 gd.err))" '[ $rc -ne 0 ] && [ ! -e "$D/.lock" ] && [ "$(ls -A "$D")" = user-file ]'
+done
+# b, drawn: the writers that draw into a directory that already holds
+# plots/ (report redrawing a run's figure, compare replacing its own
+# comparison), with links in plots/ where gnuplot and the writer put
+# their files, symbolic and hard.
+if command -v gnuplot >/dev/null; then
+	V=$tmp/victim-plots
+	rm -rf "$V" && mkdir -p "$V"
+	D=$tmp/gb-report && cp -r run "$D" && mkdir -p "$D/plots"
+	for f in gnuplot.log .curves-new.dat .curves-new.png .curves-new.svg curves.dat curves.svg tails.dat; do
+		echo keep >"$V/$f" && ln -s "$V/$f" "$D/plots/$f"
+	done
+	echo keep >"$V/hard" && ln "$V/hard" "$D/plots/curves.png"
+	vs=$(vsum "$V")
+	"$mess" report "$D" --peak-gbs 100 >/dev/null 2>gbr.err
+	rc=$?
+	check "G b: report redraws through links in plots/: nothing written through (rc $rc, $(tail -1 gbr.err))" '[ "$(vsum "$V")" = "$vs" ] && [ $rc -eq 0 ] && [ -s "$D/plots/curves.svg" ] && [ ! -L "$D/plots/curves.svg" ]'
+	D=$tmp/gb-report2 && cp -r run "$D" && victim "$V" && vs=$(vsum "$V") && ln -s "$V" "$D/plots"
+	"$mess" report "$D" --peak-gbs 100 >/dev/null 2>gbr.err
+	check "G b: report into a run whose plots/ is a link: the folder it names unchanged ($(tail -1 gbr.err))" '[ "$(vsum "$V")" = "$vs" ]'
+	D=$tmp/gb-compare
+	w_compare "$D" >/dev/null 2>&1
+	rm -rf "$V" && mkdir -p "$V" "$D/plots"
+	for f in gnuplot.log compare.dat compare-ratio.dat compare.png compare-ratio.svg; do
+		echo keep >"$V/$f" && ln -s "$V/$f" "$D/plots/$f"
+	done
+	vs=$(vsum "$V")
+	"$mess" compare "$G" "$A" --out "$D" >/dev/null 2>gbc.err
+	rc=$?
+	check "G b: compare redraws through links in plots/: nothing written through (rc $rc, $(tail -1 gbc.err))" '[ "$(vsum "$V")" = "$vs" ]'
+fi
+
+# H. The writer's other defects of issue 43, each as it was found.
+# 5. compare interrupted (SIGINT, SIGTERM) while gnuplot draws: exit 130
+#    and one line; the rerun into the same --out replaces what it left,
+#    as it does a compare.md.tmp a kill left.
+mkdir -p slowbin && printf '#!/bin/sh\nexec sleep 30\n' >slowbin/gnuplot && chmod +x slowbin/gnuplot
+for sig in INT TERM; do
+	D=$tmp/h5-$sig
+	PATH=$tmp/slowbin:$PATH "$mess" compare "$G" "$A" --out "$D" >h5.out 2>h5.err & p=$!
+	for i in $(seq 200); do [ -e "$D/plots/gnuplot.log" ] && break; sleep 0.05; done
+	kill -$sig $p
+	wait $p
+	rc=$?
+	check "5: compare killed by SIG$sig: exit 130, one line ($rc: $(cat h5.err))" '[ $rc -eq 130 ] && [ $(wc -l <h5.err) -eq 1 ] && grep -q interrupted h5.err'
+	w_compare "$D" >/dev/null 2>h5.err
+	rc=$?
+	check "5: compare after SIG$sig: the rerun on the same --out replaces it (rc $rc, $(tail -1 h5.err))" '[ $rc -eq 0 ] && jq -e .sets "$D/compare.json" >/dev/null'
+done
+touch "$tmp/h5-INT/compare.md.tmp" "$tmp/h5-INT/compare.json.tmp"
+w_compare "$tmp/h5-INT" >/dev/null 2>h5.err
+rc=$?
+check "5: compare over its own .tmp leftovers: replaced (rc $rc, $(tail -1 h5.err))" '[ $rc -eq 0 ] && [ ! -e "$tmp/h5-INT/compare.md.tmp" ]'
+# 16. gnuplot that never exits: killed after MESS_GNUPLOT_TIMEOUT_S, said
+#     in one line, the page written without the figure.
+D=$tmp/h16 && cp -r run "$D"
+start=$(date +%s)
+MESS_GNUPLOT_TIMEOUT_S=1 PATH=$tmp/slowbin:$PATH "$mess" report "$D" --peak-gbs 100 >h16.out 2>h16.err
+rc=$?
+took=$(( $(date +%s) - start ))
+check "16: gnuplot hung: report ends (rc $rc, ${took}s), one line says the figure was skipped ($(cat h16.err))" '[ $rc -eq 0 ] && [ $took -lt 25 ] && [ $(wc -l <h16.err) -eq 1 ] && grep -q "did not finish in 1 s" h16.err && [ -s "$D/report.html" ]'
 
 echo "contract: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

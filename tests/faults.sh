@@ -315,5 +315,36 @@ for sig in INT TERM; do
 		'[ $rc -eq 0 ] && jq -e .complete "$d/meta.json" >/dev/null'
 done
 
+# 12. mess report on a full disk (issue 43 item 15): "disk full" in one
+#     line naming the file, the page's (exit 2) or the figure's data (the
+#     page still written), never "Input/output error".
+for file in report.html.tmp .curves-new.dat; do
+	d=$tmp/r12-${file#.}
+	cp -r "$good" "$d"
+	LD_PRELOAD=$shim MESS_FAULT_FILE=/$file "$mess" report "$d" --peak-gbs 100 >/dev/null 2>"$tmp/r12.err"
+	rc=$?
+	want=2 && [ "$file" = .curves-new.dat ] && want=0
+	check "report, $file on a full disk: exit $want (got $rc), one line naming it with 'disk full' ($(cat "$tmp/r12.err"))" \
+		'[ $rc -eq $want ] && [ $(wc -l <"$tmp/r12.err") -eq 1 ] && grep -q "${file%.tmp}: No space left on device (disk full)" "$tmp/r12.err"'
+done
+# 13. import writes its page under its lock (issue 43 item 4): while the
+#     page is being written (its open slowed by the shim) the lock is
+#     held, and a report DIR --peak-gbs in that window is refused.
+if [ -d "$raw" ]; then
+	d=$tmp/i13
+	LD_PRELOAD=$shim MESS_FAULT_SLOW_FILE=/report.html.tmp MESS_FAULT_SLOW_MS=3000 \
+		"$mess" import "$raw" --out "$d" >/dev/null 2>"$tmp/i13.err" & p=$!
+	for i in $(seq 400); do [ -e "$d/meta.json" ] && break; sleep 0.05; done
+	sleep 0.5
+	flock -n "$d/.lock" true 2>/dev/null
+	held=$?
+	"$mess" report "$d" --no-plots --peak-gbs 77 >/dev/null 2>"$tmp/r13.err"
+	rc=$?
+	wait $p
+	check "import: the lock held while its page is written (flock -n: $held)" '[ $held -ne 0 ]'
+	check "import: report DIR --peak-gbs while import writes the page: refused (rc $rc, $(cat "$tmp/r13.err"))" '[ $rc -eq 1 ] && grep -q "is being written by" "$tmp/r13.err"'
+	check "import: its page is whole" 'grep -q "</html>" "$d/report.html"'
+fi
+
 echo "faults: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

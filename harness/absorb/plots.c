@@ -193,7 +193,7 @@ void absorb_plots(struct absorb_table *t, const char *rundir, int complete)
 	int np, ns, rc, have[2] = { 0, 0 }, left = 0;
 
 	snprintf(dir, sizeof(dir), "%s/plots", rundir);
-	rc = mess_mkdir_p(dir);
+	rc = mess_subdir(dir);
 	np = rc ? rc : write_plot_data(t, dir, rows, sizeof(rows));
 	ns = np < 0 ? 0 : write_spmxv_data(t, dir, series, sizeof(series), have,
 					   &left);

@@ -18,6 +18,7 @@
 #include "core/options.h"
 #include "core/rundir/outdir.h"
 #include "core/rundir/rundir.h"
+#include "core/signals.h"
 #include "mess/load.h"
 #include "mess/parse.h"
 #include "mess/quality.h"
@@ -145,17 +146,22 @@ static const char *const own_files[] = {
 
 static int own_name(const char *name, int in_plots)
 {
+	/* A file compare was writing when it was killed (name.tmp, which
+	 * mess_tmp_commit renames) is its own leftover, not a user's. */
+	size_t len = strlen(name);
+	size_t n = len > 4 && !strcmp(name + len - 4, ".tmp") ? len - 4 : len;
+
 	if (in_plots)
 		return !strncmp(name, "compare", 7) || !strcmp(name, "gnuplot.log");
 	for (size_t i = 0; i < sizeof(own_files) / sizeof(own_files[0]); i++)
-		if (!strcmp(name, own_files[i]))
+		if (strlen(own_files[i]) == n && !strncmp(name, own_files[i], n))
 			return 1;
 	return 0;
 }
 
 /*
  * --out may be new, empty, or hold only an earlier comparison (its
- * meta.json says "mess compare"), which a rerun replaces: the user asked
+ * resume.json or meta.json says "mess compare"), which a rerun replaces: the user asked
  * for this directory again.  Anything else (a run's meta.json, a file of
  * theirs) is refused: 1 and the first foreign entry into bad.
  */
@@ -164,7 +170,6 @@ static int used(const char *dir, char *bad, size_t badlen)
 	char path[PATH_MAX + 32], tool[64] = "";
 	DIR *d = dir[0] ? opendir(dir) : NULL;
 	struct dirent *e;
-	json_t *j;
 	int any = 0, foreign = 0;
 
 	if (!d)
@@ -190,11 +195,10 @@ static int used(const char *dir, char *bad, size_t badlen)
 	}
 	if (d)
 		closedir(d);
-	snprintf(path, sizeof(path), "%s/meta.json", dir);
-	j = any && !foreign ? mess_json_load(path, 0, NULL) : NULL;
-	if (json_string_value(json_object_get(j, "tool")))
-		snprintf(tool, sizeof(tool), "%s", json_string_value(json_object_get(j, "tool")));
-	json_decref(j);
+	/* resume.json, else meta.json: a comparison killed before its
+	 * meta.json is still one. */
+	if (any && !foreign && !mess_rundir_tool(dir, tool, sizeof(tool)))
+		tool[0] = 0;
 	if (any && !foreign && strcmp(tool, "mess compare")) {
 		snprintf(bad, badlen, "meta.json");
 		foreign = 1;
@@ -381,8 +385,11 @@ int mess_compare_main(int argc, char **argv)
 		 * and the directory is ours: an earlier comparison there is
 		 * replaced, anything else refused, checked again under the
 		 * lock. */
+		/* resume.json, the first file a comparison writes, marks
+		 * one: an interrupted or killed comparison (no compare.json
+		 * yet) is replaced as a finished one is. */
 		rc = mess_rundir_claim(&rd, "mess compare", "compare", o.out,
-				       NULL, MESS_COMPARE_JSON);
+				       NULL, MESS_RESUME_FILE);
 		if (rc == -EEXIST && rd.holds_run)
 			rc = 0;
 		if (!rc && used(rd.dir, bad, sizeof(bad))) {
@@ -397,6 +404,10 @@ int mess_compare_main(int argc, char **argv)
 			mess_rundir_clear(&rd);
 			rc = mess_rundir_start(&rd, argc, argv);
 		}
+		/* Ctrl-C or SIGTERM from here: said in one line, exit 130,
+		 * and what is left the rerun replaces (own_name). */
+		if (!rc)
+			mess_signals_install();
 		if (o.json)
 			rd.stdout_file = MESS_COMPARE_JSON;
 		if (rc == -EEXIST || (rc && rd.why[0]))
@@ -422,7 +433,7 @@ int mess_compare_main(int argc, char **argv)
 		rc = mess_rundir_end(&rd, rc, frc);
 		mess_rundir_close(&rd);
 		/* A set with nothing to compare is bad input, said above. */
-		rc = rc == -EINVAL ? rc : rc ? -EIO : 0;
+		rc = rc == -EINVAL || rc == -EINTR ? rc : rc ? -EIO : 0;
 	}
 	for (size_t i = 0; i < l.n; i++)
 		mess_family_free(&l.fam[i]);

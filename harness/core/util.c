@@ -63,12 +63,50 @@ void mess_host_path_name(char *buf, size_t len)
 	}
 }
 
+int mess_subdir(const char *path)
+{
+	struct stat st;
+
+	if (mkdir(path, 0777) && errno != EEXIST)
+		return -errno;
+	if (lstat(path, &st))
+		return -errno;
+	return S_ISLNK(st.st_mode) ? -ELOOP : S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+}
+
+int mess_open_new(const char *path, int flags)
+{
+	/* Whatever has the name goes first: a link (symbolic or hard) is
+	 * removed, never written through, and O_EXCL then makes a file no
+	 * one else names.  A directory stays and refuses (EEXIST). */
+	if (unlink(path) && errno != ENOENT && errno != EISDIR && errno != EPERM)
+		return -1;
+	return open(path, flags | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+}
+
+FILE *mess_fopen_new(const char *path)
+{
+	int fd = mess_open_new(path, O_WRONLY);
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "w");
+	if (!f) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+	}
+	return f;
+}
+
 FILE *mess_file_open(const char *dir, const char *name, const char *mode)
 {
 	char path[PATH_MAX + 64];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return fopen(path, mode);
+	return mode[0] == 'w' && !mode[1] ? mess_fopen_new(path) : fopen(path, mode);
 }
 
 /* The first write that failed since the last clear, and its error: the
@@ -127,9 +165,10 @@ FILE *mess_tmp_open(const char *dir, const char *name)
 
 	snprintf(tmp, sizeof(tmp), "%s.tmp", name);
 	snprintf(path, sizeof(path), "%s/%s", dir, tmp);
-	/* A link planted as name.tmp is not followed out of the run
-	 * directory (the rename then replaces a link, never its target). */
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
+	/* A link planted as name.tmp, symbolic or hard, is removed, never
+	 * written through (the rename then replaces a link, never its
+	 * target). */
+	fd = mess_open_new(path, O_WRONLY);
 	if (fd < 0) {
 		int e = errno;
 
@@ -229,8 +268,10 @@ int mess_append_open(struct mess_appender *a, const char *dir,
 		     O_CLOEXEC, 0666);
 	if (a->fd < 0)
 		return note_failed(a->path, -errno);
-	if (fstat(a->fd, &st)) {
-		int err = -errno;
+	/* Nor into a file of another name too (a hard link's other name
+	 * is someone else's file). */
+	if (fstat(a->fd, &st) || (S_ISREG(st.st_mode) && st.st_nlink != 1)) {
+		int err = fstat(a->fd, &st) ? -errno : -EMLINK;
 
 		close(a->fd);
 		a->fd = -1;
@@ -276,7 +317,7 @@ int mess_drop_partial_line(const char *path, long *line)
 	char buf[4096];
 	off_t end, keep = 0, pos = 0;
 	long lines = 0;
-	int fd = open(path, O_RDWR | O_CLOEXEC), err = 0;
+	int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC), err = 0;
 	ssize_t n;
 
 	*line = 0;

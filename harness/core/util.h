@@ -18,7 +18,19 @@ int mess_mkdir_p(const char *path);
  * has none.  A hostname is anyone's to set (../../esc, a tab).
  */
 void mess_host_path_name(char *buf, size_t len);
-/* fopen(dir/name, mode). */
+/*
+ * The one way to write a file into a directory this process holds: the
+ * name's old entry removed (a link planted there, symbolic or hard, goes;
+ * what it names is never written), then a new file made with O_EXCL and
+ * O_NOFOLLOW.  open's fd or -1 with errno; the FILE or NULL with errno.
+ */
+int mess_open_new(const char *path, int flags);
+FILE *mess_fopen_new(const char *path);
+/* path made if missing (its parent exists) and a directory that is no
+ * link (plots/ linked elsewhere is never written through): 0, -ELOOP, or
+ * -errno. */
+int mess_subdir(const char *path);
+/* fopen(dir/name, mode); "w" is mess_fopen_new's. */
 FILE *mess_file_open(const char *dir, const char *name, const char *mode);
 /* Write dir/name.tmp, then rename it over dir/name, so that a reader never
  * sees half a file: 0 or -errno (-ENOSPC: disk full); f is closed either

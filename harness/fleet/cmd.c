@@ -85,8 +85,11 @@ static int used(const char *dir)
 	struct dirent *e;
 	int any = 0;
 
+	/* What a writer keeps beside its outputs (.lock, an interrupted
+	 * build's folder) is no content: the lock decides (rundir_lock.c). */
 	while (d && !any && (e = readdir(d)))
-		any = strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+		any = strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+		      !mess_rundir_aside_name(e->d_name);
 	if (d)
 		closedir(d);
 	return any || (dir[0] && !d && errno != ENOENT);
@@ -246,7 +249,7 @@ int mess_fleet_main(int argc, char **argv)
 	if (rc) {
 		mess_rundir_close(&rd);
 		fleet_free(&f);
-		return rc == -EEXIST ? rc : -EIO;
+		return rc == -EEXIST || (rc == -EINVAL && rd.why[0]) ? rc : -EIO;
 	}
 	rc = write_all(&f, rd.dir, &o, plots, sizeof(plots), &have_plots);
 	if (!rc)

@@ -173,7 +173,7 @@ int fleet_plot(const struct fleet *f, const char *outdir, char *err, size_t errl
 		snprintf(err, errlen, "no compared curve to plot");
 		return -ENODATA;
 	}
-	rc = mess_mkdir_p(dir);
+	rc = mess_subdir(dir);
 	if (!rc)
 		rc = write_data(f, dir, &n);
 	if (rc) {

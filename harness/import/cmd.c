@@ -287,7 +287,7 @@ static int write_whole(const char *src, const char *out, struct mess_family *f,
 		       size_t len, const char **failed)
 {
 	struct mess_rundir rd;
-	char tmp[PATH_MAX] = "";
+	char tmp[PATH_MAX] = "", page[1024];
 	int rc;
 
 	memset(&rd, 0, sizeof(rd));
@@ -309,6 +309,12 @@ static int write_whole(const char *src, const char *out, struct mess_family *f,
 		rc = mess_rundir_aside_commit(&rd, tmp, "meta.json");
 	if (rc && tmp[0])
 		mess_rundir_aside_abandon(tmp);
+	/* Its page, as every run has one: written once the run is whole,
+	 * from its files (the figure, the peak from meta.json), and under
+	 * the lock: a report DIR --peak-gbs let in before it would have its
+	 * page replaced by this one. */
+	if (!rc && mess_html_report(out, NULL, 0, page, sizeof(page)))
+		mess_say("mess import: warning: report.html not written: %s", page);
 	mess_rundir_close(&rd);
 	return rc;
 }
@@ -354,10 +360,6 @@ int mess_import_main(int argc, char **argv)
 	}
 	rc = write_whole(src[0], o.out, &fam, &r, proc, o.no_plots, level,
 			 sizeof(level), &failed);
-	/* Its page, as every run has one: written once the run is whole,
-	 * from its files (the figure, the peak from meta.json). */
-	if (!rc && mess_html_report(o.out, NULL, 0, err, sizeof(err)))
-		mess_say("mess import: warning: report.html not written: %s\n", err);
 	if (rc == -EINTR)
 		mess_say("mess import: interrupted; nothing written to %s (run it again with the same --out)\n",
 			o.out);

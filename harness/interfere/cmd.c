@@ -454,7 +454,7 @@ static void plot(struct ifr *m, const char *rundir)
 		snprintf(mixes + strlen(mixes), sizeof(mixes) - strlen(mixes), "%s%d",
 			 i ? " " : "", m->mix[i]);
 	snprintf(dir, sizeof(dir), "%s/plots", rundir);
-	rc = mess_mkdir_p(dir);
+	rc = mess_subdir(dir);
 	if (rc) {
 		snprintf(m->plot_note, sizeof(m->plot_note), "skipped: cannot make plots/: %s",
 			 strerror(-rc));

@@ -21,6 +21,7 @@
 #include "core/rundir/outdir.h"
 #include "core/rundir/rundir.h"
 #include "core/signals.h"
+#include "core/util.h"
 
 /* 2: environment, quality, strict; ladder.csv's disturbance columns. */
 #define META_SCHEMA 2
@@ -160,7 +161,7 @@ static int write_md(const struct mess_ladder *l, const struct ladder_run *run,
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/ladder.md", dir);
-	f = fopen(path, "w");
+	f = mess_fopen_new(path);
 	if (!f)
 		return -errno;
 	fprintf(f, "# Latency ladder: %s%s\n\n", cpu, complete ? "" : " (partial)");
@@ -290,7 +291,7 @@ int mess_ladder_main(int argc, char **argv)
 		mess_env_free(&run.env);
 		mess_rundir_close(&rd);
 		mess_topo_fini(&topo);
-		return rc == -EEXIST ? rc : -EIO;
+		return rc == -EEXIST || (rc == -EINVAL && rd.why[0]) ? rc : -EIO;
 	}
 	/* Unwatched, the ladder still runs; its verdict says so. */
 	mess_ladder_watch(&l, &pool, &topo.core_pu[core]);

@@ -268,7 +268,7 @@ static int run(struct position *p, const struct position_opts *o, int argc,
 				  "position.csv", 0, argc, argv);
 	if (rc) {
 		mess_rundir_close(&rd);
-		return rc == -EEXIST ? rc : -EIO;
+		return rc == -EEXIST || (rc == -EINVAL && rd.why[0]) ? rc : -EIO;
 	}
 	/* After the directory is ours: a refusal is its one line alone. */
 	if (p->beyond)

@@ -320,7 +320,7 @@ int pos_plot(const struct position *p, const char *dir, char *err,
 	int rc;
 
 	snprintf(pdir, sizeof(pdir), "%s/plots", dir);
-	rc = mess_mkdir_p(pdir);
+	rc = mess_subdir(pdir);
 	if (!rc)
 		rc = write_curves(p, pdir);
 	if (rc) {

@@ -143,7 +143,8 @@ static void invalid_mixes(const json_t *meta, unsigned char *invalid)
  * is said, not fatal: why (the page's sentence) says why there is no
  * figure when one was asked for. */
 static void replot(const char *dir, const char *outdir, const json_t *meta,
-		   double peak, int say, char *why, size_t whylen)
+		   double peak, int say, char *why, size_t whylen, char *late,
+		   size_t latelen)
 {
 	struct mess_set_info *info = calloc(1, sizeof(*info));
 	struct mess_family fam = { 0 };
@@ -172,10 +173,18 @@ static void replot(const char *dir, const char *outdir, const json_t *meta,
 			    "mess import"))
 			for (size_t i = 0; i < fam.n; i++)
 				fam.curves[i].store_pct = MESS_STORE_PCT_UNKNOWN;
-		if (mess_plot(outdir, &fam, unloaded, peak, title, invalid, err,
-			      sizeof(err))) {
+		int rc = mess_plot(outdir, &fam, unloaded, peak, title, invalid,
+				   err, sizeof(err));
+
+		/* A full disk fails the page next: one line says it, the
+		 * page's (report_one), unless the page still fits. */
+		if (rc == -ENOSPC)
+			snprintf(late, latelen, "mess report: %s: the curve figure was not drawn: %s",
+				 dir, err);
+		else if (rc)
 			mess_say("mess report: %s: the curve figure was not drawn: %s\n",
 				dir, err);
+		if (rc) {
 			snprintf(why, whylen, "mess report did not draw the curve figure: %s",
 				 err);
 		}
@@ -383,7 +392,7 @@ static int report_one(const char *dir, const char *out, int several,
 		      int *ntaken)
 {
 	char outdir[PATH_MAX], path[PATH_MAX + 32], err[600], tool[96];
-	char why[700];
+	char why[700], late[1400] = "";
 	struct mess_rundir rd = { 0 };
 	struct stat st;
 	json_t *meta;
@@ -413,6 +422,7 @@ static int report_one(const char *dir, const char *out, int several,
 	if (!ret && !same && foreign(outdir, tool, sizeof(tool))) {
 		snprintf(rd.why, sizeof(rd.why), "mess report: --out: %s holds %s, not %s; allowed: a new or empty directory, one an earlier mess report wrote, or the run's own directory",
 			 outdir, tool, dir);
+		mess_rundir_unclaim(&rd);
 		ret = -EEXIST;
 	}
 	if (ret) {
@@ -434,7 +444,8 @@ static int report_one(const char *dir, const char *out, int several,
 	if (!o->no_plots && (!meta || !same || o->peak_gbs > 0 ||
 			     !has_figure(outdir)))
 		replot(dir, outdir, meta, peak > 0 ? peak : 0,
-		       o->peak_gbs > 0 || !meta, why, sizeof(why));
+		       o->peak_gbs > 0 || !meta, why, sizeof(why), late,
+		       sizeof(late));
 	else if (o->no_plots && !meta)
 		snprintf(why, sizeof(why), "mess report was given --no-plots");
 	/* The peak given to the run's own directory: its summary too. */
@@ -451,6 +462,8 @@ static int report_one(const char *dir, const char *out, int several,
 		mess_say("mess report: %s\n", err);
 		return ret;
 	}
+	if (late[0])
+		mess_say("%s", late);
 	printf("%s/report.html\n", outdir);
 	return 0;
 }

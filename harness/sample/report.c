@@ -394,7 +394,7 @@ static void write_plots(const char *dir, const struct sample_ctx *x,
 	int best = -1;
 
 	snprintf(pdir, sizeof(pdir), "%s/plots", dir);
-	if (mess_mkdir_p(pdir) ||
+	if (mess_subdir(pdir) ||
 	    write_sweep_dat(pdir, "period.dat", "period", pt, n, perth, sizeof(perth)) ||
 	    write_sweep_dat(pdir, "aux.dat", "aux", pt, n, auxth, sizeof(auxth)))
 		return;

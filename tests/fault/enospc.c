@@ -12,6 +12,9 @@
  * then fdopen()ed) does the same: /dev/full, without the flags it refuses.
  * With $MESS_FAULT_OPENS=N the first N such whole-file opens go through:
  * the disk fills after N rewrites of a file rewritten a point at a time.
+ * With $MESS_FAULT_SLOW_FILE, an open(2) of a file whose name ends so
+ * first waits $MESS_FAULT_SLOW_MS (a slow disk): a test looks at the
+ * writer while it is about to write that file (which lock it holds).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -91,10 +94,21 @@ FILE *fopen64(const char *path, const char *mode)
 /* Whole-file writes go open() + fdopen(): /dev/full takes no O_CREAT,
  * O_EXCL, O_TRUNC or O_NOFOLLOW meaning, so they are dropped.  Appends
  * (O_APPEND) keep their file: write() above spends the byte budget. */
+static void slow(const char *path)
+{
+	const char *want = getenv("MESS_FAULT_SLOW_FILE");
+	size_t n = path ? strlen(path) : 0, w = want ? strlen(want) : 0;
+
+	if (w && n >= w && !strcmp(path + n - w, want))
+		usleep(1000 * (useconds_t)atol(getenv("MESS_FAULT_SLOW_MS") ?
+						getenv("MESS_FAULT_SLOW_MS") : "1000"));
+}
+
 static const char *redirect(const char *path, int *flags)
 {
 	static long opens = -1;
 
+	slow(path);
 	if (!named(path) || (*flags & O_ACCMODE) == O_RDONLY || (*flags & O_APPEND))
 		return path;
 	if (opens < 0)

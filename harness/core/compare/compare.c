@@ -13,6 +13,7 @@
 
 #include "core/buildinfo.h"
 #include "core/compare/compare_files.h"
+#include "core/signals.h"
 #include "core/util.h"
 #include "mess/json.h"
 #include "mess/parse.h"
@@ -271,6 +272,10 @@ int mess_compare_write(const char *outdir, const struct mess_compare_set *sets,
 		mess_say("%s: warning: %s\n", o->cmd, c->warn[w]);
 	for (size_t a = 0; !err && a < c->napps; a++)
 		mess_say("%s: --app %s\n", o->cmd, c->verdict[a]);
+	/* Interrupted (the figure is the slow part): nothing more is
+	 * written; the caller says so, and the rerun replaces what is left. */
+	if (!err && mess_interrupted)
+		err = -EINTR;
 	if (!err && !o->no_plots && note[0] == 's')
 		mess_say("%s: warning: plots %s\n", o->cmd, note);
 	if (!err)

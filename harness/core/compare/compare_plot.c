@@ -81,7 +81,7 @@ static int write_ratio(const struct mess_compare_ctx *c, FILE *fp)
 static int write_dat(const char *path, const struct mess_compare_ctx *c,
 		     int (*fn)(const struct mess_compare_ctx *, FILE *))
 {
-	FILE *fp = fopen(path, "w");
+	FILE *fp = mess_fopen_new(path);
 	int blocks, err = 0;
 
 	if (!fp)
@@ -147,7 +147,7 @@ int mess_compare_plot(const struct mess_compare_ctx *c, const char *outdir,
 	snprintf(pp->rdat, sizeof(pp->rdat), "%s/compare-ratio.dat", pp->dir);
 	snprintf(pp->base, sizeof(pp->base), "%s/compare", pp->dir);
 	snprintf(pp->log, sizeof(pp->log), "%s/gnuplot.log", pp->dir);
-	ret = mess_mkdir_p(pp->dir);
+	ret = mess_subdir(pp->dir);
 	if (!ret)
 		ret = write_dat(pp->dat, c, write_overlay);
 	if (ret >= 0) {

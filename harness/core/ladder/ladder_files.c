@@ -191,7 +191,7 @@ int mess_ladder_plot(const struct mess_ladder *l, const char *rundir,
 		return -ENODATA;
 	}
 	snprintf(dir, sizeof(dir), "%s/plots", rundir);
-	rc = mess_mkdir_p(dir);
+	rc = mess_subdir(dir);
 	f = rc ? NULL : mess_file_open(dir, "ladder_levels.dat", "w");
 	if (!f) {
 		rc = rc ? rc : -errno;

@@ -118,7 +118,7 @@ int mess_heat_plot(const char *rundir, const struct mess_heat *h, char *err,
 		return -ENOMEM;
 	}
 	snprintf(pp->dir, sizeof(pp->dir), "%s/plots", rundir);
-	ret = mess_mkdir_p(pp->dir);
+	ret = mess_subdir(pp->dir);
 	if (!ret)
 		ret = heat_files(pp->dir, h);
 	if (ret) {

@@ -536,15 +536,15 @@ int mess_html_report_why(const char *dir, const char *outdir, double peak_gbs,
 	f = mess_tmp_open(outdir, "report.html");
 	if (!f) {
 		ret = -errno;
-		mess_set_err(err, errlen, "cannot write %s/report.html: %s", outdir,
-			strerror(errno));
+		mess_set_err(err, errlen, "cannot write %s/report.html: %s%s", outdir,
+			strerror(errno), errno == ENOSPC ? " (disk full)" : "");
 		goto out;
 	}
 	put_page(f, dir, outdir, meta, summary, peak, how, nofig);
 	ret = mess_tmp_commit(outdir, "report.html", f);
 	if (ret)
-		mess_set_err(err, errlen, "cannot write %s/report.html: %s", outdir,
-			strerror(-ret));
+		mess_set_err(err, errlen, "cannot write %s/report.html: %s%s", outdir,
+			strerror(-ret), ret == -ENOSPC ? " (disk full)" : "");
 out:
 	json_decref(meta);
 	json_decref(summary);

@@ -3,10 +3,12 @@
  * The family plot.  We write the data, gnuplot (an optional dependency)
  * draws it; a missing gnuplot is reported, never fatal.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/report/plot.h"
+#include "core/signals.h"
 #include "core/util.h"
 
 /*
@@ -66,7 +69,7 @@ static int write_dat(const char *path, const struct mess_family *f,
 			order[j] = order[j - 1];
 		order[j] = i;
 	}
-	fp = fopen(path, "w");
+	fp = mess_fopen_new(path);
 	if (!fp) {
 		ret = -errno;
 		free(idx);
@@ -105,8 +108,13 @@ static int write_dat(const char *path, const struct mess_family *f,
 				store, !bad && p->flags, bad);
 		}
 	}
-	if (ferror(fp))
-		ret = -EIO;
+	/* The stream's own error (a full disk): a stream that failed kept
+	 * no errno, one more byte flushed fails again the same way. */
+	errno = 0;
+	if ((fflush(fp) || ferror(fp)) && !(ret = errno ? -errno : 0)) {
+		clearerr(fp);
+		ret = (fputc('\n', fp) == EOF || fflush(fp)) && errno ? -errno : -EIO;
+	}
 	if (fclose(fp) && !ret)
 		ret = -errno;
 	free(idx);
@@ -193,16 +201,65 @@ static int nonempty(const char *path)
 	return 1;
 }
 
+/*
+ * gnuplot opens its outputs by name (set output), and would follow a link
+ * planted there out of the directory.  Before it runs, what in its
+ * directory could be one goes: symbolic links, files of more than one name
+ * (a hard link's other name is someone's file), pipes and devices; the
+ * directory itself must be no link.  It is a directory this process holds
+ * (its writer's .lock) and made as no link (mess_subdir): the names gnuplot
+ * then opens are new files.  We make nothing of that kind there ourselves.
+ */
+static int sweep(const char *dir)
+{
+	struct dirent *e;
+	struct stat st;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+
+	if (!d) {
+		int err = -errno;
+
+		if (fd >= 0)
+			close(fd);
+		return err;
+	}
+	while ((e = readdir(d))) {
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && st.st_nlink == 1))
+			continue;
+		unlinkat(dirfd(d), e->d_name, 0);
+	}
+	closedir(d);
+	return 0;
+}
+
+/* Seconds gnuplot may take before it is killed: one that never exits
+ * (a hung font lookup, a stalled filesystem) must not hold the run's lock
+ * for ever.  Generous: the biggest figure draws in a few seconds. */
+static double gnuplot_timeout_s(void)
+{
+	const char *env = getenv("MESS_GNUPLOT_TIMEOUT_S");
+	char *end;
+	double t;
+
+	if (!env || !*env)
+		return 120;
+	t = strtod(env, &end);
+	return *end || !(t > 0) || t > 86400 ? 120 : t;
+}
+
 static int run_gnuplot(const char *gnuplot, const char *script,
-		       const char *expr, const char *log)
+		       const char *expr, const char *log, double limit_s)
 {
 	char *const argv[] = { (char *)gnuplot, "-e", (char *)expr,
 			       (char *)script, NULL };
 	int status, logfd, nullfd;
-	pid_t pid;
+	double waited = 0;
+	pid_t pid, r;
 
 	/* Opened before fork: the child only dup2()s and exec()s. */
-	logfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	logfd = mess_open_new(log, O_WRONLY);
 	if (logfd < 0)
 		return -errno;
 	nullfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -227,9 +284,21 @@ static int run_gnuplot(const char *gnuplot, const char *script,
 	}
 	close(logfd);
 	close(nullfd);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
+	/* Polled: a figure takes seconds, 20 ms is nothing beside it. */
+	while ((r = waitpid(pid, &status, WNOHANG)) == 0 || (r < 0 && errno == EINTR)) {
+		/* A command interrupted (SIGTERM to mess alone, not its
+		 * process group) does not wait for the figure either. */
+		if (waited >= limit_s || mess_interrupted) {
+			kill(pid, SIGKILL);
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			return mess_interrupted ? -EINTR : -ETIMEDOUT;
+		}
+		usleep(20000);
+		waited += 0.02;
+	}
+	if (r < 0)
+		return -errno;
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
@@ -237,13 +306,14 @@ static int run_gnuplot(const char *gnuplot, const char *script,
 
 /* Paths live on the heap: together they are too big for a thread stack. */
 struct gp_paths {
-	char gnuplot[PATH_MAX], script[PATH_MAX];
+	char gnuplot[PATH_MAX], script[PATH_MAX], dir[PATH_MAX];
 };
 
 int mess_gnuplot(const char *script, const char *expr, const char *log,
 		 char *err, size_t errlen)
 {
 	struct gp_paths *gp = malloc(sizeof(*gp));
+	double limit = gnuplot_timeout_s();
 	int ret;
 
 	if (!gp) {
@@ -262,8 +332,25 @@ int mess_gnuplot(const char *script, const char *expr, const char *log,
 		ret = -ENOENT;
 		goto out;
 	}
-	ret = run_gnuplot(gp->gnuplot, gp->script, expr, log);
-	if (ret < 0) {
+	snprintf(gp->dir, sizeof(gp->dir), "%s", log);
+	if (strrchr(gp->dir, '/'))
+		*strrchr(gp->dir, '/') = 0;
+	else
+		snprintf(gp->dir, sizeof(gp->dir), ".");
+	ret = sweep(gp->dir);
+	if (ret) {
+		mess_set_err(err, errlen, "%s: %s%s", gp->dir, ret == -ELOOP ?
+			     "a symbolic link, not followed" : strerror(-ret),
+			     ret == -ELOOP ? "" : " (gnuplot not run)");
+		goto out;
+	}
+	ret = run_gnuplot(gp->gnuplot, gp->script, expr, log, limit);
+	if (ret == -EINTR) {
+		mess_set_err(err, errlen, "interrupted: gnuplot stopped, figure skipped");
+	} else if (ret == -ETIMEDOUT) {
+		mess_set_err(err, errlen, "gnuplot did not finish in %g s (MESS_GNUPLOT_TIMEOUT_S): killed, figure skipped",
+			     limit);
+	} else if (ret < 0) {
 		mess_set_err(err, errlen, "cannot run %s: %s", gp->gnuplot,
 			strerror(-ret));
 	} else if (ret == 127) {
@@ -345,12 +432,12 @@ int mess_plot(const char *rundir, const struct mess_family *f,
 
 	ret = mess_mkdir_p(rundir);
 	if (!ret)
-		ret = mess_mkdir_p(pp->dir);
+		ret = mess_subdir(pp->dir);
 	if (!ret)
 		ret = write_dat(pp->dat, f, invalid);
 	if (ret < 0) {
-		mess_set_err(err, errlen, "cannot write %s: %s", pp->dat,
-			strerror(-ret));
+		mess_set_err(err, errlen, "cannot write %s: %s%s", pp->dat,
+			strerror(-ret), ret == -ENOSPC ? " (disk full)" : "");
 		goto out;
 	}
 	/* gnuplot's stats fails on a file without data: say why instead. */

@@ -39,8 +39,11 @@ int mess_plot(const char *rundir, const struct mess_family *f,
 
 /*
  * Run gnuplot -e expr on the script `name`, found as curves.gp is, with
- * its output in log.  0; -ENOENT when gnuplot or the script is missing;
- * -EIO when gnuplot fails; other -errno.  err (may be NULL) says why.
+ * its output in log (a new file); gnuplot writes into log's directory,
+ * which must be no link, and whose links are removed first (plot.c: sweep).
+ * 0; -ENOENT when gnuplot or the script is missing; -EIO when gnuplot
+ * fails; -ETIMEDOUT when it ran past $MESS_GNUPLOT_TIMEOUT_S (default
+ * 120 s) and was killed; other -errno.  err (may be NULL) says why.
  */
 int mess_gnuplot(const char *name, const char *expr, const char *log,
 		 char *err, size_t errlen);

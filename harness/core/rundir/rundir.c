@@ -295,6 +295,10 @@ int mess_rundir_end(const struct mess_rundir *d, int rc, int frc)
 		if (again)
 			fprintf(stderr, "%s: interrupted; partial result in %s (continue with %s --resume %s)\n",
 				d->cmd, d->dir, inv, d->dir);
+		else if (!strcmp(d->cmd, "mess compare"))
+			/* Its rerun replaces its own earlier comparison. */
+			fprintf(stderr, "%s: interrupted; partial result in %s (this command does not resume: run it again, the same --out will do)\n",
+				d->cmd, d->dir);
 		else
 			fprintf(stderr, "%s: interrupted; partial result in %s (this command does not resume: run it again with a new --out)\n",
 				d->cmd, d->dir);
@@ -341,15 +345,19 @@ int mess_rundir_open_new(struct mess_rundir *d, const char *cmd,
 
 	if (json)
 		d->stdout_file = "summary.json";
-	if (rc == -EEXIST)
+	/* A refusal (the lock a link, a hard link, a directory) is said as
+	 * it is, not as "cannot set up". */
+	if (rc == -EEXIST || (rc && d->why[0]))
 		return mess_rundir_refused(d, rc);
 	if (rc)
 		fprintf(stderr, "%s: cannot set up %s: %s\n", cmd, d->dir, strerror(-rc));
 	return rc;
 }
 
-int mess_rundir_refused(const struct mess_rundir *d, int rc)
+int mess_rundir_refused(struct mess_rundir *d, int rc)
 {
+	if (rc == -EEXIST || (d->why[0] && rc == -EINVAL))
+		mess_rundir_unclaim(d);
 	/* A refusal of the lock or the directory's kind: said as it is. */
 	if (d->why[0] && rc != -EEXIST) {
 		fprintf(stderr, "%s\n", d->why);

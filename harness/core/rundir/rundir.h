@@ -38,6 +38,9 @@ struct mess_rundir {
 	 */
 	json_t *state;
 	int lock;		/* fd + 1 of .lock, held while open; 0: none */
+	/* This process made .lock, and the directory itself: a refused
+	 * writer leaves neither (mess_rundir_unclaim). */
+	int made_lock, made_dir;
 	char why[2 * PATH_MAX + 320];	/* a refusal said by mess_rundir_refused */
 	/* mess_rundir_claim refused with -EEXIST, the lock held: the
 	 * directory holds a run of this very command (its marker). */
@@ -110,6 +113,12 @@ int mess_rundir_lock_empty(struct mess_rundir *d, const char *cmd,
  * with logs, *.log files do not count (the logs a batch script keeps
  * beside a new run). */
 int mess_rundir_empty(struct mess_rundir *d, const char *opt, int logs);
+/*
+ * A writer refused after it took the lock (the directory not empty,
+ * another's run): the .lock it made, and the directory if it made it,
+ * removed, the lock released.  What was there before stays.
+ */
+void mess_rundir_unclaim(struct mess_rundir *d);
 /* name is what a directory's owner leaves beside its outputs (.lock, an
  * interrupted build's folder, mess_out_check's probe), which no emptiness
  * check counts. */
@@ -159,10 +168,11 @@ int mess_rundir_end(const struct mess_rundir *d, int rc, int frc);
  * What mess_rundir_open refused, said once for every command: -EEXIST (out
  * holds a run), -EALREADY (the resumed run is complete: nothing to do;
  * returns 0), -EPROTO (another build's run; returns -EINVAL), -EINVAL (no
- * run of this command).  Returns what the command should return; other
+ * run of this command); a refusal unclaims the directory
+ * (mess_rundir_unclaim).  Returns what the command should return; other
  * codes are returned unchanged and unsaid.
  */
-int mess_rundir_refused(const struct mess_rundir *d, int rc);
+int mess_rundir_refused(struct mess_rundir *d, int rc);
 /*
  * A new run (no --resume) of a command that writes one run directory:
  * mess_rundir_open (cmd "mess c2c", kind, out, marker), stdout_file

@@ -58,25 +58,44 @@ static int why(struct mess_rundir *d, int rc, const char *fmt, ...)
 static int take_lock(struct mess_rundir *d, const char *opt)
 {
 	char path[PATH_MAX + 32], held[128] = "";
-	struct stat st;
+	struct stat st = { 0 }, now;
 	ssize_t n;
-	int fd;
+	int fd, tries = 0;
 
 	snprintf(path, sizeof(path), "%s/%s", d->dir, MESS_LOCK_FILE);
-	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0666);
-	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+again:
+	/* Made here (O_EXCL) or found: a refused writer removes the one it
+	 * made, and nothing else (mess_rundir_unclaim). */
+	d->made_lock = 0;
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0666);
+	if (fd >= 0)
+		d->made_lock = 1;
+	else if (errno == EEXIST)
+		fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0 && errno == ENOENT && tries++ < 3)
+		goto again;
+	/* A hard link's other name is someone's file: the holder's text
+	 * below would overwrite it. */
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
 		int e = fd < 0 ? errno : EINVAL;
+		char kind[64];
 		const char *what = e == ELOOP ? "a symbolic link" :
-				   e == EISDIR ? "a directory" :
-				   e == EINVAL ? mess_file_kind(st.st_mode) : strerror(e);
+				   e == EISDIR ? "a directory" : strerror(e);
 
+		if (e == EINVAL && S_ISREG(st.st_mode))
+			snprintf(kind, sizeof(kind), "a hard link (one of %lu names of a file)",
+				 (unsigned long)st.st_nlink);
+		else if (e == EINVAL)
+			snprintf(kind, sizeof(kind), "%s", mess_file_kind(st.st_mode));
+		if (e == EINVAL)
+			what = kind;
 		if (fd >= 0)
 			close(fd);
 		/* A lock that cannot be a plain file here is the directory's
 		 * fault (bad input); one that cannot be written, the
 		 * machine's (a read-only mount, permissions). */
 		return why(d, e == ELOOP || e == EISDIR || e == EINVAL ? -EINVAL : -e,
-			   "%s: cannot take the lock %s: %s; allowed: a directory where this process can create and write %s as a plain file",
+			   "%s: cannot take the lock %s: %s; allowed: a directory where this process can create and write %s as a plain file of one name",
 			   opt, path, what, MESS_LOCK_FILE);
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
@@ -101,6 +120,15 @@ static int take_lock(struct mess_rundir *d, const char *opt)
 				   opt, d->dir, held[0] ? held : "another process", path);
 		return why(d, err, "%s: cannot take the lock %s: %s", opt, path,
 			   strerror(-err));
+	}
+	/* A refused writer that made the lock removes it while holding it:
+	 * a lock taken on a name that has since gone is taken again. */
+	if (lstat(path, &now) || now.st_ino != st.st_ino || now.st_dev != st.st_dev) {
+		close(fd);
+		if (tries++ < 3)
+			goto again;
+		return why(d, -EAGAIN, "%s: cannot take the lock %s: it keeps being replaced",
+			   opt, path);
 	}
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	/* The holder's name is for the message above: not worth failing
@@ -148,6 +176,7 @@ int mess_rundir_lock(struct mess_rundir *d, const char *cmd, const char *opt,
 	if (stat(d->dir, &st) && !lstat(d->dir, &st))
 		return why(d, -EINVAL, "%s: %s is a link to nothing; allowed: a new or empty directory you can write",
 			   opt, d->dir);
+	d->made_dir = stat(d->dir, &st) && errno == ENOENT;
 	err = mess_mkdir_p(d->dir);
 	if (err)
 		return why(d, err == -ENOTDIR ? -EINVAL : err,
@@ -189,33 +218,62 @@ int mess_rundir_aside_name(const char *name)
 			sizeof(MESS_OUT_PROBE_PREFIX) - 1);
 }
 
-/* dir and what it holds, two levels deep (an aside folder holds the
- * outputs and their plots/): nothing of it is anyone's once the lock is
- * held. */
-static void remove_tree(const char *dir, int depth)
+/*
+ * name in the directory at, and what it holds, depth levels deep (an aside
+ * folder holds the outputs and their plots/): nothing of it is anyone's
+ * once the lock is held.  Relative to descriptors, never descending
+ * through a link: a link planted as .mess-partial-x or inside one is
+ * removed, and whatever it names is left alone.
+ */
+static void remove_tree(int at, const char *name, int depth)
 {
-	DIR *d = opendir(dir);
 	struct dirent *e;
-	char path[PATH_MAX + NAME_MAX + 2];
 	struct stat st;
+	DIR *d;
+	int fd;
 
-	while (d && (e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (depth > 0 && !lstat(path, &st) && S_ISDIR(st.st_mode))
-			remove_tree(path, depth - 1);
-		else
-			unlink(path);
+	if (fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW))
+		return;
+	if (!S_ISDIR(st.st_mode) || depth < 0) {
+		unlinkat(at, name, 0);
+		return;
 	}
+	fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	d = fd < 0 ? NULL : fdopendir(fd);
+	if (!d && fd >= 0)
+		close(fd);
+	while (d && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			remove_tree(dirfd(d), e->d_name, depth - 1);
 	if (d)
 		closedir(d);
-	rmdir(dir);
+	unlinkat(at, name, AT_REMOVEDIR);
+}
+
+void mess_rundir_unclaim(struct mess_rundir *d)
+{
+	char path[PATH_MAX + 32];
+	struct stat a, b;
+
+	if (!d->lock)
+		return;
+	snprintf(path, sizeof(path), "%s/%s", d->dir, MESS_LOCK_FILE);
+	/* Removed while still held, and only the very file this process
+	 * made: take_lock's holder checks the name is still its file. */
+	if (d->made_lock && !fstat(d->lock - 1, &a) && !lstat(path, &b) &&
+	    a.st_ino == b.st_ino && a.st_dev == b.st_dev)
+		unlink(path);
+	close(d->lock - 1);
+	d->lock = 0;
+	/* Empty once the lock is gone, or it was not the one made here. */
+	if (d->made_lock && d->made_dir)
+		rmdir(d->dir);
+	d->made_lock = d->made_dir = 0;
 }
 
 int mess_rundir_empty(struct mess_rundir *d, const char *opt, int logs)
 {
-	char path[PATH_MAX + NAME_MAX + 2], first[NAME_MAX + 1] = "";
+	char first[NAME_MAX + 1] = "";
 	struct dirent *e;
 	DIR *dd = opendir(d->dir);
 
@@ -234,16 +292,15 @@ int mess_rundir_empty(struct mess_rundir *d, const char *opt, int logs)
 	if (first[0]) {
 		char q[64];
 
+		mess_rundir_unclaim(d);
 		return why(d, -EEXIST, "%s: %s is not empty (it holds %s); allowed: a new or empty directory",
 			   opt, d->dir, mess_quote(q, sizeof(q), first));
 	}
 	/* Ours now: what an interrupted build left goes. */
 	dd = opendir(d->dir);
 	while (dd && (e = readdir(dd)))
-		if (strcmp(e->d_name, MESS_LOCK_FILE) && mess_rundir_aside_name(e->d_name)) {
-			snprintf(path, sizeof(path), "%s/%s", d->dir, e->d_name);
-			remove_tree(path, 2);
-		}
+		if (strcmp(e->d_name, MESS_LOCK_FILE) && mess_rundir_aside_name(e->d_name))
+			remove_tree(dirfd(dd), e->d_name, 2);
 	if (dd)
 		closedir(dd);
 	return 0;
@@ -340,26 +397,18 @@ int mess_rundir_aside_commit(struct mess_rundir *d, const char *tmp,
 
 void mess_rundir_aside_abandon(const char *tmp)
 {
-	remove_tree(tmp, 2);
+	remove_tree(AT_FDCWD, tmp, 2);
 }
 
 void mess_rundir_clear(struct mess_rundir *d)
 {
-	char path[PATH_MAX + NAME_MAX + 2];
 	struct dirent *e;
-	struct stat st;
 	DIR *dd = opendir(d->dir);
 
-	while (dd && (e = readdir(dd))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
-		    !strcmp(e->d_name, MESS_LOCK_FILE))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", d->dir, e->d_name);
-		if (!lstat(path, &st) && S_ISDIR(st.st_mode))
-			remove_tree(path, 1);
-		else
-			unlink(path);
-	}
+	while (dd && (e = readdir(dd)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+		    strcmp(e->d_name, MESS_LOCK_FILE))
+			remove_tree(dirfd(dd), e->d_name, 1);
 	if (dd)
 		closedir(dd);
 	d->holds_run = 0;

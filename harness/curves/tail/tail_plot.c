@@ -8,12 +8,13 @@
 
 #include "core/clock.h"
 #include "core/report/plot.h"
+#include "core/util.h"
 #include "curves/run.h"
 #include "curves/tail/tail.h"
 
 static int write_tails(const char *path, const struct mess_family *f)
 {
-	FILE *fp = fopen(path, "w");
+	FILE *fp = mess_fopen_new(path);
 	int blocks = 0;
 
 	if (!fp)
@@ -138,13 +139,19 @@ void mess_tail_plot(struct mess_run *r, const char *title)
 	snprintf(hist, sizeof(hist), "%s/hist.dat", dir);
 	snprintf(base, sizeof(base), "%s/tails", dir);
 	snprintf(log, sizeof(log), "%s/gnuplot-tails.log", dir);
+	/* plots/ linked elsewhere is never written through. */
+	n = mess_subdir(dir);
+	if (n < 0) {
+		unwritten(t, "tails.dat", n);
+		return;
+	}
 	if (c)
 		n = write_tails(tails, &r->fam);
 	if (n < 0) {
 		unwritten(t, "tails.dat", n);
 		return;
 	}
-	if (n > 0 && !(fp = fopen(hist, "w"))) {
+	if (n > 0 && !(fp = mess_fopen_new(hist))) {
 		unwritten(t, "hist.dat", -errno);
 		return;
 	}
