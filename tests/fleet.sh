@@ -227,9 +227,12 @@ ms=$(((t2 - t1) / 1000000))
 echo "fleet: 1000 synthetic nodes: mess fleet took $ms ms with plots (the fleet made in $(((t1 - t0) / 1000000)) ms)"
 check "1000 nodes: exit 0, the two sick nodes flagged, no other" \
 	'[ $rc -eq 0 ] && [ "$(awk -F, "NR > 1 && \$7 == 1 { print \$1 }" "$out/big-f/fleet.csv" | tr "\n" " ")" = "node0017 node0500 " ]'
-# A wide bound (issue 43): 5.5 s under ASan and UBSan on a loaded 2-core
-# guest, 30 s leaves a factor 5; a fleet quadratic in its nodes takes minutes.
-check "1000 nodes in under 30 s ($ms ms)" '[ $ms -lt 30000 ]'
+# A wide bound (issue 43), scaled by the machine's pace in this run (the
+# fleet's making, files like the reading): 5.5 s under ASan and UBSan on a
+# loaded 2-core guest, 11.4 s (made in 7.2 s) with more load beside it;
+# a fleet quadratic in its nodes takes minutes.
+made=$(((t1 - t0) / 1000000))
+check "1000 nodes in under 30 s + 5 x the making ($ms ms, made in $made ms)" '[ $ms -lt $((30000 + 5 * made)) ]'
 
 echo "fleet: $pass passed, $fail failed"
 [ $fail -eq 0 ]
