@@ -7,6 +7,11 @@
  * r->be and never ask which row it is; a GPU or a remote node is one more
  * file and one more row (docs/adding-a-backend.md).  Hooks that may be
  * NULL say so.
+ *
+ * Issue 44 narrows this table to opaque state behind void * and a few
+ * hooks (open, set_load, window, unloaded, json, md, close) that never
+ * see a CPU: the draft, and every hook and struct mess_run member mapped
+ * to the driver or the measured backend, is in docs/adding-a-backend.md.
  */
 #ifndef MESS_CURVES_BACKEND_H
 #define MESS_CURVES_BACKEND_H
