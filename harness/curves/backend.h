@@ -22,6 +22,27 @@ struct mess_run;
 struct mess_gen_kernel;
 struct mess_point;
 
+/*
+ * One raw window of a point, as a backend measured it; the driver
+ * (repeats.c) decides which are kept, when there are too few and what
+ * the point's latency and trust figures are.  NAN where the backend has
+ * no such figure.
+ */
+struct mess_window {
+	double lat_ns;
+	double rd_gbs, wr_gbs, bw_gbs;		/* accounted */
+	double crd_gbs, cwr_gbs, ctot_gbs;	/* counted */
+	double nowalk_ns, run_frac;
+	double lost_pct, steal_ms;	/* the worst-hit thread's lost time */
+	double ghz0, ghz1;		/* the clock around it */
+	const char *who;	/* whose time was lost; NULL: nobody's known */
+	int disturbed;
+	/* Disturbed windows the backend itself measured again before this
+	 * one (the replay's disturbance that lasts the whole point): it is
+	 * kept as it is, and counted with them. */
+	unsigned redone;
+};
+
 struct mess_curves_backend {
 	const char *name;	/* "measured", "replay" */
 	/* mess_rundir_claim's kind of run: "" or "replay" (a replay's
@@ -58,6 +79,13 @@ struct mess_curves_backend {
 			 int *steady);
 	int (*measure_point)(struct mess_run *r, const struct mess_gen_kernel *k,
 			     struct mess_point *p);
+	/* One window at kernel k (NULL: the chase alone), for the driver's
+	 * repeats (mess_repeats); the bandwidth figures of p from the n
+	 * windows it kept. */
+	void (*window)(struct mess_run *r, const struct mess_gen_kernel *k,
+		       struct mess_window *w);
+	void (*figures)(struct mess_run *r, const struct mess_window *w,
+			unsigned n, struct mess_point *p);
 	/* curves.csv's bw_source */
 	const char *(*bw_source)(const struct mess_run *r);
 	/* One line that says what the run is not (a replay: NOT A

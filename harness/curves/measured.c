@@ -410,6 +410,7 @@ const struct mess_curves_backend mess_measured_backend = {
 	.start = measured_start, .unloaded = measured_unloaded,
 	.unloaded_end = measured_unloaded_end, .settle = mess_settle,
 	.measure_point = mess_measure_point,
+	.window = mess_chase_window, .figures = mess_measured_figures,
 	.bw_source = measured_bw_source, .end = measured_end,
 	.stop = measured_stop, .close = measured_close,
 };
