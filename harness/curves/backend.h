@@ -73,10 +73,11 @@ struct mess_curves_backend {
 	 * points need of it), and again after: 0 or -errno. */
 	int (*unloaded)(struct mess_run *r);
 	void (*unloaded_end)(struct mess_run *r);
-	/* The generators' bandwidth once steady (GB/s), *steady whether it
-	 * got so; one point measured at kernel k: 0 or -errno. */
-	double (*settle)(struct mess_run *r, const struct mess_gen_kernel *k,
-			 int *steady);
+	/* The load set, kernel k at nop (k NULL: idle), and its bandwidth
+	 * once steady (GB/s), *steady whether it got so; one point measured
+	 * at kernel k: 0 or -errno. */
+	double (*set_load)(struct mess_run *r, const struct mess_gen_kernel *k,
+			   uint64_t nop, int *steady);
 	int (*measure_point)(struct mess_run *r, const struct mess_gen_kernel *k,
 			     struct mess_point *p);
 	/* One window at kernel k (NULL: the chase alone), for the driver's

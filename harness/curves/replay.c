@@ -53,14 +53,18 @@ static double noisy(struct mess_run *r, double v, int disturbed, double dist)
 	       (disturbed ? dist : 1.0);
 }
 
-static double replay_settle(struct mess_run *r,
-			    const struct mess_gen_kernel *k, int *steady)
+/* The set's bandwidth at the load, with noise (k NULL: idle). */
+static double replay_set_load(struct mess_run *r,
+			      const struct mess_gen_kernel *k, uint64_t nop,
+			      int *steady)
 {
 	double bw = 0, lat;
 
 	*steady = 1;
-	mess_replay_at(r->replay->m, mess_gen_read_pct(k), (double)r->gens.nop,
-		       &bw, &lat);
+	if (!k)
+		return 0;
+	mess_replay_at(r->replay->m, mess_gen_read_pct(k), (double)nop, &bw,
+		       &lat);
 	return noisy(r, bw, 0, 1);
 }
 
@@ -421,7 +425,7 @@ const struct mess_curves_backend mess_replay_backend = {
 	.cut_short = "the replay was cut short: only the mixes in curves.csv were replayed (a replay does not resume: run it again with the same --out)",
 	.prepare = replay_prepare, .claimed = replay_claimed,
 	.start = replay_start, .unloaded = replay_unloaded,
-	.unloaded_end = replay_unloaded_end, .settle = replay_settle,
+	.unloaded_end = replay_unloaded_end, .set_load = replay_set_load,
 	.measure_point = replay_point, .window = replay_window,
 	.figures = replay_figures, .bw_source = replay_bw_source,
 	.describe = replay_describe, .json = replay_json,
