@@ -81,10 +81,11 @@ struct mess_curves_backend {
 	int (*measure_point)(struct mess_run *r, const struct mess_gen_kernel *k,
 			     struct mess_point *p);
 	/* One window at kernel k (NULL: the chase alone), for the driver's
-	 * repeats (mess_repeats); the bandwidth figures of p from the n
-	 * windows it kept. */
-	void (*window)(struct mess_run *r, const struct mess_gen_kernel *k,
-		       struct mess_window *w);
+	 * repeats (mess_repeats): 0, or -EINTR when a signal cut it short
+	 * (a replay's windows take no time, and are never); the bandwidth
+	 * figures of p from the n windows it kept. */
+	int (*window)(struct mess_run *r, const struct mess_gen_kernel *k,
+		      struct mess_window *w);
 	void (*figures)(struct mess_run *r, const struct mess_window *w,
 			unsigned n, struct mess_point *p);
 	/* curves.csv's bw_source */

@@ -104,8 +104,8 @@ static void counted(struct mess_run *r, const struct mess_dram_snap *da,
 
 #define CHASE_CHUNK_MS 100.0
 
-void mess_chase_window(struct mess_run *r, const struct mess_gen_kernel *k,
-		       struct mess_window *s)
+int mess_chase_window(struct mess_run *r, const struct mess_gen_kernel *k,
+		      struct mess_window *s)
 {
 	struct mess_dwin dw = { .worst = -1, .steal_ms = NAN };
 	struct mess_gen_snap a = { 0 }, b = { 0 };
@@ -186,6 +186,7 @@ void mess_chase_window(struct mess_run *r, const struct mess_gen_kernel *k,
 
 	if (!s->disturbed || r->chase_iters <= 16)
 		r->chase_iters = want < 4 ? 4 : (uint64_t)want;
+	return mess_interrupted ? -EINTR : 0;
 }
 
 /* The finite values of v[0..n) into f: how many.  A window whose

@@ -64,7 +64,7 @@ int mess_repeats(struct mess_run *r, const struct mess_gen_kernel *k,
 	double lat[MESS_MAX_WINDOWS], sorted[MESS_MAX_WINDOWS];
 	struct kept t = { .steal = NAN, .ghz_lo = INFINITY, .ghz_hi = -INFINITY };
 	unsigned n = 0, target, cap, redo = 0, budget;
-	int spread_bad = 0;
+	int spread_bad = 0, cut = 0;
 
 	/* --repeats allows 50: the table holds three times that. */
 	if (repeats > MESS_MAX_WINDOWS / MESS_SPREAD_ROUNDS)
@@ -75,9 +75,11 @@ int mess_repeats(struct mess_run *r, const struct mess_gen_kernel *k,
 	 * that stays) is not waited out window by window. */
 	budget = r->disturb_persists ? 1 : repeats;
 	for (;;) {
-		while (n < target && !mess_interrupted) {
-			r->be->window(r, k, &w[n]);
+		while (n < target && !cut) {
+			cut = r->be->window(r, k, &w[n]);
 			r->windows += 1 + w[n].redone;
+			if (cut)
+				break;
 			if (w[n].disturbed &&
 			    disturbed(r, &t, &w[n], &redo, budget))
 				continue;
@@ -86,7 +88,7 @@ int mess_repeats(struct mess_run *r, const struct mess_gen_kernel *k,
 			n++;
 		}
 		/* Cut short: nothing measured is a figure, never a guess. */
-		if (mess_interrupted) {
+		if (cut) {
 			p->lat_ns = p->lat_ns_std = p->bw_gbs = NAN;
 			p->read_bw_gbs = p->write_bw_gbs = p->read_pct = NAN;
 			return -EINTR;

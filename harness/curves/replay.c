@@ -73,8 +73,8 @@ static double replay_set_load(struct mess_run *r,
  * latency for k NULL) times noise.  A disturbance lasts the whole point:
  * every window, and the one measured again before it, was disturbed.
  */
-static void replay_window(struct mess_run *r, const struct mess_gen_kernel *k,
-			  struct mess_window *w)
+static int replay_window(struct mess_run *r, const struct mess_gen_kernel *k,
+			 struct mess_window *w)
 {
 	struct mess_replay_run *rr = r->replay;
 
@@ -84,7 +84,7 @@ static void replay_window(struct mess_run *r, const struct mess_gen_kernel *k,
 		.ghz0 = NAN, .ghz1 = NAN };
 	if (!k) {
 		w->lat_ns = noisy(r, rr->info.unloaded_ns, 0, 1);
-		return;
+		return 0;
 	}
 	w->lat_ns = noisy(r, rr->lat, rr->dist, DIST_LAT);
 	w->bw_gbs = noisy(r, rr->bw, rr->dist, DIST_BW);
@@ -96,6 +96,7 @@ static void replay_window(struct mess_run *r, const struct mess_gen_kernel *k,
 		w->lost_pct = DIST_LOST_PCT;
 		w->who = "replay disturbance";
 	}
+	return 0;
 }
 
 /* The bandwidth is the median window's, split by the mix's read share. */

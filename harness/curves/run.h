@@ -186,8 +186,8 @@ double mess_settle(struct mess_run *r, const struct mess_gen_kernel *k,
 /* The measured backend's window and figures (backend.h): one chase window
  * with the generators' and counters' traffic over it; a point's bandwidth
  * from the counters where they count, else from the accounting. */
-void mess_chase_window(struct mess_run *r, const struct mess_gen_kernel *k,
-		       struct mess_window *s);
+int mess_chase_window(struct mess_run *r, const struct mess_gen_kernel *k,
+		      struct mess_window *s);
 void mess_measured_figures(struct mess_run *r, const struct mess_window *w,
 			   unsigned repeats, struct mess_point *p);
 
