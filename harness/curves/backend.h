@@ -7,6 +7,11 @@
  * r->be and never ask which row it is; a GPU or a remote node is one more
  * file and one more row (docs/adding-a-backend.md).  Hooks that may be
  * NULL say so.
+ *
+ * Issue 44 narrows this table to opaque state behind void * and a few
+ * hooks (open, set_load, window, unloaded, json, md, close) that never
+ * see a CPU: the draft, and every hook and struct mess_run member mapped
+ * to the driver or the measured backend, is in docs/adding-a-backend.md.
  */
 #ifndef MESS_CURVES_BACKEND_H
 #define MESS_CURVES_BACKEND_H
@@ -16,6 +21,27 @@
 struct mess_run;
 struct mess_gen_kernel;
 struct mess_point;
+
+/*
+ * One raw window of a point, as a backend measured it; the driver
+ * (repeats.c) decides which are kept, when there are too few and what
+ * the point's latency and trust figures are.  NAN where the backend has
+ * no such figure.
+ */
+struct mess_window {
+	double lat_ns;
+	double rd_gbs, wr_gbs, bw_gbs;		/* accounted */
+	double crd_gbs, cwr_gbs, ctot_gbs;	/* counted */
+	double nowalk_ns, run_frac;
+	double lost_pct, steal_ms;	/* the worst-hit thread's lost time */
+	double ghz0, ghz1;		/* the clock around it */
+	const char *who;	/* whose time was lost; NULL: nobody's known */
+	int disturbed;
+	/* Disturbed windows the backend itself measured again before this
+	 * one (the replay's disturbance that lasts the whole point): it is
+	 * kept as it is, and counted with them. */
+	unsigned redone;
+};
 
 struct mess_curves_backend {
 	const char *name;	/* "measured", "replay" */
@@ -47,12 +73,21 @@ struct mess_curves_backend {
 	 * points need of it), and again after: 0 or -errno. */
 	int (*unloaded)(struct mess_run *r);
 	void (*unloaded_end)(struct mess_run *r);
-	/* The generators' bandwidth once steady (GB/s), *steady whether it
-	 * got so; one point measured at kernel k: 0 or -errno. */
-	double (*settle)(struct mess_run *r, const struct mess_gen_kernel *k,
-			 int *steady);
+	/* The load set, kernel k at nop (k NULL: idle), and its bandwidth
+	 * once steady (GB/s), *steady whether it got so; one point measured
+	 * at kernel k: 0 or -errno. */
+	double (*set_load)(struct mess_run *r, const struct mess_gen_kernel *k,
+			   uint64_t nop, int *steady);
 	int (*measure_point)(struct mess_run *r, const struct mess_gen_kernel *k,
 			     struct mess_point *p);
+	/* One window at kernel k (NULL: the chase alone), for the driver's
+	 * repeats (mess_repeats): 0, or -EINTR when a signal cut it short
+	 * (a replay's windows take no time, and are never); the bandwidth
+	 * figures of p from the n windows it kept. */
+	int (*window)(struct mess_run *r, const struct mess_gen_kernel *k,
+		      struct mess_window *w);
+	void (*figures)(struct mess_run *r, const struct mess_window *w,
+			unsigned n, struct mess_point *p);
 	/* curves.csv's bw_source */
 	const char *(*bw_source)(const struct mess_run *r);
 	/* One line that says what the run is not (a replay: NOT A

@@ -378,6 +378,16 @@ static void measured_unloaded_end(struct mess_run *r)
 		mess_measure_unloaded_end(r);
 }
 
+/* The generators at k and nop, settled (k NULL: stopped, idle). */
+static double measured_set_load(struct mess_run *r,
+				const struct mess_gen_kernel *k, uint64_t nop,
+				int *steady)
+{
+	mess_gens_set(&r->gens, k, nop);
+	*steady = 1;
+	return k ? mess_settle(r, k, steady) : 0;
+}
+
 static const char *measured_bw_source(const struct mess_run *r)
 {
 	return r->dram.fam ? "counters" : "accounted";
@@ -408,8 +418,9 @@ const struct mess_curves_backend mess_measured_backend = {
 	.cut_short = "the run was cut short: only the mixes in curves.csv were measured (continue it with --resume)",
 	.prepare = measured_prepare,
 	.start = measured_start, .unloaded = measured_unloaded,
-	.unloaded_end = measured_unloaded_end, .settle = mess_settle,
+	.unloaded_end = measured_unloaded_end, .set_load = measured_set_load,
 	.measure_point = mess_measure_point,
+	.window = mess_chase_window, .figures = mess_measured_figures,
 	.bw_source = measured_bw_source, .end = measured_end,
 	.stop = measured_stop, .close = measured_close,
 };

@@ -51,23 +51,13 @@ double mess_settle(struct mess_run *r, const struct mess_gen_kernel *k,
 	return cur;
 }
 
-struct sample {
-	double lat_ns, rd_gbs, wr_gbs;	/* accounted */
-	double crd_gbs, cwr_gbs, ctot_gbs;	/* counted: NAN without counters */
-	double nowalk_ns;		/* NAN without walk cycles */
-	double run_frac;
-	struct mess_dwin dw;		/* what disturbed it */
-	double ghz0, ghz1;		/* the chase core's clock around it */
-	int disturbed;
-};
-
 /* A window is disturbed when a measuring thread lost time in it, or the
  * chase core's clock moved across it. */
-static int is_disturbed(const struct sample *s)
+static int is_disturbed(const struct mess_window *s)
 {
 	double hi = fmax(s->ghz0, s->ghz1);
 
-	return s->dw.lost_pct > MESS_LOST_MAX_PCT ||
+	return s->lost_pct > MESS_LOST_MAX_PCT ||
 	       (hi > 0 && fabs(s->ghz1 - s->ghz0) > MESS_CLOCK_MOVE_PCT / 100 * hi);
 }
 
@@ -76,7 +66,7 @@ static void counted(struct mess_run *r, const struct mess_dram_snap *da,
 		    const struct mess_dram_snap *db,
 		    const struct mess_corectr_snap *ca,
 		    const struct mess_corectr_snap *cb, double dt_ns,
-		    double dram_ns, double loads, struct sample *s)
+		    double dram_ns, double loads, struct mess_window *s)
 {
 	s->crd_gbs = s->cwr_gbs = s->ctot_gbs = s->nowalk_ns = s->run_frac = NAN;
 	/* A read that failed (da or db NULL) leaves the window without a
@@ -114,9 +104,10 @@ static void counted(struct mess_run *r, const struct mess_dram_snap *da,
 
 #define CHASE_CHUNK_MS 100.0
 
-static void chase_window(struct mess_run *r, const struct mess_gen_kernel *k,
-			 struct sample *s)
+int mess_chase_window(struct mess_run *r, const struct mess_gen_kernel *k,
+		      struct mess_window *s)
 {
+	struct mess_dwin dw = { .worst = -1, .steal_ms = NAN };
 	struct mess_gen_snap a = { 0 }, b = { 0 };
 	static struct mess_dram_snap da, db;
 	struct mess_corectr_snap ca, cb;
@@ -135,7 +126,6 @@ static void chase_window(struct mess_run *r, const struct mess_gen_kernel *k,
 	double tq = mess_now_ns();
 
 	s->ghz0 = mess_cpufreq_quick_ghz();
-	s->dw = (struct mess_dwin){ .worst = -1, .steal_ms = NAN };
 	if (r->dist_ok)
 		mess_disturb_begin(&r->dist, k ? r->dist.n : 1);
 	r->trust_ns += mess_now_ns() - tq;
@@ -169,8 +159,12 @@ static void chase_window(struct mess_run *r, const struct mess_gen_kernel *k,
 		mess_gens_snap(&r->gens, &b);
 	tq = mess_now_ns();
 	if (r->dist_ok)
-		mess_disturb_end(&r->dist, &s->dw);
+		mess_disturb_end(&r->dist, &dw);
 	s->ghz1 = mess_cpufreq_quick_ghz();
+	s->lost_pct = dw.lost_pct;
+	s->steal_ms = dw.steal_ms;
+	s->who = dw.worst >= 0 ? r->dist.th[dw.worst].name : NULL;
+	s->redone = 0;
 	s->disturbed = is_disturbed(s);
 	r->trust_ns += mess_now_ns() - tq;
 	s->lat_ns = (t1 - t0) / loads;
@@ -183,6 +177,7 @@ static void chase_window(struct mess_run *r, const struct mess_gen_kernel *k,
 		s->rd_gbs += gi * mess_gen_read_bytes(k) / dt;
 		s->wr_gbs += gi * mess_gen_write_bytes(k) / dt;
 	}
+	s->bw_gbs = s->rd_gbs + s->wr_gbs;
 	counted(r, da_ok ? &da : NULL, db_ok ? &db : NULL, &ca, &cb, t1 - t0,
 		tb - ta, loads, s);
 	/* Keep each repeat near chase_ms whatever the latency is now (a
@@ -191,6 +186,7 @@ static void chase_window(struct mess_run *r, const struct mess_gen_kernel *k,
 
 	if (!s->disturbed || r->chase_iters <= 16)
 		r->chase_iters = want < 4 ? 4 : (uint64_t)want;
+	return mess_interrupted ? -EINTR : 0;
 }
 
 /* The finite values of v[0..n) into f: how many.  A window whose
@@ -233,118 +229,34 @@ static double min_finite(const double *v, unsigned n)
 	return m;
 }
 
-/* The trust figures of the kept windows, summed or bounded. */
-struct kept {
-	unsigned disturbed, kept_disturbed;
-	double lost, steal, ghz_lo, ghz_hi;
-};
-
-static void keep(struct mess_run *r, struct kept *t, const struct sample *s)
+/* The bandwidth figures of a measured point from its kept windows:
+ * the counters' where they count, else the generators' accounting. */
+void mess_measured_figures(struct mess_run *r, const struct mess_window *w,
+			   unsigned repeats, struct mess_point *p)
 {
-	t->lost = fmax(t->lost, s->dw.lost_pct);
-	if (isfinite(s->dw.steal_ms))
-		t->steal = (isfinite(t->steal) ? t->steal : 0) + s->dw.steal_ms;
-	for (int i = 0; i < 2; i++) {
-		double g = i ? s->ghz1 : s->ghz0;
-
-		if (!isfinite(g))
-			continue;
-		t->ghz_lo = fmin(t->ghz_lo, g);
-		t->ghz_hi = fmax(t->ghz_hi, g);
-		r->clock_lo = fmin(r->clock_lo, g);
-		r->clock_hi = fmax(r->clock_hi, g);
-	}
-}
-
-/*
- * Repeats, a disturbed window measured again (at most as many times as
- * there are repeats, then kept and counted), and the whole set measured
- * again when the repeats disagree; fills the figures of p.
- */
-static void measure_repeats(struct mess_run *r, const struct mess_gen_kernel *k,
-			    unsigned repeats, struct mess_point *p)
-{
-	double lat[MESS_MAX_WINDOWS], rd[MESS_MAX_WINDOWS], wr[MESS_MAX_WINDOWS];
-	double sorted[MESS_MAX_WINDOWS], bw[MESS_MAX_WINDOWS], crd[MESS_MAX_WINDOWS];
-	double cwr[MESS_MAX_WINDOWS], ctot[MESS_MAX_WINDOWS], nw[MESS_MAX_WINDOWS];
+	double rd[MESS_MAX_WINDOWS], wr[MESS_MAX_WINDOWS], bw[MESS_MAX_WINDOWS];
+	/* Zeroed only for gcc, which cannot see the loop below fill them. */
+	double crd[MESS_MAX_WINDOWS] = { 0 }, cwr[MESS_MAX_WINDOWS] = { 0 };
+	double ctot[MESS_MAX_WINDOWS], nw[MESS_MAX_WINDOWS] = { 0 };
 	double rf[MESS_MAX_WINDOWS];
-	struct kept t = { .steal = NAN, .ghz_lo = INFINITY, .ghz_hi = -INFINITY };
-	struct mess_dspan span = { NAN, NAN };
-	unsigned n = 0, target, cap, redo = 0, budget;
-	int spread_bad = 0;
-	double tq = mess_now_ns();
 
-	/* --repeats allows 50: the table holds three times that. */
-	if (repeats > MESS_MAX_WINDOWS / MESS_SPREAD_ROUNDS)
-		repeats = MESS_MAX_WINDOWS / MESS_SPREAD_ROUNDS;
-	target = repeats;
-	cap = MESS_SPREAD_ROUNDS * repeats;
-	/* A disturbance that outlasted the last point's bound (a competitor
-	 * that stays) is not waited out window by window. */
-	budget = r->disturb_persists ? 1 : repeats;
-	if (r->dist_ok)
-		mess_disturb_span_begin(&r->dist);
-	r->trust_ns += mess_now_ns() - tq;
-	for (;;) {
-		struct sample s;
-
-		while (n < target && !mess_interrupted) {
-			chase_window(r, k, &s);
-			r->windows++;
-			if (s.disturbed) {
-				r->windows_disturbed++;
-				t.disturbed++;
-				if (s.dw.worst >= 0 && s.dw.lost_pct > r->worst_lost_pct) {
-					r->worst_lost_pct = s.dw.lost_pct;
-					r->worst_steal_ms = s.dw.steal_ms;
-					snprintf(r->worst_who, sizeof(r->worst_who), "%s",
-						 r->dist.th[s.dw.worst].name);
-				}
-				if (redo++ < budget)
-					continue;
-				r->windows_kept_disturbed++;
-				t.kept_disturbed++;
-			}
-			keep(r, &t, &s);
-			lat[n] = s.lat_ns;
-			rd[n] = s.rd_gbs;
-			wr[n] = s.wr_gbs;
-			crd[n] = s.crd_gbs;
-			cwr[n] = s.cwr_gbs;
-			ctot[n] = s.ctot_gbs;
-			nw[n] = s.nowalk_ns;
-			rf[n] = s.run_frac;
-			n++;
-		}
-		/* Cut short: nothing measured is a figure, never a guess. */
-		if (mess_interrupted) {
-			p->lat_ns = p->lat_ns_std = p->bw_gbs = NAN;
-			p->read_bw_gbs = p->write_bw_gbs = p->read_pct = NAN;
-			return;
-		}
-		memcpy(sorted, lat, n * sizeof(*lat));
-		p->lat_ns = mess_median(sorted, n);
-		spread_bad = mess_spread_bad(sorted, n, p->lat_ns, MESS_REPEAT_SPREAD_MAX);
-		if (!spread_bad || target >= cap)
-			break;
-		/* More repeats, not other ones: the median of them all. */
-		target += repeats;
-		r->remeasured++;
+	for (unsigned i = 0; i < repeats; i++) {
+		rd[i] = w[i].rd_gbs;
+		wr[i] = w[i].wr_gbs;
+		crd[i] = w[i].crd_gbs;
+		cwr[i] = w[i].cwr_gbs;
+		ctot[i] = w[i].ctot_gbs;
+		nw[i] = w[i].nowalk_ns;
+		rf[i] = w[i].run_frac;
 	}
-	tq = mess_now_ns();
-	if (r->dist_ok)
-		mess_disturb_span_end(&r->dist, &span);
-	r->trust_ns += mess_now_ns() - tq;
-	r->trust_points++;
-	r->disturb_persists = t.kept_disturbed > 0;
-	repeats = n;
-	p->lat_ns_std = mess_stddev(lat, repeats);
 	p->acc_read_bw_gbs = mess_median(rd, repeats);
 	p->acc_write_bw_gbs = mess_median(wr, repeats);
 	p->read_bw_gbs = p->acc_read_bw_gbs;
 	p->write_bw_gbs = p->acc_write_bw_gbs;
 	p->lat_nowalk_ns = median_finite(nw, repeats);
 	p->counter_run_frac = min_finite(rf, repeats);
+	/* rd and wr as mess_median left them (sorted each), as before the
+	 * repeats moved to the driver: the figure is unchanged. */
 	for (unsigned i = 0; i < repeats; i++)
 		bw[i] = rd[i] + wr[i];
 	if (r->dram.fam) {
@@ -370,26 +282,34 @@ static void measure_repeats(struct mess_run *r, const struct mess_gen_kernel *k,
 
 		p->read_pct = acc > 0 ? 100.0 * p->acc_read_bw_gbs / acc : 100;
 	}
-	p->repeats = repeats;
 	p->bw_gbs_std = std_finite(bw, repeats);
-	p->disturbed = t.disturbed;
-	p->disturbed_kept = t.kept_disturbed;
-	p->lost_pct = r->dist_ok ? t.lost : NAN;
-	p->steal_ms = t.steal;
+}
+
+/*
+ * The driver's repeats (repeats.c) over this machine's chase windows,
+ * with what disturbed the measuring threads over the whole point.
+ */
+static void measure_repeats(struct mess_run *r, const struct mess_gen_kernel *k,
+			    unsigned repeats, struct mess_point *p)
+{
+	struct mess_dspan span = { NAN, NAN };
+	double tq = mess_now_ns();
+
+	if (r->dist_ok)
+		mess_disturb_span_begin(&r->dist);
+	r->trust_ns += mess_now_ns() - tq;
+	if (mess_repeats(r, k, repeats, p))
+		return;
+	tq = mess_now_ns();
+	if (r->dist_ok)
+		mess_disturb_span_end(&r->dist, &span);
+	r->trust_ns += mess_now_ns() - tq;
+	r->trust_points++;
 	p->invol_switches = span.invol;
 	p->migrations = span.migrations;
 	if (isfinite(span.migrations))
 		r->migrations = (isfinite(r->migrations) ? r->migrations : 0) +
 				span.migrations;
-	p->ghz_min = isfinite(t.ghz_lo) ? t.ghz_lo : NAN;
-	p->ghz_max = isfinite(t.ghz_hi) ? t.ghz_hi : NAN;
-	p->flags &= ~(MESS_QF(MESS_QR_DISTURBED) | MESS_QF(MESS_QR_SPREAD));
-	/* The figures are medians: disturbed windows kept as a minority of
-	 * the repeats do not move them; as half or more they may. */
-	if (t.kept_disturbed && 2 * t.kept_disturbed >= n)
-		p->flags |= MESS_QF(MESS_QR_DISTURBED);
-	if (spread_bad)
-		p->flags |= MESS_QF(MESS_QR_SPREAD);
 }
 
 int mess_measure_point(struct mess_run *r, const struct mess_gen_kernel *k,
@@ -421,7 +341,7 @@ static int unloaded_pass(struct mess_run *r, uint32_t *order, int windowed,
 	uint32_t per_window = (uint32_t)(r->cfg.window / r->cfg.stride);
 	struct mess_point p = MESS_POINT_INIT;
 	struct mess_rng rng;
-	struct sample warm;
+	struct mess_window warm;
 	int err;
 
 	mess_rng_seed(&rng, r->cfg.seed);
@@ -431,7 +351,7 @@ static int unloaded_pass(struct mess_run *r, uint32_t *order, int windowed,
 	r->chase_p = mess_chain_link(r->chase.p, r->cfg.stride, order, r->nlines);
 	r->chase_iters = 16;
 	/* The first window only sets the repeat length. */
-	chase_window(r, NULL, &warm);
+	mess_chase_window(r, NULL, &warm);
 	measure_repeats(r, NULL, reps, &p);
 	*ns = p.lat_ns;
 	*sd = p.lat_ns_std;

@@ -39,6 +39,10 @@ struct mess_replay_run {
 	struct mess_set_info info;
 	struct mess_rng rng;
 	unsigned points_disturbed;
+	/* the point being replayed: the mix's read share, the set's
+	 * figures there, whether a disturbance lasts it */
+	double rd, bw, lat;
+	int dist;
 	char banner[PATH_MAX + 128];
 	char peak_how[256];	/* where the theoretical peak came from */
 };
@@ -49,83 +53,76 @@ static double noisy(struct mess_run *r, double v, int disturbed, double dist)
 	       (disturbed ? dist : 1.0);
 }
 
-static double replay_settle(struct mess_run *r,
-			    const struct mess_gen_kernel *k, int *steady)
+/* The set's bandwidth at the load, with noise (k NULL: idle). */
+static double replay_set_load(struct mess_run *r,
+			      const struct mess_gen_kernel *k, uint64_t nop,
+			      int *steady)
 {
 	double bw = 0, lat;
 
 	*steady = 1;
-	mess_replay_at(r->replay->m, mess_gen_read_pct(k), (double)r->gens.nop,
-		       &bw, &lat);
+	if (!k)
+		return 0;
+	mess_replay_at(r->replay->m, mess_gen_read_pct(k), (double)nop, &bw,
+		       &lat);
 	return noisy(r, bw, 0, 1);
 }
 
-static void replay_measure(struct mess_run *r,
-			   const struct mess_gen_kernel *k, struct mess_point *p)
+/*
+ * One window: the set's figures at the point (the chase alone's unloaded
+ * latency for k NULL) times noise.  A disturbance lasts the whole point:
+ * every window, and the one measured again before it, was disturbed.
+ */
+static int replay_window(struct mess_run *r, const struct mess_gen_kernel *k,
+			 struct mess_window *w)
 {
 	struct mess_replay_run *rr = r->replay;
-	double rd = mess_gen_read_pct(k), bw = 0, lat = 0;
-	double L[MESS_MAX_WINDOWS], B[MESS_MAX_WINDOWS], S[MESS_MAX_WINDOWS];
-	unsigned reps = (unsigned)r->cfg.repeats, target = reps, n = 0;
-	int dist = mess_replay_chance(&rr->rng, r->cfg.replay_disturb);
-	int spread_bad = 0;
 
-	if (reps > MESS_MAX_WINDOWS / MESS_SPREAD_ROUNDS)
-		reps = target = MESS_MAX_WINDOWS / MESS_SPREAD_ROUNDS;
-	mess_replay_at(rr->m, rd, (double)p->nop, &bw, &lat);
-	for (;;) {
-		while (n < target) {
-			L[n] = noisy(r, lat, dist, DIST_LAT);
-			B[n] = noisy(r, bw, dist, DIST_BW);
-			n++;
-		}
-		memcpy(S, L, n * sizeof(*L));
-		p->lat_ns = mess_median(S, n);
-		spread_bad = mess_spread_bad(S, n, p->lat_ns, MESS_REPEAT_SPREAD_MAX);
-		if (!spread_bad || target >= MESS_SPREAD_ROUNDS * reps)
-			break;
-		target += reps;
-		r->remeasured++;
+	*w = (struct mess_window){
+		.crd_gbs = NAN, .cwr_gbs = NAN, .ctot_gbs = NAN,
+		.nowalk_ns = NAN, .run_frac = NAN, .steal_ms = NAN,
+		.ghz0 = NAN, .ghz1 = NAN };
+	if (!k) {
+		w->lat_ns = noisy(r, rr->info.unloaded_ns, 0, 1);
+		return 0;
 	}
-	p->lat_ns_std = mess_stddev(L, n);
+	w->lat_ns = noisy(r, rr->lat, rr->dist, DIST_LAT);
+	w->bw_gbs = noisy(r, rr->bw, rr->dist, DIST_BW);
+	w->rd_gbs = w->bw_gbs * rr->rd / 100;
+	w->wr_gbs = w->bw_gbs * (100 - rr->rd) / 100;
+	if (rr->dist) {
+		w->disturbed = 1;
+		w->redone = 1;
+		w->lost_pct = DIST_LOST_PCT;
+		w->who = "replay disturbance";
+	}
+	return 0;
+}
+
+/* The bandwidth is the median window's, split by the mix's read share. */
+static void replay_figures(struct mess_run *r, const struct mess_window *w,
+			   unsigned n, struct mess_point *p)
+{
+	double B[MESS_MAX_WINDOWS], rd = r->replay->rd;
+
+	for (unsigned i = 0; i < n; i++)
+		B[i] = w[i].bw_gbs;
 	p->bw_gbs_std = mess_stddev(B, n);
 	p->bw_gbs = mess_median(B, n);
 	p->read_pct = rd;
 	p->read_bw_gbs = p->acc_read_bw_gbs = p->bw_gbs * rd / 100;
 	/* (100 - rd), not bw - read: 100 % reads write exactly 0 */
 	p->write_bw_gbs = p->acc_write_bw_gbs = p->bw_gbs * (100 - rd) / 100;
-	p->repeats = n;
-	/* A disturbance that lasts the whole point: every window, and every
-	 * one measured again up to the bound, was disturbed (point.c). */
-	p->disturbed = dist ? 2.0 * n : 0;
-	p->disturbed_kept = dist ? n : 0;
-	p->lost_pct = dist ? DIST_LOST_PCT : 0;
-	r->windows += dist ? 2 * n : n;
-	r->windows_disturbed += dist ? 2 * n : 0;
-	r->windows_kept_disturbed += dist ? n : 0;
-	r->disturb_persists = dist;
-	if (dist) {
-		rr->points_disturbed++;
-		r->worst_lost_pct = DIST_LOST_PCT;
-		snprintf(r->worst_who, sizeof(r->worst_who), "replay disturbance");
-	}
-	p->flags = (dist ? MESS_QF(MESS_QR_DISTURBED) : 0) |
-		   (spread_bad ? MESS_QF(MESS_QR_SPREAD) : 0);
 }
 
 /* The chase alone: the set's unloaded latency, drawn like a point. */
 static void unloaded(struct mess_run *r, unsigned reps, double *ns, double *sd)
 {
-	double L[MESS_MAX_WINDOWS], S[MESS_MAX_WINDOWS];
+	struct mess_point p = MESS_POINT_INIT;
 
-	if (reps > MESS_MAX_WINDOWS)
-		reps = MESS_MAX_WINDOWS;
-	for (unsigned i = 0; i < reps; i++)
-		L[i] = noisy(r, r->replay->info.unloaded_ns, 0, 1);
-	memcpy(S, L, reps * sizeof(*L));
-	*ns = mess_median(S, reps);
-	*sd = mess_stddev(L, reps);
-	r->windows += reps;
+	mess_repeats(r, NULL, reps, &p);
+	*ns = p.lat_ns;
+	*sd = p.lat_ns_std;
 }
 
 static json_t *replay_json(const struct mess_run *r)
@@ -392,7 +389,14 @@ static void replay_unloaded_end(struct mess_run *r)
 static int replay_point(struct mess_run *r, const struct mess_gen_kernel *k,
 			struct mess_point *p)
 {
-	replay_measure(r, k, p);
+	struct mess_replay_run *rr = r->replay;
+
+	rr->dist = mess_replay_chance(&rr->rng, r->cfg.replay_disturb);
+	rr->rd = mess_gen_read_pct(k);
+	rr->bw = rr->lat = 0;
+	mess_replay_at(rr->m, rr->rd, (double)p->nop, &rr->bw, &rr->lat);
+	if (!mess_repeats(r, k, (unsigned)r->cfg.repeats, p) && rr->dist)
+		rr->points_disturbed++;
 	return 0;
 }
 
@@ -422,8 +426,9 @@ const struct mess_curves_backend mess_replay_backend = {
 	.cut_short = "the replay was cut short: only the mixes in curves.csv were replayed (a replay does not resume: run it again with the same --out)",
 	.prepare = replay_prepare, .claimed = replay_claimed,
 	.start = replay_start, .unloaded = replay_unloaded,
-	.unloaded_end = replay_unloaded_end, .settle = replay_settle,
-	.measure_point = replay_point, .bw_source = replay_bw_source,
+	.unloaded_end = replay_unloaded_end, .set_load = replay_set_load,
+	.measure_point = replay_point, .window = replay_window,
+	.figures = replay_figures, .bw_source = replay_bw_source,
 	.describe = replay_describe, .json = replay_json,
 	.end = replay_finish, .close = replay_close,
 };

@@ -183,13 +183,28 @@ int mess_measure_point(struct mess_run *r, const struct mess_gen_kernel *k,
 /* The generators' bandwidth once steady (GB/s); *steady whether it got so. */
 double mess_settle(struct mess_run *r, const struct mess_gen_kernel *k,
 		   int *steady);
+/* The measured backend's window and figures (backend.h): one chase window
+ * with the generators' and counters' traffic over it; a point's bandwidth
+ * from the counters where they count, else from the accounting. */
+int mess_chase_window(struct mess_run *r, const struct mess_gen_kernel *k,
+		      struct mess_window *s);
+void mess_measured_figures(struct mess_run *r, const struct mess_window *w,
+			   unsigned repeats, struct mess_point *p);
 
 /* A point's repeats grow, up to MESS_SPREAD_ROUNDS times --repeats, while
- * their central width is over MESS_REPEAT_SPREAD_MAX of their median: one
- * rule for a measured point (point.c) and a replayed one. */
+ * their central width is over MESS_REPEAT_SPREAD_MAX of their median. */
 #define MESS_REPEAT_SPREAD_MAX 0.10
 #define MESS_SPREAD_ROUNDS 3
 #define MESS_MAX_WINDOWS 150	/* MESS_SPREAD_ROUNDS x the largest --repeats */
+
+/* repeats.c: the windows of one point at kernel k (NULL: the chase alone)
+ * through r->be->window, for every backend: a disturbed window measured
+ * again (at most as many times as there are repeats, then kept and
+ * counted), more repeats while they disagree; p's latency, trust and
+ * flags, its bandwidth from r->be->figures.  0, or -EINTR (p's figures
+ * NAN). */
+int mess_repeats(struct mess_run *r, const struct mess_gen_kernel *k,
+		 unsigned repeats, struct mess_point *p);
 
 
 /* Points a curve usually gets past --points (the maximum's probe and

@@ -210,9 +210,8 @@ static double probe(struct mess_run *r, const struct mess_gen_kernel *k,
 {
 	int steady;
 
-	mess_gens_set(&r->gens, k, nop);
 	r->probes++;
-	return r->be->settle(r, k, &steady);
+	return r->be->set_load(r, k, nop, &steady);
 }
 
 static uint64_t lightest_nop(const struct mess_curve *c)
@@ -380,7 +379,10 @@ int mess_sweep(struct mess_run *r)
 		if (!err)
 			err = mess_run_mark_done(r, s);
 	}
-	if (r->ngen)
-		mess_gens_set(&r->gens, NULL, 0);
+	if (r->ngen) {
+		int steady;
+
+		r->be->set_load(r, NULL, 0, &steady);
+	}
 	return mess_interrupted ? -EINTR : err;
 }

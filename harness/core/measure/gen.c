@@ -107,10 +107,8 @@ void mess_gens_set(struct mess_gens *g, const struct mess_gen_kernel *k,
 void mess_gens_set_some(struct mess_gens *g, const struct mess_gen_kernel *k,
 			uint64_t nop, int nactive)
 {
-	if (!g->n) {
-		g->nop = nop;	/* no threads: kept, a replay reads it */
+	if (!g->n)
 		return;
-	}
 	/* Running threads leave their loop after the current call. */
 	if (g->running) {
 		atomic_store(&g->stop, 1);

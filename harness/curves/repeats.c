@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The repeats of one point, whatever measures it (issue 44): the backend
+ * gives windows (r->be->window), and the rules that judge them are the
+ * driver's, written once: a disturbed window is measured again, up to a
+ * bound, then kept and counted; the repeats grow while they disagree.  A
+ * measured point and a replayed one go through the same bookkeeping, so
+ * the sweep's rules and the verdict judge them alike.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "curves/run.h"
+#include "mess/stats.h"
+
+/* The trust figures of the kept windows, summed or bounded. */
+struct kept {
+	unsigned disturbed, kept_disturbed;
+	double lost, steal, ghz_lo, ghz_hi;
+};
+
+static void keep(struct mess_run *r, struct kept *t, const struct mess_window *w)
+{
+	t->lost = fmax(t->lost, w->lost_pct);
+	if (isfinite(w->steal_ms))
+		t->steal = (isfinite(t->steal) ? t->steal : 0) + w->steal_ms;
+	for (int i = 0; i < 2; i++) {
+		double g = i ? w->ghz1 : w->ghz0;
+
+		if (!isfinite(g))
+			continue;
+		t->ghz_lo = fmin(t->ghz_lo, g);
+		t->ghz_hi = fmax(t->ghz_hi, g);
+		r->clock_lo = fmin(r->clock_lo, g);
+		r->clock_hi = fmax(r->clock_hi, g);
+	}
+}
+
+/* A disturbed window: counted, the run's worst remembered; whether it is
+ * measured again (1) or kept. */
+static int disturbed(struct mess_run *r, struct kept *t,
+		     const struct mess_window *w, unsigned *redo,
+		     unsigned budget)
+{
+	r->windows_disturbed += 1 + w->redone;
+	t->disturbed += 1 + w->redone;
+	if (w->who && w->lost_pct > r->worst_lost_pct) {
+		r->worst_lost_pct = w->lost_pct;
+		r->worst_steal_ms = w->steal_ms;
+		snprintf(r->worst_who, sizeof(r->worst_who), "%s", w->who);
+	}
+	if (!w->redone && (*redo)++ < budget)
+		return 1;
+	r->windows_kept_disturbed++;
+	t->kept_disturbed++;
+	return 0;
+}
+
+int mess_repeats(struct mess_run *r, const struct mess_gen_kernel *k,
+		 unsigned repeats, struct mess_point *p)
+{
+	struct mess_window w[MESS_MAX_WINDOWS];
+	double lat[MESS_MAX_WINDOWS], sorted[MESS_MAX_WINDOWS];
+	struct kept t = { .steal = NAN, .ghz_lo = INFINITY, .ghz_hi = -INFINITY };
+	unsigned n = 0, target, cap, redo = 0, budget;
+	int spread_bad = 0, cut = 0;
+
+	/* --repeats allows 50: the table holds three times that. */
+	if (repeats > MESS_MAX_WINDOWS / MESS_SPREAD_ROUNDS)
+		repeats = MESS_MAX_WINDOWS / MESS_SPREAD_ROUNDS;
+	target = repeats;
+	cap = MESS_SPREAD_ROUNDS * repeats;
+	/* A disturbance that outlasted the last point's bound (a competitor
+	 * that stays) is not waited out window by window. */
+	budget = r->disturb_persists ? 1 : repeats;
+	for (;;) {
+		while (n < target && !cut) {
+			cut = r->be->window(r, k, &w[n]);
+			r->windows += 1 + w[n].redone;
+			if (cut)
+				break;
+			if (w[n].disturbed &&
+			    disturbed(r, &t, &w[n], &redo, budget))
+				continue;
+			keep(r, &t, &w[n]);
+			lat[n] = w[n].lat_ns;
+			n++;
+		}
+		/* Cut short: nothing measured is a figure, never a guess. */
+		if (cut) {
+			p->lat_ns = p->lat_ns_std = p->bw_gbs = NAN;
+			p->read_bw_gbs = p->write_bw_gbs = p->read_pct = NAN;
+			return -EINTR;
+		}
+		memcpy(sorted, lat, n * sizeof(*lat));
+		p->lat_ns = mess_median(sorted, n);
+		spread_bad = mess_spread_bad(sorted, n, p->lat_ns, MESS_REPEAT_SPREAD_MAX);
+		if (!spread_bad || target >= cap)
+			break;
+		/* More repeats, not other ones: the median of them all. */
+		target += repeats;
+		r->remeasured++;
+	}
+	r->disturb_persists = t.kept_disturbed > 0;
+	p->lat_ns_std = mess_stddev(lat, n);
+	p->repeats = n;
+	r->be->figures(r, w, n, p);
+	p->disturbed = t.disturbed;
+	p->disturbed_kept = t.kept_disturbed;
+	p->lost_pct = r->dist_ok ? t.lost : NAN;
+	p->steal_ms = t.steal;
+	p->ghz_min = isfinite(t.ghz_lo) ? t.ghz_lo : NAN;
+	p->ghz_max = isfinite(t.ghz_hi) ? t.ghz_hi : NAN;
+	p->flags &= ~(MESS_QF(MESS_QR_DISTURBED) | MESS_QF(MESS_QR_SPREAD));
+	/* The figures are medians: disturbed windows kept as a minority of
+	 * the repeats do not move them; as half or more they may. */
+	if (t.kept_disturbed && 2 * t.kept_disturbed >= n)
+		p->flags |= MESS_QF(MESS_QR_DISTURBED);
+	if (spread_bad)
+		p->flags |= MESS_QF(MESS_QR_SPREAD);
+	return 0;
+}
