@@ -24,8 +24,9 @@ if ! command -v jq >/dev/null; then
 	echo "SKIPPED compare: no jq (apt-get install jq)"
 	exit 0
 fi
+. "$(dirname "$0")/reference.sh"
 if [ ! -d "$ddr" ] || [ ! -d "$hbm" ]; then
-	echo "SKIPPED compare: no public sets in $ref (set MESS_REFERENCE)"
+	no_reference compare "no public sets in $ref (set MESS_REFERENCE)"
 	exit 0
 fi
 

@@ -17,6 +17,7 @@ set -u
 mess=$(realpath "$1")
 ref=$(realpath "$(dirname "$0")/../../shared/reference" 2>/dev/null || true)
 fx=$(realpath "$(dirname "$0")/fixtures/trace")
+. "$(dirname "$0")/reference.sh"
 tmp=$(mktemp -d)
 holder=
 trap '[ -n "$holder" ] && kill $holder 2>/dev/null; rm -rf "$tmp"' EXIT
@@ -35,6 +36,7 @@ A=$ref/mess-results/CTE-AMD-EPYC7742-DDR4
 RAW=$ref/mess-results-raw/MN5-GPP-SPR8480-DDR5-AVX2-local
 [ -d "$G" ] || G=$tmp/run
 [ -d "$A" ] || A=$tmp/run
+[ -d "$RAW" ] || no_reference contract "no raw Mess tree at $RAW: import left out of the writers"
 mkdir -p fleet && cp -r run fleet/n1 && cp -r run fleet/n2
 
 # One command line per writer, writing into $1.  The directories' names

@@ -245,8 +245,8 @@ done
 
 hbm=$ref/MN5-HBM-XeonMax9480-HBM2
 if [ ! -s "$hbm/memory_curves.csv" ]; then
-	echo "SKIPPED export of the public sets: none in $ref (set MESS_REFERENCE)"
-	mkdir -p build && echo "export: no public sets in $ref" >>build/skipped.txt
+	. "$(dirname "$0")/reference.sh"
+	no_reference export "no public sets in $ref (set MESS_REFERENCE)"
 	echo "export: $pass passed, $fail failed"
 	[ "$fail" -eq 0 ]
 	exit

@@ -95,7 +95,9 @@ done
 # 2c. mess import onto a full disk: exit 2, the file and "disk full" named
 #     (once "Input/output error"), nothing in --out but its .lock, and the
 #     rerun into the same --out accepted (once "not empty").
-raw=$(realpath "$(dirname "$0")/../../shared/reference/mess-results-raw/MN5-GPP-SPR8480-DDR5-AVX2-local" 2>/dev/null)
+raw=$(realpath -m "$(dirname "$0")/../../shared/reference/mess-results-raw/MN5-GPP-SPR8480-DDR5-AVX2-local")
+. "$(dirname "$0")/reference.sh"
+[ -d "$raw" ] || no_reference "faults 2c" "no raw Mess tree at $raw: import on a full disk not checked"
 if [ -d "$raw" ]; then
 	for file in curves.csv meta.json.tmp; do
 		d=$tmp/i-${file%%.*}

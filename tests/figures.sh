@@ -43,7 +43,8 @@ skip() {
 }
 command -v gnuplot >/dev/null || skip "no gnuplot (apt-get install gnuplot-nox)"
 command -v python3 >/dev/null || skip "no python3 (apt-get install python3-minimal)"
-[ -d "$ref/MN5-GPP-SPR8480-DDR5" ] || skip "no public sets in $ref (set MESS_REFERENCE)"
+. "$here/reference.sh"
+[ -d "$ref/MN5-GPP-SPR8480-DDR5" ] || { no_reference figures "no public sets in $ref (set MESS_REFERENCE)"; exit 77; }
 [ -f "$plots/curves.gp" ] || skip "no staged plots/ beside $mess"
 fig() { python3 "$here/svgfig.py" "$@"; }
 host=$(hostname)

@@ -48,8 +48,9 @@ skip() {
 for t in jq awk sed diff; do
 	command -v $t >/dev/null || skip "no $t"
 done
-[ -d "$ref" ] || skip "no public sets at $ref"
-[ -d "$raw" ] || skip "no raw Mess trees at $raw"
+. "$here/reference.sh"
+[ -d "$ref" ] || { no_reference golden "no public sets at $ref"; exit 77; }
+[ -d "$raw" ] || { no_reference golden "no raw Mess trees at $raw"; exit 77; }
 isa=$(uname -m)
 if [ "$record" != --record ] && [ "$(cat "$golden/ISA" 2>/dev/null)" != "$isa" ]; then
 	skip "recorded on $(cat "$golden/ISA" 2>/dev/null || echo nothing), this is $isa"
@@ -73,7 +74,7 @@ run() {
 
 # ---- curves --replay: every public set ----
 sets=$(cd "$ref" && for d in */; do [ -f "$d/memory_curves.csv" ] && echo "${d%/}"; done)
-[ -n "$sets" ] || skip "no set in $ref"
+[ -n "$sets" ] || { no_reference golden "no set in $ref"; exit 77; }
 for s in $sets; do
 	run "curves/$s-replay" curves --replay "$ref/$s" --variant scalar --replay-noise 0.01 --replay-seed 1 \
 		--no-plots --out "curves/$s-replay"

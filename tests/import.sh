@@ -24,7 +24,8 @@ check() {
 	if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1"; fi
 }
 if [ ! -d "$raw/bw" ]; then
-	echo "import: no raw tree at $raw: skipped"
+	. "$(dirname "$0")/reference.sh"
+	no_reference import "no raw tree at $raw"
 	exit 0
 fi
 # A member of a JSON file: json FILE EXPR (python, as the other scripts).

@@ -36,8 +36,13 @@ check() { if eval "$2"; then ok; else bad "$1"; fi; }
 lines() { wc -l <"$1"; }
 # no byte of the C0 controls but the line ends, no DEL
 clean() { ! LC_ALL=C grep -q "[$(printf '\001-\011\013-\037\177')]" "$1"; }
-if [ ! -d "$ref/MN5-GPP-SPR8480-DDR5" ] || ! command -v jq >/dev/null; then
-	echo "SKIPPED readers: no public sets in $ref (set MESS_REFERENCE) or no jq"
+. "$here/reference.sh"
+if [ ! -d "$ref/MN5-GPP-SPR8480-DDR5" ]; then
+	no_reference readers "no public sets in $ref (set MESS_REFERENCE)"
+	exit 0
+fi
+if ! command -v jq >/dev/null; then
+	echo "SKIPPED readers: no jq"
 	exit 0
 fi
 gpp=$ref/MN5-GPP-SPR8480-DDR5

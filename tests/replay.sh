@@ -18,9 +18,9 @@ ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 check() { if eval "$2"; then ok; else bad "$1"; fi; }
 
+. "$(dirname "$0")/reference.sh"
 if [ ! -d "$set_dir" ]; then
-	echo "replay: skipped: no public set at $set_dir"
-	echo "replay: no $set_dir" >>"${SKIPPED_FILE:-/dev/null}"
+	no_reference replay "no public set at $set_dir"
 	exit 0
 fi
 start=$(date +%s)

@@ -24,7 +24,8 @@ ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: report-dirs: $*"; }
 check() { if eval "$2"; then ok; else bad "$1"; fi; }
 if [ ! -d "$ref/MN5-GPP-SPR8480-DDR5" ]; then
-	echo "SKIPPED report-dirs: no public sets in $ref (set MESS_REFERENCE)"
+	. "$here/reference.sh"
+	no_reference report-dirs "no public sets in $ref (set MESS_REFERENCE)"
 	exit 0
 fi
 n=$(find "$ref" -mindepth 1 -maxdepth 1 -type d | wc -l)

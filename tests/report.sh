@@ -37,7 +37,8 @@ skip() {
 
 browser=$(command -v chromium || command -v chromium-browser) || skip "no chromium (apt-get install chromium)"
 command -v python3 >/dev/null || skip "no python3 (apt-get install python3-minimal)"
-[ -d "$hbm" ] || skip "no public sets in $ref (set MESS_REFERENCE)"
+. "$here/reference.sh"
+[ -d "$hbm" ] || { no_reference report "no public sets in $ref (set MESS_REFERENCE)"; exit 77; }
 
 # The browser in a profile of its own; root needs --no-sandbox.
 render() { # HTML PNG DOM LOG

@@ -30,9 +30,14 @@ pass=0 fail=0
 check() {
 	if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1"; fi
 }
-if [ ! -d "$ref" ] || ! command -v python3 >/dev/null; then
-	echo "SKIPPED roundtrip: no public sets at $ref or no python3"
-	echo "roundtrip: no public sets or python3" >>"${SKIPPED_FILE:-/dev/null}"
+. "$here/reference.sh"
+if [ ! -d "$ref" ]; then
+	no_reference roundtrip "no public sets at $ref"
+	exit 0
+fi
+if ! command -v python3 >/dev/null; then
+	echo "SKIPPED roundtrip: no python3"
+	echo "roundtrip: no python3" >>"${SKIPPED_FILE:-/dev/null}"
 	exit 0
 fi
 

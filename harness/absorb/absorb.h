@@ -9,6 +9,8 @@
  *   options.c  the option table, defaults, --help
  *   plan.c     the options against this machine: rows, modes, loop census
  *   measure.c  pinned threads, timed runs, points, searches, the ladder
+ *   pairs.c    a point's pairs of runs against k = 0
+ *   workload/  the kernels' description table, below the rest
  *   state.c    the run directory: points file, resume state, reloading
  *   report.c   absorption.csv and absorption.md
  *   plots.c    the gnuplot data and plots
@@ -26,7 +28,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "absorb/workload.h"
+#include "absorb/workload/workload.h"
 #include "core/pmu/corectr.h"
 #include "core/machine/environ.h"
 #include "core/measure/disturb.h"
@@ -273,7 +275,7 @@ static inline int absorb_has_line(const struct mess_absorb_result *res)
 
 /* state.c: the resume state and the points file */
 int absorb_state_open(struct mess_absorb *a, int argc, char **argv);
-/* The most iterations calibration makes a run (measure/measure.c), and so
+/* The most iterations calibration makes a run (measure.c), and so
  * the most a resumed state may hold. */
 #define ABSORB_MAX_ITERS (1ULL << 40)
 int absorb_record_point(struct mess_absorb *a, struct row *r,
@@ -307,7 +309,7 @@ void absorb_observe(struct point_obs *po, const struct run_obs *o, int at_k);
  * as for a single run of their summed wall and lost time. */
 void absorb_obs_add(struct run_obs *sum, const struct run_obs *o);
 
-/* measure/pairs.c: mode m's noise at k on threads 0 .. cores - 1; a
+/* pairs.c: mode m's noise at k on threads 0 .. cores - 1; a
  * point at k of row r, pairs of runs against k = 0 (*paired: their k = 0
  * runs' median; *po what disturbed them); 0 or -errno. */
 int absorb_set_k(struct mess_absorb *a, int cores, enum mess_noise_mode m,

@@ -2,7 +2,7 @@
 /*
  * The statistics every measurement reports: median, a spread robust to one
  * disturbed repeat (scaled median absolute deviation) and the sample
- * standard deviation.  Pure functions, no allocation.
+ * standard deviation.  Pure functions; only mess_quantile allocates.
  */
 #ifndef MESS_STATS_H
 #define MESS_STATS_H
@@ -13,7 +13,10 @@
 #define MESS_MAD_TO_SD 1.4826
 
 /* Median of v[0..n), n > 0; sorts v in place. */
-double mess_median(double *v, unsigned n);
+double mess_median(double *v, size_t n);
+/* The q-quantile (nearest rank) of v[0..n), v left unchanged; NAN when n
+ * is 0 or no memory for its sorted copy. */
+double mess_quantile(const double *v, size_t n, double q);
 /*
  * MESS_MAD_TO_SD x the median absolute deviation of v[0..n) from its
  * median, n > 0, n <= 256; v is left unchanged.  *median (may be NULL)

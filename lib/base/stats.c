@@ -13,10 +13,24 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-double mess_median(double *v, unsigned n)
+double mess_median(double *v, size_t n)
 {
 	qsort(v, n, sizeof(*v), cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double mess_quantile(const double *v, size_t n, double q)
+{
+	double *c, x;
+	size_t i = (size_t)ceil(q * (double)n);
+
+	if (!n || !(c = malloc(n * sizeof(*c))))
+		return NAN;
+	memcpy(c, v, n * sizeof(*c));
+	qsort(c, n, sizeof(*c), cmp_double);
+	x = c[i ? (i > n ? n : i) - 1 : 0];
+	free(c);
+	return x;
 }
 
 double mess_mad_sd(const double *v, unsigned n, double *median)

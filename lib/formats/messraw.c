@@ -22,6 +22,7 @@
 #include "mess/messraw_group.h"
 #include "mess/messraw_perf.h"
 #include "mess/parse.h"
+#include "mess/stats.h"
 
 /* UPI data flits a cache line: at most this. */
 #define MESS_RAW_MAX_UPI_FLITS 64
@@ -372,13 +373,6 @@ static int plotter(const char *dir, struct mess_raw *r, char *err, size_t errlen
 	return ret;
 }
 
-static int cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static int cmp_entry(const void *a, const void *b)
 {
 	const struct entry *x = a, *y = b;
@@ -552,11 +546,9 @@ int mess_raw_read_as(const char *dir, enum mess_raw_processing how,
 	}
 	mess_raw_reps_free(&w.reps);
 	if (!ret && w.nclocks) {
-		qsort(w.clocks, w.nclocks, sizeof(double), cmp_d);
+		r->ghz_median = mess_median(w.clocks, w.nclocks);
 		r->ghz_min = w.clocks[0];
 		r->ghz_max = w.clocks[w.nclocks - 1];
-		r->ghz_median = w.nclocks % 2 ? w.clocks[w.nclocks / 2] :
-			(w.clocks[w.nclocks / 2 - 1] + w.clocks[w.nclocks / 2]) / 2;
 	}
 	free(w.clocks);
 	for (size_t i = 0; !ret && i < f->n; i++) {

@@ -7,18 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mess/stats.h"
+
 double mess_sampling_accuracy(double counted, uint64_t samples, double period)
 {
 	if (!(counted > 0) || !isfinite(counted))
 		return NAN;
 	return 1.0 - fabs((counted - (double)samples * period) / counted);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
 }
 
 int mess_sampling_overhead(const double *base, const double *with, size_t n,
@@ -38,8 +33,7 @@ int mess_sampling_overhead(const double *base, const double *with, size_t n,
 		}
 		r[i] = with[i] / base[i] - 1.0;
 	}
-	qsort(r, n, sizeof(*r), cmp_double);
-	*median = n % 2 ? r[n / 2] : 0.5 * (r[n / 2 - 1] + r[n / 2]);
+	*median = mess_median(r, n);
 	*spread = r[n - 1] - r[0];
 	free(r);
 	return 0;

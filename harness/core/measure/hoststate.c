@@ -26,30 +26,9 @@ static double median_of(const double *v, size_t n)
 	if (!n || !(c = malloc(n * sizeof(*c))))
 		return NAN;
 	memcpy(c, v, n * sizeof(*c));
-	m = mess_median(c, (unsigned)n);
+	m = mess_median(c, n);
 	free(c);
 	return m;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-double mess_hoststate_quantile(const double *v, size_t n, double q)
-{
-	double *c, x;
-	size_t i = (size_t)ceil(q * (double)n);
-
-	if (!n || !(c = malloc(n * sizeof(*c))))
-		return NAN;
-	memcpy(c, v, n * sizeof(*c));
-	qsort(c, n, sizeof(*c), cmp_double);
-	x = c[i ? (i > n ? n : i) - 1 : 0];
-	free(c);
-	return x;
 }
 
 double mess_hoststate_cost_median(const struct mess_hoststate *s)
@@ -59,7 +38,7 @@ double mess_hoststate_cost_median(const struct mess_hoststate *s)
 
 double mess_hoststate_l2_ref(const struct mess_hoststate *s)
 {
-	return mess_hoststate_quantile(s->l2s, s->nl2s, 0.1);
+	return mess_quantile(s->l2s, s->nl2s, 0.1);
 }
 
 /* The fixed cost, ns a batch: the timed chase's mean ticks a batch less n

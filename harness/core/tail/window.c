@@ -12,6 +12,7 @@
 
 #include "core/signals.h"
 #include "mess/quality.h"
+#include "mess/stats.h"
 #include "mess_kernels.h"
 
 uint64_t mess_tail_batch_loads(const struct mess_timer *t, double lat_ns)
@@ -46,7 +47,7 @@ void mess_tail_window(const struct mess_tail_win_in *in, double ms,
 	double lat = lat_ns > 0 ? lat_ns : 100, tick = in->tick_ns;
 	double unit, before, after;
 	double l2_ref = mess_hoststate_l2_ref(in->hs), l2_before, l2_after;
-	double share_med = mess_hoststate_quantile(in->shares, in->nshares, 0.5);
+	double share_med = mess_quantile(in->shares, in->nshares, 0.5);
 	/* The cluster's bound follows the reference: a bound from one
 	 * probe at the start, in a state without the L2 (55 ns), would
 	 * take DRAM loads for L2 hits all run long. */

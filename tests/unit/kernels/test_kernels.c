@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "mess_kernels.h"
+#include "port.h"
 
 #define SENTINEL 0xa5
 #define GEN_ITERS 3
@@ -269,142 +270,39 @@ static void test_timer(void **state)
 
 /* ---- traffic generators ---- */
 
+/*
+ * The variants from the port's own list (kernels/asm/<isa>/port.h,
+ * MESS_VARIANTS), so a variant added there is tested with no edit here;
+ * what one needs of the CPU is the port's word too, as the harness's
+ * registry takes it (mess_port_variant_unavailable).
+ */
 struct gen_case {
 	const char *name;
 	const struct mess_gen_kernel *table;
-	uint32_t width;
-	uint32_t nontemporal;
-	const char *feature;	/* CPU feature the kernels need, or NULL */
 };
 
-#if defined(__x86_64__)
-static struct gen_case gen_cases[] = {
-	{ "vec", mess_gen_vec, 32, 0, "avx2" },
-	{ "wide", mess_gen_wide, 64, 0, "avx512f" },
-	{ "nt", mess_gen_nt, 32, 1, "avx2" },
-	{ "wide_nt", mess_gen_wide_nt, 64, 1, "avx512f" },
-	{ "scalar", mess_gen_scalar, 8, 0, NULL },
-};
+#define GEN_CASE(n, d) { #n, mess_gen_##n },
+static const struct gen_case gen_cases[] = { MESS_VARIANTS(GEN_CASE) };
+#define GEN_NCASES (sizeof(gen_cases) / sizeof(gen_cases[0]))
 
-static int have_feature(const char *f)
+/* A non-temporal variant says so in its name: nt, or ending in _nt. */
+static uint32_t named_nontemporal(const char *name)
 {
-	__builtin_cpu_init();
-	/* __builtin_cpu_supports wants a literal. */
-	if (!strcmp(f, "avx2"))
-		return __builtin_cpu_supports("avx2");
-	if (!strcmp(f, "avx512f"))
-		return __builtin_cpu_supports("avx512f");
-	return 0;
+	size_t n = strlen(name);
+
+	return !strcmp(name, "nt") || (n > 3 && !strcmp(name + n - 3, "_nt"));
 }
-#elif defined(__aarch64__)
-/* Advanced SIMD is baseline in AArch64: nothing to probe. */
-static struct gen_case gen_cases[] = {
-	{ "vec", mess_gen_vec, 16, 0, NULL },
-	{ "wide", mess_gen_wide, 32, 0, NULL },
-	{ "nt", mess_gen_nt, 16, 1, NULL },
-	{ "wide_nt", mess_gen_wide_nt, 32, 1, NULL },
-	{ "scalar", mess_gen_scalar, 8, 0, NULL },
-};
-
-static int have_feature(const char *f)
-{
-	return 0;
-}
-#elif defined(__riscv)
-#include <signal.h>
-#include <sys/auxv.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-/* vec and wide are RVV 1.0 (vl fixed, so VLEN-independent); nt and
- * wide_nt have no kernels on this ISA. */
-static struct gen_case gen_cases[] = {
-	{ "vec", mess_gen_vec, 16, 0, "v" },
-	{ "wide", mess_gen_wide, 64, 0, "v" },
-	{ "nt", mess_gen_nt, 16, 1, NULL },
-	{ "wide_nt", mess_gen_wide_nt, 64, 1, NULL },
-	{ "scalar", mess_gen_scalar, 8, 0, NULL },
-};
-
-static void probe_sigill(int sig)
-{
-	_exit(1);
-}
-
-/*
- * AT_HWCAP first, as the harness does; failing that, run one vsetivli in a
- * child and take SIGILL as no V.  Debian 12's qemu-user (7.2.22) does
- * report V: AT_HWCAP 0x20112d (IMAFDCV) under QEMU_CPU=rv64,v=true, 0x112d
- * (IMAFDC) under its default CPU, where the probe confirms the absence.
- * The probe covers emulators and kernels whose AT_HWCAP lags the CPU; a
- * kernel that cannot run V traps the instruction, so the probe never
- * claims V that cannot be used.  The child installs its own handler:
- * cmocka's would resume the test run inside the child.
- */
-static int have_feature(const char *f)
-{
-	static int v = -1;
-	int status;
-	pid_t pid;
-
-	if (strcmp(f, "v"))
-		return 0;
-	if (v >= 0)
-		return v;
-	v = !!(getauxval(AT_HWCAP) & (1UL << ('V' - 'A')));
-	if (v)
-		return v;
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		signal(SIGILL, probe_sigill);
-		__asm__ volatile(".option push\n\t"
-				 ".option arch, +v\n\t"
-				 "vsetivli zero, 2, e64, m1, ta, ma\n\t"
-				 ".option pop");
-		_exit(0);
-	}
-	assert_true(waitpid(pid, &status, 0) == pid);
-	v = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-	return v;
-}
-#elif defined(__powerpc64__)
-#include <sys/auxv.h>
-#ifndef PPC_FEATURE_HAS_VSX
-#define PPC_FEATURE_HAS_VSX 0x00000080
-#endif
-#ifndef PPC_FEATURE2_ARCH_3_1
-#define PPC_FEATURE2_ARCH_3_1 0x00040000
-#endif
-
-/* vec is POWER8 VSX, wide POWER10 (ISA 3.1) lxvp/stxvp; nt and wide_nt
- * have no kernels: the ISA has no non-temporal store. */
-static struct gen_case gen_cases[] = {
-	{ "vec", mess_gen_vec, 16, 0, "vsx" },
-	{ "wide", mess_gen_wide, 32, 0, "arch_3_1" },
-	{ "nt", mess_gen_nt, 16, 1, NULL },
-	{ "wide_nt", mess_gen_wide_nt, 32, 1, NULL },
-	{ "scalar", mess_gen_scalar, 8, 0, NULL },
-};
-
-/* The hwcaps the harness registry checks, so both skip the same kernels. */
-static int have_feature(const char *f)
-{
-	if (!strcmp(f, "vsx"))
-		return !!(getauxval(AT_HWCAP) & PPC_FEATURE_HAS_VSX);
-	if (!strcmp(f, "arch_3_1"))
-		return !!(getauxval(AT_HWCAP2) & PPC_FEATURE2_ARCH_3_1);
-	return 0;
-}
-#else
-#error "no kernels for this ISA"
-#endif
 
 static void test_gen_table(void **state)
 {
 	const struct gen_case *c = *state;
+	uint32_t width = c->table[0].width;
 	unsigned idx, i, stores, with_fn = 0;
 
+	/* One width a variant, a memory operation's: 8 (scalar) to 64 bytes. */
+	assert_true(width == 8 || width == 16 || width == 32 || width == 64);
+	if (!strcmp(c->name, "scalar"))
+		assert_int_equal(width, 8);
 	for (idx = 0; idx < MESS_GEN_NMIXES; idx++) {
 		const struct mess_gen_kernel *k = &c->table[idx];
 
@@ -413,12 +311,12 @@ static void test_gen_table(void **state)
 			stores += mess_mix_is_store(idx * MESS_GEN_MIX_STEP, i);
 
 		assert_int_equal(k->store_pct, idx * MESS_GEN_MIX_STEP);
-		assert_int_equal(k->width, c->width);
+		assert_int_equal(k->width, width);
 		assert_int_equal(k->stores, stores);
 		assert_int_equal(k->loads, MESS_GEN_OPS - stores);
-		assert_int_equal(k->bytes_loaded, k->loads * c->width);
-		assert_int_equal(k->bytes_stored, k->stores * c->width);
-		assert_int_equal(k->nontemporal, c->nontemporal);
+		assert_int_equal(k->bytes_loaded, k->loads * width);
+		assert_int_equal(k->bytes_stored, k->stores * width);
+		assert_int_equal(k->nontemporal, named_nontemporal(c->name));
 		assert_int_equal(k->reserved, 0);
 		with_fn += k->fn != NULL;
 	}
@@ -484,6 +382,7 @@ static void test_gen_run(void **state)
 	const size_t size = (size_t)GEN_ITERS * MESS_GEN_OPS * 64 + GUARD;
 	uint8_t *ld, *ld_copy, *st, *st0;
 	uint64_t cksum0, cksum5, pattern;
+	const char *why;
 	unsigned idx;
 	size_t i;
 
@@ -492,9 +391,9 @@ static void test_gen_run(void **state)
 			      c->name);
 		skip();
 	}
-	if (c->feature && !have_feature(c->feature)) {
-		print_message("mess_gen_%s: CPU lacks %s\n", c->name,
-			      c->feature);
+	why = mess_port_variant_unavailable(c->table[0].width);
+	if (why) {
+		print_message("mess_gen_%s: %s\n", c->name, why);
 		skip();
 	}
 
@@ -532,16 +431,12 @@ static void test_gen_run(void **state)
 	free(ld);
 }
 
-/* Named per variant: cmocka would print the function name once per variant. */
-#define GEN_TESTS(i, var)						\
-	{ .name = "mess_gen_" #var "_table", .test_func = test_gen_table, \
-	  .initial_state = &gen_cases[i] },				\
-	{ .name = "mess_gen_" #var "_run", .test_func = test_gen_run,	\
-	  .initial_state = &gen_cases[i] }
-
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
+	/* Two tests a variant, named after it: cmocka would print the
+	 * function's name once per variant. */
+	static char names[GEN_NCASES][2][64];
+	static const struct CMUnitTest fixed[] = {
 		cmocka_unit_test(test_mix_placement),
 		cmocka_unit_test(test_chase_64),
 		cmocka_unit_test(test_chase_256),
@@ -549,12 +444,20 @@ int main(void)
 		cmocka_unit_test(test_chase_timed_7),
 		cmocka_unit_test(test_chase_timed_cycle),
 		cmocka_unit_test(test_timer),
-		GEN_TESTS(0, vec),
-		GEN_TESTS(1, wide),
-		GEN_TESTS(2, nt),
-		GEN_TESTS(3, wide_nt),
-		GEN_TESTS(4, scalar),
 	};
+	struct CMUnitTest tests[sizeof(fixed) / sizeof(fixed[0]) + 2 * GEN_NCASES];
+	size_t n = sizeof(fixed) / sizeof(fixed[0]);
 
+	memcpy(tests, fixed, sizeof(fixed));
+	for (size_t i = 0; i < GEN_NCASES; i++)
+		for (int run = 0; run < 2; run++) {
+			snprintf(names[i][run], sizeof(names[i][run]), "mess_gen_%s_%s",
+				 gen_cases[i].name, run ? "run" : "table");
+			tests[n++] = (struct CMUnitTest){
+				.name = names[i][run],
+				.test_func = run ? test_gen_run : test_gen_table,
+				.initial_state = (void *)&gen_cases[i],
+			};
+		}
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

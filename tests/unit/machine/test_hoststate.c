@@ -37,20 +37,6 @@ static void test_apart(void **state)
 	}
 }
 
-static void test_quantile(void **state)
-{
-	const double v[] = { 5, 1, 4, 2, 3, 10, 9, 8, 7, 6 };
-
-	(void)state;
-	assert_near(mess_hoststate_quantile(v, 10, 0.1), 1, 0);
-	assert_near(mess_hoststate_quantile(v, 10, 0.5), 5, 0);
-	assert_near(mess_hoststate_quantile(v, 10, 0.9), 9, 0);
-	assert_near(mess_hoststate_quantile(v, 10, 1), 10, 0);
-	assert_near(mess_hoststate_quantile(v, 10, 0), 1, 0);
-	assert_near(mess_hoststate_quantile(v, 1, 0.1), 5, 0);
-	assert_true(isnan(mess_hoststate_quantile(v, 0, 0.5)));
-}
-
 /* What open and a probe record; a 1 GHz tick stands in for the timer
  * (the figures are then in ticks, and only their shape is checked). */
 static void test_open_probe(void **state)
@@ -89,7 +75,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_apart),
-		cmocka_unit_test(test_quantile),
 		cmocka_unit_test(test_open_probe),
 	};
 

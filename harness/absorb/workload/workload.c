@@ -3,7 +3,7 @@
  * The workloads of the absorption tables: sizes, data, runs and checks of
  * the C kernels (kernels/c/ckernels.h), one instance per table row.
  */
-#include "absorb/workload.h"
+#include "absorb/workload/workload.h"
 
 #include <errno.h>
 #include <math.h>
