@@ -23,7 +23,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mess/stats.h"
 
 /* The L1 chain: 64 lines, 4 KiB at 64 B a line, in any L1 data cache. */
 #define MESS_HOSTSTATE_L1_LINES 64
@@ -103,12 +102,6 @@ double mess_hoststate_cost_median(const struct mess_hoststate *s);
  * seconds, against 3.4-3.5 ns; a median pulled up by such seconds would
  * judge the quiet windows after them changed).  NAN before any. */
 double mess_hoststate_l2_ref(const struct mess_hoststate *s);
-/* mess_quantile under its old name, for harness/curves/tail until the
- * curves interface work (issue 44) calls mess_quantile there. */
-static inline double mess_hoststate_quantile(const double *v, size_t n, double q)
-{
-	return mess_quantile(v, n, q);
-}
 void mess_hoststate_close(struct mess_hoststate *s);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "core/util.h"
 #include "mess/parse.h"
+#include "mess/stats.h"
 #include "curves/run.h"
 #include "curves/tail/tail.h"
 
@@ -240,11 +241,11 @@ static json_t *cost_spread(const double *v, size_t n, const char *method)
 {
 	return mess_json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:s}",
 		"measured", (json_int_t)n,
-		"median_ns", mess_json_real(mess_hoststate_quantile(v, n, 0.5), 3),
-		"p10_ns", mess_json_real(mess_hoststate_quantile(v, n, 0.1), 3),
-		"p90_ns", mess_json_real(mess_hoststate_quantile(v, n, 0.9), 3),
-		"min_ns", mess_json_real(mess_hoststate_quantile(v, n, 0), 3),
-		"max_ns", mess_json_real(mess_hoststate_quantile(v, n, 1), 3),
+		"median_ns", mess_json_real(mess_quantile(v, n, 0.5), 3),
+		"p10_ns", mess_json_real(mess_quantile(v, n, 0.1), 3),
+		"p90_ns", mess_json_real(mess_quantile(v, n, 0.9), 3),
+		"min_ns", mess_json_real(mess_quantile(v, n, 0), 3),
+		"max_ns", mess_json_real(mess_quantile(v, n, 1), 3),
 		"method", method);
 }
 
@@ -302,16 +303,16 @@ static json_t *host_state_json(const struct mess_tail *t)
 		"l2_bound_ns", mess_json_real(t->l2_bound_ns, 3),
 		"l2_probes",
 		"measured", (json_int_t)h->nl2s,
-		"median_ns", mess_json_real(mess_hoststate_quantile(h->l2s, h->nl2s, 0.5), 3),
-		"p10_ns", mess_json_real(mess_hoststate_quantile(h->l2s, h->nl2s, 0.1), 3),
-		"p90_ns", mess_json_real(mess_hoststate_quantile(h->l2s, h->nl2s, 0.9), 3),
-		"min_ns", mess_json_real(mess_hoststate_quantile(h->l2s, h->nl2s, 0), 3),
-		"max_ns", mess_json_real(mess_hoststate_quantile(h->l2s, h->nl2s, 1), 3),
+		"median_ns", mess_json_real(mess_quantile(h->l2s, h->nl2s, 0.5), 3),
+		"p10_ns", mess_json_real(mess_quantile(h->l2s, h->nl2s, 0.1), 3),
+		"p90_ns", mess_json_real(mess_quantile(h->l2s, h->nl2s, 0.9), 3),
+		"min_ns", mess_json_real(mess_quantile(h->l2s, h->nl2s, 0), 3),
+		"max_ns", mess_json_real(mess_quantile(h->l2s, h->nl2s, 1), 3),
 		"l2_cluster",
 		"windows_placed", (json_int_t)t->nl2_at,
-		"median_ns", mess_json_real(mess_hoststate_quantile(t->l2_at, t->nl2_at, 0.5), 3),
-		"share_median_pct", mess_json_real(mess_hoststate_quantile(t->shares, t->nshares, 0.5), 4),
-		"share_max_pct", mess_json_real(mess_hoststate_quantile(t->shares, t->nshares, 1), 4),
+		"median_ns", mess_json_real(mess_quantile(t->l2_at, t->nl2_at, 0.5), 3),
+		"share_median_pct", mess_json_real(mess_quantile(t->shares, t->nshares, 0.5), 4),
+		"share_max_pct", mess_json_real(mess_quantile(t->shares, t->nshares, 1), 4),
 		"windows_measured_again", (int)t->why_count[4],
 		"windows_kept_changed", (int)t->state_changed,
 		"rule", "l2_start_ns: the untimed chase on an L2-resident chain (a quarter of the L2, at most 256 KiB, in a huge page where THP gives one) at the start; before and after every window the same probe (after one pass to bring the chain back) and the fixed cost's; l2_ref_ns: the reference the last window was judged by (the 10th percentile of the probes before it); a window's L2 cluster is its batches whose latency a load, its cost off, lies under 3 x the reference it is judged by (l2_bound_ns: the last window's; one load a batch only): curves.csv dist_l2_share_pct and dist_l2_ns (their mean, with 32 batches or more).  The state changed during a window when its cluster lies more than 2 ns from the reference (the 10th percentile of the L2 probes before it: the L2 in the host's best state), its two probes lie more than 2 ns apart or both more than 2 ns above the reference, or its share differs from the median share of the windows before by more than 0.5 percentage points and 3 times: it is measured again like a disturbed window, and one kept so is said here and in the verdict (host_state); steal and lost time cannot see such a change");
