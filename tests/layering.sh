@@ -28,7 +28,7 @@ put include/mess/a.h '#include "mess/b.h"'
 put harness/core/x.c '#include "core/x.h"' '#include "mess/a.h"' \
 	'#include "ckernels.h"' '#include "mess_kernels.h"' '#include <hwloc.h>' \
 	'#include <perfmon/pfmlib_perf_event.h>'
-put harness/curves/c.c '#include "curves/run.h"' '#include "core/x.h"' '#include "ckernels.h"'
+put harness/curves/c.c '#include "curves/result/run.h"' '#include "core/x.h"' '#include "ckernels.h"'
 put harness/absorb/a.c '#include "absorb/cmd.h"' '#include "mess/a.h"'
 put harness/main.c '#include "curves/cmd.h"' '#include "absorb/cmd.h"'
 put kernels/include/mess_kernels.h '#include <stdint.h>'
@@ -42,8 +42,8 @@ check "a tree that keeps the rules passes (exit $rc: $out)" '[ $rc -eq 0 ] && [ 
 put lib/bad.c '#include <stdio.h>' '#include "core/util.h"' '#include <pthread.h>' \
 	'#include <perfmon/pfmlib.h>'
 put include/mess/bad.h '#  include <hwloc.h>'
-put harness/core/bad.c '#include "curves/run.h"' '#include "foo/bar.h"'
-put harness/absorb/bad.c '#include "absorb/x.h"' '#include "curves/run.h"' \
+put harness/core/bad.c '#include "curves/result/run.h"' '#include "foo/bar.h"'
+put harness/absorb/bad.c '#include "absorb/x.h"' '#include "curves/result/run.h"' \
 	'#include <perfmon/pfmlib.h>'
 put kernels/c/bad.c '#include "ckernels.h"' '#include "mess/curve.h"' '#include "core/util.h"'
 # base includes model's header; a header of base includes model's; a
@@ -65,9 +65,9 @@ for want in \
 	'lib/bad.c:3: lib includes <pthread.h>: ' \
 	'lib/bad.c:4: lib includes <perfmon/pfmlib.h>: ' \
 	'include/mess/bad.h:1: lib includes <hwloc.h>: ' \
-	'harness/core/bad.c:1: core includes "curves/run.h": ' \
+	'harness/core/bad.c:1: core includes "curves/result/run.h": ' \
 	'harness/core/bad.c:2: core includes "foo/bar.h": ' \
-	'harness/absorb/bad.c:2: command absorb includes "curves/run.h": ' \
+	'harness/absorb/bad.c:2: command absorb includes "curves/result/run.h": ' \
 	'harness/absorb/bad.c:3: command absorb includes <perfmon/pfmlib.h>: ' \
 	'kernels/c/bad.c:2: kernel includes "mess/curve.h": ' \
 	'kernels/c/bad.c:3: kernel includes "core/util.h": ' \

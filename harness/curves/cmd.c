@@ -17,8 +17,9 @@
 #include "core/rundir/outdir.h"
 #include "core/rundir/rundir.h"
 #include "core/signals.h"
+#include "core/measure/registry.h"
 #include "core/util.h"
-#include "curves/run.h"
+#include "curves/result/run.h"
 
 const char *mess_curves_unavailable(void)
 {
@@ -45,22 +46,91 @@ static int load_resume_args(struct mess_run *r, int argc, char **argv,
 	return 0;
 }
 
-/* The backends, the default first (backend.h): a new one is a file that
- * defines its row, and its line here. */
-static const struct mess_curves_backend *const backends[] = {
-	&mess_measured_backend,
+/* The backends (backend.h): a new one is a folder that defines its row,
+ * and its line here.  The first whose option is given measures; else
+ * this machine. */
+static const struct mess_backend *const backends[] = {
 	&mess_replay_backend,
+	&mess_synthetic_backend,
+	&mess_measured_backend,
 };
+#define NBACKENDS (sizeof(backends) / sizeof(backends[0]))
 
-/* --replay SET picks the replay; else this machine is measured. */
-static const struct mess_curves_backend *backend_of(const struct mess_cfg *c)
+static const struct mess_backend *backend_of(const struct mess_cfg *c)
 {
-	const char *want = c->replay[0] ? "replay" : "measured";
-
-	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
-		if (!strcmp(backends[i]->name, want))
+	for (size_t i = 0; i < NBACKENDS; i++)
+		if (c->backend[0] ? !strcmp(backends[i]->name, c->backend) :
+		    backends[i]->wanted && backends[i]->wanted(c))
 			return backends[i];
-	return backends[0];
+	if (!c->backend[0])
+		return &mess_measured_backend;
+	fprintf(stderr, "mess: --backend: '%s' is not a backend; allowed:", c->backend);
+	for (size_t i = 0; i < NBACKENDS; i++)
+		fprintf(stderr, " %s", backends[i]->name);
+	fprintf(stderr, "\n");
+	return NULL;
+}
+
+/* The unloaded latency: the backend's own, or the driver's repeats over
+ * idle windows; the earlier session's beside it on --resume. */
+static int unloaded(struct mess_run *r)
+{
+	struct mess_load idle = { .store_pct = MESS_LOAD_IDLE, .point = 1 };
+	struct mess_point p = MESS_POINT_INIT;
+	int rc, steady;
+
+	r->unloaded_end_ns = r->unloaded_end_std_ns = NAN;
+	if (r->be->unloaded) {
+		rc = r->be->unloaded(r->bs, &r->u);
+	} else {
+		/* Cheap next to the sweep, and the figure every curve is
+		 * read against. */
+		r->u.repeats = r->cfg.repeats < 7 ? 7 : (unsigned)r->cfg.repeats;
+		r->be->set_load(r->bs, &idle, &steady);
+		rc = mess_repeats(&r->rep, r->u.repeats, &p);
+		if (r->be->point_end)
+			rc = r->be->point_end(r->bs, rc, &p);
+		r->u.ns = p.lat_ns;
+		r->u.std_ns = p.lat_ns_std;
+		r->u.random_ns = r->u.random_std_ns = r->u.cv_first = NAN;
+	}
+	r->fam.unloaded_ns = r->u.ns;
+	if (!rc && !mess_interrupted && r->prev_unloaded_ns > 0)
+		fprintf(stderr, "mess: --resume: the unloaded latency was measured again: %.1f ns, the earlier session's %.1f ns; every curve is read against the new one\n",
+			r->u.ns, r->prev_unloaded_ns);
+	return rc;
+}
+
+/* The yardstick again, at the end: a machine that changed under the run
+ * shows as a different unloaded latency. */
+static void unloaded_end(struct mess_run *r)
+{
+	struct mess_load idle = { .store_pct = MESS_LOAD_IDLE, .point = 1 };
+	struct mess_point p = MESS_POINT_INIT;
+	int rc, steady;
+
+	if (!r->desc.nunits)
+		return;
+	r->be->set_load(r->bs, &idle, &steady);
+	rc = mess_repeats(&r->rep, r->u.repeats, &p);
+	if (r->be->point_end)
+		rc = r->be->point_end(r->bs, rc, &p);
+	if (rc)
+		return;
+	r->unloaded_end_ns = p.lat_ns;
+	r->unloaded_end_std_ns = p.lat_ns_std;
+}
+
+static void stop(struct mess_run *r)
+{
+	if (r->be->stop)
+		r->be->stop(r->bs);
+}
+
+static int end(struct mess_run *r, int rc, int frc)
+{
+	return r->be->end ? r->be->end(r->bs, &r->rd, rc, frc) :
+	       mess_rundir_end(&r->rd, rc, frc);
 }
 
 /* ---- the driver ---- */
@@ -97,9 +167,24 @@ int mess_curves_main(int argc, char **argv)
 		}
 	}
 	r->be = backend_of(&r->cfg);
-	rc = r->be->prepare(r, argc, argv, &done);
+	if (!r->be)
+		return -EINVAL;
+	/* What a backend does not say: no node, nothing lost unseen. */
+	r->desc.node = -1;
+	r->desc.line_bytes = 64;
+	r->desc.migrations = NAN;
+	r->desc.dist_known = 1;
+	r->desc.verb = "Measured";
+	r->desc.bw_source = "accounted";
+	rc = r->be->open(&r->cfg, argc, argv, &r->bs, &r->desc, &done);
 	if (rc || done)
 		return rc;
+	/* A set's own peak, unless --peak-gbs gave one. */
+	if (!(r->cfg.peak_gbs > 0) && r->desc.peak_gbs > 0)
+		r->cfg.peak_gbs = r->desc.peak_gbs;
+	r->rep = (struct mess_repeater){ .be = r->be, .bs = r->bs,
+					 .desc = &r->desc };
+	mess_wstats_init(&r->rep.st);
 	/* Ctrl-C ends the sweep with a partial result and the end message. */
 	mess_signals_install();
 	/* The directory first: a run it would overwrite is refused before
@@ -110,7 +195,7 @@ int mess_curves_main(int argc, char **argv)
 	if (r->cfg.json)
 		r->rd.stdout_file = "summary.json";
 	if (r->be->claimed)
-		rc = r->be->claimed(r, rc);
+		rc = r->be->claimed(r->bs, &r->rd, rc);
 	if (rc == -EEXIST || rc == -EALREADY || rc == -EPROTO ||
 	    (rc == -EINVAL && r->cfg.resume[0]) || (rc && r->rd.why[0])) {
 		rc = mess_rundir_refused(&r->rd, rc);
@@ -143,14 +228,16 @@ int mess_curves_main(int argc, char **argv)
 		r->prev_unloaded_ns = json_number_value(json_object_get(old, "unloaded_ns"));
 		json_decref(old);
 	}
-	if (!rc)
-		rc = r->be->start(r);
+	if (!rc) {
+		struct mess_session s = { .dir = r->rd.dir, .rep = &r->rep };
+
+		rc = r->be->start(r->bs, &s);
+	}
 	if (!rc) {
 		rc = mess_run_open(r);
 		/* A curves.csv --resume will not touch: said, nothing changed. */
 		if (rc == -EINVAL && r->cfg.resume[0]) {
-			if (r->be->stop)
-				r->be->stop(r);
+			stop(r);
 			mess_rundir_close(&r->rd);
 			return rc;
 		}
@@ -158,33 +245,30 @@ int mess_curves_main(int argc, char **argv)
 	/* A file that could not be written (a full disk) is named, in the
 	 * one line a run ends with. */
 	if (rc && mess_write_failed(rc)) {
-		if (r->be->stop)
-			r->be->stop(r);
-		rc = r->be->end(r, rc, 0);
+		stop(r);
+		rc = end(r, rc, 0);
 		mess_rundir_close(&r->rd);
 		return rc;
 	}
 	if (rc) {
 		fprintf(stderr, "mess: setup failed: %s\n", strerror(-rc));
-		if (r->be->stop)
-			r->be->stop(r);
+		stop(r);
 		mess_rundir_close(&r->rd);
 		return rc == -EINVAL || rc == -EOPNOTSUPP ? -EIO : rc;
 	}
 	fprintf(stderr, "mess: writing %s\n", r->rd.dir);
 
-	rc = r->be->unloaded(r);
+	rc = unloaded(r);
 	if (!rc && !mess_interrupted) {
 		rc = mess_sweep(r);
 		if (!rc && !mess_interrupted)
-			r->be->unloaded_end(r);
+			unloaded_end(r);
 	}
-	if (r->be->stop)
-		r->be->stop(r);
+	stop(r);
 	if (mess_interrupted)
 		rc = -EINTR;
-	rc = r->be->end(r, rc, mess_run_finish(r, rc == 0));
-	r->be->close(r);
+	rc = end(r, rc, mess_run_finish(r, rc == 0));
+	r->be->close(r->bs);
 	if (!rc && r->cfg.strict && r->verdict.level == MESS_INVALID) {
 		fprintf(stderr, "mess: --strict: the verdict is INVALID (the results are kept in %s)\n",
 			r->rd.dir);

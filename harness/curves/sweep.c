@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "core/clock.h"
-#include "curves/run.h"
+#include "curves/result/run.h"
 #include "mess/autotune.h"
 
 #define IDLE_FRACTION 0.03	/* "nearly idle": below 3 % of max pressure */
@@ -62,8 +62,7 @@ static unsigned wave_candidates(const struct mess_run *r,
 /* A mix's rules after its sweep: the points that break one, and the wave
  * candidates, measured again (RULE_ROUNDS rounds), then flagged if they
  * still do; curves.csv rewritten when anything changed.  0 or -errno. */
-static int quality_mix(struct mess_run *r, struct mess_curve *c,
-		       const struct mess_gen_kernel *k)
+static int quality_mix(struct mess_run *r, struct mess_curve *c)
 {
 	const struct mess_qtol tol = MESS_QTOL_DEFAULT;
 	unsigned char *inv = NULL;
@@ -79,7 +78,7 @@ static int quality_mix(struct mess_run *r, struct mess_curve *c,
 			break;
 		}
 		inv = t;
-		mess_quality_curve(c, r->unloaded_ns, r->unloaded_std_ns, &tol, inv);
+		mess_quality_curve(c, r->u.ns, r->u.std_ns, &tol, inv);
 		waves = wave_candidates(r, c, inv);
 		if (round == 0)
 			r->waves_checked += waves;
@@ -87,7 +86,7 @@ static int quality_mix(struct mess_run *r, struct mess_curve *c,
 			todo += inv[i] && c->pts[i].remeasured <= (uint32_t)round;
 		/* Measuring again under a disturbance that stays (the last
 		 * point had to keep disturbed windows) would find it again. */
-		if (!todo || r->disturb_persists)
+		if (!todo || r->rep.st.disturb_persists)
 			break;
 		fprintf(stderr, "[mix %3u%% stores] %zu point%s broke a rule or may be a wave: measured again\n",
 			c->store_pct, todo, todo == 1 ? "" : "s");
@@ -101,7 +100,7 @@ static int quality_mix(struct mess_run *r, struct mess_curve *c,
 				continue;
 			q.store_pct = p->store_pct;
 			q.nop = p->nop;
-			err = r->be->measure_point(r, k, &q);
+			err = mess_measure_point(r, &q);
 			if (mess_interrupted || err)
 				break;
 			q.remeasured = p->remeasured + 1;
@@ -123,7 +122,7 @@ static int quality_mix(struct mess_run *r, struct mess_curve *c,
 	/* The flags as they stand now: a candidate wave still there after
 	 * its repeat is confirmed (metrics.c says waves past the maximum
 	 * only). */
-	mess_quality_curve(c, r->unloaded_ns, r->unloaded_std_ns, &tol, NULL);
+	mess_quality_curve(c, r->u.ns, r->u.std_ns, &tol, NULL);
 	if (changed && !err)
 		err = mess_run_rewrite_csv(r);
 	return err;
@@ -152,7 +151,6 @@ static void fmt_eta(char *buf, size_t len, double s)
 struct mix_ctx {
 	unsigned idx, nmix;	/* position of this mix in the run */
 	unsigned store_pct;
-	const struct mess_gen_kernel *k;
 	struct mess_curve *c;
 };
 
@@ -172,7 +170,7 @@ static int measure_nop(struct mess_run *r, struct mix_ctx *m, uint64_t nop)
 		return 0;
 	p.store_pct = m->store_pct;
 	p.nop = nop;
-	err = r->be->measure_point(r, m->k, &p);
+	err = mess_measure_point(r, &p);
 	if (mess_interrupted)
 		return -EINTR;
 	if (!err)
@@ -204,14 +202,28 @@ static int measure_nop(struct mess_run *r, struct mix_ctx *m, uint64_t nop)
 	return 0;
 }
 
-/* Generator-only probe: bandwidth at a nop count, no chase. */
-static double probe(struct mess_run *r, const struct mess_gen_kernel *k,
-		    uint64_t nop)
+/* A probe: the bandwidth at a nop count, no window measured. */
+static double probe(struct mess_run *r, unsigned store_pct, uint64_t nop)
 {
+	struct mess_load l = { .store_pct = store_pct, .intensity = nop };
 	int steady;
 
 	r->probes++;
-	return r->be->set_load(r, k, nop, &steady);
+	return r->be->set_load(r->bs, &l, &steady);
+}
+
+int mess_measure_point(struct mess_run *r, struct mess_point *p)
+{
+	struct mess_load l = { .store_pct = p->store_pct, .intensity = p->nop,
+			       .point = 1 };
+	int steady, rc;
+
+	r->be->set_load(r->bs, &l, &steady);
+	if (!steady)
+		r->unsteady++;
+	p->flags = steady ? 0 : MESS_QF(MESS_QR_UNSTEADY);
+	rc = mess_repeats(&r->rep, (unsigned)r->cfg.repeats, p);
+	return r->be->point_end ? r->be->point_end(r->bs, rc, p) : rc;
 }
 
 static uint64_t lightest_nop(const struct mess_curve *c)
@@ -234,13 +246,13 @@ static int sweep_mix(struct mess_run *r, struct mix_ctx *m)
 
 	/* 1. Range: maximum pressure, then doubling nops until nearly idle. */
 	pnop[np] = 0;
-	pbw[np++] = probe(r, m->k, 0);
+	pbw[np++] = probe(r, m->store_pct, 0);
 	double bwmax = pbw[0];
 	for (uint64_t nop = 1; np < 64 && !mess_interrupted; nop *= 2) {
 		if (nop > r->cfg.max_nop)
 			nop = r->cfg.max_nop;
 		pnop[np] = nop;
-		pbw[np] = probe(r, m->k, nop);
+		pbw[np] = probe(r, m->store_pct, nop);
 		/* Against the largest probe, not the first: one slow window
 		 * at nop 0 must not make nop 1 look idle. */
 		bwmax = fmax(bwmax, pbw[np]);
@@ -282,7 +294,7 @@ static int sweep_mix(struct mess_run *r, struct mix_ctx *m)
 	 * end the range early, at nop counts too close to bisect (0, 1, 2):
 	 * then extend towards idle, so that the curve gets its points. */
 	for (uint64_t nop;;) {
-		if (!mess_autotune_next(m->c, r->unloaded_ns,
+		if (!mess_autotune_next(m->c, r->u.ns,
 					(unsigned)r->cfg.points, &nop)) {
 			uint64_t light = lightest_nop(m->c);
 
@@ -330,7 +342,7 @@ static int confirm_max(struct mess_run *r, struct mix_ctx *m)
 		uint64_t reps = r->cfg.repeats;
 
 		r->cfg.repeats = 2 * reps;
-		err = r->be->measure_point(r, m->k, &q);
+		err = mess_measure_point(r, &q);
 		r->cfg.repeats = reps;
 		if (mess_interrupted || err)
 			break;
@@ -358,15 +370,15 @@ int mess_sweep(struct mess_run *r)
 			.idx = (unsigned)i,
 			.nmix = (unsigned)r->cfg.nmixes,
 			.store_pct = s,
-			.k = &r->var->table[s / MESS_GEN_MIX_STEP],
 		};
 
 		if (r->done[s])
 			continue;
-		m.c = mess_family_curve(&r->fam, s, mess_gen_read_pct(m.k));
+		m.c = mess_family_curve(&r->fam, s,
+					 r->desc.read_pct[s / MESS_GEN_MIX_STEP]);
 		if (!m.c)
 			return -ENOMEM;
-		if (!r->ngen) {
+		if (!r->desc.nunits) {
 			/* Without generator cores only the unloaded point
 			 * exists; say so rather than invent a curve. */
 			continue;
@@ -375,14 +387,15 @@ int mess_sweep(struct mess_run *r)
 		if (!err)
 			err = confirm_max(r, &m);
 		if (!err)
-			err = quality_mix(r, m.c, m.k);
+			err = quality_mix(r, m.c);
 		if (!err)
 			err = mess_run_mark_done(r, s);
 	}
-	if (r->ngen) {
+	if (r->desc.nunits) {
+		struct mess_load idle = { .store_pct = MESS_LOAD_IDLE };
 		int steady;
 
-		r->be->set_load(r, NULL, 0, &steady);
+		r->be->set_load(r->bs, &idle, &steady);
 	}
 	return mess_interrupted ? -EINTR : err;
 }

@@ -20,7 +20,7 @@
 
 #include "absorb/absorb.h"
 #include "core/rundir/rundir.h"
-#include "curves/run.h"
+#include "curves/result/run.h"
 
 static char base[256];
 static int one_line;

@@ -205,7 +205,12 @@ static void put_measured(FILE *f, const json_t *meta)
 	row(f, "host", "%s", OR_UNKNOWN(jstr(meta, "host")));
 	row(f, "CPU", "%s (%s)", OR_UNKNOWN(jstr(meta, "cpu_model")),
 	    OR_UNKNOWN(jstr(meta, "isa")));
-	if (json_is_integer(node))
+	/* A section null in meta.json is none of the run's (a replay's
+	 * cores); one absent is unknown (a set from elsewhere). */
+	if (json_is_integer(node) && json_is_null(choice) &&
+	    json_integer_value(node) < 0)
+		;
+	else if (json_is_integer(node))
 		row(f, "memory node and kind", "node %lld, %s%s%s",
 		    (long long)json_integer_value(node),
 		    OR_UNKNOWN(jstr(choice, "kind")),
@@ -213,7 +218,7 @@ static void put_measured(FILE *f, const json_t *meta)
 		    jstr(choice, "rule") ? jstr(choice, "rule") : "");
 	else
 		row(f, "memory node and kind", "unknown");
-	if (cores) {
+	if (json_is_object(cores)) {
 		size_t ng = json_array_size(json_object_get(cores, "generators"));
 		json_t *mc = json_object_get(cores, "machine_cores");
 
@@ -221,14 +226,14 @@ static void put_measured(FILE *f, const json_t *meta)
 		    ng, ng == 1 ? "" : "s",
 		    (long long)json_integer_value(json_object_get(cores, "chase")),
 		    (long long)json_integer_value(mc));
-	} else if (json_is_integer(json_object_get(meta, "cores"))) {
-		row(f, "cores", "%lld",
-		    (long long)json_integer_value(json_object_get(meta, "cores")));
-	} else {
+	} else if (json_is_integer(cores)) {
+		row(f, "cores", "%lld", (long long)json_integer_value(cores));
+	} else if (!json_is_null(cores)) {
 		row(f, "cores", "unknown");
 	}
-	row(f, "huge pages", "%s", OR_UNKNOWN(jstr(meta, "huge_pages")));
-	if (gen)
+	if (!json_is_null(json_object_get(meta, "huge_pages")))
+		row(f, "huge pages", "%s", OR_UNKNOWN(jstr(meta, "huge_pages")));
+	if (json_is_object(gen))
 		row(f, "generator variant", "%s: %s", OR_UNKNOWN(jstr(gen, "variant")),
 		    OR_UNKNOWN(jstr(gen, "description")));
 	if (jstr(meta, "bw_source"))
@@ -334,7 +339,8 @@ static void put_counters(FILE *f, const json_t *meta)
 {
 	const json_t *c = json_object_get(meta, "counters");
 
-	if (!c)
+	/* null: the run had none to read (a replay) */
+	if (!c || json_is_null(c))
 		return;
 	fputs("<section><h2>Counters</h2>\n", f);
 	put_value(f, c, 0);

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "mess/messfmt.h"
-#include "curves/run.h"
+#include "curves/result/run.h"
 #include "core/rundir/rundir.h"
 #include "core/util.h"
 
@@ -27,7 +27,7 @@ int mess_run_write_csv(struct mess_run *r)
 	for (size_t i = 0; i < r->fam.n; i++)
 		for (size_t j = 0; j < r->fam.curves[i].n; j++)
 			mess_curves_csv_write_row(f, &r->fam.curves[i].pts[j],
-						  MESS_RUN_BW_SOURCE(r));
+						  r->desc.bw_source);
 	mess_append_close(&r->csv);
 	return mess_tmp_commit(r->rd.dir, "curves.csv", f);
 }
@@ -203,8 +203,8 @@ int mess_run_resume_check(struct mess_run *r)
 
 	snprintf(path, sizeof(path), "%s/curves.csv", r->rd.dir);
 	err = check_header(path);
-	if (!err || err == -ENOENT)
-		err = mess_tail_load_csv(r);
+	if ((!err || err == -ENOENT) && r->be->resume)
+		err = r->be->resume(r->bs, r->rd.dir);
 	return err;
 }
 
@@ -243,7 +243,7 @@ int mess_run_record_point(struct mess_run *r, const struct mess_point *p)
 	m = open_memstream(&row, &len);
 	if (!m)
 		return -ENOMEM;
-	err = mess_curves_csv_write_row(m, p, MESS_RUN_BW_SOURCE(r));
+	err = mess_curves_csv_write_row(m, p, r->desc.bw_source);
 	if (fclose(m) || err) {
 		free(row);
 		return err ? err : -ENOMEM;

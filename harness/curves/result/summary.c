@@ -14,60 +14,56 @@
 #include "mess/metrics.h"
 #include "core/report/html.h"
 #include "core/report/plot.h"
-#include "curves/run.h"
+#include "curves/result/run.h"
 #include "core/buildinfo.h"
 #include "core/clock.h"
 #include "core/rundir/rundir.h"
 #include "core/util.h"
 
-/* Where and how, right under the verdict: host, CPU, memory, date, run
- * time, cores. */
+/* Where and how, right under the verdict: host, device, memory, date,
+ * run time, and what the backend says of how. */
 static void how_md(FILE *f, const struct mess_run *r)
 {
-	json_t *mem = mess_memsel_json(&r->mem);
-	const char *kind = json_string_value(json_object_get(mem, "kind"));
 	long secs = mess_utc_span_s(r->rd.start_utc, r->rd.end_utc);
 	char host[128] = "";
 
 	gethostname(host, sizeof(host) - 1);
-	fprintf(f, "\n**Measured** on %s (%s), memory node %d (%s), %s",
-		host, r->topo.cpu_model, r->node, kind ? kind : "kind unknown",
-		r->rd.start_utc);
+	fprintf(f, "\n**%s** on %s (%s)%s, %s", r->desc.verb, host,
+		r->desc.device, r->desc.where, r->rd.start_utc);
 	if (secs >= 0)
 		fprintf(f, ", in %ld min %02ld s", secs / 60, secs % 60);
-	fprintf(f, "; %d generator core%s of the machine's %d and a chase core; generator variant %s; huge pages %s.\n",
-		r->ngen, r->ngen == 1 ? "" : "s", r->topo.ncores, r->var->name,
-		mess_hp_name(r->chase.hp));
-	json_decref(mem);
+	fprintf(f, "%s.\n", r->desc.how);
 }
 
 static int write_summary(struct mess_run *r, int complete)
 {
 	struct mess_summary s;
 	char title[512], next[MESS_REASON_LEN], words[PATH_MAX + 512];
+	struct mess_results res;
 	json_t *extra;
 	FILE *f;
 	int err;
 
-	err = mess_summarise(&r->fam, r->unloaded_ns, r->cfg.peak_gbs,
+	mess_run_results(r, &res);
+	err = mess_summarise(&r->fam, r->u.ns, r->cfg.peak_gbs,
 			     r->cfg.wave_tol, &s);
 	if (err)
 		return err;
-	s.gen_cores = (unsigned)r->ngen;
+	s.gen_cores = (unsigned)r->desc.nunits;
 	/* A family that counts reads and writes apart gives each point a
 	 * measured read share, a column beside the mix's nominal one. */
-	s.read_counted = r->dram.fam && !r->dram.fam->rw_combined;
-	extra = mess_json_pack("{s:s, s:s, s:o, s:o, s:o, s:s, s:s, s:b}",
+	s.read_counted = r->desc.read_counted;
+	extra = mess_json_pack("{s:s, s:s, s:o, s:o, s:o, s:s?, s:s, s:b}",
 			  "verdict", mess_level_name(r->verdict.level),
 			  "next_step", mess_verdict_next(&r->verdict, next, sizeof(next)),
-			  "unloaded_std_ns", mess_json_real(r->unloaded_std_ns, 3),
-			  "unloaded_random_ns", mess_json_real(r->unloaded_random_ns, 3),
-			  "unloaded_random_std_ns", mess_json_real(r->unloaded_random_std_ns, 3),
-			  "chase_mode", r->cfg.window ? "tlb-window" : "random",
-			  "bw_source", MESS_RUN_BW_SOURCE(r), "complete", complete);
-	snprintf(title, sizeof(title), "%s, %d generator core%s, %s%s",
-		 r->topo.cpu_model, r->ngen, r->ngen == 1 ? "" : "s",
-		 r->var->name, complete ? "" : " (partial)");
+			  "unloaded_std_ns", mess_json_real(r->u.std_ns, 3),
+			  "unloaded_random_ns", mess_json_real(r->u.random_ns, 3),
+			  "unloaded_random_std_ns", mess_json_real(r->u.random_std_ns, 3),
+			  "chase_mode", !r->desc.chased ? NULL :
+			  r->cfg.window ? "tlb-window" : "random",
+			  "bw_source", r->desc.bw_source, "complete", complete);
+	snprintf(title, sizeof(title), "%s%s", r->desc.title,
+		 complete ? "" : " (partial)");
 	f = mess_tmp_open(r->rd.dir, "summary.json");
 	if (!f) {
 		err = -errno;
@@ -85,38 +81,36 @@ static int write_summary(struct mess_run *r, int complete)
 		err = -errno;
 		goto out;
 	}
-	if (r->be->describe && r->be->describe(r))
-		fprintf(f, "**%s** (meta.json `replay`).\n\n", r->be->describe(r));
+	if (r->desc.banner[0])
+		fprintf(f, "**%s** (meta.json `%s`).\n\n", r->desc.banner, r->be->name);
 	fprintf(f, "# %s\n\n", title);
 	mess_run_quality_md(f, r);
 	how_md(f, r);
-	/* How the node was chosen (the rule), for a machine that has one. */
-	if (r->be->machine) {
-		fputc('\n', f);
-		mess_memsel_md(f, &r->mem);
-	}
+	if (r->be->md)
+		r->be->md(r->bs, f, MESS_MD_HOW, &res);
 	/* The caveat that qualifies every bandwidth below, before them. */
 	fprintf(f, "\n**Bandwidth is %s**%s\n\n",
-		MESS_RUN_BW_SOURCE(r), r->be->bw_note ? r->be->bw_note :
-		r->dram.fam ?
+		r->desc.bw_source, r->be->bw_note ? r->be->bw_note :
+		!strcmp(r->desc.bw_source, "counters") ?
 		": the memory controllers' counts over each chase window." :
 		": the generators' declared bytes over each chase window, not the memory controllers' counts (meta.json `bw_accounting`; `mess counters` says why no counter). "
 		"What the memory itself moved was not measured.");
 	mess_summary_write_md(f, &s, "Curves");
-	if (!r->var->table[0].nontemporal)
+	if (!r->desc.nontemporal)
 		fputs("\nRead shares are the memory's: ordinary stores read each line before writing it (write-allocate), so a mix of 50 % stores moves two reads per write, 66.7 % read, and 100 % stores is 50 % read; no curve lies below ~50 % reads (a non-temporal variant, --variant nt, measures lower shares).\n", f);
-	fprintf(f, "\nUnloaded latency: %.1f ns, standard deviation %.1f ns over %u repeats (%s chase).\n"
-		   "Unloaded latency, fully random chase over the whole buffer (page walks included): %.1f ns (sd %.1f ns).\n"
-		   "Per-point latency spread is `lat_ns_std` in curves.csv.\n",
-		r->unloaded_ns, r->unloaded_std_ns, r->unloaded_repeats,
-		r->cfg.window ? "TLB-window" : "fully random",
-		r->unloaded_random_ns, r->unloaded_random_std_ns);
+	fprintf(f, "\nUnloaded latency: %.1f ns, standard deviation %.1f ns over %u repeats (%s).\n",
+		r->u.ns, r->u.std_ns, r->u.repeats, !r->desc.chased ?
+		"idle windows" : r->cfg.window ? "TLB-window chase" :
+		"fully random chase");
+	if (isfinite(r->u.random_ns))
+		fprintf(f, "Unloaded latency, fully random chase over the whole buffer (page walks included): %.1f ns (sd %.1f ns).\n",
+			r->u.random_ns, r->u.random_std_ns);
+	fputs("Per-point latency spread is `lat_ns_std` in curves.csv.\n", f);
 	if (!r->cfg.no_plots)
 		fputs("\n![The curve family](plots/curves.png)\n\n"
 		      "Everything on one page: report.html (open it in a browser).\n", f);
-	if (r->be->machine)
-		mess_run_counters_md(f, r);
-	mess_tail_md(f, r);
+	if (r->be->md)
+		r->be->md(r->bs, f, MESS_MD_AFTER, &res);
 	fprintf(f, "\n---\nWords on this page: %s.\n",
 		mess_glossary(words, sizeof(words)));
 	err = mess_tmp_commit(r->rd.dir, "summary.md", f);
@@ -149,11 +143,11 @@ static void export_mess(struct mess_run *r)
 	const struct mess_format *fmt = mess_export_find("mess");
 	struct mess_export_tally t;
 	struct mess_model *m = NULL;
-	char path[PATH_MAX + 64], tool[128], err[400], llc[512] = "";
+	const struct mess_cpufreq *fq = &r->desc.clocks;
+	char path[PATH_MAX + 64], tool[128], err[400];
 	int ret;
 
-	r->fam.unloaded_ns = r->unloaded_ns;
-	mess_run_llc_kv(r, llc, sizeof(llc));
+	r->fam.unloaded_ns = r->u.ns;
 	/* The share curves.csv's readers will see (curve.h). */
 	for (size_t i = 0; i < r->fam.n; i++)
 		mess_curve_median_read(&r->fam.curves[i]);
@@ -166,18 +160,18 @@ static void export_mess(struct mess_run *r)
 		return;
 	}
 	struct mess_export_in in = {
-		.fam = &r->fam, .m = m, .ghz = mess_cpufreq_ghz(&r->freq),
-		.ghz_source = r->freq.measured_source[0] ? r->freq.measured_source :
-			isfinite(r->freq.measured_ghz) ?
+		.fam = &r->fam, .m = m, .ghz = mess_cpufreq_ghz(fq),
+		.ghz_source = fq->measured_source[0] ? fq->measured_source :
+			isfinite(fq->measured_ghz) ?
 			"measured on the chase core (meta.json cpu_frequency)" :
-			r->freq.nominal_source,
-		.nominal_ghz = r->freq.nominal_ghz, .nominal_source = r->freq.nominal_source,
-		.measured_ghz = r->freq.measured_ghz,
-		.measured_source = r->freq.measured_source[0] ? r->freq.measured_source :
+			fq->nominal_source,
+		.nominal_ghz = fq->nominal_ghz, .nominal_source = fq->nominal_source,
+		.measured_ghz = fq->measured_ghz,
+		.measured_source = fq->measured_source[0] ? fq->measured_source :
 			"measured on the chase core (meta.json cpu_frequency measured_method)",
-		.origin = r->rd.dir, .tool = tool, .bw_source = MESS_RUN_BW_SOURCE(r),
-		.below_note = r->var->table[0].nontemporal ? NULL : BELOW_NOTE,
-		.extra_info = llc,
+		.origin = r->rd.dir, .tool = tool, .bw_source = r->desc.bw_source,
+		.below_note = r->desc.nontemporal ? NULL : BELOW_NOTE,
+		.extra_info = r->desc.export_info,
 		/* The simulator's files carry the run's verdict with them. */
 		.verdict = mess_level_name(r->verdict.level),
 		.verdict_reason = first_reason(&r->verdict),
@@ -196,7 +190,7 @@ static void export_mess(struct mess_run *r)
 
 int mess_run_finish(struct mess_run *r, int complete)
 {
-	char title[600], err_s[240], host[128] = "";
+	char err_s[240], host[128] = "";
 	int err;
 
 	mess_family_sort_store(&r->fam);
@@ -205,18 +199,20 @@ int mess_run_finish(struct mess_run *r, int complete)
 	mess_rundir_stop_clock(&r->rd);
 
 	err = mess_run_write_csv(r);
-	if (!err)
-		err = mess_tail_write_csv(r);
 	mess_run_verdict(r);
 	if (!complete)
 		/* One that does not resume is run again (quality_next.c). */
 		mess_verdict_add(&r->verdict, MESS_WARN,
 				 r->be->resumable ? "partial" : "partial_rerun",
 				 "%s", r->be->cut_short);
-	else
-		mess_run_history(r, &r->verdict);
+	else {
+		json_t *me = mess_run_meta(r);
+
+		mess_run_history(r, me, &r->verdict);
+		json_decref(me);
+	}
 	/* Interrupted before the unloaded latency: nothing to summarise. */
-	if (!err && r->unloaded_ns > 0)
+	if (!err && r->u.ns > 0)
 		err = write_summary(r, complete);
 
 	if (!err)
@@ -233,16 +229,16 @@ int mess_run_finish(struct mess_run *r, int complete)
 		gethostname(host, sizeof(host) - 1);
 		/* The verdict first: a figure pasted into a slide without
 		 * its page still says whether to believe it. */
-		snprintf(title, sizeof(title),
-			 "%s: %s on %s, memory node %d%s\n%.10s, %d of %d cores generating, %s, bandwidth %s",
-			 mess_level_name(r->verdict.level), r->topo.cpu_model,
-			 host, r->node, complete ? "" : " (partial)",
-			 r->rd.start_utc, r->ngen, r->topo.ncores, r->var->name,
-			 MESS_RUN_BW_SOURCE(r));
+		snprintf(r->plot_title, sizeof(r->plot_title),
+			 "%s: %s on %s%.40s%s\n%.10s, %s%sbandwidth %s",
+			 mess_level_name(r->verdict.level), r->desc.device,
+			 host, r->desc.where, complete ? "" : " (partial)",
+			 r->rd.start_utc, r->desc.plot_how,
+			 r->desc.plot_how[0] ? ", " : "", r->desc.bw_source);
 		for (int m = 0; m <= MESS_GEN_OPS && m < MESS_PLOT_MIXES; m++)
 			invalid[m] = r->mix_level[m] == MESS_INVALID;
 		err_s[0] = 0;
-		if (mess_plot(r->rd.dir, &r->fam, r->unloaded_ns, r->cfg.peak_gbs, title,
+		if (mess_plot(r->rd.dir, &r->fam, r->u.ns, r->cfg.peak_gbs, r->plot_title,
 			      invalid, err_s, sizeof(err_s)))
 			snprintf(r->plots_note, sizeof(r->plots_note),
 				 "skipped: %s", err_s[0] ? err_s : "gnuplot failed");
@@ -252,12 +248,20 @@ int mess_run_finish(struct mess_run *r, int complete)
 		if (r->plots_note[0] == 's')
 			fprintf(stderr, "warning: plots %s\n", r->plots_note);
 	}
-	if (!r->cfg.no_plots && !err)
-		mess_tail_plot(r, title);
+	if (r->cfg.no_plots || err)
+		r->plot_title[0] = 0;
+	if (r->be->finish) {
+		struct mess_results res;
+		int ferr;
+
+		mess_run_results(r, &res);
+		ferr = r->be->finish(r->bs, &res);
+		err = err ? err : ferr;
+	}
 	int merr = mess_run_write_meta(r, complete && !err);
 
 	/* First of the closing lines: whether to believe what came before. */
-	if (r->unloaded_ns > 0)
+	if (r->u.ns > 0)
 		mess_verdict_print(stderr, "mess", &r->verdict);
 	return err ? err : merr;
 }

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "curves/run.h"
+#include "curves/measured/measured.h"
 
 static const char *cause(double lo, double hi, const char *gov, double pmin,
 			 double nominal)

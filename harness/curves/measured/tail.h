@@ -100,31 +100,35 @@ struct mess_tail {
 	char plot_note[400];	/* plots/tails.*, or why not */
 };
 
-struct mess_run;
+struct mess_measured;
+struct mess_results;
 struct mess_gen_kernel;
 
 /* Open the timer, choose n from the unloaded latency, measure the fixed
  * cost, then the unloaded distribution (generators idle).  A failure
  * leaves tail.ok 0 and the reason in tail.why: the run goes on. */
-void mess_tail_open(struct mess_run *r);
+void mess_tail_open(struct mess_measured *r);
 /* The distribution window of point p, at the load it was measured at,
  * and latency_hist.csv rewritten with it: 0 or -errno (the file could not
  * be written: the run stops, p is not recorded). */
-int mess_tail_point(struct mess_run *r, struct mess_point *p);
+int mess_tail_point(struct mess_measured *r, struct mess_point *p);
 void mess_tail_free(struct mess_tail *t);
 
 /* tail_report.c */
-int mess_tail_write_csv(struct mess_run *r);
+int mess_tail_write_csv(struct mess_measured *r);
 /* --resume: the rows of earlier sessions' points.  0; -EINVAL when the
  * file is not latency_hist.csv as written (said in one line naming it and
  * the line, nothing changed); other -errno. */
-int mess_tail_load_csv(struct mess_run *r);
+int mess_tail_load_csv(struct mess_measured *r);
 /* Replace the rows of (mix, nop) by h's non-empty bins, in ns a load. */
 int mess_tail_set_rows(struct mess_tail *t, int mix, uint64_t nop,
 		       const struct mess_hist *h);
-json_t *mess_tail_json(const struct mess_run *r);
-void mess_tail_md(FILE *f, const struct mess_run *r);
+json_t *mess_tail_json(const struct mess_measured *r,
+		       const struct mess_family *fam);
+void mess_tail_md(FILE *f, const struct mess_measured *r,
+		  const struct mess_results *res);
 /* tail_plot.c: plots/tails.png and .svg; plot_note says what happened. */
-void mess_tail_plot(struct mess_run *r, const char *title);
+void mess_tail_plot(struct mess_measured *r, const struct mess_family *fam,
+		    const char *title);
 
 #endif

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The repeats of one point, whatever measures it (issue 44): the backend
- * gives windows (r->be->window), and the rules that judge them are the
+ * gives windows (be->window), and the rules that judge them are the
  * driver's, written once: a disturbed window is measured again, up to a
  * bound, then kept and counted; the repeats grow while they disagree.  A
  * measured point and a replayed one go through the same bookkeeping, so
@@ -11,7 +11,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "curves/run.h"
+#include "curves/backend/backend.h"
 #include "mess/stats.h"
 
 /* The trust figures of the kept windows, summed or bounded. */
@@ -20,7 +20,8 @@ struct kept {
 	double lost, steal, ghz_lo, ghz_hi;
 };
 
-static void keep(struct mess_run *r, struct kept *t, const struct mess_window *w)
+static void keep(struct mess_wstats *r, struct kept *t,
+		 const struct mess_window *w)
 {
 	t->lost = fmax(t->lost, w->lost_pct);
 	if (isfinite(w->steal_ms))
@@ -39,7 +40,7 @@ static void keep(struct mess_run *r, struct kept *t, const struct mess_window *w
 
 /* A disturbed window: counted, the run's worst remembered; whether it is
  * measured again (1) or kept. */
-static int disturbed(struct mess_run *r, struct kept *t,
+static int disturbed(struct mess_wstats *r, struct kept *t,
 		     const struct mess_window *w, unsigned *redo,
 		     unsigned budget)
 {
@@ -57,9 +58,16 @@ static int disturbed(struct mess_run *r, struct kept *t,
 	return 0;
 }
 
-int mess_repeats(struct mess_run *r, const struct mess_gen_kernel *k,
-		 unsigned repeats, struct mess_point *p)
+void mess_wstats_init(struct mess_wstats *st)
 {
+	*st = (struct mess_wstats){ .worst_steal_ms = NAN,
+				    .clock_lo = INFINITY };
+}
+
+int mess_repeats(struct mess_repeater *rp, unsigned repeats,
+		 struct mess_point *p)
+{
+	struct mess_wstats *r = &rp->st;
 	struct mess_window w[MESS_MAX_WINDOWS];
 	double lat[MESS_MAX_WINDOWS], sorted[MESS_MAX_WINDOWS];
 	struct kept t = { .steal = NAN, .ghz_lo = INFINITY, .ghz_hi = -INFINITY };
@@ -76,7 +84,7 @@ int mess_repeats(struct mess_run *r, const struct mess_gen_kernel *k,
 	budget = r->disturb_persists ? 1 : repeats;
 	for (;;) {
 		while (n < target && !cut) {
-			cut = r->be->window(r, k, &w[n]);
+			cut = rp->be->window(rp->bs, &w[n]);
 			r->windows += 1 + w[n].redone;
 			if (cut)
 				break;
@@ -105,10 +113,10 @@ int mess_repeats(struct mess_run *r, const struct mess_gen_kernel *k,
 	r->disturb_persists = t.kept_disturbed > 0;
 	p->lat_ns_std = mess_stddev(lat, n);
 	p->repeats = n;
-	r->be->figures(r, w, n, p);
+	rp->be->figures(rp->bs, w, n, p);
 	p->disturbed = t.disturbed;
 	p->disturbed_kept = t.kept_disturbed;
-	p->lost_pct = r->dist_ok ? t.lost : NAN;
+	p->lost_pct = rp->desc->dist_known ? t.lost : NAN;
 	p->steal_ms = t.steal;
 	p->ghz_min = isfinite(t.ghz_lo) ? t.ghz_lo : NAN;
 	p->ghz_max = isfinite(t.ghz_hi) ? t.ghz_hi : NAN;

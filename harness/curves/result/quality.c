@@ -11,79 +11,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "curves/run.h"
+#include "core/measure/disturb.h"
+#include "curves/result/run.h"
 
-/* The clock range across the run's windows worth a note. */
-#define CLOCK_RANGE_NOTE 0.10
-/* A reading under this share of the lowest P-state, or, with no cpufreq
- * to give one, of the highest reading, is no clock: the 0.08 ms chain
- * was descheduled (30 MHz of a 3.4 GHz core on a guest). */
-#define CLOCK_DESCHED_OF_PSTATE 0.5
-#define CLOCK_DESCHED_OF_HIGH 0.25
-
-/*
- * Why the chase core's clock ranged as it did: the first cause of the
- * table that fits what the machine says (cpufreq's governor and P-states,
- * the nominal clock), so that a guest's descheduled window is never
- * explained as turbo.
- */
-struct clock_cause {
-	int (*fits)(const struct mess_clock_seen *c);
-	const char *why;	/* printf: the lowest reading, the threshold */
-};
-
-static int desched_pstate(const struct mess_clock_seen *c)
+void mess_run_results(const struct mess_run *r, struct mess_results *res)
 {
-	return c->governor[0] && c->pstate_min_ghz > 0 &&
-	       c->lo < CLOCK_DESCHED_OF_PSTATE * c->pstate_min_ghz;
+	*res = (struct mess_results){
+		.cfg = &r->cfg, .dir = r->rd.dir, .fam = &r->fam, .u = &r->u,
+		.point_ns_total = r->point_ns_total, .st = &r->rep.st,
+		.plot_title = r->plot_title,
+	};
 }
 
-static int desched_guest(const struct mess_clock_seen *c)
-{
-	return !c->governor[0] && c->lo < CLOCK_DESCHED_OF_HIGH * c->hi;
-}
-
-static int governed(const struct mess_clock_seen *c)
-{
-	return c->governor[0] && strcmp(c->governor, "performance");
-}
-
-static int turbo(const struct mess_clock_seen *c)
-{
-	return c->nominal_ghz > 0 && c->hi > c->nominal_ghz * 1.02;
-}
-
-static int guest(const struct mess_clock_seen *c)
-{
-	return !c->governor[0];
-}
-
-static int always(const struct mess_clock_seen *c)
-{
-	(void)c;
-	return 1;
-}
-
-static const struct clock_cause clock_causes[] = {
-	{ desched_pstate, "%.2f GHz is far below the lowest P-state (%.2f GHz): no clock, a window in which the chase core was descheduled (preempted, or its vCPU not run)" },
-	{ desched_guest, "no cpufreq here (a guest, or no driver) and %.2f GHz is under a quarter of the highest reading (%.2f GHz): a window in which the chase's vCPU was descheduled, not a clock" },
-	{ governed, "the cpufreq governor lets the clock follow the load (not performance)" },
-	{ turbo, "above the nominal clock: turbo under load" },
-	{ guest, "no cpufreq here (a guest, or no driver): the host's power management or turbo" },
-	{ always, "turbo under load, or power and thermal limits" },
-};
-
-const char *mess_clock_range_cause(const struct mess_clock_seen *c, char *buf,
-				   size_t len)
-{
-	const struct clock_cause *k = clock_causes;
-
-	while (!k->fits(c))
-		k++;
-	snprintf(buf, len, k->why, c->lo, k->fits == desched_pstate ?
-		 c->pstate_min_ghz : c->hi);
-	return buf;
-}
 /* A curve none of whose points moved more than this many times the
  * chase's own traffic (a line per unloaded latency) never loaded the
  * memory. */
@@ -98,8 +37,8 @@ const char *mess_clock_range_cause(const struct mess_clock_seen *c, char *buf,
 static void no_load(const struct mess_run *r, enum mess_level *lv,
 		    struct mess_verdict *v)
 {
-	double line = r->topo.line_bytes ? r->topo.line_bytes : 64;
-	double chase_gbs = r->unloaded_ns > 0 ? line / r->unloaded_ns : 0;
+	double line = r->desc.line_bytes ? r->desc.line_bytes : 64;
+	double chase_gbs = r->u.ns > 0 ? line / r->u.ns : 0;
 	char list[MESS_GEN_OPS * 5 + 16] = "";
 	size_t len = 0, n = 0;
 	double most = 0;
@@ -156,43 +95,10 @@ static void dist_disagrees(struct mess_run *r, struct mess_verdict *v)
 			 n, with, below, off, MESS_Q_DIST_DIFF_PCT);
 }
 
-/*
- * Distribution windows kept across a change of the host's state
- * (curves/tail/tail.h).  WARN when the unloaded window is one (every tail is
- * read against it) or more than MESS_TAIL_STATE_WARN_SHARE of the windows
- * are: their tails mix two states.  Fewer is a note naming them, as
- * disturbed windows kept as a minority are: on the AMD guest, quiet, 7 of
- * 10 --quick runs kept 1 to 22 of about 30 windows so, the host taking
- * the core's L2 for seconds at a time.
- */
-static void host_state(struct mess_run *r, struct mess_verdict *v)
-{
-	const struct mess_tail *t = &r->tail;
-	unsigned all = t->windows + 1;
-
-	if (!t->ok || !t->why_count[4])
-		return;
-	if ((t->idle_why & MESS_TAIL_DIST_STATE) ||
-	    t->state_changed > MESS_TAIL_STATE_WARN_SHARE * all)
-		mess_verdict_add(v, MESS_WARN, "host_state",
-				 "the host's state changed during %u distribution windows and stayed changed in %u of %u after every attempt%s (the L2 latency or the share of L2 hits moved: meta.json distribution.host_state): their tails mix two states of the host, which steal and lost time cannot see; measure again on a quieter node",
-				 t->why_count[4], t->state_changed, all,
-				 t->idle_why & MESS_TAIL_DIST_STATE ? ", the unloaded one among them" : "");
-	else if (t->state_changed)
-		mess_verdict_add(v, MESS_PASS, "host_state_minority",
-				 "the host's state changed during %u distribution windows; %u of %u stayed changed after every attempt and were kept, under %.0f %% of them, the unloaded one not among them (meta.json distribution.host_state)",
-				 t->why_count[4], t->state_changed, all,
-				 100 * MESS_TAIL_STATE_WARN_SHARE);
-	else
-		mess_verdict_add(v, MESS_PASS, "host_state_replaced",
-				 "the host's state changed during %u distribution windows (meta.json distribution.host_state); each was measured again and replaced",
-				 t->why_count[4]);
-}
-
 /* Why the worst disturbed window lost its time. */
 static const char *cause(const struct mess_run *r)
 {
-	if (isfinite(r->worst_steal_ms) && r->worst_steal_ms > 0)
+	if (isfinite(r->rep.st.worst_steal_ms) && r->rep.st.worst_steal_ms > 0)
 		return "to steal: the hypervisor ran something else on its vCPU";
 	return "to another task or interrupts on its core, with no steal counted";
 }
@@ -202,12 +108,13 @@ void mess_run_verdict(struct mess_run *r)
 	const struct mess_qtol tol = MESS_QTOL_DEFAULT;
 	enum mess_level *lv = calloc(r->fam.n ? r->fam.n : 1, sizeof(*lv));
 	struct mess_verdict *v = &r->verdict;
+	struct mess_results res;
 	size_t ndist = 0;
 	struct mess_quality_in q = {
-		.unloaded_ns = r->unloaded_ns, .unloaded_sd_ns = r->unloaded_std_ns,
-		.random_ns = r->cfg.window ? r->unloaded_random_ns : NAN,
-		.random_sd_ns = r->unloaded_random_std_ns,
-		.clock_spread_pct = r->freq.measured_spread_pct,
+		.unloaded_ns = r->u.ns, .unloaded_sd_ns = r->u.std_ns,
+		.random_ns = r->cfg.window ? r->u.random_ns : NAN,
+		.random_sd_ns = r->u.random_std_ns,
+		.clock_spread_pct = r->desc.clocks.measured_spread_pct,
 		.unloaded_end_ns = r->unloaded_end_ns,
 		.unloaded_end_sd_ns = r->unloaded_end_std_ns,
 	};
@@ -218,22 +125,22 @@ void mess_run_verdict(struct mess_run *r)
 		mess_verdict_add(v, MESS_INVALID, "internal", "out of memory judging the run");
 		return;
 	}
-	/* A replay looked at no machine before its start. */
-	if (r->be->machine)
-		mess_env_verdict(&r->env, v);
+	/* The backend's own first: the machine before the start. */
+	mess_run_results(r, &res);
+	if (r->be->judge)
+		r->be->judge(r->bs, &res, v);
 	/* Points of earlier sessions (--resume) are judged with the rest. */
 	for (size_t i = 0; i < r->fam.n; i++)
-		mess_quality_curve(&r->fam.curves[i], r->unloaded_ns,
-				   r->unloaded_std_ns, &tol, NULL);
+		mess_quality_curve(&r->fam.curves[i], r->u.ns,
+				   r->u.std_ns, &tol, NULL);
 	mess_quality_family(&r->fam, &q, v, lv);
 	dist_disagrees(r, v);
-	host_state(r, v);
 	no_load(r, lv, v);
 	for (size_t i = 0; i < r->fam.n; i++)
 		if (r->fam.curves[i].store_pct <= MESS_GEN_OPS)
 			r->mix_level[r->fam.curves[i].store_pct] = lv[i];
 	free(lv);
-	if (!r->dist_ok)
+	if (!r->desc.dist_known)
 		mess_verdict_add(v, MESS_WARN, "disturbance_unknown",
 				 "what disturbed the chase windows could not be read (thread CPU clocks): a disturbed window cannot be told from a quiet one");
 	for (size_t i = 0; i < r->fam.n; i++)
@@ -242,40 +149,26 @@ void mess_run_verdict(struct mess_run *r)
 	if (ndist)
 		mess_verdict_add(v, MESS_WARN, "disturbed",
 				 "%zu points kept disturbed windows as half or more of their repeats (flagged disturbed); %u of %u chase windows were disturbed, each measured again up to the bound; the worst: %s lost %.0f %% of its time %s",
-				 ndist, r->windows_disturbed, r->windows, r->worst_who,
-				 r->worst_lost_pct, cause(r));
-	else if (r->windows_kept_disturbed)
+				 ndist, r->rep.st.windows_disturbed, r->rep.st.windows, r->rep.st.worst_who,
+				 r->rep.st.worst_lost_pct, cause(r));
+	else if (r->rep.st.windows_kept_disturbed)
 		mess_verdict_add(v, MESS_PASS, "disturbed_minority",
 				 "%u of %u chase windows were disturbed and measured again; %u were kept at the bound, each a minority of its point's repeats, so no median rests on them; the worst: %s lost %.0f %% of its time %s",
-				 r->windows_disturbed, r->windows, r->windows_kept_disturbed,
-				 r->worst_who, r->worst_lost_pct, cause(r));
-	else if (r->windows_disturbed)
+				 r->rep.st.windows_disturbed, r->rep.st.windows, r->rep.st.windows_kept_disturbed,
+				 r->rep.st.worst_who, r->rep.st.worst_lost_pct, cause(r));
+	else if (r->rep.st.windows_disturbed)
 		mess_verdict_add(v, MESS_PASS, "disturbed_replaced",
 				 "%u of %u chase windows were disturbed and measured again; none was kept; the worst: %s lost %.0f %% of its time %s",
-				 r->windows_disturbed, r->windows, r->worst_who,
-				 r->worst_lost_pct, cause(r));
-	if (isfinite(r->migrations) && r->migrations > 0)
+				 r->rep.st.windows_disturbed, r->rep.st.windows, r->rep.st.worst_who,
+				 r->rep.st.worst_lost_pct, cause(r));
+	if (isfinite(r->desc.migrations) && r->desc.migrations > 0)
 		mess_verdict_add(v, MESS_WARN, "migrated",
 				 "measuring threads migrated %.0f times off the cores they were pinned to (something changed their affinity)",
-				 r->migrations);
-	if (isfinite(r->unloaded_cv_first))
+				 r->desc.migrations);
+	if (isfinite(r->u.cv_first))
 		mess_verdict_add(v, MESS_PASS, "unloaded_remeasured",
 				 "the unloaded latency broke a rule at first (spread %.1f %%) and was measured again; the figures are the second measurement's",
-				 100 * r->unloaded_cv_first);
-	if (r->clock_hi > 0 && (r->clock_hi - r->clock_lo) > CLOCK_RANGE_NOTE * r->clock_hi) {
-		struct mess_clock_seen c = {
-			.lo = r->clock_lo, .hi = r->clock_hi,
-			.pstate_min_ghz = r->env.hw_min_khz / 1e6,
-			.nominal_ghz = r->freq.nominal_ghz,
-		};
-		char why[MESS_REASON_LEN];
-
-		snprintf(c.governor, sizeof(c.governor), "%s", r->env.governor);
-		mess_verdict_add(v, MESS_PASS, "clock_range",
-				 "the chase core's clock ranged %.2f-%.2f GHz across the run's windows (curves.csv ghz_min, ghz_max): %s",
-				 r->clock_lo, r->clock_hi,
-				 mess_clock_range_cause(&c, why, sizeof(why)));
-	}
+				 100 * r->u.cv_first);
 	if (r->points_rule_remeasured)
 		mess_verdict_add(v, MESS_PASS, "remeasured",
 				 "%u points were measured again because they broke a rule or might be a wave (curves.csv remeasured)",
@@ -311,16 +204,16 @@ json_t *mess_run_quality_json(const struct mess_run *r)
 		" s:{s:o, s:o, s:o, s:s},"
 		" s:{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}}",
 		"mixes", mixes,
-		"windows", "measured", (int)r->windows,
-		"disturbed", (int)r->windows_disturbed,
-		"kept_disturbed", (int)r->windows_kept_disturbed,
+		"windows", "measured", (int)r->rep.st.windows,
+		"disturbed", (int)r->rep.st.windows_disturbed,
+		"kept_disturbed", (int)r->rep.st.windows_kept_disturbed,
 		"disturbed_rule", "a measuring thread (the chase or a generator) lost more than 2 % of the window's wall time (wall minus its on-CPU time: steal, another task, interrupts), or the chase core's clock moved more than 5 % across it",
 		"bound", "a point measures at most as many disturbed windows again as it has repeats (one, after a point that had to keep one: a disturbance that stays is not waited out); then they are kept, and the point is flagged disturbed when they are half or more of its repeats (its figures are medians)",
 		"points_remeasured_for_rules", (int)r->points_rule_remeasured,
 		"wave_candidates_checked", (int)r->waves_checked,
-		"chase_clock_ghz_range", mess_json_real(r->clock_hi > 0 ? r->clock_lo : NAN, 3),
-		mess_json_real(r->clock_hi > 0 ? r->clock_hi : NAN, 3),
-		"migrations", mess_json_real(r->migrations, 0),
+		"chase_clock_ghz_range", mess_json_real(r->rep.st.clock_hi > 0 ? r->rep.st.clock_lo : NAN, 3),
+		mess_json_real(r->rep.st.clock_hi > 0 ? r->rep.st.clock_hi : NAN, 3),
+		"migrations", mess_json_real(r->desc.migrations, 0),
 		"unloaded_end_ns", mess_json_real(r->unloaded_end_ns, 3),
 		"unloaded_end_std_ns", mess_json_real(r->unloaded_end_std_ns, 3),
 		"strict", r->cfg.strict,
@@ -332,9 +225,9 @@ json_t *mess_run_quality_json(const struct mess_run *r)
 		"median_unloaded_ns", mess_json_real(r->history_bw_ns[1], 3),
 		"rule", "the run directory's siblings measured by mess on this host and CPU, complete and judged PASS, with the same generator variant and count, chase buffer, window and stride, memory node and bandwidth source (the newest 64 read); compared from 3 on: a maximum bandwidth more than 10 % or an unloaded latency more than 5 % from their medians warns",
 		"read_cost",
-		"total_ms", mess_json_real(r->trust_ns / 1e6, 1),
-		"per_window_us", mess_json_real(r->windows ? r->trust_ns / 1e3 / r->windows : NAN, 0),
-		"per_point_ms", mess_json_real(r->trust_points ? r->trust_ns / 1e6 / r->trust_points : NAN, 2),
+		"total_ms", mess_json_real(r->desc.trust_ns / 1e6, 1),
+		"per_window_us", mess_json_real(r->rep.st.windows ? r->desc.trust_ns / 1e3 / r->rep.st.windows : NAN, 0),
+		"per_point_ms", mess_json_real(r->desc.trust_points ? r->desc.trust_ns / 1e6 / r->desc.trust_points : NAN, 2),
 		"what", "the chase core's clock before and after each window and the disturbance reads around it, and the switches and migrations around each point: all outside the timed loop and the generators' accounting window, but in the run's wall time",
 		"thresholds",
 		"non_monotone_bw_rel", tol.bw_rel, "stall_lat_rel", tol.stall_rel,
@@ -355,9 +248,12 @@ json_t *mess_run_quality_json(const struct mess_run *r)
 
 void mess_run_quality_md(FILE *f, const struct mess_run *r)
 {
+	struct mess_results res;
+
+	mess_run_results(r, &res);
 	mess_verdict_md(f, &r->verdict);
-	if (r->be->machine)
-		mess_env_md(f, &r->env);
+	if (r->be->md)
+		r->be->md(r->bs, f, MESS_MD_VERDICT, &res);
 	fprintf(f, "| mix (store %%) | status | points | flagged | disturbed windows (measured again) |\n|---:|---|---:|---:|---:|\n");
 	for (size_t i = 0; i < r->fam.n; i++) {
 		const struct mess_curve *c = &r->fam.curves[i];

@@ -6,8 +6,7 @@
  * mess ladder chases it (core/ladder/ladder_run.h), on the chase core
  * before any traffic.  The Mess simulator takes this on-chip latency
  * (onCoreLatency) off the curves' core-to-memory latency; every export
- * carries it in info.txt.  --no-ladder leaves it out; a replay measures
- * nothing.
+ * carries it in info.txt.  --no-ladder leaves it out.
  */
 #include <errno.h>
 #include <math.h>
@@ -17,7 +16,7 @@
 #include "core/clock.h"
 #include "core/ladder/ladder_run.h"
 #include "core/machine/mem.h"
-#include "curves/run.h"
+#include "curves/measured/measured.h"
 #include "mess/export.h"
 #include "mess/json.h"
 #include "mess/stats.h"
@@ -27,7 +26,7 @@
 #define LLC_RUN_MS 10
 #define LLC_REPEATS 5
 
-void mess_run_llc_latency(struct mess_run *r)
+void mess_run_llc_latency(struct mess_measured *r)
 {
 	struct mess_llc_lat *x = &r->llc_lat;
 	struct mess_buf buf;
@@ -94,14 +93,12 @@ void mess_run_llc_latency(struct mess_run *r)
 		x->flat ? "" : ", NOT FLAT", x->seconds);
 }
 
-static const char *why(const struct mess_run *r)
+static const char *why(const struct mess_measured *r)
 {
-	return r->llc_lat.why[0] ? r->llc_lat.why :
-	       r->replay ? "not measured: a replay measures nothing of this machine" :
-	       "not measured";
+	return r->llc_lat.why[0] ? r->llc_lat.why : "not measured";
 }
 
-json_t *mess_run_llc_json(const struct mess_run *r)
+json_t *mess_run_llc_json(const struct mess_measured *r)
 {
 	const struct mess_llc_lat *x = &r->llc_lat;
 	json_t *sizes, *lat;
@@ -123,7 +120,7 @@ json_t *mess_run_llc_json(const struct mess_run *r)
 		"method", "median of the ladder's chase (random cycle, 64 B stride, 5 runs of 10 ms) at three sizes from twice the level below to half the last cache, on the chase core before any traffic; flat: (max - min) / median within 20 %");
 }
 
-void mess_run_llc_kv(const struct mess_run *r, char *buf, size_t len)
+void mess_run_llc_kv(const struct mess_measured *r, char *buf, size_t len)
 {
 	const struct mess_llc_lat *x = &r->llc_lat;
 

@@ -11,12 +11,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "curves/run.h"
+#include "curves/measured/measured.h"
 #include "mess/counters.h"
 #include "mess/json.h"
 #include "mess/stats.h"
 
-int mess_run_counters_open(struct mess_run *r)
+int mess_run_counters_open(struct mess_measured *r)
 {
 	int err;
 
@@ -40,7 +40,7 @@ int mess_run_counters_open(struct mess_run *r)
 }
 
 /* On the chase thread, once setup() has pinned it; and what counts. */
-void mess_run_corectr_open(struct mess_run *r)
+void mess_run_corectr_open(struct mess_measured *r)
 {
 	int off = !strcmp(r->cfg.counters, "off");
 
@@ -57,7 +57,7 @@ void mess_run_corectr_open(struct mess_run *r)
 			r->cc.status);
 }
 
-void mess_run_counters_close(struct mess_run *r)
+void mess_run_counters_close(struct mess_measured *r)
 {
 	mess_dram_close(&r->dram);
 	mess_corectr_close(&r->cc);
@@ -75,17 +75,18 @@ static double mix_ratio(const struct mess_curve *c, size_t *used)
 	return mess_bw_ratio_median(v, n, used);
 }
 
-json_t *mess_run_counters_json(const struct mess_run *r)
+json_t *mess_run_counters_json(const struct mess_measured *r,
+			       const struct mess_family *fam)
 {
 	json_t *ratios = json_object(), *ev = json_object();
 	const struct mess_dram *d = &r->dram;
 	char key[16];
 
-	for (size_t i = 0; d->fam && i < r->fam.n; i++) {
+	for (size_t i = 0; d->fam && i < fam->n; i++) {
 		size_t used;
-		double q = mix_ratio(&r->fam.curves[i], &used);
+		double q = mix_ratio(&fam->curves[i], &used);
 
-		snprintf(key, sizeof(key), "%u", r->fam.curves[i].store_pct);
+		snprintf(key, sizeof(key), "%u", fam->curves[i].store_pct);
 		json_object_set_new(ratios, key, mess_json_real(q, 4));
 	}
 	for (int i = 0; i < MESS_CC_N; i++)
@@ -111,7 +112,8 @@ json_t *mess_run_counters_json(const struct mess_run *r)
 		"scaling", "each counter is read with its enabled and running times; a multiplexed count is scaled by enabled/running, and curves.csv counter_run_frac gives the least running fraction behind each point (1: not multiplexed); a counter that never ran gives no figure, never 0");
 }
 
-void mess_run_counters_md(FILE *f, const struct mess_run *r)
+void mess_run_counters_md(FILE *f, const struct mess_measured *r,
+			  const struct mess_family *fam)
 {
 	const struct mess_dram *d = &r->dram;
 
@@ -128,16 +130,16 @@ void mess_run_counters_md(FILE *f, const struct mess_run *r)
 		fprintf(f, ") over each chase window; the accounted figures are beside them in curves.csv (acc_read_bw_gbs, acc_write_bw_gbs).\n\n"
 			   "| stores %% | measured / accounted (median of points) | points |\n"
 			   "|---:|---:|---:|\n");
-		for (size_t i = 0; i < r->fam.n; i++) {
+		for (size_t i = 0; i < fam->n; i++) {
 			size_t used;
-			double q = mix_ratio(&r->fam.curves[i], &used);
+			double q = mix_ratio(&fam->curves[i], &used);
 
 			if (isfinite(q))
 				fprintf(f, "| %u | %.3f | %zu |\n",
-					r->fam.curves[i].store_pct, q, used);
+					fam->curves[i].store_pct, q, used);
 			else
 				fprintf(f, "| %u | no figure | 0 |\n",
-					r->fam.curves[i].store_pct);
+					fam->curves[i].store_pct);
 		}
 		if (d->fam->rw_combined)
 			fprintf(f, "\n%s counts reads and writes together: `bw_gbs` is counted, `read_bw_gbs` and `write_bw_gbs` are empty, and `read_pct` is the accounted share.\n",
@@ -150,11 +152,11 @@ void mess_run_counters_md(FILE *f, const struct mess_run *r)
 		double v[4096];
 		size_t n = 0;
 
-		for (size_t i = 0; i < r->fam.n; i++)
-			for (size_t j = 0; j < r->fam.curves[i].n && n < 4096; j++)
-				if (isfinite(r->fam.curves[i].pts[j].lat_nowalk_ns))
-					v[n++] = r->fam.curves[i].pts[j].lat_ns -
-						 r->fam.curves[i].pts[j].lat_nowalk_ns;
+		for (size_t i = 0; i < fam->n; i++)
+			for (size_t j = 0; j < fam->curves[i].n && n < 4096; j++)
+				if (isfinite(fam->curves[i].pts[j].lat_nowalk_ns))
+					v[n++] = fam->curves[i].pts[j].lat_ns -
+						 fam->curves[i].pts[j].lat_nowalk_ns;
 		fprintf(f, "\nLatency: the headline is the TLB-window chase latency (`lat_ns`). The latency with data-TLB walk cycles subtracted, as Mess computes it, is `lat_nowalk_ns`; ");
 		if (n)
 			fprintf(f, "the walks cost a median %.2f ns per load over %zu points.\n",

@@ -10,8 +10,8 @@
 #include "core/util.h"
 #include "mess/parse.h"
 #include "mess/stats.h"
-#include "curves/run.h"
-#include "curves/tail/tail.h"
+#include "curves/measured/measured.h"
+#include "curves/measured/tail.h"
 
 #define HIST_CSV "latency_hist.csv"
 #define HIST_HEADER "mix,nop,bin_lo_ns,bin_hi_ns,count"
@@ -56,14 +56,14 @@ int mess_tail_set_rows(struct mess_tail *t, int mix, uint64_t nop,
 	return err;
 }
 
-int mess_tail_write_csv(struct mess_run *r)
+int mess_tail_write_csv(struct mess_measured *r)
 {
 	const struct mess_tail *t = &r->tail;
 	FILE *f;
 
 	if (!t->ok)
 		return 0;
-	f = mess_tmp_open(r->rd.dir, HIST_CSV);
+	f = mess_tmp_open(r->dir, HIST_CSV);
 	if (!f)
 		return -errno;
 	fputs(HIST_HEADER "\n", f);
@@ -77,7 +77,7 @@ int mess_tail_write_csv(struct mess_run *r)
 			fprintf(f, "%d,%" PRIu64 ",%.4f,%.4f,%" PRIu64 "\n", w->mix,
 				w->nop, w->lo_ns, w->hi_ns, w->count);
 	}
-	return mess_tmp_commit(r->rd.dir, HIST_CSV, f);
+	return mess_tmp_commit(r->dir, HIST_CSV, f);
 }
 
 /* One row of a point ("mix,nop,lo,hi,count", the whole line), or -1. */
@@ -98,7 +98,7 @@ static int parse_row(const char *line, struct mess_tail_row *w)
  * line that is not its header (a UTF-8 BOM before it is taken, as an
  * editor adds one) or one of its rows is damage, and the resume is
  * refused before anything is measured, never run on without the rows. */
-int mess_tail_load_csv(struct mess_run *r)
+int mess_tail_load_csv(struct mess_measured *r)
 {
 	static const char bom[] = "\xef\xbb\xbf";
 	char path[PATH_MAX + 32], line[256];
@@ -107,7 +107,7 @@ int mess_tail_load_csv(struct mess_run *r)
 	FILE *f;
 	int err = 0;
 
-	snprintf(path, sizeof(path), "%s/" HIST_CSV, r->rd.dir);
+	snprintf(path, sizeof(path), "%s/" HIST_CSV, r->dir);
 	f = mess_fopen_regular(path, NULL, 0);
 	if (!f) {
 		if (errno == ENOENT)
@@ -156,7 +156,7 @@ struct mix_tail {
 	int unfair;
 };
 
-static void mix_tail(const struct mess_run *r, const struct mess_curve *c,
+static void mix_tail(const struct mess_measured *r, const struct mess_curve *c,
 		     struct mix_tail *m)
 {
 	const struct mess_point *lo = NULL, *hi = NULL, *sat = NULL;
@@ -172,7 +172,7 @@ static void mix_tail(const struct mess_run *r, const struct mess_curve *c,
 			lo = p;
 		if (!hi || p->nop < hi->nop)
 			hi = p;
-		if (!(p->lat_ns >= 2 * r->unloaded_ns))
+		if (!(p->lat_ns >= 2 * r->u.ns))
 			continue;
 		/* The least index; without any, the heaviest saturated. */
 		if (!sat || (isfinite(p->fair_jain) ?
@@ -210,7 +210,7 @@ static json_t *judged_json(const struct mix_tail *m)
 }
 
 /* Why no mix's fairness can be judged at all; NULL when it can. */
-static const char *fair_not_evaluable(const struct mess_run *r)
+static const char *fair_not_evaluable(const struct mess_measured *r)
 {
 	if (r->ngen == 1)
 		return "one generator core: no other core's share to compare";
@@ -318,7 +318,8 @@ static json_t *host_state_json(const struct mess_tail *t)
 		"rule", "l2_start_ns: the untimed chase on an L2-resident chain (a quarter of the L2, at most 256 KiB, in a huge page where THP gives one) at the start; before and after every window the same probe (after one pass to bring the chain back) and the fixed cost's; l2_ref_ns: the reference the last window was judged by (the 10th percentile of the probes before it); a window's L2 cluster is its batches whose latency a load, its cost off, lies under 3 x the reference it is judged by (l2_bound_ns: the last window's; one load a batch only): curves.csv dist_l2_share_pct and dist_l2_ns (their mean, with 32 batches or more).  The state changed during a window when its cluster lies more than 2 ns from the reference (the 10th percentile of the L2 probes before it: the L2 in the host's best state), its two probes lie more than 2 ns apart or both more than 2 ns above the reference, or its share differs from the median share of the windows before by more than 0.5 percentage points and 3 times: it is measured again like a disturbed window, and one kept so is said here and in the verdict (host_state); steal and lost time cannot see such a change");
 }
 
-json_t *mess_tail_json(const struct mess_run *r)
+json_t *mess_tail_json(const struct mess_measured *r,
+		       const struct mess_family *fam)
 {
 	const struct mess_tail *t = &r->tail;
 	json_t *modes, *mixes, *unfair, *j;
@@ -338,12 +339,12 @@ json_t *mess_tail_json(const struct mess_run *r)
 			"consistent_with_refresh", refresh_like(t->modes[i].offset)));
 	mixes = json_array();
 	unfair = json_array();
-	for (size_t i = 0; i < r->fam.n; i++) {
+	for (size_t i = 0; i < fam->n; i++) {
 		struct mix_tail m;
 
-		mix_tail(r, &r->fam.curves[i], &m);
+		mix_tail(r, &fam->curves[i], &m);
 		json_array_append_new(mixes, mess_json_pack("{s:i, s:o, s:o, s:o, s:o, s:o}",
-			"store_pct", (int)r->fam.curves[i].store_pct,
+			"store_pct", (int)fam->curves[i].store_pct,
 			"p99_over_p50_idle", mess_json_real(m.idle_ratio, 3),
 			"p99_over_p50_max_load", mess_json_real(m.max_ratio, 3),
 			"jain_saturated_min", mess_json_real(m.jain_sat, 4),
@@ -351,7 +352,7 @@ json_t *mess_tail_json(const struct mess_run *r)
 						   json_boolean(m.unfair),
 			"judged_point", judged_json(&m)));
 		if (m.unfair > 0)
-			json_array_append_new(unfair, json_integer(r->fam.curves[i].store_pct));
+			json_array_append_new(unfair, json_integer(fam->curves[i].store_pct));
 	}
 	j = mess_json_pack("{s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:s, s:I, s:b, s:o, s:o, s:o, s:i, s:s,"
 			   " s:f, s:{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:i, s:o}, s:o, s:o,"
@@ -428,7 +429,8 @@ json_t *mess_tail_json(const struct mess_run *r)
 	return j;
 }
 
-void mess_tail_md(FILE *f, const struct mess_run *r)
+void mess_tail_md(FILE *f, const struct mess_measured *r,
+		  const struct mess_results *res)
 {
 	const struct mess_tail *t = &r->tail;
 	double tick;
@@ -481,14 +483,14 @@ void mess_tail_md(FILE *f, const struct mess_run *r)
 			t->modes[i].offset,
 			refresh_like(t->modes[i].offset) ?
 			" (consistent with DRAM refresh)" : "");
-	if (!r->fam.n)
+	if (!res->fam->n)
 		return;
 	fprintf(f, "\n| mix (stores %%) | p99/p50 idle | p99/p50 max load | Jain's index, saturated |\n|---|---|---|---|\n");
-	for (size_t i = 0; i < r->fam.n; i++) {
+	for (size_t i = 0; i < res->fam->n; i++) {
 		struct mix_tail m;
 
-		mix_tail(r, &r->fam.curves[i], &m);
-		fprintf(f, "| %u | %s | %s | ", r->fam.curves[i].store_pct,
+		mix_tail(r, &res->fam->curves[i], &m);
+		fprintf(f, "| %u | %s | %s | ", res->fam->curves[i].store_pct,
 			fig(b[0], 32, m.idle_ratio, 2), fig(b[1], 32, m.max_ratio, 2));
 		if (m.unfair >= 0)
 			fprintf(f, "%.3f (%s point)%s |\n", m.jain_sat,
@@ -498,8 +500,8 @@ void mess_tail_md(FILE *f, const struct mess_run *r)
 			fprintf(f, "not evaluable: %s |\n", fair_not_evaluable(r) ?
 				fair_not_evaluable(r) : "no fairness at the judged point");
 	}
-	if (r->point_ns_total > 0)
+	if (res->point_ns_total > 0)
 		fprintf(f, "\nDistribution windows: %.2f s in all, %.1f %% of the points' time; once a run, %.2f s for the timer, the fixed cost and the unloaded distribution (plots/tails: meta.json `distribution.plot_s`).\n",
-			t->extra_ns / 1e9, 100 * t->extra_ns / r->point_ns_total,
+			t->extra_ns / 1e9, 100 * t->extra_ns / res->point_ns_total,
 			t->setup_ns / 1e9);
 }

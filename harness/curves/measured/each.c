@@ -30,7 +30,7 @@
 #include "core/machine/nodes.h"
 #include "core/signals.h"
 #include "core/util.h"
-#include "curves/run.h"
+#include "curves/measured/measured.h"
 #include "mess/json.h"
 #include "mess/load.h"
 
@@ -130,7 +130,7 @@ static int child(struct family *f, int argc, char **argv, int resume)
 }
 
 /* The families: one per kind that has a node, the nearest of its kind. */
-static int plan(struct mess_run *r, const char *top, struct family *fam,
+static int plan(struct mess_measured *r, const char *top, struct family *fam,
 		int *nfam)
 {
 	struct mess_node *nodes;
@@ -193,7 +193,7 @@ static int compare(const char *top, struct family *fam, int nfam, int no_plots)
 	return rc;
 }
 
-int mess_curves_each(struct mess_run *r, int argc, char **argv)
+int mess_curves_each(struct mess_measured *r, int argc, char **argv)
 {
 	struct family fam[MESS_NKINDS];
 	char top[PATH_MAX], host[256] = "host", now[32];

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "core/util.h"
-#include "curves/run.h"
+#include "curves/measured/measured.h"
 
 static void list_registry(const struct mess_topo *t)
 {
@@ -40,7 +40,7 @@ static void list_registry(const struct mess_topo *t)
 	       MESS_GEN_SPIN_EVERY);
 }
 
-static int pick_cores(struct mess_run *r, char *err, size_t errlen)
+static int pick_cores(struct mess_measured *r, char *err, size_t errlen)
 {
 	struct mess_cfg *c = &r->cfg;
 	int n = r->topo.ncores;
@@ -99,7 +99,7 @@ static int pick_cores(struct mess_run *r, char *err, size_t errlen)
 /* The memory's own package is counted too: with --mem-node on another
  * socket, that is where the traffic lands.  A CPU-less node (HBM, CXL) has
  * no core to ask: its package is hwloc's, from the node's parent. */
-static void count_memory_package(struct mess_run *r)
+static void count_memory_package(struct mess_measured *r)
 {
 	int p = mess_node_package(&r->topo, r->mem.node), k;
 
@@ -118,7 +118,7 @@ static void count_memory_package(struct mess_run *r)
  * node holds (every buffer is bound to it: more is an OOM kill once
  * touched).  1 with err the one line, or 0.
  */
-static int no_room(struct mess_run *r, size_t need, char *err, size_t errlen)
+static int no_room(struct mess_measured *r, size_t need, char *err, size_t errlen)
 {
 	size_t avail = mess_mem_available();
 	char why[160];
@@ -137,7 +137,7 @@ static int no_room(struct mess_run *r, size_t need, char *err, size_t errlen)
 }
 
 /* Buffer sizes against the LLC and the memory the kernel can give us. */
-static int size_buffers(struct mess_run *r, char *err, size_t errlen)
+static int size_buffers(struct mess_measured *r, char *err, size_t errlen)
 {
 	struct mess_cfg *c = &r->cfg;
 	uint64_t llc4 = 4 * r->llc_bytes;
@@ -176,16 +176,14 @@ static int size_buffers(struct mess_run *r, char *err, size_t errlen)
  * The machine before any traffic (the generators are started, idle), and
  * the threads whose lost time says whether a window was disturbed.
  */
-static int look(struct mess_run *r)
+static int look(struct mess_measured *r)
 {
 	int *cores = malloc(((size_t)r->ngen + 1) * sizeof(*cores));
 	int *pus = malloc(((size_t)r->ngen + 1) * sizeof(*pus));
+	struct mess_verdict v;
 	int err = -ENOMEM;
 
-	r->clock_lo = INFINITY;
-	r->clock_hi = 0;
-	r->migrations = NAN;
-	r->worst_steal_ms = NAN;
+	r->desc->migrations = NAN;
 	if (!cores || !pus)
 		goto out;
 	cores[0] = r->chase_core;
@@ -196,8 +194,10 @@ static int look(struct mess_run *r)
 	err = mess_env_probe(&r->env, &r->topo, cores, r->ngen + 1, r->node, 250);
 	if (err)
 		goto out;
-	mess_env_verdict(&r->env, &r->verdict);
-	mess_verdict_warn(stderr, "", &r->verdict);
+	/* Said now; judged again with the run at its end. */
+	mess_verdict_init(&v);
+	mess_env_verdict(&r->env, &v);
+	mess_verdict_warn(stderr, "", &v);
 	err = mess_disturb_open(&r->dist);
 	if (!err)
 		err = mess_disturb_add_self(&r->dist, r->topo.core_pu[r->chase_core],
@@ -207,6 +207,7 @@ static int look(struct mess_run *r)
 					    "generator");
 	/* Without the threads' clocks the run goes on and says so. */
 	r->dist_ok = !err;
+	r->desc->dist_known = r->dist_ok;
 	err = err == -ENOMEM ? err : 0;
 out:
 	free(cores);
@@ -216,7 +217,7 @@ out:
 
 /* Warnings once the run really starts (the directory is its own): a
  * refused run says its one line alone. */
-static void warn_start(const struct mess_run *r)
+static void warn_start(const struct mess_measured *r)
 {
 	if (r->mem.how != MESS_MEMSEL_DEFAULT)
 		fprintf(stderr, "mess: --mem-node %s: node %d (%s)\n", r->mem.given,
@@ -229,7 +230,7 @@ static void warn_start(const struct mess_run *r)
 		fprintf(stderr, "warning: no generator cores (a 1-core machine or --cores left none): only the unloaded latency is measured\n");
 }
 
-static int setup(struct mess_run *r)
+static int setup(struct mess_measured *r)
 {
 	int err;
 
@@ -274,16 +275,45 @@ static int setup(struct mess_run *r)
 	return look(r);
 }
 
+/* What the writers say of this machine's run (backend.h), once the
+ * buffers say their huge pages. */
+static void describe(struct mess_measured *r)
+{
+	struct mess_run_desc *d = r->desc;
+	json_t *mem = mess_memsel_json(&r->mem);
+	const char *kind = json_string_value(json_object_get(mem, "kind"));
+
+	snprintf(d->title, sizeof(d->title), "%s, %d generator core%s, %s",
+		 r->topo.cpu_model, r->ngen, r->ngen == 1 ? "" : "s",
+		 r->var->name);
+	snprintf(d->where, sizeof(d->where), ", memory node %d (%s)", r->node,
+		 kind ? kind : "kind unknown");
+	snprintf(d->how, sizeof(d->how), "; %d generator core%s of the machine's %d and a chase core; generator variant %s; huge pages %s",
+		 r->ngen, r->ngen == 1 ? "" : "s", r->topo.ncores, r->var->name,
+		 mess_hp_name(r->chase.hp));
+	snprintf(d->plot_how, sizeof(d->plot_how), "%d of %d cores generating, %s",
+		 r->ngen, r->topo.ncores, r->var->name);
+	d->node = r->node;
+	d->clocks = r->freq;
+	mess_run_llc_kv(r, d->export_info, sizeof(d->export_info));
+	json_decref(mem);
+}
+
 /* Before the directory: the topology, the generator variant, the cores,
  * the memory node and the buffers' sizes, and --counters (naming a family
  * that cannot count here leaves nothing behind). */
-static int measured_prepare(struct mess_run *r, int argc, char **argv,
-			    int *done)
+static int measured_open(const struct mess_cfg *c, int argc, char **argv,
+			 void **bs, struct mess_run_desc *d, int *done)
 {
+	static struct mess_measured m;
+	struct mess_measured *r = &m;
 	/* Room for the longest message: --cores quotes the whole list. */
 	char err[sizeof(r->cfg.cores) + 256];
 	int rc;
 
+	r->cfg = *c;
+	r->desc = d;
+	*bs = r;
 	rc = mess_topo_init(&r->topo);
 	if (rc) {
 		fprintf(stderr, "mess: hwloc could not read the topology: %s\n",
@@ -341,86 +371,139 @@ static int measured_prepare(struct mess_run *r, int argc, char **argv,
 		fprintf(stderr, "mess: %s\n", err);
 		return -EINVAL;
 	}
-
+	snprintf(d->device, sizeof(d->device), "%.150s", r->topo.cpu_model);
+	d->verb = "Measured";
+	d->nunits = r->ngen;
+	d->node = r->mem.node;
+	d->line_bytes = r->topo.line_bytes;
+	d->nontemporal = r->var->table[0].nontemporal;
+	d->chased = 1;
+	for (int i = 0; i < MESS_GEN_NMIXES; i++)
+		d->read_pct[i] = mess_gen_read_pct(&r->var->table[i]);
 	/* Before the directory: --counters naming a family that cannot
 	 * count here leaves nothing behind. */
-	return mess_run_counters_open(r);
+	rc = mess_run_counters_open(r);
+	d->bw_source = r->dram.fam ? "counters" : "accounted";
+	d->read_counted = r->dram.fam && !r->dram.fam->rw_combined;
+	return rc;
 }
 
-static int measured_start(struct mess_run *r)
+static int measured_resume(void *bs, const char *dir)
 {
+	struct mess_measured *r = bs;
+
+	r->dir = dir;
+	return mess_tail_load_csv(r);
+}
+
+static int measured_start(void *bs, const struct mess_session *s)
+{
+	struct mess_measured *r = bs;
+	int err;
+
+	r->dir = s->dir;
+	r->rep = s->rep;
 	warn_start(r);
-	return setup(r);
+	err = setup(r);
+	describe(r);
+	return err;
 }
 
-static int measured_unloaded(struct mess_run *r)
+static int measured_unloaded(void *bs, struct mess_unloaded *u)
 {
-	int rc = mess_measure_unloaded(r);
+	struct mess_measured *r = bs;
+	int rc = mess_measure_unloaded(r, u);
 
 	if (rc || mess_interrupted)
 		return rc;
 	fprintf(stderr, "mess: unloaded latency %.1f ns (+-%.1f, %s chase), fully random %.1f ns\n",
-		r->unloaded_ns, r->unloaded_std_ns,
-		r->cfg.window ? "TLB-window" : "random",
-		r->unloaded_random_ns);
-	if (r->prev_unloaded_ns > 0)
-		fprintf(stderr, "mess: --resume: the unloaded latency was measured again: %.1f ns, the earlier session's %.1f ns; every curve is read against the new one\n",
-			r->unloaded_ns, r->prev_unloaded_ns);
+		u->ns, u->std_ns, r->cfg.window ? "TLB-window" : "random",
+		u->random_ns);
 	mess_tail_open(r);
 	return 0;
 }
 
-/* The yardstick again, at the end: a machine that changed under the run
- * shows as a different unloaded latency. */
-static void measured_unloaded_end(struct mess_run *r)
-{
-	if (r->ngen)
-		mess_measure_unloaded_end(r);
-}
-
-/* The generators at k and nop, settled (k NULL: stopped, idle). */
-static double measured_set_load(struct mess_run *r,
-				const struct mess_gen_kernel *k, uint64_t nop,
+/* The generators at the load, settled (idle: stopped); a point's repeats
+ * follow, and what disturbed the threads over them is read from now. */
+static double measured_set_load(void *bs, const struct mess_load *l,
 				int *steady)
 {
-	mess_gens_set(&r->gens, k, nop);
+	struct mess_measured *r = bs;
+	double bw = 0;
+
+	r->k = l->store_pct == MESS_LOAD_IDLE ? NULL :
+	       &r->var->table[l->store_pct / MESS_GEN_MIX_STEP];
+	mess_gens_set(&r->gens, r->k, r->k ? l->intensity : 0);
 	*steady = 1;
-	return k ? mess_settle(r, k, steady) : 0;
+	if (r->k)
+		bw = mess_settle(r, r->k, steady);
+	if (l->point)
+		mess_measured_span_begin(r);
+	return bw;
 }
 
-static const char *measured_bw_source(const struct mess_run *r)
+static int measured_window(void *bs, struct mess_window *w)
 {
-	return r->dram.fam ? "counters" : "accounted";
+	struct mess_measured *r = bs;
+
+	return mess_chase_window(r, r->k, w);
 }
 
-static int measured_end(struct mess_run *r, int rc, int frc)
+/* After a loaded point's repeats, at the same load: its distribution,
+ * and its tail against its mean (both measured now). */
+static int measured_point_end(void *bs, int rc, struct mess_point *p)
 {
-	return mess_rundir_end(&r->rd, rc, frc);
+	struct mess_measured *r = bs;
+
+	if (rc)
+		return rc;
+	mess_measured_span_end(r, p);
+	if (!r->k)
+		return 0;
+	rc = mess_tail_point(r, p);
+	if (mess_point_dist_disagrees(p))
+		p->flags |= MESS_QF(MESS_QR_DIST_DISAGREES);
+	return rc;
+}
+
+/* latency_hist.csv whole, and plots/tails.* beside the run's figure. */
+static int measured_finish(void *bs, const struct mess_results *res)
+{
+	struct mess_measured *r = bs;
+	int err = mess_tail_write_csv(r);
+
+	if (!err && res->plot_title[0])
+		mess_tail_plot(r, res->fam, res->plot_title);
+	return err;
 }
 
 /* The generators stop before the files are finished. */
-static void measured_stop(struct mess_run *r)
+static void measured_stop(void *bs)
 {
+	struct mess_measured *r = bs;
+
 	if (r->ngen)
 		mess_gens_stop(&r->gens);
 }
 
-static void measured_close(struct mess_run *r)
+static void measured_close(void *bs)
 {
+	struct mess_measured *r = bs;
+
 	mess_run_counters_close(r);
 	mess_disturb_close(&r->dist);
 	mess_env_free(&r->env);
 	mess_tail_free(&r->tail);
 }
 
-const struct mess_curves_backend mess_measured_backend = {
-	.name = "measured", .kind = "", .resumable = 1, .machine = 1,
+const struct mess_backend mess_measured_backend = {
+	.name = "measured", .kind = "", .resumable = 1,
 	.cut_short = "the run was cut short: only the mixes in curves.csv were measured (continue it with --resume)",
-	.prepare = measured_prepare,
+	.open = measured_open, .resume = measured_resume,
 	.start = measured_start, .unloaded = measured_unloaded,
-	.unloaded_end = measured_unloaded_end, .set_load = measured_set_load,
-	.measure_point = mess_measure_point,
-	.window = mess_chase_window, .figures = mess_measured_figures,
-	.bw_source = measured_bw_source, .end = measured_end,
+	.set_load = measured_set_load, .window = measured_window,
+	.figures = mess_measured_figures, .point_end = measured_point_end,
+	.judge = mess_measured_judge, .json = mess_measured_json,
+	.md = mess_measured_md, .finish = measured_finish,
 	.stop = measured_stop, .close = measured_close,
 };

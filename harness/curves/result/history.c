@@ -15,46 +15,52 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "curves/run.h"
+#include "curves/result/run.h"
 
 #define HISTORY_MAX 64	/* the most recent runs read (names sort by UTC) */
 
-static int same_str(json_t *m, const char *path1, const char *path2,
-		    const char *want)
+static int same_str(const json_t *m, const char *key, const char *want)
 {
-	json_t *v = json_object_get(m, path1);
+	const json_t *v = json_object_get(m, key);
 
-	if (path2)
-		v = json_object_get(v, path2);
 	return json_is_string(v) && !strcmp(json_string_value(v), want);
 }
 
-static int same_int(json_t *m, const char *path1, const char *path2,
-		    json_int_t want)
-{
-	json_t *v = json_object_get(m, path1);
+/* What "measured the same way" compares, as meta.json says it: the
+ * device, the generator and its count, the chase, the memory node, the
+ * bandwidth's source and the replay (null but in a replay).  path2: a
+ * member of the first; an array is compared by its length. */
+static const struct { const char *path1, *path2; } same_way[] = {
+	{ "cpu_model", NULL }, { "generator", "variant" },
+	{ "cores", "generators" }, { "chase", "buffer_bytes" },
+	{ "chase", "window_bytes" }, { "chase", "stride_bytes" },
+	{ "memory_node", NULL }, { "bw_source", NULL }, { "replay", NULL },
+};
 
-	if (path2)
-		v = json_object_get(v, path2);
-	return json_is_integer(v) && json_integer_value(v) == want;
+static const json_t *at(const json_t *m, int i)
+{
+	const json_t *v = json_object_get(m, same_way[i].path1);
+
+	return same_way[i].path2 ? json_object_get(v, same_way[i].path2) : v;
 }
 
-/* Measured the same way on the same host, complete, and judged PASS. */
-static int comparable(const struct mess_run *r, json_t *m, const char *host)
+/* Measured the same way on the same host (me: this run's meta.json),
+ * complete, and judged PASS. */
+static int comparable(const json_t *me, const json_t *m, const char *host)
 {
-	return same_str(m, "tool", NULL, "mess") &&
-	       same_str(m, "host", NULL, host) &&
-	       same_str(m, "cpu_model", NULL, r->topo.cpu_model) &&
-	       json_is_true(json_object_get(m, "complete")) &&
-	       same_str(m, "quality", "verdict", "PASS") &&
-	       same_str(m, "generator", "variant", r->var->name) &&
-	       json_array_size(json_object_get(json_object_get(m, "cores"),
-					       "generators")) == (size_t)r->ngen &&
-	       same_int(m, "chase", "buffer_bytes", (json_int_t)r->chase.len) &&
-	       same_int(m, "chase", "window_bytes", (json_int_t)r->cfg.window) &&
-	       same_int(m, "chase", "stride_bytes", (json_int_t)r->cfg.stride) &&
-	       same_int(m, "memory_node", NULL, r->node) &&
-	       same_str(m, "bw_source", NULL, r->dram.fam ? "counters" : "accounted");
+	if (!same_str(m, "tool", "mess") || !same_str(m, "host", host) ||
+	    !json_is_true(json_object_get(m, "complete")) ||
+	    !same_str(json_object_get(m, "quality"), "verdict", "PASS"))
+		return 0;
+	for (int i = 0; i < (int)(sizeof(same_way) / sizeof(same_way[0])); i++) {
+		const json_t *a = at(me, i), *b = at(m, i);
+
+		if (!a || !b || (json_is_array(a) ?
+			       json_array_size(a) != json_array_size(b) :
+			       !json_equal((json_t *)a, (json_t *)b)))
+			return 0;
+	}
+	return 1;
 }
 
 static int newest_first(const void *a, const void *b)
@@ -91,7 +97,8 @@ static size_t siblings(const char *parent, const char *self, char **names)
 	return n < HISTORY_MAX ? n : HISTORY_MAX;
 }
 
-void mess_run_history(struct mess_run *r, struct mess_verdict *v)
+void mess_run_history(struct mess_run *r, const json_t *me,
+		      struct mess_verdict *v)
 {
 	char parent[PATH_MAX], self[NAME_MAX + 1], host[256] = "", *slash;
 	char *names[HISTORY_MAX];
@@ -118,7 +125,7 @@ void mess_run_history(struct mess_run *r, struct mess_verdict *v)
 
 		snprintf(path, sizeof(path), "%s/%s/meta.json", parent, names[i]);
 		m = mess_json_load(path, 0, NULL);
-		if (m && comparable(r, m, host)) {
+		if (m && comparable(me, m, host)) {
 			snprintf(path, sizeof(path), "%s/%s/summary.json", parent, names[i]);
 			s = mess_json_load(path, 0, NULL);
 			bw[k] = json_number_value(json_object_get(
@@ -142,7 +149,7 @@ void mess_run_history(struct mess_run *r, struct mess_verdict *v)
 			if (mess_point_usable(p) && !(p->bw_gbs <= max_bw))
 				max_bw = p->bw_gbs;
 		}
-	r->history_runs = mess_quality_history(max_bw, r->unloaded_ns, bw, unl, k,
+	r->history_runs = mess_quality_history(max_bw, r->u.ns, bw, unl, k,
 					       v, &r->history_bw_ns[0],
 					       &r->history_bw_ns[1]);
 	r->history_seen = k;

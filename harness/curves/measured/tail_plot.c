@@ -9,8 +9,8 @@
 #include "core/clock.h"
 #include "core/report/plot.h"
 #include "core/util.h"
-#include "curves/run.h"
-#include "curves/tail/tail.h"
+#include "curves/measured/measured.h"
+#include "curves/measured/tail.h"
 
 static int write_tails(const char *path, const struct mess_family *f)
 {
@@ -112,7 +112,8 @@ static void three_points(const struct mess_curve *c, const struct mess_point **p
 	}
 }
 
-void mess_tail_plot(struct mess_run *r, const char *title)
+void mess_tail_plot(struct mess_measured *r, const struct mess_family *fam,
+		    const char *title)
 {
 	struct mess_tail *t = &r->tail;
 	char dir[PATH_MAX + 8], tails[PATH_MAX + 32], hist[PATH_MAX + 32];
@@ -123,18 +124,18 @@ void mess_tail_plot(struct mess_run *r, const char *title)
 	FILE *fp = NULL;
 	int ok = 1, n = 0;
 
-	if (!t->ok || !r->fam.n) {
+	if (!t->ok || !fam->n) {
 		snprintf(t->plot_note, sizeof(t->plot_note), "skipped: %s",
 			 !t->ok ? "no distribution" : "no curve");
 		return;
 	}
 	/* The first mix with three points of its own (0 % stores first). */
-	for (size_t i = 0; i < r->fam.n && !c; i++) {
-		three_points(&r->fam.curves[i], pt);
+	for (size_t i = 0; i < fam->n && !c; i++) {
+		three_points(&fam->curves[i], pt);
 		if (pt[0] && pt[1] && pt[2] && pt[0] != pt[2])
-			c = &r->fam.curves[i];
+			c = &fam->curves[i];
 	}
-	snprintf(dir, sizeof(dir), "%s/plots", r->rd.dir);
+	snprintf(dir, sizeof(dir), "%s/plots", r->dir);
 	snprintf(tails, sizeof(tails), "%s/tails.dat", dir);
 	snprintf(hist, sizeof(hist), "%s/hist.dat", dir);
 	snprintf(base, sizeof(base), "%s/tails", dir);
@@ -146,7 +147,7 @@ void mess_tail_plot(struct mess_run *r, const char *title)
 		return;
 	}
 	if (c)
-		n = write_tails(tails, &r->fam);
+		n = write_tails(tails, fam);
 	if (n < 0) {
 		unwritten(t, "tails.dat", n);
 		return;

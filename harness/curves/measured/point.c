@@ -16,7 +16,7 @@
 #include "core/measure/chain.h"
 #include "core/clock.h"
 #include "core/machine/cpufreq.h"
-#include "curves/run.h"
+#include "curves/measured/measured.h"
 #include "mess/autotune.h"
 #include "mess/stats.h"
 
@@ -24,7 +24,7 @@
 #define SETTLE_AGREE 0.03	/* consecutive samples within 3 % */
 #define SETTLE_MAX_WINDOWS 40
 
-double mess_settle(struct mess_run *r, const struct mess_gen_kernel *k,
+double mess_settle(struct mess_measured *r, const struct mess_gen_kernel *k,
 		     int *steady)
 {
 	struct mess_gen_snap a, b;
@@ -62,7 +62,7 @@ static int is_disturbed(const struct mess_window *s)
 }
 
 /* The counters over one chase window (NAN where they give no figure). */
-static void counted(struct mess_run *r, const struct mess_dram_snap *da,
+static void counted(struct mess_measured *r, const struct mess_dram_snap *da,
 		    const struct mess_dram_snap *db,
 		    const struct mess_corectr_snap *ca,
 		    const struct mess_corectr_snap *cb, double dt_ns,
@@ -104,7 +104,7 @@ static void counted(struct mess_run *r, const struct mess_dram_snap *da,
 
 #define CHASE_CHUNK_MS 100.0
 
-int mess_chase_window(struct mess_run *r, const struct mess_gen_kernel *k,
+int mess_chase_window(struct mess_measured *r, const struct mess_gen_kernel *k,
 		      struct mess_window *s)
 {
 	struct mess_dwin dw = { .worst = -1, .steal_ms = NAN };
@@ -128,7 +128,7 @@ int mess_chase_window(struct mess_run *r, const struct mess_gen_kernel *k,
 	s->ghz0 = mess_cpufreq_quick_ghz();
 	if (r->dist_ok)
 		mess_disturb_begin(&r->dist, k ? r->dist.n : 1);
-	r->trust_ns += mess_now_ns() - tq;
+	r->desc->trust_ns += mess_now_ns() - tq;
 	if (r->ngen)
 		mess_gens_snap(&r->gens, &a);
 	/* Counters read just outside the timed loop: a few reads per
@@ -166,7 +166,7 @@ int mess_chase_window(struct mess_run *r, const struct mess_gen_kernel *k,
 	s->who = dw.worst >= 0 ? r->dist.th[dw.worst].name : NULL;
 	s->redone = 0;
 	s->disturbed = is_disturbed(s);
-	r->trust_ns += mess_now_ns() - tq;
+	r->desc->trust_ns += mess_now_ns() - tq;
 	s->lat_ns = (t1 - t0) / loads;
 	/* The chase's own traffic: one line per load, read. */
 	s->rd_gbs = loads * r->topo.line_bytes / (t1 - t0);
@@ -231,9 +231,10 @@ static double min_finite(const double *v, unsigned n)
 
 /* The bandwidth figures of a measured point from its kept windows:
  * the counters' where they count, else the generators' accounting. */
-void mess_measured_figures(struct mess_run *r, const struct mess_window *w,
+void mess_measured_figures(void *bs, const struct mess_window *w,
 			   unsigned repeats, struct mess_point *p)
 {
+	struct mess_measured *r = bs;
 	double rd[MESS_MAX_WINDOWS], wr[MESS_MAX_WINDOWS], bw[MESS_MAX_WINDOWS];
 	/* Zeroed only for gcc, which cannot see the loop below fill them. */
 	double crd[MESS_MAX_WINDOWS] = { 0 }, cwr[MESS_MAX_WINDOWS] = { 0 };
@@ -285,57 +286,50 @@ void mess_measured_figures(struct mess_run *r, const struct mess_window *w,
 	p->bw_gbs_std = std_finite(bw, repeats);
 }
 
-/*
- * The driver's repeats (repeats.c) over this machine's chase windows,
- * with what disturbed the measuring threads over the whole point.
- */
-static void measure_repeats(struct mess_run *r, const struct mess_gen_kernel *k,
-			    unsigned repeats, struct mess_point *p)
+/* What disturbed the measuring threads over a point's repeats (begun
+ * as its load is set): its switches and migrations, the run's sum. */
+void mess_measured_span_begin(struct mess_measured *r)
+{
+	double tq = mess_now_ns();
+
+	if (r->dist_ok)
+		mess_disturb_span_begin(&r->dist);
+	r->desc->trust_ns += mess_now_ns() - tq;
+}
+
+void mess_measured_span_end(struct mess_measured *r, struct mess_point *p)
 {
 	struct mess_dspan span = { NAN, NAN };
 	double tq = mess_now_ns();
 
 	if (r->dist_ok)
-		mess_disturb_span_begin(&r->dist);
-	r->trust_ns += mess_now_ns() - tq;
-	if (mess_repeats(r, k, repeats, p))
-		return;
-	tq = mess_now_ns();
-	if (r->dist_ok)
 		mess_disturb_span_end(&r->dist, &span);
-	r->trust_ns += mess_now_ns() - tq;
-	r->trust_points++;
+	r->desc->trust_ns += mess_now_ns() - tq;
+	r->desc->trust_points++;
 	p->invol_switches = span.invol;
 	p->migrations = span.migrations;
 	if (isfinite(span.migrations))
-		r->migrations = (isfinite(r->migrations) ? r->migrations : 0) +
-				span.migrations;
+		r->desc->migrations = (isfinite(r->desc->migrations) ?
+				       r->desc->migrations : 0) + span.migrations;
 }
 
-int mess_measure_point(struct mess_run *r, const struct mess_gen_kernel *k,
-		       struct mess_point *p)
+/* The driver's repeats over this machine's chase windows, with what
+ * disturbed the measuring threads over them. */
+static int measure_repeats(struct mess_measured *r, unsigned repeats,
+			   struct mess_point *p)
 {
-	int steady;
+	int err;
 
-	mess_gens_set(&r->gens, k, p->nop);
-	mess_settle(r, k, &steady);
-	if (!steady)
-		r->unsteady++;
-	p->flags = steady ? 0 : MESS_QF(MESS_QR_UNSTEADY);
-	measure_repeats(r, k, (unsigned)r->cfg.repeats, p);
-	/* After the mean windows, at the same load: they stay as they were. */
-	int err = mess_tail_point(r, p);
-
-	/* Its tail against its mean, said on its progress line and in its
-	 * row: both are measured now. */
-	if (mess_point_dist_disagrees(p))
-		p->flags |= MESS_QF(MESS_QR_DIST_DISAGREES);
+	mess_measured_span_begin(r);
+	err = mess_repeats(r->rep, repeats, p);
+	if (!err)
+		mess_measured_span_end(r, p);
 	return err;
 }
 
 /* One chase over the whole buffer (window 0) or TLB windows: its median
  * and spread over reps repeats. */
-static int unloaded_pass(struct mess_run *r, uint32_t *order, int windowed,
+static int unloaded_pass(struct mess_measured *r, uint32_t *order, int windowed,
 			 unsigned reps, double *ns, double *sd)
 {
 	uint32_t per_window = (uint32_t)(r->cfg.window / r->cfg.stride);
@@ -352,26 +346,13 @@ static int unloaded_pass(struct mess_run *r, uint32_t *order, int windowed,
 	r->chase_iters = 16;
 	/* The first window only sets the repeat length. */
 	mess_chase_window(r, NULL, &warm);
-	measure_repeats(r, NULL, reps, &p);
+	measure_repeats(r, reps, &p);
 	*ns = p.lat_ns;
 	*sd = p.lat_ns_std;
 	return 0;
 }
 
-void mess_measure_unloaded_end(struct mess_run *r)
-{
-	unsigned reps = r->unloaded_repeats;
-	struct mess_point p = MESS_POINT_INIT;
-
-	/* The windowed chain is the one linked (the sweep's); generators
-	 * idle, as at the start. */
-	mess_gens_set(&r->gens, NULL, 0);
-	measure_repeats(r, NULL, reps, &p);
-	r->unloaded_end_ns = p.lat_ns;
-	r->unloaded_end_std_ns = p.lat_ns_std;
-}
-
-int mess_measure_unloaded(struct mess_run *r)
+int mess_measure_unloaded(struct mess_measured *r, struct mess_unloaded *u)
 {
 	/* Cheap next to the sweep, and the figure every curve is read against. */
 	unsigned reps = r->cfg.repeats < 7 ? 7 : (unsigned)r->cfg.repeats;
@@ -380,9 +361,9 @@ int mess_measure_unloaded(struct mess_run *r)
 
 	if (!order)
 		return -ENOMEM;
-	r->unloaded_repeats = reps;
-	r->unloaded_cv_first = NAN;
-	r->unloaded_end_ns = r->unloaded_end_std_ns = NAN;
+	r->u.repeats = reps;
+	r->u.cv_first = NAN;
+	r->k = NULL;
 	if (r->ngen)
 		mess_gens_set(&r->gens, NULL, 0);
 
@@ -393,28 +374,28 @@ int mess_measure_unloaded(struct mess_run *r)
 	for (int round = 0; round < 2 && !err && !mess_interrupted; round++) {
 		struct mess_quality_in q;
 
-		err = unloaded_pass(r, order, 0, reps, &r->unloaded_random_ns,
-				    &r->unloaded_random_std_ns);
+		err = unloaded_pass(r, order, 0, reps, &r->u.random_ns,
+				    &r->u.random_std_ns);
 		if (!err && r->cfg.window)
-			err = unloaded_pass(r, order, 1, reps, &r->unloaded_ns,
-					    &r->unloaded_std_ns);
+			err = unloaded_pass(r, order, 1, reps, &r->u.ns,
+					    &r->u.std_ns);
 		if (!r->cfg.window) {
 			/* the fully random chain is the one in use */
-			r->unloaded_ns = r->unloaded_random_ns;
-			r->unloaded_std_ns = r->unloaded_random_std_ns;
+			r->u.ns = r->u.random_ns;
+			r->u.std_ns = r->u.random_std_ns;
 		}
 		q = (struct mess_quality_in){
-			.unloaded_ns = r->unloaded_ns, .unloaded_sd_ns = r->unloaded_std_ns,
-			.random_ns = r->cfg.window ? r->unloaded_random_ns : NAN,
-			.random_sd_ns = r->unloaded_random_std_ns,
+			.unloaded_ns = r->u.ns, .unloaded_sd_ns = r->u.std_ns,
+			.random_ns = r->cfg.window ? r->u.random_ns : NAN,
+			.random_sd_ns = r->u.random_std_ns,
 			.clock_spread_pct = NAN };
 		if (err || mess_quality_unloaded_ok(&q))
 			break;
-		r->unloaded_cv_first = r->unloaded_std_ns / r->unloaded_ns;
+		r->u.cv_first = r->u.std_ns / r->u.ns;
 		fprintf(stderr, "mess: the unloaded latency broke a rule (%.1f ns +- %.1f, fully random %.1f ns): measured again\n",
-			r->unloaded_ns, r->unloaded_std_ns, r->unloaded_random_ns);
+			r->u.ns, r->u.std_ns, r->u.random_ns);
 	}
-	r->fam.unloaded_ns = r->unloaded_ns;
+	*u = r->u;
 	free(order);
 	return err;
 }

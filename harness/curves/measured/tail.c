@@ -4,7 +4,7 @@
  * chain, the unloaded distribution and its modes, and one window a point
  * at the point's own load (see tail.h).
  */
-#include "curves/tail/tail.h"
+#include "curves/measured/tail.h"
 
 #include <errno.h>
 #include <math.h>
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "core/clock.h"
-#include "curves/run.h"
+#include "curves/measured/measured.h"
 #include "mess/stats.h"
 #include "mess_kernels.h"
 
@@ -51,7 +51,7 @@ static double quantile_ns(const struct mess_tail *t, double cost_ns,
 
 /* One window (core/tail/window.h) on the run's chain, its fixed-cost
  * and L2 probes and its chase thread's disturbance. */
-static void dist_window(struct mess_run *r, struct mess_tail *t, double ms,
+static void dist_window(struct mess_measured *r, struct mess_tail *t, double ms,
 			double lat_ns, struct mess_tail_win *w)
 {
 	struct mess_tail_win_in in = {
@@ -67,7 +67,7 @@ static void dist_window(struct mess_run *r, struct mess_tail *t, double ms,
 
 /* A disturbed window measured again, up to MESS_TAIL_ATTEMPTS (one after
  * a window that had to be kept disturbed); the last kept, and counted. */
-static void measured_window(struct mess_run *r, struct mess_tail *t,
+static void measured_window(struct mess_measured *r, struct mess_tail *t,
 			    double ms, double lat_ns, struct mess_tail_win *w)
 {
 	unsigned max = t->persists ? 1 : MESS_TAIL_ATTEMPTS;
@@ -102,7 +102,7 @@ static void measured_window(struct mess_run *r, struct mess_tail *t,
  * batch on an L1-resident chain, less n times the untimed chase's
  * latency on the same chain (both medians of L1_REPEATS); and the L2
  * chain's latency, the state's reference (core/measure/hoststate.h). */
-static int fixed_cost(struct mess_run *r, struct mess_tail *t)
+static int fixed_cost(struct mess_measured *r, struct mess_tail *t)
 {
 	uint64_t l1, l2;
 	int err;
@@ -121,7 +121,7 @@ static int fixed_cost(struct mess_run *r, struct mess_tail *t)
 	return 0;
 }
 
-static void unloaded_distribution(struct mess_run *r, struct mess_tail *t)
+static void unloaded_distribution(struct mess_measured *r, struct mess_tail *t)
 {
 	struct mess_hist_summary s;
 	struct mess_hist_mode m[MESS_TAIL_MAX_MODES];
@@ -134,7 +134,7 @@ static void unloaded_distribution(struct mess_run *r, struct mess_tail *t)
 	 * moved, preemptions) is measured again, as the mean's windows are;
 	 * the last is kept, and said, when every attempt was. */
 	measured_window(r, t, MESS_TAIL_UNLOADED_WINDOWS * r->cfg.chase_ms,
-			r->unloaded_ns, &w);
+			r->u.ns, &w);
 	t->idle_attempts = w.attempts;
 	t->idle_lost_pct = w.lost_pct;
 	t->idle_cost_ns = c = w.cost_ns;
@@ -149,7 +149,7 @@ static void unloaded_distribution(struct mess_run *r, struct mess_tail *t)
 		.p50 = quantile_ns(t, c, s.p50), .p90 = quantile_ns(t, c, s.p90),
 		.p99 = quantile_ns(t, c, s.p99), .p999 = quantile_ns(t, c, s.p999),
 		.max = quantile_ns(t, c, s.max) };
-	t->idle_chase_ns = r->unloaded_ns;
+	t->idle_chase_ns = r->u.ns;
 	t->idle_diff_pct = w.diff_pct;
 	/* Modes in ticks a batch: one slow load adds its whole extra time to
 	 * its batch, so the offset is per batch (n loads), not per load. */
@@ -169,7 +169,7 @@ static void unloaded_distribution(struct mess_run *r, struct mess_tail *t)
 	mess_tail_set_rows(t, -1, 0, t->h);
 }
 
-void mess_tail_open(struct mess_run *r)
+void mess_tail_open(struct mess_measured *r)
 {
 	struct mess_tail *t = &r->tail;
 	double t0 = mess_now_ns();
@@ -190,7 +190,7 @@ void mess_tail_open(struct mess_run *r)
 	}
 	/* A batch at least MESS_TAIL_MIN_STEPS steps at the unloaded
 	 * latency: one load where the timer is fine enough. */
-	t->n = mess_tail_batch_loads(&t->timer, r->unloaded_ns);
+	t->n = mess_tail_batch_loads(&t->timer, r->u.ns);
 	err = fixed_cost(r, t);
 	if (err) {
 		snprintf(t->why, sizeof(t->why), "fixed cost: %s", strerror(-err));
@@ -225,7 +225,7 @@ static void fairness(const uint64_t *a, const uint64_t *b, int n,
 	p->fair_max = x[n - 1];
 }
 
-int mess_tail_point(struct mess_run *r, struct mess_point *p)
+int mess_tail_point(struct mess_measured *r, struct mess_point *p)
 {
 	struct mess_tail *t = &r->tail;
 	static uint64_t a[MESS_MAX_CORES], b[MESS_MAX_CORES];
