@@ -327,6 +327,7 @@ check-faults: all $(FAULT_SHIM)
 # issue 26 at 1 % noise (tests/replay.sh says which); seconds.
 check-replay: all $(BENCH_SWEEP)
 	$(Q)SKIPPED_FILE=build/skipped.txt tests/replay.sh ./$(MESS) ./$(BENCH_SWEEP)
+	$(Q)tests/synthetic.sh ./$(MESS)
 
 # The outputs of fixed-seed replays of the public sets, export, compare,
 # import, fleet and report, normalised, against tests/golden/ (issue 33:

@@ -110,6 +110,18 @@ static void syn_figures(void *bs, const struct mess_window *w, unsigned n,
 	p->write_bw_gbs = p->acc_write_bw_gbs = w[0].wr_gbs;
 }
 
+/* meta.json's synthetic section: the formula and its constants, so that
+ * a reader can check every figure. */
+static json_t *syn_json(const void *bs, const struct mess_results *res)
+{
+	(void)bs;
+	(void)res;
+	return json_pack("{s:{s:s, s:f, s:f, s:f, s:f}}", "synthetic",
+		"formula", "bw = peak_gbs / (1 + nop / half_nop); lat = unloaded_ns / (1 - bw / (peak_gbs (1 + 1 / headroom))); read share 100 / (1 + store_pct / 100) %",
+		"peak_gbs", SYN_PEAK_GBS, "unloaded_ns", SYN_UNLOADED_NS,
+		"half_nop", SYN_HALF_NOP, "headroom", SYN_HEADROOM);
+}
+
 static void syn_close(void *bs)
 {
 	(void)bs;
@@ -121,5 +133,6 @@ const struct mess_backend mess_synthetic_backend = {
 	.bw_note = ": the formula's figures; nothing was measured.",
 	.cut_short = "the synthetic run was cut short: run it again",
 	.open = syn_open, .start = syn_start, .set_load = syn_set_load,
-	.window = syn_window, .figures = syn_figures, .close = syn_close,
+	.window = syn_window, .figures = syn_figures, .json = syn_json,
+	.close = syn_close,
 };
