@@ -51,7 +51,7 @@ host=$(hostname)
 
 # ---- a disturbed replay: INVALID, 30 % stores INVALID as a whole ----
 d=$out/dist-replay
-"$mess" curves --replay "$ref/MN5-GPP-SPR8480-DDR5" --variant scalar --replay-noise 0.03 \
+"$mess" curves --replay "$ref/MN5-GPP-SPR8480-DDR5" --replay-noise 0.03 \
 	--replay-seed 2 --replay-disturb 0.2 --out "$d" >/dev/null 2>"$out/dist.err"
 check "disturbed replay: curves.svg drawn" '[ -s "$d/plots/curves.svg" ]'
 check "disturbed replay: the mix of 30 % stores is INVALID" \

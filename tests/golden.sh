@@ -76,11 +76,11 @@ run() {
 sets=$(cd "$ref" && for d in */; do [ -f "$d/memory_curves.csv" ] && echo "${d%/}"; done)
 [ -n "$sets" ] || { no_reference golden "no set in $ref"; exit 77; }
 for s in $sets; do
-	run "curves/$s-replay" curves --replay "$ref/$s" --variant scalar --replay-noise 0.01 --replay-seed 1 \
+	run "curves/$s-replay" curves --replay "$ref/$s" --replay-noise 0.01 --replay-seed 1 \
 		--no-plots --out "curves/$s-replay"
 done
 g=MN5-GPP-SPR8480-DDR5
-run curves/$g-disturbed-replay curves --replay "$ref/$g" --variant scalar --replay-noise 0.03 --replay-seed 2 \
+run curves/$g-disturbed-replay curves --replay "$ref/$g" --replay-noise 0.03 --replay-seed 2 \
 	--replay-disturb 0.2 --no-plots --out curves/$g-disturbed-replay
 rm -f curves/*/.lock
 

@@ -76,9 +76,11 @@ check "disturbed points are counted" '[ "$(jq .replay.points_disturbed "$d")" -g
 check "disturbed points are flagged" '[ "$(jq "[.quality.mixes[].flags.disturbed] | add" "$d")" -gt 0 ]'
 check "the verdict names them" 'jq -e "[.quality.reasons[].rule] | index(\"disturbed\")" "$d" >/dev/null'
 
-# Bad input: one line, exit 1, nothing written.
+# Bad input: one line, exit 1, nothing written (a --variant too: a
+# replay runs no generator, and would not replay one).
 for a in "--replay $out/none --out $out/x-replay" "--replay-noise 0.1 --out $out/x-replay" \
-	"$R --out $out/measured" "$R --replay-noise 2 --out $out/x-replay"; do
+	"$R --out $out/measured" "$R --replay-noise 2 --out $out/x-replay" \
+	"$R --variant scalar --out $out/x-replay"; do
 	$mess $a >/dev/null 2>"$out/x.err"
 	rc=$?
 	check "'$a' is refused (exit $rc), one line, nothing written" \

@@ -67,7 +67,7 @@ check "no gnuplot: exit 0 (got $rc), stderr and the page say gnuplot was not fou
 
 # 5. A run (a replay of a public set) that drew no figure, then --peak-gbs.
 r=$tmp/gpp-replay
-"$mess" --replay "$ref/MN5-GPP-SPR8480-DDR5" --variant scalar --replay-seed 1 --no-plots \
+"$mess" --replay "$ref/MN5-GPP-SPR8480-DDR5" --replay-seed 1 --no-plots \
 	--out "$r" >/dev/null 2>&1
 check "a replayed run to report on" '[ -s "$r/summary.md" ] && [ -s "$r/summary.json" ]'
 check "its page says it drew none, with --no-plots (meta.json plots)" \

@@ -51,7 +51,7 @@ static int load_resume_args(struct mess_run *r, int argc, char **argv,
  * this machine. */
 static const struct mess_backend *const backends[] = {
 	&mess_replay_backend,
-	&mess_synthetic_backend,
+	&mess_synthetic_backend,	/* NULL but in the tests' binary */
 	&mess_measured_backend,
 };
 #define NBACKENDS (sizeof(backends) / sizeof(backends[0]))
@@ -59,14 +59,16 @@ static const struct mess_backend *const backends[] = {
 static const struct mess_backend *backend_of(const struct mess_cfg *c)
 {
 	for (size_t i = 0; i < NBACKENDS; i++)
-		if (c->backend[0] ? !strcmp(backends[i]->name, c->backend) :
-		    backends[i]->wanted && backends[i]->wanted(c))
+		if (backends[i] && (c->backend[0] ?
+				    !strcmp(backends[i]->name, c->backend) :
+				    backends[i]->wanted && backends[i]->wanted(c)))
 			return backends[i];
 	if (!c->backend[0])
 		return &mess_measured_backend;
 	fprintf(stderr, "mess: --backend: '%s' is not a backend; allowed:", c->backend);
 	for (size_t i = 0; i < NBACKENDS; i++)
-		fprintf(stderr, " %s", backends[i]->name);
+		if (backends[i])
+			fprintf(stderr, " %s", backends[i]->name);
 	fprintf(stderr, "\n");
 	return NULL;
 }

@@ -79,7 +79,7 @@ static const struct mess_opt mess_cfg_opts[] = {
 	{ "ghz", MESS_OPT_DOUBLE, F(replay_ghz), 0, 0.1, 10, "GHZ",
 	  "with --replay: the CPU clock of a set whose latency is in cycles (PROFET's curves.json), overriding its info.txt" },
 	{ "backend", MESS_OPT_STR, S(backend), 0, 0, "NAME",
-	  "what gives the windows: measured (this machine; the default), synthetic (a formula with known answers, not a measurement: the driver's self-test and the example of docs/adding-a-backend.md); --replay picks replay" },
+	  "what gives the windows: measured (this machine; the default); --replay picks replay, and the tests' binary has synthetic (docs/adding-a-backend.md)" },
 	MESS_OPT_NO_PLOTS(F(no_plots)),
 	MESS_OPT_FLAG_ROW("no-ladder", F(no_ladder),
 	  "do not measure LLC_LATENCY_NS, the last cache's latency plateau (3 sizes before the curves: under a second, 0.7 s on a loaded 2-core VM) that every export carries for the Mess simulator"),

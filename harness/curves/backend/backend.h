@@ -255,6 +255,8 @@ void mess_wstats_init(struct mess_wstats *st);
 /* The rows (cmd.c's table) */
 extern const struct mess_backend mess_measured_backend;
 extern const struct mess_backend mess_replay_backend;
-extern const struct mess_backend mess_synthetic_backend;
+/* tests/curves/synthetic.c's, linked into the tests' mess-synthetic
+ * only: a weak reference, NULL in mess (no test code in the product). */
+extern const struct mess_backend mess_synthetic_backend __attribute__((weak));
 
 #endif

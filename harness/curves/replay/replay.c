@@ -255,6 +255,13 @@ static int load(struct mess_replay_run *rr, struct mess_family *set)
 		fprintf(stderr, "mess: --resume: a replay is not resumed (it takes seconds); allowed: run it again with the same --out\n");
 		return -EINVAL;
 	}
+	/* The set's read shares are write-allocate's (mix_read_pct): a
+	 * variant would not be replayed, and is not taken in silence. */
+	if (rr->cfg.variant[0]) {
+		fprintf(stderr, "mess: --variant: '%s' picks a generator of this machine, and a replay runs none (its read shares are ordinary stores', write-allocate); allowed: --replay without --variant\n",
+			rr->cfg.variant);
+		return -EINVAL;
+	}
 	if (rr->cfg.out[0] && !strstr(base ? base + 1 : rr->cfg.out, "replay")) {
 		fprintf(stderr, "mess: --out: '%s' does not say replay; allowed: a directory whose name contains 'replay' (a replay is never mistakable for a measurement)\n",
 			rr->cfg.out);

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * `mess curves --backend synthetic`: a backend of one file and one row,
- * the interface's proof (issue 44) and the example of
- * docs/adding-a-backend.md.  Its windows come from a formula with known
- * answers, driven by the real driver (sweep, repeats, rules, verdict,
- * files), so tests/synthetic.sh checks the whole path against numbers
- * worked out by hand.  Not a measurement, and every output says so.
+ * The tests' synthetic backend (issue 44): one file and one row of
+ * harness/curves/cmd.c's table, the interface's proof and the example of
+ * docs/adding-a-backend.md.  Linked into build/<arch>/mess-synthetic only
+ * (the row is a weak reference, NULL in mess), where `--backend
+ * synthetic` drives the real driver (sweep, repeats, rules, verdict,
+ * files) over windows from a formula with known answers:
+ * tests/synthetic.sh checks the whole path against numbers worked out by
+ * hand.  Not a measurement, and every output says so.
  *
  * The formula, a queue in front of a memory of peak P: at intensity n
  * (nop count) a mix of s % stores offers B(n) = P / (1 + n / N0) GB/s
@@ -129,7 +131,7 @@ static void syn_close(void *bs)
 
 const struct mess_backend mess_synthetic_backend = {
 	.name = "synthetic", .kind = "synthetic", .resumable = 0,
-	.accounting = "none: a formula (harness/curves/synthetic/synthetic.c)",
+	.accounting = "none: a formula (tests/curves/synthetic.c)",
 	.bw_note = ": the formula's figures; nothing was measured.",
 	.cut_short = "the synthetic run was cut short: run it again",
 	.open = syn_open, .start = syn_start, .set_load = syn_set_load,
