@@ -335,30 +335,191 @@ int mess_summary_write_json(FILE *fp, const struct mess_summary *s,
 	return err;
 }
 
-/* Markdown cell: a number, or the dash people read as "no data". */
-static void md_num(FILE *fp, double v, int decimals)
+static void family_row(const struct mess_kf_ops *o, void *ctx,
+		       enum mess_kf row, enum mess_kf_cell k, double v, double hi)
+{
+	if (o->row(ctx, row, NULL))
+		return;
+	o->cell(ctx, row, k, v, hi);
+	o->end(ctx);
+}
+
+void mess_summary_family_rows(const struct mess_summary *s,
+			      const struct mess_kf_ops *o, void *ctx)
+{
+	char ns[96];
+
+	family_row(o, ctx, MESS_KF_FAM_MAX_BW, MESS_KF_BW, s->max_bw_gbs, NAN);
+	family_row(o, ctx, MESS_KF_FAM_SAT, s->have_sat ? MESS_KF_RANGE :
+		   mess_summary_not_saturated(s, ns, sizeof(ns)) ? MESS_KF_NOT_SAT :
+		   MESS_KF_NONE, s->sat_bw_min_gbs, s->sat_bw_max_gbs);
+	family_row(o, ctx, MESS_KF_FAM_MAX_LAT, MESS_KF_RANGE, s->max_lat_min_ns,
+		   s->max_lat_max_ns);
+}
+
+void mess_summary_curve_rows(const struct mess_summary *s,
+			     const struct mess_kf_ops *o, void *ctx)
+{
+	if (!o->row(ctx, MESS_KF_HEAD, NULL)) {
+		for (enum mess_kf col = MESS_KF_NAME; col <= MESS_KF_WAVES; col++)
+			if (col != MESS_KF_MEASURED || s->read_counted)
+				o->cell(ctx, col, MESS_KF_LABEL, NAN, NAN);
+		o->end(ctx);
+	}
+	for (size_t i = 0; i < s->ncurves; i++) {
+		const struct mess_curve_summary *c = &s->curves[i];
+		/* A curve that never loaded the memory has no saturation and
+		 * no waves to count (mess/metrics.h); an empty one has none. */
+		int counts = c->loaded || !c->npoints;
+
+		if (o->row(ctx, MESS_KF_CURVE, c))
+			continue;
+		if (c->store_pct == MESS_STORE_PCT_UNKNOWN)
+			o->cell(ctx, MESS_KF_NAME, MESS_KF_READ, c->read_pct, NAN);
+		else
+			o->cell(ctx, MESS_KF_NAME, MESS_KF_COUNT, c->store_pct, NAN);
+		o->cell(ctx, MESS_KF_NOMINAL, MESS_KF_NUM, c->read_pct, NAN);
+		if (s->read_counted)
+			o->cell(ctx, MESS_KF_MEASURED, MESS_KF_NUM, c->read_points_pct, NAN);
+		o->cell(ctx, MESS_KF_POINTS, MESS_KF_COUNT, c->npoints, NAN);
+		o->cell(ctx, MESS_KF_MAX_BW, MESS_KF_BW, c->max_bw_gbs, NAN);
+		o->cell(ctx, MESS_KF_LAT_AT_MAX, MESS_KF_NUM, c->lat_at_max_bw_ns, NAN);
+		o->cell(ctx, MESS_KF_SAT_BW, c->saturated ? MESS_KF_BW : counts ?
+			MESS_KF_NONE : MESS_KF_NOT_LOADED, c->sat_bw_gbs, NAN);
+		o->cell(ctx, MESS_KF_MAX_LAT, MESS_KF_NUM, c->max_lat_ns, NAN);
+		o->cell(ctx, MESS_KF_WAVES, counts ? MESS_KF_COUNT : MESS_KF_DASH,
+			c->nwaves, NAN);
+		o->end(ctx);
+	}
+}
+
+/* summary.md's renderer: a figure or range with its % of the peak in a
+ * column of its own, the dash people read as "no data". */
+struct md {
+	FILE *fp;
+	const struct mess_summary *s;
+	enum mess_kf row;
+	int ncol;
+};
+
+static const char *const md_name[] = {
+	[MESS_KF_NAME] = "mix (store %)",
+	[MESS_KF_NOMINAL] = "read share, nominal [%]",
+	[MESS_KF_MEASURED] = "read share, measured [%]",
+	[MESS_KF_POINTS] = "points", [MESS_KF_MAX_BW] = "max BW",
+	[MESS_KF_LAT_AT_MAX] = "lat at max BW [ns]",
+	[MESS_KF_SAT_BW] = "sat. BW", [MESS_KF_MAX_LAT] = "max lat [ns]",
+	[MESS_KF_WAVES] = "waves",
+	[MESS_KF_FAM_MAX_BW] = "max bandwidth [GB/s]",
+	[MESS_KF_FAM_SAT] = "saturated bandwidth range [GB/s]",
+	[MESS_KF_FAM_MAX_LAT] = "maximum latency range [ns]",
+};
+
+static void md_num(FILE *fp, double v)
 {
 	if (isfinite(v))
-		fprintf(fp, " %.*f |", decimals, v);
+		fprintf(fp, " %.1f |", v);
 	else
 		fputs(" – |", fp);
 }
 
-static void md_range(FILE *fp, double lo, double hi, int decimals)
+static void md_range(FILE *fp, double lo, double hi)
 {
 	if (isfinite(lo) && isfinite(hi))
-		fprintf(fp, " %.*f – %.*f |", decimals, lo, decimals, hi);
+		fprintf(fp, " %.1f – %.1f |", lo, hi);
 	else
 		fputs(" – |", fp);
+}
+
+static int md_row(void *ctx, enum mess_kf row, const struct mess_curve_summary *c)
+{
+	struct md *m = ctx;
+
+	(void)c;
+	m->row = row;
+	m->ncol = 0;
+	fputc('|', m->fp);
+	if (row >= MESS_KF_FAM_MAX_BW)
+		fprintf(m->fp, " %s |", md_name[row]);
+	return 0;
+}
+
+static void md_cell(void *ctx, enum mess_kf col, enum mess_kf_cell k,
+		    double v, double hi)
+{
+	struct md *m = ctx;
+	FILE *fp = m->fp;
+	double peak = m->s->peak_gbs;
+	char ns[96];
+	/* the word under "% of peak" after a word in the figure's column */
+	const char *pct = k == MESS_KF_NONE ? "none" : "–";
+
+	switch (k) {
+	case MESS_KF_LABEL:
+		m->ncol++;
+		if (col != MESS_KF_MAX_BW && col != MESS_KF_SAT_BW) {
+			fprintf(fp, " %s |", md_name[col]);
+			return;
+		}
+		fprintf(fp, " %s [GB/s] |", md_name[col]);
+		if (peak > 0.0 && ++m->ncol)
+			fprintf(fp, " %s [%% peak] |", md_name[col]);
+		return;
+	case MESS_KF_NUM:
+	case MESS_KF_DASH:
+		md_num(fp, k == MESS_KF_NUM ? v : NAN);
+		return;
+	case MESS_KF_COUNT:
+		fprintf(fp, " %.0f |", v);
+		return;
+	case MESS_KF_READ:
+		fprintf(fp, " %.0f %% read |", v);
+		return;
+	case MESS_KF_BW:
+		md_num(fp, v);
+		if (peak > 0.0)
+			md_num(fp, pct_of(v, peak));
+		return;
+	case MESS_KF_RANGE:
+		md_range(fp, v, hi);
+		if (peak > 0.0 && col == MESS_KF_FAM_SAT)
+			md_range(fp, pct_of(v, peak), pct_of(hi, peak));
+		else if (peak > 0.0)
+			fputs(" |", fp);
+		return;
+	case MESS_KF_NONE:
+	case MESS_KF_NOT_LOADED:
+	case MESS_KF_NOT_SAT:
+		mess_summary_not_saturated(m->s, ns, sizeof(ns));
+		fprintf(fp, " %s |", k == MESS_KF_NONE ? "none" :
+			k == MESS_KF_NOT_LOADED ? "not loaded" : ns);
+		if (peak > 0.0)
+			fprintf(fp, " %s |", pct);
+		return;
+	}
+}
+
+static void md_end(void *ctx)
+{
+	struct md *m = ctx;
+
+	fputc('\n', m->fp);
+	if (m->row != MESS_KF_HEAD)
+		return;
+	fputc('|', m->fp);
+	while (m->ncol--)
+		fputs("---:|", m->fp);
+	fputc('\n', m->fp);
 }
 
 int mess_summary_write_md(FILE *fp, const struct mess_summary *s,
 			  const char *title)
 {
+	static const struct mess_kf_ops ops = { md_row, md_cell, md_end };
+	struct md m = { fp, s, MESS_KF_HEAD, 0 };
 	double peak = s->peak_gbs;
 	int have_peak = peak > 0.0;
 	char ns[96];
-	size_t i;
 
 	if (title && *title)
 		fprintf(fp, "## %s\n\n", title);
@@ -376,70 +537,12 @@ int mess_summary_write_md(FILE *fp, const struct mess_summary *s,
 			toupper((unsigned char)ns[0]), ns + 1);
 	fputs(have_peak ? "| family metric | GB/s or ns | % of peak |\n|---|---:|---:|\n" :
 			  "| family metric | GB/s or ns |\n|---|---:|\n", fp);
-	fputs("| max bandwidth [GB/s] |", fp);
-	md_num(fp, s->max_bw_gbs, 1);
-	if (have_peak)
-		md_num(fp, pct_of(s->max_bw_gbs, peak), 1);
-	fputs("\n| saturated bandwidth range [GB/s] |", fp);
-	if (s->have_sat) {
-		md_range(fp, s->sat_bw_min_gbs, s->sat_bw_max_gbs, 1);
-		if (have_peak)
-			md_range(fp, pct_of(s->sat_bw_min_gbs, peak),
-				 pct_of(s->sat_bw_max_gbs, peak), 1);
-	} else if (ns[0]) {
-		fprintf(fp, have_peak ? " %s | – |" : " %s |", ns);
-	} else {
-		fputs(have_peak ? " none | none |" : " none |", fp);
-	}
-	fputs("\n| maximum latency range [ns] |", fp);
-	md_range(fp, s->max_lat_min_ns, s->max_lat_max_ns, 1);
-	if (have_peak)
-		fputs(" |", fp);
-	fputs("\n\n", fp);
-
+	mess_summary_family_rows(s, &ops, &m);
 	/* One vocabulary (results/README.md, Glossary): a curve is named by
 	 * the store % asked for (--mixes), else by its read share; the
 	 * memory's read share is a column of its own, nominal (the mix's,
 	 * write-allocate counted) and, where counted, measured. */
-	fputs("| mix (store %) | read share, nominal [%] |", fp);
-	if (s->read_counted)
-		fputs(" read share, measured [%] |", fp);
-	fputs(have_peak ?
-	      " points | max BW [GB/s] | max BW [% peak] | lat at max BW [ns] | sat. BW [GB/s] | sat. BW [% peak] | max lat [ns] | waves |\n"
-	      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" :
-	      " points | max BW [GB/s] | lat at max BW [ns] | sat. BW [GB/s] | max lat [ns] | waves |\n"
-	      "|---:|---:|---:|---:|---:|---:|---:|---:|", fp);
-	fputs(s->read_counted ? "---:|\n" : "\n", fp);
-	for (i = 0; i < s->ncurves; i++) {
-		const struct mess_curve_summary *cs = &s->curves[i];
-
-		if (cs->store_pct == MESS_STORE_PCT_UNKNOWN)
-			fprintf(fp, "| %.0f %% read |", cs->read_pct);
-		else
-			fprintf(fp, "| %u |", cs->store_pct);
-		md_num(fp, cs->read_pct, 1);
-		if (s->read_counted)
-			md_num(fp, cs->read_points_pct, 1);
-		fprintf(fp, " %zu |", cs->npoints);
-		md_num(fp, cs->max_bw_gbs, 1);
-		if (have_peak)
-			md_num(fp, pct_of(cs->max_bw_gbs, peak), 1);
-		md_num(fp, cs->lat_at_max_bw_ns, 1);
-		if (cs->saturated) {
-			md_num(fp, cs->sat_bw_gbs, 1);
-			if (have_peak)
-				md_num(fp, pct_of(cs->sat_bw_gbs, peak), 1);
-		} else {
-			int no = cs->loaded || !cs->npoints;
-
-			fputs(!no ? (have_peak ? " not loaded | – |" : " not loaded |") :
-			      have_peak ? " none | none |" : " none |", fp);
-		}
-		md_num(fp, cs->max_lat_ns, 1);
-		if (cs->loaded || !cs->npoints)
-			fprintf(fp, " %zu |\n", cs->nwaves);
-		else
-			fputs(" – |\n", fp);
-	}
+	fputc('\n', fp);
+	mess_summary_curve_rows(s, &ops, &m);
 	return ferror(fp) ? -EIO : 0;
 }

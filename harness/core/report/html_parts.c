@@ -98,19 +98,114 @@ char *mess_h_slurp(const char *path, size_t max, size_t *len)
 	return buf;
 }
 
-/* "12.3 (4.5 %)" of the peak, or the figure alone. */
-static void bw_cell(FILE *f, double gbs, double peak)
+static const char *const h_name[] = {
+	[MESS_KF_NAME] = "mix (store %)",
+	[MESS_KF_NOMINAL] = "read share, nominal [%]",
+	[MESS_KF_MEASURED] = "read share, measured [%]",
+	[MESS_KF_POINTS] = "points",
+	[MESS_KF_MAX_BW] = "max bandwidth [GB/s]",
+	[MESS_KF_LAT_AT_MAX] = "latency there [ns]",
+	[MESS_KF_SAT_BW] = "saturation bandwidth [GB/s]",
+	[MESS_KF_MAX_LAT] = "max latency [ns]", [MESS_KF_WAVES] = "waves",
+	[MESS_KF_FAM_MAX_BW] = "maximum bandwidth [GB/s]",
+	[MESS_KF_FAM_SAT] = "saturated bandwidth [GB/s]",
+};
+
+/* A curve with no usable point has no row here (summary.md keeps it),
+ * nor has the family's maximum latency range. */
+static int h_row(void *ctx, enum mess_kf row, const struct mess_curve_summary *c)
 {
-	if (!isfinite(gbs)) {
-		fputs("<td class=\"n\"><i>none</i></td>", f);
+	struct mess_h_kf *t = ctx;
+
+	t->row = row;
+	if (row == MESS_KF_FAM_MAX_LAT || (c && !c->npoints))
+		return 1;
+	fputs("<tr>", t->f);
+	if (row >= MESS_KF_FAM_MAX_BW)
+		fprintf(t->f, "<th>%s</th>", h_name[row]);
+	return 0;
+}
+
+/* A bandwidth "12.3 (45 % of peak)", its % of the peak in its cell. */
+static void h_cell(void *ctx, enum mess_kf col, enum mess_kf_cell k,
+		   double v, double hi)
+{
+	struct mess_h_kf *t = ctx;
+	double peak = t->s->peak_gbs;
+	FILE *f = t->f;
+	char ns[96];
+
+	if (col == MESS_KF_NOMINAL && !t->is_run)
+		return;
+	switch (k) {
+	case MESS_KF_LABEL:
+		fprintf(f, "<th>%s</th>", col == MESS_KF_NAME && !t->is_run ?
+			"curve (read share, as the set gives it)" : h_name[col]);
+		return;
+	case MESS_KF_NUM:
+		if (!isfinite(v) && col == MESS_KF_NOMINAL)
+			fputs("<td><i>unknown</i></td>", f);
+		else
+			fprintf(f, "<td class=\"n\">%.1f</td>", v);
+		return;
+	case MESS_KF_COUNT:
+		fprintf(f, "<td class=\"n\">%.0f</td>", v);
+		return;
+	case MESS_KF_READ:
+		fprintf(f, "<td>%.0f %% read</td>", v);
+		return;
+	case MESS_KF_BW:
+		if (!isfinite(v))
+			fputs("<td class=\"n\"><i>none</i></td>", f);
+		else if (peak > 0)
+			fprintf(f, "<td class=\"n\">%.1f (%.0f %% of peak)</td>", v,
+				100.0 * v / peak);
+		else
+			fprintf(f, "<td class=\"n\">%.1f</td>", v);
+		return;
+	case MESS_KF_RANGE:
+		fprintf(f, "<td class=\"n\">%.1f – %.1f</td>", v, hi);
+		return;
+	case MESS_KF_NONE:
+		fputs(col == MESS_KF_FAM_SAT ?
+		      "<td><i>no curve reached 2× the unloaded latency</i></td>" :
+		      "<td class=\"n\"><i>none</i></td>", f);
+		return;
+	case MESS_KF_NOT_LOADED:
+		fputs("<td class=\"n\"><i>not loaded</i></td>", f);
+		return;
+	case MESS_KF_NOT_SAT:
+		mess_summary_not_saturated(t->s, ns, sizeof(ns));
+		fprintf(f, "<td><b>%s</b>: the latency at that bandwidth stayed within noise of the unloaded latency, so the generators never loaded the memory</td>", ns);
+		return;
+	case MESS_KF_DASH:
+		fputs("<td class=\"n\">–</td>", f);
 		return;
 	}
-	if (peak > 0)
-		fprintf(f, "<td class=\"n\">%.1f (%.0f %% of peak)</td>", gbs,
-			100.0 * gbs / peak);
-	else
-		fprintf(f, "<td class=\"n\">%.1f</td>", gbs);
 }
+
+/* The family's rows say what their figure is; saturation's its % of the
+ * peak there. */
+static void h_end(void *ctx)
+{
+	struct mess_h_kf *t = ctx;
+	const struct mess_summary *s = t->s;
+
+	if (t->row == MESS_KF_FAM_MAX_BW)
+		fputs("<td>the highest of any mix</td>", t->f);
+	if (t->row == MESS_KF_FAM_SAT) {
+		fprintf(t->f, "<td>where latency first reaches 2× unloaded (%.0f ns)",
+			2 * s->unloaded_ns);
+		if (s->have_sat && s->peak_gbs > 0)
+			fprintf(t->f, ": %.0f – %.0f %% of peak",
+				100 * s->sat_bw_min_gbs / s->peak_gbs,
+				100 * s->sat_bw_max_gbs / s->peak_gbs);
+		fputs("</td>", t->f);
+	}
+	fputs("</tr>\n", t->f);
+}
+
+const struct mess_kf_ops mess_h_kf_ops = { h_row, h_cell, h_end };
 
 const char *mess_glossary(char *buf, size_t len)
 {
@@ -147,10 +242,11 @@ int mess_h_keyfigs(FILE *f, const char *dir, double peak, const char *how,
 	struct mess_set_info *info = calloc(1, sizeof(*info));
 	struct mess_family fam = { 0 };
 	struct mess_summary s = { 0 };
+	struct mess_h_kf t = { f, &s, MESS_KF_HEAD, 0 };
 	json_t *wt = json_object_get(summary, "wave_tol_pct");
 	double unloaded, tol = json_is_number(wt) ? json_number_value(wt) / 100 : 0.02;
 	char err[512];
-	int ret = 0, counted, is_run;
+	int ret = 0;
 
 	if (!info || mess_set_load(dir, 0, &fam, info, err, sizeof(err)))
 		goto out;
@@ -164,22 +260,9 @@ int mess_h_keyfigs(FILE *f, const char *dir, double peak, const char *how,
 	fputs("<section><h2>Key figures</h2><table>\n", f);
 	fprintf(f, "<tr><th>unloaded latency</th><td class=\"n\">%.1f ns</td><td>", unloaded);
 	mess_h_esc(f, info->unloaded_source);
-	fputs("</td></tr>\n<tr><th>maximum bandwidth [GB/s]</th>", f);
-	bw_cell(f, s.max_bw_gbs, peak);
-	fputs("<td>the highest of any mix</td></tr>\n<tr><th>saturated bandwidth [GB/s]</th>", f);
-	if (s.have_sat)
-		fprintf(f, "<td class=\"n\">%.1f – %.1f%s</td>", s.sat_bw_min_gbs,
-			s.sat_bw_max_gbs, peak > 0 ? "" : "");
-	else if (mess_summary_not_saturated(&s, err, sizeof(err)))
-		fprintf(f, "<td><b>%s</b>: the latency at that bandwidth stayed within noise of the unloaded latency, so the generators never loaded the memory</td>", err);
-	else
-		fputs("<td><i>no curve reached 2× the unloaded latency</i></td>", f);
-	fprintf(f, "<td>where latency first reaches 2× unloaded (%.0f ns)%s",
-		2 * unloaded, s.have_sat && peak > 0 ? ": " : "");
-	if (s.have_sat && peak > 0)
-		fprintf(f, "%.0f – %.0f %% of peak", 100 * s.sat_bw_min_gbs / peak,
-			100 * s.sat_bw_max_gbs / peak);
-	fputs("</td></tr>\n<tr><th>theoretical peak</th>", f);
+	fputs("</td></tr>\n", f);
+	mess_summary_family_rows(&s, &mess_h_kf_ops, &t);
+	fputs("<tr><th>theoretical peak</th>", f);
 	if (peak > 0) {
 		fprintf(f, "<td class=\"n\">%.1f GB/s</td><td>", peak);
 		mess_h_esc(f, how);
@@ -191,61 +274,28 @@ int mess_h_keyfigs(FILE *f, const char *dir, double peak, const char *how,
 	}
 	fputs("<tr><th>bandwidth source</th><td colspan=\"2\">", f);
 	mess_h_esc(f, info->bw_source[0] ? info->bw_source : "unknown");
-	fputs("</td></tr>\n", f);
+	fputs("</td></tr>\n</table>\n<table>", f);
 	/*
 	 * One vocabulary with summary.md (results/README.md, Glossary): a
 	 * run's curve is named by its mix, the store % asked for; the read
 	 * share nominal is the run's own (summary.json, the mix's share),
-	 * the measured one the counters' (curves.csv's points), each under
-	 * its own header.  A set from elsewhere names its curves by the read
-	 * share it gives.
+	 * the measured one the counters' (curves.csv's points, the set's
+	 * curve), each under its own header.  A set from elsewhere names its
+	 * curves by the read share it gives, even where it numbers a store %
+	 * of its own (an import's 100 - share).
 	 */
-	counted = !strcmp(info->bw_source, "counters");
-	is_run = json_is_array(json_object_get(summary, "curves"));
-	if (is_run)
-		fprintf(f, "</table>\n<table><tr><th>mix (store %%)</th><th>read share, nominal [%%]</th>%s",
-			counted ? "<th>read share, measured [%]</th>" : "");
-	else
-		fputs("</table>\n<table><tr><th>curve (read share, as the set gives it)</th>", f);
-	fputs("<th>points</th>"
-	      "<th>max bandwidth [GB/s]</th><th>latency there [ns]</th>"
-	      "<th>saturation bandwidth [GB/s]</th><th>max latency [ns]</th><th>waves</th></tr>\n", f);
+	t.is_run = json_is_array(json_object_get(summary, "curves"));
+	s.read_counted = t.is_run && !strcmp(info->bw_source, "counters");
 	for (size_t i = 0; i < s.ncurves; i++) {
-		const struct mess_curve_summary *c = &s.curves[i];
+		struct mess_curve_summary *c = &s.curves[i];
 
-		if (!c->npoints)
-			continue;
-		/* A set's curve by its read share even where it numbers a
-		 * store % of its own (an import's 100 - share). */
-		if (c->store_pct == MESS_STORE_PCT_UNKNOWN || !is_run)
-			fprintf(f, "<tr><td>%.0f %% read</td>", c->read_pct);
-		else
-			fprintf(f, "<tr><td class=\"n\">%u</td>", c->store_pct);
-		if (is_run) {
-			double nominal = nominal_read(summary, c->store_pct);
-
-			if (isfinite(nominal))
-				fprintf(f, "<td class=\"n\">%.1f</td>", nominal);
-			else
-				fputs("<td><i>unknown</i></td>", f);
-			if (counted)
-				fprintf(f, "<td class=\"n\">%.1f</td>", c->read_pct);
-		}
-		fprintf(f, "<td class=\"n\">%zu</td>", c->npoints);
-		bw_cell(f, c->max_bw_gbs, peak);
-		fprintf(f, "<td class=\"n\">%.1f</td>", c->lat_at_max_bw_ns);
-		/* A mix that never loaded the memory has no saturation and no
-		 * waves to count (mess/metrics.h), as summary.md says. */
-		if (c->loaded)
-			bw_cell(f, c->saturated ? c->sat_bw_gbs : NAN, peak);
-		else
-			fputs("<td class=\"n\"><i>not loaded</i></td>", f);
-		fprintf(f, "<td class=\"n\">%.1f</td><td class=\"n\">", c->max_lat_ns);
-		if (c->loaded)
-			fprintf(f, "%zu</td></tr>\n", c->nwaves);
-		else
-			fputs("–</td></tr>\n", f);
+		c->read_points_pct = c->read_pct;
+		if (!t.is_run)
+			c->store_pct = MESS_STORE_PCT_UNKNOWN;
+		else if (c->store_pct != MESS_STORE_PCT_UNKNOWN)
+			c->read_pct = nominal_read(summary, c->store_pct);
 	}
+	mess_summary_curve_rows(&s, &mess_h_kf_ops, &t);
 	fputs("</table>\n", f);
 	if (info->bw_source[0] && !strcmp(info->bw_source, "accounted"))
 		fputs("<p>Bandwidth is accounted: ordinary stores read each line before writing it (write-allocate), so a mix of 50 % stores moves 2 reads for 1 write at the memory: 66.7 % read. 100 % stores is 50 % read.</p>\n", f);
