@@ -83,42 +83,36 @@ int mess_summary_write_md(FILE *fp, const struct mess_summary *s,
 			  const char *title);
 
 /*
- * The key figures' rows and cells, decided here once for summary.md and
- * report.html, each spelled by its format's renderer.  A row is the
- * curves' table's header or a curve's, or one of the family's (its cell
- * takes the row's name); a cell is one of the table's columns.
+ * The key figures' tables, the family's rows and then a row a curve:
+ * their rows and cells decided here once (mess_kf_family, mess_kf_curves),
+ * spelled by a format, summary.md's or report.html's.  A cell is printed
+ * through look[] by what it is; a column or family row without a name is
+ * left out, and a % of the peak column shown only where the peak is known.
  */
-enum mess_kf {
-	MESS_KF_HEAD, MESS_KF_CURVE,
+enum mess_kf_col {
 	MESS_KF_NAME, MESS_KF_NOMINAL, MESS_KF_MEASURED, MESS_KF_POINTS,
-	MESS_KF_MAX_BW, MESS_KF_LAT_AT_MAX, MESS_KF_SAT_BW, MESS_KF_MAX_LAT,
-	MESS_KF_WAVES,
-	MESS_KF_FAM_MAX_BW, MESS_KF_FAM_SAT, MESS_KF_FAM_MAX_LAT,
+	MESS_KF_MAX_BW, MESS_KF_MAX_BW_PCT, MESS_KF_LAT_AT_MAX, MESS_KF_SAT_BW,
+	MESS_KF_SAT_BW_PCT, MESS_KF_MAX_LAT, MESS_KF_WAVES,
+	MESS_KF_FAM_MAX_BW, MESS_KF_FAM_SAT, MESS_KF_FAM_MAX_LAT, MESS_KF_NCOLS
 };
-enum mess_kf_cell {
-	MESS_KF_LABEL,		/* the column's name */
-	MESS_KF_NUM,		/* v, one decimal; NAN unknown */
-	MESS_KF_COUNT,		/* v, a whole number */
-	MESS_KF_READ,		/* a curve named by its read share v */
-	MESS_KF_BW,		/* v GB/s and its % of the peak, where known */
-	MESS_KF_RANGE,		/* v to hi (GB/s and % of peak, or ns) */
-	MESS_KF_NONE,		/* no saturation */
-	MESS_KF_NOT_LOADED,	/* a curve that never loaded the memory */
-	MESS_KF_NOT_SAT,	/* no curve did (mess_summary_not_saturated) */
-	MESS_KF_DASH,		/* nothing to count */
+enum mess_kf_look {
+	MESS_KF_FIG, MESS_KF_WORD, MESS_KF_TEXT, MESS_KF_UNKNOWN, MESS_KF_HEAD,
+	MESS_KF_GAP, MESS_KF_NOT_SAT, MESS_KF_LOOKS
 };
-struct mess_kf_ops {
-	/* Nonzero leaves the row out; c is the curve's, else NULL. */
-	int (*row)(void *ctx, enum mess_kf row, const struct mess_curve_summary *c);
-	void (*cell)(void *ctx, enum mess_kf col, enum mess_kf_cell k,
-		     double v, double hi);
-	void (*end)(void *ctx);
+struct mess_kf_fmt {
+	const char *row, *end, *rule;	/* rule: a column's, under the header */
+	const char *look[MESS_KF_LOOKS];
+	const char *name[MESS_KF_NCOLS];
+	/* a family row's last cell, given 2 x unloaded; saturation's then
+	 * given its % of the peak */
+	const char *note[MESS_KF_NCOLS], *sat_pct;
+	const char *bw;		/* a bandwidth and its % of the peak */
+	const char *unknown, *no_bw, *no_sat;	/* the words for none */
+	int skip_empty;		/* a curve with no usable point has no row */
 };
-/* The family's rows: maximum bandwidth, saturated and maximum latency. */
-void mess_summary_family_rows(const struct mess_summary *s,
-			      const struct mess_kf_ops *o, void *ctx);
-/* The curves' table: its header, then a row a curve. */
-void mess_summary_curve_rows(const struct mess_summary *s,
-			     const struct mess_kf_ops *o, void *ctx);
+void mess_kf_family(FILE *fp, const struct mess_summary *s,
+		    const struct mess_kf_fmt *f);
+void mess_kf_curves(FILE *fp, const struct mess_summary *s,
+		    const struct mess_kf_fmt *f);
 
 #endif

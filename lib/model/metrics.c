@@ -335,188 +335,169 @@ int mess_summary_write_json(FILE *fp, const struct mess_summary *s,
 	return err;
 }
 
-static void family_row(const struct mess_kf_ops *o, void *ctx,
-		       enum mess_kf row, enum mess_kf_cell k, double v, double hi)
+/* A figure, or the format's word for unknown. */
+static enum mess_kf_look kf_num(const struct mess_kf_fmt *f, double v,
+				char *buf, size_t len)
 {
-	if (o->row(ctx, row, NULL))
+	if (!isfinite(v)) {
+		snprintf(buf, len, "%s", f->unknown);
+		return MESS_KF_UNKNOWN;
+	}
+	snprintf(buf, len, "%.1f", v);
+	return MESS_KF_FIG;
+}
+
+/* A bandwidth in cell i, its % of the peak in cell i + 1. */
+static void kf_bw(const struct mess_kf_fmt *f, double v, double peak,
+		  char (*cell)[96], enum mess_kf_look *look, int i)
+{
+	look[i] = isfinite(v) ? MESS_KF_FIG : MESS_KF_WORD;
+	if (isfinite(v))
+		snprintf(cell[i], 96, peak > 0.0 ? f->bw : "%.1f", v, pct_of(v, peak));
+	else
+		snprintf(cell[i], 96, "%s", f->no_bw);
+	look[i + 1] = kf_num(f, pct_of(v, peak), cell[i + 1], 96);
+}
+
+static void kf_row(FILE *fp, const struct mess_summary *s,
+		   const struct mess_kf_fmt *f, enum mess_kf_col row,
+		   char (*cell)[96], enum mess_kf_look *look)
+{
+	char note[160] = "";
+
+	if (!f->name[row])
 		return;
-	o->cell(ctx, row, k, v, hi);
-	o->end(ctx);
+	fputs(f->row, fp);
+	fprintf(fp, f->look[MESS_KF_HEAD], f->name[row]);
+	fprintf(fp, f->look[look[0]], cell[0]);
+	if (s->peak_gbs > 0.0 && f->name[MESS_KF_MAX_BW_PCT])
+		fprintf(fp, f->look[look[1]], cell[1]);
+	if (f->note[row]) {
+		snprintf(note, sizeof(note), f->note[row], 2.0 * s->unloaded_ns);
+		if (row == MESS_KF_FAM_SAT && s->have_sat && s->peak_gbs > 0.0)
+			snprintf(note + strlen(note), sizeof(note) - strlen(note), f->sat_pct,
+				 pct_of(s->sat_bw_min_gbs, s->peak_gbs),
+				 pct_of(s->sat_bw_max_gbs, s->peak_gbs));
+		fprintf(fp, f->look[MESS_KF_TEXT], note);
+	}
+	fputs(f->end, fp);
 }
 
-void mess_summary_family_rows(const struct mess_summary *s,
-			      const struct mess_kf_ops *o, void *ctx)
+void mess_kf_family(FILE *fp, const struct mess_summary *s,
+		    const struct mess_kf_fmt *f)
 {
-	char ns[96];
+	double peak = s->peak_gbs;
+	char cell[2][96];
+	enum mess_kf_look look[2] = { MESS_KF_FIG, MESS_KF_FIG };
 
-	family_row(o, ctx, MESS_KF_FAM_MAX_BW, MESS_KF_BW, s->max_bw_gbs, NAN);
-	family_row(o, ctx, MESS_KF_FAM_SAT, s->have_sat ? MESS_KF_RANGE :
-		   mess_summary_not_saturated(s, ns, sizeof(ns)) ? MESS_KF_NOT_SAT :
-		   MESS_KF_NONE, s->sat_bw_min_gbs, s->sat_bw_max_gbs);
-	family_row(o, ctx, MESS_KF_FAM_MAX_LAT, MESS_KF_RANGE, s->max_lat_min_ns,
-		   s->max_lat_max_ns);
+	kf_bw(f, s->max_bw_gbs, peak, cell, look, 0);
+	kf_row(fp, s, f, MESS_KF_FAM_MAX_BW, cell, look);
+	look[0] = MESS_KF_FIG;
+	look[1] = MESS_KF_FIG;
+	snprintf(cell[0], 96, "%.1f – %.1f", s->sat_bw_min_gbs, s->sat_bw_max_gbs);
+	snprintf(cell[1], 96, "%.1f – %.1f", pct_of(s->sat_bw_min_gbs, peak),
+		 pct_of(s->sat_bw_max_gbs, peak));
+	if (!s->have_sat && mess_summary_not_saturated(s, cell[0], 96)) {
+		look[0] = MESS_KF_NOT_SAT;
+		snprintf(cell[1], 96, "–");
+	} else if (!s->have_sat) {
+		look[0] = MESS_KF_UNKNOWN;
+		snprintf(cell[0], 96, "%s", f->no_sat);
+		snprintf(cell[1], 96, "none");
+	}
+	kf_row(fp, s, f, MESS_KF_FAM_SAT, cell, look);
+	snprintf(cell[0], 96, "%.1f – %.1f", s->max_lat_min_ns, s->max_lat_max_ns);
+	if (!isfinite(s->max_lat_min_ns) || !isfinite(s->max_lat_max_ns))
+		snprintf(cell[0], 96, "–");
+	look[1] = MESS_KF_GAP;
+	kf_row(fp, s, f, MESS_KF_FAM_MAX_LAT, cell, look);
 }
 
-void mess_summary_curve_rows(const struct mess_summary *s,
-			     const struct mess_kf_ops *o, void *ctx)
+static int kf_shown(const struct mess_summary *s, const struct mess_kf_fmt *f,
+		    enum mess_kf_col col)
 {
-	if (!o->row(ctx, MESS_KF_HEAD, NULL)) {
-		for (enum mess_kf col = MESS_KF_NAME; col <= MESS_KF_WAVES; col++)
-			if (col != MESS_KF_MEASURED || s->read_counted)
-				o->cell(ctx, col, MESS_KF_LABEL, NAN, NAN);
-		o->end(ctx);
+	if (col == MESS_KF_MAX_BW_PCT || col == MESS_KF_SAT_BW_PCT)
+		return f->name[col] && s->peak_gbs > 0.0;
+	return f->name[col] && (col != MESS_KF_MEASURED || s->read_counted);
+}
+
+void mess_kf_curves(FILE *fp, const struct mess_summary *s,
+		    const struct mess_kf_fmt *f)
+{
+	char cell[MESS_KF_WAVES + 1][96];
+	enum mess_kf_look look[MESS_KF_WAVES + 1];
+	int col, ncol = 0;
+
+	fputs(f->row, fp);
+	for (col = MESS_KF_NAME; col <= MESS_KF_WAVES; col++)
+		if (kf_shown(s, f, col) && ++ncol)
+			fprintf(fp, f->look[MESS_KF_HEAD], f->name[col]);
+	fputs(f->end, fp);
+	if (f->rule) {
+		fputs(f->row, fp);
+		while (ncol--)
+			fputs(f->rule, fp);
+		fputs(f->end, fp);
 	}
 	for (size_t i = 0; i < s->ncurves; i++) {
 		const struct mess_curve_summary *c = &s->curves[i];
+		int by_read = c->store_pct == MESS_STORE_PCT_UNKNOWN;
 		/* A curve that never loaded the memory has no saturation and
 		 * no waves to count (mess/metrics.h); an empty one has none. */
 		int counts = c->loaded || !c->npoints;
 
-		if (o->row(ctx, MESS_KF_CURVE, c))
+		if (f->skip_empty && !c->npoints)
 			continue;
-		if (c->store_pct == MESS_STORE_PCT_UNKNOWN)
-			o->cell(ctx, MESS_KF_NAME, MESS_KF_READ, c->read_pct, NAN);
-		else
-			o->cell(ctx, MESS_KF_NAME, MESS_KF_COUNT, c->store_pct, NAN);
-		o->cell(ctx, MESS_KF_NOMINAL, MESS_KF_NUM, c->read_pct, NAN);
-		if (s->read_counted)
-			o->cell(ctx, MESS_KF_MEASURED, MESS_KF_NUM, c->read_points_pct, NAN);
-		o->cell(ctx, MESS_KF_POINTS, MESS_KF_COUNT, c->npoints, NAN);
-		o->cell(ctx, MESS_KF_MAX_BW, MESS_KF_BW, c->max_bw_gbs, NAN);
-		o->cell(ctx, MESS_KF_LAT_AT_MAX, MESS_KF_NUM, c->lat_at_max_bw_ns, NAN);
-		o->cell(ctx, MESS_KF_SAT_BW, c->saturated ? MESS_KF_BW : counts ?
-			MESS_KF_NONE : MESS_KF_NOT_LOADED, c->sat_bw_gbs, NAN);
-		o->cell(ctx, MESS_KF_MAX_LAT, MESS_KF_NUM, c->max_lat_ns, NAN);
-		o->cell(ctx, MESS_KF_WAVES, counts ? MESS_KF_COUNT : MESS_KF_DASH,
-			c->nwaves, NAN);
-		o->end(ctx);
-	}
-}
-
-/* summary.md's renderer: a figure or range with its % of the peak in a
- * column of its own, the dash people read as "no data". */
-struct md {
-	FILE *fp;
-	const struct mess_summary *s;
-	enum mess_kf row;
-	int ncol;
-};
-
-static const char *const md_name[] = {
-	[MESS_KF_NAME] = "mix (store %)",
-	[MESS_KF_NOMINAL] = "read share, nominal [%]",
-	[MESS_KF_MEASURED] = "read share, measured [%]",
-	[MESS_KF_POINTS] = "points", [MESS_KF_MAX_BW] = "max BW",
-	[MESS_KF_LAT_AT_MAX] = "lat at max BW [ns]",
-	[MESS_KF_SAT_BW] = "sat. BW", [MESS_KF_MAX_LAT] = "max lat [ns]",
-	[MESS_KF_WAVES] = "waves",
-	[MESS_KF_FAM_MAX_BW] = "max bandwidth [GB/s]",
-	[MESS_KF_FAM_SAT] = "saturated bandwidth range [GB/s]",
-	[MESS_KF_FAM_MAX_LAT] = "maximum latency range [ns]",
-};
-
-static void md_num(FILE *fp, double v)
-{
-	if (isfinite(v))
-		fprintf(fp, " %.1f |", v);
-	else
-		fputs(" – |", fp);
-}
-
-static void md_range(FILE *fp, double lo, double hi)
-{
-	if (isfinite(lo) && isfinite(hi))
-		fprintf(fp, " %.1f – %.1f |", lo, hi);
-	else
-		fputs(" – |", fp);
-}
-
-static int md_row(void *ctx, enum mess_kf row, const struct mess_curve_summary *c)
-{
-	struct md *m = ctx;
-
-	(void)c;
-	m->row = row;
-	m->ncol = 0;
-	fputc('|', m->fp);
-	if (row >= MESS_KF_FAM_MAX_BW)
-		fprintf(m->fp, " %s |", md_name[row]);
-	return 0;
-}
-
-static void md_cell(void *ctx, enum mess_kf col, enum mess_kf_cell k,
-		    double v, double hi)
-{
-	struct md *m = ctx;
-	FILE *fp = m->fp;
-	double peak = m->s->peak_gbs;
-	char ns[96];
-	/* the word under "% of peak" after a word in the figure's column */
-	const char *pct = k == MESS_KF_NONE ? "none" : "–";
-
-	switch (k) {
-	case MESS_KF_LABEL:
-		m->ncol++;
-		if (col != MESS_KF_MAX_BW && col != MESS_KF_SAT_BW) {
-			fprintf(fp, " %s |", md_name[col]);
-			return;
+		look[MESS_KF_NAME] = by_read ? MESS_KF_TEXT : MESS_KF_FIG;
+		snprintf(cell[MESS_KF_NAME], 96, by_read ? "%.0f %% read" : "%.0f",
+			 by_read ? c->read_pct : c->store_pct);
+		look[MESS_KF_NOMINAL] = kf_num(f, c->read_pct, cell[MESS_KF_NOMINAL], 96);
+		look[MESS_KF_MEASURED] = kf_num(f, c->read_points_pct, cell[MESS_KF_MEASURED], 96);
+		look[MESS_KF_POINTS] = MESS_KF_FIG;
+		snprintf(cell[MESS_KF_POINTS], 96, "%zu", c->npoints);
+		kf_bw(f, c->max_bw_gbs, s->peak_gbs, cell, look, MESS_KF_MAX_BW);
+		look[MESS_KF_LAT_AT_MAX] = kf_num(f, c->lat_at_max_bw_ns, cell[MESS_KF_LAT_AT_MAX], 96);
+		kf_bw(f, c->sat_bw_gbs, s->peak_gbs, cell, look, MESS_KF_SAT_BW);
+		if (!c->saturated) {
+			look[MESS_KF_SAT_BW] = look[MESS_KF_SAT_BW_PCT] = MESS_KF_WORD;
+			snprintf(cell[MESS_KF_SAT_BW], 96, counts ? "none" : "not loaded");
+			snprintf(cell[MESS_KF_SAT_BW_PCT], 96, counts ? "none" : "–");
 		}
-		fprintf(fp, " %s [GB/s] |", md_name[col]);
-		if (peak > 0.0 && ++m->ncol)
-			fprintf(fp, " %s [%% peak] |", md_name[col]);
-		return;
-	case MESS_KF_NUM:
-	case MESS_KF_DASH:
-		md_num(fp, k == MESS_KF_NUM ? v : NAN);
-		return;
-	case MESS_KF_COUNT:
-		fprintf(fp, " %.0f |", v);
-		return;
-	case MESS_KF_READ:
-		fprintf(fp, " %.0f %% read |", v);
-		return;
-	case MESS_KF_BW:
-		md_num(fp, v);
-		if (peak > 0.0)
-			md_num(fp, pct_of(v, peak));
-		return;
-	case MESS_KF_RANGE:
-		md_range(fp, v, hi);
-		if (peak > 0.0 && col == MESS_KF_FAM_SAT)
-			md_range(fp, pct_of(v, peak), pct_of(hi, peak));
-		else if (peak > 0.0)
-			fputs(" |", fp);
-		return;
-	case MESS_KF_NONE:
-	case MESS_KF_NOT_LOADED:
-	case MESS_KF_NOT_SAT:
-		mess_summary_not_saturated(m->s, ns, sizeof(ns));
-		fprintf(fp, " %s |", k == MESS_KF_NONE ? "none" :
-			k == MESS_KF_NOT_LOADED ? "not loaded" : ns);
-		if (peak > 0.0)
-			fprintf(fp, " %s |", pct);
-		return;
+		look[MESS_KF_MAX_LAT] = kf_num(f, c->max_lat_ns, cell[MESS_KF_MAX_LAT], 96);
+		look[MESS_KF_WAVES] = MESS_KF_FIG;
+		snprintf(cell[MESS_KF_WAVES], 96, counts ? "%zu" : "–", c->nwaves);
+		fputs(f->row, fp);
+		for (col = MESS_KF_NAME; col <= MESS_KF_WAVES; col++)
+			if (kf_shown(s, f, col))
+				fprintf(fp, f->look[look[col]], cell[col]);
+		fputs(f->end, fp);
 	}
 }
 
-static void md_end(void *ctx)
-{
-	struct md *m = ctx;
-
-	fputc('\n', m->fp);
-	if (m->row != MESS_KF_HEAD)
-		return;
-	fputc('|', m->fp);
-	while (m->ncol--)
-		fputs("---:|", m->fp);
-	fputc('\n', m->fp);
-}
+#define MD_CELL " %s |"
+static const struct mess_kf_fmt md_fmt = {
+	.row = "|", .end = "\n", .rule = "---:|",
+	.look = { MD_CELL, MD_CELL, MD_CELL, MD_CELL, MD_CELL, " |", MD_CELL },
+	.name = {
+		[MESS_KF_NAME] = "mix (store %)",
+		[MESS_KF_NOMINAL] = "read share, nominal [%]",
+		[MESS_KF_MEASURED] = "read share, measured [%]",
+		[MESS_KF_POINTS] = "points", [MESS_KF_MAX_BW] = "max BW [GB/s]",
+		[MESS_KF_MAX_BW_PCT] = "max BW [% peak]",
+		[MESS_KF_LAT_AT_MAX] = "lat at max BW [ns]",
+		[MESS_KF_SAT_BW] = "sat. BW [GB/s]",
+		[MESS_KF_SAT_BW_PCT] = "sat. BW [% peak]",
+		[MESS_KF_MAX_LAT] = "max lat [ns]", [MESS_KF_WAVES] = "waves",
+		[MESS_KF_FAM_MAX_BW] = "max bandwidth [GB/s]",
+		[MESS_KF_FAM_SAT] = "saturated bandwidth range [GB/s]",
+		[MESS_KF_FAM_MAX_LAT] = "maximum latency range [ns]",
+	},
+	.bw = "%.1f", .unknown = "–", .no_bw = "–", .no_sat = "none",
+};
 
 int mess_summary_write_md(FILE *fp, const struct mess_summary *s,
 			  const char *title)
 {
-	static const struct mess_kf_ops ops = { md_row, md_cell, md_end };
-	struct md m = { fp, s, MESS_KF_HEAD, 0 };
 	double peak = s->peak_gbs;
 	int have_peak = peak > 0.0;
 	char ns[96];
@@ -537,12 +518,12 @@ int mess_summary_write_md(FILE *fp, const struct mess_summary *s,
 			toupper((unsigned char)ns[0]), ns + 1);
 	fputs(have_peak ? "| family metric | GB/s or ns | % of peak |\n|---|---:|---:|\n" :
 			  "| family metric | GB/s or ns |\n|---|---:|\n", fp);
-	mess_summary_family_rows(s, &ops, &m);
+	mess_kf_family(fp, s, &md_fmt);
 	/* One vocabulary (results/README.md, Glossary): a curve is named by
 	 * the store % asked for (--mixes), else by its read share; the
 	 * memory's read share is a column of its own, nominal (the mix's,
 	 * write-allocate counted) and, where counted, measured. */
 	fputc('\n', fp);
-	mess_summary_curve_rows(s, &ops, &m);
+	mess_kf_curves(fp, s, &md_fmt);
 	return ferror(fp) ? -EIO : 0;
 }

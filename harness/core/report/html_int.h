@@ -27,15 +27,8 @@ char *mess_h_slurp(const char *path, size_t max, size_t *len);
  */
 int mess_h_keyfigs(FILE *f, const char *dir, double peak_gbs,
 		   const char *peak_how, const json_t *summary);
-/* The key figures' renderer (mess/metrics.h) of the page: a run's
- * table (is_run) has read share columns, a set's names curves by theirs. */
-struct mess_h_kf {
-	FILE *f;
-	const struct mess_summary *s;
-	enum mess_kf row;
-	int is_run;
-};
-extern const struct mess_kf_ops mess_h_kf_ops;
+/* How the page spells the key figures (mess/metrics.h), a run's. */
+extern const struct mess_kf_fmt mess_h_kf_run;
 /* absorption.csv as a heat map of k1 (row x mode), with its bracket;
  * nothing without the file. */
 void mess_h_absorb(FILE *f, const char *dir);

@@ -98,114 +98,36 @@ char *mess_h_slurp(const char *path, size_t max, size_t *len)
 	return buf;
 }
 
-static const char *const h_name[] = {
-	[MESS_KF_NAME] = "mix (store %)",
-	[MESS_KF_NOMINAL] = "read share, nominal [%]",
-	[MESS_KF_MEASURED] = "read share, measured [%]",
-	[MESS_KF_POINTS] = "points",
-	[MESS_KF_MAX_BW] = "max bandwidth [GB/s]",
-	[MESS_KF_LAT_AT_MAX] = "latency there [ns]",
-	[MESS_KF_SAT_BW] = "saturation bandwidth [GB/s]",
-	[MESS_KF_MAX_LAT] = "max latency [ns]", [MESS_KF_WAVES] = "waves",
-	[MESS_KF_FAM_MAX_BW] = "maximum bandwidth [GB/s]",
-	[MESS_KF_FAM_SAT] = "saturated bandwidth [GB/s]",
+const struct mess_kf_fmt mess_h_kf_run = {
+	.row = "<tr>", .end = "</tr>\n",
+	.look = {
+		[MESS_KF_FIG] = "<td class=\"n\">%s</td>",
+		[MESS_KF_WORD] = "<td class=\"n\"><i>%s</i></td>",
+		[MESS_KF_TEXT] = "<td>%s</td>",
+		[MESS_KF_UNKNOWN] = "<td><i>%s</i></td>",
+		[MESS_KF_HEAD] = "<th>%s</th>",
+		[MESS_KF_NOT_SAT] = "<td><b>%s</b>: the latency at that bandwidth stayed within noise of the unloaded latency, so the generators never loaded the memory</td>",
+	},
+	.name = {
+		[MESS_KF_NAME] = "mix (store %)",
+		[MESS_KF_NOMINAL] = "read share, nominal [%]",
+		[MESS_KF_MEASURED] = "read share, measured [%]",
+		[MESS_KF_POINTS] = "points",
+		[MESS_KF_MAX_BW] = "max bandwidth [GB/s]",
+		[MESS_KF_LAT_AT_MAX] = "latency there [ns]",
+		[MESS_KF_SAT_BW] = "saturation bandwidth [GB/s]",
+		[MESS_KF_MAX_LAT] = "max latency [ns]", [MESS_KF_WAVES] = "waves",
+		[MESS_KF_FAM_MAX_BW] = "maximum bandwidth [GB/s]",
+		[MESS_KF_FAM_SAT] = "saturated bandwidth [GB/s]",
+	},
+	.note = {
+		[MESS_KF_FAM_MAX_BW] = "the highest of any mix",
+		[MESS_KF_FAM_SAT] = "where latency first reaches 2× unloaded (%.0f ns)",
+	},
+	.sat_pct = ": %.0f – %.0f %% of peak",
+	.bw = "%.1f (%.0f %% of peak)", .unknown = "unknown", .no_bw = "none",
+	.no_sat = "no curve reached 2× the unloaded latency", .skip_empty = 1,
 };
-
-/* A curve with no usable point has no row here (summary.md keeps it),
- * nor has the family's maximum latency range. */
-static int h_row(void *ctx, enum mess_kf row, const struct mess_curve_summary *c)
-{
-	struct mess_h_kf *t = ctx;
-
-	t->row = row;
-	if (row == MESS_KF_FAM_MAX_LAT || (c && !c->npoints))
-		return 1;
-	fputs("<tr>", t->f);
-	if (row >= MESS_KF_FAM_MAX_BW)
-		fprintf(t->f, "<th>%s</th>", h_name[row]);
-	return 0;
-}
-
-/* A bandwidth "12.3 (45 % of peak)", its % of the peak in its cell. */
-static void h_cell(void *ctx, enum mess_kf col, enum mess_kf_cell k,
-		   double v, double hi)
-{
-	struct mess_h_kf *t = ctx;
-	double peak = t->s->peak_gbs;
-	FILE *f = t->f;
-	char ns[96];
-
-	if (col == MESS_KF_NOMINAL && !t->is_run)
-		return;
-	switch (k) {
-	case MESS_KF_LABEL:
-		fprintf(f, "<th>%s</th>", col == MESS_KF_NAME && !t->is_run ?
-			"curve (read share, as the set gives it)" : h_name[col]);
-		return;
-	case MESS_KF_NUM:
-		if (!isfinite(v) && col == MESS_KF_NOMINAL)
-			fputs("<td><i>unknown</i></td>", f);
-		else
-			fprintf(f, "<td class=\"n\">%.1f</td>", v);
-		return;
-	case MESS_KF_COUNT:
-		fprintf(f, "<td class=\"n\">%.0f</td>", v);
-		return;
-	case MESS_KF_READ:
-		fprintf(f, "<td>%.0f %% read</td>", v);
-		return;
-	case MESS_KF_BW:
-		if (!isfinite(v))
-			fputs("<td class=\"n\"><i>none</i></td>", f);
-		else if (peak > 0)
-			fprintf(f, "<td class=\"n\">%.1f (%.0f %% of peak)</td>", v,
-				100.0 * v / peak);
-		else
-			fprintf(f, "<td class=\"n\">%.1f</td>", v);
-		return;
-	case MESS_KF_RANGE:
-		fprintf(f, "<td class=\"n\">%.1f – %.1f</td>", v, hi);
-		return;
-	case MESS_KF_NONE:
-		fputs(col == MESS_KF_FAM_SAT ?
-		      "<td><i>no curve reached 2× the unloaded latency</i></td>" :
-		      "<td class=\"n\"><i>none</i></td>", f);
-		return;
-	case MESS_KF_NOT_LOADED:
-		fputs("<td class=\"n\"><i>not loaded</i></td>", f);
-		return;
-	case MESS_KF_NOT_SAT:
-		mess_summary_not_saturated(t->s, ns, sizeof(ns));
-		fprintf(f, "<td><b>%s</b>: the latency at that bandwidth stayed within noise of the unloaded latency, so the generators never loaded the memory</td>", ns);
-		return;
-	case MESS_KF_DASH:
-		fputs("<td class=\"n\">–</td>", f);
-		return;
-	}
-}
-
-/* The family's rows say what their figure is; saturation's its % of the
- * peak there. */
-static void h_end(void *ctx)
-{
-	struct mess_h_kf *t = ctx;
-	const struct mess_summary *s = t->s;
-
-	if (t->row == MESS_KF_FAM_MAX_BW)
-		fputs("<td>the highest of any mix</td>", t->f);
-	if (t->row == MESS_KF_FAM_SAT) {
-		fprintf(t->f, "<td>where latency first reaches 2× unloaded (%.0f ns)",
-			2 * s->unloaded_ns);
-		if (s->have_sat && s->peak_gbs > 0)
-			fprintf(t->f, ": %.0f – %.0f %% of peak",
-				100 * s->sat_bw_min_gbs / s->peak_gbs,
-				100 * s->sat_bw_max_gbs / s->peak_gbs);
-		fputs("</td>", t->f);
-	}
-	fputs("</tr>\n", t->f);
-}
-
-const struct mess_kf_ops mess_h_kf_ops = { h_row, h_cell, h_end };
 
 const char *mess_glossary(char *buf, size_t len)
 {
@@ -242,11 +164,11 @@ int mess_h_keyfigs(FILE *f, const char *dir, double peak, const char *how,
 	struct mess_set_info *info = calloc(1, sizeof(*info));
 	struct mess_family fam = { 0 };
 	struct mess_summary s = { 0 };
-	struct mess_h_kf t = { f, &s, MESS_KF_HEAD, 0 };
+	struct mess_kf_fmt kf = mess_h_kf_run;
 	json_t *wt = json_object_get(summary, "wave_tol_pct");
 	double unloaded, tol = json_is_number(wt) ? json_number_value(wt) / 100 : 0.02;
 	char err[512];
-	int ret = 0;
+	int ret = 0, is_run;
 
 	if (!info || mess_set_load(dir, 0, &fam, info, err, sizeof(err)))
 		goto out;
@@ -261,7 +183,7 @@ int mess_h_keyfigs(FILE *f, const char *dir, double peak, const char *how,
 	fprintf(f, "<tr><th>unloaded latency</th><td class=\"n\">%.1f ns</td><td>", unloaded);
 	mess_h_esc(f, info->unloaded_source);
 	fputs("</td></tr>\n", f);
-	mess_summary_family_rows(&s, &mess_h_kf_ops, &t);
+	mess_kf_family(f, &s, &kf);
 	fputs("<tr><th>theoretical peak</th>", f);
 	if (peak > 0) {
 		fprintf(f, "<td class=\"n\">%.1f GB/s</td><td>", peak);
@@ -284,18 +206,22 @@ int mess_h_keyfigs(FILE *f, const char *dir, double peak, const char *how,
 	 * curves by the read share it gives, even where it numbers a store %
 	 * of its own (an import's 100 - share).
 	 */
-	t.is_run = json_is_array(json_object_get(summary, "curves"));
-	s.read_counted = t.is_run && !strcmp(info->bw_source, "counters");
+	is_run = json_is_array(json_object_get(summary, "curves"));
+	s.read_counted = is_run && !strcmp(info->bw_source, "counters");
+	if (!is_run) {
+		kf.name[MESS_KF_NAME] = "curve (read share, as the set gives it)";
+		kf.name[MESS_KF_NOMINAL] = NULL;
+	}
 	for (size_t i = 0; i < s.ncurves; i++) {
 		struct mess_curve_summary *c = &s.curves[i];
 
 		c->read_points_pct = c->read_pct;
-		if (!t.is_run)
+		if (!is_run)
 			c->store_pct = MESS_STORE_PCT_UNKNOWN;
 		else if (c->store_pct != MESS_STORE_PCT_UNKNOWN)
 			c->read_pct = nominal_read(summary, c->store_pct);
 	}
-	mess_summary_curve_rows(&s, &mess_h_kf_ops, &t);
+	mess_kf_curves(f, &s, &kf);
 	fputs("</table>\n", f);
 	if (info->bw_source[0] && !strcmp(info->bw_source, "accounted"))
 		fputs("<p>Bandwidth is accounted: ordinary stores read each line before writing it (write-allocate), so a mix of 50 % stores moves 2 reads for 1 write at the memory: 66.7 % read. 100 % stores is 50 % read.</p>\n", f);

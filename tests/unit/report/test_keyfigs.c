@@ -78,10 +78,9 @@ static int line_has(const char *p, const char *what)
 static void same_rows(void **state)
 {
 	struct mess_summary s;
-	struct mess_h_kf t = { NULL, &s, MESS_KF_HEAD, 1 };
 	char *md = NULL, *html = NULL, want[128];
 	size_t len = 0, hlen = 0, i;
-	FILE *fp;
+	FILE *fp, *hp;
 
 	(void)state;
 	summary(&s);
@@ -91,10 +90,10 @@ static void same_rows(void **state)
 	fp = open_memstream(&md, &len);
 	assert_int_equal(mess_summary_write_md(fp, &s, "Curves"), 0);
 	assert_int_equal(fclose(fp), 0);
-	t.f = open_memstream(&html, &hlen);
-	mess_summary_family_rows(&s, &mess_h_kf_ops, &t);
-	mess_summary_curve_rows(&s, &mess_h_kf_ops, &t);
-	assert_int_equal(fclose(t.f), 0);
+	hp = open_memstream(&html, &hlen);
+	mess_kf_family(hp, &s, &mess_h_kf_run);
+	mess_kf_curves(hp, &s, &mess_h_kf_run);
+	assert_int_equal(fclose(hp), 0);
 
 	/* The family's maximum and saturation, with their % of the peak. */
 	assert_non_null(strstr(md, "| max bandwidth [GB/s] | 60.7 | 50.0 |\n"));
