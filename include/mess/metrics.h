@@ -82,4 +82,37 @@ int mess_summary_write_json(FILE *fp, const struct mess_summary *s,
 int mess_summary_write_md(FILE *fp, const struct mess_summary *s,
 			  const char *title);
 
+/*
+ * The key figures' tables, the family's rows and then a row a curve:
+ * their rows and cells decided here once (mess_kf_family, mess_kf_curves),
+ * spelled by a format, summary.md's or report.html's.  A cell is printed
+ * through look[] by what it is; a column or family row without a name is
+ * left out, and a % of the peak column shown only where the peak is known.
+ */
+enum mess_kf_col {
+	MESS_KF_NAME, MESS_KF_NOMINAL, MESS_KF_MEASURED, MESS_KF_POINTS,
+	MESS_KF_MAX_BW, MESS_KF_MAX_BW_PCT, MESS_KF_LAT_AT_MAX, MESS_KF_SAT_BW,
+	MESS_KF_SAT_BW_PCT, MESS_KF_MAX_LAT, MESS_KF_WAVES,
+	MESS_KF_FAM_MAX_BW, MESS_KF_FAM_SAT, MESS_KF_FAM_MAX_LAT, MESS_KF_NCOLS
+};
+enum mess_kf_look {
+	MESS_KF_FIG, MESS_KF_WORD, MESS_KF_TEXT, MESS_KF_UNKNOWN, MESS_KF_HEAD,
+	MESS_KF_GAP, MESS_KF_NOT_SAT, MESS_KF_LOOKS
+};
+struct mess_kf_fmt {
+	const char *row, *end, *rule;	/* rule: a column's, under the header */
+	const char *look[MESS_KF_LOOKS];
+	const char *name[MESS_KF_NCOLS];
+	/* a family row's last cell, given 2 x unloaded; saturation's then
+	 * given its % of the peak */
+	const char *note[MESS_KF_NCOLS], *sat_pct;
+	const char *bw;		/* a bandwidth and its % of the peak */
+	const char *unknown, *no_bw, *no_sat;	/* the words for none */
+	int skip_empty;		/* a curve with no usable point has no row */
+};
+void mess_kf_family(FILE *fp, const struct mess_summary *s,
+		    const struct mess_kf_fmt *f);
+void mess_kf_curves(FILE *fp, const struct mess_summary *s,
+		    const struct mess_kf_fmt *f);
+
 #endif

@@ -335,22 +335,165 @@ int mess_summary_write_json(FILE *fp, const struct mess_summary *s,
 	return err;
 }
 
-/* Markdown cell: a number, or the dash people read as "no data". */
-static void md_num(FILE *fp, double v, int decimals)
+/* A figure, or the format's word for unknown. */
+static enum mess_kf_look kf_num(const struct mess_kf_fmt *f, double v,
+				char *buf, size_t len)
 {
-	if (isfinite(v))
-		fprintf(fp, " %.*f |", decimals, v);
-	else
-		fputs(" – |", fp);
+	if (!isfinite(v)) {
+		snprintf(buf, len, "%s", f->unknown);
+		return MESS_KF_UNKNOWN;
+	}
+	snprintf(buf, len, "%.1f", v);
+	return MESS_KF_FIG;
 }
 
-static void md_range(FILE *fp, double lo, double hi, int decimals)
+/* A bandwidth in cell i, its % of the peak in cell i + 1. */
+static void kf_bw(const struct mess_kf_fmt *f, double v, double peak,
+		  char (*cell)[96], enum mess_kf_look *look, int i)
 {
-	if (isfinite(lo) && isfinite(hi))
-		fprintf(fp, " %.*f – %.*f |", decimals, lo, decimals, hi);
+	look[i] = isfinite(v) ? MESS_KF_FIG : MESS_KF_WORD;
+	if (isfinite(v))
+		snprintf(cell[i], 96, peak > 0.0 ? f->bw : "%.1f", v, pct_of(v, peak));
 	else
-		fputs(" – |", fp);
+		snprintf(cell[i], 96, "%s", f->no_bw);
+	look[i + 1] = kf_num(f, pct_of(v, peak), cell[i + 1], 96);
 }
+
+static void kf_row(FILE *fp, const struct mess_summary *s,
+		   const struct mess_kf_fmt *f, enum mess_kf_col row,
+		   char (*cell)[96], enum mess_kf_look *look)
+{
+	char note[160] = "";
+
+	if (!f->name[row])
+		return;
+	fputs(f->row, fp);
+	fprintf(fp, f->look[MESS_KF_HEAD], f->name[row]);
+	fprintf(fp, f->look[look[0]], cell[0]);
+	if (s->peak_gbs > 0.0 && f->name[MESS_KF_MAX_BW_PCT])
+		fprintf(fp, f->look[look[1]], cell[1]);
+	if (f->note[row]) {
+		snprintf(note, sizeof(note), f->note[row], 2.0 * s->unloaded_ns);
+		if (row == MESS_KF_FAM_SAT && s->have_sat && s->peak_gbs > 0.0)
+			snprintf(note + strlen(note), sizeof(note) - strlen(note), f->sat_pct,
+				 pct_of(s->sat_bw_min_gbs, s->peak_gbs),
+				 pct_of(s->sat_bw_max_gbs, s->peak_gbs));
+		fprintf(fp, f->look[MESS_KF_TEXT], note);
+	}
+	fputs(f->end, fp);
+}
+
+void mess_kf_family(FILE *fp, const struct mess_summary *s,
+		    const struct mess_kf_fmt *f)
+{
+	double peak = s->peak_gbs;
+	char cell[2][96];
+	enum mess_kf_look look[2] = { MESS_KF_FIG, MESS_KF_FIG };
+
+	kf_bw(f, s->max_bw_gbs, peak, cell, look, 0);
+	kf_row(fp, s, f, MESS_KF_FAM_MAX_BW, cell, look);
+	look[0] = MESS_KF_FIG;
+	look[1] = MESS_KF_FIG;
+	snprintf(cell[0], 96, "%.1f – %.1f", s->sat_bw_min_gbs, s->sat_bw_max_gbs);
+	snprintf(cell[1], 96, "%.1f – %.1f", pct_of(s->sat_bw_min_gbs, peak),
+		 pct_of(s->sat_bw_max_gbs, peak));
+	if (!s->have_sat && mess_summary_not_saturated(s, cell[0], 96)) {
+		look[0] = MESS_KF_NOT_SAT;
+		snprintf(cell[1], 96, "–");
+	} else if (!s->have_sat) {
+		look[0] = MESS_KF_UNKNOWN;
+		snprintf(cell[0], 96, "%s", f->no_sat);
+		snprintf(cell[1], 96, "none");
+	}
+	kf_row(fp, s, f, MESS_KF_FAM_SAT, cell, look);
+	snprintf(cell[0], 96, "%.1f – %.1f", s->max_lat_min_ns, s->max_lat_max_ns);
+	if (!isfinite(s->max_lat_min_ns) || !isfinite(s->max_lat_max_ns))
+		snprintf(cell[0], 96, "–");
+	look[1] = MESS_KF_GAP;
+	kf_row(fp, s, f, MESS_KF_FAM_MAX_LAT, cell, look);
+}
+
+static int kf_shown(const struct mess_summary *s, const struct mess_kf_fmt *f,
+		    enum mess_kf_col col)
+{
+	if (col == MESS_KF_MAX_BW_PCT || col == MESS_KF_SAT_BW_PCT)
+		return f->name[col] && s->peak_gbs > 0.0;
+	return f->name[col] && (col != MESS_KF_MEASURED || s->read_counted);
+}
+
+void mess_kf_curves(FILE *fp, const struct mess_summary *s,
+		    const struct mess_kf_fmt *f)
+{
+	char cell[MESS_KF_WAVES + 1][96];
+	enum mess_kf_look look[MESS_KF_WAVES + 1];
+	int col, ncol = 0;
+
+	fputs(f->row, fp);
+	for (col = MESS_KF_NAME; col <= MESS_KF_WAVES; col++)
+		if (kf_shown(s, f, col) && ++ncol)
+			fprintf(fp, f->look[MESS_KF_HEAD], f->name[col]);
+	fputs(f->end, fp);
+	if (f->rule) {
+		fputs(f->row, fp);
+		while (ncol--)
+			fputs(f->rule, fp);
+		fputs(f->end, fp);
+	}
+	for (size_t i = 0; i < s->ncurves; i++) {
+		const struct mess_curve_summary *c = &s->curves[i];
+		int by_read = c->store_pct == MESS_STORE_PCT_UNKNOWN;
+		/* A curve that never loaded the memory has no saturation and
+		 * no waves to count (mess/metrics.h); an empty one has none. */
+		int counts = c->loaded || !c->npoints;
+
+		if (f->skip_empty && !c->npoints)
+			continue;
+		look[MESS_KF_NAME] = by_read ? MESS_KF_TEXT : MESS_KF_FIG;
+		snprintf(cell[MESS_KF_NAME], 96, by_read ? "%.0f %% read" : "%.0f",
+			 by_read ? c->read_pct : c->store_pct);
+		look[MESS_KF_NOMINAL] = kf_num(f, c->read_pct, cell[MESS_KF_NOMINAL], 96);
+		look[MESS_KF_MEASURED] = kf_num(f, c->read_points_pct, cell[MESS_KF_MEASURED], 96);
+		look[MESS_KF_POINTS] = MESS_KF_FIG;
+		snprintf(cell[MESS_KF_POINTS], 96, "%zu", c->npoints);
+		kf_bw(f, c->max_bw_gbs, s->peak_gbs, cell, look, MESS_KF_MAX_BW);
+		look[MESS_KF_LAT_AT_MAX] = kf_num(f, c->lat_at_max_bw_ns, cell[MESS_KF_LAT_AT_MAX], 96);
+		kf_bw(f, c->sat_bw_gbs, s->peak_gbs, cell, look, MESS_KF_SAT_BW);
+		if (!c->saturated) {
+			look[MESS_KF_SAT_BW] = look[MESS_KF_SAT_BW_PCT] = MESS_KF_WORD;
+			snprintf(cell[MESS_KF_SAT_BW], 96, counts ? "none" : "not loaded");
+			snprintf(cell[MESS_KF_SAT_BW_PCT], 96, counts ? "none" : "–");
+		}
+		look[MESS_KF_MAX_LAT] = kf_num(f, c->max_lat_ns, cell[MESS_KF_MAX_LAT], 96);
+		look[MESS_KF_WAVES] = MESS_KF_FIG;
+		snprintf(cell[MESS_KF_WAVES], 96, counts ? "%zu" : "–", c->nwaves);
+		fputs(f->row, fp);
+		for (col = MESS_KF_NAME; col <= MESS_KF_WAVES; col++)
+			if (kf_shown(s, f, col))
+				fprintf(fp, f->look[look[col]], cell[col]);
+		fputs(f->end, fp);
+	}
+}
+
+#define MD_CELL " %s |"
+static const struct mess_kf_fmt md_fmt = {
+	.row = "|", .end = "\n", .rule = "---:|",
+	.look = { MD_CELL, MD_CELL, MD_CELL, MD_CELL, MD_CELL, " |", MD_CELL },
+	.name = {
+		[MESS_KF_NAME] = "mix (store %)",
+		[MESS_KF_NOMINAL] = "read share, nominal [%]",
+		[MESS_KF_MEASURED] = "read share, measured [%]",
+		[MESS_KF_POINTS] = "points", [MESS_KF_MAX_BW] = "max BW [GB/s]",
+		[MESS_KF_MAX_BW_PCT] = "max BW [% peak]",
+		[MESS_KF_LAT_AT_MAX] = "lat at max BW [ns]",
+		[MESS_KF_SAT_BW] = "sat. BW [GB/s]",
+		[MESS_KF_SAT_BW_PCT] = "sat. BW [% peak]",
+		[MESS_KF_MAX_LAT] = "max lat [ns]", [MESS_KF_WAVES] = "waves",
+		[MESS_KF_FAM_MAX_BW] = "max bandwidth [GB/s]",
+		[MESS_KF_FAM_SAT] = "saturated bandwidth range [GB/s]",
+		[MESS_KF_FAM_MAX_LAT] = "maximum latency range [ns]",
+	},
+	.bw = "%.1f", .unknown = "–", .no_bw = "–", .no_sat = "none",
+};
 
 int mess_summary_write_md(FILE *fp, const struct mess_summary *s,
 			  const char *title)
@@ -358,7 +501,6 @@ int mess_summary_write_md(FILE *fp, const struct mess_summary *s,
 	double peak = s->peak_gbs;
 	int have_peak = peak > 0.0;
 	char ns[96];
-	size_t i;
 
 	if (title && *title)
 		fprintf(fp, "## %s\n\n", title);
@@ -376,70 +518,12 @@ int mess_summary_write_md(FILE *fp, const struct mess_summary *s,
 			toupper((unsigned char)ns[0]), ns + 1);
 	fputs(have_peak ? "| family metric | GB/s or ns | % of peak |\n|---|---:|---:|\n" :
 			  "| family metric | GB/s or ns |\n|---|---:|\n", fp);
-	fputs("| max bandwidth [GB/s] |", fp);
-	md_num(fp, s->max_bw_gbs, 1);
-	if (have_peak)
-		md_num(fp, pct_of(s->max_bw_gbs, peak), 1);
-	fputs("\n| saturated bandwidth range [GB/s] |", fp);
-	if (s->have_sat) {
-		md_range(fp, s->sat_bw_min_gbs, s->sat_bw_max_gbs, 1);
-		if (have_peak)
-			md_range(fp, pct_of(s->sat_bw_min_gbs, peak),
-				 pct_of(s->sat_bw_max_gbs, peak), 1);
-	} else if (ns[0]) {
-		fprintf(fp, have_peak ? " %s | – |" : " %s |", ns);
-	} else {
-		fputs(have_peak ? " none | none |" : " none |", fp);
-	}
-	fputs("\n| maximum latency range [ns] |", fp);
-	md_range(fp, s->max_lat_min_ns, s->max_lat_max_ns, 1);
-	if (have_peak)
-		fputs(" |", fp);
-	fputs("\n\n", fp);
-
+	mess_kf_family(fp, s, &md_fmt);
 	/* One vocabulary (results/README.md, Glossary): a curve is named by
 	 * the store % asked for (--mixes), else by its read share; the
 	 * memory's read share is a column of its own, nominal (the mix's,
 	 * write-allocate counted) and, where counted, measured. */
-	fputs("| mix (store %) | read share, nominal [%] |", fp);
-	if (s->read_counted)
-		fputs(" read share, measured [%] |", fp);
-	fputs(have_peak ?
-	      " points | max BW [GB/s] | max BW [% peak] | lat at max BW [ns] | sat. BW [GB/s] | sat. BW [% peak] | max lat [ns] | waves |\n"
-	      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" :
-	      " points | max BW [GB/s] | lat at max BW [ns] | sat. BW [GB/s] | max lat [ns] | waves |\n"
-	      "|---:|---:|---:|---:|---:|---:|---:|---:|", fp);
-	fputs(s->read_counted ? "---:|\n" : "\n", fp);
-	for (i = 0; i < s->ncurves; i++) {
-		const struct mess_curve_summary *cs = &s->curves[i];
-
-		if (cs->store_pct == MESS_STORE_PCT_UNKNOWN)
-			fprintf(fp, "| %.0f %% read |", cs->read_pct);
-		else
-			fprintf(fp, "| %u |", cs->store_pct);
-		md_num(fp, cs->read_pct, 1);
-		if (s->read_counted)
-			md_num(fp, cs->read_points_pct, 1);
-		fprintf(fp, " %zu |", cs->npoints);
-		md_num(fp, cs->max_bw_gbs, 1);
-		if (have_peak)
-			md_num(fp, pct_of(cs->max_bw_gbs, peak), 1);
-		md_num(fp, cs->lat_at_max_bw_ns, 1);
-		if (cs->saturated) {
-			md_num(fp, cs->sat_bw_gbs, 1);
-			if (have_peak)
-				md_num(fp, pct_of(cs->sat_bw_gbs, peak), 1);
-		} else {
-			int no = cs->loaded || !cs->npoints;
-
-			fputs(!no ? (have_peak ? " not loaded | – |" : " not loaded |") :
-			      have_peak ? " none | none |" : " none |", fp);
-		}
-		md_num(fp, cs->max_lat_ns, 1);
-		if (cs->loaded || !cs->npoints)
-			fprintf(fp, " %zu |\n", cs->nwaves);
-		else
-			fputs(" – |\n", fp);
-	}
+	fputc('\n', fp);
+	mess_kf_curves(fp, s, &md_fmt);
 	return ferror(fp) ? -EIO : 0;
 }

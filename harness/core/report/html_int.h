@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "mess/json.h"
+#include "mess/metrics.h"
 
 /* s with &, <, >, " and ' escaped; NULL writes nothing.  The one way
  * any text read from a file reaches the page, in an element or in a
@@ -26,6 +27,8 @@ char *mess_h_slurp(const char *path, size_t max, size_t *len);
  */
 int mess_h_keyfigs(FILE *f, const char *dir, double peak_gbs,
 		   const char *peak_how, const json_t *summary);
+/* How the page spells the key figures (mess/metrics.h), a run's. */
+extern const struct mess_kf_fmt mess_h_kf_run;
 /* absorption.csv as a heat map of k1 (row x mode), with its bracket;
  * nothing without the file. */
 void mess_h_absorb(FILE *f, const char *dir);

@@ -98,19 +98,36 @@ char *mess_h_slurp(const char *path, size_t max, size_t *len)
 	return buf;
 }
 
-/* "12.3 (4.5 %)" of the peak, or the figure alone. */
-static void bw_cell(FILE *f, double gbs, double peak)
-{
-	if (!isfinite(gbs)) {
-		fputs("<td class=\"n\"><i>none</i></td>", f);
-		return;
-	}
-	if (peak > 0)
-		fprintf(f, "<td class=\"n\">%.1f (%.0f %% of peak)</td>", gbs,
-			100.0 * gbs / peak);
-	else
-		fprintf(f, "<td class=\"n\">%.1f</td>", gbs);
-}
+const struct mess_kf_fmt mess_h_kf_run = {
+	.row = "<tr>", .end = "</tr>\n",
+	.look = {
+		[MESS_KF_FIG] = "<td class=\"n\">%s</td>",
+		[MESS_KF_WORD] = "<td class=\"n\"><i>%s</i></td>",
+		[MESS_KF_TEXT] = "<td>%s</td>",
+		[MESS_KF_UNKNOWN] = "<td><i>%s</i></td>",
+		[MESS_KF_HEAD] = "<th>%s</th>",
+		[MESS_KF_NOT_SAT] = "<td><b>%s</b>: the latency at that bandwidth stayed within noise of the unloaded latency, so the generators never loaded the memory</td>",
+	},
+	.name = {
+		[MESS_KF_NAME] = "mix (store %)",
+		[MESS_KF_NOMINAL] = "read share, nominal [%]",
+		[MESS_KF_MEASURED] = "read share, measured [%]",
+		[MESS_KF_POINTS] = "points",
+		[MESS_KF_MAX_BW] = "max bandwidth [GB/s]",
+		[MESS_KF_LAT_AT_MAX] = "latency there [ns]",
+		[MESS_KF_SAT_BW] = "saturation bandwidth [GB/s]",
+		[MESS_KF_MAX_LAT] = "max latency [ns]", [MESS_KF_WAVES] = "waves",
+		[MESS_KF_FAM_MAX_BW] = "maximum bandwidth [GB/s]",
+		[MESS_KF_FAM_SAT] = "saturated bandwidth [GB/s]",
+	},
+	.note = {
+		[MESS_KF_FAM_MAX_BW] = "the highest of any mix",
+		[MESS_KF_FAM_SAT] = "where latency first reaches 2× unloaded (%.0f ns)",
+	},
+	.sat_pct = ": %.0f – %.0f %% of peak",
+	.bw = "%.1f (%.0f %% of peak)", .unknown = "unknown", .no_bw = "none",
+	.no_sat = "no curve reached 2× the unloaded latency", .skip_empty = 1,
+};
 
 const char *mess_glossary(char *buf, size_t len)
 {
@@ -147,10 +164,11 @@ int mess_h_keyfigs(FILE *f, const char *dir, double peak, const char *how,
 	struct mess_set_info *info = calloc(1, sizeof(*info));
 	struct mess_family fam = { 0 };
 	struct mess_summary s = { 0 };
+	struct mess_kf_fmt kf = mess_h_kf_run;
 	json_t *wt = json_object_get(summary, "wave_tol_pct");
 	double unloaded, tol = json_is_number(wt) ? json_number_value(wt) / 100 : 0.02;
 	char err[512];
-	int ret = 0, counted, is_run;
+	int ret = 0, is_run;
 
 	if (!info || mess_set_load(dir, 0, &fam, info, err, sizeof(err)))
 		goto out;
@@ -164,22 +182,9 @@ int mess_h_keyfigs(FILE *f, const char *dir, double peak, const char *how,
 	fputs("<section><h2>Key figures</h2><table>\n", f);
 	fprintf(f, "<tr><th>unloaded latency</th><td class=\"n\">%.1f ns</td><td>", unloaded);
 	mess_h_esc(f, info->unloaded_source);
-	fputs("</td></tr>\n<tr><th>maximum bandwidth [GB/s]</th>", f);
-	bw_cell(f, s.max_bw_gbs, peak);
-	fputs("<td>the highest of any mix</td></tr>\n<tr><th>saturated bandwidth [GB/s]</th>", f);
-	if (s.have_sat)
-		fprintf(f, "<td class=\"n\">%.1f – %.1f%s</td>", s.sat_bw_min_gbs,
-			s.sat_bw_max_gbs, peak > 0 ? "" : "");
-	else if (mess_summary_not_saturated(&s, err, sizeof(err)))
-		fprintf(f, "<td><b>%s</b>: the latency at that bandwidth stayed within noise of the unloaded latency, so the generators never loaded the memory</td>", err);
-	else
-		fputs("<td><i>no curve reached 2× the unloaded latency</i></td>", f);
-	fprintf(f, "<td>where latency first reaches 2× unloaded (%.0f ns)%s",
-		2 * unloaded, s.have_sat && peak > 0 ? ": " : "");
-	if (s.have_sat && peak > 0)
-		fprintf(f, "%.0f – %.0f %% of peak", 100 * s.sat_bw_min_gbs / peak,
-			100 * s.sat_bw_max_gbs / peak);
-	fputs("</td></tr>\n<tr><th>theoretical peak</th>", f);
+	fputs("</td></tr>\n", f);
+	mess_kf_family(f, &s, &kf);
+	fputs("<tr><th>theoretical peak</th>", f);
 	if (peak > 0) {
 		fprintf(f, "<td class=\"n\">%.1f GB/s</td><td>", peak);
 		mess_h_esc(f, how);
@@ -191,61 +196,32 @@ int mess_h_keyfigs(FILE *f, const char *dir, double peak, const char *how,
 	}
 	fputs("<tr><th>bandwidth source</th><td colspan=\"2\">", f);
 	mess_h_esc(f, info->bw_source[0] ? info->bw_source : "unknown");
-	fputs("</td></tr>\n", f);
+	fputs("</td></tr>\n</table>\n<table>", f);
 	/*
 	 * One vocabulary with summary.md (results/README.md, Glossary): a
 	 * run's curve is named by its mix, the store % asked for; the read
 	 * share nominal is the run's own (summary.json, the mix's share),
-	 * the measured one the counters' (curves.csv's points), each under
-	 * its own header.  A set from elsewhere names its curves by the read
-	 * share it gives.
+	 * the measured one the counters' (curves.csv's points, the set's
+	 * curve), each under its own header.  A set from elsewhere names its
+	 * curves by the read share it gives, even where it numbers a store %
+	 * of its own (an import's 100 - share).
 	 */
-	counted = !strcmp(info->bw_source, "counters");
 	is_run = json_is_array(json_object_get(summary, "curves"));
-	if (is_run)
-		fprintf(f, "</table>\n<table><tr><th>mix (store %%)</th><th>read share, nominal [%%]</th>%s",
-			counted ? "<th>read share, measured [%]</th>" : "");
-	else
-		fputs("</table>\n<table><tr><th>curve (read share, as the set gives it)</th>", f);
-	fputs("<th>points</th>"
-	      "<th>max bandwidth [GB/s]</th><th>latency there [ns]</th>"
-	      "<th>saturation bandwidth [GB/s]</th><th>max latency [ns]</th><th>waves</th></tr>\n", f);
-	for (size_t i = 0; i < s.ncurves; i++) {
-		const struct mess_curve_summary *c = &s.curves[i];
-
-		if (!c->npoints)
-			continue;
-		/* A set's curve by its read share even where it numbers a
-		 * store % of its own (an import's 100 - share). */
-		if (c->store_pct == MESS_STORE_PCT_UNKNOWN || !is_run)
-			fprintf(f, "<tr><td>%.0f %% read</td>", c->read_pct);
-		else
-			fprintf(f, "<tr><td class=\"n\">%u</td>", c->store_pct);
-		if (is_run) {
-			double nominal = nominal_read(summary, c->store_pct);
-
-			if (isfinite(nominal))
-				fprintf(f, "<td class=\"n\">%.1f</td>", nominal);
-			else
-				fputs("<td><i>unknown</i></td>", f);
-			if (counted)
-				fprintf(f, "<td class=\"n\">%.1f</td>", c->read_pct);
-		}
-		fprintf(f, "<td class=\"n\">%zu</td>", c->npoints);
-		bw_cell(f, c->max_bw_gbs, peak);
-		fprintf(f, "<td class=\"n\">%.1f</td>", c->lat_at_max_bw_ns);
-		/* A mix that never loaded the memory has no saturation and no
-		 * waves to count (mess/metrics.h), as summary.md says. */
-		if (c->loaded)
-			bw_cell(f, c->saturated ? c->sat_bw_gbs : NAN, peak);
-		else
-			fputs("<td class=\"n\"><i>not loaded</i></td>", f);
-		fprintf(f, "<td class=\"n\">%.1f</td><td class=\"n\">", c->max_lat_ns);
-		if (c->loaded)
-			fprintf(f, "%zu</td></tr>\n", c->nwaves);
-		else
-			fputs("–</td></tr>\n", f);
+	s.read_counted = is_run && !strcmp(info->bw_source, "counters");
+	if (!is_run) {
+		kf.name[MESS_KF_NAME] = "curve (read share, as the set gives it)";
+		kf.name[MESS_KF_NOMINAL] = NULL;
 	}
+	for (size_t i = 0; i < s.ncurves; i++) {
+		struct mess_curve_summary *c = &s.curves[i];
+
+		c->read_points_pct = c->read_pct;
+		if (!is_run)
+			c->store_pct = MESS_STORE_PCT_UNKNOWN;
+		else if (c->store_pct != MESS_STORE_PCT_UNKNOWN)
+			c->read_pct = nominal_read(summary, c->store_pct);
+	}
+	mess_kf_curves(f, &s, &kf);
 	fputs("</table>\n", f);
 	if (info->bw_source[0] && !strcmp(info->bw_source, "accounted"))
 		fputs("<p>Bandwidth is accounted: ordinary stores read each line before writing it (write-allocate), so a mix of 50 % stores moves 2 reads for 1 write at the memory: 66.7 % read. 100 % stores is 50 % read.</p>\n", f);
