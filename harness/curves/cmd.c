@@ -73,25 +73,31 @@ static const struct mess_backend *backend_of(const struct mess_cfg *c)
 	return NULL;
 }
 
-/* The unloaded latency: the backend's own, or the driver's repeats over
- * idle windows; the earlier session's beside it on --resume. */
-static int unloaded(struct mess_run *r)
+/* The driver's repeats with no load (p's latency): 0 or -errno. */
+static int idle_repeats(struct mess_run *r, struct mess_point *p)
 {
 	struct mess_load idle = { .store_pct = MESS_LOAD_IDLE, .point = 1 };
-	struct mess_point p = MESS_POINT_INIT;
 	int rc, steady;
+
+	r->be->set_load(r->bs, &idle, &steady);
+	rc = mess_repeats(&r->rep, r->u.repeats, p);
+	return r->be->point_end ? r->be->point_end(r->bs, rc, p) : rc;
+}
+
+/* The unloaded latency: the backend's own, or the driver's repeats (cheap
+ * next to the sweep, and the figure every curve is read against); the
+ * earlier session's beside it on --resume. */
+static int unloaded(struct mess_run *r)
+{
+	struct mess_point p = MESS_POINT_INIT;
+	int rc;
 
 	r->unloaded_end_ns = r->unloaded_end_std_ns = NAN;
 	if (r->be->unloaded) {
 		rc = r->be->unloaded(r->bs, &r->u);
 	} else {
-		/* Cheap next to the sweep, and the figure every curve is
-		 * read against. */
 		r->u.repeats = r->cfg.repeats < 7 ? 7 : (unsigned)r->cfg.repeats;
-		r->be->set_load(r->bs, &idle, &steady);
-		rc = mess_repeats(&r->rep, r->u.repeats, &p);
-		if (r->be->point_end)
-			rc = r->be->point_end(r->bs, rc, &p);
+		rc = idle_repeats(r, &p);
 		r->u.ns = p.lat_ns;
 		r->u.std_ns = p.lat_ns_std;
 		r->u.random_ns = r->u.random_std_ns = r->u.cv_first = NAN;
@@ -107,20 +113,12 @@ static int unloaded(struct mess_run *r)
  * shows as a different unloaded latency. */
 static void unloaded_end(struct mess_run *r)
 {
-	struct mess_load idle = { .store_pct = MESS_LOAD_IDLE, .point = 1 };
 	struct mess_point p = MESS_POINT_INIT;
-	int rc, steady;
 
-	if (!r->desc.nunits)
-		return;
-	r->be->set_load(r->bs, &idle, &steady);
-	rc = mess_repeats(&r->rep, r->u.repeats, &p);
-	if (r->be->point_end)
-		rc = r->be->point_end(r->bs, rc, &p);
-	if (rc)
-		return;
-	r->unloaded_end_ns = p.lat_ns;
-	r->unloaded_end_std_ns = p.lat_ns_std;
+	if (r->desc.nunits && !idle_repeats(r, &p)) {
+		r->unloaded_end_ns = p.lat_ns;
+		r->unloaded_end_std_ns = p.lat_ns_std;
+	}
 }
 
 static void stop(struct mess_run *r)

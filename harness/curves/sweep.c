@@ -20,6 +20,22 @@
 /* Rounds of measuring again per mix; each point at most once a round. */
 #define RULE_ROUNDS 2
 
+/* One point at p's store_pct and nop: the load set, the repeats, what the
+ * backend adds.  0 or -errno. */
+static int measure_point(struct mess_run *r, struct mess_point *p)
+{
+	struct mess_load l = { .store_pct = p->store_pct, .intensity = p->nop,
+			       .point = 1 };
+	int steady, rc;
+
+	r->be->set_load(r->bs, &l, &steady);
+	if (!steady)
+		r->unsteady++;
+	p->flags = steady ? 0 : MESS_QF(MESS_QR_UNSTEADY);
+	rc = mess_repeats(&r->rep, (unsigned)r->cfg.repeats, p);
+	return r->be->point_end ? r->be->point_end(r->bs, rc, p) : rc;
+}
+
 /* The usable points by increasing pressure, as indices (NULL: no memory). */
 static size_t *pressure_order(const struct mess_curve *c, size_t *n)
 {
@@ -100,7 +116,7 @@ static int quality_mix(struct mess_run *r, struct mess_curve *c)
 				continue;
 			q.store_pct = p->store_pct;
 			q.nop = p->nop;
-			err = mess_measure_point(r, &q);
+			err = measure_point(r, &q);
 			if (mess_interrupted || err)
 				break;
 			q.remeasured = p->remeasured + 1;
@@ -127,7 +143,6 @@ static int quality_mix(struct mess_run *r, struct mess_curve *c)
 		err = mess_run_rewrite_csv(r);
 	return err;
 }
-
 
 static const struct mess_point *find_point(const struct mess_curve *c,
 					   uint64_t nop)
@@ -170,7 +185,7 @@ static int measure_nop(struct mess_run *r, struct mix_ctx *m, uint64_t nop)
 		return 0;
 	p.store_pct = m->store_pct;
 	p.nop = nop;
-	err = mess_measure_point(r, &p);
+	err = measure_point(r, &p);
 	if (mess_interrupted)
 		return -EINTR;
 	if (!err)
@@ -210,20 +225,6 @@ static double probe(struct mess_run *r, unsigned store_pct, uint64_t nop)
 
 	r->probes++;
 	return r->be->set_load(r->bs, &l, &steady);
-}
-
-int mess_measure_point(struct mess_run *r, struct mess_point *p)
-{
-	struct mess_load l = { .store_pct = p->store_pct, .intensity = p->nop,
-			       .point = 1 };
-	int steady, rc;
-
-	r->be->set_load(r->bs, &l, &steady);
-	if (!steady)
-		r->unsteady++;
-	p->flags = steady ? 0 : MESS_QF(MESS_QR_UNSTEADY);
-	rc = mess_repeats(&r->rep, (unsigned)r->cfg.repeats, p);
-	return r->be->point_end ? r->be->point_end(r->bs, rc, p) : rc;
 }
 
 static uint64_t lightest_nop(const struct mess_curve *c)
@@ -342,7 +343,7 @@ static int confirm_max(struct mess_run *r, struct mix_ctx *m)
 		uint64_t reps = r->cfg.repeats;
 
 		r->cfg.repeats = 2 * reps;
-		err = mess_measure_point(r, &q);
+		err = measure_point(r, &q);
 		r->cfg.repeats = reps;
 		if (mess_interrupted || err)
 			break;

@@ -59,20 +59,6 @@ static int run_state(const char *dir, int *complete)
 	return 1;
 }
 
-/* The option argv[i] is --name or --name=VALUE: how many words it takes. */
-static int takes(char **argv, int i, int argc, const char *name)
-{
-	size_t n = strlen(name);
-
-	if (strncmp(argv[i], "--", 2) || strncmp(argv[i] + 2, name, n))
-		return 0;
-	if (argv[i][2 + n] == '=')
-		return 1;
-	if (argv[i][2 + n])
-		return 0;
-	return i + 1 < argc ? 2 : 1;
-}
-
 /* Run `mess curves` for one family; its exit status, or -errno. */
 static int child(struct family *f, int argc, char **argv, int resume)
 {
@@ -88,17 +74,11 @@ static int child(struct family *f, int argc, char **argv, int resume)
 		av[n++] = "--resume";
 		av[n++] = f->dir;
 	} else {
-		for (int i = 1; i < argc; i++) {
-			int k = takes(argv, i, argc, "mem-node");
-
-			if (!k)
-				k = takes(argv, i, argc, "out");
-			if (k) {
-				i += k - 1;
-				continue;
-			}
+		/* Every option passed through; the family's own --mem-node
+		 * and --out after them win, as the last of an option given
+		 * twice does (core/options.c). */
+		for (int i = 1; i < argc; i++)
 			av[n++] = argv[i];
-		}
 		av[n++] = "--mem-node";
 		av[n++] = (char *)mess_kinds[f->kind].name;
 		av[n++] = "--out";

@@ -442,13 +442,6 @@ static double measured_set_load(void *bs, const struct mess_load *l,
 	return bw;
 }
 
-static int measured_window(void *bs, struct mess_window *w)
-{
-	struct mess_measured *r = bs;
-
-	return mess_chase_window(r, r->k, w);
-}
-
 /* After a loaded point's repeats, at the same load: its distribution,
  * and its tail against its mean (both measured now). */
 static int measured_point_end(void *bs, int rc, struct mess_point *p)
@@ -501,7 +494,7 @@ const struct mess_backend mess_measured_backend = {
 	.cut_short = "the run was cut short: only the mixes in curves.csv were measured (continue it with --resume)",
 	.open = measured_open, .resume = measured_resume,
 	.start = measured_start, .unloaded = measured_unloaded,
-	.set_load = measured_set_load, .window = measured_window,
+	.set_load = measured_set_load, .window = mess_chase_window,
 	.figures = mess_measured_figures, .point_end = measured_point_end,
 	.judge = mess_measured_judge, .json = mess_measured_json,
 	.md = mess_measured_md, .finish = measured_finish,

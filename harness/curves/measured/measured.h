@@ -91,8 +91,8 @@ struct mess_measured {
 int mess_measure_unloaded(struct mess_measured *r, struct mess_unloaded *u);
 double mess_settle(struct mess_measured *r, const struct mess_gen_kernel *k,
 		   int *steady);
-int mess_chase_window(struct mess_measured *r, const struct mess_gen_kernel *k,
-		      struct mess_window *s);
+/* One chase window at the load set (r->k): the window hook. */
+int mess_chase_window(void *bs, struct mess_window *s);
 void mess_measured_figures(void *bs, const struct mess_window *w,
 			   unsigned repeats, struct mess_point *p);
 /* What disturbed the threads over a point: begun as its load is set,

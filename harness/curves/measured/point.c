@@ -104,9 +104,10 @@ static void counted(struct mess_measured *r, const struct mess_dram_snap *da,
 
 #define CHASE_CHUNK_MS 100.0
 
-int mess_chase_window(struct mess_measured *r, const struct mess_gen_kernel *k,
-		      struct mess_window *s)
+int mess_chase_window(void *bs, struct mess_window *s)
 {
+	struct mess_measured *r = bs;
+	const struct mess_gen_kernel *k = r->k;
 	struct mess_dwin dw = { .worst = -1, .steal_ms = NAN };
 	struct mess_gen_snap a = { 0 }, b = { 0 };
 	static struct mess_dram_snap da, db;
@@ -345,7 +346,7 @@ static int unloaded_pass(struct mess_measured *r, uint32_t *order, int windowed,
 	r->chase_p = mess_chain_link(r->chase.p, r->cfg.stride, order, r->nlines);
 	r->chase_iters = 16;
 	/* The first window only sets the repeat length. */
-	mess_chase_window(r, NULL, &warm);
+	mess_chase_window(r, &warm);
 	measure_repeats(r, reps, &p);
 	*ns = p.lat_ns;
 	*sd = p.lat_ns_std;

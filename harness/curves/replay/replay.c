@@ -296,28 +296,29 @@ static int load(struct mess_replay_run *rr, struct mess_family *set)
 /*
  * The end of a replay, as mess_rundir_end says a run's, but for one that
  * did not finish: a replay is never resumed, so the advice is the same
- * command again into the same --out (it starts over, in seconds).
+ * command again into the same --out (it starts over, in seconds).  The
+ * banner last: what the run was not.
  */
-static int replay_end(struct mess_rundir *rd, int rc, int frc)
+static int replay_end(void *bs, struct mess_rundir *rd, int rc, int frc)
 {
-	const char *dir = rd->dir;
+	struct mess_replay_run *rr = bs;
 	char then[PATH_MAX + 128], err[PATH_MAX + 128];
 	int e = rc ? rc : frc;
 
-	if (!e)
-		return mess_rundir_end(rd, 0, 0);
 	snprintf(then, sizeof(then), "a replay does not resume: %srun it again with the same --out %s",
-		 e == -ENOSPC ? "free space, then " : "", dir);
-	if (e == -EINTR) {
+		 e == -ENOSPC ? "free space, then " : "", rd->dir);
+	if (!e) {
+		e = mess_rundir_end(rd, 0, 0);
+	} else if (e == -EINTR) {
 		/* The partial result viewed as a finished one is. */
-		if (mess_html_report(dir, NULL, 0, err, sizeof(err)))
+		if (mess_html_report(rd->dir, NULL, 0, err, sizeof(err)))
 			fprintf(stderr, "mess: warning: report.html not written: %s\n", err);
-		fprintf(stderr, "mess: interrupted; partial result in %s (%s)\n", dir, then);
-		return e;
-	}
-	if (!mess_write_failed_say("mess", e, then))
+		fprintf(stderr, "mess: interrupted; partial result in %s (%s)\n", rd->dir, then);
+	} else if (!mess_write_failed_say("mess", e, then)) {
 		fprintf(stderr, "mess: failed: %s%s; partial result in %s (%s)\n",
-			strerror(-e), e == -ENOSPC ? " (disk full)" : "", dir, then);
+			strerror(-e), e == -ENOSPC ? " (disk full)" : "", rd->dir, then);
+	}
+	fprintf(stderr, "mess: %s\n", rr->banner);
 	return e;
 }
 
@@ -402,15 +403,6 @@ static int replay_point_end(void *bs, int rc, struct mess_point *p)
 	return rc;
 }
 
-static int replay_finish(void *bs, struct mess_rundir *rd, int rc, int frc)
-{
-	struct mess_replay_run *rr = bs;
-
-	rc = replay_end(rd, rc, frc);
-	fprintf(stderr, "mess: %s\n", rr->banner);
-	return rc;
-}
-
 static void replay_close(void *bs)
 {
 	struct mess_replay_run *rr = bs;
@@ -433,6 +425,6 @@ const struct mess_backend mess_replay_backend = {
 	.claimed = replay_claimed, .start = replay_start,
 	.set_load = replay_set_load, .window = replay_window,
 	.figures = replay_figures, .point_end = replay_point_end,
-	.json = replay_json, .md = replay_md, .end = replay_finish,
+	.json = replay_json, .md = replay_md, .end = replay_end,
 	.close = replay_close,
 };

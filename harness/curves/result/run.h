@@ -74,9 +74,6 @@ void mess_run_results(const struct mess_run *r, struct mess_results *res);
 
 /* sweep.c */
 int mess_sweep(struct mess_run *r);
-/* One point at load l (p's store_pct and nop): the load set, the
- * repeats, what the backend adds.  0 or -errno. */
-int mess_measure_point(struct mess_run *r, struct mess_point *p);
 
 /* quality.c: the verdict at the end */
 void mess_run_verdict(struct mess_run *r);
