@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * `mess curves` (the default command): the options, then one driver
- * whatever measures the points (backend.h: this machine, measured.c, or
- * a replayed curve set, replay.c): the directory claimed, the unloaded
+ * whatever gives the windows (backend/backend.h: this machine, measured/,
+ * or a replayed curve set, replay/): the directory claimed, the unloaded
  * latency, the sweep of every mix (sweep.c) and the files (result/).
  */
 #include "curves/cmd.h"
@@ -21,6 +21,8 @@
 #include "core/util.h"
 #include "curves/result/run.h"
 
+/* The measured backend's condition, asked by main.c's table before the
+ * command runs. */
 const char *mess_curves_unavailable(void)
 {
 	return mess_variant_default() ? NULL :
