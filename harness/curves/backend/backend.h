@@ -175,7 +175,8 @@ enum mess_md_part { MESS_MD_VERDICT, MESS_MD_HOW, MESS_MD_AFTER };
 
 struct mess_backend {
 	const char *name;	/* "measured", "replay", "synthetic" */
-	/* mess_rundir_claim's kind of run: "" or one its name must carry */
+	/* the default directory results/<host>[-<kind>]-<UTC>: "" or what
+	 * the name must say (a replay) */
 	const char *kind;
 	int resumable;		/* --resume continues one */
 	/* meta.json bw_accounting and summary.md's bandwidth caveat where
