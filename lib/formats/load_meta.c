@@ -252,12 +252,10 @@ int mess_load_json_kind(struct mess_loadset *s, enum mess_set_kind *kind)
 {
 	char mc[PATH_MAX], why[256];
 	struct mess_set_meta m;
-	json_error_t jerr;
-	json_t *j = mess_json_load(s->file, 0, &jerr);
+	json_t *j = mess_json_load(s->file, 0, NULL);
 	int ret, mess_results, profet;
 
 	/* Not JSON: the reader of the kind the metadata gives says why. */
-	(void)jerr;
 	ret = json_is_object(j) && json_object_get(j, "schema");
 	json_decref(j);
 	if (ret) {
