@@ -17,6 +17,10 @@ double mess_median(double *v, size_t n);
 /* The q-quantile (nearest rank) of v[0..n), v left unchanged; NAN when n
  * is 0 or no memory for its sorted copy. */
 double mess_quantile(const double *v, size_t n, double q);
+/* The median of the finite values of v[0..n), v left unchanged; NAN when
+ * none is or no memory for their copy.  *used (may be NULL) gets how many
+ * were finite. */
+double mess_median_finite(const double *v, size_t n, size_t *used);
 /*
  * MESS_MAD_TO_SD x the median absolute deviation of v[0..n) from its
  * median, n > 0, n <= 256; v is left unchanged.  *median (may be NULL)

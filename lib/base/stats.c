@@ -33,6 +33,22 @@ double mess_quantile(const double *v, size_t n, double q)
 	return x;
 }
 
+double mess_median_finite(const double *v, size_t n, size_t *used)
+{
+	double *f = n ? malloc(n * sizeof(*f)) : NULL, m = NAN;
+	size_t k = 0;
+
+	for (size_t i = 0; f && i < n; i++)
+		if (isfinite(v[i]))
+			f[k++] = v[i];
+	if (k)
+		m = mess_median(f, k);
+	free(f);
+	if (used)
+		*used = k;
+	return m;
+}
+
 double mess_mad_sd(const double *v, unsigned n, double *median)
 {
 	double s[256], med;

@@ -29,11 +29,6 @@
 
 #define LOOKED_FOR "curves.csv, memory_curves.csv, processed/, bw/ and lat/ with plotter.txt, bwlat_<R>.txt or one .json file"
 
-static int is_file(const char *path)
-{
-	return mess_load_is_file(path);
-}
-
 static int ends_with(const char *s, const char *tail)
 {
 	size_t n = strlen(s), t = strlen(tail);
@@ -46,11 +41,6 @@ static const char *base_name(const char *path)
 	const char *b = strrchr(path, '/');
 
 	return b ? b + 1 : path;
-}
-
-static int join(struct mess_loadset *s, char *buf, const char *dir, const char *name)
-{
-	return mess_load_join(s, buf, dir, name);
 }
 
 /* ---- which layout a path is (the readers: formats.c) ---- */
@@ -75,8 +65,8 @@ static int detect_scan(struct mess_loadset *s, enum mess_set_kind *kind)
 
 		if (!bw && !ends_with(de->d_name, ".json"))
 			continue;
-		ret = join(s, path, s->dir, de->d_name);
-		if (ret || !is_file(path))
+		ret = mess_load_join(s, path, s->dir, de->d_name);
+		if (ret || !mess_load_is_file(path))
 			continue;
 		if (bw) {
 			nbwlat++;
@@ -95,7 +85,7 @@ static int detect_scan(struct mess_loadset *s, enum mess_set_kind *kind)
 	if (nbwlat)
 		*kind = MESS_SET_BWLAT;
 	if (!nbwlat && njson == 1) {
-		ret = join(s, s->file, s->dir, json);
+		ret = mess_load_join(s, s->file, s->dir, json);
 		return ret ? ret : mess_load_json_kind(s, kind);
 	}
 	if (nbwlat)
@@ -118,18 +108,18 @@ static int detect_scan(struct mess_loadset *s, enum mess_set_kind *kind)
 static int detect_mess_tree(struct mess_loadset *s, enum mess_set_kind *kind)
 {
 	char p[PATH_MAX], q[PATH_MAX];
-	int ret = join(s, p, s->dir, "processed/memory_curves.csv");
+	int ret = mess_load_join(s, p, s->dir, "processed/memory_curves.csv");
 
 	if (ret)
 		return ret;
-	if (is_file(p)) {
+	if (mess_load_is_file(p)) {
 		snprintf(s->file, sizeof(s->file), "%s", p);
 		*kind = MESS_SET_MESS_RESULTS;
 		return 1;
 	}
-	ret = join(s, p, s->dir, "bw");
+	ret = mess_load_join(s, p, s->dir, "bw");
 	if (!ret)
-		ret = join(s, q, s->dir, "lat");
+		ret = mess_load_join(s, q, s->dir, "lat");
 	if (ret)
 		return ret;
 	if (mess_load_is_dir(p) && mess_load_is_dir(q)) {
@@ -151,10 +141,10 @@ static int detect_dir(struct mess_loadset *s, enum mess_set_kind *kind)
 	for (const struct mess_format *x = mess_formats; x->name; x++) {
 		if (!x->marker)
 			continue;
-		ret = join(s, s->file, s->dir, x->marker);
+		ret = mess_load_join(s, s->file, s->dir, x->marker);
 		if (ret)
 			return ret;
-		if (is_file(s->file)) {
+		if (mess_load_is_file(s->file)) {
 			*kind = x->kind;
 			return 0;
 		}
@@ -271,7 +261,7 @@ static void meta_dir(struct mess_loadset *s)
 
 	snprintf(s->meta_dir, sizeof(s->meta_dir), "%s", s->dir);
 	if (!strcmp(base_name(s->dir), "processed") &&
-	    !join(s, p, s->dir, "../plotter.txt") && is_file(p))
+	    !mess_load_join(s, p, s->dir, "../plotter.txt") && mess_load_is_file(p))
 		snprintf(s->meta_dir, sizeof(s->meta_dir), "%.*s/..",
 			 PATH_MAX - 4, s->dir);
 }
@@ -365,7 +355,7 @@ static void unloaded_at_stat(struct mess_set_info *in, const char *stat)
 	snprintf(key + k, sizeof(key) - k, "_ns");
 	snprintf(path, sizeof(path), "%.*s/meta.json",
 		 slash ? (int)(slash - in->path) : 1, slash ? in->path : ".");
-	j = is_file(path) ? mess_json_load(path, 0, NULL) : NULL;
+	j = mess_load_is_file(path) ? mess_json_load(path, 0, NULL) : NULL;
 	in->unloaded_ns = json_number_value(json_object_get(json_object_get(
 		json_object_get(j, "distribution"), "unloaded"), key));
 	if (!(in->unloaded_ns > 0) || !isfinite(in->unloaded_ns))

@@ -198,35 +198,6 @@ int mess_load_info_provenance(struct mess_loadset *s)
 /* ---- Mess-Results' memory_curves.csv and bwlat files ---- */
 
 /*
- * CPU_FREQ=<GHz> of a KEY=VALUE file (plotter.txt, info.txt): 0 with *ghz
- * left as it was when the file or the key is absent, or -EINVAL.
- */
-static int key_ghz(struct mess_loadset *s, const char *name, double *ghz)
-{
-	static const char key[] = "CPU_FREQ";
-	char path[PATH_MAX];
-	struct mess_lines l;
-	int ret = mess_load_join(s, path, s->meta_dir, name);
-
-	if (ret || !mess_load_is_file(path))
-		return ret;
-	ret = mess_lines_open(&l, path, s->err, s->errlen);
-	while (!ret && (ret = mess_lines_next(&l, s->err, s->errlen)) > 0) {
-		char *t = mess_trim(l.line);
-
-		ret = 0;
-		if (strncmp(t, key, sizeof(key) - 1))
-			continue;
-		t = mess_trim(t + sizeof(key) - 1);
-		if (*t == '=')
-			ret = mess_field_num(&l, t + 1, key, 0, MESS_NUM_GHZ,
-					     ghz, s->err, s->errlen);
-	}
-	mess_lines_close(&l);
-	return ret;
-}
-
-/*
  * An export's info.txt that states another bandwidth unit than the file is
  * in: the metadata or the file is wrong, and which cannot be told.
  */
@@ -244,6 +215,7 @@ static int units_agree(struct mess_loadset *s, const char *unit)
 
 int mess_load_mess_results(struct mess_loadset *s)
 {
+	struct mess_set_meta m = { .plotter_ghz = NAN };
 	int ret = mess_reference_read(s->file, s->f, s->err, s->errlen);
 
 	if (ret)
@@ -253,7 +225,8 @@ int mess_load_mess_results(struct mess_loadset *s)
 	snprintf(s->info->tool, sizeof(s->info->tool), "Mess-Results");
 	/* Mess measures the clock it writes there (2.98 GHz on a 2.0 GHz
 	 * 8480+): measured, and no nominal is said. */
-	ret = key_ghz(s, "plotter.txt", &s->info->cpu_ghz_measured);
+	ret = read_plotter(s, &m);
+	s->info->cpu_ghz_measured = m.plotter_ghz;
 	if (isfinite(s->info->cpu_ghz_measured))
 		snprintf(s->info->cpu_ghz_measured_source, sizeof(s->info->cpu_ghz_measured_source),
 			 "%s", PLOTTER_MEASURED);
@@ -279,12 +252,10 @@ int mess_load_json_kind(struct mess_loadset *s, enum mess_set_kind *kind)
 {
 	char mc[PATH_MAX], why[256];
 	struct mess_set_meta m;
-	json_error_t jerr;
-	json_t *j = mess_json_load(s->file, 0, &jerr);
+	json_t *j = mess_json_load(s->file, 0, NULL);
 	int ret, mess_results, profet;
 
 	/* Not JSON: the reader of the kind the metadata gives says why. */
-	(void)jerr;
 	ret = json_is_object(j) && json_object_get(j, "schema");
 	json_decref(j);
 	if (ret) {

@@ -19,16 +19,6 @@
 #include "mess/parse.h"
 #include "mess/quality.h"
 
-static int join(struct mess_loadset *s, char *buf, const char *dir, const char *name)
-{
-	return mess_load_join(s, buf, dir, name);
-}
-
-static int is_file(const char *path)
-{
-	return mess_load_is_file(path);
-}
-
 /* The JSON object at path; NULL with *ret 0 when there is no such file. */
 static json_t *load_object(struct mess_loadset *s, const char *path, int *ret)
 {
@@ -36,7 +26,7 @@ static json_t *load_object(struct mess_loadset *s, const char *path, int *ret)
 	json_t *j;
 
 	*ret = 0;
-	if (!is_file(path))
+	if (!mess_load_is_file(path))
 		return NULL;
 	j = mess_json_load(path, 0, &jerr);
 	if (!j) {
@@ -181,7 +171,7 @@ static int run_meta(struct mess_loadset *s)
 	char path[PATH_MAX];
 	json_t *m;
 	size_t i;
-	int ret = join(s, path, s->dir, "meta.json");
+	int ret = mess_load_join(s, path, s->dir, "meta.json");
 
 	if (ret)
 		return ret;
@@ -236,7 +226,7 @@ static int run_summary(struct mess_loadset *s)
 {
 	char path[PATH_MAX];
 	json_t *j;
-	int ret = join(s, path, s->dir, "summary.json");
+	int ret = mess_load_join(s, path, s->dir, "summary.json");
 
 	if (ret)
 		return ret;

@@ -317,123 +317,101 @@ int mess_curves_csv_write_header(FILE *fp)
 	return 0;
 }
 
+/* Column, what its values must be, where it stands in a row and the
+ * decimals it is written with; bw_source (the last) is provenance for
+ * people: nothing to keep. */
+static const struct {
+	const char *name;
+	enum mess_num_rule rule;
+	int col, decimals;
+	size_t off;
+} point_cols[] = {
+#define COL(m, rule, col, decimals) \
+	{ #m, rule, col, decimals, offsetof(struct mess_point, m) }
+	/* counters may put a share a little outside 0..100 */
+	COL(read_pct, MESS_NUM_ANY, 1, 4),
+	COL(bw_gbs, MESS_NUM_GBS, 3, 6),
+	COL(read_bw_gbs, MESS_NUM_GBS, 4, 6),
+	COL(write_bw_gbs, MESS_NUM_GBS, 5, 6),
+	COL(lat_ns, MESS_NUM_NS, 6, 4),
+	COL(lat_ns_std, MESS_NUM_NS0, 7, 4),
+	/* schema 2 only */
+	COL(acc_read_bw_gbs, MESS_NUM_GBS, 10, 6),
+	COL(acc_write_bw_gbs, MESS_NUM_GBS, 11, 6),
+	COL(lat_nowalk_ns, MESS_NUM_NS0, 12, 4),
+	COL(counter_run_frac, MESS_NUM_NONNEG, 13, 4),
+	/* schema 3 only */
+	COL(bw_gbs_std, MESS_NUM_GBS, 14, 6),
+	COL(disturbed, MESS_NUM_NONNEG, 15, 0),
+	COL(disturbed_kept, MESS_NUM_NONNEG, 16, 0),
+	COL(lost_pct, MESS_NUM_NONNEG, 17, 3),
+	COL(steal_ms, MESS_NUM_NONNEG, 18, 1),
+	COL(invol_switches, MESS_NUM_NONNEG, 19, 0),
+	COL(migrations, MESS_NUM_NONNEG, 20, 0),
+	COL(ghz_min, MESS_NUM_POS, 21, 4),
+	COL(ghz_max, MESS_NUM_POS, 22, 4),
+	/* schema 4 only (the mean's difference has a sign) */
+	COL(lat_p50_ns, MESS_NUM_NS, 25, 4),
+	COL(lat_p90_ns, MESS_NUM_NS, 26, 4),
+	COL(lat_p99_ns, MESS_NUM_NS, 27, 4),
+	COL(lat_p999_ns, MESS_NUM_NS, 28, 4),
+	COL(lat_max_ns, MESS_NUM_NS, 29, 4),
+	COL(dist_mean_diff_pct, MESS_NUM_ANY, 30, 3),
+	COL(fair_min, MESS_NUM_NONNEG, 31, 4),
+	COL(fair_median, MESS_NUM_NONNEG, 32, 4),
+	COL(fair_max, MESS_NUM_NONNEG, 33, 4),
+	COL(fair_jain, MESS_NUM_NONNEG, 34, 4),
+	/* schema 5 only (a cost is a difference of two measurements) */
+	COL(dist_cost_ns, MESS_NUM_ANY, 35, 3),
+	COL(dist_preempted, MESS_NUM_NONNEG, 36, 0),
+	/* schema 6 only (a cluster's place is a difference too) */
+	COL(dist_l2_share_pct, MESS_NUM_PCT, 37, 4),
+	COL(dist_l2_ns, MESS_NUM_ANY, 38, 3),
+#undef COL
+};
+#define NPOINT_COLS (sizeof(point_cols) / sizeof(point_cols[0]))
+
 /* Empty field for a value that was not measured. */
-static const char *csv_num(char *buf, size_t len, double v, int decimals)
+static void csv_num(char *buf, size_t len, double v, int decimals)
 {
-	if (!isfinite(v))
-		return "";
-	snprintf(buf, len, "%.*f", decimals, v);
-	return buf;
+	if (isfinite(v))
+		snprintf(buf, len, "%.*f", decimals, v);
+	else
+		buf[0] = '\0';
 }
 
 int mess_curves_csv_write_row(FILE *fp, const struct mess_point *p,
 			      const char *bw_source)
 {
-	char rd[48], bw[48], rbw[48], wbw[48], lat[48], std[48];
-	char ard[48], awr[48], nw[48], rf[48];
-	char bsd[48], dis[48], dk[48], lost[48], st[48], ic[48], mig[48];
-	char glo[48], ghi[48], flags[160], tail[14][48];
-	const double tv[14] = { p->lat_p50_ns, p->lat_p90_ns, p->lat_p99_ns,
-				p->lat_p999_ns, p->lat_max_ns,
-				p->dist_mean_diff_pct, p->fair_min,
-				p->fair_median, p->fair_max, p->fair_jain,
-				p->dist_cost_ns, p->dist_preempted,
-				p->dist_l2_share_pct, p->dist_l2_ns };
+	char cell[CSV_NFIELDS][48], flags[160];
 
 	if (!bw_source)
 		bw_source = "";
 	if (strpbrk(bw_source, ",\"\r\n") || p->store_pct == MESS_STORE_PCT_UNKNOWN)
 		return -EINVAL;
+	snprintf(cell[0], 48, "%u", p->store_pct);
+	snprintf(cell[2], 48, "%llu", (unsigned long long)p->nop);
+	snprintf(cell[8], 48, "%u", p->repeats);
+	snprintf(cell[23], 48, "%u", p->remeasured);
 	/* GB/s to 1 kB/s and ns to 0.1 ps: beyond any measurement noise. */
-	fprintf(fp, "%u,%s,%llu,%s,%s,%s,%s,%s,%u,%s,%s,%s,%s,%s,"
-		"%s,%s,%s,%s,%s,%s,%s,%s,%s,%u,%s,"
-		"%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", p->store_pct,
-		csv_num(rd, sizeof(rd), p->read_pct, 4),
-		(unsigned long long)p->nop,
-		csv_num(bw, sizeof(bw), p->bw_gbs, 6),
-		csv_num(rbw, sizeof(rbw), p->read_bw_gbs, 6),
-		csv_num(wbw, sizeof(wbw), p->write_bw_gbs, 6),
-		csv_num(lat, sizeof(lat), p->lat_ns, 4),
-		csv_num(std, sizeof(std), p->lat_ns_std, 4),
-		p->repeats, bw_source,
-		csv_num(ard, sizeof(ard), p->acc_read_bw_gbs, 6),
-		csv_num(awr, sizeof(awr), p->acc_write_bw_gbs, 6),
-		csv_num(nw, sizeof(nw), p->lat_nowalk_ns, 4),
-		csv_num(rf, sizeof(rf), p->counter_run_frac, 4),
-		csv_num(bsd, sizeof(bsd), p->bw_gbs_std, 6),
-		csv_num(dis, sizeof(dis), p->disturbed, 0),
-		csv_num(dk, sizeof(dk), p->disturbed_kept, 0),
-		csv_num(lost, sizeof(lost), p->lost_pct, 3),
-		csv_num(st, sizeof(st), p->steal_ms, 1),
-		csv_num(ic, sizeof(ic), p->invol_switches, 0),
-		csv_num(mig, sizeof(mig), p->migrations, 0),
-		csv_num(glo, sizeof(glo), p->ghz_min, 4),
-		csv_num(ghi, sizeof(ghi), p->ghz_max, 4),
-		p->remeasured, mess_qflags_str(p->flags, flags, sizeof(flags)),
-		csv_num(tail[0], 48, tv[0], 4), csv_num(tail[1], 48, tv[1], 4),
-		csv_num(tail[2], 48, tv[2], 4), csv_num(tail[3], 48, tv[3], 4),
-		csv_num(tail[4], 48, tv[4], 4), csv_num(tail[5], 48, tv[5], 3),
-		csv_num(tail[6], 48, tv[6], 4), csv_num(tail[7], 48, tv[7], 4),
-		csv_num(tail[8], 48, tv[8], 4), csv_num(tail[9], 48, tv[9], 4),
-		csv_num(tail[10], 48, tv[10], 3), csv_num(tail[11], 48, tv[11], 0),
-		csv_num(tail[12], 48, tv[12], 4), csv_num(tail[13], 48, tv[13], 3));
+	for (size_t i = 0; i < NPOINT_COLS; i++)
+		csv_num(cell[point_cols[i].col], 48,
+			*(const double *)((const char *)p + point_cols[i].off),
+			point_cols[i].decimals);
+	/* bw_source (9) may be longer than a cell. */
+	for (int k = 0; k < CSV_NFIELDS; k++)
+		fprintf(fp, "%s%s", k ? "," : "", k == 9 ? bw_source : k == 24 ?
+			mess_qflags_str(p->flags, flags, sizeof(flags)) : cell[k]);
+	fputc('\n', fp);
 	if (fflush(fp) || ferror(fp))
 		return -EIO;
 	return 0;
 }
 
-/* Column, what its values must be; bw_source (the last) is
- * provenance for people: nothing to keep. */
-static const struct {
-	const char *name;
-	enum mess_num_rule rule;
-	size_t off;
-} point_cols[] = {
-	/* counters may put a share a little outside 0..100 */
-	{ "read_pct", MESS_NUM_ANY, offsetof(struct mess_point, read_pct) },
-	{ "bw_gbs", MESS_NUM_GBS, offsetof(struct mess_point, bw_gbs) },
-	{ "read_bw_gbs", MESS_NUM_GBS, offsetof(struct mess_point, read_bw_gbs) },
-	{ "write_bw_gbs", MESS_NUM_GBS, offsetof(struct mess_point, write_bw_gbs) },
-	{ "lat_ns", MESS_NUM_NS, offsetof(struct mess_point, lat_ns) },
-	{ "lat_ns_std", MESS_NUM_NS0, offsetof(struct mess_point, lat_ns_std) },
-	/* schema 2 only */
-	{ "acc_read_bw_gbs", MESS_NUM_GBS, offsetof(struct mess_point, acc_read_bw_gbs) },
-	{ "acc_write_bw_gbs", MESS_NUM_GBS, offsetof(struct mess_point, acc_write_bw_gbs) },
-	{ "lat_nowalk_ns", MESS_NUM_NS0, offsetof(struct mess_point, lat_nowalk_ns) },
-	{ "counter_run_frac", MESS_NUM_NONNEG, offsetof(struct mess_point, counter_run_frac) },
-	/* schema 3 only */
-	{ "bw_gbs_std", MESS_NUM_GBS, offsetof(struct mess_point, bw_gbs_std) },
-	{ "disturbed", MESS_NUM_NONNEG, offsetof(struct mess_point, disturbed) },
-	{ "disturbed_kept", MESS_NUM_NONNEG, offsetof(struct mess_point, disturbed_kept) },
-	{ "lost_pct", MESS_NUM_NONNEG, offsetof(struct mess_point, lost_pct) },
-	{ "steal_ms", MESS_NUM_NONNEG, offsetof(struct mess_point, steal_ms) },
-	{ "invol_switches", MESS_NUM_NONNEG, offsetof(struct mess_point, invol_switches) },
-	{ "migrations", MESS_NUM_NONNEG, offsetof(struct mess_point, migrations) },
-	{ "ghz_min", MESS_NUM_POS, offsetof(struct mess_point, ghz_min) },
-	{ "ghz_max", MESS_NUM_POS, offsetof(struct mess_point, ghz_max) },
-	/* schema 4 only (the mean's difference has a sign) */
-	{ "lat_p50_ns", MESS_NUM_NS, offsetof(struct mess_point, lat_p50_ns) },
-	{ "lat_p90_ns", MESS_NUM_NS, offsetof(struct mess_point, lat_p90_ns) },
-	{ "lat_p99_ns", MESS_NUM_NS, offsetof(struct mess_point, lat_p99_ns) },
-	{ "lat_p999_ns", MESS_NUM_NS, offsetof(struct mess_point, lat_p999_ns) },
-	{ "lat_max_ns", MESS_NUM_NS, offsetof(struct mess_point, lat_max_ns) },
-	{ "dist_mean_diff_pct", MESS_NUM_ANY, offsetof(struct mess_point, dist_mean_diff_pct) },
-	{ "fair_min", MESS_NUM_NONNEG, offsetof(struct mess_point, fair_min) },
-	{ "fair_median", MESS_NUM_NONNEG, offsetof(struct mess_point, fair_median) },
-	{ "fair_max", MESS_NUM_NONNEG, offsetof(struct mess_point, fair_max) },
-	{ "fair_jain", MESS_NUM_NONNEG, offsetof(struct mess_point, fair_jain) },
-	/* schema 5 only (a cost is a difference of two measurements) */
-	{ "dist_cost_ns", MESS_NUM_ANY, offsetof(struct mess_point, dist_cost_ns) },
-	{ "dist_preempted", MESS_NUM_NONNEG, offsetof(struct mess_point, dist_preempted) },
-	/* schema 6 only (a cluster's place is a difference too) */
-	{ "dist_l2_share_pct", MESS_NUM_PCT, offsetof(struct mess_point, dist_l2_share_pct) },
-	{ "dist_l2_ns", MESS_NUM_ANY, offsetof(struct mess_point, dist_l2_ns) },
-};
-
 int mess_point_check(const struct mess_point *p, const char *what, char *err,
 		     size_t errlen)
 {
-	for (size_t i = 0; i < sizeof(point_cols) / sizeof(point_cols[0]); i++) {
+	for (size_t i = 0; i < NPOINT_COLS; i++) {
 		double v = *(const double *)((const char *)p + point_cols[i].off);
 		const char *why = isnan(v) ? NULL : mess_num_problem(v, point_cols[i].rule);
 		char msg[160];
@@ -451,10 +429,6 @@ int mess_point_check(const struct mess_point *p, const char *what, char *err,
 static int csv_row(const struct mess_lines *l, struct mess_family *f,
 		   size_t nfields, char *err, size_t errlen)
 {
-	static const int num_col[] = { 1, 3, 4, 5, 6, 7, 10, 11, 12, 13,
-				       14, 15, 16, 17, 18, 19, 20, 21, 22,
-				       25, 26, 27, 28, 29, 30, 31, 32, 33, 34,
-				       35, 36, 37, 38 };
 	char *fl[CSV_NFIELDS];
 	struct mess_point p = MESS_POINT_INIT;
 	struct mess_curve *c;
@@ -476,9 +450,9 @@ static int csv_row(const struct mess_lines *l, struct mess_family *f,
 	if (ret)
 		return ret;
 	p.repeats = (uint32_t)v;
-	for (i = 0; i < sizeof(point_cols) / sizeof(point_cols[0]) && !ret; i++)
-		if ((size_t)num_col[i] < nfields)
-			ret = mess_field_num(l, fl[num_col[i]], point_cols[i].name, 1, point_cols[i].rule,
+	for (i = 0; i < NPOINT_COLS && !ret; i++)
+		if ((size_t)point_cols[i].col < nfields)
+			ret = mess_field_num(l, fl[point_cols[i].col], point_cols[i].name, 1, point_cols[i].rule,
 				(double *)((char *)&p + point_cols[i].off), err, errlen);
 	if (!ret && nfields >= CSV_NFIELDS_V3) {
 		ret = mess_field_u64(l, fl[23], "remeasured", UINT32_MAX, &v,

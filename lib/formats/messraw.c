@@ -41,21 +41,6 @@ struct walk {
 	size_t errlen;
 };
 
-static int clock_add(struct walk *w, double g)
-{
-	if (w->nclocks == w->capclocks) {
-		size_t cap = w->capclocks ? 2 * w->capclocks : 256;
-		double *nc = realloc(w->clocks, cap * sizeof(double));
-
-		if (!nc)
-			return -ENOMEM;
-		w->clocks = nc;
-		w->capclocks = cap;
-	}
-	w->clocks[w->nclocks++] = g;
-	return 0;
-}
-
 /* A bw/ file of a point: its name as the directory has it (bw_050_100.txt
  * is not bw_50_100.txt), and the numbers it names. */
 struct entry {
@@ -147,7 +132,7 @@ static int one_point(struct walk *w, const struct entry *e)
 		stlb = isfinite(k->r1012) ? w->r->tlb_ns * k->r1012 : 0;
 		ghz[nl] = g;
 		lat[nl++] = (k->elapsed * 1e9 - walk - stlb) / k->accesses;
-		ret = clock_add(w, g);
+		ret = mess_samples_push(&w->clocks, &w->nclocks, &w->capclocks, g);
 	}
 	if (!ret && !nl)
 		ret = mess_file_err(w->err, w->errlen, path, 0,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mess/curve.h"
+#include "mess/stats.h"
 
 int mess_curve_add(struct mess_curve *c, const struct mess_point *p)
 {
@@ -214,13 +215,6 @@ size_t mess_curve_usable(const struct mess_curve *c)
 	return n;
 }
 
-static int cmp_read(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Median, not mean: one point with a disturbed counter must not shift it. */
 int mess_curve_median_read(struct mess_curve *c)
 {
@@ -233,13 +227,7 @@ int mess_curve_median_read(struct mess_curve *c)
 	for (i = 0; i < c->n; i++)
 		if (isfinite(c->pts[i].read_pct))
 			v[n++] = c->pts[i].read_pct;
-	qsort(v, n, sizeof(*v), cmp_read);
-	if (!n)
-		c->read_pct = NAN;
-	else if (n % 2)
-		c->read_pct = v[n / 2];
-	else
-		c->read_pct = 0.5 * (v[n / 2 - 1] + v[n / 2]);
+	c->read_pct = n ? mess_median(v, n) : NAN;
 	free(v);
 	return 0;
 }

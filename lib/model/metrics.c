@@ -18,15 +18,11 @@ static double points_read(const struct mess_curve *c, const size_t *idx,
 			  size_t n)
 {
 	double *v = malloc((n ? n : 1) * sizeof(*v)), m = NAN;
-	unsigned k = 0;
 
-	if (!v)
-		return NAN;
-	for (size_t i = 0; i < n; i++)
-		if (isfinite(c->pts[idx[i]].read_pct))
-			v[k++] = c->pts[idx[i]].read_pct;
-	if (k)
-		m = mess_median(v, k);
+	for (size_t i = 0; v && i < n; i++)
+		v[i] = c->pts[idx[i]].read_pct;
+	if (v)
+		m = mess_median_finite(v, n, NULL);
 	free(v);
 	return m;
 }
@@ -42,8 +38,6 @@ static void summarise_curve(const struct mess_curve *c, const size_t *idx,
 	cs->store_pct = c->store_pct;
 	cs->read_pct = c->read_pct;
 	cs->npoints = n;
-	cs->max_bw_gbs = NAN;
-	cs->lat_at_max_bw_ns = NAN;
 	cs->sat_bw_gbs = NAN;
 	cs->sat_lat_ns = NAN;
 	cs->max_lat_ns = NAN;
@@ -52,13 +46,11 @@ static void summarise_curve(const struct mess_curve *c, const size_t *idx,
 	for (i = 0; i < n; i++)
 		if (c->pts[idx[i]].bw_gbs > c->pts[idx[imax]].bw_gbs)
 			imax = i;
+	cs->max_bw_gbs = n ? c->pts[idx[imax]].bw_gbs : NAN;
+	cs->lat_at_max_bw_ns = n ? c->pts[idx[imax]].lat_ns : NAN;
 	for (i = 0; i < n; i++) {
 		const struct mess_point *p = &c->pts[idx[i]];
 
-		if (i == 0 || p->bw_gbs > cs->max_bw_gbs) {
-			cs->max_bw_gbs = p->bw_gbs;
-			cs->lat_at_max_bw_ns = p->lat_ns;
-		}
 		/* A stalled point's latency is the stall's, not the memory's:
 		 * it is flagged in curves.csv and the verdict, and left out of
 		 * the latency figures here (mess/quality.h). */

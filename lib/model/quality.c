@@ -6,7 +6,6 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdarg.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "mess/json.h"
@@ -369,29 +368,12 @@ void mess_quality_family(const struct mess_family *f,
 
 /* ---- against the host's earlier runs ---- */
 
-/* The median of the finite values of v (NAN if none); m gets their count. */
-static double finite_median(const double *v, size_t n, size_t *m)
-{
-	double *f = malloc((n ? n : 1) * sizeof(*f)), med = NAN;
-
-	*m = 0;
-	if (!f)
-		return NAN;
-	for (size_t i = 0; i < n; i++)
-		if (isfinite(v[i]))
-			f[(*m)++] = v[i];
-	if (*m)
-		med = mess_median(f, (unsigned)*m);
-	free(f);
-	return med;
-}
-
 size_t mess_quality_history(double max_bw, double unloaded, const double *bw,
 			    const double *unl, size_t n, struct mess_verdict *v,
 			    double *bw_med, double *unl_med)
 {
 	size_t nb, nu;
-	double b = finite_median(bw, n, &nb), u = finite_median(unl, n, &nu);
+	double b = mess_median_finite(bw, n, &nb), u = mess_median_finite(unl, n, &nu);
 	double db, du;
 
 	*bw_med = *unl_med = NAN;

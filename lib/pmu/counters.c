@@ -11,7 +11,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "mess/stats.h"
@@ -287,16 +286,5 @@ double mess_bw_ratio(double measured_gbs, double accounted_gbs)
 
 double mess_bw_ratio_median(const double *ratio, size_t n, size_t *used)
 {
-	double *v = n ? malloc(n * sizeof(*v)) : NULL, m = NAN;
-	size_t k = 0;
-
-	for (size_t i = 0; v && i < n; i++)
-		if (isfinite(ratio[i]))
-			v[k++] = ratio[i];
-	if (k)
-		m = mess_median(v, (unsigned)k);
-	free(v);
-	if (used)
-		*used = k;
-	return m;
+	return mess_median_finite(ratio, n, used);
 }

@@ -28,20 +28,6 @@ static uint64_t rd(const uint8_t *p, unsigned k)
 	return v;
 }
 
-static uint64_t get(struct cur *c, unsigned k)
-{
-	uint64_t v;
-
-	if (c->bad || c->n - c->off < k) {
-		c->bad = 1;
-		c->off = c->n;
-		return 0;
-	}
-	v = rd(c->p + c->off, k);
-	c->off += k;
-	return v;
-}
-
 static const uint8_t *take(struct cur *c, uint64_t k)
 {
 	const uint8_t *p;
@@ -54,6 +40,13 @@ static const uint8_t *take(struct cur *c, uint64_t k)
 	p = c->p + c->off;
 	c->off += (size_t)k;
 	return p;
+}
+
+static uint64_t get(struct cur *c, unsigned k)
+{
+	const uint8_t *p = take(c, k);
+
+	return p ? rd(p, k) : 0;
 }
 
 /* Skip nr items of k bytes, refusing a count that overflows. */

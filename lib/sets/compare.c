@@ -299,26 +299,6 @@ static void fmt_str(const char *s, char *buf, size_t len)
 	snprintf(buf, len, "%s", s[0] ? s : "unknown");
 }
 
-static void w_bw_source(const struct mess_set_info *i, char *b, size_t l)
-{
-	fmt_str(i->bw_source, b, l);
-}
-
-static void w_huge(const struct mess_set_info *i, char *b, size_t l)
-{
-	fmt_str(i->huge_pages, b, l);
-}
-
-static void w_memory(const struct mess_set_info *i, char *b, size_t l)
-{
-	fmt_str(i->memory, b, l);
-}
-
-static void w_tool(const struct mess_set_info *i, char *b, size_t l)
-{
-	fmt_str(i->tool, b, l);
-}
-
 static void w_cores(const struct mess_set_info *i, char *b, size_t l)
 {
 	if (i->cores < 0)
@@ -364,22 +344,26 @@ static void w_complete(const struct mess_set_info *i, char *b, size_t l)
 
 /* only: a difference counts only when some set has this value (NULL: any
  * difference between values the files give; "unknown" is no value, so
- * never a difference: a set that does not say is not shown to differ). */
+ * never a difference: a set that does not say is not shown to differ).
+ * With no fmt, the value is the string member at str, as it is. */
 static const struct {
 	const char *what;
 	void (*fmt)(const struct mess_set_info *, char *, size_t);
 	const char *only;
+	size_t str;
 } diffs[] = {
-	{ "bandwidth measured differently (bw_source: accounted by the generator vs memory counters)", w_bw_source, NULL },
-	{ "huge pages differ", w_huge, NULL },
+#define STR(m) offsetof(struct mess_set_info, m)
+	{ "bandwidth measured differently (bw_source: accounted by the generator vs memory counters)", NULL, NULL, STR(bw_source) },
+	{ "huge pages differ", NULL, NULL, STR(huge_pages) },
 	/* A public set says nothing of its memory: unknown, never a difference. */
-	{ "memory kinds or nodes differ (meta.json memory_node_choice)", w_memory, NULL },
-	{ "traffic-generator core counts differ", w_cores, NULL },
-	{ "chase strides differ", w_stride, NULL },
-	{ "chase windows differ", w_window, NULL },
-	{ "measured by different tools or versions", w_tool, NULL },
-	{ "latency units differ", w_cycles, NULL },
-	{ "a set is a partial run", w_complete, "partial (interrupted)" },
+	{ "memory kinds or nodes differ (meta.json memory_node_choice)", NULL, NULL, STR(memory) },
+	{ "traffic-generator core counts differ", w_cores, NULL, 0 },
+	{ "chase strides differ", w_stride, NULL, 0 },
+	{ "chase windows differ", w_window, NULL, 0 },
+	{ "measured by different tools or versions", NULL, NULL, STR(tool) },
+	{ "latency units differ", w_cycles, NULL, 0 },
+	{ "a set is a partial run", w_complete, "partial (interrupted)", 0 },
+#undef STR
 };
 
 size_t mess_compare_warnings(const struct mess_set_info *const *info,
@@ -396,7 +380,11 @@ size_t mess_compare_warnings(const struct mess_set_info *const *info,
 		size_t o = 0, known = SIZE_MAX;
 
 		for (size_t i = 0; i < n; i++) {
-			diffs[d].fmt(info[i], v[i], sizeof(v[i]));
+			if (diffs[d].fmt)
+				diffs[d].fmt(info[i], v[i], sizeof(v[i]));
+			else
+				fmt_str((const char *)info[i] + diffs[d].str, v[i],
+					sizeof(v[i]));
 			only |= diffs[d].only && !strcmp(v[i], diffs[d].only);
 			if (!strncmp(v[i], "unknown", 7))
 				continue;
