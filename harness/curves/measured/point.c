@@ -202,16 +202,7 @@ static unsigned finite_of(const double *v, unsigned n, double *f)
 	return m;
 }
 
-/* The median and the standard deviation of the finite values (NAN if
- * none). */
-static double median_finite(const double *v, unsigned n)
-{
-	double f[MESS_MAX_WINDOWS];
-	unsigned m = finite_of(v, n, f);
-
-	return m ? mess_median(f, m) : NAN;
-}
-
+/* The standard deviation of the finite values (NAN if none). */
 static double std_finite(const double *v, unsigned n)
 {
 	double f[MESS_MAX_WINDOWS];
@@ -255,7 +246,7 @@ void mess_measured_figures(void *bs, const struct mess_window *w,
 	p->acc_write_bw_gbs = mess_median(wr, repeats);
 	p->read_bw_gbs = p->acc_read_bw_gbs;
 	p->write_bw_gbs = p->acc_write_bw_gbs;
-	p->lat_nowalk_ns = median_finite(nw, repeats);
+	p->lat_nowalk_ns = mess_median_finite(nw, repeats, NULL);
 	p->counter_run_frac = min_finite(rf, repeats);
 	/* rd and wr as mess_median left them (sorted each), as before the
 	 * repeats moved to the driver: the figure is unchanged. */
@@ -264,8 +255,8 @@ void mess_measured_figures(void *bs, const struct mess_window *w,
 	if (r->dram.fam) {
 		/* Counted: the headline figures; NAN when a window gave none,
 		 * and the point then says so rather than fall back. */
-		p->read_bw_gbs = median_finite(crd, repeats);
-		p->write_bw_gbs = median_finite(cwr, repeats);
+		p->read_bw_gbs = mess_median_finite(crd, repeats, NULL);
+		p->write_bw_gbs = mess_median_finite(cwr, repeats, NULL);
 		for (unsigned i = 0; i < repeats; i++)
 			bw[i] = r->dram.fam->rw_combined ? ctot[i] : crd[i] + cwr[i];
 	}
@@ -273,7 +264,7 @@ void mess_measured_figures(void *bs, const struct mess_window *w,
 	/* A family that counts reads and writes together gives the total
 	 * and no share. */
 	if (r->dram.fam && r->dram.fam->rw_combined)
-		p->bw_gbs = median_finite(ctot, repeats);
+		p->bw_gbs = mess_median_finite(ctot, repeats, NULL);
 	p->read_pct = isnan(p->bw_gbs) ? NAN : p->bw_gbs > 0 ?
 		      100.0 * p->read_bw_gbs / p->bw_gbs : 100;
 	/* A total without a split: the curve still needs a read share, and
