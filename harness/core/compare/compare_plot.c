@@ -101,22 +101,6 @@ struct cmp_paths {
 	char expr[8 * PATH_MAX];
 };
 
-/* The host a run of mess was measured on (its meta.json), "" for a set
- * that does not say. */
-static void set_host(const struct mess_set_info *in, char *buf, size_t len)
-{
-	char dir[PATH_MAX], path[PATH_MAX + 16];
-	json_t *m;
-
-	buf[0] = '\0';
-	mess_set_dir(in, dir, sizeof(dir));
-	snprintf(path, sizeof(path), "%s/meta.json", dir);
-	m = mess_json_load_in(path, MESS_IN_NOFOLLOW, 0, NULL);
-	if (json_string_value(json_object_get(m, "host")))
-		snprintf(buf, len, "%s", json_string_value(json_object_get(m, "host")));
-	json_decref(m);
-}
-
 static int have_file(const char *dir, const char *name)
 {
 	char p[PATH_MAX + 64];
@@ -182,7 +166,8 @@ int mess_compare_plot(const struct mess_compare_ctx *c, const char *outdir,
 		char l[600], q[1200], host[128];
 		const char *v = mess_compare_verdict(c, i);
 
-		set_host(c->sets[i].info, host, sizeof(host));
+		/* The host a run of mess was measured on, "" unsaid. */
+		mess_compare_set_meta(c->sets[i].info, "host", "", host, sizeof(host));
 		snprintf(l, sizeof(l), "%s%s (%s%s%s%s%s)", i ? " vs " : "", c->labels[i],
 			 strcmp(v, "none") ? v : "no verdict",
 			 c->sets[i].info->cpu_model[0] ? ", " : "",
