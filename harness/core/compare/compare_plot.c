@@ -117,10 +117,8 @@ int mess_compare_plot(const struct mess_compare_ctx *c, const char *outdir,
 					   "compare-ratio.png", "compare-ratio.svg" };
 	int ret, o;
 
-	if (!pp) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
+	if (!pp)
+		return mess_fail(err, errlen, -ENOMEM, "out of memory");
 	if ((size_t)snprintf(pp->dir, sizeof(pp->dir), "%s/plots", outdir) >=
 	    sizeof(pp->dir)) {
 		snprintf(err, errlen, "output directory path too long");

@@ -113,10 +113,8 @@ int mess_heat_plot(const char *rundir, const struct mess_heat *h, char *err,
 	int ret;
 
 	mess_set_err(err, errlen, "%s", "");
-	if (!pp) {
-		mess_set_err(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
+	if (!pp)
+		return mess_fail(err, errlen, -ENOMEM, "out of memory");
 	snprintf(pp->dir, sizeof(pp->dir), "%s/plots", rundir);
 	ret = mess_subdir(pp->dir);
 	if (!ret)

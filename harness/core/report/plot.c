@@ -316,10 +316,8 @@ int mess_gnuplot(const char *script, const char *expr, const char *log,
 	double limit = gnuplot_timeout_s();
 	int ret;
 
-	if (!gp) {
-		mess_set_err(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
+	if (!gp)
+		return mess_fail(err, errlen, -ENOMEM, "out of memory");
 	if (find_gnuplot(gp->gnuplot, sizeof(gp->gnuplot))) {
 		mess_set_err(err, errlen, "gnuplot not found in PATH");
 		ret = -ENOENT;
@@ -406,15 +404,11 @@ int mess_plot(const char *rundir, const struct mess_family *f,
 	int ret;
 
 	mess_set_err(err, errlen, "%s", "");
-	if (!rundir || !*rundir || !f) {
-		mess_set_err(err, errlen, "no run directory or no curves");
-		return -EINVAL;
-	}
+	if (!rundir || !*rundir || !f)
+		return mess_fail(err, errlen, -EINVAL, "no run directory or no curves");
 	pp = calloc(1, sizeof(*pp));
-	if (!pp) {
-		mess_set_err(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
+	if (!pp)
+		return mess_fail(err, errlen, -ENOMEM, "out of memory");
 	if ((size_t)snprintf(pp->dir, sizeof(pp->dir), "%s/plots", rundir) >=
 	    sizeof(pp->dir)) {
 		mess_set_err(err, errlen, "run directory path too long");
