@@ -121,8 +121,7 @@ int mess_compare_plot(const struct mess_compare_ctx *c, const char *outdir,
 		return mess_fail(err, errlen, -ENOMEM, "out of memory");
 	if ((size_t)snprintf(pp->dir, sizeof(pp->dir), "%s/plots", outdir) >=
 	    sizeof(pp->dir)) {
-		snprintf(err, errlen, "output directory path too long");
-		ret = -ENAMETOOLONG;
+		ret = mess_fail(err, errlen, -ENAMETOOLONG, "output directory path too long");
 		goto done;
 	}
 	snprintf(pp->dat, sizeof(pp->dat), "%s/compare.dat", pp->dir);
@@ -189,11 +188,9 @@ int mess_compare_plot(const struct mess_compare_ctx *c, const char *outdir,
 	}
 	ret = mess_gnuplot("compare.gp", pp->expr, pp->log, err, errlen);
 	for (size_t i = 0; !ret && i < sizeof(out) / sizeof(out[0]); i++)
-		if (!have_file(pp->dir, out[i])) {
-			snprintf(err, errlen, "gnuplot wrote no %s/%s, see %s",
-				 pp->dir, out[i], pp->log);
-			ret = -EIO;
-		}
+		if (!have_file(pp->dir, out[i]))
+			ret = mess_fail(err, errlen, -EIO, "gnuplot wrote no %s/%s, see %s",
+					pp->dir, out[i], pp->log);
 done:
 	free(pp);
 	return ret;
