@@ -16,17 +16,11 @@
 /* The fields of one CSV line (no quoting: mess writes none), in place. */
 static int split(char *line, char **fld, int max)
 {
-	int n = 0;
+	size_t n;
 
 	line[strcspn(line, "\r\n")] = '\0';
-	for (char *p = line; n < max; ) {
-		fld[n++] = p;
-		p = strchr(p, ',');
-		if (!p)
-			break;
-		*p++ = '\0';
-	}
-	return n;
+	n = mess_split(line, ',', fld, (size_t)max);
+	return n < (size_t)max ? (int)n : max;
 }
 
 static int col(char **hdr, int n, const char *name)
