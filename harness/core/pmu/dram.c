@@ -162,11 +162,9 @@ static int open_events(struct mess_dram *d, const struct mess_dram_family *f,
 		struct mess_dram_chan *ch = &d->ch[d->nch];
 		int err;
 
-		if (d->nch >= MESS_DRAM_MAX_CH) {
-			snprintf(why, whylen, "more than %d controller counters",
-				 MESS_DRAM_MAX_CH);
-			return -E2BIG;
-		}
+		if (d->nch >= MESS_DRAM_MAX_CH)
+			return mess_fail(why, whylen, -E2BIG, "more than %d controller counters",
+					 MESS_DRAM_MAX_CH);
 		err = spec_for(spec, sizeof(spec), f, pmu, ev[e]);
 		if (err)
 			return mess_fail(why, whylen, err,
