@@ -303,7 +303,8 @@ static json_t *meta(const struct mess_rundir *rd, const struct loaded *l,
 		const struct mess_set_info *in = &l->info[i];
 		char date[64];
 
-		mess_compare_set_date(in, date, sizeof(date));
+		mess_compare_set_meta(in, "start_utc", "not stated by the set",
+				      date, sizeof(date));
 		json_array_append_new(sets, mess_json_pack(
 			"{s:s, s:s, s:s, s:s, s:s, s:s, s:b, s:s,"
 			" s:o, s:o, s:o, s:o, s:o, s:o, s:o}",

@@ -105,23 +105,20 @@ static int set_opt(void *cfg, const struct mess_opt *o, const char *val,
 	/* Refused for every type: an empty value is no default, and a
 	 * control character in a path silently breaks what reads it. */
 	mess_opt_quote(val, SIZE_MAX, q, sizeof(q));
-	if (!*val) {
-		snprintf(err, errlen, "--%s: an empty value is not allowed; allowed: %s",
-			 o->name, allowed(o, buf, sizeof(buf)));
-		return -EINVAL;
-	}
-	if (has_ctrl(val)) {
-		snprintf(err, errlen, "--%s: '%s' has a control character; allowed: %s",
-			 o->name, q, allowed(o, buf, sizeof(buf)));
-		return -EINVAL;
-	}
+	if (!*val)
+		return mess_fail(err, errlen, -EINVAL,
+				 "--%s: an empty value is not allowed; allowed: %s",
+				 o->name, allowed(o, buf, sizeof(buf)));
+	if (has_ctrl(val))
+		return mess_fail(err, errlen, -EINVAL,
+				 "--%s: '%s' has a control character; allowed: %s",
+				 o->name, q, allowed(o, buf, sizeof(buf)));
 	switch (o->type) {
 	case MESS_OPT_STR:
-		if (strlen(val) >= o->len) {
-			snprintf(err, errlen, "--%s: value too long (at most %zu characters)",
-				 o->name, o->len - 1);
-			return -EINVAL;
-		}
+		if (strlen(val) >= o->len)
+			return mess_fail(err, errlen, -EINVAL,
+					 "--%s: value too long (at most %zu characters)",
+					 o->name, o->len - 1);
 		strcpy(p, val);
 		return 0;
 	case MESS_OPT_SIZE:
@@ -151,9 +148,8 @@ static int set_opt(void *cfg, const struct mess_opt *o, const char *val,
 		break;
 	}
 bad:
-	snprintf(err, errlen, "--%s: '%s' is not allowed; allowed: %s", o->name,
-		 q, allowed(o, buf, sizeof(buf)));
-	return -EINVAL;
+	return mess_fail(err, errlen, -EINVAL, "--%s: '%s' is not allowed; allowed: %s", o->name, q,
+			 allowed(o, buf, sizeof(buf)));
 }
 
 /* One item "A" or "A-B" of mess_parse_list. */
@@ -229,34 +225,28 @@ int mess_parse_items(const struct mess_items *it, const char *s, double *v,
 		double x;
 
 		mess_opt_quote(p, len, q, sizeof(q));
-		if (!len) {
-			snprintf(err, errlen, "--%s: '%s' has an empty item; allowed: %s",
-				 it->name, ql, it->allowed);
-			return -EINVAL;
-		}
-		if (len > MESS_ITEM_MAX) {
-			snprintf(err, errlen, "--%s: '%s' is too long (%zu characters; at most %d); allowed: %s",
-				 it->name, q, len, MESS_ITEM_MAX, it->allowed);
-			return -EINVAL;
-		}
-		if (*n >= max) {
-			snprintf(err, errlen, "--%s: too many values (at most %d); allowed: %s",
-				 it->name, max, it->allowed);
-			return -EINVAL;
-		}
+		if (!len)
+			return mess_fail(err, errlen, -EINVAL,
+					 "--%s: '%s' has an empty item; allowed: %s",
+					 it->name, ql, it->allowed);
+		if (len > MESS_ITEM_MAX)
+			return mess_fail(err, errlen, -EINVAL,
+					 "--%s: '%s' is too long (%zu characters; at most %d); allowed: %s",
+					 it->name, q, len, MESS_ITEM_MAX, it->allowed);
+		if (*n >= max)
+			return mess_fail(err, errlen, -EINVAL,
+					 "--%s: too many values (at most %d); allowed: %s",
+					 it->name, max, it->allowed);
 		memcpy(w, p, len);
 		w[len] = 0;
-		if (it->item(w, it->ctx, &x)) {
-			snprintf(err, errlen, "--%s: '%s' %s; allowed: %s",
-				 it->name, q, it->bad, it->allowed);
-			return -EINVAL;
-		}
+		if (it->item(w, it->ctx, &x))
+			return mess_fail(err, errlen, -EINVAL, "--%s: '%s' %s; allowed: %s",
+					 it->name, q, it->bad, it->allowed);
 		for (int j = 0; j < *n; j++)
-			if (v[j] == x) {
-				snprintf(err, errlen, "--%s: '%s' is given twice; allowed: %s",
-					 it->name, q, it->allowed);
-				return -EINVAL;
-			}
+			if (v[j] == x)
+				return mess_fail(err, errlen, -EINVAL,
+						 "--%s: '%s' is given twice; allowed: %s",
+						 it->name, q, it->allowed);
 		v[(*n)++] = x;
 		p += len;
 		if (!*p)
@@ -319,11 +309,11 @@ int mess_opts_parse_pos(const struct mess_opt *opts, size_t nopts, void *cfg,
 		if (only_pos || strncmp(a, "--", 2)) {
 			if (*npos >= maxpos) {
 				mess_opt_quote(a, SIZE_MAX, q, sizeof(q));
-				snprintf(err, errlen, maxpos ?
-					 "unexpected argument '%s': at most %d allowed (see --help)" :
-					 "unexpected argument '%s' (options start with --; see --help)",
-					 q, maxpos);
-				return -EINVAL;
+				return mess_fail(err, errlen, -EINVAL,
+						 maxpos ?
+						 "unexpected argument '%s': at most %d allowed (see --help)" :
+						 "unexpected argument '%s' (options start with --; see --help)",
+						 q, maxpos);
 			}
 			pos[(*npos)++] = argv[i];
 			continue;
@@ -360,16 +350,13 @@ int mess_opts_parse_pos(const struct mess_opt *opts, size_t nopts, void *cfg,
 		if (a[nl] == '=')
 			val = a + nl + 1;
 		if (o->type == MESS_OPT_FLAG) {
-			if (val) {
-				snprintf(err, errlen, "--%s takes no value", o->name);
-				return -EINVAL;
-			}
+			if (val)
+				return mess_fail(err, errlen, -EINVAL, "--%s takes no value",
+						 o->name);
 		} else if (!val) {
-			if (i + 1 >= argc) {
-				snprintf(err, errlen, "--%s needs a value (%s)",
-					 o->name, o->arg);
-				return -EINVAL;
-			}
+			if (i + 1 >= argc)
+				return mess_fail(err, errlen, -EINVAL, "--%s needs a value (%s)",
+						 o->name, o->arg);
 			val = argv[++i];
 		}
 		if (set_opt(cfg, o, val, err, errlen))

@@ -49,9 +49,10 @@ struct mess_compare_opts {
 int mess_compare_write(const char *outdir, const struct mess_compare_set *sets,
 		       size_t n, const struct mess_compare_opts *o);
 
-/* When set in was measured, as its files say (a run's meta.json
- * start_utc), else "not stated by the set"; into buf, returned. */
-const char *mess_compare_set_date(const struct mess_set_info *in, char *buf,
+/* The string key of set in's meta.json (a run's start_utc, host), else
+ * none where the set does not say; into buf, returned. */
+const char *mess_compare_set_meta(const struct mess_set_info *in,
+				  const char *key, const char *none, char *buf,
 				  size_t len);
 
 #endif

@@ -4,7 +4,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "core/compare/compare_files.h"
 #include "core/report/html.h"
@@ -18,30 +17,19 @@ struct set_hw {
 	double peak_gbs;	/* NAN: unknown */
 };
 
-/* The directory of the set's files: a set read from a file
- * (memory_curves.csv) is its directory's. */
-static void set_dir(const struct mess_set_info *in, char *dir, size_t len)
-{
-	struct stat st;
-	char *slash;
-
-	snprintf(dir, len, "%s", in->path);
-	if (!stat(dir, &st) && !S_ISDIR(st.st_mode) && (slash = strrchr(dir, '/')))
-		*slash = '\0';
-}
-
-const char *mess_compare_set_date(const struct mess_set_info *in, char *buf,
+const char *mess_compare_set_meta(const struct mess_set_info *in,
+				  const char *key, const char *none, char *buf,
 				  size_t len)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 16];
 	json_t *m;
 	const char *d;
 
-	set_dir(in, dir, sizeof(dir));
+	mess_set_dir(in, dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/meta.json", dir);
 	m = mess_json_load_in(path, MESS_IN_NOFOLLOW, 0, NULL);
-	d = json_string_value(json_object_get(m, "start_utc"));
-	snprintf(buf, len, "%s", d && d[0] ? d : "not stated by the set");
+	d = json_string_value(json_object_get(m, key));
+	snprintf(buf, len, "%s", d && d[0] ? d : none);
 	json_decref(m);
 	return buf;
 }
@@ -50,7 +38,7 @@ static void set_hw(const struct mess_set_info *in, struct set_hw *h)
 {
 	char dir[PATH_MAX], type[64] = "", mts[32] = "", ch[32] = "";
 
-	set_dir(in, dir, sizeof(dir));
+	mess_set_dir(in, dir, sizeof(dir));
 	snprintf(h->cpu, sizeof(h->cpu), "%s", in->cpu_model);
 	if (!h->cpu[0] && mess_system_md_field(dir, "Model", h->cpu, sizeof(h->cpu)))
 		snprintf(h->cpu, sizeof(h->cpu), "unknown");
@@ -67,7 +55,8 @@ static void set_hw(const struct mess_set_info *in, struct set_hw *h)
 		snprintf(h->mem + strlen(h->mem), sizeof(h->mem) - strlen(h->mem),
 			 ", %s channels per socket", ch);
 	h->peak_gbs = mess_plotter_peak_gbs(dir, h->peak_how, sizeof(h->peak_how));
-	mess_compare_set_date(in, h->date, sizeof(h->date));
+	mess_compare_set_meta(in, "start_utc", "not stated by the set", h->date,
+			      sizeof(h->date));
 }
 
 /* "123.4 (interpolated)", or "n/a" when there is no answer. */

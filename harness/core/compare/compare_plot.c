@@ -101,22 +101,6 @@ struct cmp_paths {
 	char expr[8 * PATH_MAX];
 };
 
-/* The host a run of mess was measured on (its meta.json), "" for a set
- * that does not say. */
-static void set_host(const struct mess_set_info *in, char *buf, size_t len)
-{
-	char dir[PATH_MAX], path[PATH_MAX + 16];
-	json_t *m;
-
-	buf[0] = '\0';
-	mess_set_dir(in, dir, sizeof(dir));
-	snprintf(path, sizeof(path), "%s/meta.json", dir);
-	m = mess_json_load_in(path, MESS_IN_NOFOLLOW, 0, NULL);
-	if (json_string_value(json_object_get(m, "host")))
-		snprintf(buf, len, "%s", json_string_value(json_object_get(m, "host")));
-	json_decref(m);
-}
-
 static int have_file(const char *dir, const char *name)
 {
 	char p[PATH_MAX + 64];
@@ -133,14 +117,11 @@ int mess_compare_plot(const struct mess_compare_ctx *c, const char *outdir,
 					   "compare-ratio.png", "compare-ratio.svg" };
 	int ret, o;
 
-	if (!pp) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
+	if (!pp)
+		return mess_fail(err, errlen, -ENOMEM, "out of memory");
 	if ((size_t)snprintf(pp->dir, sizeof(pp->dir), "%s/plots", outdir) >=
 	    sizeof(pp->dir)) {
-		snprintf(err, errlen, "output directory path too long");
-		ret = -ENAMETOOLONG;
+		ret = mess_fail(err, errlen, -ENAMETOOLONG, "output directory path too long");
 		goto done;
 	}
 	snprintf(pp->dat, sizeof(pp->dat), "%s/compare.dat", pp->dir);
@@ -182,7 +163,8 @@ int mess_compare_plot(const struct mess_compare_ctx *c, const char *outdir,
 		char l[600], q[1200], host[128];
 		const char *v = mess_compare_verdict(c, i);
 
-		set_host(c->sets[i].info, host, sizeof(host));
+		/* The host a run of mess was measured on, "" unsaid. */
+		mess_compare_set_meta(c->sets[i].info, "host", "", host, sizeof(host));
 		snprintf(l, sizeof(l), "%s%s (%s%s%s%s%s)", i ? " vs " : "", c->labels[i],
 			 strcmp(v, "none") ? v : "no verdict",
 			 c->sets[i].info->cpu_model[0] ? ", " : "",
@@ -206,11 +188,9 @@ int mess_compare_plot(const struct mess_compare_ctx *c, const char *outdir,
 	}
 	ret = mess_gnuplot("compare.gp", pp->expr, pp->log, err, errlen);
 	for (size_t i = 0; !ret && i < sizeof(out) / sizeof(out[0]); i++)
-		if (!have_file(pp->dir, out[i])) {
-			snprintf(err, errlen, "gnuplot wrote no %s/%s, see %s",
-				 pp->dir, out[i], pp->log);
-			ret = -EIO;
-		}
+		if (!have_file(pp->dir, out[i]))
+			ret = mess_fail(err, errlen, -EIO, "gnuplot wrote no %s/%s, see %s",
+					pp->dir, out[i], pp->log);
 done:
 	free(pp);
 	return ret;

@@ -186,18 +186,15 @@ int mess_ladder_plot(const struct mess_ladder *l, const char *rundir,
 	FILE *f;
 	int rc, nflat = 0, nrough = 0;
 
-	if (!l->n) {
-		snprintf(err, errlen, "no ladder points to plot");
-		return -ENODATA;
-	}
+	if (!l->n)
+		return mess_fail(err, errlen, -ENODATA, "no ladder points to plot");
 	snprintf(dir, sizeof(dir), "%s/plots", rundir);
 	rc = mess_subdir(dir);
 	f = rc ? NULL : mess_file_open(dir, "ladder_levels.dat", "w");
 	if (!f) {
 		rc = rc ? rc : -errno;
-		snprintf(err, errlen, "cannot write %s/ladder_levels.dat: %s",
-			 dir, strerror(-rc));
-		return rc;
+		return mess_fail(err, errlen, rc, "cannot write %s/ladder_levels.dat: %s", dir,
+				 strerror(-rc));
 	}
 	for (size_t i = 0; l->plat_ok && i <= l->ncaches; i++) {
 		const struct mess_ladder_plateau *p = &l->plat[i];

@@ -8,9 +8,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "mess/json.h"
 #include "mess/procstat.h"
 
@@ -84,15 +84,6 @@ static int ticks(const struct mess_env *e, char *buf, uint64_t *busy,
 	return 0;
 }
 
-static void sleep_ms(double ms)
-{
-	struct timespec ts = { .tv_sec = (time_t)(ms / 1e3),
-			       .tv_nsec = (long)fmod(ms * 1e6, 1e9) };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
 static void busy_window(struct mess_env *e)
 {
 	char *buf = malloc(STAT_BYTES);
@@ -104,7 +95,7 @@ static void busy_window(struct mess_env *e)
 	e->steal_pct = NAN;
 	if (!buf || !v || ticks(e, buf, v, v + e->npu, v + 2 * e->npu))
 		goto out;
-	sleep_ms(e->window_ms);
+	mess_sleep_ns(e->window_ms * 1e6);
 	if (ticks(e, buf, v + 3 * e->npu, v + 4 * e->npu, v + 5 * e->npu))
 		goto out;
 	for (int i = 0; i < e->npu; i++) {

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mess/parse.h"
+
 #define ACPI_HEADER 36
 #define HMAT_FIRST 40		/* the header, 4 bytes reserved */
 #define SRAT_FIRST 48		/* the header, 12 bytes reserved */
@@ -284,12 +286,11 @@ int mess_hmat_read(const char *root, struct mess_hmat *h, char *why, size_t len)
 	*h = (struct mess_hmat){ 0 };
 	snprintf(path, sizeof(path), "%s/sys/firmware/acpi/tables/HMAT", root);
 	rc = slurp(path, &hmat, &hn);
-	if (rc) {
-		snprintf(why, len, rc == -ENOENT ? "the firmware gives no HMAT table (%s)" :
-			 rc == -EACCES ? "%s is readable by root only" : "cannot read %s",
-			 path);
-		return rc;
-	}
+	if (rc)
+		return mess_fail(why, len, rc,
+				 rc == -ENOENT ? "the firmware gives no HMAT table (%s)" :
+				 rc == -EACCES ? "%s is readable by root only" : "cannot read %s",
+				 path);
 	snprintf(path, sizeof(path), "%s/sys/firmware/acpi/tables/SRAT", root);
 	rc = slurp(path, &srat, &sn);
 	if (rc)
@@ -339,10 +340,9 @@ static const struct mess_hmat_pair *pair(const struct mess_hmat *h, int init, in
 int mess_hmat_machine(const struct mess_topo *t, struct mess_hmat *h,
 		      char *why, size_t len)
 {
-	if (!t->this_system) {
-		snprintf(why, len, "the topology is hwloc's XML (HWLOC_XMLFILE), not this machine: this machine's table would not describe it");
-		return -ENODEV;
-	}
+	if (!t->this_system)
+		return mess_fail(why, len, -ENODEV,
+				 "the topology is hwloc's XML (HWLOC_XMLFILE), not this machine: this machine's table would not describe it");
 	return mess_hmat_read("", h, why, len);
 }
 

@@ -108,9 +108,9 @@ int mess_node_fits(int node, size_t need, char *err, size_t errlen)
 
 	if (!fr || need <= fr)
 		return 0;
-	snprintf(err, errlen, "node %d has %zu MiB free of %zu MiB, the run needs %zu MiB",
-		 node, fr >> 20, mess_node_total(node) >> 20, need >> 20);
-	return -ENOMEM;
+	return mess_fail(err, errlen, -ENOMEM,
+			 "node %d has %zu MiB free of %zu MiB, the run needs %zu MiB",
+			 node, fr >> 20, mess_node_total(node) >> 20, need >> 20);
 }
 
 static char hugetlb_note[192];

@@ -192,24 +192,23 @@ int mess_memsel_resolve(struct mess_topo *t, const char *val, int core,
 		m->node = num > 1 << 20 ? -1 : (int)num;
 		if (num > 1 << 20 || !find(nodes, n, m->node)) {
 			allowed(nodes, n, buf, sizeof(buf));
-			snprintf(err, errlen, "--mem-node: node %s out of range; allowed: %s",
-				 val, buf);
-			rc = -EINVAL;
+			rc = mess_fail(err, errlen, -EINVAL,
+				       "--mem-node: node %s out of range; allowed: %s",
+				       val, buf);
 		}
 		snprintf(m->rule, sizeof(m->rule), "given by number");
 	} else if (kind >= 0 && kind != MESS_KIND_UNKNOWN) {
 		m->how = MESS_MEMSEL_KIND;
 		if (nearest(t, nodes, n, kind, core, m)) {
 			present(nodes, n, buf, sizeof(buf));
-			snprintf(err, errlen, "--mem-node %s: no %s node on this machine %s",
-				 val, mess_kinds[kind].upper, buf);
-			rc = -EOPNOTSUPP;
+			rc = mess_fail(err, errlen, -EOPNOTSUPP,
+				       "--mem-node %s: no %s node on this machine %s",
+				       val, mess_kinds[kind].upper, buf);
 		}
 	} else {
 		allowed(nodes, n, buf, sizeof(buf));
-		snprintf(err, errlen, "--mem-node: '%s' is not allowed; allowed: %s",
-			 val, buf);
-		rc = -EINVAL;
+		rc = mess_fail(err, errlen, -EINVAL, "--mem-node: '%s' is not allowed; allowed: %s",
+			       val, buf);
 	}
 	chosen = rc ? NULL : find(nodes, n, m->node);
 	if (chosen) {

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "core/clock.h"
 #include "core/isa.h"
@@ -90,13 +89,6 @@ static uint64_t timer_step(void)
 	return g ? g : 1;
 }
 
-static void sleep_ms(double ms)
-{
-	struct timespec ts = { 0, (long)(ms * 1e6) };
-
-	nanosleep(&ts, NULL);
-}
-
 int mess_timer_open(struct mess_timer *t)
 {
 	double n0, n1;
@@ -108,7 +100,7 @@ int mess_timer_open(struct mess_timer *t)
 	 * monotonic ones: the error is a read of each over 20 ms. */
 	n0 = mess_now_ns();
 	t0 = mess_timer_now();
-	sleep_ms(20);
+	mess_sleep_ns(20e6);
 	t1 = mess_timer_now();
 	n1 = mess_now_ns();
 	t->calibrated_hz = (double)(t1 - t0) / (n1 - n0) * 1e9;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/pmu/dram.h"
+#include "mess/parse.h"
 #include "mess/pmudef.h"
 
 #define MAX_PMUS 128
@@ -139,11 +140,9 @@ static int bytes_per_count(double table, const struct mess_pmu_def *def,
 	if (err)
 		return err;
 	*bpc = mess_dram_unit_bytes(scale, unit);
-	if (!(*bpc > 0)) {
-		snprintf(why, whylen, "%s/%s: unit '%s' is not a size", def->name,
-			 event, unit);
-		return -EINVAL;
-	}
+	if (!(*bpc > 0))
+		return mess_fail(why, whylen, -EINVAL, "%s/%s: unit '%s' is not a size", def->name,
+				 event, unit);
 	return 0;
 }
 
@@ -155,26 +154,22 @@ static int open_events(struct mess_dram *d, const struct mess_dram_family *f,
 	char ev[16][MESS_EVENT_LEN], spec[MESS_EVENT_LEN + MESS_PMU_NAME_LEN + 8];
 	int n = mess_event_list_split(list, ev, 16);
 
-	if (n < 0) {
-		snprintf(why, whylen, "%s: the table's event list '%s' is malformed",
-			 f->name, list);
-		return -EINVAL;
-	}
+	if (n < 0)
+		return mess_fail(why, whylen, -EINVAL,
+				 "%s: the table's event list '%s' is malformed",
+				 f->name, list);
 	for (int e = 0; e < n; e++) {
 		struct mess_dram_chan *ch = &d->ch[d->nch];
 		int err;
 
-		if (d->nch >= MESS_DRAM_MAX_CH) {
-			snprintf(why, whylen, "more than %d controller counters",
-				 MESS_DRAM_MAX_CH);
-			return -E2BIG;
-		}
+		if (d->nch >= MESS_DRAM_MAX_CH)
+			return mess_fail(why, whylen, -E2BIG, "more than %d controller counters",
+					 MESS_DRAM_MAX_CH);
 		err = spec_for(spec, sizeof(spec), f, pmu, ev[e]);
-		if (err) {
-			snprintf(why, whylen, "%.160s on %.64s: the event name is too long",
-				 ev[e], pmu);
-			return err;
-		}
+		if (err)
+			return mess_fail(why, whylen, err,
+					 "%.160s on %.64s: the event name is too long",
+					 ev[e], pmu);
 		err = mess_counter_open(&ch->c, spec, -1, cpu, -1, why, whylen);
 		if (err)
 			return err;

@@ -16,6 +16,7 @@
 
 #include <perfmon/pfmlib_perf_event.h>
 
+#include "mess/parse.h"
 #include "mess/pmudef.h"
 
 const char *mess_pmu_sysfs_root(void)
@@ -33,11 +34,9 @@ int mess_pmu_pfm_init(char *err, size_t errlen)
 {
 	if (pfm_state == 1)
 		pfm_state = pfm_initialize();
-	if (pfm_state != PFM_SUCCESS) {
-		snprintf(err, errlen, "libpfm4: pfm_initialize: %s",
-			 pfm_strerror(pfm_state));
-		return -ENODEV;
-	}
+	if (pfm_state != PFM_SUCCESS)
+		return mess_fail(err, errlen, -ENODEV, "libpfm4: pfm_initialize: %s",
+				 pfm_strerror(pfm_state));
 	return 0;
 }
 
@@ -71,24 +70,18 @@ static int encode_sysfs(const char *spec, const char *slash,
 	int ret;
 
 	if (!plen || plen >= sizeof(pmu) || !tlen || slash[tlen] != '/' ||
-	    tlen - 1 >= sizeof(terms) || memchr(slash + 1, '/', tlen - 1)) {
-		snprintf(err, errlen, "%s: not PMU/TERMS/", spec);
-		return -EINVAL;
-	}
+	    tlen - 1 >= sizeof(terms) || memchr(slash + 1, '/', tlen - 1))
+		return mess_fail(err, errlen, -EINVAL, "%s: not PMU/TERMS/", spec);
 	memcpy(pmu, spec, plen);
 	pmu[plen] = 0;
 	memcpy(terms, slash + 1, tlen - 1);
 	terms[tlen - 1] = 0;
 	if ((size_t)snprintf(dir, sizeof(dir), "%s/%s", mess_pmu_sysfs_root(), pmu) >=
-	    sizeof(dir)) {
-		snprintf(err, errlen, "%s: path too long", spec);
-		return -EINVAL;
-	}
+	    sizeof(dir))
+		return mess_fail(err, errlen, -EINVAL, "%s: path too long", spec);
 	ret = mess_pmudef_read(dir, &d, why, sizeof(why));
-	if (ret) {
-		snprintf(err, errlen, "%s: %s", spec, why);
-		return ret;
-	}
+	if (ret)
+		return mess_fail(err, errlen, ret, "%s: %s", spec, why);
 	ret = mess_pmudef_encode(&d, terms, config, &s, NULL, 0, why, sizeof(why));
 	if (!ret) {
 		attr->type = d.type;

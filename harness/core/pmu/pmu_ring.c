@@ -3,6 +3,7 @@
 #include "core/pmu/pmu_ring.h"
 
 #include "core/pmu/pmu.h"
+#include "mess/parse.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -24,10 +25,8 @@ int mess_ring_open(struct mess_ring *r, struct perf_event_attr *attr,
 	memset(r, 0, sizeof(*r));
 	r->fd = -1;
 	if (!ring_pages || (ring_pages & (ring_pages - 1)) ||
-	    (aux_pages & (aux_pages - 1))) {
-		snprintf(why, whylen, "ring and aux pages must be powers of two");
-		return -EINVAL;
-	}
+	    (aux_pages & (aux_pages - 1)))
+		return mess_fail(why, whylen, -EINVAL, "ring and aux pages must be powers of two");
 	attr->size = sizeof(*attr);
 	r->fd = (int)syscall(SYS_perf_event_open, attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 	if (r->fd < 0) {
@@ -66,8 +65,7 @@ int mess_ring_open(struct mess_ring *r, struct perf_event_attr *attr,
 	r->scratch = malloc(r->data_size);
 	if (!r->scratch) {
 		mess_ring_close(r);
-		snprintf(why, whylen, "out of memory");
-		return -ENOMEM;
+		return mess_fail(why, whylen, -ENOMEM, "out of memory");
 	}
 	r->pf.nattrs = 1;
 	r->pf.attrs[0].type = attr->type;

@@ -113,10 +113,8 @@ int mess_heat_plot(const char *rundir, const struct mess_heat *h, char *err,
 	int ret;
 
 	mess_set_err(err, errlen, "%s", "");
-	if (!pp) {
-		mess_set_err(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
+	if (!pp)
+		return mess_fail(err, errlen, -ENOMEM, "out of memory");
 	snprintf(pp->dir, sizeof(pp->dir), "%s/plots", rundir);
 	ret = mess_subdir(pp->dir);
 	if (!ret)
@@ -141,11 +139,9 @@ int mess_heat_plot(const char *rundir, const struct mess_heat *h, char *err,
 	ret = mess_gnuplot("heat.gp", pp->expr, pp->log, err, errlen);
 	for (int i = 0; !ret && i < 2; i++) {
 		snprintf(path, sizeof(path), "%s.%s", pp->base, i ? "svg" : "png");
-		if (!whole(path, i)) {
-			mess_set_err(err, errlen, "gnuplot wrote no whole %s, see %s",
-				     path, pp->log);
-			ret = -EIO;
-		}
+		if (!whole(path, i))
+			ret = mess_fail(err, errlen, -EIO, "gnuplot wrote no whole %s, see %s",
+					path, pp->log);
 	}
 	/* No half image left to pass for a figure. */
 	for (int i = 0; ret && pp->base[0] && i < 2; i++) {

@@ -113,9 +113,7 @@ static void put_value(FILE *f, const json_t *v, int depth)
 		}
 		fputs("<dl>", f);
 		json_object_foreach((json_t *)v, k, m) {
-			fputs("<dt>", f);
-			mess_h_esc(f, k);
-			fputs("</dt><dd>", f);
+			mess_h_put(f, "<dt>", k, "</dt><dd>");
 			put_value(f, m, depth + 1);
 			fputs("</dd>", f);
 		}
@@ -132,45 +130,35 @@ static void put_verdict(FILE *f, const json_t *meta)
 	size_t i;
 
 	if (!v && meta) {
-		fputs("<section class=\"verdict\"><h2>Verdict: none</h2><p>", f);
-		mess_h_esc(f, jstr(meta, "tool") ? jstr(meta, "tool") : "This run");
-		fputs(" gives no verdict of its own (a comparison or a fleet names each set's in its .md; a run made before verdicts has none): judge the figures by how they were measured, below.</p></section>\n", f);
+		mess_h_put(f, "<section class=\"verdict\"><h2>Verdict: none</h2><p>",
+			   jstr(meta, "tool") ? jstr(meta, "tool") : "This run",
+			   " gives no verdict of its own (a comparison or a fleet names each set's in its .md; a run made before verdicts has none): judge the figures by how they were measured, below.</p></section>\n");
 		return;
 	}
 	if (!v) {
 		fputs("<section class=\"verdict\"><h2>Verdict: none</h2><p>These files carry no verdict (a set another tool published): judge the figures by how they were measured, below.</p></section>\n", f);
 		return;
 	}
-	fputs("<section class=\"verdict v-", f);
-	mess_h_esc(f, v);
-	fputs("\"><h2>Verdict: ", f);
+	mess_h_put(f, "<section class=\"verdict v-", v, "\"><h2>Verdict: ");
 	mess_h_esc(f, v);
 	fputs("</h2>\n<ul>\n", f);
 	json_array_foreach(json_object_get(q, "reasons"), i, r) {
 		const char *lv = jstr(r, "level"), *rule = jstr(r, "rule");
 
-		fputs("<li><b class=\"lv-", f);
-		mess_h_esc(f, lv);
-		fputs("\">", f);
+		mess_h_put(f, "<li><b class=\"lv-", lv, "\">");
 		mess_h_esc(f, lv ? lv : "?");
 		fputs("</b>", f);
-		if (rule) {
-			fputs(" (<code>", f);
-			mess_h_esc(f, rule);
-			fputs("</code>)", f);
-		}
-		fputs(": ", f);
-		mess_h_esc(f, jstr(r, "text"));
-		fputs("</li>\n", f);
+		if (rule)
+			mess_h_put(f, " (<code>", rule, "</code>)");
+		mess_h_put(f, ": ", jstr(r, "text"), "</li>\n");
 	}
 	if (!json_array_size(json_object_get(q, "reasons")))
 		fputs("<li>every rule held</li>\n", f);
 	fputs("</ul>\n", f);
 	/* The same sentence as summary.md's and stderr's (mess_verdict_next). */
 	if (jstr(q, "next_step")) {
-		fputs("<p class=\"next-step\"><b>Next step:</b> ", f);
-		mess_h_esc(f, jstr(q, "next_step"));
-		fputs(".</p>\n", f);
+		mess_h_put(f, "<p class=\"next-step\"><b>Next step:</b> ", jstr(q, "next_step"),
+			   ".</p>\n");
 	}
 	fputs("</section>\n", f);
 }
@@ -183,9 +171,7 @@ static void row(FILE *f, const char *name, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	fputs("<tr><th>", f);
-	mess_h_esc(f, name);
-	fputs("</th><td>", f);
+	mess_h_put(f, "<tr><th>", name, "</th><td>");
 	mess_h_esc(f, buf);
 	fputs("</td></tr>\n", f);
 }
@@ -257,9 +243,7 @@ static void put_measured(FILE *f, const json_t *meta)
  * (an <img> runs none and loads nothing the SVG names). */
 static void put_img(FILE *f, const char *name, const char *svg, size_t len)
 {
-	fputs("<img alt=\"plots/", f);
-	mess_h_esc(f, name);
-	fputs("\" src=\"data:image/svg+xml;base64,", f);
+	mess_h_put(f, "<img alt=\"plots/", name, "\" src=\"data:image/svg+xml;base64,");
 	mess_h_b64(f, svg, len);
 	fputs("\">\n", f);
 }
@@ -298,9 +282,8 @@ static void put_figures(FILE *f, const char *outdir, const json_t *meta,
 			shown++;
 			fputs("<figure>\n", f);
 			put_img(f, list[i]->d_name, svg, len);
-			fputs("<figcaption>plots/", f);
-			mess_h_esc(f, list[i]->d_name);
-			fputs(" (also as .png beside it)</figcaption></figure>\n", f);
+			mess_h_put(f, "<figcaption>plots/", list[i]->d_name,
+				   " (also as .png beside it)</figcaption></figure>\n");
 			free(svg);
 		}
 	for (int i = 0; i < n; i++)
@@ -325,9 +308,7 @@ static void put_summary_scalars(FILE *f, const json_t *s)
 			continue;
 		if (!any++)
 			fputs("<section><h2>Key figures</h2><table>\n", f);
-		fputs("<tr><th>", f);
-		mess_h_esc(f, k);
-		fputs("</th><td>", f);
+		mess_h_put(f, "<tr><th>", k, "</th><td>");
 		put_value(f, v, 2);
 		fputs("</td></tr>\n", f);
 	}
@@ -355,9 +336,7 @@ static void num_cell(FILE *f, const json_t *o, const char *key, int decimals)
 
 	if (json_is_number(v))
 		snprintf(buf, sizeof(buf), "%.*f", decimals, json_number_value(v));
-	fputs("<td class=\"n\">", f);
-	mess_h_esc(f, buf);
-	fputs("</td>", f);
+	mess_h_put(f, "<td class=\"n\">", buf, "</td>");
 }
 
 /*
@@ -381,9 +360,8 @@ static void put_fairness(FILE *f, const json_t *meta)
 	if (!why && json_is_integer(gc) && json_integer_value(gc) < 2)
 		why = "one generator core";
 	if (why) {
-		fputs("<p>Not evaluable: ", f);
-		mess_h_esc(f, why);
-		fputs(" (meta.json <code>distribution.fairness</code>).</p></section>\n", f);
+		mess_h_put(f, "<p>Not evaluable: ", why,
+			   " (meta.json <code>distribution.fairness</code>).</p></section>\n");
 		return;
 	}
 	fputs("<table><tr><th>mix (stores %)</th><th>judged at</th><th>least share</th><th>median share</th><th>most share</th><th>Jain's index</th><th>unfair under saturation</th></tr>\n", f);
@@ -398,9 +376,7 @@ static void put_fairness(FILE *f, const json_t *meta)
 				 (long long)json_integer_value(json_object_get(p, "nop")));
 		fputs("<tr>", f);
 		num_cell(f, m, "store_pct", 0);
-		fputs("<td>", f);
-		mess_h_esc(f, at);
-		fputs("</td>", f);
+		mess_h_put(f, "<td>", at, "</td>");
 		num_cell(f, p, "fair_min", 3);
 		num_cell(f, p, "fair_median", 3);
 		num_cell(f, p, "fair_max", 3);
@@ -411,9 +387,8 @@ static void put_fairness(FILE *f, const json_t *meta)
 		fputs("</td></tr>\n", f);
 	}
 	snprintf(min, sizeof(min), "%.2f", json_number_value(json_object_get(fa, "jain_min")));
-	fputs("</table><p>Each generator core's bandwidth over the point's distribution window against the cores' mean (1: an equal share), at the saturated point with the least Jain's index or, where none saturated, the heaviest; unfair under a Jain's index of ", f);
-	mess_h_esc(f, min);
-	fputs(" (meta.json <code>distribution.fairness</code>).</p></section>\n", f);
+	mess_h_put(f, "</table><p>Each generator core's bandwidth over the point's distribution window against the cores' mean (1: an equal share), at the saturated point with the least Jain's index or, where none saturated, the heaviest; unfair under a Jain's index of ",
+		   min, " (meta.json <code>distribution.fairness</code>).</p></section>\n");
 }
 
 /* Reports of the runs below this one (run.sh puts absorb/ in the curves
@@ -427,9 +402,7 @@ static void put_subreports(FILE *f, const char *dir)
 		snprintf(path, sizeof(path), "%s/%s/report.html", dir, sub[i]);
 		if (access(path, R_OK))
 			continue;
-		fputs("<p>Also in this directory: <a href=\"", f);
-		mess_h_esc(f, sub[i]);
-		fputs("/report.html\">", f);
+		mess_h_put(f, "<p>Also in this directory: <a href=\"", sub[i], "/report.html\">");
 		mess_h_esc(f, sub[i]);
 		fputs("/report.html</a>.</p>\n", f);
 	}
@@ -460,9 +433,7 @@ static void put_page(FILE *f, const char *dir, const char *outdir,
 		mess_h_esc(f, cmp);
 	} else if (meta) {
 		mess_h_esc(f, tool ? tool : "mess");
-		fputs(": ", f);
-		mess_h_esc(f, OR_UNKNOWN(cpu));
-		fputs(" on ", f);
+		mess_h_put(f, ": ", OR_UNKNOWN(cpu), " on ");
 		mess_h_esc(f, OR_UNKNOWN(host));
 	} else {
 		fputs("Curve set ", f);
@@ -477,9 +448,9 @@ static void put_page(FILE *f, const char *dir, const char *outdir,
 	fputs("</p>\n", f);
 	/* A replayed run is never to be mistaken for a measurement. */
 	if (json_is_object(json_object_get(meta, "replay"))) {
-		fputs("<p class=\"verdict v-WARN\"><strong>", f);
-		mess_h_esc(f, OR_UNKNOWN(jstr(json_object_get(meta, "replay"), "what")));
-		fputs("</strong>: ", f);
+		mess_h_put(f, "<p class=\"verdict v-WARN\"><strong>",
+			   OR_UNKNOWN(jstr(json_object_get(meta, "replay"), "what")),
+			   "</strong>: ");
 		mess_h_esc(f, OR_UNKNOWN(jstr(json_object_get(meta, "replay"), "set")));
 		fputs(" (meta.json <code>replay</code>). No figure on this page was measured on this machine.</p>\n", f);
 	}
@@ -498,13 +469,10 @@ static void put_page(FILE *f, const char *dir, const char *outdir,
 	else if (meta)
 		put_measured(f, meta);
 	mess_h_public(f, dir);
-	fputs("<footer>Written by mess ", f);
-	mess_h_esc(f, mess_version);
-	fputs(" (git ", f);
+	mess_h_put(f, "<footer>Written by mess ", mess_version, " (git ");
 	mess_h_esc(f, mess_git_rev);
-	fputs(") from the files beside it (meta.json, summary.json, the CSVs: results/README.md documents them); remake it with <code>mess report ", f);
-	mess_h_esc(f, dir);
-	fputs("</code>.<br>Words on this page: ", f);
+	mess_h_put(f, ") from the files beside it (meta.json, summary.json, the CSVs: results/README.md documents them); remake it with <code>mess report ",
+		   dir, "</code>.<br>Words on this page: ");
 	mess_h_esc(f, mess_glossary(words, sizeof(words)));
 	fputs(".</footer>\n</body></html>\n", f);
 }

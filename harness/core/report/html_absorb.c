@@ -16,17 +16,11 @@
 /* The fields of one CSV line (no quoting: mess writes none), in place. */
 static int split(char *line, char **fld, int max)
 {
-	int n = 0;
+	size_t n;
 
 	line[strcspn(line, "\r\n")] = '\0';
-	for (char *p = line; n < max; ) {
-		fld[n++] = p;
-		p = strchr(p, ',');
-		if (!p)
-			break;
-		*p++ = '\0';
-	}
-	return n;
+	n = mess_split(line, ',', fld, (size_t)max);
+	return n < (size_t)max ? (int)n : max;
 }
 
 static int col(char **hdr, int n, const char *name)
@@ -90,25 +84,19 @@ static void heat(double k1, char *bg, const char **fg)
 static void ab_put(FILE *f, const struct ab_table *t)
 {
 	fputs("<section><h2>Absorption (k1)</h2>\n<table><tr><th>row</th>", f);
-	for (int m = 0; m < t->nmodes; m++) {
-		fputs("<th>", f);
-		mess_h_esc(f, t->modes[m]);
-		fputs("</th>", f);
-	}
+	for (int m = 0; m < t->nmodes; m++)
+		mess_h_put(f, "<th>", t->modes[m], "</th>");
 	fputs("</tr>\n", f);
 	for (int r = 0; r < t->nrows; r++) {
-		fputs("<tr><th>", f);
-		mess_h_esc(f, t->rows[r]);
-		fputs("</th>", f);
+		mess_h_put(f, "<tr><th>", t->rows[r], "</th>");
 		for (int m = 0; m < t->nmodes; m++) {
 			const struct ab_cell *c = &t->c[r][m];
 			char bg[8];
 			const char *fg;
 
 			if (!c->have || !isfinite(c->k1)) {
-				fputs("<td class=\"heat\" style=\"background:#eee\">", f);
-				mess_h_esc(f, c->have ? c->status : "not run");
-				fputs("</td>", f);
+				mess_h_put(f, "<td class=\"heat\" style=\"background:#eee\">",
+					   c->have ? c->status : "not run", "</td>");
 				continue;
 			}
 			heat(c->k1, bg, &fg);
@@ -118,11 +106,8 @@ static void ab_put(FILE *f, const struct ab_table *t)
 				fprintf(f, "<br><small>[%.0f, %.0f)</small>", c->lo, c->hi);
 			else if (isfinite(c->lo))
 				fprintf(f, "<br><small>[%.0f, –)</small>", c->lo);
-			if (strcmp(c->status, "ok")) {
-				fputs("<br><small>", f);
-				mess_h_esc(f, c->status);
-				fputs("</small>", f);
-			}
+			if (strcmp(c->status, "ok"))
+				mess_h_put(f, "<br><small>", c->status, "</small>");
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);

@@ -214,11 +214,8 @@ void mess_h_compare_measured(FILE *f, const json_t *meta)
 	size_t i;
 
 	fputs("<section><h2>How each set was measured</h2><table>\n<tr><th>set</th>", f);
-	for (size_t k = 0; k < sizeof(col) / sizeof(col[0]); k++) {
-		fputs("<th>", f);
-		mess_h_esc(f, col[k][0]);
-		fputs("</th>", f);
-	}
+	for (size_t k = 0; k < sizeof(col) / sizeof(col[0]); k++)
+		mess_h_put(f, "<th>", col[k][0], "</th>");
 	fputs("</tr>\n", f);
 	json_array_foreach(json_object_get(meta, "sets"), i, set) {
 		fputs("<tr>", f);

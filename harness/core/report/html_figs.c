@@ -22,13 +22,10 @@ void mess_h_no_figure(FILE *f, const json_t *meta, const char *why)
 		mess_h_esc(f, why);
 		fputs(".</p>\n", f);
 	} else if (note && !strncmp(note, "skipped", 7)) {
-		fputs("the run ", f);
-		mess_h_esc(f, note);
-		fputs(" (meta.json <code>plots</code>).</p>\n", f);
+		mess_h_put(f, "the run ", note, " (meta.json <code>plots</code>).</p>\n");
 	} else if (note && strcmp(note, "pending")) {
-		fputs("meta.json <code>plots</code> says ", f);
-		mess_h_esc(f, note);
-		fputs(", but they are gone from plots/ (moved or deleted).</p>\n", f);
+		mess_h_put(f, "meta.json <code>plots</code> says ", note,
+			   ", but they are gone from plots/ (moved or deleted).</p>\n");
 	} else if (note) {
 		fputs("the run stopped before it drew them (meta.json <code>plots</code> pending).</p>\n", f);
 	} else if (meta) {

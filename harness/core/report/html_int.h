@@ -13,6 +13,8 @@
  * any text read from a file reaches the page, in an element or in a
  * quoted attribute: whatever a directory someone sends holds stays text. */
 void mess_h_esc(FILE *f, const char *s);
+/* s escaped between two pieces of markup, written as they are. */
+void mess_h_put(FILE *f, const char *before, const char *s, const char *after);
 /* n bytes of buf in base64 (RFC 4648, padded), for a data: URL. */
 void mess_h_b64(FILE *f, const void *buf, size_t n);
 /* The whole file, NUL-terminated (*len without it), at most max bytes;

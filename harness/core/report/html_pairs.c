@@ -108,9 +108,7 @@ static void mx_table(FILE *f, const json_t *cells, const struct fig *g)
 			lo = fmin(lo, num(c, g->key));
 			hi = fmax(hi, num(c, g->key));
 		}
-	fputs("<section><h2>", f);
-	mess_h_esc(f, g->title);
-	fputs("</h2>\n<table><tr><th>from \\ to</th>", f);
+	mess_h_put(f, "<section><h2>", g->title, "</h2>\n<table><tr><th>from \\ to</th>");
 	for (int j = 0; j < nt; j++) {
 		const json_t *k = at[j];
 
@@ -134,9 +132,9 @@ static void mx_table(FILE *f, const json_t *cells, const struct fig *g)
 			v = num(k, g->key);
 			fw = g->fw ? num(k, g->fw) : NAN;
 			if (!isfinite(v)) {
-				fputs("<td class=\"heat\" style=\"background:#eee\">not measured<br><small>", f);
-				mess_h_esc(f, json_string_value(json_object_get(k, "label")));
-				fputs("</small></td>", f);
+				mess_h_put(f, "<td class=\"heat\" style=\"background:#eee\">not measured<br><small>",
+					   json_string_value(json_object_get(k, "label")),
+					   "</small></td>");
 				continue;
 			}
 			shade(hi > lo ? (v - lo) / (hi - lo) : 0.5, g->blue, bg, sizeof(bg), &fg);
@@ -144,9 +142,8 @@ static void mx_table(FILE *f, const json_t *cells, const struct fig *g)
 				bg, fg, g->dec, v, g->unit);
 			if (isfinite(fw))
 				fprintf(f, "<br><small>HMAT %.*f, %.2fx</small>", g->fw_dec, fw, num(k, g->ratio));
-			fputs("<br><small>", f);
-			mess_h_esc(f, json_string_value(json_object_get(k, "label")));
-			fputs("</small>", f);
+			mess_h_put(f, "<br><small>", json_string_value(json_object_get(k, "label")),
+				   "</small>");
 			if (num(k, "chase_mib_elsewhere") > 0 || num(k, "gen_mib_elsewhere") > 0)
 				fputs("<br><small><b>memory partly on another node</b></small>", f);
 			fputs("</td>", f);

@@ -34,6 +34,13 @@ void mess_h_esc(FILE *f, const char *s)
 	}
 }
 
+void mess_h_put(FILE *f, const char *before, const char *s, const char *after)
+{
+	fputs(before, f);
+	mess_h_esc(f, s);
+	fputs(after, f);
+}
+
 void mess_h_b64(FILE *f, const void *buf, size_t n)
 {
 	static const char abc[] =
@@ -190,13 +197,12 @@ int mess_h_keyfigs(FILE *f, const char *dir, double peak, const char *how,
 		mess_h_esc(f, how);
 		fputs("</td></tr>\n", f);
 	} else {
-		fputs("<td><i>unknown</i></td><td>give it: <code>mess report ", f);
-		mess_h_esc(f, dir);
-		fputs(" --peak-gbs GBS</code> (channels × MT/s × bytes per transfer)</td></tr>\n", f);
+		mess_h_put(f, "<td><i>unknown</i></td><td>give it: <code>mess report ", dir,
+			   " --peak-gbs GBS</code> (channels × MT/s × bytes per transfer)</td></tr>\n");
 	}
-	fputs("<tr><th>bandwidth source</th><td colspan=\"2\">", f);
-	mess_h_esc(f, info->bw_source[0] ? info->bw_source : "unknown");
-	fputs("</td></tr>\n</table>\n<table>", f);
+	mess_h_put(f, "<tr><th>bandwidth source</th><td colspan=\"2\">",
+		   info->bw_source[0] ? info->bw_source : "unknown",
+		   "</td></tr>\n</table>\n<table>");
 	/*
 	 * One vocabulary with summary.md (results/README.md, Glossary): a
 	 * run's curve is named by its mix, the store % asked for; the read
@@ -311,11 +317,8 @@ int mess_h_public(FILE *f, const char *dir)
 			if (intable)
 				fputs("</table>\n", f);
 			intable = rows = 0;
-			if (line[0]) {
-				fputs("<p>", f);
-				mess_h_esc(f, line);
-				fputs("</p>\n", f);
-			}
+			if (line[0])
+				mess_h_put(f, "<p>", line, "</p>\n");
 		}
 		if (intable)
 			fputs("</table>\n", f);
@@ -333,9 +336,7 @@ int mess_h_public(FILE *f, const char *dir)
 			if (!eq)
 				continue;
 			*eq = '\0';
-			fputs("<tr><th>", f);
-			mess_h_esc(f, line);
-			fputs("</th><td>", f);
+			mess_h_put(f, "<tr><th>", line, "</th><td>");
 			mess_h_esc(f, eq + 1);
 			fputs("</td></tr>\n", f);
 		}

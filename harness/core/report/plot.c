@@ -316,13 +316,10 @@ int mess_gnuplot(const char *script, const char *expr, const char *log,
 	double limit = gnuplot_timeout_s();
 	int ret;
 
-	if (!gp) {
-		mess_set_err(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
+	if (!gp)
+		return mess_fail(err, errlen, -ENOMEM, "out of memory");
 	if (find_gnuplot(gp->gnuplot, sizeof(gp->gnuplot))) {
-		mess_set_err(err, errlen, "gnuplot not found in PATH");
-		ret = -ENOENT;
+		ret = mess_fail(err, errlen, -ENOENT, "gnuplot not found in PATH");
 		goto out;
 	}
 	if (find_script(gp->script, sizeof(gp->script), script)) {
@@ -354,12 +351,9 @@ int mess_gnuplot(const char *script, const char *expr, const char *log,
 		mess_set_err(err, errlen, "cannot run %s: %s", gp->gnuplot,
 			strerror(-ret));
 	} else if (ret == 127) {
-		mess_set_err(err, errlen, "cannot execute %s", gp->gnuplot);
-		ret = -ENOENT;
+		ret = mess_fail(err, errlen, -ENOENT, "cannot execute %s", gp->gnuplot);
 	} else if (ret) {
-		mess_set_err(err, errlen, "gnuplot failed (status %d), see %s", ret,
-			log);
-		ret = -EIO;
+		ret = mess_fail(err, errlen, -EIO, "gnuplot failed (status %d), see %s", ret, log);
 	}
 out:
 	free(gp);
@@ -406,19 +400,14 @@ int mess_plot(const char *rundir, const struct mess_family *f,
 	int ret;
 
 	mess_set_err(err, errlen, "%s", "");
-	if (!rundir || !*rundir || !f) {
-		mess_set_err(err, errlen, "no run directory or no curves");
-		return -EINVAL;
-	}
+	if (!rundir || !*rundir || !f)
+		return mess_fail(err, errlen, -EINVAL, "no run directory or no curves");
 	pp = calloc(1, sizeof(*pp));
-	if (!pp) {
-		mess_set_err(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
+	if (!pp)
+		return mess_fail(err, errlen, -ENOMEM, "out of memory");
 	if ((size_t)snprintf(pp->dir, sizeof(pp->dir), "%s/plots", rundir) >=
 	    sizeof(pp->dir)) {
-		mess_set_err(err, errlen, "run directory path too long");
-		ret = -ENAMETOOLONG;
+		ret = mess_fail(err, errlen, -ENAMETOOLONG, "run directory path too long");
 		goto out;
 	}
 	/* Drawn under new names and renamed over the old figure once whole:
@@ -442,8 +431,7 @@ int mess_plot(const char *rundir, const struct mess_family *f,
 	}
 	/* gnuplot's stats fails on a file without data: say why instead. */
 	if (!ret) {
-		mess_set_err(err, errlen, "no points to plot");
-		ret = -ENODATA;
+		ret = mess_fail(err, errlen, -ENODATA, "no points to plot");
 		goto out;
 	}
 	mess_gp_quote(pp->qdat, sizeof(pp->qdat), pp->dat);
@@ -462,11 +450,9 @@ int mess_plot(const char *rundir, const struct mess_family *f,
 		 "datafile='%s'; outbase='%s'; unloaded=%.3f; peak=%.3f; plottitle='%s'; plotsub='%s'",
 		 pp->qdat, pp->qbase, unloaded_ns, peak_gbs, pp->qtitle, pp->qsub);
 	ret = mess_gnuplot("curves.gp", pp->expr, pp->log, err, errlen);
-	if (!ret && (!nonempty(pp->png) || !nonempty(pp->svg))) {
-		mess_set_err(err, errlen, "gnuplot wrote no whole %s or %s, see %s",
-			pp->png, pp->svg, pp->log);
-		ret = -EIO;
-	}
+	if (!ret && (!nonempty(pp->png) || !nonempty(pp->svg)))
+		ret = mess_fail(err, errlen, -EIO, "gnuplot wrote no whole %s or %s, see %s",
+				pp->png, pp->svg, pp->log);
 	if (!ret)
 		ret = commit(pp, err, errlen);
 out:

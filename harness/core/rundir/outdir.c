@@ -36,9 +36,9 @@ static int refuse(const char *opt, const char *path, char *err,
 	mess_set_verr(why, sizeof(why), fmt, ap);
 	va_end(ap);
 	mess_opt_quote(path, SIZE_MAX, q, sizeof(q));
-	snprintf(err, errlen, "--%s: %s: %s; allowed: a new or empty directory you can write",
-		 opt, q, why);
-	return -EINVAL;
+	return mess_fail(err, errlen, -EINVAL,
+			 "--%s: %s: %s; allowed: a new or empty directory you can write",
+			 opt, q, why);
 }
 
 /* dir's parent, in place: "a/b" -> "a", "a" -> ".", "/a" -> "/". */
@@ -119,9 +119,9 @@ int mess_out_check_empty(const char *opt, const char *path, char *err,
 	if (!d) {
 		if (errno == ENOENT)
 			return 0;
-		snprintf(err, errlen, "--%s: %s %s; allowed: a new or empty directory",
-			 opt, path, strerror(errno));
-		return -EINVAL;
+		return mess_fail(err, errlen, -EINVAL,
+				 "--%s: %s %s; allowed: a new or empty directory",
+				 opt, path, strerror(errno));
 	}
 	/* What the lock's owner keeps there is no content: the lock
 	 * decides between two writers (rundir_lock.c). */
@@ -130,10 +130,9 @@ int mess_out_check_empty(const char *opt, const char *path, char *err,
 		    !mess_rundir_aside_name(e->d_name))
 			n++;
 	closedir(d);
-	if (n) {
-		snprintf(err, errlen, "--%s: %s is not empty; allowed: a new or empty directory",
-			 opt, path);
-		return -EINVAL;
-	}
+	if (n)
+		return mess_fail(err, errlen, -EINVAL,
+				 "--%s: %s is not empty; allowed: a new or empty directory",
+				 opt, path);
 	return 0;
 }

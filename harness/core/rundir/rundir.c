@@ -422,10 +422,9 @@ int mess_resume_args(const char *cmd, int argc, char **argv, const char *dir,
 		given++;
 		one = argv[k];
 	}
-	if (given != 2 && !(given == 1 && strchr(one, '='))) {
-		snprintf(err, errlen, "--resume: takes no other options but --force (the run keeps its original ones)");
-		return -EINVAL;
-	}
+	if (given != 2 && !(given == 1 && strchr(one, '=')))
+		return mess_fail(err, errlen, -EINVAL,
+				 "--resume: takes no other options but --force (the run keeps its original ones)");
 	st = load_state(dir);
 	args = json_object_get(st, "args");
 	tool = json_string_value(json_object_get(st, "tool"));
