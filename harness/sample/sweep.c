@@ -14,9 +14,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/options.h"
 #include "core/rundir/outdir.h"
 #include "core/pmu/pmu.h"
@@ -330,14 +330,6 @@ static void point_id(const struct sample_point *p, char *buf, size_t len)
 		 p->aux_pages, p->ring_pages);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Pool, cores and workload for the largest thread count. */
 static int prepare(struct sample_ctx *x, int maxth, char *err, size_t errlen)
 {
@@ -396,7 +388,7 @@ static int run_points(struct sample_ctx *x, struct mess_rundir *rd, struct sampl
 	}
 	for (int i = 0; i < n; i++) {
 		json_t *old;
-		double t0 = now_s();
+		double t0 = mess_now_ns() * 1e-9;
 
 		point_id(&pt[i], id, sizeof(id));
 		old = json_object_get(st, id);
@@ -417,7 +409,7 @@ static int run_points(struct sample_ctx *x, struct mess_rundir *rd, struct sampl
 		rc = mess_rundir_save(rd);
 		if (rc)
 			return rc;
-		t_measured += now_s() - t0;
+		t_measured += mess_now_ns() * 1e-9 - t0;
 		measured++;
 		{
 			int left = 0;
