@@ -165,11 +165,9 @@ static int size_check(struct mx *m, char *err, size_t errlen)
 		size_t need = gens > m->buffer ? gens : m->buffer;
 		char why[160];
 
-		if (mess_node_fits(m->nodes[i].os, need, why, sizeof(why))) {
-			snprintf(err, errlen, "--buffer/--gen-bytes: %s (the chase's %zu MiB, or %d generators x 2 arrays of %zu MiB); allowed: a smaller --buffer or --gen-bytes",
-				 why, m->buffer >> 20, most, m->gen_bytes >> 20);
-			return -EINVAL;
-		}
+		if (mess_node_fits(m->nodes[i].os, need, why, sizeof(why)))
+			return mess_fail(err, errlen, -EINVAL, "--buffer/--gen-bytes: %s (the chase's %zu MiB, or %d generators x 2 arrays of %zu MiB); allowed: a smaller --buffer or --gen-bytes",
+				why, m->buffer >> 20, most, m->gen_bytes >> 20);
 	}
 	return 0;
 }

@@ -301,11 +301,9 @@ static int map_file(const char *path, const uint8_t **buf, size_t *n,
 	if (!ret && p == MAP_FAILED)
 		ret = -errno;
 	close(fd);
-	if (ret) {
-		snprintf(err, errlen, "%s: %s; allowed: " DECODE_ALLOWED, path,
-			 ret == -ENODATA ? "empty" : strerror(-ret));
-		return ret;
-	}
+	if (ret)
+		return mess_fail(err, errlen, ret, "%s: %s; allowed: " DECODE_ALLOWED, path,
+			ret == -ENODATA ? "empty" : strerror(-ret));
 	*buf = p;
 	*n = (size_t)st.st_size;
 	return 0;

@@ -237,10 +237,8 @@ static int open_slot(struct slot *sl, const struct sample_setup *s, const struct
 		}
 		rc = mess_ring_open(&sl->ring[k], &a, pid, cpu, p->ring_pages,
 				    s->aux ? p->aux_pages : 0, why, sizeof(why));
-		if (rc) {
-			snprintf(sl->why, sizeof(sl->why), "%s: %s", s->samp_spec[k], why);
-			return rc;
-		}
+		if (rc)
+			return mess_fail(sl->why, sizeof(sl->why), rc, "%s: %s", s->samp_spec[k], why);
 		sl->nring++;
 	}
 	return 0;

@@ -337,15 +337,11 @@ static int prepare(struct sample_ctx *x, int maxth, char *err, size_t errlen)
 	uint64_t bytes;
 
 	rc = mess_topo_init(&x->topo);
-	if (rc) {
-		snprintf(err, errlen, "hwloc: %s", strerror(-rc));
-		return rc;
-	}
-	if ((int)x->o->core >= x->topo.ncores) {
-		snprintf(err, errlen, "--core: core %" PRIu64 " out of range; allowed: 0-%d on this machine",
-			 x->o->core, x->topo.ncores - 1);
-		return -EINVAL;
-	}
+	if (rc)
+		return mess_fail(err, errlen, rc, "hwloc: %s", strerror(-rc));
+	if ((int)x->o->core >= x->topo.ncores)
+		return mess_fail(err, errlen, -EINVAL, "--core: core %" PRIu64 " out of range; allowed: 0-%d on this machine",
+			x->o->core, x->topo.ncores - 1);
 	pkg = mess_topo_package_of_core(&x->topo, (int)x->o->core);
 	x->cores[x->ncores++] = (int)x->o->core;
 	for (int i = 0; i < x->topo.ncores && x->ncores < SAMPLE_MAX_THREADS; i++)
@@ -358,17 +354,13 @@ static int prepare(struct sample_ctx *x, int maxth, char *err, size_t errlen)
 	bytes = x->o->size_mib ? x->o->size_mib << 20 :
 		x->o->quick ? 16u << 20 : (4 * x->topo.llc_bytes > (64u << 20) ? 4 * x->topo.llc_bytes : 64u << 20);
 	rc = mess_pool_start(&x->pool, &x->topo, x->cores, maxth);
-	if (rc) {
-		snprintf(err, errlen, "cannot start %d pinned threads: %s", maxth, strerror(-rc));
-		return rc;
-	}
+	if (rc)
+		return mess_fail(err, errlen, rc, "cannot start %d pinned threads: %s", maxth, strerror(-rc));
 	x->pool_on = 1;
 	rc = sample_work_create(&x->work, x->o->workload, maxth, bytes);
-	if (rc) {
-		snprintf(err, errlen, "workload %s of %" PRIu64 " MiB: %s", x->o->workload, bytes >> 20,
-			 strerror(-rc));
-		return rc;
-	}
+	if (rc)
+		return mess_fail(err, errlen, rc, "workload %s of %" PRIu64 " MiB: %s", x->o->workload, bytes >> 20,
+			strerror(-rc));
 	x->work_threads = maxth;
 	x->nreg = sample_work_regions(x->work, x->reg);
 	return sample_calibrate(x, x->o->run_s);
