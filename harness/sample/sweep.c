@@ -274,19 +274,10 @@ static json_t *meta_json(const struct mess_rundir *rd, struct sample_ctx *x,
 			 const uint64_t *per, int np, const uint64_t *aux, int na,
 			 const int *th, int nth)
 {
-	json_t *m = mess_rundir_meta(rd, &x->topo, 1), *a = json_array(), *b = json_array();
-	json_t *t = json_array(), *c = json_array(), *ev = json_array(), *cnt = json_array();
+	json_t *m = mess_rundir_meta(rd, &x->topo, 1), *ev = json_array(), *cnt = json_array();
 	struct sample_setup s;
 	char err[256];
 
-	for (int i = 0; i < np; i++)
-		json_array_append_new(a, json_integer((json_int_t)per[i]));
-	for (int i = 0; i < na; i++)
-		json_array_append_new(b, json_integer((json_int_t)aux[i]));
-	for (int i = 0; i < nth; i++)
-		json_array_append_new(t, json_integer(th[i]));
-	for (int i = 0; i < x->ncores; i++)
-		json_array_append_new(c, json_integer(x->cores[i]));
 	x->cfg.period = per[0];
 	if (!sample_backend_setup(x->b, &x->cfg, &s, err, sizeof(err))) {
 		for (int i = 0; i < s.nsamp; i++)
@@ -303,14 +294,14 @@ static json_t *meta_json(const struct mess_rundir *rd, struct sample_ctx *x,
 	mess_json_set(m, "counting_events", cnt);
 	mess_json_set(m, "counted_by", json_string(x->b->counted_by));
 	mess_json_set(m, "period_unit", json_string(x->b->unit));
-	mess_json_set(m, "periods", a);
-	mess_json_set(m, "aux_pages_swept", b);
+	mess_json_set(m, "periods", sample_u64_array(per, np));
+	mess_json_set(m, "aux_pages_swept", sample_u64_array(aux, na));
 	mess_json_set(m, "aux_pages_default", json_integer(x->b->memory && !strcmp(x->b->name, "spe") ? DEFAULT_AUX : 0));
 	mess_json_set(m, "period_default_for_aux_sweep", json_integer(DEFAULT_PERIOD));
 	mess_json_set(m, "ring_pages", json_integer((json_int_t)x->o->ring_pages));
 	mess_json_set(m, "page_bytes", json_integer(sysconf(_SC_PAGESIZE)));
-	mess_json_set(m, "threads", t);
-	mess_json_set(m, "cores", c);
+	mess_json_set(m, "threads", mess_json_ints(th, (size_t)nth));
+	mess_json_set(m, "cores", mess_json_ints(x->cores, (size_t)x->ncores));
 	mess_json_set(m, "placement", json_string("thread i pinned to cores[i]: the chase core (--core) then the other cores of its socket"));
 	mess_json_set(m, "filter", json_string(x->o->filter));
 	mess_json_set(m, "min_latency", json_integer((json_int_t)x->o->min_latency));
