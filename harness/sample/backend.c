@@ -19,22 +19,27 @@
 #include "mess/parse.h"
 #include "mess/pmudef.h"
 
-/* Read one number from a sysfs file under the PMU's directory; def if the
- * file is absent (older kernels lack caps/). */
-static uint64_t pmu_file_u64(const char *pmu, const char *file, uint64_t def)
+uint64_t sample_file_u64(const char *path, uint64_t def)
 {
-	char path[PATH_MAX];
+	FILE *f = fopen(path, "r");
 	unsigned long long v;
-	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s/%s", mess_pmu_sysfs_root(), pmu, file);
-	f = fopen(path, "r");
 	if (!f)
 		return def;
 	if (fscanf(f, "%lli", &v) != 1)
 		v = def;
 	fclose(f);
 	return v;
+}
+
+/* One number from a file under the PMU's directory; def if the file is
+ * absent (older kernels lack caps/). */
+static uint64_t pmu_file_u64(const char *pmu, const char *file, uint64_t def)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s/%s", mess_pmu_sysfs_root(), pmu, file);
+	return sample_file_u64(path, def);
 }
 
 /* Whether the PMU's format/ has term: optional fields (IBS l3missonly,

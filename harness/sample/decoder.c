@@ -15,20 +15,6 @@
 #include "mess/spe.h"
 #include "sample/backend.h"
 
-/* This machine's MIDR (SPE data sources are implementation defined). */
-static uint64_t read_midr(void)
-{
-	FILE *f = fopen("/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", "r");
-	unsigned long long v = 0;
-
-	if (f) {
-		if (fscanf(f, "%lli", &v) != 1)
-			v = 0;
-		fclose(f);
-	}
-	return v;
-}
-
 /* This x86 machine's family and model, for the IBS errata. */
 static void read_family(unsigned *family, unsigned *model)
 {
@@ -77,7 +63,8 @@ int sample_decoder_init(struct sample_decoder *d, const struct sample_backend *b
 		if (!d->spe)
 			return -1;
 		mess_spe_init(d->spe, spe_emit, d);
-		d->midr = read_midr();
+		/* This machine's: SPE data sources are implementation defined. */
+		d->midr = sample_file_u64("/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", 0);
 	}
 	if (!strcmp(b->name, "ibs"))
 		read_family(&d->family, &d->model);
