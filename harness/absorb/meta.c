@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 /* `mess absorb`'s meta.json: how every figure of the run was measured. */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 

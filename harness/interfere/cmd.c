@@ -18,7 +18,6 @@
 #include "core/machine/mem.h"
 #include "core/machine/nodes.h"
 #include "core/measure/chain.h"
-#include "core/measure/gen.h"
 #include "core/options.h"
 #include "core/report/plot.h"
 #include "core/rundir/outdir.h"

@@ -8,7 +8,6 @@
  * picks them, writes the rows and says what could not be decoded.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>

@@ -11,7 +11,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,9 +18,7 @@
 #include "core/clock.h"
 #include "core/options.h"
 #include "core/rundir/outdir.h"
-#include "core/pmu/pmu.h"
 #include "core/signals.h"
-#include "core/util.h"
 #include "sample/sample.h"
 #include "sample/sweep.h"
 
