@@ -7,15 +7,11 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "absorb/absorb.h"
 #include "core/clock.h"
 #include "core/signals.h"
-#include "mess/stats.h"
 
 /*
  * Work per timed run: the iterations that take run_ms at k = 0 of this

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 /* `mess absorb`'s meta.json: how every figure of the run was measured. */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -8,16 +7,10 @@
 
 static json_t *cores_json(const struct absorb_table *t)
 {
-	json_t *counts = json_array(), *pus = json_array();
-
-	for (int i = 0; i < t->ncounts; i++)
-		json_array_append_new(counts, json_integer(t->counts[i]));
-	for (int i = 0; i < t->ncores; i++)
-		json_array_append_new(pus, json_integer(t->core_pu[i]));
 	return mess_json_pack("{s:i, s:o, s:s, s:o}", "machine_cores", t->ncores,
-		"counts", counts,
+		"counts", mess_json_ints(t->counts, (size_t)t->ncounts),
 		"placement", "thread i pinned to core i (hwloc logical index), i < the row's count",
-		"pus", pus);
+		"pus", mess_json_ints(t->core_pu, (size_t)t->ncores));
 }
 
 static json_t *noise_json(const struct absorb_table *t)

@@ -81,12 +81,10 @@ int mess_absorb_parse(struct mess_absorb_opts *o, int argc, char **argv,
 	defaults(o, mess_opts_given(argc, argv, "quick"));
 	if (mess_opts_parse(absorb_opts, NOPTS, o, argc, argv, err, errlen))
 		return -EINVAL;
-	if (o->min_pairs > o->max_pairs) {
-		snprintf(err, errlen, "--min-pairs: '%llu' is not allowed; allowed: at most --max-pairs (%llu)",
-			 (unsigned long long)o->min_pairs,
-			 (unsigned long long)o->max_pairs);
-		return -EINVAL;
-	}
+	if (o->min_pairs > o->max_pairs)
+		return mess_fail(err, errlen, -EINVAL, "--min-pairs: '%llu' is not allowed; allowed: at most --max-pairs (%llu)",
+			(unsigned long long)o->min_pairs,
+			(unsigned long long)o->max_pairs);
 	return 0;
 }
 

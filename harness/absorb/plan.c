@@ -270,11 +270,9 @@ int mess_absorb_open(struct mess_absorb **ap, const struct mess_absorb_opts *o,
 	/* Fixed: the same options give the same order of runs. */
 	a->coin = 0x9e3779b97f4a7c15ULL;
 	rc = mess_topo_init(&a->topo);
-	if (rc) {
-		snprintf(err, errlen, "hwloc could not read the topology: %s",
-			 strerror(-rc));
-		return rc == -EINVAL ? -EIO : rc;
-	}
+	if (rc)
+		return mess_fail(err, errlen, rc == -EINVAL ? -EIO : rc, "hwloc could not read the topology: %s",
+			strerror(-rc));
 	mess_topo_llc_of_core(&a->topo, 0, &a->t.llc_bytes, &a->t.llc_level);
 	a->t.cpu_model = a->topo.cpu_model;
 	a->t.ncores = a->topo.ncores;
@@ -327,19 +325,15 @@ int mess_absorb_open(struct mess_absorb **ap, const struct mess_absorb_opts *o,
 	}
 	/* The ladder needs no noise: an ISA without noise sites still gets
 	 * its cache and memory latencies. */
-	if (!runnable && !a->t.ladder_on) {
-		snprintf(err, errlen, "no noise mode can run: %s",
-			 a->t.mode_skip[a->t.modes[0]]);
-		return -EOPNOTSUPP;
-	}
+	if (!runnable && !a->t.ladder_on)
+		return mess_fail(err, errlen, -EOPNOTSUPP, "no noise mode can run: %s",
+			a->t.mode_skip[a->t.modes[0]]);
 	if (!runnable)
 		fprintf(stderr, "absorb: no noise mode can run here; measuring the latency ladder only\n");
 	rc = absorb_state_open(a, argc, argv);
-	if (rc) {
-		snprintf(err, errlen, "cannot set up %s: %s", a->rd.dir,
-			 strerror(-rc));
-		return rc == -EINVAL ? -EIO : rc;
-	}
+	if (rc)
+		return mess_fail(err, errlen, rc == -EINVAL ? -EIO : rc, "cannot set up %s: %s", a->rd.dir,
+			strerror(-rc));
 	fprintf(stderr, "absorb: %s, %d cores, LLC %llu MiB; %zu rows x %d modes; writing %s\n",
 		a->topo.cpu_model, a->topo.ncores,
 		(unsigned long long)(a->t.llc_bytes >> 20), a->t.nrows, runnable,

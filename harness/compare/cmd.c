@@ -12,7 +12,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/compare/compare.h"
 #include "core/options.h"
@@ -130,11 +129,9 @@ static int apps(int argc, char **argv, double *r, double *bw, size_t *n,
 	}
 	for (size_t i = 0; i < *n; i++)
 		for (size_t j = 0; j < i; j++)
-			if (r[i] == r[j] && bw[i] == bw[j]) {
-				snprintf(err, errlen, "--app: '%g:%g' is given twice; allowed: %s",
-					 r[i], bw[i], APP_ALLOWED);
-				return -EINVAL;
-			}
+			if (r[i] == r[j] && bw[i] == bw[j])
+				return mess_fail(err, errlen, -EINVAL, "--app: '%g:%g' is given twice; allowed: %s",
+					r[i], bw[i], APP_ALLOWED);
 	return 0;
 }
 

@@ -6,7 +6,6 @@
  */
 #include "export/cmd.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>

@@ -7,7 +7,6 @@
 #ifndef MESS_FLEET_CMD_INTERNAL_H
 #define MESS_FLEET_CMD_INTERNAL_H
 
-#include <limits.h>
 #include <stddef.h>
 
 #include "mess/curve.h"

@@ -16,7 +16,6 @@
 #include "mess/json.h"
 #include "mess/messfmt.h"
 #include "mess/metrics.h"
-#include "mess/stats.h"
 
 /* What the median set takes over from its reference node's meta.json:
  * the machine and the method, which every compared node shares. */

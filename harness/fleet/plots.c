@@ -7,7 +7,6 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -165,21 +164,15 @@ int fleet_plot(const struct fleet *f, const char *outdir, char *err, size_t errl
 	struct counts n = { 0 };
 	int rc;
 
-	if ((size_t)snprintf(dir, sizeof(dir), "%s/plots", outdir) >= sizeof(dir)) {
-		snprintf(err, errlen, "output directory path too long");
-		return -ENAMETOOLONG;
-	}
-	if (f->plot_mix < 0) {
-		snprintf(err, errlen, "no compared curve to plot");
-		return -ENODATA;
-	}
+	if ((size_t)snprintf(dir, sizeof(dir), "%s/plots", outdir) >= sizeof(dir))
+		return mess_fail(err, errlen, -ENAMETOOLONG, "output directory path too long");
+	if (f->plot_mix < 0)
+		return mess_fail(err, errlen, -ENODATA, "no compared curve to plot");
 	rc = mess_subdir(dir);
 	if (!rc)
 		rc = write_data(f, dir, &n);
-	if (rc) {
-		snprintf(err, errlen, "cannot write %s: %s", dir, strerror(-rc));
-		return rc;
-	}
+	if (rc)
+		return mess_fail(err, errlen, rc, "cannot write %s: %s", dir, strerror(-rc));
 	if (ju >= 0)
 		num(mu, sizeof(mu), f->med[ju]);	/* group g1's row */
 	if (jb >= 0)

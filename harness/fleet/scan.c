@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "fleet/fleet.h"
 #include "mess/json.h"
@@ -282,10 +281,8 @@ static int read_absorb(struct fleet_node *nd, const char *dir, char *why,
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/absorb/absorption.csv", dir);
-	if (mess_lines_open(&l, path, err, sizeof(err))) {
-		snprintf(why, len, "%s", err);
-		return -EINVAL;
-	}
+	if (mess_lines_open(&l, path, err, sizeof(err)))
+		return mess_fail(why, len, -EINVAL, "%s", err);
 	while ((rc = mess_lines_next(&l, err, sizeof(err))) > 0) {
 		char *f[16], key[64], *end;
 		const char *suffix = NULL;
@@ -442,10 +439,8 @@ int fleet_scan(struct fleet *f, char *err, size_t errlen)
 	int ne = scandir(f->dir, &e, node_dir, versionsort), rc = 0;
 	size_t runs = 0;
 
-	if (ne < 0) {
-		snprintf(err, errlen, "%s: %s", f->dir, strerror(errno));
-		return -EINVAL;
-	}
+	if (ne < 0)
+		return mess_fail(err, errlen, -EINVAL, "%s: %s", f->dir, strerror(errno));
 	f->node = calloc(ne ? ne : 1, sizeof(*f->node));
 	if (!f->node)
 		rc = -ENOMEM;

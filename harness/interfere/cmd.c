@@ -18,7 +18,6 @@
 #include "core/machine/mem.h"
 #include "core/machine/nodes.h"
 #include "core/measure/chain.h"
-#include "core/measure/gen.h"
 #include "core/options.h"
 #include "core/report/plot.h"
 #include "core/rundir/outdir.h"
@@ -389,48 +388,35 @@ static json_t *meta(const struct mess_rundir *rd, struct ifr *m)
 	return j;
 }
 
-static void about(const struct ifr *m, struct mess_ifr_about *a, char *cores, size_t len)
-{
-	mess_format_list(m->cores, m->naggr, cores, len);
-	*a = (struct mess_ifr_about){ .cpu_model = m->topo.cpu_model, .place = m->place,
-		.victim = m->victim, .aggressor_cores = cores, .max_aggressors = m->naggr,
-		.victim_node = m->victim_node, .aggressor_node = m->aggr_node };
-}
-
 static void write_csv(FILE *f, const void *arg)
 {
 	const struct ifr *m = arg;
-	struct mess_ifr_about a;
-	char cores[1024];
 
-	about(m, &a, cores, sizeof(cores));
-	mess_ifr_csv(f, &a, m->rows, m->nrows);
+	mess_ifr_csv(f, &m->about, m->rows, m->nrows);
 }
 
 static void write_md(FILE *f, const void *arg)
 {
 	const struct ifr *m = arg;
-	struct mess_ifr_about a;
-	char cores[1024];
 
-	about(m, &a, cores, sizeof(cores));
 	fprintf(f, "# Interference: %s\n\n", m->topo.cpu_model);
-	mess_ifr_md(f, &a, m->rows, m->nrows);
+	mess_ifr_md(f, &m->about, m->rows, m->nrows);
 }
 
 static int write_files(struct ifr *m, struct mess_rundir *rd)
 {
-	struct mess_ifr_about a;
-	char cores[1024];
 	int rc;
 
+	mess_format_list(m->cores, m->naggr, m->about_cores, sizeof(m->about_cores));
+	m->about = (struct mess_ifr_about){ .cpu_model = m->topo.cpu_model, .place = m->place,
+		.victim = m->victim, .aggressor_cores = m->about_cores, .max_aggressors = m->naggr,
+		.victim_node = m->victim_node, .aggressor_node = m->aggr_node };
 	mess_ifr_ratios(m->rows, m->nrows);
 	rc = mess_tmp_write(rd->dir, MESS_IFR_CSV, write_csv, m);
 	if (!rc)
 		rc = mess_tmp_write(rd->dir, "summary.md", write_md, m);
-	about(m, &a, cores, sizeof(cores));
 	if (!rc)
-		rc = mess_json_write(rd->dir, "summary.json", mess_ifr_json(&a, m->rows, m->nrows));
+		rc = mess_json_write(rd->dir, "summary.json", mess_ifr_json(&m->about, m->rows, m->nrows));
 	return rc;
 }
 

@@ -56,6 +56,9 @@ struct ifr {
 	struct mess_ifr_row *rows;
 	int nrows;
 	char plot_note[320];	/* plots/interference.*, or why not */
+	/* What the files say the rows were measured on (write_files). */
+	struct mess_ifr_about about;
+	char about_cores[1024];
 };
 
 /* Every mix, 0 .. naggr aggressors: the rows.  0 or -errno (-EINTR:

@@ -165,11 +165,9 @@ static int size_check(struct mx *m, char *err, size_t errlen)
 		size_t need = gens > m->buffer ? gens : m->buffer;
 		char why[160];
 
-		if (mess_node_fits(m->nodes[i].os, need, why, sizeof(why))) {
-			snprintf(err, errlen, "--buffer/--gen-bytes: %s (the chase's %zu MiB, or %d generators x 2 arrays of %zu MiB); allowed: a smaller --buffer or --gen-bytes",
-				 why, m->buffer >> 20, most, m->gen_bytes >> 20);
-			return -EINVAL;
-		}
+		if (mess_node_fits(m->nodes[i].os, need, why, sizeof(why)))
+			return mess_fail(err, errlen, -EINVAL, "--buffer/--gen-bytes: %s (the chase's %zu MiB, or %d generators x 2 arrays of %zu MiB); allowed: a smaller --buffer or --gen-bytes",
+				why, m->buffer >> 20, most, m->gen_bytes >> 20);
 	}
 	return 0;
 }
@@ -325,7 +323,7 @@ static json_t *meta(const struct mess_rundir *rd, struct mx *m)
 {
 	json_t *m_ = mess_rundir_meta(rd, &m->topo, META_SCHEMA);
 
-	if (m_ && mess_json_merge(m_, mess_json_pack(
+	if (m_ && (mess_json_merge(m_, mess_json_pack(
 		"{s:i, s:i, s:I, s:s, s:{s:s, s:I, s:I, s:I, s:f, s:s}, s:{s:s, s:s, s:s, s:I, s:f, s:s, s:i}, s:i, s:s, s:s, s:s, s:s, s:s, s:b, s:i}",
 		"initiators", m->ninits, "targets", m->nnodes,
 		"llc_bytes", (json_int_t)m->topo.llc_bytes,
@@ -347,14 +345,11 @@ static json_t *meta(const struct mess_rundir *rd, struct mx *m)
 		"hmat_source", m->hmat_rc ? "hwloc (sysfs access0: each node's nearest initiators only, remote pairs have none)" :
 			       "the ACPI HMAT table (/sys/firmware/acpi/tables/HMAT, its domains mapped to nodes by the SRAT): every pair it lists",
 		"labels", "local: the target's hwloc cpuset holds the initiator's cores, else remote; cpu-less: the target has no CPU (libnuma)",
-		"quick", m->o.quick, "pairs_measured", m->ncells))) {
-		json_decref(m_);
-		return NULL;
-	}
-	if (mess_json_merge(m_, mess_json_pack("{s:s, s:s, s:s}",
+		"quick", m->o.quick, "pairs_measured", m->ncells)) ||
+	    mess_json_merge(m_, mess_json_pack("{s:s, s:s, s:s}",
 		"hmat_table", m->hmat_rc ? m->hmat_why : "read",
 		"placement", "the pages of the process's bound mappings (/proc/self/numa_maps) while the pair's chase buffer, then its generators' arrays, were the only ones: MiB on the target and elsewhere (matrix.csv chase_mib_*, gen_mib_*)",
-		"plots", m->plots[0] ? m->plots : "pending"))) {
+		"plots", m->plots[0] ? m->plots : "pending")))) {
 		json_decref(m_);
 		return NULL;
 	}

@@ -20,7 +20,6 @@
 #include "core/measure/chain.h"
 #include "core/signals.h"
 #include "mess/rng.h"
-#include "mess/stats.h"
 #include "mess_kernels.h"
 
 #define MX_SEED 1

@@ -91,10 +91,8 @@ int mess_mx_plot(const char *dir, const struct mess_mx_cell *c, int n,
 {
 	int rc;
 
-	if (!n) {
-		snprintf(err, errlen, "no pair measured");
-		return -ENODATA;
-	}
+	if (!n)
+		return mess_fail(err, errlen, -ENODATA, "no pair measured");
 	rc = figure(dir, c, n, cpu, 0, err, errlen);
 	return rc ? rc : figure(dir, c, n, cpu, 1, err, errlen);
 }

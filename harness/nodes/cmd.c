@@ -74,11 +74,6 @@ static void capacity(uint64_t b, char *buf, size_t len)
 		snprintf(buf, len, "%.0f MiB", (double)b / (1 << 20));
 }
 
-static void kind_label(const struct mess_node *n, char *buf, size_t len)
-{
-	mess_node_kind_label(n, buf, len);
-}
-
 /* The firmware's average, else its read and write figures. */
 static int figure(char *buf, size_t len, const double *v, const char *unit,
 		  double scale, int dec)
@@ -118,7 +113,7 @@ static void print_table(const struct mess_node *v, int n)
 	int seen[MESS_NKINDS] = { 0 };
 
 	for (int i = 0; i < n; i++) {
-		kind_label(&v[i], kind, sizeof(kind));
+		mess_node_kind_label(&v[i], kind, sizeof(kind));
 		wk = (int)strlen(kind) > wk ? (int)strlen(kind) : wk;
 		wc = (int)strlen(v[i].cores) > wc ? (int)strlen(v[i].cores) : wc;
 		tiers |= v[i].tier >= 0;
@@ -130,7 +125,7 @@ static void print_table(const struct mess_node *v, int n)
 	       "capacity", wc, "cores", "package", tiers ? "tier  " : "",
 	       "firmware (HMAT): bandwidth; latency");
 	for (int i = 0; i < n; i++) {
-		kind_label(&v[i], kind, sizeof(kind));
+		mess_node_kind_label(&v[i], kind, sizeof(kind));
 		capacity(v[i].capacity, cap, sizeof(cap));
 		fw_label(&v[i], fw, sizeof(fw));
 		if (v[i].package >= 0)

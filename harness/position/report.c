@@ -323,11 +323,9 @@ int pos_plot(const struct position *p, const char *dir, char *err,
 	rc = mess_subdir(pdir);
 	if (!rc)
 		rc = write_curves(p, pdir);
-	if (rc) {
-		snprintf(err, errlen, "cannot write %s/position_curves.dat: %s", pdir,
-			 strerror(-rc));
-		return rc;
-	}
+	if (rc)
+		return mess_fail(err, errlen, rc, "cannot write %s/position_curves.dat: %s", pdir,
+			strerror(-rc));
 	snprintf(title, sizeof(title), "%.150s on %.120s", strrchr(p->trace_path, '/') ?
 		 strrchr(p->trace_path, '/') + 1 : p->trace_path, p->info.label);
 	mess_gp_quote(qrun, sizeof(qrun), dir);

@@ -9,7 +9,6 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +21,6 @@
 #include "core/rundir/outdir.h"
 #include "core/report/plot.h"
 #include "core/rundir/rundir.h"
-#include "core/util.h"
 #include "mess/json.h"
 #include "mess/load.h"
 #include "mess/metrics.h"

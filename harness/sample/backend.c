@@ -11,29 +11,34 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "core/pmu/pmu.h"
+#include "mess/parse.h"
 #include "mess/pmudef.h"
 
-/* Read one number from a sysfs file under the PMU's directory; def if the
- * file is absent (older kernels lack caps/). */
-static uint64_t pmu_file_u64(const char *pmu, const char *file, uint64_t def)
+uint64_t sample_file_u64(const char *path, uint64_t def)
 {
-	char path[PATH_MAX];
+	FILE *f = fopen(path, "r");
 	unsigned long long v;
-	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s/%s", mess_pmu_sysfs_root(), pmu, file);
-	f = fopen(path, "r");
 	if (!f)
 		return def;
 	if (fscanf(f, "%lli", &v) != 1)
 		v = def;
 	fclose(f);
 	return v;
+}
+
+/* One number from a file under the PMU's directory; def if the file is
+ * absent (older kernels lack caps/). */
+static uint64_t pmu_file_u64(const char *pmu, const char *file, uint64_t def)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s/%s", mess_pmu_sysfs_root(), pmu, file);
+	return sample_file_u64(path, def);
 }
 
 /* Whether the PMU's format/ has term: optional fields (IBS l3missonly,
@@ -133,10 +138,8 @@ static int ibs_setup(const struct sample_cfg *c, const char *pmu,
 	int swfilt = pmu_has_term(pmu, "swfilt"), rc;
 	uint64_t p = c->period & ~(uint64_t)0xf;
 
-	if (c->l3miss && !pmu_has_term(pmu, "l3missonly")) {
-		snprintf(err, errlen, "%s: no l3missonly in format/ (a Zen 4 or later and a 6.1+ kernel have it)", pmu);
-		return -EOPNOTSUPP;
-	}
+	if (c->l3miss && !pmu_has_term(pmu, "l3missonly"))
+		return mess_fail(err, errlen, -EOPNOTSUPP, "%s: no l3missonly in format/ (a Zen 4 or later and a 6.1+ kernel have it)", pmu);
 	snprintf(s->samp_spec[0], SAMPLE_SPEC_LEN, "%s/cnt_ctl=1%s%s/", pmu,
 		 c->l3miss ? ",l3missonly=1" : "", swfilt ? ",swfilt=1" : "");
 	rc = encode(s->samp_spec[0], &s->samp[0], err, errlen);
@@ -182,10 +185,8 @@ static int pebs_setup(const struct sample_cfg *c, const char *pmu,
 	for (i = 0; i < sizeof(intel_count) / sizeof(intel_count[0]); i++)
 		if (!encode(intel_count[i].loads, &probe, e2, sizeof(e2)))
 			break;
-	if (i == sizeof(intel_count) / sizeof(intel_count[0])) {
-		snprintf(err, errlen, "no retired-loads counting event on this model: %s", e2);
-		return -ENOENT;
-	}
+	if (i == sizeof(intel_count) / sizeof(intel_count[0]))
+		return mess_fail(err, errlen, -ENOENT, "no retired-loads counting event on this model: %s", e2);
 	if (c->loads) {
 		int k = s->nsamp++;
 
@@ -267,10 +268,8 @@ int sample_backend_setup(const struct sample_backend *b, const struct sample_cfg
 
 	memset(s, 0, sizeof(*s));
 	rc = sample_backend_pmu(b, s->pmu, sizeof(s->pmu));
-	if (rc) {
-		snprintf(err, errlen, "%s", b->absent);
-		return rc;
-	}
+	if (rc)
+		return mess_fail(err, errlen, rc, "%s", b->absent);
 	return b->setup(c, s->pmu, s, err, errlen);
 }
 

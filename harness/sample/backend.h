@@ -66,6 +66,9 @@ extern const struct sample_backend sample_backends[];
 extern const size_t sample_nbackends;
 
 const struct sample_backend *sample_backend_find(const char *name);
+/* The number (decimal, or hex with 0x) a sysfs file holds; def when the
+ * file is absent or holds none. */
+uint64_t sample_file_u64(const char *path, uint64_t def);
 /* The sysfs PMU of b under mess_pmu_sysfs_root() into pmu (NULL pmu_glob:
  * "" and 0); -ENOENT when it has none. */
 int sample_backend_pmu(const struct sample_backend *b, char *pmu, size_t len);

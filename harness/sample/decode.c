@@ -8,16 +8,15 @@
  * picks them, writes the rows and says what could not be decoded.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/options.h"
 #include "core/util.h"
 #include "mess/datasrc.h"
@@ -119,10 +118,20 @@ static void put_events(FILE *o, uint64_t ev, const char *const *names, size_t n)
 	}
 }
 
-static void hex_or_empty(FILE *o, int have, uint64_t v)
+/* A CSV cell and its comma: the figure, or nothing where the record has
+ * none. */
+static void dec_cell(FILE *o, uint64_t have, uint64_t v)
+{
+	if (have)
+		fprintf(o, "%" PRIu64, v);
+	fputc(',', o);
+}
+
+static void hex_cell(FILE *o, uint64_t have, uint64_t v)
 {
 	if (have)
 		fprintf(o, "0x%" PRIx64, v);
+	fputc(',', o);
 }
 
 static void spe_row(const struct mess_spe_rec *r, void *arg)
@@ -135,34 +144,21 @@ static void spe_row(const struct mess_spe_rec *r, void *arg)
 	if (r->have & MESS_SPE_HAVE_DS && mess_spe_source(c->midr, r->ds, &level, &name))
 		c->spe_unknown_ds++;
 	fprintf(o, "spe,");
-	if (r->have & MESS_SPE_HAVE_TS)
-		fprintf(o, "%" PRIu64, r->ts);
-	fprintf(o, ",");
-	if (s->have_cpu)
-		fprintf(o, "%" PRIu32, s->cpu);
-	fprintf(o, ",");
-	if (s->have_cpu)
-		fprintf(o, "%" PRIu32, s->tid);
-	fprintf(o, ",");
-	hex_or_empty(o, r->have & MESS_SPE_HAVE_PC, r->pc);
-	fprintf(o, ",");
-	hex_or_empty(o, r->have & MESS_SPE_HAVE_VA, r->vaddr);
-	fprintf(o, ",");
-	hex_or_empty(o, r->have & MESS_SPE_HAVE_PA, r->paddr);
-	fprintf(o, ",%s%s%s,%s,", mess_spe_op_name(r), *mess_spe_op_sub(r) ? "-" : "",
+	dec_cell(o, r->have & MESS_SPE_HAVE_TS, r->ts);
+	dec_cell(o, s->have_cpu, s->cpu);
+	dec_cell(o, s->have_cpu, s->tid);
+	hex_cell(o, r->have & MESS_SPE_HAVE_PC, r->pc);
+	hex_cell(o, r->have & MESS_SPE_HAVE_VA, r->vaddr);
+	hex_cell(o, r->have & MESS_SPE_HAVE_PA, r->paddr);
+	fprintf(o, "%s%s%s,%s,", mess_spe_op_name(r), *mess_spe_op_sub(r) ? "-" : "",
 		mess_spe_op_sub(r), level);
 	if (r->have & MESS_SPE_HAVE_DS)
 		fprintf(o, "%s (0x%x)", name, r->ds);
 	fprintf(o, ",");
-	if (r->have & MESS_SPE_HAVE_TOTAL)
-		fprintf(o, "%u", r->lat_total);
+	dec_cell(o, r->have & MESS_SPE_HAVE_TOTAL, r->lat_total);
+	dec_cell(o, r->have & MESS_SPE_HAVE_ISSUE, r->lat_issue);
+	dec_cell(o, r->have & MESS_SPE_HAVE_XLAT, r->lat_xlat);
 	fprintf(o, ",");
-	if (r->have & MESS_SPE_HAVE_ISSUE)
-		fprintf(o, "%u", r->lat_issue);
-	fprintf(o, ",");
-	if (r->have & MESS_SPE_HAVE_XLAT)
-		fprintf(o, "%u", r->lat_xlat);
-	fprintf(o, ",,");
 	put_events(o, r->events, spe_events, sizeof(spe_events) / sizeof(spe_events[0]));
 	fprintf(o, "\n");
 	c->rows++;
@@ -232,21 +228,15 @@ static void ibs_row(struct decode_ctx *c, const struct mess_perf_sample *s)
 		(uint64_t)o.uc << 4 | (uint64_t)o.wc << 5 | (uint64_t)o.locked << 6 |
 		(uint64_t)o.sw_pf << 7 | (uint64_t)o.rip_invalid << 8;
 	fprintf(f, "ibs,%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",", s->time, s->cpu, s->tid);
-	hex_or_empty(f, !o.rip_invalid, o.rip);
-	fprintf(f, ",");
-	hex_or_empty(f, o.lin_valid && o.nregs > 5, o.lin_addr);
-	fprintf(f, ",");
-	hex_or_empty(f, o.phy_valid && o.nregs > 6, o.phys_addr);
-	fprintf(f, ",%s,%s,", mess_ibs_op_name(&o), level);
+	hex_cell(f, !o.rip_invalid, o.rip);
+	hex_cell(f, o.lin_valid && o.nregs > 5, o.lin_addr);
+	hex_cell(f, o.phy_valid && o.nregs > 6, o.phys_addr);
+	fprintf(f, "%s,%s,", mess_ibs_op_name(&o), level);
 	if (o.data2_valid)
 		fprintf(f, "%s (%u)", *name ? name : "none", o.data_src);
 	fprintf(f, ",%u,,", o.tag_to_ret);
-	if (o.ld || o.st)
-		fprintf(f, "%u", o.tlb_refill_lat);
-	fprintf(f, ",");
-	if (o.ld && o.dc_miss)
-		fprintf(f, "%u", o.dc_miss_lat);
-	fprintf(f, ",");
+	dec_cell(f, o.ld || o.st, o.tlb_refill_lat);
+	dec_cell(f, o.ld && o.dc_miss, o.dc_miss_lat);
 	put_events(f, flags, ibs_flag_names, sizeof(ibs_flag_names) / sizeof(ibs_flag_names[0]));
 	fprintf(f, "\n");
 	c->rows++;
@@ -268,26 +258,17 @@ static void on_sample(const struct mess_perf_sample *s, void *arg)
 	}
 	fprintf(f, "%s,", mem ? (!strcmp(c->vendor, "GenuineIntel") ? "pebs" : "mem") :
 		*pmu ? pmu : "sample");
-	if (s->have & MESS_PS_TIME)
-		fprintf(f, "%" PRIu64, s->time);
-	fprintf(f, ",");
-	if (s->have & MESS_PS_CPU)
-		fprintf(f, "%" PRIu32, s->cpu);
-	fprintf(f, ",");
-	if (s->have & MESS_PS_TID)
-		fprintf(f, "%" PRIu32, s->tid);
-	fprintf(f, ",");
-	hex_or_empty(f, s->have & MESS_PS_IP, s->ip);
-	fprintf(f, ",");
-	hex_or_empty(f, s->have & MESS_PS_ADDR, s->addr);
-	fprintf(f, ",");
-	hex_or_empty(f, s->have & MESS_PS_PHYS_ADDR, s->phys_addr);
+	dec_cell(f, s->have & MESS_PS_TIME, s->time);
+	dec_cell(f, s->have & MESS_PS_CPU, s->cpu);
+	dec_cell(f, s->have & MESS_PS_TID, s->tid);
+	hex_cell(f, s->have & MESS_PS_IP, s->ip);
+	hex_cell(f, s->have & MESS_PS_ADDR, s->addr);
+	hex_cell(f, s->have & MESS_PS_PHYS_ADDR, s->phys_addr);
 	if (s->have & MESS_PS_DATA_SRC)
 		mess_datasrc_level(s->data_src, level, sizeof(level));
-	fprintf(f, ",%s,%s,", s->have & MESS_PS_DATA_SRC ? mess_datasrc_op(s->data_src) : "",
+	fprintf(f, "%s,%s,", s->have & MESS_PS_DATA_SRC ? mess_datasrc_op(s->data_src) : "",
 		level);
-	hex_or_empty(f, s->have & MESS_PS_DATA_SRC, s->data_src);
-	fprintf(f, ",");
+	hex_cell(f, s->have & MESS_PS_DATA_SRC, s->data_src);
 	if (s->have & MESS_PS_WEIGHT_STRUCT)
 		fprintf(f, "%" PRIu32, s->weight_var1);
 	else if (s->have & MESS_PS_WEIGHT)
@@ -319,11 +300,9 @@ static int map_file(const char *path, const uint8_t **buf, size_t *n,
 	if (!ret && p == MAP_FAILED)
 		ret = -errno;
 	close(fd);
-	if (ret) {
-		snprintf(err, errlen, "%s: %s; allowed: " DECODE_ALLOWED, path,
-			 ret == -ENODATA ? "empty" : strerror(-ret));
-		return ret;
-	}
+	if (ret)
+		return mess_fail(err, errlen, ret, "%s: %s; allowed: " DECODE_ALLOWED, path,
+			ret == -ENODATA ? "empty" : strerror(-ret));
 	*buf = p;
 	*n = (size_t)st.st_size;
 	return 0;
@@ -345,14 +324,6 @@ static int looks_hex(const uint8_t *b, size_t n)
 			return 0;
 	}
 	return 1;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* The input is one this command reads: the header and the progress line
@@ -554,7 +525,7 @@ int mess_sample_decode_main(int argc, char **argv)
 	} else {
 		c.out = stdout;
 	}
-	t0 = now_s();
+	t0 = mess_now_ns() * 1e-9;
 	if (!strcmp(o.format, "perf") ||
 	    (!strcmp(o.format, "auto") && n >= 8 && !memcmp(buf, "PERFILE2", 8)))
 		rc = decode_perf(&c, buf, n, pos[0]);
@@ -566,7 +537,7 @@ int mess_sample_decode_main(int argc, char **argv)
 			" (written as unknown; --midr names the recording CPU)\n",
 			c.spe_unknown_ds, c.midr);
 	if (rc != -EINVAL && rc != -EOPNOTSUPP) {
-		double dt = now_s() - t0;
+		double dt = mess_now_ns() * 1e-9 - t0;
 
 		fprintf(stderr, "  %" PRIu64 " rows in %.3f s (%.0f records/s, single thread)\n",
 			c.rows, dt, dt > 0 ? (double)c.rows / dt : 0.0);

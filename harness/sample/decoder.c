@@ -9,42 +9,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util.h"
 #include "mess/datasrc.h"
 #include "mess/ibs.h"
 #include "mess/perfdata.h"
 #include "mess/spe.h"
 #include "sample/backend.h"
 
-/* This machine's MIDR (SPE data sources are implementation defined). */
-static uint64_t read_midr(void)
-{
-	FILE *f = fopen("/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", "r");
-	unsigned long long v = 0;
-
-	if (f) {
-		if (fscanf(f, "%lli", &v) != 1)
-			v = 0;
-		fclose(f);
-	}
-	return v;
-}
-
-/* This x86 machine's family and model, for the IBS errata. */
+/* This x86 machine's family and model, for the IBS errata: the kernel
+ * writes them as "cpu family\t: 25" and "model\t\t: 17". */
 static void read_family(unsigned *family, unsigned *model)
 {
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[256];
+	unsigned long long f = 0, m = 0;
 
-	*family = *model = 0;
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f) && (!*family || !*model)) {
-		if (!strncmp(line, "cpu family", 10))
-			sscanf(strchr(line, ':') + 1, "%u", family);
-		else if (!strncmp(line, "model\t", 6))
-			sscanf(strchr(line, ':') + 1, "%u", model);
-	}
-	fclose(f);
+	mess_proc_key("/proc/cpuinfo", "cpu family\t", 10, &f);
+	mess_proc_key("/proc/cpuinfo", "model\t\t", 10, &m);
+	*family = (unsigned)f;
+	*model = (unsigned)m;
 }
 
 /* SPE's short levels as the sweep names them. */
@@ -77,7 +58,8 @@ int sample_decoder_init(struct sample_decoder *d, const struct sample_backend *b
 		if (!d->spe)
 			return -1;
 		mess_spe_init(d->spe, spe_emit, d);
-		d->midr = read_midr();
+		/* This machine's: SPE data sources are implementation defined. */
+		d->midr = sample_file_u64("/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", 0);
 	}
 	if (!strcmp(b->name, "ibs"))
 		read_family(&d->family, &d->model);

@@ -14,7 +14,6 @@
 #include <math.h>
 #include <poll.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/pmu/pmu.h"
 #include "core/pmu/pmu_ring.h"
 #include "core/signals.h"
@@ -69,14 +69,6 @@ struct runarg {
 	const struct sample_point *p;
 	int sampled;
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static double cpu_s(void)
 {
@@ -244,10 +236,8 @@ static int open_slot(struct slot *sl, const struct sample_setup *s, const struct
 		}
 		rc = mess_ring_open(&sl->ring[k], &a, pid, cpu, p->ring_pages,
 				    s->aux ? p->aux_pages : 0, why, sizeof(why));
-		if (rc) {
-			snprintf(sl->why, sizeof(sl->why), "%s: %s", s->samp_spec[k], why);
-			return rc;
-		}
+		if (rc)
+			return mess_fail(sl->why, sizeof(sl->why), rc, "%s: %s", s->samp_spec[k], why);
 		sl->nring++;
 	}
 	return 0;
@@ -274,9 +264,9 @@ static void run_fn(struct mess_pool_thread *t, void *arg)
 		for (int k = 0; k < sl->nring; k++)
 			mess_ring_enable(&sl->ring[k]);
 	}
-	sl->t0 = now_s();
+	sl->t0 = mess_now_ns() * 1e-9;
 	sample_work_run(a->x->work, t->idx, a->x->iters);
-	sl->t1 = now_s();
+	sl->t1 = mess_now_ns() * 1e-9;
 	if (a->sampled) {
 		for (int k = 0; k < sl->nring; k++)
 			mess_ring_disable(&sl->ring[k]);
@@ -322,14 +312,14 @@ static int cmd_run(struct sample_ctx *x, struct slot *sl, int ncpu, const struct
 		rc = -pthread_create(&rd->tid, NULL, reader_main, rd);
 		rd->started = !rc;
 	}
-	sl->t0 = now_s();
+	sl->t0 = mess_now_ns() * 1e-9;
 	/* Without the go, the child reads end of file and exits 126. */
 	if (!rc && write(go[1], "g", 1) != 1)
 		rc = -EPIPE;
 	close(go[1]);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
-	sl->t1 = now_s();
+	sl->t1 = mess_now_ns() * 1e-9;
 	for (int c = 1; c < ncpu; c++)
 		sl[c].t0 = sl->t0, sl[c].t1 = sl->t1;
 	if (!rc && (!WIFEXITED(st) || WEXITSTATUS(st))) {

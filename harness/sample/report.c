@@ -21,7 +21,7 @@
 #include "mess/sampling.h"
 #include "sample/sweep.h"
 
-static json_t *u64_array(const uint64_t *v, int n)
+json_t *sample_u64_array(const uint64_t *v, int n)
 {
 	json_t *a = json_array();
 
@@ -42,10 +42,10 @@ json_t *sample_point_json(const struct sample_point *p)
 
 	for (int i = 0; i < p->nlevels; i++) {
 		json_array_append_new(lv, json_string(p->level[i]));
-		json_array_append_new(lat, u64_array(p->lat[i], SAMPLE_LAT_BINS));
+		json_array_append_new(lat, sample_u64_array(p->lat[i], SAMPLE_LAT_BINS));
 	}
 	for (int b = 0; b < SAMPLE_TBINS; b++)
-		json_array_append_new(reg, u64_array(p->region[b], SAMPLE_MAX_REGIONS + 2));
+		json_array_append_new(reg, sample_u64_array(p->region[b], SAMPLE_MAX_REGIONS + 2));
 	j = mess_json_pack("{s:s, s:i, s:I, s:i, s:i, s:o, s:I, s:o, s:o, s:o, s:o}",
 		"sweep", p->sweep, "threads", p->threads, "period", (json_int_t)p->period,
 		"aux_pages", (int)p->aux_pages, "ring_pages", (int)p->ring_pages,

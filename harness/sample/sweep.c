@@ -11,17 +11,14 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/options.h"
 #include "core/rundir/outdir.h"
-#include "core/pmu/pmu.h"
 #include "core/signals.h"
-#include "core/util.h"
 #include "sample/sample.h"
 #include "sample/sweep.h"
 
@@ -274,19 +271,10 @@ static json_t *meta_json(const struct mess_rundir *rd, struct sample_ctx *x,
 			 const uint64_t *per, int np, const uint64_t *aux, int na,
 			 const int *th, int nth)
 {
-	json_t *m = mess_rundir_meta(rd, &x->topo, 1), *a = json_array(), *b = json_array();
-	json_t *t = json_array(), *c = json_array(), *ev = json_array(), *cnt = json_array();
+	json_t *m = mess_rundir_meta(rd, &x->topo, 1), *ev = json_array(), *cnt = json_array();
 	struct sample_setup s;
 	char err[256];
 
-	for (int i = 0; i < np; i++)
-		json_array_append_new(a, json_integer((json_int_t)per[i]));
-	for (int i = 0; i < na; i++)
-		json_array_append_new(b, json_integer((json_int_t)aux[i]));
-	for (int i = 0; i < nth; i++)
-		json_array_append_new(t, json_integer(th[i]));
-	for (int i = 0; i < x->ncores; i++)
-		json_array_append_new(c, json_integer(x->cores[i]));
 	x->cfg.period = per[0];
 	if (!sample_backend_setup(x->b, &x->cfg, &s, err, sizeof(err))) {
 		for (int i = 0; i < s.nsamp; i++)
@@ -303,14 +291,14 @@ static json_t *meta_json(const struct mess_rundir *rd, struct sample_ctx *x,
 	mess_json_set(m, "counting_events", cnt);
 	mess_json_set(m, "counted_by", json_string(x->b->counted_by));
 	mess_json_set(m, "period_unit", json_string(x->b->unit));
-	mess_json_set(m, "periods", a);
-	mess_json_set(m, "aux_pages_swept", b);
+	mess_json_set(m, "periods", sample_u64_array(per, np));
+	mess_json_set(m, "aux_pages_swept", sample_u64_array(aux, na));
 	mess_json_set(m, "aux_pages_default", json_integer(x->b->memory && !strcmp(x->b->name, "spe") ? DEFAULT_AUX : 0));
 	mess_json_set(m, "period_default_for_aux_sweep", json_integer(DEFAULT_PERIOD));
 	mess_json_set(m, "ring_pages", json_integer((json_int_t)x->o->ring_pages));
 	mess_json_set(m, "page_bytes", json_integer(sysconf(_SC_PAGESIZE)));
-	mess_json_set(m, "threads", t);
-	mess_json_set(m, "cores", c);
+	mess_json_set(m, "threads", mess_json_ints(th, (size_t)nth));
+	mess_json_set(m, "cores", mess_json_ints(x->cores, (size_t)x->ncores));
 	mess_json_set(m, "placement", json_string("thread i pinned to cores[i]: the chase core (--core) then the other cores of its socket"));
 	mess_json_set(m, "filter", json_string(x->o->filter));
 	mess_json_set(m, "min_latency", json_integer((json_int_t)x->o->min_latency));
@@ -330,14 +318,6 @@ static void point_id(const struct sample_point *p, char *buf, size_t len)
 		 p->aux_pages, p->ring_pages);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Pool, cores and workload for the largest thread count. */
 static int prepare(struct sample_ctx *x, int maxth, char *err, size_t errlen)
 {
@@ -345,15 +325,11 @@ static int prepare(struct sample_ctx *x, int maxth, char *err, size_t errlen)
 	uint64_t bytes;
 
 	rc = mess_topo_init(&x->topo);
-	if (rc) {
-		snprintf(err, errlen, "hwloc: %s", strerror(-rc));
-		return rc;
-	}
-	if ((int)x->o->core >= x->topo.ncores) {
-		snprintf(err, errlen, "--core: core %" PRIu64 " out of range; allowed: 0-%d on this machine",
-			 x->o->core, x->topo.ncores - 1);
-		return -EINVAL;
-	}
+	if (rc)
+		return mess_fail(err, errlen, rc, "hwloc: %s", strerror(-rc));
+	if ((int)x->o->core >= x->topo.ncores)
+		return mess_fail(err, errlen, -EINVAL, "--core: core %" PRIu64 " out of range; allowed: 0-%d on this machine",
+			x->o->core, x->topo.ncores - 1);
 	pkg = mess_topo_package_of_core(&x->topo, (int)x->o->core);
 	x->cores[x->ncores++] = (int)x->o->core;
 	for (int i = 0; i < x->topo.ncores && x->ncores < SAMPLE_MAX_THREADS; i++)
@@ -366,17 +342,13 @@ static int prepare(struct sample_ctx *x, int maxth, char *err, size_t errlen)
 	bytes = x->o->size_mib ? x->o->size_mib << 20 :
 		x->o->quick ? 16u << 20 : (4 * x->topo.llc_bytes > (64u << 20) ? 4 * x->topo.llc_bytes : 64u << 20);
 	rc = mess_pool_start(&x->pool, &x->topo, x->cores, maxth);
-	if (rc) {
-		snprintf(err, errlen, "cannot start %d pinned threads: %s", maxth, strerror(-rc));
-		return rc;
-	}
+	if (rc)
+		return mess_fail(err, errlen, rc, "cannot start %d pinned threads: %s", maxth, strerror(-rc));
 	x->pool_on = 1;
 	rc = sample_work_create(&x->work, x->o->workload, maxth, bytes);
-	if (rc) {
-		snprintf(err, errlen, "workload %s of %" PRIu64 " MiB: %s", x->o->workload, bytes >> 20,
-			 strerror(-rc));
-		return rc;
-	}
+	if (rc)
+		return mess_fail(err, errlen, rc, "workload %s of %" PRIu64 " MiB: %s", x->o->workload, bytes >> 20,
+			strerror(-rc));
 	x->work_threads = maxth;
 	x->nreg = sample_work_regions(x->work, x->reg);
 	return sample_calibrate(x, x->o->run_s);
@@ -396,7 +368,7 @@ static int run_points(struct sample_ctx *x, struct mess_rundir *rd, struct sampl
 	}
 	for (int i = 0; i < n; i++) {
 		json_t *old;
-		double t0 = now_s();
+		double t0 = mess_now_ns() * 1e-9;
 
 		point_id(&pt[i], id, sizeof(id));
 		old = json_object_get(st, id);
@@ -417,7 +389,7 @@ static int run_points(struct sample_ctx *x, struct mess_rundir *rd, struct sampl
 		rc = mess_rundir_save(rd);
 		if (rc)
 			return rc;
-		t_measured += now_s() - t0;
+		t_measured += mess_now_ns() * 1e-9 - t0;
 		measured++;
 		{
 			int left = 0;

@@ -142,6 +142,8 @@ int sample_recommend_period(const struct sample_point *p, int n, double min_accu
 
 /* report.c */
 #define SAMPLE_CSV_HEADER "backend,workload,threads,period,aux_pages,ring_pages,samples,counted,accuracy,overhead,overhead_spread,collisions,truncated,lost,throttled,overhead_noise"
+/* The n figures v as a JSON array of integers (meta.json, the points). */
+json_t *sample_u64_array(const uint64_t *v, int n);
 json_t *sample_point_json(const struct sample_point *p);
 int sample_point_from_json(json_t *j, struct sample_point *p);
 int sample_write_files(const char *dir, const struct sample_ctx *x,

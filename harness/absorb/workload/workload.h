@@ -16,7 +16,6 @@
 #define MESS_WORKLOAD_H
 
 #include <stdint.h>
-#include <stdio.h>
 
 #include "ckernels.h"
 #include "mess/json.h"
