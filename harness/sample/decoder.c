@@ -9,23 +9,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
 #include "mess/datasrc.h"
 #include "mess/ibs.h"
 #include "mess/perfdata.h"
 #include "mess/spe.h"
 #include "sample/backend.h"
 
-/* This x86 machine's family and model, for the IBS errata: the kernel
- * writes them as "cpu family\t: 25" and "model\t\t: 17". */
+/* This x86 machine's family and model, for the IBS errata. */
 static void read_family(unsigned *family, unsigned *model)
 {
-	unsigned long long f = 0, m = 0;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[256];
 
-	mess_proc_key("/proc/cpuinfo", "cpu family\t", 10, &f);
-	mess_proc_key("/proc/cpuinfo", "model\t\t", 10, &m);
-	*family = (unsigned)f;
-	*model = (unsigned)m;
+	*family = *model = 0;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f) && (!*family || !*model)) {
+		if (!strncmp(line, "cpu family", 10))
+			sscanf(strchr(line, ':') + 1, "%u", family);
+		else if (!strncmp(line, "model\t", 6))
+			sscanf(strchr(line, ':') + 1, "%u", model);
+	}
+	fclose(f);
 }
 
 /* SPE's short levels as the sweep names them. */
