@@ -58,8 +58,7 @@ static json_t *new_state(const char *cmd, int argc, char **argv)
 			      "builds", build, "args", args, "resumed");
 }
 
-/* Whether dir's meta.json says the run is complete. */
-static int meta_complete(const char *dir)
+int mess_rundir_complete(const char *dir)
 {
 	char path[PATH_MAX + 32];
 	json_t *m;
@@ -161,7 +160,7 @@ int mess_rundir_claim(struct mess_rundir *d, const char *cmd,
 		if (!d->state || !tool || strcmp(tool, cmd))
 			return -EINVAL;
 		/* Finished: nothing to measure, and nothing to rewrite. */
-		if (meta_complete(d->dir))
+		if (mess_rundir_complete(d->dir))
 			return -EALREADY;
 		return check_build(d);
 	}

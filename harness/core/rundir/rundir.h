@@ -149,6 +149,8 @@ const char *mess_rundir_tool(const char *dir, char *buf, size_t len);
 /* resume.json, written whole (tmp + rename): 0 or -errno. */
 int mess_rundir_save(struct mess_rundir *d);
 /* A new meta.json object: schema, tool and the identity members. */
+/* Whether dir's meta.json says the run is complete (1) or not (0). */
+int mess_rundir_complete(const char *dir);
 json_t *mess_rundir_meta(const struct mess_rundir *d,
 			 const struct mess_topo *t, int schema);
 /*

@@ -43,19 +43,15 @@ struct family {
 	int complete;
 };
 
-/* Whether dir holds a run whose meta.json says it is complete. */
+/* Whether dir holds a run (its resume.json), complete or not. */
 static int run_state(const char *dir, int *complete)
 {
 	char path[PATH_MAX + 16];
-	json_t *j;
 
 	snprintf(path, sizeof(path), "%s/resume.json", dir);
 	if (access(path, F_OK))
 		return 0;
-	snprintf(path, sizeof(path), "%s/meta.json", dir);
-	j = mess_json_load(path, 0, NULL);
-	*complete = json_is_true(json_object_get(j, "complete"));
-	json_decref(j);
+	*complete = mess_rundir_complete(dir);
 	return 1;
 }
 

@@ -327,9 +327,9 @@ static int replay_end(void *bs, struct mess_rundir *rd, int rc, int frc)
 static int unfinished_replay(const char *dir)
 {
 	char path[PATH_MAX + 32];
-	json_t *st, *meta, *a;
+	json_t *st, *a;
 	size_t i;
-	int replay = 0, done;
+	int replay = 0;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, MESS_RESUME_FILE);
 	st = mess_json_load(path, 0, NULL);
@@ -338,11 +338,7 @@ static int unfinished_replay(const char *dir)
 			  !strncmp(json_string_value(a), "--replay", 8) &&
 			  strncmp(json_string_value(a), "--replay-", 9);
 	json_decref(st);
-	snprintf(path, sizeof(path), "%s/meta.json", dir);
-	meta = mess_json_load(path, 0, NULL);
-	done = json_is_true(json_object_get(meta, "complete"));
-	json_decref(meta);
-	return replay && !done;
+	return replay && !mess_rundir_complete(dir);
 }
 
 /* The set loaded; nothing written. */
