@@ -139,22 +139,17 @@ void mess_measured_judge(void *bs, const struct mess_results *res,
 	}
 }
 
-static json_t *int_array(const int *v, int n, const int *map)
-{
-	json_t *a = json_array();
-
-	for (int i = 0; i < n; i++)
-		json_array_append_new(a, json_integer(map ? map[v[i]] : v[i]));
-	return a;
-}
-
 static json_t *meta_cores(const struct mess_measured *r)
 {
+	int pus[MESS_MAX_CORES];
+
+	for (int i = 0; i < r->ngen; i++)
+		pus[i] = r->topo.core_pu[r->gen_cores[i]];
 	return mess_json_pack("{s:i, s:i, s:o, s:o, s:s, s:i}",
 			 "chase", r->chase_core,
 			 "chase_pu", r->topo.core_pu[r->chase_core],
-			 "generators", int_array(r->gen_cores, r->ngen, NULL),
-			 "generator_pus", int_array(r->gen_cores, r->ngen, r->topo.core_pu),
+			 "generators", mess_json_ints(r->gen_cores, (size_t)r->ngen),
+			 "generator_pus", mess_json_ints(pus, (size_t)r->ngen),
 			 "numbering", "hwloc logical core index; *_pus are OS PU numbers",
 			 "machine_cores", r->topo.ncores);
 }

@@ -236,17 +236,21 @@ static int refresh_like(double ns)
 /* The fixed costs: the windows' own and the probes' beside them; the
  * windows measured again and why, the preemption cut and the paired means
  * (window.h). */
-/* How n costs spread (ns a batch): count, median, p10, p90, extremes. */
-static json_t *cost_spread(const double *v, size_t n, const char *method)
+/* How n figures spread (ns): count, median, p10, p90, extremes; and the
+ * method, when there is one to say. */
+static json_t *spread(const double *v, size_t n, const char *method)
 {
-	return mess_json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:s}",
+	json_t *j = mess_json_pack("{s:I, s:o, s:o, s:o, s:o, s:o}",
 		"measured", (json_int_t)n,
 		"median_ns", mess_json_real(mess_quantile(v, n, 0.5), 3),
 		"p10_ns", mess_json_real(mess_quantile(v, n, 0.1), 3),
 		"p90_ns", mess_json_real(mess_quantile(v, n, 0.9), 3),
 		"min_ns", mess_json_real(mess_quantile(v, n, 0), 3),
-		"max_ns", mess_json_real(mess_quantile(v, n, 1), 3),
-		"method", method);
+		"max_ns", mess_json_real(mess_quantile(v, n, 1), 3));
+
+	if (j && method)
+		json_object_set_new(j, "method", json_string(method));
+	return j;
 }
 
 static json_t *windows_json(const struct mess_tail *t)
@@ -258,8 +262,8 @@ static json_t *windows_json(const struct mess_tail *t)
 	j = mess_json_pack("{s:o, s:o,"
 			   " s:{s:i, s:i, s:i, s:i, s:i, s:i, s:s},"
 			   " s:{s:f, s:f, s:s}, s:{s:f, s:s}}",
-		"fixed_costs", cost_spread(v, n, "the probes', ns a batch: the run's first (fixed_cost_ns_per_batch), then one just before and one just after every window (the timed chase's mean over 1000 batches on the L1-resident chain less loads_per_batch x the untimed chase's latency there, medians of 3); the state's evidence, and the cost of a window that has none of its own"),
-		"own_costs", cost_spread(o, no, "the kept windows' own, ns a batch, each subtracted from its window's batches (curves.csv dist_cost_ns): each timed sub-window is 8 chunks of its batches, each followed by a burst of 128 timed batches on the L1-resident chain (after an untimed pass that brings it back); the cost is the bursts' mean ticks a batch (preemptions cut) less loads_per_batch x the L1 chain's latency, so it follows the host's state through the window"),
+		"fixed_costs", spread(v, n, "the probes', ns a batch: the run's first (fixed_cost_ns_per_batch), then one just before and one just after every window (the timed chase's mean over 1000 batches on the L1-resident chain less loads_per_batch x the untimed chase's latency there, medians of 3); the state's evidence, and the cost of a window that has none of its own"),
+		"own_costs", spread(o, no, "the kept windows' own, ns a batch, each subtracted from its window's batches (curves.csv dist_cost_ns): each timed sub-window is 8 chunks of its batches, each followed by a burst of 128 timed batches on the L1-resident chain (after an untimed pass that brings it back); the cost is the bursts' mean ticks a batch (preemptions cut) less loads_per_batch x the L1 chain's latency, so it follows the host's state through the window"),
 		"disturbed_windows",
 		"measured_again", (int)t->win_disturbed,
 		"kept_disturbed", (int)t->win_kept_disturbed,
@@ -290,7 +294,7 @@ static json_t *host_state_json(const struct mess_tail *t)
 	const char *verdict = t->state_changed ? "changed" :
 			      !h->l2_lines ? "not evaluable" : "steady";
 
-	return mess_json_pack("{s:s, s:s, s:I, s:o, s:o, s:o, s:{s:I, s:o, s:o, s:o, s:o, s:o},"
+	return mess_json_pack("{s:s, s:s, s:I, s:o, s:o, s:o, s:o,"
 			      " s:{s:I, s:o, s:o, s:o}, s:i, s:i, s:s}",
 		"verdict", verdict,
 		"why", t->state_changed ?
@@ -301,13 +305,7 @@ static json_t *host_state_json(const struct mess_tail *t)
 		"l2_start_ns", mess_json_real(t->l2_start_ns, 3),
 		"l2_ref_ns", mess_json_real(t->l2_ref_ns, 3),
 		"l2_bound_ns", mess_json_real(t->l2_bound_ns, 3),
-		"l2_probes",
-		"measured", (json_int_t)h->nl2s,
-		"median_ns", mess_json_real(mess_quantile(h->l2s, h->nl2s, 0.5), 3),
-		"p10_ns", mess_json_real(mess_quantile(h->l2s, h->nl2s, 0.1), 3),
-		"p90_ns", mess_json_real(mess_quantile(h->l2s, h->nl2s, 0.9), 3),
-		"min_ns", mess_json_real(mess_quantile(h->l2s, h->nl2s, 0), 3),
-		"max_ns", mess_json_real(mess_quantile(h->l2s, h->nl2s, 1), 3),
+		"l2_probes", spread(h->l2s, h->nl2s, NULL),
 		"l2_cluster",
 		"windows_placed", (json_int_t)t->nl2_at,
 		"median_ns", mess_json_real(mess_quantile(t->l2_at, t->nl2_at, 0.5), 3),
