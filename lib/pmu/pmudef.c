@@ -75,21 +75,28 @@ static int parse_u64(const char *s, uint64_t *v)
 	return errno || *end ? -EINVAL : 0;
 }
 
+/* perf's own terms that set a whole config word. */
+static int raw_word(const char *name, size_t len)
+{
+	static const char *const words[] = { "config", "config1", "config2" };
+
+	for (int i = 0; i < 3; i++)
+		if (strlen(words[i]) == len && !strncmp(words[i], name, len))
+			return i;
+	return -1;
+}
+
 /* "config:0-7,32-35" into f; NULL on success, else why not. */
 static const char *parse_format(const char *text, struct mess_pmu_format *f)
 {
-	static const char *const words[] = { "config", "config1", "config2" };
 	const char *colon = strchr(text, ':'), *p;
 	uint64_t used = 0;
-	unsigned cfg;
+	int cfg;
 
 	if (!colon)
 		return "no 'config:' prefix";
-	for (cfg = 0; cfg < 3; cfg++)
-		if ((size_t)(colon - text) == strlen(words[cfg]) &&
-		    !strncmp(text, words[cfg], colon - text))
-			break;
-	if (cfg == 3)
+	cfg = raw_word(text, (size_t)(colon - text));
+	if (cfg < 0)
 		return "not config, config1 or config2";
 	f->nranges = 0;
 	for (p = colon + 1;; p++) {
@@ -130,17 +137,6 @@ static const struct mess_pmu_format *find_format(const struct mess_pmu_def *d,
 		    !strncmp(d->formats[i].name, name, len))
 			return &d->formats[i];
 	return NULL;
-}
-
-/* perf's own terms that set a whole config word. */
-static int raw_word(const char *name, size_t len)
-{
-	static const char *const words[] = { "config", "config1", "config2" };
-
-	for (int i = 0; i < 3; i++)
-		if (strlen(words[i]) == len && !strncmp(words[i], name, len))
-			return i;
-	return -1;
 }
 
 static int cmp_format(const void *a, const void *b)
@@ -330,17 +326,15 @@ int mess_pmudef_read(const char *dir, struct mess_pmu_def *d, char *err,
 		/* Tell a missing PMU from a PMU without a type. */
 		DIR *dp = opendir(dir);
 
-		if (!dp) {
-			snprintf(err, errlen, "%s: no such PMU", dir);
-			return -ENOENT;
-		}
+		if (!dp)
+			return mess_fail(err, errlen, -ENOENT,
+					 "%s: no such PMU", dir);
 		closedir(dp);
 	}
-	if (ret || parse_u64(text, &type) || type > INT_MAX) {
-		snprintf(err, errlen, "%s/type: %s", dir,
-			 ret ? "missing or unreadable" : "not a perf_event type");
-		return -EINVAL;
-	}
+	if (ret || parse_u64(text, &type) || type > INT_MAX)
+		return mess_fail(err, errlen, -EINVAL, "%s/type: %s", dir,
+				 ret ? "missing or unreadable" :
+				 "not a perf_event type");
 	d->type = (int)type;
 	read_formats(dir, d);
 	ret = read_events(dir, d);
@@ -434,16 +428,14 @@ static int apply_terms(const struct mess_pmu_def *d, const char *s,
 			val[vl] = 0;
 			if (!strcmp(val, "?") && spec_sets(spec, p, name))
 				goto next;	/* the user's value comes later */
-			if (!strcmp(val, "?")) {
-				snprintf(err, errlen, "%s: term '%.*s' needs a value (%.*s=?)",
-					 d->name, (int)name, p, (int)name, p);
-				return -EINVAL;
-			}
-			if (parse_u64(val, &v)) {
-				snprintf(err, errlen, "%s: term '%.*s': bad value '%s'",
-					 d->name, (int)name, p, val);
-				return -EINVAL;
-			}
+			if (!strcmp(val, "?"))
+				return mess_fail(err, errlen, -EINVAL,
+						 "%s: term '%.*s' needs a value (%.*s=?)",
+						 d->name, (int)name, p, (int)name, p);
+			if (parse_u64(val, &v))
+				return mess_fail(err, errlen, -EINVAL,
+						 "%s: term '%.*s': bad value '%s'",
+						 d->name, (int)name, p, val);
 		} else if (!f && w < 0 && depth == 0 &&
 			   (ev = find_event(d, p, name))) {
 			ret = apply_terms(d, ev->terms, spec, 1, config, named,
@@ -456,13 +448,13 @@ static int apply_terms(const struct mess_pmu_def *d, const char *s,
 		if (w >= 0) {
 			config[w] = v;
 		} else if (!f) {
-			snprintf(err, errlen, "%s: no event or term '%.*s'",
-				 d->name, (int)name, p);
-			return -EINVAL;
+			return mess_fail(err, errlen, -EINVAL,
+					 "%s: no event or term '%.*s'",
+					 d->name, (int)name, p);
 		} else if (put_field(f, v, config)) {
-			snprintf(err, errlen, "%s: %.*s=%s is wider than its field",
-				 d->name, (int)name, p, val);
-			return -EINVAL;
+			return mess_fail(err, errlen, -EINVAL,
+					 "%s: %.*s=%s is wider than its field",
+					 d->name, (int)name, p, val);
 		}
 next:
 		p += n;
@@ -480,10 +472,9 @@ int mess_pmudef_encode(const struct mess_pmu_def *d, const char *spec,
 	int ret;
 
 	config[0] = config[1] = config[2] = 0;
-	if (!*spec) {
-		snprintf(err, errlen, "%s: empty event", d->name);
-		return -EINVAL;
-	}
+	if (!*spec)
+		return mess_fail(err, errlen, -EINVAL, "%s: empty event",
+				 d->name);
 	ret = apply_terms(d, spec, spec, 0, config, &named, err, errlen);
 	if (ret)
 		return ret;

@@ -371,24 +371,21 @@ int mess_perf_open(const uint8_t *buf, size_t len, struct mess_perf_file *f,
 	memset(f, 0, sizeof(*f));
 	f->buf = buf;
 	f->len = len;
-	if (len >= 8 && !memcmp(buf, "2ELIFREP", 8)) {
-		mess_set_err(err, errlen, "a big-endian perf.data: not supported");
-		return -EOPNOTSUPP;
-	}
-	if (len < 16 || memcmp(buf, "PERFILE2", 8)) {
-		mess_set_err(err, errlen, "not a perf.data (no PERFILE2 magic)");
-		return -EINVAL;
-	}
+	if (len >= 8 && !memcmp(buf, "2ELIFREP", 8))
+		return mess_fail(err, errlen, -EOPNOTSUPP,
+				 "a big-endian perf.data: not supported");
+	if (len < 16 || memcmp(buf, "PERFILE2", 8))
+		return mess_fail(err, errlen, -EINVAL,
+				 "not a perf.data (no PERFILE2 magic)");
 	c.off = 8;
 	hsize = get(&c, 8);
-	if (hsize == 16) {
-		mess_set_err(err, errlen, "a pipe-mode perf.data: not supported (record with -o FILE)");
-		return -EOPNOTSUPP;
-	}
-	if (hsize < 104 || len < 104) {
-		mess_set_err(err, errlen, "perf.data header of %llu bytes: too short", (unsigned long long)hsize);
-		return -EINVAL;
-	}
+	if (hsize == 16)
+		return mess_fail(err, errlen, -EOPNOTSUPP,
+				 "a pipe-mode perf.data: not supported (record with -o FILE)");
+	if (hsize < 104 || len < 104)
+		return mess_fail(err, errlen, -EINVAL,
+				 "perf.data header of %llu bytes: too short",
+				 (unsigned long long)hsize);
 	attr_size = get(&c, 8);
 	aoff = get(&c, 8);
 	asz = get(&c, 8);
@@ -398,15 +395,14 @@ int mess_perf_open(const uint8_t *buf, size_t len, struct mess_perf_file *f,
 	get(&c, 8);
 	bitmap = take(&c, 32);
 	if (c.bad || aoff > len || asz > len - aoff || f->data_off > len ||
-	    f->data_size > len - f->data_off) {
-		mess_set_err(err, errlen, "perf.data sections past the end of the file (%zu bytes)", len);
-		return -EINVAL;
-	}
-	if (asz && (attr_size < 16 + 64 || attr_size > 4096)) {
-		mess_set_err(err, errlen, "perf.data attribute entries of %llu bytes: not allowed",
-		    (unsigned long long)attr_size);
-		return -EINVAL;
-	}
+	    f->data_size > len - f->data_off)
+		return mess_fail(err, errlen, -EINVAL,
+				 "perf.data sections past the end of the file (%zu bytes)",
+				 len);
+	if (asz && (attr_size < 16 + 64 || attr_size > 4096))
+		return mess_fail(err, errlen, -EINVAL,
+				 "perf.data attribute entries of %llu bytes: not allowed",
+				 (unsigned long long)attr_size);
 	n = asz ? asz / attr_size : 0;
 	for (uint64_t i = 0; i < n && f->nattrs < MESS_PERF_MAX_ATTRS; i++) {
 		const uint8_t *e = buf + aoff + i * attr_size;
