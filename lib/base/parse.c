@@ -402,6 +402,7 @@ int mess_lines_next(struct mess_lines *l, char *err, size_t errlen)
 	if ((size_t)n != strlen(l->line))
 		return mess_file_err(err, errlen, l->path, l->no,
 				     "NUL byte: not a text file");
+	/* Spreadsheet exports may start with a UTF-8 byte order mark. */
 	if (l->no == 1 && !strncmp(l->line, "\xef\xbb\xbf", 3)) {
 		n -= 3;
 		memmove(l->line, l->line + 3, (size_t)n + 1);

@@ -186,14 +186,11 @@ static const struct {
 static int ref_header(const struct mess_lines *l, long *col, size_t *nfields,
 		      char *err, size_t errlen)
 {
-	char *fields[REF_MAX_FIELDS], *line = l->line;
+	char *fields[REF_MAX_FIELDS];
 	size_t n, i;
 	int k;
 
-	/* Spreadsheet exports may start with a UTF-8 byte order mark. */
-	if (!strncmp(line, "\xef\xbb\xbf", 3))
-		line += 3;
-	n = mess_split(line, ',', fields, REF_MAX_FIELDS);
+	n = mess_split(l->line, ',', fields, REF_MAX_FIELDS);
 	if (n > REF_MAX_FIELDS)
 		return mess_file_err(err, errlen, l->path, l->no,
 				     "more than %d columns", REF_MAX_FIELDS);
