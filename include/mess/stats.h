@@ -43,5 +43,9 @@ int mess_spread_bad(const double *sorted, unsigned n, double median,
 /* Append x to the growing list *v of *n values (*cap its room; starts
  * NULL, 0, 0): 0, or -ENOMEM with the list as it was (x kept out). */
 int mess_samples_push(double **v, size_t *n, size_t *cap, double x);
+/* Room for one more than n items of size bytes in v (*cap items; NULL
+ * and 0 at first, then first items, then twice as many each time): v or
+ * where realloc moved it, or NULL with v and *cap as they were. */
+void *mess_grow(void *v, size_t n, size_t *cap, size_t size, size_t first);
 
 #endif

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,15 +106,25 @@ int mess_spread_bad(const double *sorted, unsigned n, double median,
 
 int mess_samples_push(double **v, size_t *n, size_t *cap, double x)
 {
-	if (*n == *cap) {
-		size_t c = *cap ? 2 * *cap : 256;
-		double *nv = realloc(*v, c * sizeof(*nv));
+	double *nv = mess_grow(*v, *n, cap, sizeof(*nv), 256);
 
-		if (!nv)
-			return -ENOMEM;
-		*v = nv;
-		*cap = c;
-	}
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
 	(*v)[(*n)++] = x;
 	return 0;
+}
+
+void *mess_grow(void *v, size_t n, size_t *cap, size_t size, size_t first)
+{
+	size_t c = *cap ? 2 * *cap : first;
+
+	if (n < *cap)
+		return v;
+	if (c > SIZE_MAX / size)
+		return NULL;
+	v = realloc(v, c * size);
+	if (v)
+		*cap = c;
+	return v;
 }

@@ -422,24 +422,19 @@ static int entries(const char *bwdir, struct entry **e, size_t *n, char *err,
 		return -ENOENT;
 	}
 	while (!ret && (de = readdir(d))) {
-		struct entry x;
+		struct entry x, *ne;
 
 		ret = entry_of(bwdir, de->d_name, &x, err, errlen);
 		if (ret <= 0)
 			continue;
 		ret = 0;
-		if (*n == cap) {
-			struct entry *ne;
-
-			cap = cap ? 2 * cap : 64;
-			ne = realloc(*e, cap * sizeof(**e));
-			if (!ne) {
-				free(x.name);
-				ret = -ENOMEM;
-				break;
-			}
-			*e = ne;
+		ne = mess_grow(*e, *n, &cap, sizeof(*ne), 64);
+		if (!ne) {
+			free(x.name);
+			ret = -ENOMEM;
+			break;
 		}
+		*e = ne;
 		(*e)[(*n)++] = x;
 	}
 	closedir(d);

@@ -10,17 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mess/stats.h"
+
 int mess_raw_rep_add(struct mess_raw_reps *r, const struct mess_raw_rep *x)
 {
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? 2 * r->cap : 1024;
-		struct mess_raw_rep *nv = realloc(r->v, cap * sizeof(*nv));
+	struct mess_raw_rep *nv = mess_grow(r->v, r->n, &r->cap, sizeof(*nv),
+					    1024);
 
-		if (!nv)
-			return -ENOMEM;
-		r->v = nv;
-		r->cap = cap;
-	}
+	if (!nv)
+		return -ENOMEM;
+	r->v = nv;
 	r->v[r->n++] = *x;
 	return 0;
 }
@@ -116,15 +115,12 @@ static int entries(const struct mess_raw_reps *r, struct ent **e, size_t *n)
 			int nrep = r->v[i].is_lat ? nk : 1;
 
 			for (int j = 0; j < nrep; j++) {
-				if (k == cap) {
-					struct ent *ne;
+				struct ent *ne = mess_grow(*e, k, &cap,
+							   sizeof(*ne), 0);
 
-					cap *= 2;
-					ne = realloc(*e, cap * sizeof(**e));
-					if (!ne)
-						return -ENOMEM;
-					*e = ne;
-				}
+				if (!ne)
+					return -ENOMEM;
+				*e = ne;
 				(*e)[k++] = (struct ent){
 					r->v[i].is_lat ? keys[j] : key_of(r->v[i].y),
 					r->v[i].pause, i };

@@ -6,6 +6,7 @@
  * readers (trace_likwid.c), so that neither calls back into the other.
  */
 #include "mess/parse.h"
+#include "mess/stats.h"
 #include "mess/trace_parse.h"
 
 #include <errno.h>
@@ -110,15 +111,10 @@ int mess_tp_add_interval(struct mess_tp *p, int line, double t, double rd,
 	if (!isfinite(t) || t <= p->prev_t)
 		return mess_tp_fail(p, line, "time %g s is not after the previous interval's %g s; allowed: increasing times",
 				    t, p->prev_t);
-	if (tr->n == tr->cap) {
-		size_t cap = tr->cap ? 2 * tr->cap : 64;
-		void *q = realloc(tr->iv, cap * sizeof(*tr->iv));
-
-		if (!q)
-			return -ENOMEM;
-		tr->iv = q;
-		tr->cap = cap;
-	}
+	iv = mess_grow(tr->iv, tr->n, &tr->cap, sizeof(*iv), 64);
+	if (!iv)
+		return -ENOMEM;
+	tr->iv = iv;
 	iv = &tr->iv[tr->n++];
 	*iv = (struct mess_trace_interval){
 		.t_end_s = t, .dur_s = t - p->prev_t, .status = st,

@@ -13,18 +13,12 @@
 
 int mess_curve_add(struct mess_curve *c, const struct mess_point *p)
 {
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 16;
-		struct mess_point *pts;
+	struct mess_point *pts = mess_grow(c->pts, c->n, &c->cap,
+					   sizeof(*pts), 16);
 
-		if (cap > SIZE_MAX / sizeof(*pts))
-			return -ENOMEM;
-		pts = realloc(c->pts, cap * sizeof(*pts));
-		if (!pts)
-			return -ENOMEM;
-		c->pts = pts;
-		c->cap = cap;
-	}
+	if (!pts)
+		return -ENOMEM;
+	c->pts = pts;
 	c->pts[c->n++] = *p;
 	return 0;
 }
@@ -61,7 +55,7 @@ static int same_read_pct(double a, double b)
 struct mess_curve *mess_family_curve(struct mess_family *f, uint32_t store_pct,
 				     double read_pct)
 {
-	struct mess_curve *c;
+	struct mess_curve *c, *curves;
 	size_t i;
 
 	for (i = 0; i < f->n; i++) {
@@ -73,18 +67,10 @@ struct mess_curve *mess_family_curve(struct mess_family *f, uint32_t store_pct,
 			return c;
 	}
 
-	if (f->n == f->cap) {
-		size_t cap = f->cap ? 2 * f->cap : 8;
-		struct mess_curve *curves;
-
-		if (cap > SIZE_MAX / sizeof(*curves))
-			return NULL;
-		curves = realloc(f->curves, cap * sizeof(*curves));
-		if (!curves)
-			return NULL;
-		f->curves = curves;
-		f->cap = cap;
-	}
+	curves = mess_grow(f->curves, f->n, &f->cap, sizeof(*curves), 8);
+	if (!curves)
+		return NULL;
+	f->curves = curves;
 	c = &f->curves[f->n++];
 	memset(c, 0, sizeof(*c));
 	c->store_pct = store_pct;

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mess/stats.h"
+
 /* One violation: two points that cannot both be right, and the rule. */
 struct viol {
 	size_t a, b;		/* a lighter (larger nop) than b */
@@ -29,17 +31,13 @@ struct viols {
 
 static void viol_add(struct viols *vs, size_t a, size_t b, uint32_t bit)
 {
-	if (vs->n == vs->cap) {
-		size_t cap = vs->cap ? 2 * vs->cap : 256;
-		struct viol *nv = realloc(vs->v, cap * sizeof(*nv));
+	struct viol *nv = mess_grow(vs->v, vs->n, &vs->cap, sizeof(*nv), 256);
 
-		if (!nv) {
-			vs->nomem = 1;
-			return;
-		}
-		vs->v = nv;
-		vs->cap = cap;
+	if (!nv) {
+		vs->nomem = 1;
+		return;
 	}
+	vs->v = nv;
 	vs->v[vs->n++] = (struct viol){ a, b, bit };
 }
 

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "mess/parse.h"
+#include "mess/stats.h"
 
 /* Read a small sysfs file whole, without its trailing newline.  0, or
  * -errno; -EFBIG if it does not fit (no sysfs attribute we read is long). */
@@ -240,7 +241,7 @@ static int read_events(const char *dir, struct mess_pmu_def *d)
 	static const char *const aux[] = { ".scale", ".unit", ".per-pkg",
 					   ".snapshot" };
 	char sub[PATH_MAX], text[256], name[80];
-	unsigned cap = 0;
+	size_t cap = 0;
 	struct dirent *e;
 	DIR *dp;
 
@@ -250,7 +251,7 @@ static int read_events(const char *dir, struct mess_pmu_def *d)
 	if (!dp)
 		return 0;	/* a PMU may name no events (amd_df, amd_umc) */
 	while ((e = readdir(dp))) {
-		struct mess_pmu_event ev = { .scale = 1 };
+		struct mess_pmu_event ev = { .scale = 1 }, *n;
 		const char *why;
 		size_t k;
 		int skip = 0;
@@ -292,17 +293,12 @@ static int read_events(const char *dir, struct mess_pmu_def *d)
 			}
 			strcpy(ev.unit, text);
 		}
-		if (d->nevents == cap) {
-			struct mess_pmu_event *n;
-
-			cap = cap ? 2 * cap : 16;
-			n = realloc(d->events, cap * sizeof(*n));
-			if (!n) {
-				closedir(dp);
-				return -ENOMEM;
-			}
-			d->events = n;
+		n = mess_grow(d->events, d->nevents, &cap, sizeof(*n), 16);
+		if (!n) {
+			closedir(dp);
+			return -ENOMEM;
 		}
+		d->events = n;
 		d->events[d->nevents++] = ev;
 	}
 	closedir(dp);
