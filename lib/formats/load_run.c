@@ -4,7 +4,6 @@
  * (or summary.json, when meta.json is gone) says of how it was measured
  * and whether to trust it.
  */
-#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stddef.h>

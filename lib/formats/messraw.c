@@ -5,7 +5,6 @@
  */
 #include "mess/messraw.h"
 
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -16,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 #include "mess/messfmt.h"
 #include "mess/messraw_group.h"

@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 struct mcurve {
 	double read_pct;

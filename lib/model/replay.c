@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 struct rcurve {
 	double read_pct;

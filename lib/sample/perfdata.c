@@ -8,7 +8,6 @@
 #include "mess/perfdata.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
