@@ -11,11 +11,9 @@
 #define WR MESS_TP_WR
 #define NDIR MESS_TP_NDIR
 
-#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,10 +306,9 @@ int mess_trace_load(const char *path, const struct mess_trace_opts *o,
 		rc = -errno;
 		/* a directory as the errno a read of it gives */
 		if (rc == -EISDIR)
-			snprintf(err, errlen, "cannot read %s: %s", path, strerror(EISDIR));
-		else
-			snprintf(err, errlen, "cannot read %s", why);
-		return rc;
+			return mess_fail(err, errlen, rc, "cannot read %s: %s",
+					 path, strerror(EISDIR));
+		return mess_fail(err, errlen, rc, "cannot read %s", why);
 	}
 	do {
 		if (cap - n < 65536) {
@@ -332,15 +329,15 @@ int mess_trace_load(const char *path, const struct mess_trace_opts *o,
 	rc = ferror(f) ? -(errno ? errno : EIO) : 0;
 	fclose(f);
 	if (rc) {
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(-rc));
 		free(text);
-		return rc;
+		return mess_fail(err, errlen, rc, "cannot read %s: %s", path,
+				 strerror(-rc));
 	}
 	text[n] = '\0';
 	if (strlen(text) != n) {
 		free(text);
-		snprintf(err, errlen, "%s: a binary file (NUL bytes); allowed: perf stat or likwid-perfctr text output", path);
-		return -EINVAL;
+		return mess_fail(err, errlen, -EINVAL, "%s: a binary file (NUL bytes); allowed: perf stat or likwid-perfctr text output",
+				 path);
 	}
 	rc = mess_trace_parse(text, path, o, t, err, errlen);
 	free(text);
