@@ -388,14 +388,6 @@ static int measured_open(const struct mess_cfg *c, int argc, char **argv,
 	return rc;
 }
 
-static int measured_resume(void *bs, const char *dir)
-{
-	struct mess_measured *r = bs;
-
-	r->dir = dir;
-	return mess_tail_load_csv(r);
-}
-
 static int measured_start(void *bs, const struct mess_session *s)
 {
 	struct mess_measured *r = bs;
@@ -492,7 +484,7 @@ static void measured_close(void *bs)
 const struct mess_backend mess_measured_backend = {
 	.name = "measured", .kind = "", .resumable = 1,
 	.cut_short = "the run was cut short: only the mixes in curves.csv were measured (continue it with --resume)",
-	.open = measured_open, .resume = measured_resume,
+	.open = measured_open, .resume = mess_tail_load_csv,
 	.start = measured_start, .unloaded = measured_unloaded,
 	.set_load = measured_set_load, .window = mess_chase_window,
 	.figures = mess_measured_figures, .point_end = measured_point_end,

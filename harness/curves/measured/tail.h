@@ -116,10 +116,10 @@ void mess_tail_free(struct mess_tail *t);
 
 /* tail_report.c */
 int mess_tail_write_csv(struct mess_measured *r);
-/* --resume: the rows of earlier sessions' points.  0; -EINVAL when the
- * file is not latency_hist.csv as written (said in one line naming it and
- * the line, nothing changed); other -errno. */
-int mess_tail_load_csv(struct mess_measured *r);
+/* --resume (the backend's hook): the rows of earlier sessions' points in
+ * dir.  0; -EINVAL when the file is not latency_hist.csv as written (said
+ * in one line naming it and the line, nothing changed); other -errno. */
+int mess_tail_load_csv(void *bs, const char *dir);
 /* Replace the rows of (mix, nop) by h's non-empty bins, in ns a load. */
 int mess_tail_set_rows(struct mess_tail *t, int mix, uint64_t nop,
 		       const struct mess_hist *h);

@@ -98,8 +98,9 @@ static int parse_row(const char *line, struct mess_tail_row *w)
  * line that is not its header (a UTF-8 BOM before it is taken, as an
  * editor adds one) or one of its rows is damage, and the resume is
  * refused before anything is measured, never run on without the rows. */
-int mess_tail_load_csv(struct mess_measured *r)
+int mess_tail_load_csv(void *bs, const char *dir)
 {
+	struct mess_measured *r = bs;
 	static const char bom[] = "\xef\xbb\xbf";
 	char path[PATH_MAX + 32], line[256];
 	const char *why = NULL;
@@ -107,7 +108,7 @@ int mess_tail_load_csv(struct mess_measured *r)
 	FILE *f;
 	int err = 0;
 
-	snprintf(path, sizeof(path), "%s/" HIST_CSV, r->dir);
+	snprintf(path, sizeof(path), "%s/" HIST_CSV, dir);
 	f = mess_fopen_regular(path, NULL, 0);
 	if (!f) {
 		if (errno == ENOENT)
