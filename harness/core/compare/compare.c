@@ -7,7 +7,6 @@
 #include "core/compare/compare.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
