@@ -3,9 +3,7 @@
 #include "mess/parse.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 void mess_opt_quote(const char *s, size_t n, char *buf, size_t len)

@@ -7,7 +7,6 @@
 #include "core/compare/compare.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -180,13 +179,6 @@ static json_t *build_json(const struct mess_compare_ctx *c)
 	return j;
 }
 
-static int write_json(const struct mess_compare_ctx *c, const char *dir)
-{
-	json_t *j = build_json(c);
-
-	return mess_json_write(dir, MESS_COMPARE_JSON, j);
-}
-
 static int write_md(const struct mess_compare_ctx *c, const char *dir)
 {
 	FILE *f = mess_tmp_open(dir, "compare.md");
@@ -279,7 +271,7 @@ int mess_compare_write(const char *outdir, const struct mess_compare_set *sets,
 	if (!err && !o->no_plots && note[0] == 's')
 		mess_say("%s: warning: plots %s\n", o->cmd, note);
 	if (!err)
-		err = write_json(c, outdir);
+		err = mess_json_write(outdir, MESS_COMPARE_JSON, build_json(c));
 	if (!err)
 		err = write_md(c, outdir);
 	if (o->plots_note)

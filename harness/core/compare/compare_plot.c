@@ -14,7 +14,6 @@
 #include "core/compare/compare_files.h"
 #include "core/report/plot.h"
 #include "core/util.h"
-#include "mess/json.h"
 #include "mess/load.h"
 
 /* Samples per ratio line: the model is piecewise linear between measured

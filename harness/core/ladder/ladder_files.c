@@ -47,8 +47,16 @@ static int write_csv(const struct mess_ladder *l, const char *dir)
 	return mess_tmp_commit(dir, MESS_LADDER_CSV, f);
 }
 
-struct mess_ladder_tally mess_ladder_tally(const struct mess_ladder *l,
-					   uint64_t lo, uint64_t hi)
+/* The ladder's trust over its sizes. */
+struct mess_ladder_tally {
+	unsigned windows, disturbed, kept;
+	unsigned unwatched;	/* sizes whose runs were not looked at */
+};
+
+/* The runs measured, found disturbed and kept though disturbed: over the
+ * whole ladder, or (lo..hi inclusive) over a plateau's window. */
+static struct mess_ladder_tally tally(const struct mess_ladder *l,
+				      uint64_t lo, uint64_t hi)
 {
 	struct mess_ladder_tally t = { 0 };
 
@@ -77,7 +85,7 @@ static json_t *level_json(const struct mess_ladder *l,
 				      (json_int_t)p->cap_bytes) :
 		       mess_json_pack("{s:s, s:o}", "level", "memory",
 				      "llc_hit_share_at_max", mess_json_real(llc_share(l), 3));
-	struct mess_ladder_tally t = mess_ladder_tally(l, p->lo, p->hi);
+	struct mess_ladder_tally t = tally(l, p->lo, p->hi);
 
 	if (mess_json_merge(j, mess_json_pack("{s:[I, I], s:i, s:o, s:o, s:o, s:s, s:b, s:i, s:i}",
 		"window_bytes", (json_int_t)p->lo, (json_int_t)p->hi,
@@ -157,7 +165,7 @@ void mess_ladder_md(const struct mess_ladder *l, FILE *f)
 	fprintf(f, "| level | size (hwloc) | sizes used | points | latency ns | spread | measured capacity | status | runs disturbed (kept) |\n|---|---:|---|---:|---:|---:|---:|---|---:|\n");
 	for (size_t i = 0; i <= l->ncaches; i++) {
 		const struct mess_ladder_plateau *p = &l->plat[i];
-		struct mess_ladder_tally t = mess_ladder_tally(l, p->lo, p->hi);
+		struct mess_ladder_tally t = tally(l, p->lo, p->hi);
 
 		if (p->level)
 			fprintf(f, "| L%d | %llu KiB |", p->level,
@@ -243,7 +251,7 @@ static const char *cause(const struct mess_ladder *l)
 void mess_ladder_judge(const struct mess_ladder *l, struct mess_verdict *v,
 		       enum mess_level *lv)
 {
-	struct mess_ladder_tally t = mess_ladder_tally(l, 0, UINT64_MAX);
+	struct mess_ladder_tally t = tally(l, 0, UINT64_MAX);
 	double worst = 0;
 
 	if (!l->n)
@@ -272,7 +280,7 @@ void mess_ladder_judge(const struct mess_ladder *l, struct mess_verdict *v,
 				 "latency ladder: %u of its %u runs were disturbed and measured again; none was kept",
 				 t.disturbed, t.windows);
 	for (size_t i = 0; lv && l->plat_ok && i <= l->ncaches; i++)
-		if (mess_ladder_tally(l, l->plat[i].lo, l->plat[i].hi).kept &&
+		if (tally(l, l->plat[i].lo, l->plat[i].hi).kept &&
 		    lv[i] < MESS_WARN)
 			lv[i] = MESS_WARN;
 }
@@ -282,7 +290,7 @@ json_t *mess_ladder_quality_json(const struct mess_ladder *l,
 {
 	enum mess_level lv[MESS_LADDER_CACHES + 1];
 	struct mess_verdict scratch;
-	struct mess_ladder_tally t = mess_ladder_tally(l, 0, UINT64_MAX);
+	struct mess_ladder_tally t = tally(l, 0, UINT64_MAX);
 	json_t *q = mess_verdict_json(v), *levels = json_array();
 	char name[16];
 
@@ -293,7 +301,7 @@ json_t *mess_ladder_quality_json(const struct mess_ladder *l,
 	mess_ladder_judge(l, &scratch, lv);
 	for (size_t i = 0; l->plat_ok && i <= l->ncaches; i++) {
 		const struct mess_ladder_plateau *p = &l->plat[i];
-		struct mess_ladder_tally w = mess_ladder_tally(l, p->lo, p->hi);
+		struct mess_ladder_tally w = tally(l, p->lo, p->hi);
 
 		json_array_append_new(levels, mess_json_pack("{s:s, s:s, s:s, s:b, s:o, s:i, s:i, s:i}",
 			"level", mess_ladder_level_name(p, name, sizeof(name)),

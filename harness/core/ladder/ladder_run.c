@@ -114,9 +114,19 @@ int mess_ladder_point(const struct mess_ladder_opts *o, void *base,
 	return 0;
 }
 
-int mess_ladder_measure(const struct mess_ladder_opts *o,
-			struct mess_ladder_pt *pts, size_t max, size_t *n,
-			struct mess_buf *buf, struct mess_disturb *d)
+/*
+ * Measure the ladder on the calling thread (pin it first; d, when not
+ * NULL, watches that thread as its thread 0): one buffer of
+ * o->hi bytes, huge pages requested (what was obtained is left in *buf for
+ * the caller to report; free it with mess_buf_free), one random cycle
+ * (Sattolo) over the first `size` bytes per size, so that neither a
+ * stride prefetcher nor the order of the lines hides the latency.  Sizes
+ * from mess_ladder_sizes; progress on stderr.  0, -EINTR, -ENOMEM,
+ * -EINVAL or -ENOSPC (more sizes than max).
+ */
+static int ladder_measure(const struct mess_ladder_opts *o,
+			  struct mess_ladder_pt *pts, size_t max, size_t *n,
+			  struct mess_buf *buf, struct mess_disturb *d)
 {
 	uint64_t sizes[128];
 	int ns = mess_ladder_sizes(o->lo, o->hi, o->stride, sizes, 128);
@@ -208,8 +218,8 @@ static void fit(struct mess_ladder *l)
 int mess_ladder_run(struct mess_ladder *l)
 {
 	struct mess_buf b = { .node = -1 };
-	int err = mess_ladder_measure(&l->o, l->pts, MESS_LADDER_MAX, &l->n, &b,
-				      l->dist_on ? &l->dist : NULL);
+	int err = ladder_measure(&l->o, l->pts, MESS_LADDER_MAX, &l->n, &b,
+				 l->dist_on ? &l->dist : NULL);
 
 	snprintf(l->hp, sizeof(l->hp), "%s", mess_hp_name(b.hp));
 	l->huge_pct = b.huge_pct;

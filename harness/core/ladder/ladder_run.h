@@ -52,21 +52,6 @@ struct mess_ladder_pt {
 	double lost_pct, steal_ms;
 };
 
-
-/*
- * Measure the ladder on the calling thread (pin it first; d, when not
- * NULL, watches that thread as its thread 0): one buffer of
- * o->hi bytes, huge pages requested (what was obtained is left in *buf for
- * the caller to report; free it with mess_buf_free), one random cycle
- * (Sattolo) over the first `size` bytes per size, so that neither a
- * stride prefetcher nor the order of the lines hides the latency.  Sizes
- * from mess_ladder_sizes; progress on stderr.  0, -EINTR, -ENOMEM,
- * -EINVAL or -ENOSPC (more sizes than max).
- */
-int mess_ladder_measure(const struct mess_ladder_opts *o,
-			struct mess_ladder_pt *pts, size_t max, size_t *n,
-			struct mess_buf *buf, struct mess_disturb *d);
-
 /*
  * One size of it: the chase over the first pt->size bytes of base (which
  * it links into one random cycle), warmed, then o->repeats timed runs of
@@ -98,12 +83,6 @@ struct mess_ladder {
 	 * looked at, and the ladder says so. */
 	struct mess_disturb dist;
 	int dist_on;
-};
-
-/* The ladder's trust over its sizes. */
-struct mess_ladder_tally {
-	unsigned windows, disturbed, kept;
-	unsigned unwatched;	/* sizes whose runs were not looked at */
 };
 
 /*
@@ -141,10 +120,6 @@ void mess_ladder_report(const struct mess_ladder *l, const char *who);
 
 /* ---- whether to trust it (ladder_files.c) ---- */
 
-/* The runs measured, found disturbed and kept though disturbed: over the
- * whole ladder, or (lo..hi inclusive) over a plateau's window. */
-struct mess_ladder_tally mess_ladder_tally(const struct mess_ladder *l,
-					   uint64_t lo, uint64_t hi);
 /*
  * Its reasons, added to v: the plateaus' (mess_ladder_verdict), the
  * disturbed runs kept (a warning), or a ladder that could not be read

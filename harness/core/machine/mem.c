@@ -50,23 +50,13 @@ static const char *node_root(void)
 /* One "Node N KEY: V kB" line of the node's meminfo, in bytes; -1 none. */
 static long long node_meminfo(int node, const char *key)
 {
-	char path[256], line[256], k[64];
-	long long kb = -1, v;
-	int n;
-	FILE *f;
+	char path[256], k[80];
+	unsigned long long kb;
 
 	snprintf(path, sizeof(path), "%s/node%d/meminfo", node_root(), node);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Node %d %63[^:]: %lld kB", &n, k, &v) == 3 &&
-		    !strcmp(k, key)) {
-			kb = v;
-			break;
-		}
-	fclose(f);
-	return kb < 0 ? -1 : kb << 10;
+	/* The kernel's "Node %d %s:" (node_read_meminfo). */
+	snprintf(k, sizeof(k), "Node %d %s", node, key);
+	return mess_proc_key(path, k, 10, &kb) ? -1 : (long long)kb << 10;
 }
 
 size_t mess_node_total(int node)

@@ -240,7 +240,9 @@ int mess_node_has_core(struct mess_topo *t, int os, int core)
 	       hwloc_bitmap_isincluded(c->cpuset, o->cpuset);
 }
 
-double mess_node_fw_from(struct mess_topo *t, int os, int core, enum mess_fw which)
+/* The firmware's figure `which` from the core to the node (hwloc's units:
+ * MiB/s, ns); NAN when not given. */
+static double node_fw_from(struct mess_topo *t, int os, int core, enum mess_fw which)
 {
 	hwloc_obj_t o = hwloc_get_numanode_obj_by_os_index(t->hw, (unsigned)os);
 	hwloc_obj_t c = hwloc_get_obj_by_type(t->hw, HWLOC_OBJ_CORE, (unsigned)core);
@@ -259,16 +261,16 @@ double mess_node_fw_from(struct mess_topo *t, int os, int core, enum mess_fw whi
 
 double mess_node_latency_from(struct mess_topo *t, int os, int core)
 {
-	double v = mess_node_fw_from(t, os, core, MESS_FW_LAT);
+	double v = node_fw_from(t, os, core, MESS_FW_LAT);
 
-	return isnan(v) ? mess_node_fw_from(t, os, core, MESS_FW_READ_LAT) : v;
+	return isnan(v) ? node_fw_from(t, os, core, MESS_FW_READ_LAT) : v;
 }
 
 double mess_node_bw_from(struct mess_topo *t, int os, int core)
 {
-	double v = mess_node_fw_from(t, os, core, MESS_FW_READ_BW);
+	double v = node_fw_from(t, os, core, MESS_FW_READ_BW);
 
-	return isnan(v) ? mess_node_fw_from(t, os, core, MESS_FW_BW) : v;
+	return isnan(v) ? node_fw_from(t, os, core, MESS_FW_BW) : v;
 }
 
 const char *mess_nodes_hwloc_version(struct mess_topo *t)

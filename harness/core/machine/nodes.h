@@ -101,9 +101,6 @@ void mess_node_kind_label(const struct mess_node *n, char *buf, size_t len);
 int mess_node_package(struct mess_topo *t, int os);
 /* Whether the node's cpuset holds the core (hwloc locality). */
 int mess_node_has_core(struct mess_topo *t, int os, int core);
-/* The firmware's figure `which` from the core to the node (hwloc's units:
- * MiB/s, ns); NAN when not given. */
-double mess_node_fw_from(struct mess_topo *t, int os, int core, enum mess_fw which);
 /* The firmware's bandwidth from the core to the node, MiB/s:
  * ReadBandwidth (what a load stream sees), else Bandwidth; NAN none. */
 double mess_node_bw_from(struct mess_topo *t, int os, int core);

@@ -33,7 +33,6 @@ int mess_ring_open(struct mess_ring *r, struct perf_event_attr *attr,
 		e = -errno;
 		/* The reason and its fix, as for every counter. */
 		mess_pmu_why(e, "the sampling event", attr, why, whylen);
-		r->fd = -1;
 		return e;
 	}
 	r->data_size = (size_t)ring_pages * page;
@@ -42,9 +41,8 @@ int mess_ring_open(struct mess_ring *r, struct perf_event_attr *attr,
 	if (r->base == MAP_FAILED) {
 		e = -errno;
 		r->base = NULL;
-		snprintf(why, whylen, "mmap of %u ring pages: %s", ring_pages, strerror(-e));
 		mess_ring_close(r);
-		return e;
+		return mess_fail(why, whylen, e, "mmap of %u ring pages: %s", ring_pages, strerror(-e));
 	}
 	if (aux_pages) {
 		/* The aux area follows the data pages, placed by aux_offset. */
@@ -57,9 +55,8 @@ int mess_ring_open(struct mess_ring *r, struct perf_event_attr *attr,
 		if (r->aux == MAP_FAILED) {
 			e = -errno;
 			r->aux = NULL;
-			snprintf(why, whylen, "mmap of %u aux pages: %s", aux_pages, strerror(-e));
 			mess_ring_close(r);
-			return e;
+			return mess_fail(why, whylen, e, "mmap of %u aux pages: %s", aux_pages, strerror(-e));
 		}
 	}
 	r->scratch = malloc(r->data_size);

@@ -57,9 +57,8 @@ static int write_dat(const char *path, const struct mess_family *f,
 	idx = malloc((maxn ? maxn : 1) * sizeof(*idx));
 	order = malloc((f->n ? f->n : 1) * sizeof(*order));
 	if (!idx || !order) {
-		free(idx);
-		free(order);
-		return -ENOMEM;
+		ret = -ENOMEM;
+		goto out;
 	}
 	/* Blocks in bandwidth order: the key, the hues and the labels read
 	 * in one direction instead of zig-zagging. */
@@ -72,9 +71,7 @@ static int write_dat(const char *path, const struct mess_family *f,
 	fp = mess_fopen_new(path);
 	if (!fp) {
 		ret = -errno;
-		free(idx);
-		free(order);
-		return ret;
+		goto out;
 	}
 	fputs("# bw_gbs lat_ns read_pct(-1: unknown) store_pct(-1: unknown) flagged(0/1) invalid(0/1: the whole mix)\n", fp);
 	for (i = 0; i < f->n; i++) {
@@ -117,6 +114,7 @@ static int write_dat(const char *path, const struct mess_family *f,
 	}
 	if (fclose(fp) && !ret)
 		ret = -errno;
+out:
 	free(idx);
 	free(order);
 	return ret ? ret : (int)(blocks > 0);

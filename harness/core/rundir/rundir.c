@@ -2,10 +2,8 @@
 #include "core/rundir/rundir.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -358,15 +356,13 @@ int mess_rundir_refused(struct mess_rundir *d, int rc)
 	if (rc == -EEXIST || (d->why[0] && rc == -EINVAL))
 		mess_rundir_unclaim(d);
 	/* A refusal of the lock or the directory's kind: said as it is. */
-	if (d->why[0] && rc != -EEXIST) {
+	if (d->why[0]) {
 		fprintf(stderr, "%s\n", d->why);
 		return rc;
 	}
 	switch (rc) {
 	case -EEXIST:
-		if (d->why[0])
-			fprintf(stderr, "%s\n", d->why);
-		else if (resumes(d->cmd))
+		if (resumes(d->cmd))
 			fprintf(stderr, "%s: --out: %s already holds a run; allowed: a new directory, or --resume %s\n",
 				d->cmd, d->dir, d->dir);
 		else
