@@ -18,7 +18,7 @@
 #define SUMMARY_SCHEMA 1
 #define MD_ROWS 60	/* intervals listed in position.md */
 
-const char *const pos_region_names[POS_NREGIONS] = {
+static const char *const pos_region_names[POS_NREGIONS] = {
 	[POS_LOW] = "low", [POS_RISING] = "rising",
 	[POS_SATURATED] = "saturated", [POS_UNKNOWN] = "unknown",
 	[POS_UNMEASURED] = "unmeasured",
