@@ -12,7 +12,6 @@
 #include "core/report/plot.h"
 #include "core/util.h"
 #include "mess/json.h"
-#include "mess/stress.h"
 #include "position/position.h"
 
 #define SUMMARY_SCHEMA 1
