@@ -75,8 +75,7 @@ static double idle_pass(struct victim *v, uint32_t nlines)
 
 static int victim_open(struct ifr *m, struct victim *v)
 {
-	uint32_t nlines = (uint32_t)(m->buffer / STRIDE), *order;
-	struct mess_rng rng;
+	uint32_t nlines = (uint32_t)(m->buffer / STRIDE);
 	uint64_t l1, l2;
 	int err = mess_topo_bind_core(&m->topo, m->victim);
 
@@ -92,16 +91,10 @@ static int victim_open(struct ifr *m, struct victim *v)
 		return err;
 	}
 	snprintf(m->chase_huge, sizeof(m->chase_huge), "%s", mess_hp_name(v->buf.hp));
-	order = malloc((size_t)nlines * sizeof(*order));
-	if (!order)
-		return -ENOMEM;
-	mess_rng_seed(&rng, SEED);
 	/* The curves' layout (core/measure/chain.h): the victim's figure
 	 * with no aggressor is the curves' unloaded latency. */
-	err = mess_chain_order(order, nlines, MESS_CHAIN_WINDOW / STRIDE, &rng);
-	if (!err)
-		v->p = mess_chain_link(v->buf.p, STRIDE, order, nlines);
-	free(order);
+	v->p = mess_chain_make(v->buf.p, STRIDE, nlines,
+			       MESS_CHAIN_WINDOW / STRIDE, SEED, &err);
 	if (err)
 		return err;
 	idle_pass(v, nlines);	/* the clock up */
