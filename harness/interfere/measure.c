@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "core/clock.h"
 #include "core/machine/mem.h"
@@ -52,25 +51,14 @@ struct victim {
 	int dist_ok;
 };
 
-/* The calling thread's CPU time, ns: a pass preempted on a shared host
- * (the guest's vCPU taken, another task on the core) does not count the
- * time it did not run. */
-static double cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 /* One run of the chain, untimed: ns a load. */
 static double idle_pass(struct victim *v, uint32_t nlines)
 {
 	uint64_t iters = (nlines < IDLE_LOADS ? nlines : IDLE_LOADS) / MESS_CHASE_UNROLL + 1;
-	double t0 = cpu_ns();
+	double t0 = mess_thread_cpu_ns();
 
 	v->p = mess_chase(v->p, iters);
-	return (cpu_ns() - t0) / (double)(iters * MESS_CHASE_UNROLL);
+	return (mess_thread_cpu_ns() - t0) / (double)(iters * MESS_CHASE_UNROLL);
 }
 
 static int victim_open(struct ifr *m, struct victim *v)
