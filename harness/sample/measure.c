@@ -70,14 +70,6 @@ struct runarg {
 	int sampled;
 };
 
-static double cpu_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static int level_index(struct sample_point *p, const char *name)
 {
 	int i;
@@ -174,7 +166,7 @@ static void *reader_main(void *arg)
 {
 	struct reader *r = arg;
 	struct pollfd pf[SAMPLE_MAX_THREADS * SAMPLE_MAX_EV];
-	double c0 = cpu_s();
+	double c0 = mess_thread_cpu_ns();
 	nfds_t n = 0;
 
 	for (int t = 0; t < r->n; t++)
@@ -188,7 +180,7 @@ static void *reader_main(void *arg)
 				pf[i].fd = -1;
 		drain_all(r->slots, r->n, r->a);
 	}
-	r->cpu = cpu_s() - c0;
+	r->cpu = 1e-9 * (mess_thread_cpu_ns() - c0);
 	return NULL;
 }
 
@@ -381,9 +373,9 @@ static int one_run(struct sample_ctx *x, const struct sample_setup *s, struct sa
 	if (rd.started) {
 		atomic_store(&rd.stop, 1);
 		pthread_join(rd.tid, NULL);
-		c0 = cpu_s();
+		c0 = mess_thread_cpu_ns();
 		drain_all(slots, n, acc);	/* what the last nap left */
-		p->tool_cpu_s += rd.cpu + cpu_s() - c0;
+		p->tool_cpu_s += rd.cpu + 1e-9 * (mess_thread_cpu_ns() - c0);
 	}
 	for (int i = 0; i < n; i++) {
 		t0 = slots[i].t0 < t0 ? slots[i].t0 : t0;
