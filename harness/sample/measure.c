@@ -20,7 +20,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/clock.h"
@@ -472,18 +471,16 @@ int sample_measure(struct sample_ctx *x, struct sample_point *p, char *why, size
 
 int sample_calibrate(struct sample_ctx *x, double seconds)
 {
-	struct timespec a, b;
-	double t;
+	double t0, t;
 	uint64_t it = 1 << 16;
 
 	if (x->cmd)
 		return 0;
 	/* Doubling until a run lasts 20 ms, then scaled to the target. */
 	for (;;) {
-		clock_gettime(CLOCK_MONOTONIC, &a);
+		t0 = mess_now_ns();
 		sample_work_run(x->work, 0, it);
-		clock_gettime(CLOCK_MONOTONIC, &b);
-		t = (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec);
+		t = 1e-9 * (mess_now_ns() - t0);
 		if (t > 0.02 || it > (1ULL << 40))
 			break;
 		it *= 2;
