@@ -9,7 +9,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "absorb/absorb.h"
@@ -167,14 +166,6 @@ void absorb_pool_stop(struct mess_absorb *a)
 #define SLICES 8
 #define SLICE_NS 100e6
 
-static double cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
 static void job_timed(struct mess_pool_thread *pt, void *arg)
 {
 	const struct timed *j = arg;
@@ -188,7 +179,7 @@ static void job_timed(struct mess_pool_thread *pt, void *arg)
 		mess_corectr_snap(&t->cc, &t->c0);
 	mess_pool_barrier(pt);
 	t0 = mess_now_ns();
-	c0 = cpu_ns();
+	c0 = mess_thread_cpu_ns();
 	if (j->phase >= 0) {
 		done = mess_wl_phase(j->w, pt->idx, (unsigned)j->phase, j->iters);
 	} else {
@@ -206,7 +197,7 @@ static void job_timed(struct mess_pool_thread *pt, void *arg)
 		}
 	}
 	t->elapsed = mess_now_ns() - t0;
-	t->cpu = cpu_ns() - c0;
+	t->cpu = mess_thread_cpu_ns() - c0;
 	t->done = done;
 	if (t->cc.set)
 		mess_corectr_snap(&t->cc, &t->c1);

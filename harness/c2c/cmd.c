@@ -204,11 +204,8 @@ static int setup(struct c2c *c, int argc, char **argv)
 		fprintf(stderr, "mess c2c: %s\n", err);
 		return -EINVAL;
 	}
-	rc = mess_topo_init(&c->topo);
-	if (rc) {
-		fprintf(stderr, "mess c2c: hwloc could not read the topology: %s\n", strerror(-rc));
+	if (mess_topo_init_said(&c->topo, "mess c2c"))
 		return -EIO;
-	}
 	c->pus = calloc(MESS_MAX_CORES, sizeof(int));
 	if (!c->pus)
 		return -ENOMEM;

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/util.h"
 #include "mess/stats.h"
 
 const char *const mess_c2c_groups[MESS_NSHARES] = {
@@ -78,23 +79,15 @@ int mess_c2c_pick(int npu, int max, int (*out)[2])
 	return n;
 }
 
-static void field(FILE *f, double v)
-{
-	if (isfinite(v))
-		fprintf(f, ",%.1f", v);
-	else
-		fputc(',', f);
-}
-
 int mess_c2c_csv(FILE *f, const struct mess_c2c_pair *p, int n)
 {
 	fprintf(f, "%s\n", MESS_C2C_HEADER);
 	for (int i = 0; i < n; i++) {
 		fprintf(f, "%d,%d,%d,%d,%s", p[i].a, p[i].b, p[i].core_a, p[i].core_b,
 			mess_c2c_groups[p[i].group]);
-		field(f, p[i].median_ns);
-		field(f, p[i].p99_ns);
-		field(f, p[i].min_ns);
+		mess_csv_num(f, p[i].median_ns, 1);
+		mess_csv_num(f, p[i].p99_ns, 1);
+		mess_csv_num(f, p[i].min_ns, 1);
 		fprintf(f, ",%u\n", p[i].samples);
 	}
 	return ferror(f) ? -EIO : 0;

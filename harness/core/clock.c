@@ -16,6 +16,14 @@ double mess_now_ns(void)
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
+double mess_thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
 void mess_sleep_ns(double ns)
 {
 	struct timespec ts = { .tv_sec = (time_t)(ns / 1e9),

@@ -7,6 +7,10 @@
 
 /* clock_gettime(CLOCK_MONOTONIC) in ns. */
 double mess_now_ns(void);
+/* The calling thread's CPU time in ns: a stretch preempted on a shared
+ * host (the guest's vCPU taken, another task on the core) does not count
+ * the time it did not run. */
+double mess_thread_cpu_ns(void);
 /* Sleep ns, a signal's interruption resumed unless it asked mess to stop
  * (mess_interrupted): the generators' windows. */
 void mess_sleep_ns(double ns);

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,6 +231,14 @@ int mess_json_write(const char *dir, const char *name, json_t *j)
 	if (!err)
 		return mess_tmp_commit(dir, name, f);
 	return mess_tmp_abandon(dir, name, f, err);
+}
+
+void mess_csv_num(FILE *f, double v, int dec)
+{
+	if (isfinite(v))
+		fprintf(f, ",%.*f", dec, v);
+	else
+		fputc(',', f);
 }
 
 int mess_tmp_abandon(const char *dir, const char *name, FILE *f, int err)

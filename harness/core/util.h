@@ -57,6 +57,9 @@ int mess_tmp_write(const char *dir, const char *name,
 		   void (*fn)(FILE *f, const void *arg), const void *arg);
 /* j (stolen; NULL: -ENOMEM) written whole as dir/name: 0 or -errno. */
 int mess_json_write(const char *dir, const char *name, json_t *j);
+/* A CSV field after its comma: v with dec decimals, or empty where it
+ * is unknown (never 0). */
+void mess_csv_num(FILE *f, double v, int dec);
 
 /*
  * A results file that grows one whole line (or row) at a time, flushed to

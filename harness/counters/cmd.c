@@ -178,12 +178,8 @@ int mess_counters_main(int argc, char **argv)
 		return rc > 0 ? 0 : rc;
 	if (o.list)
 		return list_tables(o.json) ? -EIO : 0;
-	rc = mess_topo_init(&topo);
-	if (rc) {
-		fprintf(stderr, "mess counters: hwloc could not read the topology: %s\n",
-			strerror(-rc));
+	if (mess_topo_init_said(&topo, "mess counters"))
 		return -EIO;
-	}
 	par = mess_pmu_paranoid();
 	cap = has_cap() || geteuid() == 0;
 	if (mess_pmu_pfm_init(pfmwhy, sizeof(pfmwhy)))

@@ -309,12 +309,8 @@ static int setup(struct ifr *m, int argc, char **argv)
 	rc = check_opts(m);
 	if (rc)
 		return rc;
-	rc = mess_topo_init(&m->topo);
-	if (rc) {
-		fprintf(stderr, "mess interfere: hwloc could not read the topology: %s\n",
-			strerror(-rc));
+	if (mess_topo_init_said(&m->topo, "mess interfere"))
 		return -EIO;
-	}
 	if (m->o.victim >= m->topo.ncores) {
 		fprintf(stderr, "mess interfere: --victim: core %lld is not on this machine; allowed: 0..%d (hwloc logical cores)\n",
 			(long long)m->o.victim, m->topo.ncores - 1);

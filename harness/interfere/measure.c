@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "core/clock.h"
 #include "core/machine/mem.h"
@@ -52,31 +51,19 @@ struct victim {
 	int dist_ok;
 };
 
-/* The calling thread's CPU time, ns: a pass preempted on a shared host
- * (the guest's vCPU taken, another task on the core) does not count the
- * time it did not run. */
-static double cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 /* One run of the chain, untimed: ns a load. */
 static double idle_pass(struct victim *v, uint32_t nlines)
 {
 	uint64_t iters = (nlines < IDLE_LOADS ? nlines : IDLE_LOADS) / MESS_CHASE_UNROLL + 1;
-	double t0 = cpu_ns();
+	double t0 = mess_thread_cpu_ns();
 
 	v->p = mess_chase(v->p, iters);
-	return (cpu_ns() - t0) / (double)(iters * MESS_CHASE_UNROLL);
+	return (mess_thread_cpu_ns() - t0) / (double)(iters * MESS_CHASE_UNROLL);
 }
 
 static int victim_open(struct ifr *m, struct victim *v)
 {
-	uint32_t nlines = (uint32_t)(m->buffer / STRIDE), *order;
-	struct mess_rng rng;
+	uint32_t nlines = (uint32_t)(m->buffer / STRIDE);
 	uint64_t l1, l2;
 	int err = mess_topo_bind_core(&m->topo, m->victim);
 
@@ -92,16 +79,10 @@ static int victim_open(struct ifr *m, struct victim *v)
 		return err;
 	}
 	snprintf(m->chase_huge, sizeof(m->chase_huge), "%s", mess_hp_name(v->buf.hp));
-	order = malloc((size_t)nlines * sizeof(*order));
-	if (!order)
-		return -ENOMEM;
-	mess_rng_seed(&rng, SEED);
 	/* The curves' layout (core/measure/chain.h): the victim's figure
 	 * with no aggressor is the curves' unloaded latency. */
-	err = mess_chain_order(order, nlines, MESS_CHAIN_WINDOW / STRIDE, &rng);
-	if (!err)
-		v->p = mess_chain_link(v->buf.p, STRIDE, order, nlines);
-	free(order);
+	v->p = mess_chain_make(v->buf.p, STRIDE, nlines,
+			       MESS_CHAIN_WINDOW / STRIDE, SEED, &err);
 	if (err)
 		return err;
 	idle_pass(v, nlines);	/* the clock up */

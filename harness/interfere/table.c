@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <math.h>
 
+#include "core/util.h"
+
 const char *const mess_ifr_places[MESS_IFR_NPLACES] = {
 	[MESS_IFR_SAME_SOCKET] = "same-socket",
 	[MESS_IFR_OTHER_SOCKET] = "other-socket",
@@ -40,34 +42,25 @@ int mess_ifr_mix_knee(const struct mess_ifr_row *r, int n, int store_pct)
 	return mess_ifr_knee(a, p99, k, MESS_IFR_KNEE_X);
 }
 
-/* A CSV field: the figure, or empty where it is unknown (never 0). */
-static void field(FILE *f, double v, int dec)
-{
-	if (isfinite(v))
-		fprintf(f, ",%.*f", dec, v);
-	else
-		fputc(',', f);
-}
-
 int mess_ifr_csv(FILE *f, const struct mess_ifr_about *a,
 		 const struct mess_ifr_row *r, int n)
 {
 	fprintf(f, "%s\n", MESS_IFR_HEADER);
 	for (int i = 0; i < n; i++) {
 		fprintf(f, "%s,%d", mess_ifr_places[a->place], r[i].store_pct);
-		field(f, r[i].read_pct, 1);
+		mess_csv_num(f, r[i].read_pct, 1);
 		fprintf(f, ",%d", r[i].aggressors);
-		field(f, r[i].lat.p50, 2);
-		field(f, r[i].lat.p90, 2);
-		field(f, r[i].lat.p99, 2);
-		field(f, r[i].lat.p999, 2);
-		field(f, r[i].lat.mean, 2);
-		field(f, r[i].lat.p99_spread, 2);
-		field(f, r[i].p99_vs_none, 3);
+		mess_csv_num(f, r[i].lat.p50, 2);
+		mess_csv_num(f, r[i].lat.p90, 2);
+		mess_csv_num(f, r[i].lat.p99, 2);
+		mess_csv_num(f, r[i].lat.p999, 2);
+		mess_csv_num(f, r[i].lat.mean, 2);
+		mess_csv_num(f, r[i].lat.p99_spread, 2);
+		mess_csv_num(f, r[i].p99_vs_none, 3);
 		fprintf(f, ",%u", r[i].lat.windows);
-		field(f, r[i].bw_gbs, 3);
+		mess_csv_num(f, r[i].bw_gbs, 3);
 		fprintf(f, ",%u,%u", r[i].disturbed, r[i].disturbed_kept);
-		field(f, r[i].lost_pct, 2);
+		mess_csv_num(f, r[i].lost_pct, 2);
 		fprintf(f, ",%llu\n", (unsigned long long)r[i].preempted);
 	}
 	return ferror(f) ? -EIO : 0;

@@ -238,12 +238,8 @@ int mess_ladder_main(int argc, char **argv)
 	rc = parse(&o, argc, argv);
 	if (rc)
 		return rc > 0 ? 0 : rc;
-	rc = mess_topo_init(&topo);
-	if (rc) {
-		fprintf(stderr, "mess ladder: hwloc could not read the topology: %s\n",
-			strerror(-rc));
+	if (mess_topo_init_said(&topo, "mess ladder"))
 		return -EIO;
-	}
 	core = (int)o.core;
 	if (core >= topo.ncores) {
 		fprintf(stderr, "mess ladder: --core: core %d out of range; allowed: 0-%d on this machine\n",

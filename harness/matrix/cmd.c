@@ -423,12 +423,8 @@ static int setup(struct mx *m, int argc, char **argv)
 		if (fabs(mess_gen_read_pct(&m->var->table[i]) - 200.0 / 3) <
 		    fabs(mess_gen_read_pct(m->k21) - 200.0 / 3))
 			m->k21 = &m->var->table[i];
-	rc = mess_topo_init(&m->topo);
-	if (rc) {
-		fprintf(stderr, "mess matrix: hwloc could not read the topology: %s\n",
-			strerror(-rc));
+	if (mess_topo_init_said(&m->topo, "mess matrix"))
 		return -EIO;
-	}
 	m->nnodes = mess_nodes_list(&m->topo, &m->nodes);
 	rc = m->nnodes < 0 ? m->nnodes : find_inits(m);
 	if (rc) {

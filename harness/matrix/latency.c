@@ -14,12 +14,10 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdlib.h>
 
 #include "core/clock.h"
 #include "core/measure/chain.h"
 #include "core/signals.h"
-#include "mess/rng.h"
 #include "mess_kernels.h"
 
 #define MX_SEED 1
@@ -36,23 +34,16 @@ static double chase_ns(void **p, uint64_t iters)
 int mess_mx_latency(void *buf, size_t bytes, double run_ms, unsigned repeats,
 		    double *lat, unsigned *done)
 {
-	uint32_t n = (uint32_t)(bytes / MESS_CHAIN_STRIDE), *order;
+	uint32_t n = (uint32_t)(bytes / MESS_CHAIN_STRIDE);
 	uint64_t iters = 1;
-	struct mess_rng rng;
 	void *p;
 	int err;
 
 	*done = 0;
 	if (n < MESS_CHAIN_WINDOW / MESS_CHAIN_STRIDE)
 		return -EINVAL;
-	order = malloc((size_t)n * sizeof(*order));
-	if (!order)
-		return -ENOMEM;
-	mess_rng_seed(&rng, MX_SEED);
-	err = mess_chain_order(order, n, MESS_CHAIN_WINDOW / MESS_CHAIN_STRIDE, &rng);
-	if (!err)
-		p = mess_chain_link(buf, MESS_CHAIN_STRIDE, order, n);
-	free(order);
+	p = mess_chain_make(buf, MESS_CHAIN_STRIDE, n,
+			    MESS_CHAIN_WINDOW / MESS_CHAIN_STRIDE, MX_SEED, &err);
 	if (err)
 		return err;
 	/* One pass to warm (the caches' and TLB's first misses), then runs

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/machine/nodes.h"
+#include "core/util.h"
 #include "mess/stats.h"
 
 const char *const mess_mx_labels[4] = {
@@ -59,40 +60,31 @@ void mess_mx_finish(struct mess_mx_cell *c, struct mess_mx_samples lat,
 	c->bw_vs_hmat = ratio(c->bw_gbs, c->hmat_bw_gbs);
 }
 
-/* A CSV field: the figure, or empty where it is unknown (never 0). */
-static void field(FILE *f, double v, int dec)
-{
-	if (isfinite(v))
-		fprintf(f, ",%.*f", dec, v);
-	else
-		fputc(',', f);
-}
-
 int mess_mx_csv(FILE *f, const struct mess_mx_cell *c, int n)
 {
 	fprintf(f, "%s\n", MESS_MX_HEADER);
 	for (int i = 0; i < n; i++) {
 		fprintf(f, "%d,\"%s\",%d,%d,%s,%s", c[i].init, c[i].init_cores,
 			c[i].chase_core, c[i].target, c[i].kind, mess_mx_labels[c[i].label]);
-		field(f, c[i].lat_ns, 2);
-		field(f, c[i].lat_spread_ns, 2);
+		mess_csv_num(f, c[i].lat_ns, 2);
+		mess_csv_num(f, c[i].lat_spread_ns, 2);
 		fprintf(f, ",%u", c[i].lat_repeats);
-		field(f, c[i].hmat_lat_ns, 0);
-		field(f, c[i].lat_vs_hmat, 3);
-		field(f, c[i].bw_gbs, 3);
-		field(f, c[i].bw_spread_gbs, 3);
+		mess_csv_num(f, c[i].hmat_lat_ns, 0);
+		mess_csv_num(f, c[i].lat_vs_hmat, 3);
+		mess_csv_num(f, c[i].bw_gbs, 3);
+		mess_csv_num(f, c[i].bw_spread_gbs, 3);
 		fprintf(f, ",%u,%d", c[i].bw_repeats, c[i].bw_cores);
-		field(f, c[i].hmat_bw_gbs, 3);
-		field(f, c[i].bw_vs_hmat, 3);
-		field(f, c[i].bw21_gbs, 3);
-		field(f, c[i].bw21_spread_gbs, 3);
+		mess_csv_num(f, c[i].hmat_bw_gbs, 3);
+		mess_csv_num(f, c[i].bw_vs_hmat, 3);
+		mess_csv_num(f, c[i].bw21_gbs, 3);
+		mess_csv_num(f, c[i].bw21_spread_gbs, 3);
 		fprintf(f, ",%u", c[i].bw21_repeats);
-		field(f, c[i].bw21_read_pct, 1);
+		mess_csv_num(f, c[i].bw21_read_pct, 1);
 		fprintf(f, ",%s", c[i].huge);
-		field(f, c[i].chase_on, 1);
-		field(f, c[i].chase_off, 1);
-		field(f, c[i].gen_on, 1);
-		field(f, c[i].gen_off, 1);
+		mess_csv_num(f, c[i].chase_on, 1);
+		mess_csv_num(f, c[i].chase_off, 1);
+		mess_csv_num(f, c[i].gen_on, 1);
+		mess_csv_num(f, c[i].gen_off, 1);
 		fputc('\n', f);
 	}
 	return ferror(f) ? -EIO : 0;

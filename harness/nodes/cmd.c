@@ -213,12 +213,8 @@ int mess_nodes_main(int argc, char **argv)
 			   mess_nodes_usage, argc, argv, NULL, 0, NULL);
 	if (rc)
 		return rc > 0 ? 0 : rc;
-	rc = mess_topo_init(&topo);
-	if (rc) {
-		fprintf(stderr, "mess nodes: hwloc could not read the topology: %s\n",
-			strerror(-rc));
+	if (mess_topo_init_said(&topo, "mess nodes"))
 		return -EIO;
-	}
 	n = mess_nodes_list(&topo, &v);
 	if (n < 0) {
 		fprintf(stderr, "mess nodes: hwloc lists no NUMA node: %s\n", strerror(-n));

@@ -23,8 +23,6 @@ enum pos_region {
 	POS_NREGIONS,
 };
 
-extern const char *const pos_region_names[POS_NREGIONS];
-
 struct pos_row {
 	double bw_gbs, read_pct;	/* NAN read share: no traffic */
 	double lat_ns;			/* the model's, NAN when not asked */

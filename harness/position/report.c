@@ -12,13 +12,12 @@
 #include "core/report/plot.h"
 #include "core/util.h"
 #include "mess/json.h"
-#include "mess/stress.h"
 #include "position/position.h"
 
 #define SUMMARY_SCHEMA 1
 #define MD_ROWS 60	/* intervals listed in position.md */
 
-const char *const pos_region_names[POS_NREGIONS] = {
+static const char *const pos_region_names[POS_NREGIONS] = {
 	[POS_LOW] = "low", [POS_RISING] = "rising",
 	[POS_SATURATED] = "saturated", [POS_UNKNOWN] = "unknown",
 	[POS_UNMEASURED] = "unmeasured",
@@ -84,14 +83,6 @@ static double ratio(double a, double b)
 	return b > 0 ? a / b : NAN;
 }
 
-static void num(FILE *f, double v, int decimals)
-{
-	if (isfinite(v))
-		fprintf(f, ",%.*f", decimals, v);
-	else
-		fputc(',', f);
-}
-
 /* A likwid region name as one CSV field. */
 static void csv_text(FILE *f, const char *s)
 {
@@ -113,21 +104,21 @@ static int write_csv(const struct position *p, const char *dir)
 		const struct pos_row *r = &p->rows[i];
 
 		fprintf(f, "%.6f,%.6f", iv->t_end_s, iv->dur_s);
-		num(f, iv->read_bytes, 0);
-		num(f, iv->write_bytes, 0);
-		num(f, r->bw_gbs, 4);
-		num(f, r->read_pct, 3);
-		num(f, r->lat_ns, 3);
+		mess_csv_num(f, iv->read_bytes, 0);
+		mess_csv_num(f, iv->write_bytes, 0);
+		mess_csv_num(f, r->bw_gbs, 4);
+		mess_csv_num(f, r->read_pct, 3);
+		mess_csv_num(f, r->lat_ns, 3);
 		fprintf(f, ",%s", r->lat_src >= 0 ? mess_src_name(r->lat_src) : "");
-		num(f, r->max_bw_gbs, 4);
-		num(f, 100 * ratio(r->bw_gbs, r->max_bw_gbs), 2);
+		mess_csv_num(f, r->max_bw_gbs, 4);
+		mess_csv_num(f, 100 * ratio(r->bw_gbs, r->max_bw_gbs), 2);
 		fprintf(f, ",%d", r->beyond_max);
-		num(f, r->sat_bw_gbs, 4);
-		num(f, r->score, 4);
-		num(f, r->score_curve_pct, 2);
+		mess_csv_num(f, r->sat_bw_gbs, 4);
+		mess_csv_num(f, r->score, 4);
+		mess_csv_num(f, r->score_curve_pct, 2);
 		fprintf(f, ",%s,%s", pos_region_names[r->region],
 			status_names[iv->status]);
-		num(f, iv->running_pct, 2);
+		mess_csv_num(f, iv->running_pct, 2);
 		csv_text(f, iv->label);
 		fputc('\n', f);
 	}

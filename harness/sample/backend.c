@@ -245,7 +245,9 @@ const struct sample_backend *sample_backend_find(const char *name)
 	return NULL;
 }
 
-int sample_backend_pmu(const struct sample_backend *b, char *pmu, size_t len)
+/* The sysfs PMU of b under mess_pmu_sysfs_root() into pmu (NULL pmu_glob:
+ * "" and 0); -ENOENT when it has none. */
+static int sample_backend_pmu(const struct sample_backend *b, char *pmu, size_t len)
 {
 	char names[4][MESS_PMU_NAME_LEN];
 	int n;

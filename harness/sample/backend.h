@@ -69,9 +69,6 @@ const struct sample_backend *sample_backend_find(const char *name);
 /* The number (decimal, or hex with 0x) a sysfs file holds; def when the
  * file is absent or holds none. */
 uint64_t sample_file_u64(const char *path, uint64_t def);
-/* The sysfs PMU of b under mess_pmu_sysfs_root() into pmu (NULL pmu_glob:
- * "" and 0); -ENOENT when it has none. */
-int sample_backend_pmu(const struct sample_backend *b, char *pmu, size_t len);
 /* Why b cannot run here (one line), or NULL.  Checks the PMU in sysfs
  * and, for those with one, that the event encodes. */
 const char *sample_backend_why(const struct sample_backend *b, char *buf,

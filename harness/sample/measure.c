@@ -20,7 +20,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/clock.h"
@@ -69,14 +68,6 @@ struct runarg {
 	const struct sample_point *p;
 	int sampled;
 };
-
-static double cpu_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int level_index(struct sample_point *p, const char *name)
 {
@@ -174,7 +165,7 @@ static void *reader_main(void *arg)
 {
 	struct reader *r = arg;
 	struct pollfd pf[SAMPLE_MAX_THREADS * SAMPLE_MAX_EV];
-	double c0 = cpu_s();
+	double c0 = mess_thread_cpu_ns();
 	nfds_t n = 0;
 
 	for (int t = 0; t < r->n; t++)
@@ -188,7 +179,7 @@ static void *reader_main(void *arg)
 				pf[i].fd = -1;
 		drain_all(r->slots, r->n, r->a);
 	}
-	r->cpu = cpu_s() - c0;
+	r->cpu = 1e-9 * (mess_thread_cpu_ns() - c0);
 	return NULL;
 }
 
@@ -381,9 +372,9 @@ static int one_run(struct sample_ctx *x, const struct sample_setup *s, struct sa
 	if (rd.started) {
 		atomic_store(&rd.stop, 1);
 		pthread_join(rd.tid, NULL);
-		c0 = cpu_s();
+		c0 = mess_thread_cpu_ns();
 		drain_all(slots, n, acc);	/* what the last nap left */
-		p->tool_cpu_s += rd.cpu + cpu_s() - c0;
+		p->tool_cpu_s += rd.cpu + 1e-9 * (mess_thread_cpu_ns() - c0);
 	}
 	for (int i = 0; i < n; i++) {
 		t0 = slots[i].t0 < t0 ? slots[i].t0 : t0;
@@ -480,18 +471,16 @@ int sample_measure(struct sample_ctx *x, struct sample_point *p, char *why, size
 
 int sample_calibrate(struct sample_ctx *x, double seconds)
 {
-	struct timespec a, b;
-	double t;
+	double t0, t;
 	uint64_t it = 1 << 16;
 
 	if (x->cmd)
 		return 0;
 	/* Doubling until a run lasts 20 ms, then scaled to the target. */
 	for (;;) {
-		clock_gettime(CLOCK_MONOTONIC, &a);
+		t0 = mess_now_ns();
 		sample_work_run(x->work, 0, it);
-		clock_gettime(CLOCK_MONOTONIC, &b);
-		t = (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec);
+		t = 1e-9 * (mess_now_ns() - t0);
 		if (t > 0.02 || it > (1ULL << 40))
 			break;
 		it *= 2;

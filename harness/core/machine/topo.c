@@ -118,6 +118,17 @@ fail:
 	return err;
 }
 
+int mess_topo_init_said(struct mess_topo *t, const char *prog)
+{
+	int rc = mess_topo_init(t);
+
+	if (!rc)
+		return 0;
+	fprintf(stderr, "%s: hwloc could not read the topology: %s\n", prog,
+		strerror(-rc));
+	return -EIO;
+}
+
 void mess_topo_fini(struct mess_topo *t)
 {
 	if (t->hw)

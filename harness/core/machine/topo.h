@@ -24,6 +24,9 @@ struct mess_topo {
 };
 
 int mess_topo_init(struct mess_topo *t);
+/* mess_topo_init for a command: a failure said as the one line "PROG: hwloc
+ * could not read the topology: why"; 0 or -EIO. */
+int mess_topo_init_said(struct mess_topo *t, const char *prog);
 void mess_topo_fini(struct mess_topo *t);
 /* LLC seen by one core: on multi-socket machines this is its socket's. */
 int mess_topo_llc_of_core(struct mess_topo *t, int core, uint64_t *bytes,

@@ -73,3 +73,21 @@ void *mess_chain_link(void *buf, size_t stride, const uint32_t *order,
 		b + (size_t)order[0] * stride;
 	return b + (size_t)order[0] * stride;
 }
+
+void *mess_chain_make(void *buf, size_t stride, uint32_t n,
+		      uint32_t per_window, uint64_t seed, int *err)
+{
+	uint32_t *order = malloc((size_t)n * sizeof(*order));
+	struct mess_rng rng;
+	void *p = NULL;
+
+	*err = -ENOMEM;
+	if (!order)
+		return NULL;
+	mess_rng_seed(&rng, seed);
+	*err = mess_chain_order(order, n, per_window, &rng);
+	if (!*err)
+		p = mess_chain_link(buf, stride, order, n);
+	free(order);
+	return p;
+}

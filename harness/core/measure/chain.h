@@ -46,4 +46,12 @@ int mess_chain_order(uint32_t *order, uint32_t n, uint32_t per_window,
 void *mess_chain_link(void *buf, size_t stride, const uint32_t *order,
 		      uint32_t n);
 
+/*
+ * Both in one: n lines stride bytes apart in buf, in windows of
+ * per_window lines (0: one random cycle over all), the order drawn from
+ * seed.  The start address, or NULL with *err -errno (0 when made).
+ */
+void *mess_chain_make(void *buf, size_t stride, uint32_t n,
+		      uint32_t per_window, uint64_t seed, int *err);
+
 #endif

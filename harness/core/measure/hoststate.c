@@ -13,7 +13,6 @@
 
 #include "core/measure/chain.h"
 #include "mess/hist.h"
-#include "mess/rng.h"
 #include "mess/stats.h"
 #include "mess_kernels.h"
 
@@ -132,24 +131,6 @@ int mess_hoststate_apart(const struct mess_hoststate_probe *a,
 	       fabs(a->l2_ns - b->l2_ns) > MESS_HOSTSTATE_L2_APART_NS;
 }
 
-static void *chain(void *buf, size_t line, uint32_t lines, uint64_t seed,
-		   int *err)
-{
-	uint32_t *order = malloc(lines * sizeof(*order));
-	struct mess_rng rng;
-	void *p = NULL;
-
-	*err = -ENOMEM;
-	if (!order)
-		return NULL;
-	mess_rng_seed(&rng, seed);
-	*err = mess_chain_order(order, lines, 0, &rng);
-	if (!*err)
-		p = mess_chain_link(buf, line, order, lines);
-	free(order);
-	return p;
-}
-
 int mess_hoststate_open(struct mess_hoststate *s, double tick_ns, uint64_t n,
 			size_t line, uint64_t l1_bytes, uint64_t l2_bytes,
 			uint64_t seed, unsigned repeats, uint64_t batches)
@@ -167,7 +148,8 @@ int mess_hoststate_open(struct mess_hoststate *s, double tick_ns, uint64_t n,
 		mess_hoststate_close(s);
 		return -ENOMEM;
 	}
-	s->l1_p = chain(s->l1_buf, line, MESS_HOSTSTATE_L1_LINES, seed, &err);
+	s->l1_p = mess_chain_make(s->l1_buf, line, MESS_HOSTSTATE_L1_LINES, 0,
+				  seed, &err);
 	if (err) {
 		mess_hoststate_close(s);
 		return err;
@@ -185,8 +167,9 @@ int mess_hoststate_open(struct mess_hoststate *s, double tick_ns, uint64_t n,
 		s->l2_buf = aligned_alloc(HUGE_BYTES, HUGE_BYTES);
 		if (s->l2_buf) {
 			madvise(s->l2_buf, HUGE_BYTES, MADV_HUGEPAGE);
-			s->l2_p = chain(s->l2_buf, line, (uint32_t)(want / line),
-					seed + 1, &err);
+			s->l2_p = mess_chain_make(s->l2_buf, line,
+						  (uint32_t)(want / line), 0,
+						  seed + 1, &err);
 			if (s->l2_p)
 				s->l2_lines = (uint32_t)(want / line);
 		}
