@@ -18,15 +18,12 @@
 
 static int add_row(struct mess_tail *t, const struct mess_tail_row *row)
 {
-	if (t->nrows == t->caprows) {
-		size_t cap = t->caprows ? 2 * t->caprows : 1024;
-		struct mess_tail_row *n = realloc(t->rows, cap * sizeof(*n));
+	struct mess_tail_row *n = mess_grow(t->rows, t->nrows, &t->caprows,
+					    sizeof(*n), 1024);
 
-		if (!n)
-			return -ENOMEM;
-		t->rows = n;
-		t->caprows = cap;
-	}
+	if (!n)
+		return -ENOMEM;
+	t->rows = n;
 	t->rows[t->nrows++] = *row;
 	return 0;
 }
