@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: MIT
+/* A run against a baseline: each figure's move in its combined spreads. */
+#include "mess/check.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mess/model.h"
+
+const double mess_check_levels[MESS_CHECK_NLEVELS] = { 0.25, 0.5, 0.75 };
+
+/* One mix of one family as the model reads it: its latency, and its
+ * points' spreads through a model of their own (same bandwidths, so the
+ * same points kept and the same interpolation). */
+struct mix {
+	struct mess_model *lat, *sd;
+	double read_pct, max_bw, max_bw_sd;
+};
+
+static void mix_free(struct mix *m)
+{
+	mess_model_free(m->lat);
+	mess_model_free(m->sd);
+	memset(m, 0, sizeof(*m));
+}
+
+static int mix_new(const struct mess_family *f, const struct mess_curve *c,
+		   struct mix *m)
+{
+	struct mess_curve one = *c;
+	struct mess_family fam = { .n = 1, .cap = 1, .curves = &one,
+				   .unloaded_ns = f->unloaded_ns };
+	struct mess_point *sd;
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	m->max_bw_sd = NAN;
+	rc = mess_model_new(&fam, &m->lat);
+	if (rc)
+		return rc;
+	mess_model_curve(m->lat, 0, &m->read_pct, NULL, NULL, NULL, NULL);
+	if (mess_model_max_bw(m->lat, m->read_pct, &m->max_bw) < 0)
+		m->max_bw = NAN;
+	sd = malloc((c->n ? c->n : 1) * sizeof(*sd));
+	if (!sd)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->n; i++) {
+		sd[i] = c->pts[i];
+		sd[i].lat_ns = c->pts[i].lat_ns_std;
+		if (mess_point_usable(&c->pts[i]) &&
+		    c->pts[i].bw_gbs == m->max_bw)
+			m->max_bw_sd = c->pts[i].bw_gbs_std;
+	}
+	/* No anchor at bandwidth 0: the unloaded latency's spread is not a
+	 * point's. */
+	one.pts = sd;
+	fam.unloaded_ns = 0;
+	rc = mess_model_new(&fam, &m->sd);
+	free(sd);
+	return rc == -EINVAL ? 0 : rc;
+}
+
+static double at(const struct mess_model *m, double read_pct, double bw)
+{
+	double v;
+
+	return m && mess_model_latency(m, read_pct, bw, &v) >= 0 ? v : NAN;
+}
+
+/* The figure's state from its values and spreads; bad: +1 when a rise is
+ * the bad way (latency), -1 when a fall is (bandwidth). */
+static void judge(struct mess_check_fig *g, double k, int bad)
+{
+	double comb = sqrt(g->base_sd * g->base_sd + g->run_sd * g->run_sd);
+	int values = isfinite(g->base) && g->base > 0 && isfinite(g->run);
+
+	g->change_pct = values ? (g->run - g->base) / g->base * 100 : NAN;
+	g->limit = NAN;
+	g->sigmas = NAN;
+	g->state = MESS_CHECK_UNJUDGED;
+	/* A spread of 0 (one repeat) would make any move a regression. */
+	if (!values || !isfinite(comb) || !(comb > 0))
+		return;
+	g->limit = k * comb;
+	g->sigmas = bad * (g->run - g->base) / comb;
+	g->state = g->sigmas > k ? MESS_CHECK_REGRESSED :
+		   g->sigmas < -k ? MESS_CHECK_IMPROVED : MESS_CHECK_WITHIN;
+}
+
+static const struct mess_curve *partner(const struct mess_family *f,
+					const struct mess_curve *c)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		const struct mess_curve *d = &f->curves[i];
+
+		if (!mess_curve_usable(d))
+			continue;
+		if (c->store_pct != MESS_STORE_PCT_UNKNOWN &&
+		    d->store_pct != MESS_STORE_PCT_UNKNOWN) {
+			if (c->store_pct == d->store_pct)
+				return d;
+		} else if (fabs(c->read_pct - d->read_pct) <= MESS_CHECK_READ_TOL) {
+			return d;
+		}
+	}
+	return NULL;
+}
+
+static struct mess_check_fig *add(struct mess_check *c, size_t cap,
+				  enum mess_check_what what,
+				  const struct mess_curve *cv, double read_pct)
+{
+	struct mess_check_fig *g = &c->fig[c->n < cap ? c->n++ : cap - 1];
+
+	*g = (struct mess_check_fig){ .what = what, .level = NAN, .bw_gbs = NAN,
+		.store_pct = cv ? cv->store_pct : MESS_STORE_PCT_UNKNOWN,
+		.read_pct = read_pct };
+	return g;
+}
+
+static void mix_figures(struct mess_check *c, size_t cap,
+			const struct mess_curve *cv, const struct mix *b,
+			const struct mix *r)
+{
+	struct mess_check_fig *g = add(c, cap, MESS_CHECK_MAX_BW, cv, b->read_pct);
+	double lo = fmin(b->max_bw, r->max_bw);
+
+	g->base = b->max_bw;
+	g->run = r->max_bw;
+	g->base_sd = b->max_bw_sd;
+	g->run_sd = r->max_bw_sd;
+	judge(g, c->k, -1);
+	for (size_t l = 0; l < MESS_CHECK_NLEVELS; l++) {
+		g = add(c, cap, MESS_CHECK_LAT_AT_BW, cv, b->read_pct);
+		g->level = mess_check_levels[l];
+		g->bw_gbs = g->level * lo;
+		g->base = at(b->lat, b->read_pct, g->bw_gbs);
+		g->run = at(r->lat, r->read_pct, g->bw_gbs);
+		g->base_sd = at(b->sd, b->read_pct, g->bw_gbs);
+		g->run_sd = at(r->sd, r->read_pct, g->bw_gbs);
+		judge(g, c->k, 1);
+	}
+}
+
+int mess_check_has_spreads(const struct mess_family *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		for (size_t j = 0; j < f->curves[i].n; j++) {
+			const struct mess_point *p = &f->curves[i].pts[j];
+
+			if (mess_point_usable(p) && isfinite(p->lat_ns_std))
+				return 1;
+		}
+	return 0;
+}
+
+int mess_check_new(const struct mess_family *base, double base_unloaded_sd,
+		   const struct mess_family *run, double run_unloaded_sd,
+		   double k, struct mess_check *c)
+{
+	size_t cap = 1 + base->n * (1 + MESS_CHECK_NLEVELS);
+	struct mess_check_fig *g;
+	int rc = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->k = k;
+	if (!(k > 0))
+		return -EINVAL;
+	c->fig = calloc(cap, sizeof(*c->fig));
+	if (!c->fig)
+		return -ENOMEM;
+	g = add(c, cap, MESS_CHECK_UNLOADED, NULL, NAN);
+	g->base = base->unloaded_ns > 0 ? base->unloaded_ns : NAN;
+	g->run = run->unloaded_ns > 0 ? run->unloaded_ns : NAN;
+	g->base_sd = base_unloaded_sd;
+	g->run_sd = run_unloaded_sd;
+	judge(g, k, 1);
+	for (size_t i = 0; !rc && i < base->n; i++) {
+		const struct mess_curve *cb = &base->curves[i];
+		const struct mess_curve *cr = mess_curve_usable(cb) ?
+			partner(run, cb) : NULL;
+		struct mix b, r;
+
+		if (!cr)
+			continue;
+		rc = mix_new(base, cb, &b);
+		if (!rc)
+			rc = mix_new(run, cr, &r);
+		else
+			memset(&r, 0, sizeof(r));
+		if (!rc) {
+			c->mixes++;
+			mix_figures(c, cap, cb, &b, &r);
+		}
+		mix_free(&b);
+		mix_free(&r);
+		/* A curve the model leaves out (no read share) is no mix. */
+		if (rc == -EINVAL)
+			rc = 0;
+	}
+	if (!rc && !c->mixes)
+		rc = -EINVAL;
+	for (size_t i = 0; i < c->n; i++)
+		c->count[c->fig[i].state]++;
+	return rc;
+}
+
+void mess_check_free(struct mess_check *c)
+{
+	free(c->fig);
+	c->fig = NULL;
+	c->n = 0;
+}
+
+static const struct mess_check *sort_by;
+
+static int worse_first(const void *a, const void *b)
+{
+	double x = sort_by->fig[*(const size_t *)a].sigmas;
+	double y = sort_by->fig[*(const size_t *)b].sigmas;
+
+	if (x != y)
+		return x < y ? 1 : -1;
+	return (*(const size_t *)a > *(const size_t *)b) -
+	       (*(const size_t *)a < *(const size_t *)b);
+}
+
+size_t mess_check_worst(const struct mess_check *c, size_t *idx)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->n; i++)
+		if (c->fig[i].state == MESS_CHECK_REGRESSED)
+			idx[n++] = i;
+	sort_by = c;
+	qsort(idx, n, sizeof(*idx), worse_first);
+	return n;
+}
+
+void mess_check_name(const struct mess_check_fig *f, char *buf, size_t len)
+{
+	char mix[48];
+
+	if (f->what == MESS_CHECK_UNLOADED) {
+		snprintf(buf, len, "unloaded latency");
+		return;
+	}
+	if (f->store_pct != MESS_STORE_PCT_UNKNOWN)
+		snprintf(mix, sizeof(mix), "mix %u %% stores", f->store_pct);
+	else
+		snprintf(mix, sizeof(mix), "%.4g %% read", f->read_pct);
+	if (f->what == MESS_CHECK_MAX_BW)
+		snprintf(buf, len, "%s: maximum bandwidth", mix);
+	else
+		snprintf(buf, len, "%s: latency at %.0f %% of max (%.1f GB/s)",
+			 mix, f->level * 100, f->bw_gbs);
+}
+
+const char *mess_check_state_name(enum mess_check_state s)
+{
+	static const char *const names[] = { "within", "REGRESSED", "improved",
+					     "unjudged" };
+
+	return s <= MESS_CHECK_UNJUDGED ? names[s] : "?";
+}

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+/* mess check's maths with answers worked out by hand: each figure's move
+ * in its combined spreads, the spread of an interpolated latency, the
+ * worst first, and what cannot be judged. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "mess/check.h"
+#include "near.h"
+
+/* One mix, 0 % stores: points (bw, lat, lat sd, bw sd), unloaded 90 ns.
+ * The model: (0, 90) anchor, (10, 100), (50, 110), (100, 150); the spread
+ * model (no anchor): (10, 1), (50, 2), (100, 4). */
+static const double pts[3][4] = {
+	{ 10, 100, 1, 0.5 }, { 50, 110, 2, 0.5 }, { 100, 150, 4, 2 },
+};
+
+static void family(struct mess_family *f, uint32_t store, double lat_scale,
+		   double bw_top, double sd_scale)
+{
+	struct mess_curve *c;
+
+	memset(f, 0, sizeof(*f));
+	f->unloaded_ns = 90 * lat_scale;
+	c = mess_family_curve(f, store, 100);
+	assert_non_null(c);
+	for (int i = 0; i < 3; i++) {
+		struct mess_point p = MESS_POINT_INIT;
+
+		p.store_pct = store;
+		p.read_pct = 100;
+		p.nop = 100 - i;
+		p.bw_gbs = i == 2 ? bw_top : pts[i][0];
+		p.lat_ns = pts[i][1] * lat_scale;
+		p.lat_ns_std = pts[i][2] * sd_scale;
+		p.bw_gbs_std = pts[i][3];
+		assert_int_equal(mess_curve_add(c, &p), 0);
+	}
+}
+
+static void test_same(void **state)
+{
+	struct mess_family a, b;
+	struct mess_check c;
+
+	family(&a, 0, 1, 100, 1);
+	family(&b, 0, 1, 100, 1);
+	assert_int_equal(mess_check_new(&a, 1, &b, 1, 3, &c), 0);
+	assert_int_equal(c.n, 5);
+	assert_int_equal(c.mixes, 1);
+	assert_int_equal(c.count[MESS_CHECK_WITHIN], 5);
+	/* 25 % of 100 GB/s: between 10 and 50, w = 0.375. */
+	assert_int_equal(c.fig[2].what, MESS_CHECK_LAT_AT_BW);
+	assert_near(c.fig[2].bw_gbs, 25, 1e-12);
+	assert_near(c.fig[2].base, 103.75, 1e-9);
+	assert_near(c.fig[2].base_sd, 1.375, 1e-9);
+	assert_near(c.fig[2].limit, 3 * 1.375 * sqrt(2), 1e-9);
+	assert_near(c.fig[1].base, 100, 0);
+	assert_near(c.fig[1].base_sd, 2, 0);
+	mess_check_free(&c);
+	mess_family_free(&a);
+	mess_family_free(&b);
+}
+
+/* Every latency 10 % up, the same spreads: unloaded 9 / sqrt(2) = 6.36
+ * spreads, 25 %: 10.375 / (1.375 sqrt 2) = 5.34, 50 %: 11 / (2 sqrt 2) =
+ * 3.89, 75 % (130 ns, spread 3): 13 / (3 sqrt 2) = 3.06; the maximum
+ * bandwidth within.  Worst first. */
+static void test_latency_up(void **state)
+{
+	struct mess_family a, b;
+	struct mess_check c;
+	size_t idx[8];
+	char name[96];
+
+	family(&a, 0, 1, 100, 1);
+	family(&b, 0, 1.1, 100, 1);
+	assert_int_equal(mess_check_new(&a, 1, &b, 1, 3, &c), 0);
+	assert_int_equal(c.count[MESS_CHECK_REGRESSED], 4);
+	assert_int_equal(c.fig[1].state, MESS_CHECK_WITHIN);
+	assert_near(c.fig[0].sigmas, 9 / sqrt(2), 1e-9);
+	assert_near(c.fig[0].change_pct, 10, 1e-9);
+	assert_near(c.fig[2].sigmas, 10.375 / (1.375 * sqrt(2)), 1e-9);
+	assert_near(c.fig[3].sigmas, 11 / (2 * sqrt(2)), 1e-9);
+	assert_near(c.fig[4].base, 130, 1e-9);
+	assert_near(c.fig[4].sigmas, 13 / (3 * sqrt(2)), 1e-9);
+	assert_int_equal(mess_check_worst(&c, idx), 4);
+	assert_int_equal(idx[0], 0);
+	assert_int_equal(idx[1], 2);
+	assert_int_equal(idx[2], 3);
+	assert_int_equal(idx[3], 4);
+	mess_check_name(&c.fig[3], name, sizeof(name));
+	assert_string_equal(name, "mix 0 % stores: latency at 50 % of max (50.0 GB/s)");
+	mess_check_name(&c.fig[0], name, sizeof(name));
+	assert_string_equal(name, "unloaded latency");
+	mess_check_free(&c);
+
+	/* With k = 4 only those beyond 4 spreads: unloaded and 25 %. */
+	assert_int_equal(mess_check_new(&a, 1, &b, 1, 4, &c), 0);
+	assert_int_equal(c.count[MESS_CHECK_REGRESSED], 2);
+	mess_check_free(&c);
+
+	/* The other way round: improved, nothing regressed. */
+	assert_int_equal(mess_check_new(&b, 1, &a, 1, 3, &c), 0);
+	assert_int_equal(c.count[MESS_CHECK_REGRESSED], 0);
+	assert_int_equal(c.count[MESS_CHECK_IMPROVED], 4);
+	mess_check_free(&c);
+	mess_family_free(&a);
+	mess_family_free(&b);
+}
+
+/* The maximum bandwidth 10 GB/s down (spreads 2 and 2): 10 / 2.83 = 3.54
+ * spreads; the common bandwidths then are shares of the run's 90. */
+static void test_bandwidth_down(void **state)
+{
+	struct mess_family a, b;
+	struct mess_check c;
+
+	family(&a, 0, 1, 100, 1);
+	family(&b, 0, 1, 90, 1);
+	assert_int_equal(mess_check_new(&a, 1, &b, 1, 3, &c), 0);
+	assert_int_equal(c.fig[1].what, MESS_CHECK_MAX_BW);
+	assert_int_equal(c.fig[1].state, MESS_CHECK_REGRESSED);
+	assert_near(c.fig[1].sigmas, 10 / sqrt(8), 1e-9);
+	assert_near(c.fig[1].change_pct, -10, 1e-9);
+	assert_near(c.fig[4].bw_gbs, 67.5, 1e-9);
+	mess_check_free(&c);
+	/* Up is no regression. */
+	assert_int_equal(mess_check_new(&b, 1, &a, 1, 3, &c), 0);
+	assert_int_equal(c.fig[1].state, MESS_CHECK_IMPROVED);
+	mess_check_free(&c);
+	mess_family_free(&a);
+	mess_family_free(&b);
+}
+
+/* No spreads (a public set), spreads of 0, an unknown unloaded spread:
+ * unjudged, never regressed; bad k and no common mix refused. */
+static void test_unjudged(void **state)
+{
+	struct mess_family a, b, none, zero;
+	struct mess_check c;
+
+	family(&a, 0, 1, 100, 1);
+	family(&b, 0, 1.1, 100, 1);
+	family(&none, 0, 1.1, 100, NAN);
+	family(&zero, 0, 1.1, 100, 0);
+	assert_true(mess_check_has_spreads(&a));
+	assert_false(mess_check_has_spreads(&none));
+	assert_true(mess_check_has_spreads(&zero));
+
+	assert_int_equal(mess_check_new(&a, NAN, &b, 1, 3, &c), 0);
+	assert_int_equal(c.fig[0].state, MESS_CHECK_UNJUDGED);
+	assert_near(c.fig[0].change_pct, 10, 1e-9);
+	assert_true(isnan(c.fig[0].limit));
+	mess_check_free(&c);
+
+	/* Zero spreads on both sides: no limit. */
+	family(&b, 0, 1, 100, 0);
+	assert_int_equal(mess_check_new(&b, 0, &zero, 0, 3, &c), 0);
+	for (size_t i = 0; i < c.n; i++)
+		if (c.fig[i].what != MESS_CHECK_MAX_BW)
+			assert_int_equal(c.fig[i].state, MESS_CHECK_UNJUDGED);
+	mess_check_free(&c);
+	mess_family_free(&b);
+
+	assert_int_equal(mess_check_new(&a, 1, &none, 1, 3, &c), 0);
+	assert_int_equal(c.count[MESS_CHECK_REGRESSED], 1);	/* the unloaded */
+	assert_int_equal(c.count[MESS_CHECK_UNJUDGED], 3);
+	mess_check_free(&c);
+
+	assert_int_equal(mess_check_new(&a, 1, &a, 1, 0, &c), -EINVAL);
+	mess_check_free(&c);
+	family(&b, 50, 1, 100, 1);
+	assert_int_equal(mess_check_new(&a, 1, &b, 1, 3, &c), -EINVAL);
+	mess_check_free(&c);
+	mess_family_free(&a);
+	mess_family_free(&b);
+	mess_family_free(&none);
+	mess_family_free(&zero);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_same),
+		cmocka_unit_test(test_latency_up),
+		cmocka_unit_test(test_bandwidth_down),
+		cmocka_unit_test(test_unjudged),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
