@@ -12,7 +12,10 @@
  *    between neighbouring points), spread: the points' lat_ns_std
  *    interpolated the same way, by the same model over the spreads (as if
  *    the neighbours' errors were fully correlated: never less than the
- *    independent case); below the curve's first point, that point's.
+ *    independent case); below the curve's first point, that point's;
+ *    combined (root of the sum of squares) with the curve's shape between
+ *    the points: half the range the neighbouring segments, extended,
+ *    leave between them and the chord (0 at a point).
  * Each figure: limit = k * sqrt(sd_base^2 + sd_run^2); regressed when it
  * moved the bad way (latency up, bandwidth down) by more than limit,
  * improved when the good way by more; unjudged when either spread is
@@ -51,7 +54,8 @@ struct mess_check_fig {
 	double level;		/* LAT_AT_BW: the share of the smaller maximum */
 	double bw_gbs;		/* LAT_AT_BW: the bandwidth it is read at */
 	double base, run;	/* ns, or GB/s for MAX_BW */
-	double base_sd, run_sd;
+	double base_sd, run_sd;	/* LAT_AT_BW: noise and shape combined */
+	double base_shape, run_shape;	/* LAT_AT_BW: the shape's part */
 	double limit;		/* k combined spreads, in the figure's unit */
 	double change_pct;	/* (run - base) / base x 100 */
 	double sigmas;		/* the move the bad way in combined spreads */

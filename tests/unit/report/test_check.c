@@ -71,8 +71,10 @@ static void test_same(void **state)
 
 /* Every latency 10 % up, the same spreads: unloaded 9 / sqrt(2) = 6.36
  * spreads, 25 %: 10.375 / (1.375 sqrt 2) = 5.34, 50 %: 11 / (2 sqrt 2) =
- * 3.89, 75 % (130 ns, spread 3): 13 / (3 sqrt 2) = 3.06; the maximum
- * bandwidth within.  Worst first. */
+ * 3.89; 75 % (130 ns on the last segment, the one before it extended
+ * gives 116.25: shape 6.875, with the points' 3 a spread of 7.501; the
+ * run's 143 ns, shape 7.5625, 8.136): 13 / 11.066 = 1.17, within; the
+ * maximum bandwidth within.  Worst first. */
 static void test_latency_up(void **state)
 {
 	struct mess_family a, b;
@@ -83,19 +85,24 @@ static void test_latency_up(void **state)
 	family(&a, 0, 1, 100, 1);
 	family(&b, 0, 1.1, 100, 1);
 	assert_int_equal(mess_check_new(&a, 1, &b, 1, 3, &c), 0);
-	assert_int_equal(c.count[MESS_CHECK_REGRESSED], 4);
+	assert_int_equal(c.count[MESS_CHECK_REGRESSED], 3);
 	assert_int_equal(c.fig[1].state, MESS_CHECK_WITHIN);
+	assert_int_equal(c.fig[4].state, MESS_CHECK_WITHIN);
 	assert_near(c.fig[0].sigmas, 9 / sqrt(2), 1e-9);
 	assert_near(c.fig[0].change_pct, 10, 1e-9);
 	assert_near(c.fig[2].sigmas, 10.375 / (1.375 * sqrt(2)), 1e-9);
 	assert_near(c.fig[3].sigmas, 11 / (2 * sqrt(2)), 1e-9);
 	assert_near(c.fig[4].base, 130, 1e-9);
-	assert_near(c.fig[4].sigmas, 13 / (3 * sqrt(2)), 1e-9);
-	assert_int_equal(mess_check_worst(&c, idx), 4);
+	assert_near(c.fig[4].base_shape, 6.875, 1e-9);
+	assert_near(c.fig[4].base_sd, sqrt(9 + 6.875 * 6.875), 1e-9);
+	assert_near(c.fig[4].run_shape, 7.5625, 1e-9);
+	assert_near(c.fig[4].sigmas, 13 / sqrt(18 + 6.875 * 6.875 + 7.5625 * 7.5625), 1e-9);
+	assert_int_equal(c.fig[2].base_shape, 0);	/* an inflection */
+	assert_int_equal(c.fig[3].base_shape, 0);	/* a point */
+	assert_int_equal(mess_check_worst(&c, idx), 3);
 	assert_int_equal(idx[0], 0);
 	assert_int_equal(idx[1], 2);
 	assert_int_equal(idx[2], 3);
-	assert_int_equal(idx[3], 4);
 	mess_check_name(&c.fig[3], name, sizeof(name));
 	assert_string_equal(name, "mix 0 % stores: latency at 50 % of max (50.0 GB/s)");
 	mess_check_name(&c.fig[0], name, sizeof(name));
@@ -110,7 +117,7 @@ static void test_latency_up(void **state)
 	/* The other way round: improved, nothing regressed. */
 	assert_int_equal(mess_check_new(&b, 1, &a, 1, 3, &c), 0);
 	assert_int_equal(c.count[MESS_CHECK_REGRESSED], 0);
-	assert_int_equal(c.count[MESS_CHECK_IMPROVED], 4);
+	assert_int_equal(c.count[MESS_CHECK_IMPROVED], 3);
 	mess_check_free(&c);
 	mess_family_free(&a);
 	mess_family_free(&b);
@@ -164,9 +171,11 @@ static void test_unjudged(void **state)
 	/* Zero spreads on both sides: no limit. */
 	family(&b, 0, 1, 100, 0);
 	assert_int_equal(mess_check_new(&b, 0, &zero, 0, 3, &c), 0);
+	/* Only the shape's spread at 75 % remains to judge by. */
 	for (size_t i = 0; i < c.n; i++)
 		if (c.fig[i].what != MESS_CHECK_MAX_BW)
-			assert_int_equal(c.fig[i].state, MESS_CHECK_UNJUDGED);
+			assert_int_equal(c.fig[i].state, i == 4 ?
+					 MESS_CHECK_WITHIN : MESS_CHECK_UNJUDGED);
 	mess_check_free(&c);
 	mess_family_free(&b);
 
@@ -186,6 +195,39 @@ static void test_unjudged(void **state)
 	mess_family_free(&zero);
 }
 
+/* A convex curve, both neighbours: (10, 100) (50, 110) (100, 150)
+ * (120, 200), no unloaded.  At 75 % of 120 = 90: the chord 142, the
+ * segment before extended 120, the one after 150 - 2.5 x 10 = 125: the
+ * curve lies in 125..142, a shape spread of 8.5. */
+static void test_shape(void **state)
+{
+	static const double q[4][2] = { { 10, 100 }, { 50, 110 }, { 100, 150 },
+					 { 120, 200 } };
+	struct mess_family a = { 0 };
+	struct mess_curve *cv = mess_family_curve(&a, 0, 100);
+	struct mess_check c;
+
+	assert_non_null(cv);
+	for (int i = 0; i < 4; i++) {
+		struct mess_point p = MESS_POINT_INIT;
+
+		p.read_pct = 100;
+		p.nop = 100 - i;
+		p.bw_gbs = q[i][0];
+		p.lat_ns = q[i][1];
+		p.lat_ns_std = 0;
+		p.bw_gbs_std = 1;
+		assert_int_equal(mess_curve_add(cv, &p), 0);
+	}
+	assert_int_equal(mess_check_new(&a, NAN, &a, NAN, 3, &c), 0);
+	assert_near(c.fig[4].bw_gbs, 90, 1e-12);
+	assert_near(c.fig[4].base, 142, 1e-9);
+	assert_near(c.fig[4].base_shape, 8.5, 1e-9);
+	assert_near(c.fig[4].limit, 3 * 8.5 * sqrt(2), 1e-9);
+	mess_check_free(&c);
+	mess_family_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -193,6 +235,7 @@ int main(void)
 		cmocka_unit_test(test_latency_up),
 		cmocka_unit_test(test_bandwidth_down),
 		cmocka_unit_test(test_unjudged),
+		cmocka_unit_test(test_shape),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
