@@ -60,12 +60,16 @@ void mess_check_usage(FILE *f)
 		"the files: curves.csv's lat_ns_std and bw_gbs_std (the spread of a point's\n"
 		"repeats), meta.json's unloaded_std_ns; a latency between two points gets\n"
 		"their spreads interpolated as it is (as if fully correlated: never less than\n"
-		"if independent); below a curve's first point, that point's.  A figure\n"
+		"if independent); below a curve's first point, that point's; combined with\n"
+		"the curve's shape there (root of the sum of squares): half the range the\n"
+		"neighbouring segments, extended, leave beside the straight line (0 at a\n"
+		"point; two runs place their points differently).  A figure\n"
 		"regressed when it moved the bad way (latency up, bandwidth down) by more than\n"
 		"K x sqrt(sd_baseline^2 + sd_run^2), K = 3 unless --spreads says; a figure\n"
 		"without a spread in either set is not judged.  BASELINE and RUN are run\n"
-		"directories of mess curves (or their curves.csv); RUN omitted: the newest\n"
-		"run directory under results/ (named in the answer).\n\n");
+		"directories of mess curves (or their curves.csv), or any set mess compare\n"
+		"reads that has spreads (a Mess-Results set's latency_std, bandwidth_std);\n"
+		"RUN omitted: the newest run directory under results/ (named in the answer).\n\n");
 	mess_opts_print(f, opts, NOPTS);
 	fprintf(f,
 		"\nExamples:\n"
@@ -78,8 +82,8 @@ void mess_check_usage(FILE *f)
 		"Nothing is measured or written but the --junit file (results/README.md).\n"
 		"Exit status: 0 nothing regressed, 1 a figure regressed (or bad usage, one line\n"
 		"on stderr), 2 a set that cannot be trusted or judged (verdict INVALID or\n"
-		"pending in its meta.json, an incomplete run, no spreads: a public set or an\n"
-		"import) or a failure.\n");
+		"pending in its meta.json, an incomplete run, no spreads: a bwlat or PROFET\n"
+		"set) or a failure.\n");
 }
 
 struct set {
@@ -133,7 +137,7 @@ static int load(const char *what, const char *path, struct set *s)
 		return -ENODATA;
 	}
 	if (!mess_check_has_spreads(&s->fam)) {
-		mess_say("mess check: %s %s: a %s set without spreads (no lat_ns_std): cannot be judged; allowed: a run directory of mess curves\n",
+		mess_say("mess check: %s %s: a %s set without spreads (no lat_ns_std): cannot be judged; allowed: a set with them (a run directory of mess curves, a Mess-Results set)\n",
 			what, path, s->info.kind_name);
 		return -ENODATA;
 	}
