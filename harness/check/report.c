@@ -116,7 +116,7 @@ int check_json(const struct check_run *r, FILE *f)
 
 		mess_check_name(g, name, sizeof(name));
 		json_array_append_new(figs, mess_json_pack(
-			"{s:s, s:s, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s}",
+			"{s:s, s:s, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s}",
 			"name", name, "what", what_key[g->what],
 			"store_pct", g->store_pct == MESS_STORE_PCT_UNKNOWN ||
 				g->what == MESS_CHECK_UNLOADED ? json_null() :
@@ -129,6 +129,8 @@ int check_json(const struct check_run *r, FILE *f)
 			"run", mess_json_real(g->run, 3),
 			"baseline_std", mess_json_real(g->base_sd, 3),
 			"run_std", mess_json_real(g->run_sd, 3),
+			"baseline_shape_std", mess_json_real(g->base_shape, 3),
+			"run_shape_std", mess_json_real(g->run_shape, 3),
 			"limit", mess_json_real(g->limit, 3),
 			"change_pct", mess_json_real(g->change_pct, 2),
 			"spreads", mess_json_real(g->sigmas, 2),

@@ -169,6 +169,7 @@ static void test_unjudged(void **state)
 	mess_check_free(&c);
 
 	/* Zero spreads on both sides: no limit. */
+	mess_family_free(&b);
 	family(&b, 0, 1, 100, 0);
 	assert_int_equal(mess_check_new(&b, 0, &zero, 0, 3, &c), 0);
 	/* Only the shape's spread at 75 % remains to judge by. */
