@@ -103,7 +103,7 @@ fi
 # unloaded latency (no meta.json spread) not.
 $mess check "$set_dir" "$a" >"$out/o" 2>/dev/null; rc=$?
 check "a Mess-Results set is judged by its own std columns (exit $rc)" \
-	'[ $rc -eq 0 ] && grep -q "1 not judged (no spread)" "$out/o"'
+	'[ $rc -eq 0 ] && grep -q ", 1 not judged (no spread" "$out/o"'
 
 # Bad usage: exit 1, one line naming the option or what is missing.
 usage() {
@@ -131,6 +131,9 @@ mkdir -p "$out/cwd/results"
 cp -r "$a" "$out/cwd/results/old"
 cp -r "$up" "$out/cwd/results/new"
 jq '.start_utc = "2000-01-01T00:00:00Z"' "$a/meta.json" >"$out/cwd/results/old/meta.json"
+# Newer still, but another command's directory: never the run.
+cp -r "$b" "$out/cwd/results/zfleet"
+jq '.tool = "mess fleet" | .start_utc = "2999-01-01T00:00:00Z"' "$b/meta.json" >"$out/cwd/results/zfleet/meta.json"
 (cd "$out/cwd" && $mess check "$b" >"$out/o" 2>/dev/null); rc=$?
 check "RUN omitted: the newest run (latencies up) is checked: exit 1 (got $rc)" \
 	'[ $rc -eq 1 ] && grep -q "run results/new (the newest under results/)" "$out/o"'

@@ -63,7 +63,9 @@ void mess_check_usage(FILE *f)
 		"if independent); below a curve's first point, that point's; combined with\n"
 		"the curve's shape there (root of the sum of squares): half the range the\n"
 		"neighbouring segments, extended, leave beside the straight line (0 at a\n"
-		"point; two runs place their points differently).  A figure\n"
+		"point; two runs place their points differently).  A figure read from a\n"
+		"point its run flags (it still breaks a trust rule: its repeats do not see\n"
+		"what moves it as a whole) is not judged.  A figure\n"
 		"regressed when it moved the bad way (latency up, bandwidth down) by more than\n"
 		"K x sqrt(sd_baseline^2 + sd_run^2), K = 3 unless --spreads says; a figure\n"
 		"without a spread in either set is not judged.  BASELINE and RUN are run\n"
@@ -145,8 +147,9 @@ static int load(const char *what, const char *path, struct set *s)
 	return 0;
 }
 
-/* The newest run directory of mess curves under results/ (by meta.json's
- * start_utc, then name) other than the baseline's: 0, or -ENOENT. */
+/* The newest run directory of mess curves under results/ (curves.csv, and
+ * meta.json's tool "mess"; by its start_utc, then name) other than the
+ * baseline's: 0, or -ENOENT. */
 static int newest(const char *base, char *out, size_t len)
 {
 	char best_t[64] = "", rb[PATH_MAX], rp[PATH_MAX], path[PATH_MAX + 300];
@@ -175,8 +178,13 @@ static int newest(const char *base, char *out, size_t len)
 		snprintf(path, sizeof(path), "results/%s/meta.json", e->d_name);
 		j = mess_json_load(path, 0, &je);
 		t = json_string_value(json_object_get(j, "start_utc"));
-		if (t && (strcmp(t, best_t) > 0 ||
-			  (!strcmp(t, best_t) && strcmp(e->d_name, out + 8) > 0))) {
+		/* mess curves' own ("mess"), not a fleet's or an import's. */
+		if (json_is_string(json_object_get(j, "tool")) &&
+		    strcmp(json_string_value(json_object_get(j, "tool")), "mess"))
+			t = NULL;
+		if (t && (!out[0] || strcmp(t, best_t) > 0 ||
+			  (!strcmp(t, best_t) &&
+			   strcmp(e->d_name, out + strlen("results/")) > 0))) {
 			snprintf(best_t, sizeof(best_t), "%s", t);
 			snprintf(out, len, "results/%s", e->d_name);
 		}

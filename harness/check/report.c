@@ -49,7 +49,7 @@ void check_line(const struct check_run *r, char *buf, size_t len)
 			off += (size_t)snprintf(buf + off, len - off, ", %zu improved",
 						c->count[MESS_CHECK_IMPROVED]);
 		if (off < len && c->count[MESS_CHECK_UNJUDGED])
-			off += (size_t)snprintf(buf + off, len - off, ", %zu not judged (no spread)",
+			off += (size_t)snprintf(buf + off, len - off, ", %zu not judged (no spread, or read from a flagged point)",
 						c->count[MESS_CHECK_UNJUDGED]);
 		if (off < len)
 			snprintf(buf + off, len - off, "%s", run);
@@ -95,8 +95,9 @@ void check_table(const struct check_run *r, FILE *f, int all)
 		snprintf(v, sizeof(v), "%.1f %s", g->run, unit(g));
 		snprintf(lim, sizeof(lim), isfinite(g->limit) ? "%.1f %%" : "-",
 			 g->limit / g->base * 100);
-		fprintf(f, "  %-52s %12s %12s %+7.1f %% %9s  %s\n", name, b, v,
-			g->change_pct, lim, mess_check_state_name(g->state));
+		fprintf(f, "  %-52s %12s %12s %+7.1f %% %9s  %s%s\n", name, b, v,
+			g->change_pct, lim, mess_check_state_name(g->state),
+			g->flagged ? " (a flagged point)" : "");
 	}
 }
 
@@ -116,7 +117,7 @@ int check_json(const struct check_run *r, FILE *f)
 
 		mess_check_name(g, name, sizeof(name));
 		json_array_append_new(figs, mess_json_pack(
-			"{s:s, s:s, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s}",
+			"{s:s, s:s, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s}",
 			"name", name, "what", what_key[g->what],
 			"store_pct", g->store_pct == MESS_STORE_PCT_UNKNOWN ||
 				g->what == MESS_CHECK_UNLOADED ? json_null() :
@@ -131,6 +132,8 @@ int check_json(const struct check_run *r, FILE *f)
 			"run_std", mess_json_real(g->run_sd, 3),
 			"baseline_shape_std", mess_json_real(g->base_shape, 3),
 			"run_shape_std", mess_json_real(g->run_shape, 3),
+			"flagged", json_string(g->flagged == 3 ? "both" : g->flagged == 2 ?
+				"run" : g->flagged ? "baseline" : "none"),
 			"limit", mess_json_real(g->limit, 3),
 			"change_pct", mess_json_real(g->change_pct, 2),
 			"spreads", mess_json_real(g->sigmas, 2),
@@ -141,7 +144,7 @@ int check_json(const struct check_run *r, FILE *f)
 		"verdict", c->count[MESS_CHECK_REGRESSED] ? "REGRESSED" : "PASS",
 		"baseline", r->base, "run", r->run, "run_newest", r->run_newest,
 		"k", c->k,
-		"rule", "regressed: moved the bad way (latency up, bandwidth down) by more than k * sqrt(sd_baseline^2 + sd_run^2); an interpolated latency's sd is its points' lat_ns_std interpolated as the latency is",
+		"rule", "regressed: moved the bad way (latency up, bandwidth down) by more than k * sqrt(sd_baseline^2 + sd_run^2); an interpolated latency's sd is its points' lat_ns_std interpolated as the latency is, combined with the curve's shape there; a figure read from a point its run flags is not judged",
 		"counts", "regressed", (int)c->count[MESS_CHECK_REGRESSED],
 		"within", (int)c->count[MESS_CHECK_WITHIN],
 		"improved", (int)c->count[MESS_CHECK_IMPROVED],
@@ -201,7 +204,9 @@ static void junit(FILE *f, const void *arg)
 			xml(f, msg);
 			fputs("\"/>\n  </testcase>\n", f);
 		} else if (g->state == MESS_CHECK_UNJUDGED) {
-			fputs(">\n    <skipped message=\"no spread or no value in one of the sets\"/>\n  </testcase>\n", f);
+			fprintf(f, ">\n    <skipped message=\"%s\"/>\n  </testcase>\n",
+				g->flagged ? "read from a point its run flags (it still breaks a trust rule)" :
+				"no spread or no value in one of the sets");
 		} else {
 			fputs("/>\n", f);
 		}

@@ -19,7 +19,9 @@
  * Each figure: limit = k * sqrt(sd_base^2 + sd_run^2); regressed when it
  * moved the bad way (latency up, bandwidth down) by more than limit,
  * improved when the good way by more; unjudged when either spread is
- * unknown or 0, or either value is.
+ * unknown or 0, or either value is, or the figure is read from a point
+ * its run flags (it still breaks a trust rule, mess/quality.h: such a
+ * point moves as a whole, which its back-to-back repeats do not see).
  */
 #ifndef MESS_CHECK_H
 #define MESS_CHECK_H
@@ -56,6 +58,9 @@ struct mess_check_fig {
 	double base, run;	/* ns, or GB/s for MAX_BW */
 	double base_sd, run_sd;	/* LAT_AT_BW: noise and shape combined */
 	double base_shape, run_shape;	/* LAT_AT_BW: the shape's part */
+	int flagged;		/* read from a point its run flags (quality
+				 * flags): 1 the baseline's, 2 the run's, 3
+				 * both; then not judged */
 	double limit;		/* k combined spreads, in the figure's unit */
 	double change_pct;	/* (run - base) / base x 100 */
 	double sigmas;		/* the move the bad way in combined spreads */

@@ -16,10 +16,12 @@
 #include "near.h"
 
 /* One mix, 0 % stores: points (bw, lat, lat sd, bw sd), unloaded 90 ns.
- * The model: (0, 90) anchor, (10, 100), (50, 110), (100, 150); the spread
- * model (no anchor): (10, 1), (50, 2), (100, 4). */
-static const double pts[3][4] = {
-	{ 10, 100, 1, 0.5 }, { 50, 110, 2, 0.5 }, { 100, 150, 4, 2 },
+ * The model: (0, 90) anchor, (10, 95), (20, 100), (30, 105), (40, 110),
+ * (80, 150): its inner points on the line through their neighbours but
+ * (40, 110).  The spread model (no anchor): 1, 1, 2, 2, 4. */
+static const double pts[5][4] = {
+	{ 10, 95, 1, 0.5 }, { 20, 100, 1, 0.5 }, { 30, 105, 2, 0.5 },
+	{ 40, 110, 2, 0.5 }, { 80, 150, 4, 2 },
 };
 
 static void family(struct mess_family *f, uint32_t store, double lat_scale,
@@ -31,13 +33,13 @@ static void family(struct mess_family *f, uint32_t store, double lat_scale,
 	f->unloaded_ns = 90 * lat_scale;
 	c = mess_family_curve(f, store, 100);
 	assert_non_null(c);
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 5; i++) {
 		struct mess_point p = MESS_POINT_INIT;
 
 		p.store_pct = store;
 		p.read_pct = 100;
 		p.nop = 100 - i;
-		p.bw_gbs = i == 2 ? bw_top : pts[i][0];
+		p.bw_gbs = i == 4 ? bw_top : pts[i][0];
 		p.lat_ns = pts[i][1] * lat_scale;
 		p.lat_ns_std = pts[i][2] * sd_scale;
 		p.bw_gbs_std = pts[i][3];
@@ -45,24 +47,30 @@ static void family(struct mess_family *f, uint32_t store, double lat_scale,
 	}
 }
 
+/* At 25 and 50 % of 80 GB/s: points (100 ns, spread 1; 110 ns, 2).  At
+ * 75 %, 60 GB/s: 130 ns on the last segment, its points' spreads 3; the
+ * segment before, extended, gives 120: a shape spread of 5, sqrt(34) in
+ * all. */
 static void test_same(void **state)
 {
 	struct mess_family a, b;
 	struct mess_check c;
 
-	family(&a, 0, 1, 100, 1);
-	family(&b, 0, 1, 100, 1);
+	family(&a, 0, 1, 80, 1);
+	family(&b, 0, 1, 80, 1);
 	assert_int_equal(mess_check_new(&a, 1, &b, 1, 3, &c), 0);
 	assert_int_equal(c.n, 5);
 	assert_int_equal(c.mixes, 1);
 	assert_int_equal(c.count[MESS_CHECK_WITHIN], 5);
-	/* 25 % of 100 GB/s: between 10 and 50, w = 0.375. */
 	assert_int_equal(c.fig[2].what, MESS_CHECK_LAT_AT_BW);
-	assert_near(c.fig[2].bw_gbs, 25, 1e-12);
-	assert_near(c.fig[2].base, 103.75, 1e-9);
-	assert_near(c.fig[2].base_sd, 1.375, 1e-9);
-	assert_near(c.fig[2].limit, 3 * 1.375 * sqrt(2), 1e-9);
-	assert_near(c.fig[1].base, 100, 0);
+	assert_near(c.fig[2].bw_gbs, 20, 1e-12);
+	assert_near(c.fig[2].base, 100, 1e-9);
+	assert_near(c.fig[2].base_sd, 1, 1e-9);
+	assert_near(c.fig[2].limit, 3 * sqrt(2), 1e-9);
+	assert_near(c.fig[4].base, 130, 1e-9);
+	assert_near(c.fig[4].base_shape, 5, 1e-9);
+	assert_near(c.fig[4].base_sd, sqrt(34), 1e-9);
+	assert_near(c.fig[1].base, 80, 0);
 	assert_near(c.fig[1].base_sd, 2, 0);
 	mess_check_free(&c);
 	mess_family_free(&a);
@@ -70,11 +78,9 @@ static void test_same(void **state)
 }
 
 /* Every latency 10 % up, the same spreads: unloaded 9 / sqrt(2) = 6.36
- * spreads, 25 %: 10.375 / (1.375 sqrt 2) = 5.34, 50 %: 11 / (2 sqrt 2) =
- * 3.89; 75 % (130 ns on the last segment, the one before it extended
- * gives 116.25: shape 6.875, with the points' 3 a spread of 7.501; the
- * run's 143 ns, shape 7.5625, 8.136): 13 / 11.066 = 1.17, within; the
- * maximum bandwidth within.  Worst first. */
+ * spreads, 25 %: 10 / sqrt(2) = 7.07, 50 %: 11 / (2 sqrt 2) = 3.89; 75 %
+ * (the run's 143 ns, its shape 5.5, spread sqrt(39.25)): 13 / sqrt(73.25)
+ * = 1.52, within; the maximum bandwidth within.  Worst first. */
 static void test_latency_up(void **state)
 {
 	struct mess_family a, b;
@@ -82,34 +88,29 @@ static void test_latency_up(void **state)
 	size_t idx[8];
 	char name[96];
 
-	family(&a, 0, 1, 100, 1);
-	family(&b, 0, 1.1, 100, 1);
+	family(&a, 0, 1, 80, 1);
+	family(&b, 0, 1.1, 80, 1);
 	assert_int_equal(mess_check_new(&a, 1, &b, 1, 3, &c), 0);
 	assert_int_equal(c.count[MESS_CHECK_REGRESSED], 3);
 	assert_int_equal(c.fig[1].state, MESS_CHECK_WITHIN);
 	assert_int_equal(c.fig[4].state, MESS_CHECK_WITHIN);
 	assert_near(c.fig[0].sigmas, 9 / sqrt(2), 1e-9);
 	assert_near(c.fig[0].change_pct, 10, 1e-9);
-	assert_near(c.fig[2].sigmas, 10.375 / (1.375 * sqrt(2)), 1e-9);
+	assert_near(c.fig[2].sigmas, 10 / sqrt(2), 1e-9);
 	assert_near(c.fig[3].sigmas, 11 / (2 * sqrt(2)), 1e-9);
-	assert_near(c.fig[4].base, 130, 1e-9);
-	assert_near(c.fig[4].base_shape, 6.875, 1e-9);
-	assert_near(c.fig[4].base_sd, sqrt(9 + 6.875 * 6.875), 1e-9);
-	assert_near(c.fig[4].run_shape, 7.5625, 1e-9);
-	assert_near(c.fig[4].sigmas, 13 / sqrt(18 + 6.875 * 6.875 + 7.5625 * 7.5625), 1e-9);
-	assert_int_equal(c.fig[2].base_shape, 0);	/* an inflection */
-	assert_int_equal(c.fig[3].base_shape, 0);	/* a point */
+	assert_near(c.fig[4].run_shape, 5.5, 1e-9);
+	assert_near(c.fig[4].sigmas, 13 / sqrt(73.25), 1e-9);
 	assert_int_equal(mess_check_worst(&c, idx), 3);
-	assert_int_equal(idx[0], 0);
-	assert_int_equal(idx[1], 2);
+	assert_int_equal(idx[0], 2);
+	assert_int_equal(idx[1], 0);
 	assert_int_equal(idx[2], 3);
 	mess_check_name(&c.fig[3], name, sizeof(name));
-	assert_string_equal(name, "mix 0 % stores: latency at 50 % of max (50.0 GB/s)");
+	assert_string_equal(name, "mix 0 % stores: latency at 50 % of max (40.0 GB/s)");
 	mess_check_name(&c.fig[0], name, sizeof(name));
 	assert_string_equal(name, "unloaded latency");
 	mess_check_free(&c);
 
-	/* With k = 4 only those beyond 4 spreads: unloaded and 25 %. */
+	/* With k = 4 only those beyond 4 spreads: 25 % and unloaded. */
 	assert_int_equal(mess_check_new(&a, 1, &b, 1, 4, &c), 0);
 	assert_int_equal(c.count[MESS_CHECK_REGRESSED], 2);
 	mess_check_free(&c);
@@ -124,20 +125,20 @@ static void test_latency_up(void **state)
 }
 
 /* The maximum bandwidth 10 GB/s down (spreads 2 and 2): 10 / 2.83 = 3.54
- * spreads; the common bandwidths then are shares of the run's 90. */
+ * spreads; the common bandwidths then are shares of the run's 70. */
 static void test_bandwidth_down(void **state)
 {
 	struct mess_family a, b;
 	struct mess_check c;
 
-	family(&a, 0, 1, 100, 1);
-	family(&b, 0, 1, 90, 1);
+	family(&a, 0, 1, 80, 1);
+	family(&b, 0, 1, 70, 1);
 	assert_int_equal(mess_check_new(&a, 1, &b, 1, 3, &c), 0);
 	assert_int_equal(c.fig[1].what, MESS_CHECK_MAX_BW);
 	assert_int_equal(c.fig[1].state, MESS_CHECK_REGRESSED);
 	assert_near(c.fig[1].sigmas, 10 / sqrt(8), 1e-9);
-	assert_near(c.fig[1].change_pct, -10, 1e-9);
-	assert_near(c.fig[4].bw_gbs, 67.5, 1e-9);
+	assert_near(c.fig[1].change_pct, -12.5, 1e-9);
+	assert_near(c.fig[4].bw_gbs, 52.5, 1e-9);
 	mess_check_free(&c);
 	/* Up is no regression. */
 	assert_int_equal(mess_check_new(&b, 1, &a, 1, 3, &c), 0);
@@ -154,10 +155,10 @@ static void test_unjudged(void **state)
 	struct mess_family a, b, none, zero;
 	struct mess_check c;
 
-	family(&a, 0, 1, 100, 1);
-	family(&b, 0, 1.1, 100, 1);
-	family(&none, 0, 1.1, 100, NAN);
-	family(&zero, 0, 1.1, 100, 0);
+	family(&a, 0, 1, 80, 1);
+	family(&b, 0, 1.1, 80, 1);
+	family(&none, 0, 1.1, 80, NAN);
+	family(&zero, 0, 1.1, 80, 0);
 	assert_true(mess_check_has_spreads(&a));
 	assert_false(mess_check_has_spreads(&none));
 	assert_true(mess_check_has_spreads(&zero));
@@ -170,7 +171,7 @@ static void test_unjudged(void **state)
 
 	/* Zero spreads on both sides: no limit. */
 	mess_family_free(&b);
-	family(&b, 0, 1, 100, 0);
+	family(&b, 0, 1, 80, 0);
 	assert_int_equal(mess_check_new(&b, 0, &zero, 0, 3, &c), 0);
 	/* Only the shape's spread at 75 % remains to judge by. */
 	for (size_t i = 0; i < c.n; i++)
@@ -187,7 +188,7 @@ static void test_unjudged(void **state)
 
 	assert_int_equal(mess_check_new(&a, 1, &a, 1, 0, &c), -EINVAL);
 	mess_check_free(&c);
-	family(&b, 50, 1, 100, 1);
+	family(&b, 50, 1, 80, 1);
 	assert_int_equal(mess_check_new(&a, 1, &b, 1, 3, &c), -EINVAL);
 	mess_check_free(&c);
 	mess_family_free(&a);
@@ -229,6 +230,38 @@ static void test_shape(void **state)
 	mess_family_free(&a);
 }
 
+/* A figure read from a point its run flags is not judged, however far
+ * it moved: the run says the point cannot be trusted.  At 50 % (40 GB/s,
+ * a point): only that point counts; at 75 % (60 GB/s), both ends of its
+ * segment; the maximum bandwidth, its point. */
+static void test_flagged(void **state)
+{
+	struct mess_family a, b;
+	struct mess_check c;
+
+	family(&a, 0, 1, 80, 1);
+	family(&b, 0, 1.1, 80, 1);
+	b.curves[0].pts[3].flags = 1;	/* (40, 121) */
+	assert_int_equal(mess_check_new(&a, 1, &b, 1, 3, &c), 0);
+	assert_int_equal(c.fig[3].state, MESS_CHECK_UNJUDGED);
+	assert_int_equal(c.fig[3].flagged, 2);
+	assert_near(c.fig[3].sigmas, 11 / (2 * sqrt(2)), 1e-9);	/* said */
+	assert_int_equal(c.fig[4].flagged, 2);
+	assert_int_equal(c.fig[2].flagged, 0);
+	assert_int_equal(c.fig[2].state, MESS_CHECK_REGRESSED);
+	assert_int_equal(c.fig[1].flagged, 0);
+	mess_check_free(&c);
+	a.curves[0].pts[4].flags = 1;	/* (80, 150): the maximum */
+	assert_int_equal(mess_check_new(&a, 1, &b, 1, 3, &c), 0);
+	assert_int_equal(c.fig[1].flagged, 1);
+	assert_int_equal(c.fig[1].state, MESS_CHECK_UNJUDGED);
+	assert_int_equal(c.fig[4].flagged, 3);
+	assert_int_equal(c.count[MESS_CHECK_REGRESSED], 2);
+	mess_check_free(&c);
+	mess_family_free(&a);
+	mess_family_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -237,6 +270,7 @@ int main(void)
 		cmocka_unit_test(test_bandwidth_down),
 		cmocka_unit_test(test_unjudged),
 		cmocka_unit_test(test_shape),
+		cmocka_unit_test(test_flagged),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
