@@ -67,7 +67,9 @@ void mess_check_usage(FILE *f)
 		"point its run flags (it still breaks a trust rule: its repeats do not see\n"
 		"what moves it as a whole) is not judged.  A figure\n"
 		"regressed when it moved the bad way (latency up, bandwidth down) by more than\n"
-		"K x sqrt(sd_baseline^2 + sd_run^2), K = 3 unless --spreads says; a figure\n"
+		"K x sqrt(sd_baseline^2 + sd_run^2), K = 3 unless --spreads says, plus what\n"
+		"the two runs drifted: each run's unloaded latency at its end against its\n"
+		"start (meta.json quality.unloaded_end_ns), as a fraction of the figure; a figure\n"
 		"without a spread in either set is not judged.  BASELINE and RUN are run\n"
 		"directories of mess curves (or their curves.csv), or any set mess compare\n"
 		"reads that has spreads (a Mess-Results set's latency_std, bandwidth_std);\n"
@@ -92,25 +94,34 @@ struct set {
 	struct mess_family fam;
 	struct mess_set_info info;
 	double unloaded_sd;
+	double drift;		/* |unloaded at the end - at the start| / start */
 };
 
 /* The run directory's meta.json beside the set: its unloaded latency's
- * spread (NAN when it gives none), and whether its run was complete. */
-static double unloaded_sd(const struct mess_set_info *in)
+ * spread, and how far the host drifted while it ran, the unloaded latency
+ * measured again at the end against the start (each NAN when it gives
+ * none: a set of another tool). */
+static void run_spreads(struct set *s)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 16];
 	json_error_t e;
-	json_t *j, *v;
-	double sd = NAN;
+	json_t *j;
+	double u, end;
 
-	mess_set_dir(in, dir, sizeof(dir));
+	s->unloaded_sd = s->drift = NAN;
+	mess_set_dir(&s->info, dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/meta.json", dir);
 	j = mess_json_load(path, 0, &e);
-	v = j ? json_object_get(j, "unloaded_std_ns") : NULL;
-	if (json_is_number(v))
-		sd = json_number_value(v);
+	if (!j)
+		return;
+	if (json_is_number(json_object_get(j, "unloaded_std_ns")))
+		s->unloaded_sd = json_number_value(json_object_get(j, "unloaded_std_ns"));
+	u = json_number_value(json_object_get(j, "unloaded_ns"));
+	end = json_number_value(json_object_get(json_object_get(j, "quality"),
+						"unloaded_end_ns"));
+	if (u > 0 && end > 0)
+		s->drift = fabs(end - u) / u;
 	json_decref(j);
-	return sd;
 }
 
 /* Read, then refuse a set that cannot be trusted or judged: 0, -EINVAL
@@ -143,7 +154,7 @@ static int load(const char *what, const char *path, struct set *s)
 			what, path, s->info.kind_name);
 		return -ENODATA;
 	}
-	s->unloaded_sd = unloaded_sd(&s->info);
+	run_spreads(s);
 	return 0;
 }
 
@@ -246,8 +257,8 @@ int mess_check_main(int argc, char **argv)
 	if (!rc)
 		rc = load("RUN", r.run, &run);
 	if (!rc) {
-		rc = mess_check_new(&base.fam, base.unloaded_sd, &run.fam,
-				    run.unloaded_sd, o.k, &c);
+		rc = mess_check_new(&base.fam, base.unloaded_sd, base.drift,
+				    &run.fam, run.unloaded_sd, run.drift, o.k, &c);
 		if (rc == -EINVAL)
 			mess_say("mess check: %s and %s have no mix in common (store %%, else read share within %g %%); allowed: runs of the same mixes\n",
 				r.base, r.run, MESS_CHECK_READ_TOL);

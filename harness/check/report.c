@@ -19,12 +19,14 @@ static const char *unit(const struct mess_check_fig *g)
 	return g->what == MESS_CHECK_MAX_BW ? "GB/s" : "ns";
 }
 
-/* "+10.1 % (beyond 3 spreads: 2.4 %)" */
+/* "+10.1 % (beyond 3 spreads: 2.4 %)", "... (beyond 3 spreads and the
+ * runs' drift: 4.1 %)" */
 static void moved(const struct mess_check *c, const struct mess_check_fig *g,
 		  char *buf, size_t len)
 {
-	snprintf(buf, len, "%+.1f %% (beyond %g spreads: %.1f %%)",
-		 g->change_pct, c->k, g->limit / g->base * 100);
+	snprintf(buf, len, "%+.1f %% (beyond %g spreads%s: %.1f %%)",
+		 g->change_pct, c->k, g->drift > 0 ? " and the runs' drift" : "",
+		 g->limit / g->base * 100);
 }
 
 void check_line(const struct check_run *r, char *buf, size_t len)
@@ -40,8 +42,10 @@ void check_line(const struct check_run *r, char *buf, size_t len)
 	nbad = idx ? mess_check_worst(c, idx) : c->count[MESS_CHECK_REGRESSED];
 	judged = c->n - c->count[MESS_CHECK_UNJUDGED];
 	if (!nbad) {
-		off = (size_t)snprintf(buf, len, "mess check: PASS: %zu figure%s within %g spreads",
-				       judged, judged == 1 ? "" : "s", c->k);
+		off = (size_t)snprintf(buf, len, "mess check: PASS: %zu figure%s within %g spreads%s",
+				       judged, judged == 1 ? "" : "s", c->k,
+				       c->base_drift + c->run_drift > 0 ?
+				       " and the runs' drift" : "");
 		if (off < len && isfinite(u->base) && isfinite(u->run))
 			off += (size_t)snprintf(buf + off, len - off, " (unloaded %.1f ns vs %.1f ns)",
 						u->run, u->base);
@@ -80,8 +84,8 @@ void check_table(const struct check_run *r, FILE *f, int all)
 
 	if (!all && c->count[MESS_CHECK_WITHIN] == c->n)
 		return;
-	fprintf(f, "mess check: %s (run) against %s (baseline); a figure regresses beyond %g combined spreads k*sqrt(sd_base^2 + sd_run^2)\n",
-		r->run, r->base, c->k);
+	fprintf(f, "mess check: %s (run) against %s (baseline); a figure regresses beyond %g combined spreads k*sqrt(sd_base^2 + sd_run^2) and the runs' drift (baseline %.1f %%, run %.1f %% of a figure)\n",
+		r->run, r->base, c->k, 100 * c->base_drift, 100 * c->run_drift);
 	fprintf(f, "  %-52s %12s %12s %9s %9s  %s\n", "figure", "baseline", "run",
 		"change", "limit", "state");
 	for (size_t i = 0; i < c->n; i++) {
@@ -117,7 +121,7 @@ int check_json(const struct check_run *r, FILE *f)
 
 		mess_check_name(g, name, sizeof(name));
 		json_array_append_new(figs, mess_json_pack(
-			"{s:s, s:s, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s}",
+			"{s:s, s:s, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s}",
 			"name", name, "what", what_key[g->what],
 			"store_pct", g->store_pct == MESS_STORE_PCT_UNKNOWN ||
 				g->what == MESS_CHECK_UNLOADED ? json_null() :
@@ -134,17 +138,20 @@ int check_json(const struct check_run *r, FILE *f)
 			"run_shape_std", mess_json_real(g->run_shape, 3),
 			"flagged", json_string(g->flagged == 3 ? "both" : g->flagged == 2 ?
 				"run" : g->flagged ? "baseline" : "none"),
+			"drift", mess_json_real(g->drift, 3),
 			"limit", mess_json_real(g->limit, 3),
 			"change_pct", mess_json_real(g->change_pct, 2),
 			"spreads", mess_json_real(g->sigmas, 2),
 			"state", mess_check_state_name(g->state)));
 	}
 	check_line(r, line, sizeof(line));
-	j = mess_json_pack("{s:s, s:s, s:s, s:b, s:f, s:s, s:{s:i, s:i, s:i, s:i}, s:o, s:s}",
+	j = mess_json_pack("{s:s, s:s, s:s, s:b, s:f, s:o, s:o, s:s, s:{s:i, s:i, s:i, s:i}, s:o, s:s}",
 		"verdict", c->count[MESS_CHECK_REGRESSED] ? "REGRESSED" : "PASS",
 		"baseline", r->base, "run", r->run, "run_newest", r->run_newest,
 		"k", c->k,
-		"rule", "regressed: moved the bad way (latency up, bandwidth down) by more than k * sqrt(sd_baseline^2 + sd_run^2); an interpolated latency's sd is its points' lat_ns_std interpolated as the latency is, combined with the curve's shape there; a figure read from a point its run flags is not judged",
+		"baseline_drift", mess_json_real(c->base_drift, 4),
+		"run_drift", mess_json_real(c->run_drift, 4),
+		"rule", "regressed: moved the bad way (latency up, bandwidth down) by more than k * sqrt(sd_baseline^2 + sd_run^2) + baseline_drift * baseline + run_drift * run (a run's drift: |quality.unloaded_end_ns - unloaded_ns| / unloaded_ns of its meta.json, 0 where it has none); an interpolated latency's sd is its points' lat_ns_std interpolated as the latency is, combined with the curve's shape there; a figure read from a point its run flags is not judged",
 		"counts", "regressed", (int)c->count[MESS_CHECK_REGRESSED],
 		"within", (int)c->count[MESS_CHECK_WITHIN],
 		"improved", (int)c->count[MESS_CHECK_IMPROVED],

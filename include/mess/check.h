@@ -16,8 +16,11 @@
  *    combined (root of the sum of squares) with the curve's shape between
  *    the points: half the range the neighbouring segments, extended,
  *    leave between them and the chord (0 at a point).
- * Each figure: limit = k * sqrt(sd_base^2 + sd_run^2); regressed when it
- * moved the bad way (latency up, bandwidth down) by more than limit,
+ * Each figure: limit = k * sqrt(sd_base^2 + sd_run^2) + drift_base x base
+ * + drift_run x run, a run's drift the fraction its host moved while it
+ * ran (mess curves: the unloaded latency at its end against its start);
+ * regressed when it moved the bad way (latency up, bandwidth down) by
+ * more than limit,
  * improved when the good way by more; unjudged when either spread is
  * unknown or 0, or either value is, or the figure is read from a point
  * its run flags (it still breaks a trust rule, mess/quality.h: such a
@@ -61,7 +64,8 @@ struct mess_check_fig {
 	int flagged;		/* read from a point its run flags (quality
 				 * flags): 1 the baseline's, 2 the run's, 3
 				 * both; then not judged */
-	double limit;		/* k combined spreads, in the figure's unit */
+	double drift;		/* the runs' drift's part of limit */
+	double limit;		/* k combined spreads + drift, the figure's unit */
 	double change_pct;	/* (run - base) / base x 100 */
 	double sigmas;		/* the move the bad way in combined spreads */
 	enum mess_check_state state;
@@ -69,6 +73,7 @@ struct mess_check_fig {
 
 struct mess_check {
 	double k;
+	double base_drift, run_drift;	/* fractions; 0: none known */
 	size_t n;
 	struct mess_check_fig *fig;
 	size_t count[4];	/* per enum mess_check_state */
@@ -81,13 +86,16 @@ int mess_check_has_spreads(const struct mess_family *f);
 
 /*
  * Compare run against base with k (> 0) combined spreads; *_unloaded_sd is
- * the spread of each family's unloaded latency (NAN: unknown).  0,
+ * the spread of each family's unloaded latency (NAN: unknown), *_drift how
+ * far (a fraction) each run's host moved while it ran (NAN: unknown,
+ * taken as 0).  0,
  * -EINVAL (k not > 0, or no mix in common), -ENOMEM.  mess_check_free
  * also after an error.
  */
 int mess_check_new(const struct mess_family *base, double base_unloaded_sd,
-		   const struct mess_family *run, double run_unloaded_sd,
-		   double k, struct mess_check *c);
+		   double base_drift, const struct mess_family *run,
+		   double run_unloaded_sd, double run_drift, double k,
+		   struct mess_check *c);
 void mess_check_free(struct mess_check *c);
 
 /* Indices of the regressed figures, the worst (most spreads) first, into

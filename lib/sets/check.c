@@ -159,25 +159,35 @@ static int mix_new(const struct mess_family *f, const struct mess_curve *c,
 }
 
 /* The figure's state from its values and spreads; bad: +1 when a rise is
- * the bad way (latency), -1 when a fall is (bandwidth). */
-static void judge(struct mess_check_fig *g, double k, int bad)
+ * the bad way (latency), -1 when a fall is (bandwidth).  The limit is k
+ * combined spreads plus what the two runs drifted (c's base_drift and
+ * run_drift, fractions of each figure): a point's repeats are seconds
+ * apart, the two runs minutes or days, and a host that moved during a
+ * run (its unloaded latency at the end against the start) moves its
+ * figures by as much, which no repeat sees. */
+static void judge(const struct mess_check *c, struct mess_check_fig *g,
+		  int bad)
 {
 	double comb = sqrt(g->base_sd * g->base_sd + g->run_sd * g->run_sd);
 	int values = isfinite(g->base) && g->base > 0 && isfinite(g->run);
+	double move;
 
 	g->change_pct = values ? (g->run - g->base) / g->base * 100 : NAN;
 	g->limit = NAN;
 	g->sigmas = NAN;
+	g->drift = NAN;
 	g->state = MESS_CHECK_UNJUDGED;
 	/* A spread of 0 (one repeat) would make any move a regression. */
 	if (!values || !isfinite(comb) || !(comb > 0))
 		return;
-	g->limit = k * comb;
-	g->sigmas = bad * (g->run - g->base) / comb;
+	g->drift = c->base_drift * g->base + c->run_drift * fabs(g->run);
+	g->limit = c->k * comb + g->drift;
+	move = bad * (g->run - g->base);
+	g->sigmas = move / comb;
 	if (g->flagged)
 		return;
-	g->state = g->sigmas > k ? MESS_CHECK_REGRESSED :
-		   g->sigmas < -k ? MESS_CHECK_IMPROVED : MESS_CHECK_WITHIN;
+	g->state = move > g->limit ? MESS_CHECK_REGRESSED :
+		   move < -g->limit ? MESS_CHECK_IMPROVED : MESS_CHECK_WITHIN;
 }
 
 static const struct mess_curve *partner(const struct mess_family *f,
@@ -224,7 +234,7 @@ static void mix_figures(struct mess_check *c, size_t cap,
 	g->base_sd = b->max_bw_sd;
 	g->run_sd = r->max_bw_sd;
 	g->flagged = b->max_bw_flagged | r->max_bw_flagged << 1;
-	judge(g, c->k, -1);
+	judge(c, g, -1);
 	for (size_t l = 0; l < MESS_CHECK_NLEVELS; l++) {
 		g = add(c, cap, MESS_CHECK_LAT_AT_BW, cv, b->read_pct);
 		g->level = mess_check_levels[l];
@@ -234,7 +244,7 @@ static void mix_figures(struct mess_check *c, size_t cap,
 		g->base_sd = lat_sd(b, g->bw_gbs, &g->base_shape);
 		g->run_sd = lat_sd(r, g->bw_gbs, &g->run_shape);
 		g->flagged = flagged_at(b, g->bw_gbs) | flagged_at(r, g->bw_gbs) << 1;
-		judge(g, c->k, 1);
+		judge(c, g, 1);
 	}
 }
 
@@ -250,9 +260,16 @@ int mess_check_has_spreads(const struct mess_family *f)
 	return 0;
 }
 
+/* A drift not known (NAN) or not a fraction adds nothing. */
+static double drift_of(double d)
+{
+	return isfinite(d) && d > 0 ? d : 0;
+}
+
 int mess_check_new(const struct mess_family *base, double base_unloaded_sd,
-		   const struct mess_family *run, double run_unloaded_sd,
-		   double k, struct mess_check *c)
+		   double base_drift, const struct mess_family *run,
+		   double run_unloaded_sd, double run_drift, double k,
+		   struct mess_check *c)
 {
 	size_t cap = 1 + base->n * (1 + MESS_CHECK_NLEVELS);
 	struct mess_check_fig *g;
@@ -260,6 +277,8 @@ int mess_check_new(const struct mess_family *base, double base_unloaded_sd,
 
 	memset(c, 0, sizeof(*c));
 	c->k = k;
+	c->base_drift = drift_of(base_drift);
+	c->run_drift = drift_of(run_drift);
 	if (!(k > 0))
 		return -EINVAL;
 	c->fig = calloc(cap, sizeof(*c->fig));
@@ -270,7 +289,7 @@ int mess_check_new(const struct mess_family *base, double base_unloaded_sd,
 	g->run = run->unloaded_ns > 0 ? run->unloaded_ns : NAN;
 	g->base_sd = base_unloaded_sd;
 	g->run_sd = run_unloaded_sd;
-	judge(g, k, 1);
+	judge(c, g, 1);
 	for (size_t i = 0; !rc && i < base->n; i++) {
 		const struct mess_curve *cb = &base->curves[i];
 		const struct mess_curve *cr = mess_curve_usable(cb) ?

@@ -58,7 +58,7 @@ static void test_same(void **state)
 
 	family(&a, 0, 1, 80, 1);
 	family(&b, 0, 1, 80, 1);
-	assert_int_equal(mess_check_new(&a, 1, &b, 1, 3, &c), 0);
+	assert_int_equal(mess_check_new(&a, 1, 0, &b, 1, 0, 3, &c), 0);
 	assert_int_equal(c.n, 5);
 	assert_int_equal(c.mixes, 1);
 	assert_int_equal(c.count[MESS_CHECK_WITHIN], 5);
@@ -90,7 +90,7 @@ static void test_latency_up(void **state)
 
 	family(&a, 0, 1, 80, 1);
 	family(&b, 0, 1.1, 80, 1);
-	assert_int_equal(mess_check_new(&a, 1, &b, 1, 3, &c), 0);
+	assert_int_equal(mess_check_new(&a, 1, 0, &b, 1, 0, 3, &c), 0);
 	assert_int_equal(c.count[MESS_CHECK_REGRESSED], 3);
 	assert_int_equal(c.fig[1].state, MESS_CHECK_WITHIN);
 	assert_int_equal(c.fig[4].state, MESS_CHECK_WITHIN);
@@ -111,12 +111,12 @@ static void test_latency_up(void **state)
 	mess_check_free(&c);
 
 	/* With k = 4 only those beyond 4 spreads: 25 % and unloaded. */
-	assert_int_equal(mess_check_new(&a, 1, &b, 1, 4, &c), 0);
+	assert_int_equal(mess_check_new(&a, 1, 0, &b, 1, 0, 4, &c), 0);
 	assert_int_equal(c.count[MESS_CHECK_REGRESSED], 2);
 	mess_check_free(&c);
 
 	/* The other way round: improved, nothing regressed. */
-	assert_int_equal(mess_check_new(&b, 1, &a, 1, 3, &c), 0);
+	assert_int_equal(mess_check_new(&b, 1, 0, &a, 1, 0, 3, &c), 0);
 	assert_int_equal(c.count[MESS_CHECK_REGRESSED], 0);
 	assert_int_equal(c.count[MESS_CHECK_IMPROVED], 3);
 	mess_check_free(&c);
@@ -133,7 +133,7 @@ static void test_bandwidth_down(void **state)
 
 	family(&a, 0, 1, 80, 1);
 	family(&b, 0, 1, 70, 1);
-	assert_int_equal(mess_check_new(&a, 1, &b, 1, 3, &c), 0);
+	assert_int_equal(mess_check_new(&a, 1, 0, &b, 1, 0, 3, &c), 0);
 	assert_int_equal(c.fig[1].what, MESS_CHECK_MAX_BW);
 	assert_int_equal(c.fig[1].state, MESS_CHECK_REGRESSED);
 	assert_near(c.fig[1].sigmas, 10 / sqrt(8), 1e-9);
@@ -141,7 +141,7 @@ static void test_bandwidth_down(void **state)
 	assert_near(c.fig[4].bw_gbs, 52.5, 1e-9);
 	mess_check_free(&c);
 	/* Up is no regression. */
-	assert_int_equal(mess_check_new(&b, 1, &a, 1, 3, &c), 0);
+	assert_int_equal(mess_check_new(&b, 1, 0, &a, 1, 0, 3, &c), 0);
 	assert_int_equal(c.fig[1].state, MESS_CHECK_IMPROVED);
 	mess_check_free(&c);
 	mess_family_free(&a);
@@ -163,7 +163,7 @@ static void test_unjudged(void **state)
 	assert_false(mess_check_has_spreads(&none));
 	assert_true(mess_check_has_spreads(&zero));
 
-	assert_int_equal(mess_check_new(&a, NAN, &b, 1, 3, &c), 0);
+	assert_int_equal(mess_check_new(&a, NAN, 0, &b, 1, 0, 3, &c), 0);
 	assert_int_equal(c.fig[0].state, MESS_CHECK_UNJUDGED);
 	assert_near(c.fig[0].change_pct, 10, 1e-9);
 	assert_true(isnan(c.fig[0].limit));
@@ -172,7 +172,7 @@ static void test_unjudged(void **state)
 	/* Zero spreads on both sides: no limit. */
 	mess_family_free(&b);
 	family(&b, 0, 1, 80, 0);
-	assert_int_equal(mess_check_new(&b, 0, &zero, 0, 3, &c), 0);
+	assert_int_equal(mess_check_new(&b, 0, 0, &zero, 0, 0, 3, &c), 0);
 	/* Only the shape's spread at 75 % remains to judge by. */
 	for (size_t i = 0; i < c.n; i++)
 		if (c.fig[i].what != MESS_CHECK_MAX_BW)
@@ -181,15 +181,15 @@ static void test_unjudged(void **state)
 	mess_check_free(&c);
 	mess_family_free(&b);
 
-	assert_int_equal(mess_check_new(&a, 1, &none, 1, 3, &c), 0);
+	assert_int_equal(mess_check_new(&a, 1, 0, &none, 1, 0, 3, &c), 0);
 	assert_int_equal(c.count[MESS_CHECK_REGRESSED], 1);	/* the unloaded */
 	assert_int_equal(c.count[MESS_CHECK_UNJUDGED], 3);
 	mess_check_free(&c);
 
-	assert_int_equal(mess_check_new(&a, 1, &a, 1, 0, &c), -EINVAL);
+	assert_int_equal(mess_check_new(&a, 1, 0, &a, 1, 0, 0, &c), -EINVAL);
 	mess_check_free(&c);
 	family(&b, 50, 1, 80, 1);
-	assert_int_equal(mess_check_new(&a, 1, &b, 1, 3, &c), -EINVAL);
+	assert_int_equal(mess_check_new(&a, 1, 0, &b, 1, 0, 3, &c), -EINVAL);
 	mess_check_free(&c);
 	mess_family_free(&a);
 	mess_family_free(&b);
@@ -221,7 +221,7 @@ static void test_shape(void **state)
 		p.bw_gbs_std = 1;
 		assert_int_equal(mess_curve_add(cv, &p), 0);
 	}
-	assert_int_equal(mess_check_new(&a, NAN, &a, NAN, 3, &c), 0);
+	assert_int_equal(mess_check_new(&a, NAN, 0, &a, NAN, 0, 3, &c), 0);
 	assert_near(c.fig[4].bw_gbs, 90, 1e-12);
 	assert_near(c.fig[4].base, 142, 1e-9);
 	assert_near(c.fig[4].base_shape, 8.5, 1e-9);
@@ -242,7 +242,7 @@ static void test_flagged(void **state)
 	family(&a, 0, 1, 80, 1);
 	family(&b, 0, 1.1, 80, 1);
 	b.curves[0].pts[3].flags = 1;	/* (40, 121) */
-	assert_int_equal(mess_check_new(&a, 1, &b, 1, 3, &c), 0);
+	assert_int_equal(mess_check_new(&a, 1, 0, &b, 1, 0, 3, &c), 0);
 	assert_int_equal(c.fig[3].state, MESS_CHECK_UNJUDGED);
 	assert_int_equal(c.fig[3].flagged, 2);
 	assert_near(c.fig[3].sigmas, 11 / (2 * sqrt(2)), 1e-9);	/* said */
@@ -252,11 +252,41 @@ static void test_flagged(void **state)
 	assert_int_equal(c.fig[1].flagged, 0);
 	mess_check_free(&c);
 	a.curves[0].pts[4].flags = 1;	/* (80, 150): the maximum */
-	assert_int_equal(mess_check_new(&a, 1, &b, 1, 3, &c), 0);
+	assert_int_equal(mess_check_new(&a, 1, 0, &b, 1, 0, 3, &c), 0);
 	assert_int_equal(c.fig[1].flagged, 1);
 	assert_int_equal(c.fig[1].state, MESS_CHECK_UNJUDGED);
 	assert_int_equal(c.fig[4].flagged, 3);
 	assert_int_equal(c.count[MESS_CHECK_REGRESSED], 2);
+	mess_check_free(&c);
+	mess_family_free(&a);
+	mess_family_free(&b);
+}
+
+/* Every latency 10 % up and the run drifted 5 % while it ran: the limit
+ * gains 0.05 x the run's figure.  Unloaded: 9 against 3 sqrt 2 + 4.95 =
+ * 9.19, within; 25 %: 10 against 3 sqrt 2 + 5.5 = 9.74, regressed; 50 %:
+ * 11 against 6 sqrt 2 + 6.05 = 14.54, within.  An unknown drift (NAN)
+ * adds nothing: test_latency_up's three. */
+static void test_drift(void **state)
+{
+	struct mess_family a, b;
+	struct mess_check c;
+
+	family(&a, 0, 1, 80, 1);
+	family(&b, 0, 1.1, 80, 1);
+	assert_int_equal(mess_check_new(&a, 1, 0, &b, 1, 0.05, 3, &c), 0);
+	assert_near(c.fig[0].drift, 4.95, 1e-9);
+	assert_near(c.fig[0].limit, 3 * sqrt(2) + 4.95, 1e-9);
+	assert_int_equal(c.fig[0].state, MESS_CHECK_WITHIN);
+	assert_near(c.fig[2].limit, 3 * sqrt(2) + 5.5, 1e-9);
+	assert_int_equal(c.fig[2].state, MESS_CHECK_REGRESSED);
+	assert_near(c.fig[3].limit, 6 * sqrt(2) + 6.05, 1e-9);
+	assert_int_equal(c.fig[3].state, MESS_CHECK_WITHIN);
+	assert_int_equal(c.count[MESS_CHECK_REGRESSED], 1);
+	mess_check_free(&c);
+	assert_int_equal(mess_check_new(&a, 1, NAN, &b, 1, NAN, 3, &c), 0);
+	assert_near(c.fig[0].drift, 0, 0);
+	assert_int_equal(c.count[MESS_CHECK_REGRESSED], 3);
 	mess_check_free(&c);
 	mess_family_free(&a);
 	mess_family_free(&b);
@@ -271,6 +301,7 @@ int main(void)
 		cmocka_unit_test(test_unjudged),
 		cmocka_unit_test(test_shape),
 		cmocka_unit_test(test_flagged),
+		cmocka_unit_test(test_drift),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
