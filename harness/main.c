@@ -12,6 +12,7 @@
 
 #include "absorb/cmd.h"
 #include "c2c/cmd.h"
+#include "check/cmd.h"
 #include "compare/cmd.h"
 #include "core/buildinfo.h"
 #include "core/cmd.h"
@@ -56,6 +57,8 @@ static const struct mess_cmd cmds[] = {
 	  mess_position_main, mess_position_usage, NULL },
 	{ "compare", "curve families side by side (runs, public sets): figures, ratios, application verdicts",
 	  mess_compare_main, mess_compare_usage, NULL },
+	{ "check", "a CI gate: whether a run got worse than a baseline beyond both runs' spreads (exit 1)",
+	  mess_check_main, mess_check_usage, NULL },
 	{ "fleet", "merge the runs of many nodes (a Slurm array): one table, outlier nodes, the median family",
 	  mess_fleet_main, mess_fleet_usage, NULL },
 	{ "counters", "what this machine's PMUs offer: core events, memory-controller counters, and why not",
