@@ -115,7 +115,7 @@ size_t mess_family_dist_flag(struct mess_family *f);
 enum mess_level { MESS_PASS, MESS_WARN, MESS_INVALID };
 
 #define MESS_VERDICT_MAX 24
-#define MESS_REASON_LEN 320
+#define MESS_REASON_LEN 512
 
 struct mess_reason {
 	enum mess_level level;
@@ -133,7 +133,8 @@ struct mess_verdict {
 };
 
 void mess_verdict_init(struct mess_verdict *v);
-/* A reason at level (PASS: a note that changes nothing). */
+/* A reason at level (PASS: a note that changes nothing); a text longer
+ * than MESS_REASON_LEN is cut after its last whole word, " ..." added. */
 void mess_verdict_add(struct mess_verdict *v, enum mess_level level,
 		      const char *rule, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

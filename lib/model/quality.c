@@ -147,6 +147,7 @@ void mess_verdict_add(struct mess_verdict *v, enum mess_level level,
 {
 	struct mess_reason *r;
 	va_list ap;
+	int n;
 
 	if (level > v->level)
 		v->level = level;
@@ -158,8 +159,20 @@ void mess_verdict_add(struct mess_verdict *v, enum mess_level level,
 	r->level = level;
 	snprintf(r->rule, sizeof(r->rule), "%s", rule);
 	va_start(ap, fmt);
-	vsnprintf(r->text, sizeof(r->text), fmt, ap);
+	n = vsnprintf(r->text, sizeof(r->text), fmt, ap);
 	va_end(ap);
+	/* Too long: cut at the last word that fits whole, and say so; a
+	 * word cut in two ("measure again on a qui") reads as a typo and
+	 * hides what it was. */
+	if (n >= (int)sizeof(r->text)) {
+		size_t end = sizeof(r->text) - sizeof(" ...");
+
+		while (end && r->text[end] != ' ')
+			end--;
+		while (end && strchr(",;: ", r->text[end - 1]))
+			end--;
+		memcpy(r->text + end, " ...", sizeof(" ..."));
+	}
 }
 
 /* A reason's level as written: one at PASS changes nothing, a note. */

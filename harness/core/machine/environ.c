@@ -356,17 +356,65 @@ static void busiest(const struct mess_env *e, int *used, int *sib)
 	}
 }
 
+/*
+ * The tasks on the run's cores, one item a process (an MPI rank with its
+ * OpenMP threads, a VM with its vCPUs, is one competitor): "pid P 'comm'
+ * on PUs a,b (N threads)".  Items are added only whole, and what does
+ * not fit is counted: "and N more processes".
+ */
 static void others_text(const struct mess_env *e, char *buf, size_t len)
 {
+	int procs = 0, listed = 0, extra = e->others_total - e->nother;
 	size_t at = 0;
 
 	buf[0] = 0;
-	for (int i = 0; i < e->nother && at < len; i++)
-		at += (size_t)snprintf(buf + at, len - at, "%spid %d '%s' on PU %d%s",
-				       i ? ", " : "", e->other[i].pid, e->other[i].comm,
-				       e->other[i].pu, e->other[i].bound ? " (bound there)" : "");
-	if (e->others_total > e->nother && at < len)
-		snprintf(buf + at, len - at, " and %d more", e->others_total - e->nother);
+	for (int i = 0; i < e->nother; i++) {
+		const struct mess_env_task *t = &e->other[i];
+		char item[128], pus[48] = "";
+		int threads = 0, npu = 0, bound = 1, j;
+		size_t pl = 0;
+
+		for (j = 0; j < i && e->other[j].pid != t->pid; j++)
+			;
+		if (j < i)
+			continue;	/* its process is an item already */
+		procs++;
+		for (j = i; j < e->nother; j++) {
+			const struct mess_env_task *u = &e->other[j];
+			int k;
+
+			if (u->pid != t->pid)
+				continue;
+			threads++;
+			bound &= u->bound;
+			for (k = i; k < j && (e->other[k].pid != t->pid ||
+					      e->other[k].pu != u->pu); k++)
+				;
+			if (k == j && pl < sizeof(pus) - 12) {
+				pl += (size_t)snprintf(pus + pl, sizeof(pus) - pl,
+						       "%s%d", npu ? "," : "", u->pu);
+				npu++;
+			}
+		}
+		snprintf(item, sizeof(item), "%spid %d '%s' on PU%s %s%s%s",
+			 listed ? ", " : "", t->pid, t->comm, npu > 1 ? "s" : "",
+			 pus, bound ? " (bound there)" : "",
+			 threads > 1 ? " (" : "");
+		if (threads > 1)
+			snprintf(item + strlen(item), sizeof(item) - strlen(item),
+				 "%d threads)", threads);
+		/* Room kept for the count of what is left out. */
+		if (at + strlen(item) + 64 > len)
+			continue;
+		at += (size_t)snprintf(buf + at, len - at, "%s", item);
+		listed++;
+	}
+	if (procs > listed)
+		at += (size_t)snprintf(buf + at, len - at, " and %d more process%s",
+				       procs - listed, procs - listed == 1 ? "" : "es");
+	if (extra > 0 && at < len)
+		snprintf(buf + at, len - at, "%s %d more thread%s not looked at",
+			 procs > listed ? "," : " and", extra, extra == 1 ? "" : "s");
 }
 
 void mess_env_verdict(const struct mess_env *e, struct mess_verdict *v)
