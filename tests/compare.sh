@@ -186,6 +186,17 @@ if [ -s "$out/run-a/curves.csv" ] && [ -s "$out/run-b/curves.csv" ]; then
 		'grep -q "^| pass | .* | PASS |$" "$v/compare.md" && grep -q "^| inv | .* | \*\*INVALID\*\*: mix 0 % stores: 5 of 9 points flagged |$" "$v/compare.md" && grep -q "^\*\*inv is INVALID\*\*" "$v/compare.md"'
 	check "stderr: one warning for the INVALID set, none for the others" \
 		'[ $(grep -c ": verdict " "$out/verdicts.err") -eq 1 ] && grep -q "^mess compare: warning: inv: verdict INVALID: mix 0 % stores" "$out/verdicts.err"'
+	# What stderr warned, compare.json's warnings say (issue 46 item 5).
+	check "compare.json warnings: the INVALID set's verdict, as stderr said it" \
+		'jqe "any(.warnings[]; . == \"inv: verdict INVALID: mix 0 % stores: 5 of 9 points flagged\")" "$v/compare.json"'
+	# A winner named among sets of which one is INVALID says so.
+	"$mess" compare "$out/pass" "$out/inv" --app 100:5 --out "$out/verdicts-app" --no-plots >/dev/null 2>"$out/vapp.err"
+	check "--app with an INVALID set: the answer says it is not a result to act on" \
+		'grep -q "^mess compare: --app .* Not a result to act on: inv INVALID (its figures are not to be trusted" "$out/vapp.err" &&
+		 jqe ".apps[0].verdict | test(\"Not a result to act on: inv INVALID\")" "$out/verdicts-app/compare.json"'
+	"$mess" compare "$out/pass" "$out/pass" --app 100:5 --out "$out/pass-app" --no-plots >/dev/null 2>&1
+	check "--app between trusted sets: no such sentence" \
+		'! grep -q "Not a result to act on" "$out/pass-app/compare.json"'
 fi
 
 echo "compare: $pass passed, $fail failed"

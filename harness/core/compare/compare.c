@@ -190,6 +190,40 @@ static int write_md(const struct mess_compare_ctx *c, const char *dir)
 	return mess_tmp_commit(dir, "compare.md", f);
 }
 
+/*
+ * A set that broke its rules is compared all the same, and the reader is
+ * told: each such verdict is a warning (stderr, compare.json and
+ * compare.md say the same list), and an application's answer that names
+ * a winner says when sets it weighed cannot be trusted.
+ */
+static void untrusted_said(struct mess_compare_ctx *c)
+{
+	char bad[MESS_CMP_LINE] = "";
+	size_t nbad = 0, at = 0;
+
+	for (size_t i = 0; i < c->n && c->nwarn < MESS_COMPARE_MAX_WARN; i++) {
+		const char *v = mess_compare_verdict(c, i);
+		const char *why = c->sets[i].info->verdict_reason;
+
+		if (!mess_compare_verdict_said(c, i))
+			continue;
+		snprintf(c->warn[c->nwarn++], MESS_CMP_LINE, "%s: verdict %s%s%s",
+			 c->labels[i], v, why[0] ? ": " : !strcmp(v, "pending") ?
+			 " (the run stopped before it was judged)" : "", why);
+		if (strcmp(v, "WARN") && at < sizeof(bad))
+			at += (size_t)snprintf(bad + at, sizeof(bad) - at, "%s%s %s",
+					       nbad++ ? ", " : "", c->labels[i], v);
+	}
+	for (size_t a = 0; nbad && a < c->napps; a++) {
+		size_t l = strlen(c->verdict[a]);
+
+		snprintf(c->verdict[a] + l, sizeof(c->verdict[a]) - l,
+			 " Not a result to act on: %s (%s not to be trusted; measure again and compare the new run%s).",
+			 bad, nbad == 1 ? "its figures are" : "their figures are",
+			 nbad == 1 ? "" : "s");
+	}
+}
+
 static int prepare(struct mess_compare_ctx *c, const struct mess_compare_set *sets,
 		   size_t n, const struct mess_compare_opts *o)
 {
@@ -220,8 +254,9 @@ static int prepare(struct mess_compare_ctx *c, const struct mess_compare_set *se
 				      sizeof(c->verdict[a]));
 	}
 	c->napps = o->napps;
-	c->nwarn = mess_compare_warnings(info, c->labels, n, c->warn,
-					 MESS_COMPARE_MAX_WARN);
+	untrusted_said(c);
+	c->nwarn += mess_compare_warnings(info, c->labels, n, c->warn + c->nwarn,
+					  MESS_COMPARE_MAX_WARN - c->nwarn);
 	if (c->nwarn > MESS_COMPARE_MAX_WARN)
 		c->nwarn = MESS_COMPARE_MAX_WARN;
 	return 0;
@@ -250,16 +285,6 @@ int mess_compare_write(const char *outdir, const struct mess_compare_set *sets,
 				 "plots/compare.png, plots/compare-ratio.png (and .svg)");
 	}
 	c->plots = note;
-	/* A set that broke its rules is compared all the same: the reader
-	 * is told, here and beside its figures. */
-	for (size_t i = 0; !err && i < n; i++)
-		if (mess_compare_verdict_said(c, i))
-			mess_say("%s: warning: %s: verdict %s%s%s\n", o->cmd,
-				c->labels[i], mess_compare_verdict(c, i),
-				sets[i].info->verdict_reason[0] ? ": " :
-				!strcmp(mess_compare_verdict(c, i), "pending") ?
-				" (the run stopped before it was judged)" : "",
-				sets[i].info->verdict_reason);
 	for (size_t w = 0; !err && w < c->nwarn; w++)
 		mess_say("%s: warning: %s\n", o->cmd, c->warn[w]);
 	for (size_t a = 0; !err && a < c->napps; a++)
