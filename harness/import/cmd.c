@@ -82,7 +82,11 @@ void mess_import_usage(FILE *f)
 		"its span left out); every such point (--processing mess-groups); or a curve\n"
 		"per generator read ratio R (--processing per-ratio, store_pct 100 - R), a point\n"
 		"per file.  meta.json says the method, how many points and shares were left out,\n"
-		"the source and the verdict of mess's curve rules on the imported points.\n"
+		"the source and the verdict of mess's curve rules on the imported points;\n"
+		"summary.md the same in short, with the shares kept beyond the tree's own\n"
+		"processed/memory_curves.csv (--processing mess drops them).  A Mess-benchmark\n"
+		"v1 tree (measuring/bw/bw_perf_<R>_<pause>.txt, lat/lat_perf_*, no plotter.txt)\n"
+		"is read per ratio from its printed 'BW (GB/s)' and 'mem latency is' lines.\n"
 		"\nExample:\n"
 		"  mess import Mess-Results/Systems/MN5/MN5-GPP/regular/AVX2/local --out runs/mn5-gpp\n"
 		"  mess import Mess-Results/Systems/Grace/local --processing mess-groups --out runs/grace-all\n"
@@ -92,7 +96,7 @@ void mess_import_usage(FILE *f)
 /* Our curve rules on the imported points, and the run rules that apply
  * (the clock; no chase-only or random chase was measured). */
 static json_t *judge(struct mess_family *f, const struct mess_raw *r,
-		     double unloaded, char *level, size_t len)
+		     double unloaded, char *level, size_t len, size_t dropped)
 {
 	struct mess_qtol tol = MESS_QTOL_DEFAULT;
 	struct mess_quality_in in = {
@@ -104,6 +108,7 @@ static json_t *judge(struct mess_family *f, const struct mess_raw *r,
 	};
 	enum mess_level *mix = calloc(f->n ? f->n : 1, sizeof(*mix));
 	struct mess_verdict v;
+	char more[96] = "";
 
 	if (!mix)
 		return NULL;
@@ -113,12 +118,15 @@ static json_t *judge(struct mess_family *f, const struct mess_raw *r,
 	mess_quality_family(f, &in, &v, mix);
 	mess_verdict_add(&v, MESS_PASS, "imported",
 			 "imported from a Mess benchmark tree: no chase-only run, so the unloaded latency is the lowest-bandwidth points' and its rules are not applied; the points were measured once by Mess, not again (the mix reasons' wording is that of a run of mess)");
+	if (dropped)
+		snprintf(more, sizeof(more), ", and %zu more that processed/memory_curves.csv lacks",
+			 dropped);
 	if (r->thinned)
 		/* The thinning keeps only rising latencies: a point our rules
 		 * would flag is likelier among those it left out. */
 		mess_verdict_add(&v, MESS_PASS, "thinned",
-				 "Mess's processing kept %zu of its %zu grouped points (the thinning keeps a point 5 GB/s and 5 %% latency above the last kept; %zu shares left out whole): the rules judged those, and cannot see a point it left out; --processing mess-groups judges every point",
-				 r->points, r->groups, r->keys_left_out);
+				 "Mess's processing kept %zu of its %zu grouped points (the thinning keeps a point 5 GB/s and 5 %% latency above the last kept; %zu shares left out whole%s): the rules judged those, and cannot see a point it left out; --processing mess-groups judges every point",
+				 r->points, r->groups, r->keys_left_out, more);
 	/* A key Mess's processing needs, missing: its default changed
 	 * the figures, said with the value taken. */
 	if (r->stlb_reps && !(r->given & MESS_RAW_GIVEN_TLB_NS))
@@ -391,7 +399,8 @@ static int write_run(const char *src, const char *out, struct mess_family *f,
 		return rc ? rc : -errno;
 	rc = mess_curves_csv_write_header(csv);
 	/* judged first: the flags go into curves.csv */
-	json_t *q = judge(f, r, unloaded, level, len);
+	json_t *q = judge(f, r, unloaded, level, len,
+			  b->dropped ? b->shares : 0);
 
 	for (size_t i = 0; !rc && i < f->n; i++)
 		for (size_t k = 0; !rc && k < f->curves[i].n; k++)
