@@ -99,7 +99,7 @@ raw=$(realpath -m "$(dirname "$0")/../../shared/reference/mess-results-raw/MN5-G
 . "$(dirname "$0")/reference.sh"
 [ -d "$raw" ] || no_reference "faults 2c" "no raw Mess tree at $raw: import on a full disk not checked"
 if [ -d "$raw" ]; then
-	for file in curves.csv meta.json.tmp; do
+	for file in curves.csv summary.md meta.json.tmp; do
 		d=$tmp/i-${file%%.*}
 		LD_PRELOAD=$shim MESS_FAULT_FILE=/$file "$mess" import "$raw" --out "$d" \
 			>/dev/null 2>"$tmp/i.err"

@@ -35,18 +35,19 @@ json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)"
 rc=$?
 check "import exits 0 ($rc: $(cat "$tmp/err"))" '[ $rc -eq 0 ]'
 check "one line on stderr naming the verdict" \
-	'[ $(wc -l <"$tmp/err") -eq 1 ] && grep -q "41 curves, 410 points.*verdict" "$tmp/err"'
+	'[ $(wc -l <"$tmp/err") -eq 1 ] && grep -q "38 curves, 386 points.*verdict" "$tmp/err"'
 check "curves.csv schema 5 (no distribution: its columns empty)" \
 	'head -1 "$tmp/run/curves.csv" | grep -q ",remeasured,flags,lat_p50_ns,.*,fair_jain,dist_cost_ns,dist_preempted,dist_l2_share_pct,dist_l2_ns$" &&
 	 ! cut -d, -f26-37 "$tmp/run/curves.csv" | tail -n +2 | grep -q "[0-9]"'
 # Mess's processing: 1726 (share, pause) groups, 1276 of them thinned as
 # Mess-Results' processed files are, 14 shares left out by Mess's check
-# (tests/unit/formats/test_messraw.c compares them row by row)
-check "410 points: Mess's processing, its groups thinned and checked; meta.json counts what was left out" \
-	'[ $(($(wc -l <"$tmp/run/curves.csv") - 1)) -eq 410 ] &&
+# (tests/unit/formats/test_messraw.c compares them row by row), and the 3
+# shares (24 points) processed/memory_curves.csv lacks dropped (issue 48)
+check "386 points: Mess's processing, its groups thinned and checked; meta.json counts what was left out" \
+	'[ $(($(wc -l <"$tmp/run/curves.csv") - 1)) -eq 386 ] &&
 	 [ "$(json "$tmp/run/meta.json" "d[\"processing\"][\"name\"], d[\"processing\"][\"groups\"], d[\"processing\"][\"thinned\"], d[\"processing\"][\"read_shares_left_out\"]")" = "mess 1726 1276 14" ]'
 check "the verdict says its rules judged the thinned points only, and how to judge them all" \
-	'[ "$(json "$tmp/run/meta.json" "[x[\"text\"] for x in d[\"quality\"][\"reasons\"] if x[\"rule\"] == \"thinned\"][0].startswith(\"Mess\x27s processing kept 410 of its 1726 grouped points\")")" = True ] &&
+	'[ "$(json "$tmp/run/meta.json" "[x[\"text\"] for x in d[\"quality\"][\"reasons\"] if x[\"rule\"] == \"thinned\"][0].startswith(\"Mess\x27s processing kept 386 of its 1726 grouped points\")")" = True ] &&
 	 grep -q "processing mess-groups judges every point" "$tmp/run/meta.json"'
 "$mess" import "$raw" --processing mess-groups --out "$tmp/run-groups" 2>"$tmp/err"
 rc=$?
@@ -250,15 +251,17 @@ rc=$?
 check "no TLB_NS: imported, verdict WARN, its reason names the key and the 0 ns assumed ($rc: $(cat "$tmp/err"))" \
 	'[ $rc -eq 0 ] && grep -q "verdict WARN" "$tmp/err" &&
 	 [ "$(json "$tmp/notlb/meta.json" "[x[\"level\"] for x in d[\"quality\"][\"reasons\"] if x[\"rule\"] == \"tlb_ns_missing\" and x[\"text\"].startswith(\"plotter.txt has no TLB_NS: 0 ns assumed\")][0]")" = WARN ]'
-# a BOM before plotter.txt's first key (TLB_NS): the same figures
+# a BOM before plotter.txt's first key (TLB_NS): the same figures as the
+# tree's without processed/ (tree() leaves it out: its 3 shares kept)
+tree && "$mess" import "$tmp/t" --no-plots --out "$tmp/run-noproc" 2>/dev/null
 tree && rm "$tmp/t/plotter.txt" && { printf '\357\273\277'; cat "$raw/plotter.txt"; } >"$tmp/t/plotter.txt"
 head -1 "$raw/plotter.txt" | grep -q "^TLB_NS=" || echo "import: note: TLB_NS is not plotter.txt's first key"
 "$mess" import "$tmp/t" --out "$tmp/bom" 2>/dev/null
-check "a BOM before plotter.txt's TLB_NS: the same curves.csv" 'cmp -s "$tmp/bom/curves.csv" "$tmp/run/curves.csv"'
+check "a BOM before plotter.txt's TLB_NS: the same curves.csv" 'cmp -s "$tmp/bom/curves.csv" "$tmp/run-noproc/curves.csv"'
 # file names as the directory has them
 tree && mv "$tmp/t/bw/bw_0_100.txt" "$tmp/t/bw/bw_0_0100.txt" && mv "$tmp/t/lat/lat_0_100.txt" "$tmp/t/lat/lat_0_0100.txt"
 "$mess" import "$tmp/t" --out "$tmp/names" 2>"$tmp/err"
-check "bw_0_0100.txt read by its own name: the same curves.csv ($(cat "$tmp/err"))" 'cmp -s "$tmp/names/curves.csv" "$tmp/run/curves.csv"'
+check "bw_0_0100.txt read by its own name: the same curves.csv ($(cat "$tmp/err"))" 'cmp -s "$tmp/names/curves.csv" "$tmp/run-noproc/curves.csv"'
 ln -s "$(cd "$raw" && pwd)/bw/bw_0_100.txt" "$tmp/t/bw/bw_0_100.txt"
 "$mess" import "$tmp/t" --out "$tmp/names2" 2>"$tmp/err"
 check "bw_0_0100.txt beside bw_0_100.txt: refused, both named" \
@@ -410,6 +413,76 @@ rc=$?
 check "an unknown counter family: exit 1, one line naming the events found, nothing written ($rc)" \
 	'[ $rc -eq 1 ] && [ $(wc -l <"$tmp/err") -eq 1 ] && grep -q "events found: amd_l3/l3_lookup_state_0/, " "$tmp/err" &&
 	 [ ! -e "$tmp/unknown-run/curves.csv" ]'
+
+# Issue 48 item 4: the shares the import keeps beyond the tree's own
+# processed/memory_curves.csv, counted in summary.md and meta.json;
+# --processing mess (the default) drops exactly those, mess-groups keeps them.
+check "--processing mess drops exactly the 3 shares (24 points) processed/memory_curves.csv lacks; summary.md and meta.json say so" \
+	'[ "$(json "$tmp/run/meta.json" "*[d[\"processing\"][\"beyond_processed\"][k] for k in (\"shares\", \"points\", \"read_shares\", \"dropped\")]")" = "3 24 97, 94, 50 True" ] &&
+	 [ "$(cut -d, -f1 "$tmp/run/curves.csv" | tail -n +2 | sort -un | wc -l)" = 38 ] &&
+	 [ "$(python3 -c "import csv,sys; print(sorted({int(float(r[\"read_pct_rounded\"])) for r in csv.DictReader(open(sys.argv[1]))}) == sorted({100-int(r[\"store_pct\"]) for r in csv.DictReader(open(sys.argv[2]))}))" "$raw/processed/memory_curves.csv" "$tmp/run/curves.csv")" = True ] &&
+	 grep -q "^- shares beyond Mess.s processed files: 3 shares (97, 94, 50 %, 24 points) beyond processed/memory_curves.csv dropped" "$tmp/run/summary.md"'
+check "--processing mess-groups keeps and counts the shares beyond the processed file" \
+	'[ "$(json "$tmp/run-groups/meta.json" "*[d[\"processing\"][\"beyond_processed\"][k] for k in (\"shares\", \"dropped\")]")" = "17 False" ] &&
+	 grep -q "^- shares beyond Mess.s processed files: 17 shares .* kept (--processing mess drops them)" "$tmp/run-groups/summary.md"'
+
+# Issue 48 item 7: a plotter.txt without CPU_FREQ: "unknown", never "nan",
+# in any output; LLC_LATENCY_NS unknown with its reason, in meta.json,
+# summary.md and the export's info.txt.
+tree && rm "$tmp/t/plotter.txt" && grep -v "^CPU_FREQ=" "$raw/plotter.txt" >"$tmp/t/plotter.txt"
+"$mess" import "$tmp/t" --no-plots --out "$tmp/nofreq" 2>"$tmp/err"
+rc=$?
+"$mess" export "$tmp/nofreq" --out "$tmp/nofreq-x" >/dev/null 2>>"$tmp/err"
+check "no CPU_FREQ: imported, 'unknown' said, no nan in stderr, summary.md, meta.json, report.html or the export ($rc: $(cat "$tmp/err"))" \
+	'[ $rc -eq 0 ] && grep -q "CPU_FREQ: unknown" "$tmp/err" && grep -q "CPU_FREQ: unknown" "$tmp/nofreq/summary.md" &&
+	 ! grep -qiw nan "$tmp/err" && ! grep -rqiw nan "$tmp/nofreq" "$tmp/nofreq-x"'
+check "LLC_LATENCY_NS: unknown, with why, in meta.json, summary.md and the export's info.txt" \
+	'[ "$(json "$tmp/nofreq/meta.json" "d[\"llc_latency\"][\"ns\"], d[\"llc_latency\"][\"why\"].startswith(\"not in a Mess benchmark tree\")")" = "None True" ] &&
+	 grep -q "^- LLC_LATENCY_NS: unknown (not in a Mess benchmark tree" "$tmp/nofreq/summary.md" &&
+	 grep -q "^LLC_LATENCY_NS=unknown (not in a Mess benchmark tree: Mess measures no last-cache latency" "$tmp/nofreq-x/info.txt"'
+
+# Issue 48 item 2: a Mess-benchmark v1 tree (bsc-mem/Mess-benchmark's A64FX
+# tree's shape: measuring/bw/bw_perf_<R>_<pause>.txt, lat/lat_perf_*, no
+# plotter.txt), its counts made up here so that the answers are known.
+v1bw() { # DIR R P "GB/s share" ...: one repetition each
+	local f=$1/measuring/bw/bw_perf_$2_$3.txt x; shift 3; : >"$f"
+	for x in "$@"; do set -- $x
+		printf '%s MEM Read\n%s MEM Write\n%s rd_percentage\n20.5 time seconds\n%s BW (GB/s)\n' 4e+09 2e+09 "$2" "$1" >>"$f"
+	done
+}
+v1lat() { # DIR R P ns ...: one repetition each
+	local f=$1/measuring/lat/lat_perf_$2_$3.txt ns; shift 3; : >"$f"
+	for ns; do
+		printf 'array_bytes: 536870912\n7e+10 cycles:u \nmem latency is: (based on time)999ns\nmem latency is: %sns\ncalculated CLOCKS_PER_SEC is: 2.2e+09\n32.8 seconds time elapsed\nDone walking!\n\nreal\t2m23.6s\n' "$ns" >>"$f"
+	done
+}
+v1tree() {
+	rm -rf "$1" && mkdir -p "$1/measuring/bw" "$1/measuring/lat" &&
+	v1bw "$1" 50 0 "100 0.5" "110 0.52" && v1lat "$1" 50 0 150 160 &&
+	v1bw "$1" 50 100 "40 0.5" "40 0.5" && v1lat "$1" 50 100 100 102 &&
+	v1bw "$1" 100 0 "200 1" "200 1" && v1lat "$1" 100 0 180 190
+}
+v1tree "$tmp/v1"
+"$mess" import "$tmp/v1" --no-plots --out "$tmp/v1-run" 2>"$tmp/err"
+rc=$?
+check "a v1 tree imports: 2 curves, 3 points, its figures the made-up counts' means ($rc: $(cat "$tmp/err"))" \
+	'[ $rc -eq 0 ] && grep -q "2 curves, 3 points (6 + 6 repetitions)" "$tmp/err" &&
+	 [ "$(cut -d, -f1-4,7,9 "$tmp/v1-run/curves.csv" | tail -n +2 | sort)" = "$(printf "%s\n" 0,100.0000,0,200.000000,185.0000,2 50,50.0000,100,40.000000,101.0000,2 50,51.0000,0,105.000000,155.0000,2)" ]'
+check "a v1 tree: meta.json and summary.md say it is one and how each figure was read" \
+	'[ "$(json "$tmp/v1-run/meta.json" "d[\"tree_format\"], d[\"bw_source\"], d[\"processing\"][\"name\"], \"BW (GB/s)\" in d[\"method\"][\"bandwidth\"], \"mem latency is\" in d[\"method\"][\"latency\"]")" = "mess-benchmark v1 mess-v1-bw-lines per-ratio True True" ] &&
+	 grep -q "^- tree: Mess-benchmark v1 " "$tmp/v1-run/summary.md" && ! grep -rqiw nan "$tmp/v1-run" "$tmp/err"'
+v1bad() { # NAME FILE SED: the v1 tree with one line damaged: exit 1, one line naming FILE:line, nothing written
+	v1tree "$tmp/v1b" && sed -i "$3" "$tmp/v1b/measuring/$2"
+	v1file=$2 v1want=$4
+	"$mess" import "$tmp/v1b" --out "$tmp/v1b-run" 2>"$tmp/err"
+	rc=$?
+	check "v1, $1: exit 1, one line naming the file and line, nothing written ($rc: $(cat "$tmp/err"))" \
+		'[ $rc -eq 1 ] && [ $(wc -l <"$tmp/err") -eq 1 ] && grep -q "measuring/$v1file:$v1want" "$tmp/err" && [ ! -e "$tmp/v1b-run" ]'
+}
+v1bad "a count that is no number" bw/bw_perf_50_100.txt '7s/.*/abc MEM Write/' '7: MEM Write is not a number'
+v1bad "a line of no v1 label" bw/bw_perf_100_0.txt '3s/.*/0.5 rd_share/' "3: expected '<number> MEM Read'"
+v1bad "a latency that is no number" lat/lat_perf_50_100.txt 's/is: 100ns/is: xyzns/' '4: mem latency is not a number'
+v1bad "a repetition cut short" bw/bw_perf_50_0.txt '$d' '9: the last repetition has no'
 
 # 20,000 points in one curve: the quality pass is not quadratic
 python3 - "$tmp/big" 20000 <<'PY'

@@ -9,12 +9,14 @@
  */
 #include "import/cmd.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/options.h"
 #include "core/report/html.h"
@@ -51,6 +53,11 @@ static const struct mess_opt opts[] = {
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))
 
 #define BW_METHOD "the tree's bandwidth counters (method.bw_counters: the counters family) of the first socket perf stat lists (S0; Mess's processing skips S1's lines: the generators, the chase and their memory are on one socket; repetitions.other_socket_lines counts those left out), in bytes: CAS counts (unc_m_cas_count.rd + .wr; AMD's UMC and data fabric) x CACHE_LINE_SIZE (plotter.txt, 64 B without), Grace's cmem_rd_data x 32 B + cmem_wr_total_bytes (remote_socket_rd_data and _wr_total_bytes alike), Granite Rapids' sub-channel CAS counts (unc_m_cas_count_schN) x CACHE_LINE_SIZE, A64FX's a64fx_read/write_effective x 256 B, Intel PCM's CXL MB/s x the elapsed time; a remote tree's UPI data flits (unc_upi_rxl_flits.all_data received as reads + unc_upi_txl_flits.all_data sent as writes) / UPI_SCALING_FACTOR (9 without) x CACHE_LINE_SIZE; over the block's elapsed time; read share rd / (rd + wr) (AMD's data fabric, reads and writes together: the generator's R, as Mess takes it); mean of the repetitions"
+#define V1_BW_METHOD "a Mess-benchmark v1 tree (measuring/bw/bw_perf_<R>_<pause>.txt): the mean of each repetition's 'BW (GB/s)' line, as the run printed it; read share the mean of its 'rd_percentage' line x 100. Mess-benchmark's own v1 processing (its processing/calculator.py) instead recomputes (MEM Read + MEM Write) x 256 B / 'time seconds', which differs from the printed line on the A64FX tree: the printed one is kept, the counts are not read"
+#define V1_LAT_METHOD "a Mess-benchmark v1 tree (measuring/lat/lat_perf_<R>_<pause>.txt): the mean of each repetition's 'mem latency is: <ns>ns' line as the chase printed it (its '(based on time)' twin left out); no TLB correction (Mess-benchmark's v1 processing takes 17 cycles per tlb1miss off the cycles, at a CPU_FREQ a v1 tree does not record)"
+
+/* What the export's LLC_LATENCY_NS says for an import (harness/export). */
+#define LLC_WHY "not in a Mess benchmark tree: Mess measures no last-cache latency (plotter.txt's TLB_NS is the STLB hit's time, not a cache's); mess ladder measures one on the machine"
 #define LAT_METHOD "Mess's processing (Mess-2.0 utils/libs/processor.py): the chase's elapsed time less r2012 cycles at its own clock (cycles / elapsed) less TLB_NS per r1012 event, over accesses; mean of the repetitions. Mess names r1012 the STLB hits and r2012 the walk cycles; on Sapphire Rapids Intel's event list has 0x12/0x20 STLB_HIT and 0x12/0x10 WALK_PENDING, the other way round: kept as Mess computes it, so that the figures are the ones Mess publishes"
 
 void mess_import_usage(FILE *f)
@@ -75,7 +82,11 @@ void mess_import_usage(FILE *f)
 		"its span left out); every such point (--processing mess-groups); or a curve\n"
 		"per generator read ratio R (--processing per-ratio, store_pct 100 - R), a point\n"
 		"per file.  meta.json says the method, how many points and shares were left out,\n"
-		"the source and the verdict of mess's curve rules on the imported points.\n"
+		"the source and the verdict of mess's curve rules on the imported points;\n"
+		"summary.md the same in short, with the shares kept beyond the tree's own\n"
+		"processed/memory_curves.csv (--processing mess drops them).  A Mess-benchmark\n"
+		"v1 tree (measuring/bw/bw_perf_<R>_<pause>.txt, lat/lat_perf_*, no plotter.txt)\n"
+		"is read per ratio from its printed 'BW (GB/s)' and 'mem latency is' lines.\n"
 		"\nExample:\n"
 		"  mess import Mess-Results/Systems/MN5/MN5-GPP/regular/AVX2/local --out runs/mn5-gpp\n"
 		"  mess import Mess-Results/Systems/Grace/local --processing mess-groups --out runs/grace-all\n"
@@ -85,7 +96,7 @@ void mess_import_usage(FILE *f)
 /* Our curve rules on the imported points, and the run rules that apply
  * (the clock; no chase-only or random chase was measured). */
 static json_t *judge(struct mess_family *f, const struct mess_raw *r,
-		     double unloaded, char *level, size_t len)
+		     double unloaded, char *level, size_t len, size_t dropped)
 {
 	struct mess_qtol tol = MESS_QTOL_DEFAULT;
 	struct mess_quality_in in = {
@@ -97,6 +108,7 @@ static json_t *judge(struct mess_family *f, const struct mess_raw *r,
 	};
 	enum mess_level *mix = calloc(f->n ? f->n : 1, sizeof(*mix));
 	struct mess_verdict v;
+	char more[96] = "";
 
 	if (!mix)
 		return NULL;
@@ -106,12 +118,15 @@ static json_t *judge(struct mess_family *f, const struct mess_raw *r,
 	mess_quality_family(f, &in, &v, mix);
 	mess_verdict_add(&v, MESS_PASS, "imported",
 			 "imported from a Mess benchmark tree: no chase-only run, so the unloaded latency is the lowest-bandwidth points' and its rules are not applied; the points were measured once by Mess, not again (the mix reasons' wording is that of a run of mess)");
+	if (dropped)
+		snprintf(more, sizeof(more), ", and %zu more that processed/memory_curves.csv lacks",
+			 dropped);
 	if (r->thinned)
 		/* The thinning keeps only rising latencies: a point our rules
 		 * would flag is likelier among those it left out. */
 		mess_verdict_add(&v, MESS_PASS, "thinned",
-				 "Mess's processing kept %zu of its %zu grouped points (the thinning keeps a point 5 GB/s and 5 %% latency above the last kept; %zu shares left out whole): the rules judged those, and cannot see a point it left out; --processing mess-groups judges every point",
-				 r->points, r->groups, r->keys_left_out);
+				 "Mess's processing kept %zu of its %zu grouped points (the thinning keeps a point 5 GB/s and 5 %% latency above the last kept; %zu shares left out whole%s): the rules judged those, and cannot see a point it left out; --processing mess-groups judges every point",
+				 r->points, r->groups, r->keys_left_out, more);
 	/* A key Mess's processing needs, missing: its default changed
 	 * the figures, said with the value taken. */
 	if (r->stlb_reps && !(r->given & MESS_RAW_GIVEN_TLB_NS))
@@ -146,12 +161,73 @@ static const struct {
 
 #define NPROC (sizeof(processings) / sizeof(processings[0]))
 
+/*
+ * The shares the import kept that the tree's own processed/memory_curves.csv
+ * (Mess's processing, run where the tree was measured) lacks: our
+ * thinning and share check keep a few Mess's did not (MN5-GPP's public raw
+ * tree: 50, 94 and 97 %).  --processing mess drops them, so that its shares
+ * are Mess's; mess-groups keeps and counts them.
+ */
+struct beyond {
+	int known;		/* the tree has a processed file */
+	size_t shares, points;	/* kept beyond it (or dropped) */
+	int dropped;
+	char list[400];		/* "50, 94, 97" */
+};
+
+static int beyond_processed(const char *src, struct mess_family *f,
+			    struct mess_raw *r, int drop, struct beyond *b,
+			    char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	struct mess_family ref = { 0 };
+	int have[101] = { 0 }, rc;
+	size_t keep = 0, len = 0;
+
+	memset(b, 0, sizeof(*b));
+	snprintf(path, sizeof(path), "%s/processed/memory_curves.csv", src);
+	if (access(path, F_OK))
+		return 0;
+	rc = mess_reference_read(path, &ref, err, errlen);
+	for (size_t i = 0; !rc && i < ref.n; i++)
+		if (ref.curves[i].read_pct >= 0 && ref.curves[i].read_pct <= 100)
+			have[lround(ref.curves[i].read_pct)] = 1;
+	mess_family_free(&ref);
+	if (rc)
+		return rc;
+	b->known = 1;
+	b->dropped = drop;
+	for (size_t i = 0; i < f->n; i++) {
+		struct mess_curve *c = &f->curves[i];
+		int share = 100 - (int)c->store_pct;
+
+		if (share < 0 || share > 100 || have[share]) {
+			f->curves[keep++] = *c;
+			continue;
+		}
+		b->shares++;
+		b->points += c->n;
+		if (len < sizeof(b->list))
+			len += (size_t)snprintf(b->list + len, sizeof(b->list) - len,
+						"%s%d", len ? ", " : "", share);
+		if (drop)
+			mess_curve_free(c);
+		else
+			f->curves[keep++] = *c;
+	}
+	f->n = keep;
+	if (drop)
+		r->points -= b->points;
+	return 0;
+}
+
 static json_t *meta(const char *src, const struct mess_raw *r, json_t *quality,
-		    int proc, const char *plots)
+		    int proc, const char *plots, const struct beyond *b)
 {
 	char real[PATH_MAX];
+	json_t *m, *p;
 
-	return mess_json_pack(
+	m = mess_json_pack(
 		"{s:i, s:s, s:s, s:s, s:s, s:{s:s, s:s, s:s}, "
 		"s:{s:o, s:o, s:o, s:o, s:{s:o, s:o, s:o, s:o, s:o}, s:s, s:s, s:o, s:o}, "
 		"s:{s:o, s:s, s:o, s:o, s:s}, "
@@ -199,6 +275,88 @@ static json_t *meta(const char *src, const struct mess_raw *r, json_t *quality,
 		"unloaded_ns", json_null(),
 		"quality", quality,
 		"complete", 1, "plots", plots);
+	if (m && !strcmp(r->family, "mess-v1-bw-lines")) {
+		json_object_set_new(m, "tree_format", json_string("mess-benchmark v1"));
+		json_object_set_new(m, "bw_source", json_string("mess-v1-bw-lines"));
+		json_object_set_new(m, "method", mess_json_pack("{s:s, s:s}",
+			"bandwidth", V1_BW_METHOD, "latency", V1_LAT_METHOD));
+	} else if (m) {
+		json_object_set_new(m, "tree_format", json_string("mess-2.0 raw"));
+	}
+	p = json_object_get(m, "processing");
+	if (p)
+		json_object_set_new(p, "beyond_processed", !b->known ?
+			mess_json_pack("{s:n, s:s}", "shares",
+				       "why", "the tree has no processed/memory_curves.csv to compare with") :
+			mess_json_pack("{s:I, s:I, s:s, s:b, s:s}",
+				       "shares", (json_int_t)b->shares,
+				       "points", (json_int_t)b->points,
+				       "read_shares", b->list, "dropped", b->dropped,
+				       "source", "processed/memory_curves.csv: the shares Mess's own processing kept"));
+	if (m)
+		json_object_set_new(m, "llc_latency", mess_json_pack("{s:n, s:s}", "ns",
+			"why", LLC_WHY));
+	return m;
+}
+
+/* The clocks, never "nan": plotter.txt may lack CPU_FREQ. */
+static const char *clock_said(const struct mess_raw *r, char *buf, size_t len)
+{
+	if (isnan(r->ghz_median))
+		snprintf(buf, len, "clock unknown (a Mess-benchmark v1 tree: the chase's latency is its own ns figure, no cycles read)");
+	else if (isnan(r->cpu_ghz))
+		snprintf(buf, len, "measured clock %.3f GHz (the chase's; plotter.txt's CPU_FREQ: unknown, not given)",
+			 r->ghz_median);
+	else
+		snprintf(buf, len, "measured clock %.3f GHz (the chase's; plotter.txt's, Mess's own, %.3f)",
+			 r->ghz_median, r->cpu_ghz);
+	return buf;
+}
+
+static const char *beyond_said(const struct beyond *b, char *buf, size_t len)
+{
+	if (!b->known)
+		snprintf(buf, len, "no processed/memory_curves.csv to compare the shares with");
+	else if (!b->shares)
+		snprintf(buf, len, "every share is one of processed/memory_curves.csv's");
+	else
+		snprintf(buf, len, "%zu shares (%s %%, %zu points) beyond processed/memory_curves.csv %s",
+			 b->shares, b->list, b->points, b->dropped ?
+			 "dropped, as Mess's processing left them out" :
+			 "kept (--processing mess drops them)");
+	return buf;
+}
+
+/* summary.md: what a reader of the run sees first, as a run of mess has. */
+static int summary(const char *out, const char *src, const struct mess_family *f,
+		   const struct mess_raw *r, int proc, const char *level,
+		   const struct beyond *b)
+{
+	char buf[1024], real[PATH_MAX];
+	FILE *fp = mess_file_open(out, "summary.md", "w");
+	int rc;
+
+	if (!fp)
+		return -errno;
+	fprintf(fp, "# mess import: %s\n\n", realpath(src, real) ? real : src);
+	fprintf(fp, "- verdict: %s (meta.json quality)\n", level);
+	if (!strcmp(r->family, "mess-v1-bw-lines"))
+		fprintf(fp, "- tree: Mess-benchmark v1 (measuring/bw/bw_perf_<R>_<pause>.txt, lat/lat_perf_*, no plotter.txt): bandwidth the runs' own 'BW (GB/s)' lines, read share their 'rd_percentage', latency the chase's 'mem latency is' lines, each a mean of the repetitions (meta.json method)\n");
+	else
+		fprintf(fp, "- tree: Mess-2.0 raw (bw/, lat/, plotter.txt): bandwidth from the memory controllers' counters (%s), latency as Mess's processing computes it (meta.json method)\n",
+			r->family);
+	fprintf(fp, "- processing: %s; %zu curves, %zu points\n",
+		processings[proc].name, f->n, r->points);
+	fprintf(fp, "- shares beyond Mess's processed files: %s\n",
+		beyond_said(b, buf, sizeof(buf)));
+	fprintf(fp, "- clock: %s%s\n", clock_said(r, buf, sizeof(buf)),
+		isnan(r->cpu_ghz) ? "; latencies are the chase's time per access, converted at no nominal clock, so no figure here is in cycles of CPU_FREQ" : "");
+	fprintf(fp, "- LLC_LATENCY_NS: unknown (%s)\n", LLC_WHY);
+	errno = 0;
+	rc = fflush(fp) || ferror(fp) ? (errno ? -errno : -EIO) : 0;
+	if (fclose(fp) && !rc)
+		rc = -errno;
+	return rc;
 }
 
 /*
@@ -228,7 +386,7 @@ static void draw(const char *src, const char *out, const struct mess_family *f,
 
 static int write_run(const char *src, const char *out, struct mess_family *f,
 		     const struct mess_raw *r, int proc, int no_plots, char *level,
-		     size_t len, const char **failed)
+		     size_t len, const char **failed, const struct beyond *b)
 {
 	char plots[512];
 
@@ -241,7 +399,8 @@ static int write_run(const char *src, const char *out, struct mess_family *f,
 		return rc ? rc : -errno;
 	rc = mess_curves_csv_write_header(csv);
 	/* judged first: the flags go into curves.csv */
-	json_t *q = judge(f, r, unloaded, level, len);
+	json_t *q = judge(f, r, unloaded, level, len,
+			  b->dropped ? b->shares : 0);
 
 	for (size_t i = 0; !rc && i < f->n; i++)
 		for (size_t k = 0; !rc && k < f->curves[i].n; k++)
@@ -266,8 +425,12 @@ static int write_run(const char *src, const char *out, struct mess_family *f,
 		rc = -ENOMEM;
 	if (!rc) {
 		draw(src, out, f, unloaded, level, no_plots, plots, sizeof(plots));
+		*failed = "summary.md";
+		rc = summary(out, src, f, r, proc, level, b);
+	}
+	if (!rc) {
 		*failed = "meta.json";
-		rc = mess_json_write(out, "meta.json", meta(src, r, q, proc, plots));
+		rc = mess_json_write(out, "meta.json", meta(src, r, q, proc, plots, b));
 	} else {
 		json_decref(q);
 	}
@@ -282,7 +445,7 @@ static int write_run(const char *src, const char *out, struct mess_family *f,
  */
 static int write_whole(const char *src, const char *out, struct mess_family *f,
 		       const struct mess_raw *r, int proc, int no_plots, char *level,
-		       size_t len, const char **failed)
+		       size_t len, const char **failed, const struct beyond *b)
 {
 	struct mess_rundir rd;
 	char tmp[PATH_MAX] = "", page[1024];
@@ -300,7 +463,7 @@ static int write_whole(const char *src, const char *out, struct mess_family *f,
 	}
 	rc = mess_rundir_aside(&rd, tmp, sizeof(tmp));
 	if (!rc)
-		rc = write_run(src, tmp, f, r, proc, no_plots, level, len, failed);
+		rc = write_run(src, tmp, f, r, proc, no_plots, level, len, failed, b);
 	if (!rc && mess_interrupted)
 		rc = -EINTR;
 	if (!rc)
@@ -317,14 +480,47 @@ static int write_whole(const char *src, const char *out, struct mess_family *f,
 	return rc;
 }
 
+/*
+ * A Mess-benchmark v1 tree: MESS_DIR/measuring/bw, or MESS_DIR without
+ * plotter.txt whose bw/ holds bw_perf_* files.  1 with base its measuring
+ * directory, else 0.
+ */
+static int v1_base(const char *src, char *base, size_t len)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+	int v1 = 0;
+
+	snprintf(path, sizeof(path), "%s/measuring/bw", src);
+	d = opendir(path);
+	if (d) {
+		closedir(d);
+		snprintf(base, len, "%s/measuring", src);
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s/plotter.txt", src);
+	if (!access(path, F_OK))
+		return 0;
+	snprintf(path, sizeof(path), "%s/bw", src);
+	d = opendir(path);
+	while (d && !v1 && (de = readdir(d)))
+		v1 = !strncmp(de->d_name, "bw_perf_", 8);
+	if (d)
+		closedir(d);
+	snprintf(base, len, "%s", src);
+	return v1;
+}
+
 int mess_import_main(int argc, char **argv)
 {
 	struct import_opts o = { 0 };
 	struct mess_family fam = { 0 };
 	struct mess_raw r;
-	char err[1024], level[16] = "", *src[1];
+	struct beyond b = { 0 };
+	char err[1024], level[16] = "", *src[1], clock[160], base[PATH_MAX];
 	const char *failed = "";
-	int n, rc, proc;
+	int n, rc, proc, v1;
 
 	rc = mess_cmd_open("mess import", opts, NOPTS, &o, &o.help,
 			   mess_import_usage, argc, argv, src, 1, &n);
@@ -349,15 +545,32 @@ int mess_import_main(int argc, char **argv)
 		mess_say("mess import: %s\n", err);
 		return -EINVAL;
 	}
-	rc = mess_raw_read_as(src[0], processings[proc].how, &fam, &r, err,
-			      sizeof(err));
+	v1 = v1_base(src[0], base, sizeof(base));
+	if (v1 && processings[proc].how != MESS_RAW_PER_RATIO) {
+		if (o.processing[0]) {
+			mess_say("mess import: --processing: '%s' is not allowed for a Mess-benchmark v1 tree (%s); allowed: per-ratio (its files hold each repetition's figures, not the counts Mess's grouping rounds)\n",
+				 o.processing, base);
+			return -EINVAL;
+		}
+		for (proc = 0; processings[proc].how != MESS_RAW_PER_RATIO; proc++)
+			;
+	}
+	if (v1)
+		rc = mess_raw_v1_read(base, &fam, &r, err, sizeof(err));
+	else
+		rc = mess_raw_read_as(src[0], processings[proc].how, &fam, &r,
+				      err, sizeof(err));
+	if (!rc && processings[proc].how != MESS_RAW_PER_RATIO)
+		rc = beyond_processed(src[0], &fam, &r,
+				      processings[proc].how == MESS_RAW_MESS, &b,
+				      err, sizeof(err));
 	if (rc) {
 		mess_say("mess import: %s\n", rc == -ENOMEM ? "out of memory" : err);
 		mess_family_free(&fam);
 		return rc == -ENOMEM ? rc : -EINVAL;
 	}
 	rc = write_whole(src[0], o.out, &fam, &r, proc, o.no_plots, level,
-			 sizeof(level), &failed);
+			 sizeof(level), &failed, &b);
 	if (rc == -EINTR)
 		mess_say("mess import: interrupted; nothing written to %s (run it again with the same --out)\n",
 			o.out);
@@ -368,10 +581,11 @@ int mess_import_main(int argc, char **argv)
 			o.out, failed, strerror(-rc), rc == -ENOSPC ? " (disk full)" : "",
 			rc == -ENOSPC ? "free space, then " : "");
 	else
-		mess_say("mess import: %s -> %s: %zu curves, %zu points (%zu + %zu repetitions%s), measured clock %.3f GHz (the chase's; plotter.txt's, Mess's own, %.3f); verdict %s (meta.json quality)\n",
+		mess_say("mess import: %s -> %s: %zu curves, %zu points (%zu + %zu repetitions%s), %s; %s; verdict %s (meta.json quality)\n",
 			src[0], o.out, fam.n, r.points, r.bw_reps, r.lat_reps,
 			r.reps_left_out ? ", some left out: a counter not counted" : "",
-			r.ghz_median, r.cpu_ghz, level);
+			clock_said(&r, clock, sizeof(clock)),
+			beyond_said(&b, err, sizeof(err)), level);
 	mess_family_free(&fam);
 	return rc == -EINTR || rc == -EEXIST || rc == -EINVAL ? rc : rc ? -EIO : 0;
 }

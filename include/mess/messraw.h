@@ -133,4 +133,20 @@ int mess_raw_read_as(const char *dir, enum mess_raw_processing how,
 		     struct mess_family *f, struct mess_raw *r, char *err,
 		     size_t errlen);
 
+/*
+ * A Mess-benchmark v1 tree (bsc-mem/Mess-benchmark's A64FX tree) under
+ * base (its measuring/ directory): bw/bw_perf_<R>_<pause>.txt, blocks of
+ * "<n> MEM Read", "<n> MEM Write", "<f> rd_percentage" (0..1), "<s> time
+ * seconds" and "<GB/s> BW (GB/s)" a repetition; lat/lat_perf_<R>_<pause>.txt,
+ * the chase's "mem latency is: <ns>ns" a repetition; no plotter.txt.
+ * A curve per generator read ratio R (store_pct 100 - R), a point per pause:
+ * bw_gbs the mean of the file's BW (GB/s) lines, read_pct of its
+ * rd_percentage x 100, lat_ns of its latency lines, with their sample
+ * deviations.  r as mess_raw_init leaves it but for the counts and family
+ * "mess-v1-bw-lines".  0, -ENOENT, -EINVAL (err: the file and line),
+ * -ENOMEM.
+ */
+int mess_raw_v1_read(const char *base, struct mess_family *f,
+		     struct mess_raw *r, char *err, size_t errlen);
+
 #endif
