@@ -20,7 +20,7 @@ ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 check() { if eval "$2" >/dev/null 2>&1; then ok; else bad "$1"; fi; }
 
-header=placement,store_pct,read_pct,aggressors,lat_p50_ns,lat_p90_ns,lat_p99_ns,lat_p999_ns,lat_mean_ns,lat_p99_spread_ns,p99_vs_none,windows,bw_gbs,disturbed,disturbed_kept,lost_pct,preempted
+header=placement,store_pct,read_pct,aggressors,lat_p50_ns,lat_p90_ns,lat_p99_ns,lat_p999_ns,lat_mean_ns,lat_p99_spread_ns,p99_vs_none,windows,bw_gbs,disturbed,disturbed_kept,lost_pct,preempted,impossible
 
 "$mess" interfere --quick --json --out "$out/i" >"$out/i.json" 2>"$out/i.err"
 rc=$?

@@ -19,7 +19,7 @@
 #define MESS_IFR_CSV "interference.csv"
 #define MESS_IFR_HEADER "placement,store_pct,read_pct,aggressors,lat_p50_ns,lat_p90_ns," \
 	"lat_p99_ns,lat_p999_ns,lat_mean_ns,lat_p99_spread_ns,p99_vs_none,windows," \
-	"bw_gbs,disturbed,disturbed_kept,lost_pct,preempted"
+	"bw_gbs,disturbed,disturbed_kept,lost_pct,preempted,impossible"
 /* Windows a row at most. */
 #define MESS_IFR_MAX_REPEATS 64
 
@@ -48,6 +48,8 @@ struct mess_ifr_row {
 	unsigned disturbed, disturbed_kept;
 	double lost_pct;
 	uint64_t preempted;
+	/* windows faster than an L1 hit: discarded (mess_ifr_win_possible) */
+	unsigned impossible;
 };
 
 /* What the files say besides the rows. */

@@ -203,6 +203,8 @@ static int row(struct ifr *m, struct victim *v, struct mess_gens *g,
 	mess_gens_snap(g, &a);
 	for (; nw < m->o.repeats && !mess_interrupted; nw++) {
 		kept_window(m, v, *lat_hint, r, &w[nw]);
+		if (!mess_ifr_win_possible(&w[nw], mess_hoststate_l1_ns(&v->hs)))
+			r->impossible++;
 		/* Batches sized at the latency seen last: a loaded
 		 * window sized at the unloaded one would run long. */
 		if (isfinite(w[nw].mean) && w[nw].mean > 0)

@@ -61,7 +61,8 @@ int mess_ifr_csv(FILE *f, const struct mess_ifr_about *a,
 		mess_csv_num(f, r[i].bw_gbs, 3);
 		fprintf(f, ",%u,%u", r[i].disturbed, r[i].disturbed_kept);
 		mess_csv_num(f, r[i].lost_pct, 2);
-		fprintf(f, ",%llu\n", (unsigned long long)r[i].preempted);
+		fprintf(f, ",%llu,%u\n", (unsigned long long)r[i].preempted,
+			r[i].impossible);
 	}
 	return ferror(f) ? -EIO : 0;
 }
@@ -160,7 +161,7 @@ json_t *mess_ifr_json(const struct mess_ifr_about *a,
 
 	for (int i = 0; rows && i < n; i++)
 		json_array_append_new(rows, mess_json_pack(
-			"{s:i, s:o, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:i, s:i, s:o, s:I}",
+			"{s:i, s:o, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:i, s:i, s:o, s:I, s:i}",
 			"store_pct", r[i].store_pct, "read_pct", mess_json_real(r[i].read_pct, 1),
 			"aggressors", r[i].aggressors,
 			"lat_p50_ns", mess_json_real(r[i].lat.p50, 2),
@@ -174,7 +175,8 @@ json_t *mess_ifr_json(const struct mess_ifr_about *a,
 			"bw_gbs", mess_json_real(r[i].bw_gbs, 3),
 			"disturbed", (int)r[i].disturbed, "disturbed_kept", (int)r[i].disturbed_kept,
 			"lost_pct", mess_json_real(r[i].lost_pct, 2),
-			"preempted", (json_int_t)r[i].preempted));
+			"preempted", (json_int_t)r[i].preempted,
+			"impossible", (int)r[i].impossible));
 	for (int m = 0; knees && m < nm; m++) {
 		int k = mess_ifr_mix_knee(r, n, mx[m]);
 

@@ -39,6 +39,20 @@ void mess_ifr_summarise(const struct mess_ifr_win *w, unsigned n,
 	f->mean = med_of(&w->mean, n, s, NULL);
 }
 
+int mess_ifr_win_possible(struct mess_ifr_win *w, double floor_ns)
+{
+	const double *q[] = { &w->p50, &w->p90, &w->p99, &w->p999, &w->mean };
+
+	if (!(floor_ns > 0))
+		return 1;
+	for (size_t i = 0; i < sizeof(q) / sizeof(q[0]); i++)
+		if (*q[i] < floor_ns) {
+			*w = (struct mess_ifr_win){ NAN, NAN, NAN, NAN, NAN };
+			return 0;
+		}
+	return 1;
+}
+
 int mess_ifr_knee(const int *aggressors, const double *p99, int n,
 		  double factor)
 {
