@@ -18,6 +18,7 @@
 
 #include "mess/interfere.h"
 #include "mess/parse.h"
+#include "mess/json.h"
 
 /* Mixes: store % 0..100 in steps of 2; rows a file may give: every mix
  * at up to 512 aggressors, more than any socket has cores to add. */
@@ -28,6 +29,7 @@
 struct ifr_set {
 	char place[32];
 	int n;
+	int interrupted;	/* its meta.json says complete false */
 	int *mix, *aggr;
 	double *p99;
 };
@@ -62,6 +64,19 @@ static double num(const char *f)
 		return NAN;
 	v = strtod(f, &end);
 	return *end ? NAN : v;
+}
+
+static int interrupted(const char *dir)
+{
+	char path[4300];
+	json_t *m;
+	int r;
+
+	snprintf(path, sizeof(path), "%s/meta.json", dir);
+	m = mess_json_load(path, 0, NULL);
+	r = json_is_false(json_object_get(m, "complete"));
+	json_decref(m);
+	return r;
 }
 
 static void ifr_free(struct ifr_set *s)
@@ -106,6 +121,10 @@ static int ifr_read(const char *set, struct ifr_set *s)
 	if (!fp)
 		return -ENOENT;
 	memset(s, 0, sizeof(*s));
+	/* A run stopped early has rows up to where it stopped: its knee
+	 * "not reached" is not an answer (meta.json beside the file). */
+	*strrchr(path, '/') = '\0';
+	s->interrupted = interrupted(path);
 	s->mix = malloc(IFR_MAX_ROWS * sizeof(int));
 	s->aggr = malloc(IFR_MAX_ROWS * sizeof(int));
 	s->p99 = malloc(IFR_MAX_ROWS * sizeof(double));
@@ -168,6 +187,9 @@ static void cell(const struct ifr_set *s, int mix, char *buf, size_t len)
 	knee = mess_ifr_knee(a, p, k, MESS_IFR_KNEE_X);
 	if (knee >= 0)
 		snprintf(buf, len, "**%d** (p99 %.0f -> %.0f ns at %d)", knee, none, at_most, most);
+	else if (knee == MESS_IFR_KNEE_NOT_REACHED && s->interrupted)
+		snprintf(buf, len, "unknown: the run was interrupted after %d (p99 %.0f -> %.0f ns)",
+			 most, none, at_most);
 	else if (knee == MESS_IFR_KNEE_NOT_REACHED)
 		snprintf(buf, len, "not reached with %d (p99 %.0f -> %.0f ns)", most, none, at_most);
 	else

@@ -85,6 +85,19 @@ static void side_by_side(void **state)
 	assert_non_null(strstr(out, "| 0 % stores | **2** (p99 100 -> 210 ns at 2) | **1** (p99 140 -> 300 ns at 1) |"));
 	assert_non_null(strstr(out, "| 50 % stores | not reached with 2 (p99 100 -> 190 ns) | not measured |"));
 	free(out);
+	/* Set a interrupted (its meta.json): a knee not reached is unknown,
+	 * one reached stands; complete, as before (issue 46 item 9). */
+	snprintf(path, sizeof(path), "%s/meta.json", a);
+	put(path, "{\"tool\": \"mess interfere\", \"complete\": false}\n");
+	out = md(&c);
+	assert_non_null(strstr(out, "| 0 % stores | **2** (p99 100 -> 210 ns at 2) |"));
+	assert_non_null(strstr(out, "| 50 % stores | unknown: the run was interrupted after 2 (p99 100 -> 190 ns) | not measured |"));
+	free(out);
+	put(path, "{\"tool\": \"mess interfere\", \"complete\": true}\n");
+	out = md(&c);
+	assert_non_null(strstr(out, "| 50 % stores | not reached with 2 (p99 100 -> 190 ns) |"));
+	free(out);
+	snprintf(path, sizeof(path), "%s/interfere/interference.csv", b);
 	/* Set b without one: nothing said. */
 	unlink(path);
 	out = md(&c);
