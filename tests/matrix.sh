@@ -43,6 +43,17 @@ check "matrix: where each pair's memory was (numa_maps), all on its target" \
 	"jq -e '[.cells[] | (.chase_mib_on_target > 0 and .chase_mib_elsewhere == 0 and .gen_mib_on_target > 0 and .gen_mib_elsewhere == 0)] | all' '$j'"
 check "matrix meta.json: where its HMAT figures came from" \
 	"jq -e '(.hmat_source | type == \"string\") and (.hmat_table | type == \"string\")' '$out/mx/meta.json'"
+# What the docs say of the chase is what meta.json records, and the
+# summary does not say "through hwloc" of figures the ACPI table gave
+# (issue 46 item 10).
+stride=$(jq -r '.latency.stride_bytes' "$out/mx/meta.json" 2>/dev/null)
+check "results/README.md: the matrix's chase at the stride meta.json records ($stride B)" \
+	'grep -q "random cycle at $stride B stride" results/README.md'
+check "matrix summary.md: the firmware's figures' source as meta.json hmat_source" \
+	'grep -q "the ACPI HMAT table where it is readable" "$out/mx/summary.md" && ! grep -q "ACPI HMAT, through hwloc" "$out/mx/summary.md"'
+check "interfere --help lists report.html and the plots it writes" \
+	'"$mess" interfere --help | grep -q "report.html" && "$mess" interfere --help | grep -q "plots/interference.png"'
+
 # The heat maps (gnuplot) and the page.
 if command -v gnuplot >/dev/null; then
 	check "matrix: plots/matrix-latency.svg, its title" 'grep -q "Unloaded latency" "$out/mx/plots/matrix-latency.svg" && [ -s "$out/mx/plots/matrix-latency.png" ]'

@@ -185,7 +185,8 @@ void mess_mx_md(FILE *f, const struct mess_mx_cell *c, int n)
 		c[0].bw21_read_pct);
 	md_table(f, c, n, MD_BW21);
 	fprintf(f, "Rows: the initiators, NUMA nodes with CPUs; columns: the memory nodes.\n"
-		"Beside each figure: the firmware's (ACPI HMAT, through hwloc) for the pair and\n"
+		"Beside each figure: the firmware's (the ACPI HMAT table where it is readable,\n"
+		"else hwloc's; meta.json hmat_source says which) for the pair and\n"
 		"the measured over it, where the firmware gives one.  local: the node's cpuset\n"
 		"(hwloc) holds the initiator's cores; cpu-less: the node has no CPU of its own.\n"
 		"Every figure with its spread and repeats: %s.\n\n"
