@@ -122,6 +122,9 @@ struct mess_curve_summary {
 	 * the memory, and it has no saturation and no waves. */
 	int loaded;
 	int saturated;		/* latency reached 2x unloaded */
+	/* Not saturated, but 2x was reached at points that cannot say:
+	 * flagged, or under MESS_SAT_MIN_BW_FRAC of the maximum. */
+	int sat_unknown;
 	double sat_bw_gbs;	/* bandwidth at the first such point */
 	double sat_lat_ns;
 	double max_lat_ns;

@@ -8,8 +8,10 @@
  *  - max_bw_gbs: the highest bandwidth; lat_at_max_bw_ns its latency (the
  *    lowest-pressure point when several share the maximum);
  *  - saturation: the FIRST point in pressure order whose latency is
- *    >= 2 x unloaded_ns; sat_bw_gbs/sat_lat_ns are that point's.  A curve
- *    that never gets there is not saturated;
+ *    >= 2 x unloaded_ns, among the loaded points only: at least
+ *    MESS_SAT_MIN_BW_FRAC of the curve's maximum bandwidth, and not
+ *    flagged disturbed or unsteady; sat_bw_gbs/sat_lat_ns are that
+ *    point's.  A curve that never gets there is not saturated;
  *  - max_lat_ns: the highest latency;
  *  - waves: every point i (i >= 1) with bw[i] < bw[i-1] * (1 - wave_tol),
  *    i.e. bandwidth fell by more than wave_tol (relative) although the
@@ -43,6 +45,7 @@
 #include "mess/json.h"
 
 #define MESS_LOADED_REL 0.10
+#define MESS_SAT_MIN_BW_FRAC 0.5
 
 /* "not saturated: 1 generator core reached 6.7 GB/s" into buf when no
  * curve of s loaded the memory (and it has one); else "" and 0. */

@@ -27,6 +27,22 @@ static double points_read(const struct mess_curve *c, const size_t *idx,
 	return m;
 }
 
+/*
+ * Whether p may say where its curve saturates: a loaded point, one that
+ * moved at least MESS_SAT_MIN_BW_FRAC of the curve's maximum bandwidth
+ * (a doubled latency at a tenth of it is a preempted window, not a queue:
+ * a default run here said "saturated 0.1-0.9 GB/s" beside a 4.7 GB/s
+ * maximum), and not one whose windows were disturbed or whose generators
+ * never settled (flagged, mess/quality.h).
+ */
+static int sat_witness(const struct mess_point *p, double max_bw_gbs)
+{
+	uint32_t untrusted = MESS_QF(MESS_QR_DISTURBED) | MESS_QF(MESS_QR_UNSTEADY);
+
+	return !(p->flags & untrusted) &&
+	       p->bw_gbs >= MESS_SAT_MIN_BW_FRAC * max_bw_gbs;
+}
+
 static void summarise_curve(const struct mess_curve *c, const size_t *idx,
 			    size_t n, double unloaded_ns, double wave_tol,
 			    struct mess_curve_summary *cs)
@@ -58,8 +74,12 @@ static void summarise_curve(const struct mess_curve *c, const size_t *idx,
 
 		if (!stalled && (isnan(cs->max_lat_ns) || p->lat_ns > cs->max_lat_ns))
 			cs->max_lat_ns = p->lat_ns;
-		if (!cs->saturated && !stalled && p->lat_ns >= sat_ns) {
+		if (!cs->saturated && !stalled && p->lat_ns >= sat_ns &&
+		    !sat_witness(p, cs->max_bw_gbs))
+			cs->sat_unknown = 1;
+		else if (!cs->saturated && !stalled && p->lat_ns >= sat_ns) {
 			cs->saturated = 1;
+			cs->sat_unknown = 0;
 			cs->sat_bw_gbs = p->bw_gbs;
 			cs->sat_lat_ns = p->lat_ns;
 		}
@@ -96,7 +116,7 @@ static void summarise_curve(const struct mess_curve *c, const size_t *idx,
 	cs->loaded = n && cs->lat_at_max_bw_ns > unloaded_ns * (1 + MESS_LOADED_REL) +
 		2 * (isfinite(c->pts[idx[imax]].lat_ns_std) ? c->pts[idx[imax]].lat_ns_std : 0);
 	if (!cs->loaded) {
-		cs->saturated = 0;
+		cs->saturated = cs->sat_unknown = 0;
 		cs->sat_bw_gbs = cs->sat_lat_ns = NAN;
 		cs->nwaves = 0;
 	}
@@ -452,8 +472,10 @@ void mess_kf_curves(FILE *fp, const struct mess_summary *s,
 		kf_bw(f, c->sat_bw_gbs, s->peak_gbs, cell, look, MESS_KF_SAT_BW);
 		if (!c->saturated) {
 			look[MESS_KF_SAT_BW] = look[MESS_KF_SAT_BW_PCT] = MESS_KF_WORD;
-			snprintf(cell[MESS_KF_SAT_BW], 96, counts ? "none" : "not loaded");
-			snprintf(cell[MESS_KF_SAT_BW_PCT], 96, counts ? "none" : "–");
+			snprintf(cell[MESS_KF_SAT_BW], 96, !counts ? "not loaded" :
+				 c->sat_unknown ? "unknown" : "none");
+			snprintf(cell[MESS_KF_SAT_BW_PCT], 96, !counts ? "–" :
+				 c->sat_unknown ? "unknown" : "none");
 		}
 		look[MESS_KF_MAX_LAT] = kf_num(f, c->max_lat_ns, cell[MESS_KF_MAX_LAT], 96);
 		look[MESS_KF_WAVES] = MESS_KF_FIG;

@@ -267,10 +267,56 @@ static void test_stall_left_out(void **state)
 	assert_near(s.curves[0].sat_bw_gbs, 42.6, 1e-9);
 	assert_near(s.curves[0].max_lat_ns, 250.0, 1e-9);
 	mess_summary_free(&s);
-	c->pts[0].flags = 0;	/* unflagged it would be both */
+	c->pts[0].flags = 0;	/* unflagged it is the maximum latency ... */
 	assert_int_equal(mess_summarise(&f, 100.0, 0.0, 0.02, &s), 0);
-	assert_near(s.curves[0].sat_bw_gbs, 0.2, 1e-9);
 	assert_near(s.curves[0].max_lat_ns, 25803.0, 1e-9);
+	/* ... but at 0.2 of 42.6 GB/s no saturation: not a loaded point */
+	assert_near(s.curves[0].sat_bw_gbs, 42.6, 1e-9);
+	mess_summary_free(&s);
+	mess_family_free(&f);
+}
+
+static char *render(const struct mess_summary *s, const char *title);
+
+/*
+ * Saturation from the loaded points only (issue 46 item 3): a doubled
+ * latency at a tenth of the maximum (a preempted window) or at a point
+ * flagged disturbed or unsteady does not say where the curve saturates;
+ * when only such points doubled, the saturation is unknown, not "none".
+ */
+static void test_saturation_loaded_points(void **state)
+{
+	struct mess_family f = { 0 };
+	struct mess_summary s;
+	struct mess_curve *c = mess_family_curve(&f, 0, 100.0);
+	char *md;
+
+	(void)state;
+	assert_non_null(c);
+	add(c, 1000, 0.4, 230.0);	/* preempted: 2x at under a tenth */
+	add(c, 100, 2.0, 120.0);
+	add(c, 20, 3.5, 210.0);		/* loaded, doubled: the saturation */
+	add(c, 10, 4.7, 300.0);
+	assert_int_equal(mess_summarise(&f, 100.0, 0.0, 0.02, &s), 0);
+	assert_int_equal(s.curves[0].saturated, 1);
+	assert_near(s.curves[0].sat_bw_gbs, 3.5, 1e-9);
+	assert_near(s.sat_bw_min_gbs, 3.5, 1e-9);
+	mess_summary_free(&s);
+	/* The loaded doubled points flagged: unknown, said so. */
+	c->pts[2].flags = MESS_QF(MESS_QR_DISTURBED);
+	c->pts[3].flags = MESS_QF(MESS_QR_UNSTEADY);
+	assert_int_equal(mess_summarise(&f, 100.0, 0.0, 0.02, &s), 0);
+	assert_int_equal(s.curves[0].saturated, 0);
+	assert_int_equal(s.curves[0].sat_unknown, 1);
+	assert_int_equal(s.have_sat, 0);
+	md = render(&s, "t");
+	assert_non_null(strstr(md, " | unknown | "));
+	free(md);
+	mess_summary_free(&s);
+	/* Another rule (spread) does not make a loaded point mute. */
+	c->pts[2].flags = MESS_QF(MESS_QR_SPREAD);
+	assert_int_equal(mess_summarise(&f, 100.0, 0.0, 0.02, &s), 0);
+	assert_near(s.curves[0].sat_bw_gbs, 3.5, 1e-9);
 	mess_summary_free(&s);
 	mess_family_free(&f);
 }
@@ -590,6 +636,7 @@ int main(void)
 		cmocka_unit_test(test_many_waves),
 		cmocka_unit_test(test_wave_needs_a_repeat),
 		cmocka_unit_test(test_stall_left_out),
+		cmocka_unit_test(test_saturation_loaded_points),
 		cmocka_unit_test(test_family_containers),
 		cmocka_unit_test(test_unloaded_from_curves),
 		cmocka_unit_test(test_json),
