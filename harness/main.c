@@ -86,11 +86,22 @@ static void usage(FILE *f)
 	fprintf(f, "usage: mess [COMMAND] [OPTION]...\n"
 		   "       mess help COMMAND | mess COMMAND --help | mess --version\n\n"
 		   "Commands:\n");
-	for (size_t i = 0; i < NCMDS; i++) {
-		const char *why = cmds[i].unavailable ? cmds[i].unavailable() : NULL;
+	/* The man pages (tools/gen-docs.sh) are this text as installed: they
+	 * say what a command does, not what the build machine lacks. */
+	int w = 0, docs = getenv("MESS_DOCS") != NULL;
 
-		fprintf(f, "  %-8s %s%s%s\n", cmds[i].name, cmds[i].summary,
-			why ? "\n           unavailable here: " : "", why ? why : "");
+	/* The summaries in one column, however long the longest name. */
+	for (size_t i = 0; i < NCMDS; i++)
+		if ((int)strlen(cmds[i].name) > w)
+			w = (int)strlen(cmds[i].name);
+	for (size_t i = 0; i < NCMDS; i++) {
+		const char *why = cmds[i].unavailable && !docs ?
+				  cmds[i].unavailable() : NULL;
+
+		fprintf(f, "  %-*s  %s", w, cmds[i].name, cmds[i].summary);
+		if (why)
+			fprintf(f, "\n  %-*s  unavailable here: %s", w, "", why);
+		fprintf(f, "\n");
 	}
 	fprintf(f, "\nWith no command, or with an option first, mess runs '%s':\n\n",
 		cmds[0].name);
