@@ -341,8 +341,9 @@ int mess_c2c_main(int argc, char **argv)
 			rc = mess_rundir_write_meta(&rd, meta(&rd, &c), 0);
 		if (!rc) {
 			mess_signals_install();
-			fprintf(stderr, "mess c2c: %s, %d PUs, %d pairs; writing %s\n",
-				c.topo.cpu_model, c.npu, c.npairs, rd.dir);
+			fprintf(stderr, "mess c2c: %s, %d PUs, %d pair%s; writing %s\n",
+				c.topo.cpu_model, c.npu, c.npairs,
+				c.npairs == 1 ? "" : "s", rd.dir);
 			rc = measure(&c);
 			mess_rundir_stop_clock(&rd);
 			frc = write_files(&c, &rd);

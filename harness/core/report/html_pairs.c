@@ -191,8 +191,10 @@ static void c2c_put(FILE *f, const json_t *c2c)
 		fprintf(f, "<td class=\"n\">%.1f</td><td class=\"n\">%.1f</td><td class=\"n\">%.1f</td><td class=\"n\">%.1f</td></tr>\n",
 			num(g, "median_ns"), num(g, "min_ns"), num(g, "max_ns"), num(g, "p99_max_ns"));
 	}
-	fprintf(f, "</table><p>%zu pairs of PUs, each one cache line handed back and forth between two pinned threads; every pair in c2c.csv and, as a heat map, in plots/c2c.svg.</p></section>\n",
-		json_array_size(json_object_get(c2c, "pairs")));
+	size_t np = json_array_size(json_object_get(c2c, "pairs"));
+
+	fprintf(f, "</table><p>%zu pair%s of PUs, each one cache line handed back and forth between two pinned threads; every pair in c2c.csv and, as a heat map, in plots/c2c.svg.</p></section>\n",
+		np, np == 1 ? "" : "s");
 }
 
 /* A figure's cell; an unknown one (null: a row cut short) is no number. */
