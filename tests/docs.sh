@@ -46,6 +46,14 @@ fmts=$("$mess" export --help | awk '/^Formats:/ { on = 1; next } on && /^  [a-z]
 check "bash: 'mess export --format ' completes to the formats ($fmts)" \
 	'[ -n "$fmts" ] && [ "$(comp mess export --format "")" = "$fmts" ]'
 check "bash: 'mess export --format pr' completes to profet" '[ "$(comp mess export --format pr)" = profet ]'
+# Issue 46 item 7: --stat, --counters and --variant complete to their
+# values, not to file names; "--format=pr" as "--format pr".
+check "bash: 'mess export --stat p9' completes to p90 p99 p99.9" '[ "$(comp mess export --stat p9)" = "p90 p99 p99.9" ]'
+check "bash: 'mess compare --stat m' completes to mean" '[ "$(comp mess compare --stat m)" = mean ]'
+check "bash: 'mess curves --variant sc' completes to scalar" '[ "$(comp mess curves --variant sc)" = scalar ]'
+check "bash: 'mess --counters of' completes to off" '[ "$(comp mess --counters of)" = off ]'
+check "bash: 'mess export --format=pr' completes to profet" '[ "$(comp mess export --format=pr)" = profet ]'
+check "bash: 'mess export --format = pr' (COMP_WORDBREAKS) completes to profet" '[ "$(comp mess export --format = pr)" = profet ]'
 check "bash: 'mess import --processing ' completes to the three processings" \
 	'[ "$(comp mess import --processing "")" = "mess mess-groups per-ratio" ]'
 check "bash: 'mess import --processing mess-' completes to mess-groups" '[ "$(comp mess import --processing mess-)" = mess-groups ]'

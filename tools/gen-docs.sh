@@ -55,6 +55,16 @@ values() { # COMMAND OPTION
 	--processing)
 		# the usage line's alternatives: [--processing a|b|c]
 		"$mess" $1 --help | sed -n '1s/.*\[--processing \([a-z0-9|-]*\)\].*/\1/p' | tr '|' ' ' ;;
+	--stat)
+		# "mean (default), p50, p90, p99 or p99.9"
+		"$mess" $1 --help | sed -n 's/^  --stat S  *[^:]*: \(mean\) (default), \([a-z0-9., ]*\) or \([a-z0-9.]*\) (.*/\1, \2, \3/p' |
+			sed 's/,//g' | head -n 1 ;;
+	--variant)
+		# every port's variants (the build's ISA's only: the table)
+		"$mess" curves --list 2>/dev/null | awk '/^generator variants/ { on = 1; next }
+			on && /^  [a-z]/ { print $1; next } on { exit }' | paste -sd' ' - ;;
+	--counters)
+		echo "auto off $("$mess" counters --list 2>/dev/null | sed -n 's/^  \([a-z0-9-]*\): .*/\1/p' | paste -sd' ' -)" ;;
 	--mem-node)
 		k=$(block nodes Kinds | grep -vx unknown | paste -sd' ' -)
 		if "$mess" $1 --help | grep -q -- '--mem-node .*each:'; then
@@ -70,7 +80,8 @@ values() { # COMMAND OPTION
 # machine's, read when the shell completes.
 value_cases() {
 	for c in $cmds; do
-		for o in $(options "$c" | grep -x -e --format -e --mem-node -e --processing); do
+		for o in $(options "$c" | grep -x -e --format -e --mem-node -e --processing \
+				-e --stat -e --variant -e --counters); do
 			v=$(values "$c" "$o")
 			[ -n "$v" ] || continue
 			case $o in
@@ -156,6 +167,10 @@ done
 	done
 	echo '	esac'
 	# An option's values: from the tables, and this machine's nodes.
+	# "--format=pr": the option before the '=' and the value after it
+	# (bash splits at '=' when COMP_WORDBREAKS has it: then prev is '=').
+	echo '	if [[ $cur == --*=* ]]; then prev=${cur%%=*}; cur=${cur#*=};'
+	echo '	elif [[ $prev == = ]]; then prev=${COMP_WORDS[COMP_CWORD-2]}; fi'
 	echo '	case $cmd:$prev in'
 	value_cases '\t%s:%s) COMPREPLY=($(compgen -W "%s" -- "$cur")); return;;\n'
 	echo '	esac'
