@@ -67,8 +67,12 @@ static const struct clock_cause clock_causes[] = {
 	{ desched_pstate, "%.2f GHz is far below the lowest P-state (%.2f GHz): no clock, a window in which the chase core was descheduled (preempted, or its vCPU not run)" },
 	{ desched_guest, "no cpufreq here (a guest, or no driver) and %.2f GHz is under a quarter of the highest reading (%.2f GHz): a window in which the chase's vCPU was descheduled, not a clock" },
 	{ governed, "the cpufreq governor lets the clock follow the load (not performance)" },
+	/* A guest cannot tell from inside: a reading under the others is as
+	 * likely a vCPU run for part of a window as a slower clock, one over
+	 * the nominal the host's turbo (a 1.59-3.06 GHz range here was called
+	 * "turbo under load", which nothing showed). */
+	{ guest, "no cpufreq here (a guest, or no driver): the clock is only measured, and from inside a guest its cause cannot be told: the host's power management or turbo, or a vCPU run for part of a window" },
 	{ turbo, "above the nominal clock: turbo under load" },
-	{ guest, "no cpufreq here (a guest, or no driver): the host's power management or turbo" },
 	{ always, "turbo under load, or power and thermal limits" },
 };
 
