@@ -67,6 +67,8 @@ if [ $# -gt 0 ]; then
 	rc=0
 	"$mess" "$@" >"$so" || rc=$?
 	cat "$so"
+	# --json: stdout is summary.json, which says where the run is.
+	[ -n "$dir" ] || dir=$(sed -n 's/^  "run_dir": "\(.*\)",\{0,1\}$/\1/p' "$so" | head -n 1)
 	[ -n "$dir" ] || dir=$(tail -n 1 "$so")
 	# --help, or refused before it began: nothing of its own to close.
 	[ -n "$dir" ] && [ -f "$dir/meta.json" ] && closing $rc "$part" "$dir"

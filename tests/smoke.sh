@@ -28,6 +28,17 @@ check "stderr ends with run.sh's block: the time, the curves' verdict, directory
 	 [ "$(tail -n 2 "$out/stderr" | head -n 1)" = "run.sh:   curves: $(jq -r .quality.verdict "$d/meta.json") in $d; next step: $(jq -r .quality.next_step "$d/meta.json")" ] &&
 	 [ "$(tail -n 1 "$out/stderr")" = "run.sh: open $d/report.html" ]' || tail -n 4 "$out/stderr"
 check_run_dir "$d" "0 50 100" 6
+# --json without --out: stdout is summary.json, which says where the run
+# is (run_dir), and run.sh's block closes it (issue 46 item 7); a replay,
+# fast, into results/ as a user's would go, removed after.
+set_dir=$(realpath -m "${MESS_REFERENCE:-../shared/reference/mess-results}/MN5-GPP-SPR8480-DDR5")
+if [ -d "$set_dir" ]; then
+	./run.sh --replay "$set_dir" --quick --no-plots --json >"$out/j.json" 2>"$out/j.err"
+	jd=$(jq -r .run_dir "$out/j.json" 2>/dev/null)
+	check "./run.sh --json: summary.json's run_dir is the run, and the closing block names it" \
+		'[ -n "$jd" ] && [ -f "$jd/meta.json" ] && grep -q "^run.sh:   curves: [A-Z]* in $jd" "$out/j.err"' || tail -n 3 "$out/j.err"
+	case $jd in results/*replay*) rm -rf "$jd" ;; esac
+fi
 check "chase buffer >= 4x LLC" 'jq -e ".chase.buffer_bytes >= 4 * .llc_bytes" "$d/meta.json" >/dev/null'
 check "100%-store curve at full pressure reads about 50% at memory level" \
 	'awk -F, "NR>1 && \$1==100 && \$3==0 {n++; if (\$2<45 || \$2>60) exit 1} END {exit n!=1}" "$d/curves.csv"'

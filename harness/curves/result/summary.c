@@ -53,7 +53,10 @@ static int write_summary(struct mess_run *r, int complete)
 	/* A family that counts reads and writes apart gives each point a
 	 * measured read share, a column beside the mix's nominal one. */
 	s.read_counted = r->desc.read_counted;
-	extra = mess_json_pack("{s:s, s:s, s:o, s:o, s:o, s:s?, s:s, s:b}",
+	/* run_dir: where the run is, for a reader of --json's stdout (the
+	 * file alone says nothing of its folder). */
+	extra = mess_json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:s?, s:s, s:b}",
+			  "run_dir", r->rd.dir,
 			  "verdict", mess_level_name(r->verdict.level),
 			  "next_step", mess_verdict_next(&r->verdict, next, sizeof(next)),
 			  "unloaded_std_ns", mess_json_real(r->u.std_ns, 3),
