@@ -129,7 +129,7 @@ static void test_interpolated_share_label(void **state)
 
 	assert_non_null(mkdtemp(tmpl));
 	snprintf(dir, sizeof(dir), "%s/mess", tmpl);
-	struct mess_export_in in = { .fam = &f, .m = m, .ghz = 2.0 };
+	struct mess_export_in in = { .fam = &f, .m = m, .ghz = 2.0, .channels = 4 };
 
 	assert_int_equal(mess_export(mess_export_find("mess"), &in, dir, &t, err,
 				     sizeof(err)), 0);
@@ -454,12 +454,14 @@ static void test_format_table(void **state)
 	(void)state;
 	for (const struct mess_format *x = mess_formats; x->name; x++) {
 		assert_true(x->kind >= 0 && x->kind <= MESS_SET_MESS_RAW);
-		rows[x->kind]++;
-		assert_non_null(x->read);
+		/* A row with no reader is a format mess only writes. */
+		assert_true(x->read || x->write);
+		rows[x->kind] += !!x->read;
 		assert_non_null(x->kind_name);
 		assert_non_null(x->units);
 		assert_true(!x->write == !x->what);
-		assert_ptr_equal(mess_format_of_kind(x->kind), x);
+		if (x->read)
+			assert_ptr_equal(mess_format_of_kind(x->kind), x);
 		assert_ptr_equal(mess_export_find(x->name), x->write ? x : NULL);
 	}
 	for (int k = 0; k <= MESS_SET_MESS_RAW; k++)
@@ -469,7 +471,7 @@ static void test_format_table(void **state)
 	add_curve(&f, 100, 2, b, l);
 	assert_int_equal(mess_model_new(&f, &m), 0);
 	assert_non_null(mkdtemp(tmpl));
-	struct mess_export_in in = { .fam = &f, .m = m, .ghz = 2.0 };
+	struct mess_export_in in = { .fam = &f, .m = m, .ghz = 2.0, .channels = 4 };
 
 	snprintf(dir, sizeof(dir), "%s/run", tmpl);
 	assert_int_equal(mess_export(mess_format_of_kind(MESS_SET_RUN), &in, dir,
@@ -483,6 +485,8 @@ static void test_format_table(void **state)
 		written++;
 		snprintf(dir, sizeof(dir), "%s/%s", tmpl, x->name);
 		assert_int_equal(mess_export(x, &in, dir, NULL, err, sizeof(err)), 0);
+		if (!x->read)
+			continue;
 		assert_int_equal(mess_set_load(dir, 0, &back, &info, err,
 					       sizeof(err)), 0);
 		assert_int_equal(info.kind, x->kind);
@@ -491,7 +495,7 @@ static void test_format_table(void **state)
 				    x->units);
 		mess_family_free(&back);
 	}
-	assert_int_equal(written, 4);
+	assert_int_equal(written, 6);
 
 	mess_model_free(m);
 	mess_family_free(&f);
