@@ -27,8 +27,9 @@
  * PROFET's loader reads instead of the bwlat files and fails on, with the
  * reason in its error, where it would otherwise take the ns for cycles.
  *
- * A read share is "measured" when a curve of the family lies within 1% of
- * it (the Mess simulator's grid is 2% wide); the file then holds that
+ * A read share is "measured" when a curve of the family lies within 0.1 %
+ * of share of it (as libmess would, no curve a whole 1 % away stands for
+ * it; curve-sources.tsv gives shares with two decimals); the file then holds that
  * curve's points as the model keeps them (include/mess/model.h: rising
  * bandwidth only).  Between measured shares the model interpolates at the
  * union of both neighbours' points (each at the same fraction of its

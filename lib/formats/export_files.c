@@ -156,7 +156,9 @@ int mess_export_info_write(const struct mess_export_in *in, const char *dir,
 		put_kv(o.fp, "SOURCE_VERDICT_NOTE", "%s", in->verdict_note);
 	if (x->more)
 		fputs(x->more, o.fp);
-	if (!x->no_sources)
+	if (!x->no_sources) {
 		fprintf(o.fp, "SOURCES=curve-sources.tsv (measured, interpolated or extrapolated per read share)\n");
+		fprintf(o.fp, "SNAPPING=a read share R is the measured curve nearest it when that curve is within 0.1 %% of share of R, else interpolated at R between the measured curves around it (as libmess answers), or outside them the nearest curve as it is (extrapolated); curve-sources.tsv says which, the curves' shares with two decimals\n");
+	}
 	return mess_export_file_close(&o, 0, err, errlen);
 }
