@@ -235,6 +235,16 @@ check "AMD set, --read-axis memory: the memory's 50 % is the generator's R = 0 c
 		"$tmp/amd-mem/mess-curves.json" >/dev/null'
 check "AMD set, --read-axis memory: shares below 50 % are no generator's (extrapolated)" \
 	'awk -F"\t" "NR > 1 && \$2 < 50 && \$3 != \"extrapolated\" { bad = 1 } END { exit bad }" "$tmp/amd-mem/curve-sources.tsv"'
+# compare says it too, for the AMD set only; a replay of the AMD set is at
+# the set's R, and its export says so.
+"$mess" compare "$amd" "$gpp" --no-plots --out "$tmp/cmp-amd" >/dev/null 2>&1
+check "compare: compare.md says the AMD set's share is the generator's R, and the Intel set's nothing" \
+	'grep -q "^Read share of CTE-AMD-EPYC7742-DDR4: the generator.s read fraction R, NOT the memory.s read share" "$tmp/cmp-amd/compare.md" &&
+	 [ "$(grep -c "^Read share of" "$tmp/cmp-amd/compare.md")" -eq 1 ]'
+"$mess" --replay "$amd" --no-plots --quick --replay-seed 1 --out "$tmp/amd-replay" >/dev/null 2>&1
+"$mess" export "$tmp/amd-replay" --force --out "$tmp/amd-replay-x" 2>/dev/null
+check "a replay of the AMD set: its export's READ_AXIS says the generator's R" \
+	'grep -q "^READ_AXIS=the generator.s read fraction R" "$tmp/amd-replay-x/info.txt"'
 
 # Snapping (issue 48 item 6): a share is a measured curve only within
 # 0.1 % of share of it, else interpolated at it (as libmess answers); the

@@ -17,6 +17,7 @@
 
 #include "core/options.h"
 #include "core/report/html.h"
+#include "core/report/readaxis.h"
 #include "core/rundir/outdir.h"
 #include "core/rundir/rundir.h"
 #include "core/signals.h"
@@ -481,7 +482,7 @@ int mess_export_main(int argc, char **argv)
 	}
 	if (!rc) {
 		mess_set_dir(&info, setdir, sizeof(setdir));
-		gen = export_generator_axis(setdir, axis, sizeof(axis));
+		gen = mess_read_axis_generator(setdir, axis, sizeof(axis));
 		if (gen && !strcmp(o.read_axis, "memory"))
 			export_map_memory_axis(&fam);
 		rc = mess_model_new(&fam, &m);

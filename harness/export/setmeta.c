@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/report/html.h"
 #include "mess/json.h"
 #include "mess/parse.h"
 
@@ -99,37 +98,6 @@ int export_set_channels(const char *dir, char *src, size_t len)
 	if (!n)
 		snprintf(src, len, "the set states none: no plotter.txt N_CHANNELS, info.txt CHANNELS or meta.json mess_plotter.channels, and a run of mess records none; give --channels N");
 	return n;
-}
-
-/*
- * Whether the set's read share is the traffic generator's read fraction
- * R rather than the memory's: Mess on AMD's data fabric counts reads and
- * writes together and takes R as the share (an import records the
- * counters family in meta.json method.bw_counters; a Mess-Results set
- * names its CPU in system.md).  1 with what it is in why, 0.
- */
-int export_generator_axis(const char *dir, char *why, size_t len)
-{
-	char path[PATH_MAX + 16], model[128];
-	json_t *meta;
-	const char *fam;
-	int gen = 0;
-
-	snprintf(path, sizeof(path), "%s/meta.json", dir);
-	meta = mess_json_load(path, 0, NULL);
-	fam = json_string_value(json_object_get(json_object_get(meta, "method"), "bw_counters"));
-	if (fam && !strncmp(fam, "amd-df", 6)) {
-		snprintf(why, len, "the generator's read fraction R, NOT the memory's read share (meta.json method.bw_counters %s: AMD's data fabric counts reads and writes together, and Mess takes R as the share)",
-			 fam);
-		gen = 1;
-	} else if (!meta && !mess_system_md_field(dir, "Model", model, sizeof(model)) &&
-		   strstr(model, "AMD")) {
-		snprintf(why, len, "the generator's read fraction R, NOT the memory's read share (system.md Model %s: Mess's AMD sets count reads and writes together at the data fabric, and take R as the share)",
-			 model);
-		gen = 1;
-	}
-	json_decref(meta);
-	return gen;
 }
 
 /*

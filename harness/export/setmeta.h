@@ -11,10 +11,6 @@
  * why in src where none says it. */
 int export_set_channels(const char *dir, char *src, size_t len);
 
-/* 1 where the set's read share is the generator's read fraction R, what
- * it is said in why; 0 where it is the memory's. */
-int export_generator_axis(const char *dir, char *why, size_t len);
-
 /* The memory's read share, %, of a generator issuing r_pct % loads whose
  * stores allocate: 100 / (2 - R). */
 double export_memory_share(double r_pct);
