@@ -352,10 +352,12 @@ check "profet round trip: cycles / GHz = the ns of the mess export" \
 	'diff <(awk "{print \$1, \$2}" "$tmp/hbm-mess/bwlat_70.txt" | sort -n) \
 	      <(jq -r ".curves[\"70\"].points[] | \"\(.[0]) \(.[1])\"" "$tmp/back/mess-curves.json" |
 		awk "{printf \"%.3f %.3f\n\", \$1, \$2}" | sort -n) >/dev/null'
+# 15 of the HBM set's shares have a curve within 0.1 % of share (issue 48's
+# snapping; 17 within the 1 % of before).
 check "the mess export read back keeps only its measured shares" \
-	'"$mess" export "$tmp/hbm-mess" --format json --out "$tmp/back2" 2>&1 | grep -q "17 read shares measured"'
+	'"$mess" export "$tmp/hbm-mess" --format json --out "$tmp/back2" 2>&1 | grep -q "15 read shares measured"'
 check "csv: memory_curves.csv reads back as the same set" \
-	'"$mess" export "$tmp/hbm-csv" --format json --out "$tmp/back3" 2>&1 | grep -q "17 read shares measured"'
+	'"$mess" export "$tmp/hbm-csv" --format json --out "$tmp/back3" 2>&1 | grep -q "15 read shares measured"'
 check "a cycle-based set without a frequency is refused with a line" \
 	'mkdir "$tmp/p" && cp "$tmp/hbm-profet/curves.json" "$tmp/p/" && ! "$mess" export "$tmp/p" --out "$tmp/x" 2>"$tmp/e" && grep -q -- "--ghz" "$tmp/e" && [ ! -e "$tmp/x" ]'
 # Issue 22 item 19: the csv format keeps no tally and writes no

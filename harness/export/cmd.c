@@ -5,6 +5,7 @@
  * code that makes a run's own mess/ directory (include/mess/export.h).
  */
 #include "export/cmd.h"
+#include "export/setmeta.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -16,6 +17,7 @@
 
 #include "core/options.h"
 #include "core/report/html.h"
+#include "core/report/readaxis.h"
 #include "core/rundir/outdir.h"
 #include "core/rundir/rundir.h"
 #include "core/signals.h"
@@ -31,8 +33,10 @@ struct export_opts {
 	char format[16];
 	char stat[16];
 	char out[PATH_MAX];
+	char read_axis[16];
 	double ghz, base_ghz;
-	int force;
+	int64_t channels;
+	int force, unloaded_row;
 	int help;
 };
 
@@ -49,6 +53,12 @@ static const struct mess_opt opts[] = {
 	  "the set's own CPU frequency, for cycles (profet; a cycle-based input): default the one the run recorded" },
 	{ "base-ghz", MESS_OPT_DOUBLE, F(base_ghz), 0, 0.1, 10, "G",
 	  "profet: write cycles at G GHz, the base CPU's clock, for a target set (see below)" },
+	{ "channels", MESS_OPT_INT, F(channels), 0, 1, MESS_MAX_CHANNELS, "N",
+	  "the memory channels the set was measured on (mess-json's measuredChannels; info.txt CHANNELS): default its plotter.txt N_CHANNELS; required for mess-json where the set states none" },
+	{ "read-axis", MESS_OPT_STR, S(read_axis), 0, 0, "A",
+	  "as-measured (default) or memory: a set whose share is the generator's read fraction R (Mess on AMD) moved to the memory's read share 1 / (2 - R)" },
+	MESS_OPT_FLAG_ROW("unloaded-row", F(unloaded_row),
+	  "start each share's curve at 0 GB/s with its least latency, as Mess writes it (default: its least-loaded point's latency)"),
 	MESS_OPT_FLAG_ROW("force", F(force),
 	  "export a run whose verdict is INVALID (info.txt SOURCE_VERDICT then says so), in cycles at a measured clock that spread above 5 %, or a --stat quantile family with points flagged dist_disagrees"),
 	MESS_OPT_HELP(F(help)),
@@ -59,7 +69,8 @@ static const struct mess_opt opts[] = {
 void mess_export_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: mess export RUN --format F --out DIR [--stat S] [--ghz GHZ] [--base-ghz G] [--force]\n"
+		"usage: mess export RUN --format F --out DIR [--stat S] [--ghz GHZ] [--base-ghz G]\n"
+		"                   [--channels N] [--read-axis A] [--unloaded-row] [--force]\n"
 		"Write a curve family for the program that consumes it.  RUN is a run\n"
 		"directory of mess, a Mess bwlat_*.txt directory, a Mess-Results directory,\n"
 		"tree (.../AVX2/local), processed/ or memory_curves.csv/.json, a raw Mess\n"
@@ -73,6 +84,21 @@ void mess_export_usage(FILE *f)
 		"\nRead shares the run did not measure are filled from the curve model\n"
 		"(interpolated between measured shares, the nearest curve outside them);\n"
 		"curve-sources.tsv says which, info.txt how the set was measured.\n"
+		"\nmess-json is the newer MessMemCtrl's one file: {\"measuredChannels\": N,\n"
+		"\"curves\": {\"<R>\": [[MB/s, ns], ...]}}, nothing else at the top level; the\n"
+		"simulator scales the bandwidth by its channels over N.  N is the set's\n"
+		"plotter.txt N_CHANNELS (a Mess-Results set, a raw tree, an import, a replay\n"
+		"of one), else --channels N, required then.  ramulator2 writes one line a\n"
+		"point, read_pct GB/s ns.  info.txt says CHANNELS and its source in every\n"
+		"format.\n"
+		"\nA bwlat_<R> file is the measured curve within 0.1 %% of share of R, else\n"
+		"interpolated at R (curve-sources.tsv says which, with two decimals).\n"
+		"--unloaded-row puts each share's least-loaded point at 0 GB/s with its\n"
+		"least latency, as Mess's processing writes it.\n"
+		"\nOn Mess's AMD sets the read share is the generator's read fraction R, not\n"
+		"the memory's (R = 0 is 50 %% reads at the memory on write-allocating\n"
+		"stores): info.txt READ_AXIS and curve-sources.tsv say so; --read-axis memory\n"
+		"moves each curve to the memory's share 1 / (2 - R).\n"
 		"\nPROFET predicts an application profiled on a base machine on a target\n"
 		"memory: it takes the target set's latency in cycles of the base CPU (it\n"
 		"subtracts the base set's from it).  A target set measured on another\n"
@@ -91,7 +117,10 @@ void mess_export_usage(FILE *f)
 		"  mess export results/node1 --format profet --out profet/node1 cycles at the run's clock\n"
 		"  mess export ref/MN5-HBM-XeonMax9480-HBM2 --format profet --ghz 2.0 --out hbm\n"
 		"  mess export results/hbm --format profet --base-ghz 2.1 --out target   for a base at 2.1 GHz\n"
-		"  mess export results/node1 --stat p99 --out sim/node1-p99     the p99 family\n"
+		"  mess export results/node1 --stat p99 --out sim/node1-p99     the p99 family\n"		"  mess export ref/MN5-GPP-SPR8480-DDR5 --format mess-json --out sim/gpp   measuredChannels 8\n"
+		"  mess export results/node1 --format mess-json --channels 8 --out sim/n1  a run states none\n"
+		"  mess export ref/CTE-AMD-EPYC7742-DDR4 --format ramulator2 --read-axis memory --out ram/amd\n"
+		"  mess export ref/MN5-GPP-SPR8480-DDR5 --unloaded-row --out sim/gpp-mess   Mess's 0 GB/s rows\n"
 		"Exit status: 0 ok, 1 bad usage or unreadable input, 2 failure, or a run\n"
 		"refused for its data (INVALID, or dist_disagrees points) without --force:\n"
 		"as with --strict, curves not to be trusted are a failure, not a usage error.\n");
@@ -381,15 +410,17 @@ static int export_whole(const struct mess_format *fmt,
 
 int mess_export_main(int argc, char **argv)
 {
-	struct export_opts o = { .format = "mess", .stat = "mean" };
+	struct export_opts o = { .format = "mess", .stat = "mean",
+				 .read_axis = "as-measured" };
 	const struct mess_format *fmt;
 	struct mess_set_info info;
 	struct mess_family fam = { 0 };
 	struct mess_export_tally t;
 	struct mess_model *m = NULL;
 	char err[1024], tool[200], llc[PATH_MAX + 128], gsrc[128], *run[1];
+	char setdir[PATH_MAX], axis[400] = "", chsrc[200] = "";
 	size_t ndd = 0;
-	int n, rc;
+	int n, rc, gen = 0, channels;
 
 	rc = mess_cmd_open("mess export", opts, NOPTS, &o, &o.help,
 			   mess_export_usage, argc, argv, run, 1, &n);
@@ -408,6 +439,11 @@ int mess_export_main(int argc, char **argv)
 				sep = ",";
 			}
 		fputc('\n', stderr);
+		return -EINVAL;
+	}
+	if (strcmp(o.read_axis, "as-measured") && strcmp(o.read_axis, "memory")) {
+		mess_say("mess export: --read-axis: '%s' is not allowed; allowed: as-measured, memory\n",
+			o.read_axis);
 		return -EINVAL;
 	}
 	/* Only PROFET's format is in cycles of the base machine's CPU. */
@@ -444,8 +480,13 @@ int mess_export_main(int argc, char **argv)
 			 run[0], o.stat);
 		rc = -EINVAL;
 	}
-	if (!rc)
+	if (!rc) {
+		mess_set_dir(&info, setdir, sizeof(setdir));
+		gen = mess_read_axis_generator(setdir, axis, sizeof(axis));
+		if (gen && !strcmp(o.read_axis, "memory"))
+			export_map_memory_axis(&fam);
 		rc = mess_model_new(&fam, &m);
+	}
 	if (rc && rc != -ENOMEM && no_family(run[0])) {
 		mess_family_free(&fam);
 		return -EINVAL;
@@ -471,8 +512,28 @@ int mess_export_main(int argc, char **argv)
 			       "%s (each point's %s of its latency distribution, not its mean)",
 			       o.stat, o.stat);
 
+	channels = o.channels > 0 ? (int)o.channels :
+		export_set_channels(setdir, chsrc, sizeof(chsrc));
+	if (o.channels > 0)
+		snprintf(chsrc, sizeof(chsrc), "--channels");
+	/* Scaled by the simulator's channels over these: no guess. */
+	if (!channels && !strcmp(fmt->name, "mess-json")) {
+		mess_say("mess export: --channels: missing for --format mess-json: %s states no channel count; allowed: the memory channels it was measured on, 1..%d\n",
+			run[0], (int)MESS_MAX_CHANNELS);
+		mess_model_free(m);
+		mess_family_free(&fam);
+		return -EINVAL;
+	}
+	if (gen && !strcmp(o.read_axis, "memory"))
+		snprintf(axis, sizeof(axis), "the memory's read share, mapped from the generator's read fraction R as 1 / (2 - R) (--read-axis memory: every store allocates, a read and a write at the memory; R = 0 is 50 %%, R = 100 %% is 100 %%; shares below 50 %% are no such generator's)");
+	else if (!gen && !strcmp(o.read_axis, "memory"))
+		mess_say("mess export: note: --read-axis memory: %s's read share is the memory's already; exported as measured\n",
+			run[0]);
+
 	struct mess_export_in in = {
 		.fam = &fam, .m = m, .origin = info.path, .tool = tool,
+		.channels = channels, .channels_source = chsrc,
+		.unloaded_row = o.unloaded_row, .read_axis = gen ? axis : NULL,
 		.bw_source = info.bw_source[0] ? info.bw_source : NULL,
 		.extra_info = llc,
 		/* The base CPU's clock for a PROFET target set, else the

@@ -9,18 +9,27 @@
  *            read percentages, latency in CPU cycles at a stated frequency;
  *  - csv:    the measured points in the Mess-Results memory_curves.csv
  *            layout (nothing filled in, nothing smoothed);
- *  - json:   the 51 curves of the mess format with their sources, in ns.
+ *  - json:   the 51 curves of the mess format with their sources, in ns;
+ *  - mess-json:  one mess-simulator.json {"measuredChannels": N, "curves":
+ *            {"<R>": [[MB/s, ns], ...]}}, the 51 curves of the mess format
+ *            (highest bandwidth first) and the channels they were measured
+ *            on, nothing else at the top level;
+ *  - ramulator2: one ramulator2-curves.txt, "read_pct bandwidth_GBps
+ *            latency_ns" a line, the 51 curves by rising share, each by
+ *            rising bandwidth.
  * Every format also writes curve-sources.tsv (which read share is
  * measured, interpolated or extrapolated, and from what) and info.txt (the
  * set, the unit of each column, the nominal and measured clocks, the
+ * memory channels and where they came from, what the read share is, the
  * source run's verdict): names that no consumer picks up (they contain no
  * "bwlat" and do not end in .json).  The mess format adds one file a
  * consumer does pick up, on purpose: MESS_EXPORT_NOT_PROFET, a .json that
  * PROFET's loader reads instead of the bwlat files and fails on, with the
  * reason in its error, where it would otherwise take the ns for cycles.
  *
- * A read share is "measured" when a curve of the family lies within 1% of
- * it (the Mess simulator's grid is 2% wide); the file then holds that
+ * A read share is "measured" when a curve of the family lies within 0.1 %
+ * of share of it (as libmess would, no curve a whole 1 % away stands for
+ * it; curve-sources.tsv gives shares with two decimals); the file then holds that
  * curve's points as the model keeps them (include/mess/model.h: rising
  * bandwidth only).  Between measured shares the model interpolates at the
  * union of both neighbours' points (each at the same fraction of its
@@ -70,6 +79,17 @@ struct mess_export_in {
 	 * SOURCE_VERDICT_REASON, SOURCE_VERDICT_NOTE; mess-curves.json
 	 * "source_verdict". */
 	const char *verdict, *verdict_reason, *verdict_note;
+	/* The memory channels the set was measured on (mess-json's
+	 * measuredChannels; info.txt CHANNELS for every format), <= 0
+	 * unknown; where the figure came from, or why it is unknown. */
+	int channels;
+	const char *channels_source;
+	/* 1: each share's curve starts with Mess's unloaded row, its least
+	 * latency at 0 GB/s, instead of its least-loaded point's. */
+	int unloaded_row;
+	/* What the read shares are, one line for info.txt READ_AXIS and
+	 * curve-sources.tsv; NULL: the memory's read share, as measured. */
+	const char *read_axis;
 	/* Filled by mess_export (set by it: leave NULL). */
 	struct mess_export_tally *tally;
 };
@@ -112,6 +132,10 @@ int mess_export_csv(const struct mess_export_in *in, const char *dir,
 		    char *err, size_t errlen);
 int mess_export_json(const struct mess_export_in *in, const char *dir,
 		     char *err, size_t errlen);
+int mess_export_mess_json(const struct mess_export_in *in, const char *dir,
+			  char *err, size_t errlen);
+int mess_export_ramulator2(const struct mess_export_in *in, const char *dir,
+			   char *err, size_t errlen);
 
 /*
  * The curve the mess, profet and json formats write for read share r (an
@@ -146,6 +170,19 @@ int mess_export_file_open(struct mess_export_file *o, const char *dir,
  * (said, "disk full" included) remove the temporary.  The result. */
 int mess_export_file_close(struct mess_export_file *o, int ret, char *err,
 			   size_t errlen);
+
+/*
+ * Every one of the 51 shares once, in order, through row(ctx, ...): its
+ * points by rising bandwidth, its MESS_SRC_* flags and where it came from
+ * (one line); curve-sources.tsv (file_fmt names each share's file) is
+ * written as it goes.  0 or the first failure, err saying it.
+ */
+typedef int (*mess_export_row_fn)(void *ctx, int r, const double *bw,
+				  const double *lat, size_t n, int src,
+				  const char *from);
+int mess_export_each_share(const struct mess_export_in *in, const char *dir,
+			   const char *file_fmt, mess_export_row_fn row,
+			   void *ctx, char *err, size_t errlen);
 
 /* What a format's info.txt says beyond the common lines. */
 struct mess_export_info {

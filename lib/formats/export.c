@@ -16,9 +16,12 @@
 #include "mess/json.h"
 #include "mess/parse.h"
 
-/* A share this close to a measured curve's is that curve (the simulator's
- * grid is 2% wide: each file stands for +-1%). */
-#define SAME_SHARE 1.0
+/* A share this close to a measured curve's is that curve; further, the
+ * model's interpolation at the share, as libmess answers it.  At 1 % (the
+ * simulator's grid is 2 % wide) a file could be a curve 0.6 % of share
+ * away while libmess interpolated at the share: 4.6 % apart on imported
+ * trees (issue 48). */
+#define SAME_SHARE 0.1
 
 /* ---- the 51 shares ---- */
 
@@ -137,29 +140,63 @@ int mess_export_share(const struct mess_model *m, int r, double *bw,
 }
 
 /*
- * Every share once, in order, calling row() for each; fills the sources
- * file as it goes.  The scratch arrays hold every point of the family:
- * the most any share can have.
+ * Mess's processing puts each share's least-loaded point at 0 GB/s with
+ * the share's least latency (Mess-Results' processed curves: 1.62 GB/s
+ * and 114.88 ns measured become 0 GB/s and 114.88 ns).  The model starts
+ * every curve instead at the family's one unloaded latency (the chase
+ * alone), or at its first point's: that point is dropped, unless the
+ * source curve has it itself (a Mess-Results set's own 0 GB/s row).  A
+ * share from one measured curve takes the least latency of all its points,
+ * those the model leaves out (bandwidth not rising) too.
  */
-typedef int (*share_fn)(void *ctx, int r, const double *bw, const double *lat,
-			size_t n, int src, const char *from);
+static void unloaded_row(const struct mess_family *f, int src, double from,
+			 double *bw, double *lat, size_t *n)
+{
+	double least = INFINITY;
+	int own = 0;
+
+	for (size_t i = 0; f && !(src & MESS_SRC_INTERP_READ) && i < f->n; i++) {
+		const struct mess_curve *c = &f->curves[i];
+
+		if (fabs(c->read_pct - from) > 1e-9)
+			continue;
+		for (size_t k = 0; k < c->n; k++) {
+			if (!mess_point_usable(&c->pts[k]))
+				continue;
+			least = fmin(least, c->pts[k].lat_ns);
+			own |= c->pts[k].bw_gbs <= 0;
+		}
+	}
+	if (!own && *n >= 2 && bw[0] <= 0) {
+		memmove(bw, bw + 1, (*n - 1) * sizeof(*bw));
+		memmove(lat, lat + 1, (*n - 1) * sizeof(*lat));
+		(*n)--;
+	}
+	if (!isfinite(least))
+		for (size_t i = 0; i < *n; i++)
+			least = fmin(least, lat[i]);
+	bw[0] = 0;
+	lat[0] = least;
+}
 
 static void describe_from(char *s, size_t len, int src, double lo, double hi,
 			  const char *below_note)
 {
 	if (!(src & (MESS_SRC_INTERP_READ | MESS_SRC_EXTRAP_READ)))
-		snprintf(s, len, "the curve at %.1f%% reads", lo);
+		snprintf(s, len, "the curve at %.2f%% reads", lo);
 	else if (src & MESS_SRC_EXTRAP_READ)
-		snprintf(s, len, "the nearest measured curve (%.1f%% reads), as it is%s%s",
+		snprintf(s, len, "the nearest measured curve (%.2f%% reads), as it is%s%s",
 			 lo, below_note ? "; " : "", below_note ? below_note : "");
 	else
-		snprintf(s, len, "the curves at %.1f%% and %.1f%% reads, mixed at equal fractions of their maximum bandwidth",
+		snprintf(s, len, "the curves at %.2f%% and %.2f%% reads, mixed at equal fractions of their maximum bandwidth",
 			 lo, hi);
 }
 
-static int for_each_share(const struct mess_export_in *in, const char *dir,
-			  const char *file_fmt, share_fn row, void *ctx,
-			  char *err, size_t errlen)
+/* The scratch arrays hold every point of the family: the most any share
+ * can have. */
+int mess_export_each_share(const struct mess_export_in *in, const char *dir,
+			   const char *file_fmt, mess_export_row_fn row,
+			   void *ctx, char *err, size_t errlen)
 {
 	size_t cap = total_points(in->m) + 1, n;
 	double *bw = malloc(2 * (cap ? cap : 1) * sizeof(double)), *lat, lo, hi;
@@ -180,7 +217,13 @@ static int for_each_share(const struct mess_export_in *in, const char *dir,
 	for (int r = 0; r <= 100 && !ret; r += 2) {
 		char file[64], from[512];
 
-		ret = mess_export_share(in->m, r, bw, lat, cap, &n, &src, &lo, &hi);
+		if (in->unloaded_row) {
+			ret = share_points(in->m, r, bw, lat, cap, &n, &src, &lo, &hi);
+			if (!ret && n)
+				unloaded_row(in->fam, src, lo, bw, lat, &n);
+		} else {
+			ret = mess_export_share(in->m, r, bw, lat, cap, &n, &src, &lo, &hi);
+		}
 		if (ret) {
 			ret = mess_fail(err, errlen, ret, "read share %d%%: %s", r,
 					strerror(-ret));
@@ -189,6 +232,11 @@ static int for_each_share(const struct mess_export_in *in, const char *dir,
 		snprintf(file, sizeof(file), file_fmt, r);
 		describe_from(from, sizeof(from), src, lo, hi,
 			      r < rmin ? in->below_note : NULL);
+		if (in->read_axis)
+			snprintf(from + strlen(from), sizeof(from) - strlen(from), "%s",
+				 !strncmp(in->read_axis, "the generator", 13) ?
+				 "; the share is the generator's read fraction R, not the memory's read share (info.txt READ_AXIS)" :
+				 "; the share is the memory's, mapped from the generator's read fraction R (info.txt READ_AXIS)");
 		ret = row(ctx, r, bw, lat, n, src, from);
 		if (in->tally) {
 			if (src & MESS_SRC_EXTRAPOLATED)
@@ -265,7 +313,7 @@ int mess_export_mess(const struct mess_export_in *in, const char *dir,
 		     char *err, size_t errlen)
 {
 	struct mess_ctx c = { dir, err, errlen };
-	int ret = for_each_share(in, dir, "bwlat_%d.txt", mess_row, &c, err,
+	int ret = mess_export_each_share(in, dir, "bwlat_%d.txt", mess_row, &c, err,
 				 errlen);
 
 	if (!ret)
@@ -331,7 +379,7 @@ static int write_doc(const struct mess_export_in *in, const char *dir,
 	struct mess_export_file o;
 	int ret;
 
-	ret = for_each_share(in, dir, name, doc_row, &c, err, errlen);
+	ret = mess_export_each_share(in, dir, name, doc_row, &c, err, errlen);
 	if (!ret)
 		ret = mess_export_file_open(&o, dir, name, err, errlen);
 	if (!ret)

@@ -135,6 +135,16 @@ int mess_export_info_write(const struct mess_export_in *in, const char *dir,
 	put_clock(o.fp, "CPU_FREQ_MEASURED", in->measured_ghz, in->measured_source);
 	if (isfinite(u))
 		put_kv(o.fp, "UNLOADED_NS", "%.3f", u);
+	if (in->channels > 0)
+		put_kv(o.fp, "CHANNELS", "%d (%s)", in->channels,
+		       in->channels_source ? in->channels_source : "source not said");
+	else
+		put_kv(o.fp, "CHANNELS", "unknown (%s)", in->channels_source ?
+		       in->channels_source : "not given to the writer of these files; mess export finds it where the set states it, or takes --channels N");
+	if (in->unloaded_row)
+		put_kv(o.fp, "UNLOADED_ROW", "yes: each read share's least-loaded point is put at 0 GB/s with the share's least latency, as Mess's processing writes it (--unloaded-row); without it that point stays as measured and a 0 GB/s point with its latency comes before it");
+	put_kv(o.fp, "READ_AXIS", "%s", in->read_axis ? in->read_axis :
+	       "the memory's read share, as measured");
 	/* Lines made with mess_export_kv. */
 	if (in->extra_info)
 		fputs(in->extra_info, o.fp);
@@ -146,7 +156,9 @@ int mess_export_info_write(const struct mess_export_in *in, const char *dir,
 		put_kv(o.fp, "SOURCE_VERDICT_NOTE", "%s", in->verdict_note);
 	if (x->more)
 		fputs(x->more, o.fp);
-	if (!x->no_sources)
+	if (!x->no_sources) {
 		fprintf(o.fp, "SOURCES=curve-sources.tsv (measured, interpolated or extrapolated per read share)\n");
+		fprintf(o.fp, "SNAPPING=a read share R is the measured curve nearest it when that curve is within 0.1 %% of share of R, else interpolated at R between the measured curves around it (as libmess answers), or outside them the nearest curve as it is (extrapolated); curve-sources.tsv says which, the curves' shares with two decimals\n");
+	}
 	return mess_export_file_close(&o, 0, err, errlen);
 }

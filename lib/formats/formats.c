@@ -47,6 +47,13 @@ const struct mess_format mess_formats[] = {
 	{ .name = "mess-raw", .kind = MESS_SET_MESS_RAW, .kind_name = "mess-raw",
 	  .read = mess_load_raw,
 	  .units = "CAS counts x 64 B over time; chase time over accesses" },
+	/* Written only: no reader, their kind is the set they hold. */
+	{ .name = "mess-json", .kind = MESS_SET_BWLAT, .kind_name = "bwlat",
+	  .what = "mess-simulator.json for the newer MessMemCtrl: measuredChannels and the 51 curves (MB/s, ns)",
+	  .write = mess_export_mess_json, .units = "MB/s, ns" },
+	{ .name = "ramulator2", .kind = MESS_SET_BWLAT, .kind_name = "bwlat",
+	  .what = "ramulator2-curves.txt for a Ramulator2 Mess port: read_pct GB/s ns a line",
+	  .write = mess_export_ramulator2, .units = "GB/s, ns" },
 	{ .name = NULL },
 };
 
@@ -61,7 +68,7 @@ const struct mess_format *mess_export_find(const char *name)
 const struct mess_format *mess_format_of_kind(enum mess_set_kind kind)
 {
 	for (const struct mess_format *f = mess_formats; f->name; f++)
-		if (f->kind == kind)
+		if (f->kind == kind && f->read)
 			return f;
 	return NULL;
 }

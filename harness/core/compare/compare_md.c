@@ -7,6 +7,7 @@
 
 #include "core/compare/compare_files.h"
 #include "core/report/html.h"
+#include "core/report/readaxis.h"
 #include "mess/json.h"
 
 /* What a set's own files say of its CPU, memory and theoretical peak: a
@@ -206,6 +207,16 @@ static void summary(const struct mess_compare_ctx *c, FILE *f)
 			range(b, sizeof(b), c->cmp.set[i].read_min_pct,
 			      c->cmp.set[i].read_max_pct, 1), c->cmp.set[i].ncurves);
 	fprintf(f, "\n\nSaturation: latency at or above 2x the set's unloaded latency (first such point per curve).\n");
+	/* A share that is not the memory's is compared as if it were: said
+	 * (issue 48: on Intel trees R = 0 is 50 % reads at the memory). */
+	for (size_t i = 0; i < c->n; i++) {
+		char dir[PATH_MAX], why[400];
+
+		mess_set_dir(c->sets[i].info, dir, sizeof(dir));
+		if (mess_read_axis_generator(dir, why, sizeof(why)))
+			fprintf(f, "\nRead share of %s: %s; its rows below are at that R, not at the memory's share of the other sets (mess export --read-axis memory maps it to 1 / (2 - R)).\n",
+				c->labels[i], why);
+	}
 }
 
 static void shares(const struct mess_compare_ctx *c, FILE *f)

@@ -52,16 +52,16 @@ static void test_shares(void **state)
 	size_t n;
 	int src;
 
-	add_curve(&f, 50.6, 2, b50, l50);
+	add_curve(&f, 50.06, 2, b50, l50);
 	add_curve(&f, 100, 2, b100, l100);
 	assert_int_equal(mess_model_new(&f, &m), 0);
 
-	/* Within 1% of a curve: that curve, measured. */
+	/* Within 0.1 % of share of a curve: that curve, measured. */
 	assert_int_equal(mess_export_share(m, 50, bw, lat, 8, &n, &src, &lo, &hi), 0);
 	assert_int_equal(src, MESS_SRC_MEASURED);
 	/* Its two points, and the first one's latency carried to 0 GB/s. */
 	assert_int_equal(n, 3);
-	assert_near(lo, 50.6, 0);
+	assert_near(lo, 50.06, 0);
 	assert_near(bw[0], 0, 0);
 	assert_near(lat[0], 100, 0);
 	assert_near(bw[2], 20, 0);
@@ -74,10 +74,10 @@ static void test_shares(void **state)
 	assert_int_equal(mess_export_share(m, 76, bw, lat, 8, &n, &src, &lo, &hi), 0);
 	assert_true(src & MESS_SRC_INTERP_READ);
 	assert_false(src & MESS_SRC_EXTRAPOLATED);
-	assert_near(lo, 50.6, 0);
+	assert_near(lo, 50.06, 0);
 	assert_near(hi, 100, 0);
 	assert_int_equal(n, 3);
-	assert_near(bw[2], 20 + (76 - 50.6) / (100 - 50.6) * 20, 1e-9);
+	assert_near(bw[2], 20 + (76 - 50.06) / (100 - 50.06) * 20, 1e-9);
 	assert_near(lat[2], 120, 1e-9);
 	assert_near(lat[1], 100, 1e-9);
 	assert_near(bw[0], 0, 0);
@@ -86,6 +86,20 @@ static void test_shares(void **state)
 			 -ENOSPC);
 	assert_int_equal(mess_export_share(m, 101, bw, lat, 8, &n, &src, &lo, &hi),
 			 -EINVAL);
+	mess_model_free(m);
+	mess_family_free(&f);
+
+	/* A curve 0.6 % of share away is not the share (issue 48: the file
+	 * and libmess differed by up to 4.6 %): interpolated at it. */
+	memset(&f, 0, sizeof(f));
+	add_curve(&f, 49.4, 2, b50, l50);
+	add_curve(&f, 100, 2, b100, l100);
+	assert_int_equal(mess_model_new(&f, &m), 0);
+	assert_int_equal(mess_export_share(m, 50, bw, lat, 8, &n, &src, &lo, &hi), 0);
+	assert_true(src & MESS_SRC_INTERP_READ);
+	assert_near(lo, 49.4, 0);
+	assert_near(hi, 100, 0);
+	assert_near(bw[n - 1], 20 + (50 - 49.4) / (100 - 49.4) * 20, 1e-9);
 	mess_model_free(m);
 	mess_family_free(&f);
 }
@@ -129,7 +143,7 @@ static void test_interpolated_share_label(void **state)
 
 	assert_non_null(mkdtemp(tmpl));
 	snprintf(dir, sizeof(dir), "%s/mess", tmpl);
-	struct mess_export_in in = { .fam = &f, .m = m, .ghz = 2.0 };
+	struct mess_export_in in = { .fam = &f, .m = m, .ghz = 2.0, .channels = 4 };
 
 	assert_int_equal(mess_export(mess_export_find("mess"), &in, dir, &t, err,
 				     sizeof(err)), 0);
@@ -454,12 +468,14 @@ static void test_format_table(void **state)
 	(void)state;
 	for (const struct mess_format *x = mess_formats; x->name; x++) {
 		assert_true(x->kind >= 0 && x->kind <= MESS_SET_MESS_RAW);
-		rows[x->kind]++;
-		assert_non_null(x->read);
+		/* A row with no reader is a format mess only writes. */
+		assert_true(x->read || x->write);
+		rows[x->kind] += !!x->read;
 		assert_non_null(x->kind_name);
 		assert_non_null(x->units);
 		assert_true(!x->write == !x->what);
-		assert_ptr_equal(mess_format_of_kind(x->kind), x);
+		if (x->read)
+			assert_ptr_equal(mess_format_of_kind(x->kind), x);
 		assert_ptr_equal(mess_export_find(x->name), x->write ? x : NULL);
 	}
 	for (int k = 0; k <= MESS_SET_MESS_RAW; k++)
@@ -469,7 +485,7 @@ static void test_format_table(void **state)
 	add_curve(&f, 100, 2, b, l);
 	assert_int_equal(mess_model_new(&f, &m), 0);
 	assert_non_null(mkdtemp(tmpl));
-	struct mess_export_in in = { .fam = &f, .m = m, .ghz = 2.0 };
+	struct mess_export_in in = { .fam = &f, .m = m, .ghz = 2.0, .channels = 4 };
 
 	snprintf(dir, sizeof(dir), "%s/run", tmpl);
 	assert_int_equal(mess_export(mess_format_of_kind(MESS_SET_RUN), &in, dir,
@@ -483,6 +499,8 @@ static void test_format_table(void **state)
 		written++;
 		snprintf(dir, sizeof(dir), "%s/%s", tmpl, x->name);
 		assert_int_equal(mess_export(x, &in, dir, NULL, err, sizeof(err)), 0);
+		if (!x->read)
+			continue;
 		assert_int_equal(mess_set_load(dir, 0, &back, &info, err,
 					       sizeof(err)), 0);
 		assert_int_equal(info.kind, x->kind);
@@ -491,7 +509,7 @@ static void test_format_table(void **state)
 				    x->units);
 		mess_family_free(&back);
 	}
-	assert_int_equal(written, 4);
+	assert_int_equal(written, 6);
 
 	mess_model_free(m);
 	mess_family_free(&f);
