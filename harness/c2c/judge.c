@@ -34,9 +34,9 @@ static const struct c2c_rule {
 	struct mess_judge_rule r;
 	int (*broke)(const struct mess_c2c_pair *p);
 } rules[] = {
-	{ { "disturbed_tail", "pairs whose p99 is over 10 times their median (samples cut by a preemption)",
+	{ { "disturbed_tail", "pairs whose p99 is over 10 times their median, samples cut by a preemption",
 	    0, 0.5, "their p99 is the scheduler's, their median stands" }, tail },
-	{ { "descheduled", "pairs whose median is over 2 us one way (no cache transfer takes that long)",
+	{ { "descheduled", "pairs whose median is over 2 us one way, which no cache transfer takes",
 	    0, 1.0 / 3, "their figures time the two threads taking turns on a CPU, not the line" }, descheduled },
 };
 

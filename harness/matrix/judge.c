@@ -41,9 +41,9 @@ static const struct mx_rule {
 } rules[] = {
 	{ { "lat_spread", "pairs whose latency repeats spread more than 10 % of their median",
 	    0, 0.5, "their latency is known only within that spread" }, lat_spread },
-	{ { "bw_spread", "pairs whose bandwidth windows (read only or 2:1) spread more than 10 % of their median",
+	{ { "bw_spread", "pairs whose read-only or 2:1 bandwidth windows spread more than 10 % of their median",
 	    0, 0.5, "their bandwidth is known only within that spread" }, bw_spread },
-	{ { "misplaced", "pairs whose memory the kernel put partly on another node (numa_maps)",
+	{ { "misplaced", "pairs whose memory the kernel put partly on another node, as numa_maps says",
 	    0, 1.0 / 3, "their figures are not the target node's alone" }, misplaced },
 };
 

@@ -19,14 +19,16 @@ void mess_judge_count(const struct mess_judge_rule *r, unsigned n,
 	enum mess_level l = share > r->invalid ? MESS_INVALID :
 			    share >= r->warn ? MESS_WARN : MESS_PASS;
 
-	char bound[40] = ", never INVALID";
+	char warn[32] = "WARN from any", bound[40] = ", never INVALID";
 
 	if (!n)
 		return;
+	if (r->warn > 0)
+		snprintf(warn, sizeof(warn), "WARN from %.0f %%", 100 * r->warn);
 	if (r->invalid < 1)
 		snprintf(bound, sizeof(bound), ", INVALID above %.0f %%", 100 * r->invalid);
-	mess_verdict_add(v, l, r->rule, "%u of %u %s (%.0f %%; WARN from %.0f %%%s): %s",
-			 n, all, r->what, 100 * share, 100 * r->warn, bound, r->means);
+	mess_verdict_add(v, l, r->rule, "%u of %u %s (%.0f %%; %s%s): %s",
+			 n, all, r->what, 100 * share, warn, bound, r->means);
 }
 
 json_t *mess_judge_rules_json(const struct mess_judge_rule *r, size_t n)
