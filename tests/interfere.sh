@@ -29,7 +29,7 @@ verdict() {
 	check "$name: meta.json quality: PASS, WARN or INVALID, a next step, its rules; the environment" \
 		"jq -e '(.quality.verdict == \"PASS\" or .quality.verdict == \"WARN\" or .quality.verdict == \"INVALID\") and (.quality.next_step | length > 0) and (.quality.rules | length > 0) and (.environment | type) == \"object\"' '$d/meta.json'"
 	check "$name: summary.md opens its verdict section" "grep -q '^## Verdict: $v\$' '$d/summary.md'"
-	check "$name: --json gives the verdict" "[ \"\$(jq -r .quality.verdict '$js')\" = '$v' ]"
+	check "$name: --json gives the verdict and its next step" "jq -e '.quality.verdict == \"$v\" and (.quality.next_step | length > 0)' '$js'"
 	check "$name: report.html says the verdict, not none" "grep -q 'Verdict: $v' '$d/report.html' && ! grep -q 'Verdict: none' '$d/report.html'"
 	check "$name: the verdict among the closing lines" "grep -q '^mess [a-z0-9]*: verdict $v' '$e'"
 	[ -z "$svg" ] || check "$name: the figure's title says the verdict" "grep -q '$v: ' '$d/$svg'"
