@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Characterise this machine's memory system: bandwidth-latency curve
 # families (the Mess method), or with "absorb" the noise-absorption tables,
-# with "ladder" the latency ladder.
+# with "ladder" the latency ladder (and "matrix", "c2c", "interfere": each
+# closes with its verdict as the curves do).
 # Installs what it needs when run as root, builds the suite, then runs it.
 # With no argument: the curves, then a quick absorption table.  With
 # arguments, the harness gets them all (./run.sh --help and ./run.sh absorb
@@ -46,7 +47,7 @@ closing() {
 if [ $# -gt 0 ]; then
 	# A command other than a measurement's is the harness alone.
 	case $1 in
-	-*|curves|absorb|ladder|matrix) ;;
+	-*|curves|absorb|ladder|matrix|c2c|interfere) ;;
 	*) exec "$mess" "$@" ;;
 	esac
 	# A measurement, its status ours; its directory from --out or

@@ -20,6 +20,28 @@ ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 check() { if eval "$2" >/dev/null 2>&1; then ok; else bad "$1"; fi; }
 
+# The verdict (issue 46 item 2): NAME DIR STDERR JSON [SVG].  meta.json's
+# quality and environment, summary.md's head, --json, the page (it said
+# "Verdict: none"), the closing lines and the figure's title agree.
+verdict() {
+	local name=$1 d=$2 e=$3 js=$4 svg=${5:-} v
+	v=$(jq -r .quality.verdict "$d/meta.json" 2>/dev/null)
+	check "$name: meta.json quality: PASS, WARN or INVALID, a next step, its rules; the environment" \
+		"jq -e '(.quality.verdict == \"PASS\" or .quality.verdict == \"WARN\" or .quality.verdict == \"INVALID\") and (.quality.next_step | length > 0) and (.quality.rules | length > 0) and (.environment | type) == \"object\"' '$d/meta.json'"
+	check "$name: summary.md opens its verdict section" "grep -q '^## Verdict: $v\$' '$d/summary.md'"
+	check "$name: --json gives the verdict and its next step" "jq -e '.quality.verdict == \"$v\" and (.quality.next_step | length > 0)' '$js'"
+	check "$name: report.html says the verdict, not none" "grep -q 'Verdict: $v' '$d/report.html' && ! grep -q 'Verdict: none' '$d/report.html'"
+	check "$name: the verdict among the closing lines" "grep -q '^mess [a-z0-9]*: verdict $v' '$e'"
+	[ -z "$svg" ] || check "$name: the figure's title says the verdict" "grep -q '$v: ' '$d/$svg'"
+}
+# --strict: NAME DIR RC; exit 2 exactly when meta.json says INVALID.
+strict() {
+	local v want=0
+	v=$(jq -r .quality.verdict "$2/meta.json" 2>/dev/null)
+	[ "$v" != INVALID ] || want=2
+	check "$1 --strict: exit $want with the verdict ${v:-missing}" "[ $3 = $want ] && jq -e '.quality.strict == true' '$2/meta.json'"
+}
+
 header=placement,store_pct,read_pct,aggressors,lat_p50_ns,lat_p90_ns,lat_p99_ns,lat_p999_ns,lat_mean_ns,lat_p99_spread_ns,p99_vs_none,windows,bw_gbs,disturbed,disturbed_kept,lost_pct,preempted,impossible
 
 "$mess" interfere --quick --json --out "$out/i" >"$out/i.json" 2>"$out/i.err"
@@ -69,6 +91,11 @@ check "meta.json: memory_node, cores (the victim as chase, the aggressors as gen
 check "report.html: a table per mix with its knee, how it was measured known" \
 	'[ "$(grep -c "The victim.s latency, aggressors at" "$out/i/report.html")" = 2 ] && [ "$(grep -c "Knee: <b>" "$out/i/report.html")" = 2 ] &&
 	 ! grep -q "<td>unknown</td>" "$out/i/report.html" && ! grep -q "lat_p50_ns" "$out/i/report.html"'
+svg=
+command -v gnuplot >/dev/null && svg=plots/interference.svg
+verdict interfere "$out/i" "$out/i.err" "$j" $svg
+"$mess" interfere --quick --strict --no-plots --aggressors 0 --mixes 0 --out "$out/strict" >/dev/null 2>&1
+strict interfere "$out/strict" $?
 "$mess" interfere --quick --out "$out/i" >/dev/null 2>"$out/again.err"
 rc=$?
 check "interfere: a second run into the same --out is refused" '[ $rc = 1 ] && grep -q "already holds a run" "$out/again.err"'

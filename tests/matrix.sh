@@ -18,6 +18,28 @@ ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 check() { if eval "$2" >/dev/null 2>&1; then ok; else bad "$1"; fi; }
 
+# The verdict (issue 46 item 2): NAME DIR STDERR JSON [SVG].  meta.json's
+# quality and environment, summary.md's head, --json, the page (it said
+# "Verdict: none"), the closing lines and the figure's title agree.
+verdict() {
+	local name=$1 d=$2 e=$3 js=$4 svg=${5:-} v
+	v=$(jq -r .quality.verdict "$d/meta.json" 2>/dev/null)
+	check "$name: meta.json quality: PASS, WARN or INVALID, a next step, its rules; the environment" \
+		"jq -e '(.quality.verdict == \"PASS\" or .quality.verdict == \"WARN\" or .quality.verdict == \"INVALID\") and (.quality.next_step | length > 0) and (.quality.rules | length > 0) and (.environment | type) == \"object\"' '$d/meta.json'"
+	check "$name: summary.md opens its verdict section" "grep -q '^## Verdict: $v\$' '$d/summary.md'"
+	check "$name: --json gives the verdict and its next step" "jq -e '.quality.verdict == \"$v\" and (.quality.next_step | length > 0)' '$js'"
+	check "$name: report.html says the verdict, not none" "grep -q 'Verdict: $v' '$d/report.html' && ! grep -q 'Verdict: none' '$d/report.html'"
+	check "$name: the verdict among the closing lines" "grep -q '^mess [a-z0-9]*: verdict $v' '$e'"
+	[ -z "$svg" ] || check "$name: the figure's title says the verdict" "grep -q '$v: ' '$d/$svg'"
+}
+# --strict: NAME DIR RC; exit 2 exactly when meta.json says INVALID.
+strict() {
+	local v want=0
+	v=$(jq -r .quality.verdict "$2/meta.json" 2>/dev/null)
+	[ "$v" != INVALID ] || want=2
+	check "$1 --strict: exit $want with the verdict ${v:-missing}" "[ $3 = $want ] && jq -e '.quality.strict == true' '$2/meta.json'"
+}
+
 nodes=$(numactl -H 2>/dev/null | sed -n 's/^available: \([0-9]*\) nodes.*/\1/p')
 [ -n "$nodes" ] || nodes=1
 withcpu=$(numactl -H 2>/dev/null | grep -Ec '^node [0-9]+ cpus: [0-9]')
@@ -67,6 +89,11 @@ check "matrix report.html: the latency and bandwidth tables, no JSON dump of the
 "$mess" matrix --quick --out "$out/mx" >/dev/null 2>"$out/again.err"
 rc=$?
 check "matrix: a second run into the same --out is refused" '[ $rc = 1 ] && grep -q "already holds a run" "$out/again.err"'
+svg=
+command -v gnuplot >/dev/null && svg=plots/matrix-latency.svg
+verdict matrix "$out/mx" "$out/mx.err" "$out/mx.json" $svg
+"$mess" matrix --quick --strict --no-plots --out "$out/mx-strict" >/dev/null 2>&1
+strict matrix "$out/mx-strict" $?
 
 for op in store xchg; do
 	flag=
@@ -96,6 +123,13 @@ for op in store xchg; do
 		check "c2c --no-plots: no figure, meta.json says so" "[ ! -e '$out/c2c-$op/plots' ] && jq -e '.plots == \"skipped: --no-plots\"' '$out/c2c-$op/meta.json'"
 	elif command -v gnuplot >/dev/null; then
 		check "c2c: plots/c2c.svg, its title" 'grep -q "Core-to-core latency (store)" "$out/c2c-$op/plots/c2c.svg" && [ -s "$out/c2c-$op/plots/c2c.png" ]'
+	fi
+	svg=
+	[ $op = store ] && command -v gnuplot >/dev/null && svg=plots/c2c.svg
+	verdict "c2c $op" "$out/c2c-$op" "$out/c2c-$op.err" "$j" $svg
+	if [ $op = store ]; then
+		"$mess" c2c --quick --strict --no-plots --max-pairs 1 --out "$out/c2c-strict" >/dev/null 2>&1
+		strict c2c "$out/c2c-strict" $?
 	fi
 done
 echo "matrix: $pass passed, $fail failed"

@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 
+#include "core/machine/judge.h"
 #include "core/machine/topo.h"
 #include "mess/json.h"
 
@@ -59,5 +60,11 @@ json_t *mess_c2c_json(const struct mess_c2c_pair *p, int n);
 int mess_c2c_plot(const char *dir, const struct mess_c2c_pair *p, int n,
 		  const int *pus, int npu, const char *title, char *err,
 		  size_t errlen);
+
+/* judge.c: the pairs' reasons (a preempted tail, a median no transfer
+ * takes) added to v, by the table results/README.md gives; its rows for
+ * meta.json. */
+void mess_c2c_judge(const struct mess_c2c_pair *p, int n, struct mess_verdict *v);
+json_t *mess_c2c_rules_json(void);
 
 #endif

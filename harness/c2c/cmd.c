@@ -31,7 +31,8 @@
 #include "core/util.h"
 #include "mess_kernels.h"
 
-#define META_SCHEMA 1
+/* 2: environment, quality, strict. */
+#define META_SCHEMA 2
 #define STOP ((uint64_t)MESS_C2C_STOP)
 
 struct c2c_opts {
@@ -43,6 +44,7 @@ struct c2c_opts {
 	int quick;
 	int json;
 	int no_plots;
+	int strict;
 	int help;
 };
 
@@ -63,6 +65,7 @@ static const struct mess_opt opts[] = {
 	  "hand the line over with atomic exchanges (a locked read-modify-write) instead of plain stores" },
 	MESS_OPT_JSON(F(json), "summary.json"),
 	MESS_OPT_NO_PLOTS(F(no_plots)),
+	MESS_OPT_STRICT(F(strict)),
 	MESS_OPT_HELP(F(help)),
 };
 
@@ -84,10 +87,15 @@ void mess_c2c_usage(FILE *f)
 		"  mess c2c --json | jq .groups        the groups' medians\n"
 		"  mess c2c --max-pairs 500            a sample of the pairs of a large machine\n"
 		"  mess c2c --xchg                     the same with atomic exchanges\n"
+		"  mess c2c --quick --strict           fail (exit 2) when the table cannot be trusted\n"
 		"\nFiles: c2c.csv, summary.md, summary.json, meta.json, report.html and\n"
 		"plots/c2c (.png, .svg: a heat map of the medians; see results/README.md).\n"
-		"Exit status: 0 ok, 1 bad usage, 2 failure, 3 fewer than two PUs here,\n"
-		"130 interrupted.\n");
+		"Every table ends with a verdict, PASS, WARN or INVALID with its reasons\n"
+		"(first in summary.md and among the closing lines, meta.json quality): the\n"
+		"machine looked at before the start, the pairs whose tail was preempted or\n"
+		"whose median is no cache transfer.\n"
+		"Exit status: 0 ok, 1 bad usage, 2 failure (or INVALID with --strict), 3 fewer\n"
+		"than two PUs here, 130 interrupted.\n");
 }
 
 /* One pair's two threads and the line they hand over. */
@@ -186,6 +194,7 @@ struct c2c {
 	int npairs, done;
 	long all;
 	char plots[600];
+	struct mess_judge judge;
 };
 
 static int setup(struct c2c *c, int argc, char **argv)
@@ -264,7 +273,10 @@ static json_t *meta(const struct mess_rundir *rd, struct c2c *c)
 	json_t *m = mess_rundir_meta(rd, &c->topo, META_SCHEMA);
 
 	if (m && mess_json_merge(m, mess_json_pack(
-		"{s:i, s:I, s:i, s:b, s:i, s:i, s:s, s:s, s:s, s:s, s:b, s:s}",
+		"{s:o, s:o, s:b, s:i, s:I, s:i, s:b, s:i, s:i, s:s, s:s, s:s, s:s, s:b, s:s}",
+		"environment", mess_judge_env_json(&c->judge),
+		"quality", mess_judge_quality(&c->judge, mess_c2c_rules_json(), c->o.strict),
+		"strict", c->o.strict,
 		"pus", c->npu, "pairs_all", (json_int_t)c->all, "pairs_chosen", c->npairs,
 		"sampled", c->npairs < c->all, "samples_per_pair", (int)c->o.samples,
 		"round_trips_per_sample", (int)c->o.batch,
@@ -294,15 +306,17 @@ static void write_md(FILE *f, const void *arg)
 		c->topo.cpu_model, c->done, c->all, c->npu,
 		c->npairs < c->all ? " (every k-th: --max-pairs)" : "",
 		c->o.xchg ? "atomic exchanges" : "plain stores");
+	mess_judge_md(f, &c->judge);
 	mess_c2c_md(f, c->pairs, c->done);
 }
 
 /* The heat map, or why not in meta.json plots: a figure is optional. */
 static void plot(struct c2c *c, const char *dir)
 {
-	char err[512], title[300];
+	char err[512], title[300], pre[32];
 
-	snprintf(title, sizeof(title), "Core-to-core latency (%s): %s",
+	snprintf(title, sizeof(title), "%sCore-to-core latency (%s): %s",
+		 mess_judge_prefix(&c->judge, pre, sizeof(pre)),
 		 c->o.xchg ? "xchg" : "store", c->topo.cpu_model);
 	if (c->o.no_plots)
 		snprintf(c->plots, sizeof(c->plots), "skipped: --no-plots");
@@ -321,7 +335,8 @@ static int write_files(struct c2c *c, struct mess_rundir *rd)
 		rc = mess_tmp_write(rd->dir, "summary.md", write_md, c);
 	if (!rc)
 		rc = mess_json_write(rd->dir, "summary.json", mess_json_pack(
-			"{s:s, s:o}", "cpu_model", c->topo.cpu_model,
+			"{s:s, s:o, s:o}", "cpu_model", c->topo.cpu_model,
+			"quality", mess_judge_quality(&c->judge, NULL, c->o.strict),
 			"c2c", mess_c2c_json(c->pairs, c->done)));
 	return rc;
 }
@@ -337,6 +352,18 @@ int mess_c2c_main(int argc, char **argv)
 	if (!rc) {
 		rc = mess_rundir_open_new(&rd, "mess c2c", "c2c", c.o.out, MESS_C2C_CSV,
 					  c.o.json, argc, argv);
+		/* Every core: the pairs cover the PUs of all of them.
+		 * Unlooked, the table still runs; its verdict says so. */
+		if (!rc) {
+			int *cores = calloc((size_t)c.topo.ncores, sizeof(int));
+
+			for (int i = 0; cores && i < c.topo.ncores; i++)
+				cores[i] = i;
+			if (cores)
+				mess_judge_look(&c.judge, &c.topo, cores, c.topo.ncores,
+						mess_topo_node_of_core(&c.topo, 0), "mess c2c");
+			free(cores);
+		}
 		if (!rc)
 			rc = mess_rundir_write_meta(&rd, meta(&rd, &c), 0);
 		if (!rc) {
@@ -346,12 +373,17 @@ int mess_c2c_main(int argc, char **argv)
 				c.npairs == 1 ? "" : "s", rd.dir);
 			rc = measure(&c);
 			mess_rundir_stop_clock(&rd);
+			if (c.done || !rc) {
+				mess_judge_begin(&c.judge, !rc, "pairs in " MESS_C2C_CSV);
+				mess_c2c_judge(c.pairs, c.done, &c.judge.v);
+			}
 			frc = write_files(&c, &rd);
 			if (!frc)
 				plot(&c, rd.dir);
 			if (!frc)
 				frc = mess_rundir_write_meta(&rd, meta(&rd, &c), !rc);
 			rc = mess_rundir_end(&rd, rc, frc);
+			rc = mess_judge_end(&c.judge, "mess c2c", rd.dir, c.o.strict, rc);
 		} else if (rc != -EEXIST && rc != -EINVAL) {
 			rc = -EIO;
 		}
@@ -359,6 +391,7 @@ int mess_c2c_main(int argc, char **argv)
 	}
 	free(c.pus);
 	free(c.pairs);
+	mess_judge_fini(&c.judge);
 	if (c.topo.hw)
 		mess_topo_fini(&c.topo);
 	return rc > 0 ? 0 : rc == -EINTR || rc == -EINVAL || rc == -EEXIST ||

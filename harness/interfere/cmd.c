@@ -26,7 +26,8 @@
 #include "core/util.h"
 #include "interfere/run.h"
 
-#define META_SCHEMA 1
+/* 2: environment, quality, strict. */
+#define META_SCHEMA 2
 
 #define F(field) MESS_OPT_F(struct ifr_opts, field)
 #define S(field) MESS_OPT_S(struct ifr_opts, field)
@@ -57,6 +58,7 @@ static const struct mess_opt opts[] = {
 	  "each aggressor's array (default 2x the LLC, at least 64 MiB)" },
 	MESS_OPT_NO_PLOTS(F(no_plots)),
 	MESS_OPT_JSON(F(json), "summary.json"),
+	MESS_OPT_STRICT(F(strict)),
 	MESS_OPT_HELP(F(help)),
 };
 
@@ -83,12 +85,17 @@ void mess_interfere_usage(FILE *f)
 		"  mess interfere --placement other-socket --aggressors 8 --mixes 0,50,100\n"
 		"  mess interfere --placement other-node --mem-node hbm\n"
 		"  mess interfere --json | jq '.knees[] | [.store_pct, .knee_aggressors]'\n"
+		"  mess interfere --quick --strict              fail (exit 2) when the rows cannot be trusted\n"
 		"\nFiles: interference.csv, summary.md, summary.json, meta.json, report.html,\n"
 		"plots/interference.png and .svg (see\n"
 		"results/README.md).  An interrupted run keeps the rows measured so far\n"
 		"(meta.json \"complete\": false); it is measured again, not resumed.\n"
-		"Exit status: 0 ok, 1 bad usage, 2 failure, 3 the placement or no generator\n"
-		"variant runs here, 130 interrupted.\n");
+		"Every run ends with a verdict, PASS, WARN or INVALID with its reasons (first\n"
+		"in summary.md and among the closing lines, meta.json quality): the machine\n"
+		"looked at before the start, the windows kept disturbed or impossible, the\n"
+		"rows whose p99 disagree.\n"
+		"Exit status: 0 ok, 1 bad usage, 2 failure (or INVALID with --strict), 3 the\n"
+		"placement or no generator variant runs here, 130 interrupted.\n");
 }
 
 /* The options' own checks (before the machine is looked at): 0 or
@@ -369,6 +376,10 @@ static json_t *meta(const struct mess_rundir *rd, struct ifr *m)
 		"rule", "the fewest aggressors at which a mix's p99 reaches x times its p99 with 0 aggressors (summary.json knees)",
 		"quick", m->o.quick, "rows_measured", m->nrows)) ||
 	    mess_json_set(j, "plots", json_string(m->plot_note[0] ? m->plot_note : "not yet")) ||
+	    mess_json_merge(j, mess_json_pack("{s:o, s:o, s:b}",
+		"environment", mess_judge_env_json(&m->judge),
+		"quality", mess_judge_quality(&m->judge, mess_ifr_rules_json(), m->o.strict),
+		"strict", m->o.strict)) ||
 	    /* The keys every run's meta.json gives (report.html's "How it
 	     * was measured"): the victim's node and core, the aggressors as
 	     * the generators. */
@@ -397,6 +408,7 @@ static void write_md(FILE *f, const void *arg)
 	const struct ifr *m = arg;
 
 	fprintf(f, "# Interference: %s\n\n", m->topo.cpu_model);
+	mess_judge_md(f, &m->judge);
 	mess_ifr_md(f, &m->about, m->rows, m->nrows);
 }
 
@@ -412,8 +424,15 @@ static int write_files(struct ifr *m, struct mess_rundir *rd)
 	rc = mess_tmp_write(rd->dir, MESS_IFR_CSV, write_csv, m);
 	if (!rc)
 		rc = mess_tmp_write(rd->dir, "summary.md", write_md, m);
-	if (!rc)
-		rc = mess_json_write(rd->dir, "summary.json", mess_ifr_json(&m->about, m->rows, m->nrows));
+	if (!rc) {
+		json_t *j = mess_ifr_json(&m->about, m->rows, m->nrows);
+
+		if (j && mess_json_set(j, "quality", mess_judge_quality(&m->judge, NULL, m->o.strict))) {
+			json_decref(j);
+			j = NULL;
+		}
+		rc = mess_json_write(rd->dir, "summary.json", j);
+	}
 	return rc;
 }
 
@@ -421,7 +440,7 @@ static int write_files(struct ifr *m, struct mess_rundir *rd)
  * a line per mix; plot_note says what happened (plotting is optional). */
 static void plot(struct ifr *m, const char *rundir)
 {
-	char dir[PATH_MAX + 8], qrun[2 * PATH_MAX], qt[512], title[256], mixes[512] = "";
+	char dir[PATH_MAX + 8], qrun[2 * PATH_MAX], qt[512], title[256], mixes[512] = "", pre[32];
 	char log[PATH_MAX + 32], err[256], *expr;
 	int rc;
 
@@ -443,7 +462,8 @@ static void plot(struct ifr *m, const char *rundir)
 			 strerror(-rc));
 		return;
 	}
-	snprintf(title, sizeof(title), "%s, %s, victim core %d", m->topo.cpu_model,
+	snprintf(title, sizeof(title), "%s%s, %s, victim core %d",
+		 mess_judge_prefix(&m->judge, pre, sizeof(pre)), m->topo.cpu_model,
 		 mess_ifr_places[m->place], m->victim);
 	mess_gp_quote(qrun, sizeof(qrun), rundir);
 	mess_gp_quote(qt, sizeof(qt), title);
@@ -476,10 +496,21 @@ int mess_interfere_main(int argc, char **argv)
 	}
 	rc = mess_rundir_open_new(&rd, "mess interfere", "interfere", m.o.out,
 				  MESS_IFR_CSV, m.o.json, argc, argv);
+	/* The victim's core and the aggressors': all the run uses.
+	 * Unlooked, it still runs; its verdict says so. */
+	if (!rc) {
+		int used[MESS_MAX_CORES + 1];
+
+		used[0] = m.victim;
+		memcpy(used + 1, m.cores, sizeof(int) * (size_t)m.naggr);
+		mess_judge_look(&m.judge, &m.topo, used, m.naggr + 1, m.victim_node,
+				"mess interfere");
+	}
 	if (!rc)
 		rc = mess_rundir_write_meta(&rd, meta(&rd, &m), 0);
 	if (rc) {
 		mess_rundir_close(&rd);
+		mess_judge_fini(&m.judge);
 		mess_topo_fini(&m.topo);
 		return rc == -EEXIST || rc == -EINVAL ? rc : -EIO;
 	}
@@ -493,6 +524,10 @@ int mess_interfere_main(int argc, char **argv)
 	if (mess_interrupted)
 		rc = -EINTR;
 	mess_rundir_stop_clock(&rd);
+	if (m.nrows || !rc) {
+		mess_judge_begin(&m.judge, !rc, "rows in " MESS_IFR_CSV);
+		mess_ifr_judge(m.rows, m.nrows, &m.judge.v);
+	}
 	{
 		int frc = write_files(&m, &rd);
 
@@ -502,8 +537,10 @@ int mess_interfere_main(int argc, char **argv)
 		if (!frc)
 			frc = mess_rundir_write_meta(&rd, meta(&rd, &m), !rc);
 		rc = mess_rundir_end(&rd, rc, frc);
+		rc = mess_judge_end(&m.judge, "mess interfere", rd.dir, m.o.strict, rc);
 	}
 	mess_rundir_close(&rd);
+	mess_judge_fini(&m.judge);
 	free(m.rows);
 	mess_topo_fini(&m.topo);
 	return rc == -EINTR || !rc ? rc : -EIO;

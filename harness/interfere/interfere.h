@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/machine/judge.h"
 #include "mess/interfere.h"
 #include "mess/json.h"
 
@@ -75,5 +76,10 @@ void mess_ifr_md(FILE *f, const struct mess_ifr_about *a,
 /* summary.json's object. */
 json_t *mess_ifr_json(const struct mess_ifr_about *a,
 		      const struct mess_ifr_row *r, int n);
+/* judge.c: the rows' reasons (windows kept disturbed or impossible, p99s
+ * that disagree) added to v, by the table results/README.md gives; its
+ * rows for meta.json. */
+void mess_ifr_judge(const struct mess_ifr_row *r, int n, struct mess_verdict *v);
+json_t *mess_ifr_rules_json(void);
 
 #endif

@@ -29,6 +29,7 @@ struct ifr_opts {
 	int quick;
 	int no_plots;
 	int json;
+	int strict;
 	int help;
 };
 
@@ -56,6 +57,7 @@ struct ifr {
 	struct mess_ifr_row *rows;
 	int nrows;
 	char plot_note[320];	/* plots/interference.*, or why not */
+	struct mess_judge judge;
 	/* What the files say the rows were measured on (write_files). */
 	struct mess_ifr_about about;
 	char about_cores[1024];

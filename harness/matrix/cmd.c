@@ -31,7 +31,8 @@
 #include "core/util.h"
 #include "matrix/matrix.h"
 
-#define META_SCHEMA 1
+/* 2: environment, quality, strict. */
+#define META_SCHEMA 2
 
 struct matrix_opts {
 	char out[PATH_MAX];
@@ -43,6 +44,7 @@ struct matrix_opts {
 	int quick;
 	int json;
 	int no_plots;
+	int strict;
 	int help;
 };
 
@@ -65,6 +67,7 @@ static const struct mess_opt opts[] = {
 	  "each generator's array on each target (default 2x the LLC, at least 64 MiB)" },
 	MESS_OPT_JSON(F(json), "summary.json"),
 	MESS_OPT_NO_PLOTS(F(no_plots)),
+	MESS_OPT_STRICT(F(strict)),
 	MESS_OPT_HELP(F(help)),
 };
 
@@ -87,14 +90,19 @@ void mess_matrix_usage(FILE *f)
 		"  mess matrix --quick                 smoke-sized: seconds per pair\n"
 		"  mess matrix --json | jq '.cells[] | [.initiator_node, .target_node, .lat_ns, .bw_gbs]'\n"
 		"  mess matrix --buffer 1G --repeats 9 a bigger chase, more repeats\n"
+		"  mess matrix --quick --strict        fail (exit 2) when the matrix cannot be trusted\n"
 		"\nFiles: matrix.csv, summary.md, summary.json, meta.json, report.html, and\n"
 		"plots/matrix-latency and matrix-bandwidth (.png, .svg: heat maps; see\n"
 		"results/README.md).  The firmware's figures of every pair come from the ACPI\n"
 		"HMAT table where it can be read (root), else from hwloc: the nearest pairs'.\n"
 		"An interrupted matrix keeps the pairs measured so far (meta.json \"complete\":\n"
 		"false); it is measured again, not resumed.\n"
-		"Exit status: 0 ok, 1 bad usage, 2 failure, 3 no generator variant runs here,\n"
-		"130 interrupted.\n");
+		"Every matrix ends with a verdict, PASS, WARN or INVALID with its reasons\n"
+		"(first in summary.md and among the closing lines, meta.json quality): the\n"
+		"machine looked at before the start, the pairs whose repeats disagree or\n"
+		"whose memory was on another node.\n"
+		"Exit status: 0 ok, 1 bad usage, 2 failure (or INVALID with --strict), 3 no\n"
+		"generator variant runs here, 130 interrupted.\n");
 }
 
 /* An initiator: a node with CPUs, and its cores (hwloc logical). */
@@ -122,6 +130,7 @@ struct mx {
 	int hmat_rc;
 	char hmat_why[320];
 	char plots[600];
+	struct mess_judge judge;
 };
 
 /* The nodes with CPUs (libnuma's node of each core), in node order. */
@@ -346,7 +355,10 @@ static json_t *meta(const struct mess_rundir *rd, struct mx *m)
 			       "the ACPI HMAT table (/sys/firmware/acpi/tables/HMAT, its domains mapped to nodes by the SRAT): every pair it lists",
 		"labels", "local: the target's hwloc cpuset holds the initiator's cores, else remote; cpu-less: the target has no CPU (libnuma)",
 		"quick", m->o.quick, "pairs_measured", m->ncells)) ||
-	    mess_json_merge(m_, mess_json_pack("{s:s, s:s, s:s}",
+	    mess_json_merge(m_, mess_json_pack("{s:o, s:o, s:b, s:s, s:s, s:s}",
+		"environment", mess_judge_env_json(&m->judge),
+		"quality", mess_judge_quality(&m->judge, mess_mx_rules_json(), m->o.strict),
+		"strict", m->o.strict,
 		"hmat_table", m->hmat_rc ? m->hmat_why : "read",
 		"placement", "the pages of the process's bound mappings (/proc/self/numa_maps) while the pair's chase buffer, then its generators' arrays, were the only ones: MiB on the target and elsewhere (matrix.csv chase_mib_*, gen_mib_*)",
 		"plots", m->plots[0] ? m->plots : "pending")))) {
@@ -368,6 +380,7 @@ static void write_md(FILE *f, const void *arg)
 	const struct mx *m = arg;
 
 	fprintf(f, "# Memory matrix: %s\n\n", m->topo.cpu_model);
+	mess_judge_md(f, &m->judge);
 	mess_mx_md(f, m->cells, m->ncells);
 }
 
@@ -379,7 +392,8 @@ static int write_files(struct mx *m, struct mess_rundir *rd)
 		rc = mess_tmp_write(rd->dir, "summary.md", write_md, m);
 	if (!rc)
 		rc = mess_json_write(rd->dir, "summary.json", mess_json_pack(
-			"{s:s, s:o}", "cpu_model", m->topo.cpu_model,
+			"{s:s, s:o, s:o}", "cpu_model", m->topo.cpu_model,
+			"quality", mess_judge_quality(&m->judge, NULL, m->o.strict),
 			"cells", mess_mx_json(m->cells, m->ncells)));
 	return rc;
 }
@@ -392,6 +406,7 @@ static void mx_free(struct mx *m)
 	free(m->nodes);
 	free(m->cells);
 	mess_hmat_free(&m->hmat);
+	mess_judge_fini(&m->judge);
 	mess_topo_fini(&m->topo);
 }
 
@@ -457,6 +472,19 @@ int mess_matrix_main(int argc, char **argv)
 	}
 	rc = mess_rundir_open_new(&rd, "mess matrix", "matrix", m.o.out,
 				  MESS_MX_CSV, m.o.json, argc, argv);
+	/* Every initiator's cores: all the matrix runs on. */
+	if (!rc) {
+		int *all = calloc((size_t)m.topo.ncores, sizeof(int)), n = 0;
+
+		for (int i = 0; all && i < m.ninits; i++)
+			for (int c = 0; c < m.inits[i].n; c++)
+				all[n++] = m.inits[i].cores[c];
+		/* Unlooked, the matrix still runs; its verdict says so. */
+		if (all)
+			mess_judge_look(&m.judge, &m.topo, all, n, m.inits[0].node,
+					"mess matrix");
+		free(all);
+	}
 	if (!rc)
 		rc = mess_rundir_write_meta(&rd, meta(&rd, &m), 0);
 	if (rc) {
@@ -476,12 +504,18 @@ int mess_matrix_main(int argc, char **argv)
 		rc = -EINTR;
 	mess_rundir_stop_clock(&rd);
 	{
-		int frc = write_files(&m, &rd);
-		char err[512];
+		int frc;
+		char err[512], pre[32];
 
+		if (m.ncells || !rc) {
+			mess_judge_begin(&m.judge, !rc, "pairs in " MESS_MX_CSV);
+			mess_mx_judge(m.cells, m.ncells, &m.judge.v);
+		}
+		frc = write_files(&m, &rd);
+		mess_judge_prefix(&m.judge, pre, sizeof(pre));
 		if (m.o.no_plots)
 			snprintf(m.plots, sizeof(m.plots), "skipped: --no-plots");
-		else if (!frc && mess_mx_plot(rd.dir, m.cells, m.ncells, m.topo.cpu_model,
+		else if (!frc && mess_mx_plot(rd.dir, m.cells, m.ncells, pre, m.topo.cpu_model,
 					      err, sizeof(err)))
 			snprintf(m.plots, sizeof(m.plots), "skipped: %s", err);
 		else if (!frc)
@@ -489,6 +523,8 @@ int mess_matrix_main(int argc, char **argv)
 		if (!frc)
 			frc = mess_rundir_write_meta(&rd, meta(&rd, &m), !rc);
 		rc = mess_rundir_end(&rd, rc, frc);
+		/* First of the closing lines' last: whether to believe them. */
+		rc = mess_judge_end(&m.judge, "mess matrix", rd.dir, m.o.strict, rc);
 	}
 	mess_rundir_close(&rd);
 	mx_free(&m);

@@ -12,6 +12,7 @@
 
 #include <stdio.h>
 
+#include "core/machine/judge.h"
 #include "mess/json.h"
 
 #define MESS_MX_CSV "matrix.csv"
@@ -110,9 +111,16 @@ void mess_mx_md(FILE *f, const struct mess_mx_cell *c, int n);
 json_t *mess_mx_json(const struct mess_mx_cell *c, int n);
 /* The heat maps of the latency and of the read-only bandwidth, initiators
  * down and targets across, each cell with the HMAT's figure under the
- * measured one (plots/matrix-latency, plots/matrix-bandwidth): 0, or
- * -errno with why in err (as mess_heat_plot). */
+ * measured one (plots/matrix-latency, plots/matrix-bandwidth), titled
+ * pre (the verdict: "WARN: ") and cpu: 0, or -errno with why in err (as
+ * mess_heat_plot). */
 int mess_mx_plot(const char *dir, const struct mess_mx_cell *c, int n,
-		 const char *cpu, char *err, size_t errlen);
+		 const char *pre, const char *cpu, char *err, size_t errlen);
+
+/* judge.c: the cells' reasons (repeats that disagree, memory on another
+ * node) added to v, by the table results/README.md gives; its rows for
+ * meta.json. */
+void mess_mx_judge(const struct mess_mx_cell *c, int n, struct mess_verdict *v);
+json_t *mess_mx_rules_json(void);
 
 #endif

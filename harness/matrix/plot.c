@@ -17,7 +17,7 @@
 
 /* One figure: bw 0 the latency, 1 the read-only bandwidth. */
 static int figure(const char *dir, const struct mess_mx_cell *c, int n,
-		  const char *cpu, int bw, char *err, size_t errlen)
+		  const char *pre, const char *cpu, int bw, char *err, size_t errlen)
 {
 	int *in = calloc((size_t)n, sizeof(int)), *tg = calloc((size_t)n, sizeof(int));
 	int ni = in && tg ? mess_mx_distinct(c, n, 0, in) : 0, nt = in && tg ? mess_mx_distinct(c, n, 1, tg) : 0;
@@ -67,7 +67,7 @@ static int figure(const char *dir, const struct mess_mx_cell *c, int n,
 			k = c[i].target == tg[j] ? &c[i] : NULL;
 		snprintf((char *)text[ni * nt + ni + j], TEXT, "node %d %s", tg[j], k->kind);
 	}
-	snprintf(title, sizeof(title), "%s: %s", bw ? "Peak bandwidth, read only" :
+	snprintf(title, sizeof(title), "%s%s: %s", pre, bw ? "Peak bandwidth, read only" :
 		 "Unloaded latency", cpu);
 	rc = mess_heat_plot(dir, &(struct mess_heat){
 		.name = bw ? "matrix-bandwidth" : "matrix-latency", .title = title,
@@ -87,12 +87,12 @@ out:
 }
 
 int mess_mx_plot(const char *dir, const struct mess_mx_cell *c, int n,
-		 const char *cpu, char *err, size_t errlen)
+		 const char *pre, const char *cpu, char *err, size_t errlen)
 {
 	int rc;
 
 	if (!n)
 		return mess_fail(err, errlen, -ENODATA, "no pair measured");
-	rc = figure(dir, c, n, cpu, 0, err, errlen);
-	return rc ? rc : figure(dir, c, n, cpu, 1, err, errlen);
+	rc = figure(dir, c, n, pre, cpu, 0, err, errlen);
+	return rc ? rc : figure(dir, c, n, pre, cpu, 1, err, errlen);
 }
