@@ -355,9 +355,16 @@ check-ptx:
 	$(Q)SKIPPED_FILE=build/skipped.txt tests/gpu-ptxas.sh
 
 # mess curves --device gpu:N where there is no GPU: exit 3 in one line,
-# nothing written; its bad input; the static check's self-test.
-check-gpu: all
-	$(Q)tests/gpu.sh ./$(MESS)
+# nothing written; its bad input; the static check's self-test; and, on
+# a native build, the backend's host side end to end on the tests' fake
+# driver (tests/gpu/fakecuda.c: a libcuda.so.1 for the tests only).
+FAKECUDA := $(BUILD)/fakecuda/libcuda.so.1
+$(FAKECUDA): tests/gpu/fakecuda.c kernels/include/mess_ptx.h
+	$(quiet) LD $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) -shared -fPIC -O2 -Wall -Wextra -pthread -Ikernels/include -o $@ $<
+check-gpu: all $(if $(FOREIGN),,$(FAKECUDA))
+	$(Q)tests/gpu.sh ./$(MESS) $(if $(FOREIGN),,$(dir $(FAKECUDA)))
 
 # The outputs of fixed-seed replays of the public sets, export, compare,
 # import, fleet and report, normalised, against tests/golden/ (issue 33:

@@ -21,7 +21,6 @@ typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
 
-#define CUDA_ERROR_NOT_READY 600
 
 /* CUdevice_attribute */
 #define CU_DEVICE_ATTRIBUTE_CLOCK_RATE 13		/* kHz */
@@ -71,7 +70,6 @@ struct mess_cuda {
 	CUresult (*MemHostGetDevicePointer)(CUdeviceptr *d, void *p, unsigned flags);
 	CUresult (*MemFreeHost)(void *p);
 	CUresult (*StreamCreate)(CUstream *s, unsigned flags);
-	CUresult (*StreamQuery)(CUstream s);
 	CUresult (*StreamSynchronize)(CUstream s);
 	CUresult (*StreamDestroy)(CUstream s);
 	CUresult (*LaunchKernel)(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
