@@ -37,6 +37,7 @@ static const struct sym cuda_syms[] = {
 	SYM(MemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2"),
 	SYM(MemFreeHost, "cuMemFreeHost"),
 	SYM(StreamCreate, "cuStreamCreate"),
+	SYM(StreamQuery, "cuStreamQuery"),
 	SYM(StreamSynchronize, "cuStreamSynchronize"),
 	SYM(StreamDestroy, "cuStreamDestroy_v2"),
 	SYM(LaunchKernel, "cuLaunchKernel"),

@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 typedef int CUresult;			/* 0: CUDA_SUCCESS */
+#define CUDA_ERROR_NOT_READY 600
 typedef int CUdevice;
 typedef unsigned long long CUdeviceptr;
 typedef struct CUctx_st *CUcontext;
@@ -70,6 +71,7 @@ struct mess_cuda {
 	CUresult (*MemHostGetDevicePointer)(CUdeviceptr *d, void *p, unsigned flags);
 	CUresult (*MemFreeHost)(void *p);
 	CUresult (*StreamCreate)(CUstream *s, unsigned flags);
+	CUresult (*StreamQuery)(CUstream s);
 	CUresult (*StreamSynchronize)(CUstream s);
 	CUresult (*StreamDestroy)(CUstream s);
 	CUresult (*LaunchKernel)(CUfunction f, unsigned gx, unsigned gy, unsigned gz,

@@ -167,11 +167,13 @@ static double peak_gbs(const struct gpu *g)
 	       g->mem_mhz * 1e6 * 2 * g->bus_bits / 8 / 1e9 : 0;
 }
 
-static uint64_t pow2_floor(uint64_t v)
+static uint64_t pow2_ceil(uint64_t v)
 {
-	while (v & (v - 1))
-		v &= v - 1;
-	return v;
+	uint64_t p = 1;
+
+	while (p < v)
+		p <<= 1;
+	return p;
 }
 
 static void sizes(struct gpu *g)
@@ -183,7 +185,7 @@ static void sizes(struct gpu *g)
 			 GPU_MIN_CHASE;
 	g->chase_bytes -= g->chase_bytes % g->cfg.stride;
 	/* The generators address their arrays through a mask. */
-	g->gen_bytes = pow2_floor(g->cfg.gen_bytes ? g->cfg.gen_bytes :
+	g->gen_bytes = pow2_ceil(g->cfg.gen_bytes ? g->cfg.gen_bytes :
 				  4 * l2 > GPU_MIN_GEN ? 4 * l2 : GPU_MIN_GEN);
 	/* Every SM full but one CTA's room, which the chase takes. */
 	g->ctas = (unsigned)g->sms *

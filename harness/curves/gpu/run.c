@@ -24,6 +24,10 @@
 #define GPU_PROBE_NS 30e6
 #define GPU_CALIB_LOADS 4096	/* the first latency guess */
 #define GPU_TIMER_REPEATS 7
+/* A chase that takes this much over its guess is stuck (see chase()). */
+#define GPU_CHASE_SLACK 20
+#define GPU_CHASE_SLACK_NS 2e9
+#define GPU_POLL_NS 50e3
 
 /* A driver call that failed, said in one line: -EIO. */
 static int fail(struct gpu *g, const char *call, CUresult e)
@@ -107,10 +111,23 @@ static int chase(struct gpu *g, uint64_t n, double *dt)
 	void *args[] = { &start, &n, &out };
 	CUresult e;
 
+	double t0 = mess_now_ns(), limit = GPU_CHASE_SLACK_NS +
+		    GPU_CHASE_SLACK * (double)n * g->lat_guess_ns;
+
 	g->out[3] = 0;
 	e = g->cu.LaunchKernel(g->chase, 1, 1, 1, 1, 1, 1, 0, g->s_chase, args, NULL);
-	if (!e)
-		e = g->cu.StreamSynchronize(g->s_chase);
+	/* Polled, not waited for: a chase that finds no SM free of the
+	 * generators would wait for them, and they for the stop flag. */
+	while (!e && (e = g->cu.StreamQuery(g->s_chase)) == CUDA_ERROR_NOT_READY) {
+		if (mess_now_ns() - t0 > limit) {
+			mess_gpu_stop(g);
+			e = g->cu.StreamSynchronize(g->s_chase);
+			fprintf(stderr, "mess: --device %s: the chase of %llu loads took over %.1f s: did it find no SM beside the %u generator CTAs?\n",
+				g->cfg.device, (unsigned long long)n, limit / 1e9, g->ctas);
+			return -EIO;
+		}
+		mess_sleep_ns(GPU_POLL_NS);
+	}
 	if (e)
 		return fail(g, "the chase kernel", e);
 	if (g->out[3]) {
