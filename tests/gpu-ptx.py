@@ -145,25 +145,37 @@ def main():
         check(len(lds) == 1 and lds[0].startswith('ld.global.cg') and
               width(lds[0]) == d.get('MESS_PTX_CHASE_LOAD_BYTES'),
               f'chase loop {lbl} one ld.global.cg of MESS_PTX_CHASE_LOAD_BYTES: {lds}')
-    # The generator: the loop body's ld/st widths and trip count.
+    # The generator: the loop body's slots (a predicated load or store
+    # each), their widths, the pass and the trip count.
     gen = files['gen']
     b = body(gen, '// loop body', '// end of loop body')
     if check(b is not None, 'gen.ptx: "// loop body" ... "// end of loop body"'):
         lds, sts = memops(b, 'ld'), memops(b, 'st')
         ops = d.get('MESS_PTX_GEN_OPS')
+        slots = len(lds)
         check(ops == kd.get('MESS_GEN_OPS'), f'MESS_PTX_GEN_OPS {ops} = MESS_GEN_OPS {kd.get("MESS_GEN_OPS")}')
-        check(len(lds) == 1 and width(lds[0]) == d.get('MESS_PTX_GEN_LD_BYTES'),
-              f'generator: one load slot of MESS_PTX_GEN_LD_BYTES {d.get("MESS_PTX_GEN_LD_BYTES")} B: {lds}')
-        check(len(sts) == 1 and width(sts[0]) == d.get('MESS_PTX_GEN_ST_BYTES'),
-              f'generator: one store slot of MESS_PTX_GEN_ST_BYTES {d.get("MESS_PTX_GEN_ST_BYTES")} B: {sts}')
+        check(slots > 0 and len(sts) == slots, f'generator: a load and a store in every slot: {lds} {sts}')
+        check(all(width(x) == d.get('MESS_PTX_GEN_LD_BYTES') for x in lds),
+              f'generator: every load of MESS_PTX_GEN_LD_BYTES {d.get("MESS_PTX_GEN_LD_BYTES")} B: {lds}')
+        check(all(width(x) == d.get('MESS_PTX_GEN_ST_BYTES') for x in sts),
+              f'generator: every store of MESS_PTX_GEN_ST_BYTES {d.get("MESS_PTX_GEN_ST_BYTES")} B: {sts}')
+        check(len(re.findall(r'^\s*@%pst st\.global', b, re.M)) == slots and
+              len(re.findall(r'^\s*@!%pst ld\.global', b, re.M)) == slots,
+              'generator: each slot stores under %pst and loads under !%pst')
+        inc = re.findall(r'add\.u32\s+%op,\s*%op,\s*(\d+);', b)
+        check(inc == [str(slots)], f'generator: a pass counts its {slots} slots: {inc}')
+        check(slots == d.get('MESS_PTX_GEN_SPIN_EVERY') and
+              len(re.findall(r'mov\.u32\s+%k,\s*%spin;', b)) == 1,
+              f'generator: one spin a pass of MESS_PTX_GEN_SPIN_EVERY ({d.get("MESS_PTX_GEN_SPIN_EVERY")}) slots')
         trip = re.search(r'setp\.lt\.u32\s+%\w+,\s*%op,\s*(\d+);\s*\n\s*@%\w+ bra\s+\$G_op;', b)
-        check(trip and int(trip.group(1)) == ops, f'generator: the loop runs MESS_PTX_GEN_OPS ({ops}) operations')
-        rule = re.search(r'setp\.ge\.u32\s+%pst,\s*%acc,\s*(\d+);', b)
-        sub = re.search(r'sub\.u32\s+%acc,\s*%acc,\s*(\d+);', b)
-        acc = re.search(r'add\.u32\s+%acc,\s*%acc,\s*%s;', b)
-        if check(rule and sub and acc and rule.group(1) == sub.group(1),
-                 'generator: the store rule acc += s; store iff acc >= K; acc -= K'):
-            K = int(rule.group(1))
+        check(trip and int(trip.group(1)) == ops and ops % max(slots, 1) == 0,
+              f'generator: the loop runs MESS_PTX_GEN_OPS ({ops}) operations')
+        rule = set(re.findall(r'setp\.ge\.u32\s+%pst,\s*%acc,\s*(\d+);', b))
+        sub = set(re.findall(r'@%pst sub\.u32\s+%acc,\s*%acc,\s*(\d+);', b))
+        acc = re.findall(r'add\.u32\s+%acc,\s*%acc,\s*%s;', b)
+        if check(len(rule) == 1 and rule == sub and len(acc) == slots,
+                 'generator: every slot\'s store rule acc += s; store iff acc >= K; acc -= K'):
+            K = int(rule.pop())
             for s in range(0, ops + 1, kd.get('MESS_GEN_MIX_STEP', 2)):
                 mine, cpu = bresenham(s, ops, K)
                 check(mine == cpu, f'generator: s={s}: the store order is not the CPU generators\'')
@@ -172,9 +184,6 @@ def main():
                       (ops - sum(mine)) * d.get('MESS_PTX_GEN_LD_BYTES', 0) ==
                       (ops - s) * d.get('MESS_PTX_GEN_LD_BYTES', 0),
                       f'generator: s={s}: bytes per iteration differ from MESS_PTX_GEN_RD/WR_BYTES')
-        spin = re.search(r'and\.b32\s+%k,\s*%op,\s*(\d+);', b)
-        check(spin and int(spin.group(1)) + 1 == d.get('MESS_PTX_GEN_SPIN_EVERY'),
-              'generator: a spin every MESS_PTX_GEN_SPIN_EVERY operations')
     for f in fails:
         print(f'gpu-ptx: FAIL: {f}')
     if fails:

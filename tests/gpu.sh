@@ -70,11 +70,14 @@ broken() {	# what file sed-expression
 	check "gpu-ptx.py fails on a copy where $1" \
 		'! cmp -s "$out/tree/$2" "$2" && ! python3 tests/gpu-ptx.py "$out/tree" >/dev/null'
 }
-broken "a store is 8 bytes, not the declared 16" kernels/ptx/gen.ptx 's/st.global.v4.u32\t\[%a\], {%w, %x, %op, %tx}/st.global.v2.u32\t[%a], {%w, %x}/'
+broken "one slot's store is 8 bytes, not the declared 16" kernels/ptx/gen.ptx '0,/st.global.v4.u32\t\[%a\], {%w, %x, %op, %tx}/s//st.global.v2.u32\t[%a], {%w, %x}/'
+broken "one slot's load is 8 bytes" kernels/ptx/gen.ptx '0,/ld.global.v4.u32\t{%v4, %v5, %v6, %v7}/s//ld.global.v2.u32\t{%v4, %v5}/'
+broken "one slot's store is not predicated" kernels/ptx/gen.ptx '0,/@%pst st.global/s//st.global/'
+broken "a slot is missing" kernels/ptx/gen.ptx '/\/\/ slot 3/,/add.u64\t\t%off, %off, %stride;/d'
 broken "the loop runs 50 operations" kernels/ptx/gen.ptx 's/setp.lt.u32\t%q, %op, 100;/setp.lt.u32\t%q, %op, 50;/'
 broken "the declared load is 32 bytes" kernels/include/mess_ptx.h 's/MESS_PTX_GEN_LD_BYTES 16/MESS_PTX_GEN_LD_BYTES 32/'
 broken "the store rule's threshold is 99" kernels/ptx/gen.ptx 's/%acc, %acc, 100;/%acc, %acc, 99;/g'
-broken "the spin comes every 8 operations" kernels/ptx/gen.ptx 's/and.b32\t\t%k, %op, 3;/and.b32\t\t%k, %op, 7;/'
+broken "a pass counts 8 operations" kernels/ptx/gen.ptx 's/add.u32\t\t%op, %op, 4;/add.u32\t\t%op, %op, 8;/'
 broken "the generator's spin is a u64" kernels/ptx/gen.ptx 's/.param .u32 mess_gen_spin/.param .u64 mess_gen_spin/'
 broken "the host passes the spin as a u64" harness/curves/gpu/run.c 's/uint32_t s = g->store_pct, spin/uint64_t s = g->store_pct, spin/'
 broken "the host passes one argument fewer" harness/curves/gpu/run.c 's/&stop, &count };/\&stop };/'

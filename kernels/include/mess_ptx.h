@@ -27,7 +27,7 @@ extern const char mess_ptx_gen[];	/* kernels/ptx/gen.ptx */
 #define MESS_PTX_GEN_OPS 100		/* operations per iteration */
 #define MESS_PTX_GEN_LD_BYTES 16	/* ld.global.v4.u32 */
 #define MESS_PTX_GEN_ST_BYTES 16	/* st.global.v4.u32 */
-#define MESS_PTX_GEN_SPIN_EVERY 4	/* operations between spins */
+#define MESS_PTX_GEN_SPIN_EVERY 4	/* slots a pass, one spin after it */
 /* An iteration of s % stores: s stores and 100 - s loads (Bresenham). */
 #define MESS_PTX_GEN_RD_BYTES(s) ((MESS_PTX_GEN_OPS - (s)) * MESS_PTX_GEN_LD_BYTES)
 #define MESS_PTX_GEN_WR_BYTES(s) ((s) * MESS_PTX_GEN_ST_BYTES)

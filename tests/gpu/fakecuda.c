@@ -158,6 +158,14 @@ int cuModuleGetFunction(void **f, void *m, const char *name)
 
 int cuModuleUnload(void *m) { free(m); return 0; }
 
+/* As the thread limit allows: the registers are not modelled. */
+int cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, void *f, int threads, size_t sh)
+{
+	(void)f; (void)sh;
+	*n = FAKE_THREADS_PER_SM / threads;
+	return 0;
+}
+
 int cuMemAlloc_v2(CUdeviceptr *p, size_t n)
 {
 	char *b = malloc(n);

@@ -41,6 +41,7 @@ static const struct sym cuda_syms[] = {
 	SYM(StreamSynchronize, "cuStreamSynchronize"),
 	SYM(StreamDestroy, "cuStreamDestroy_v2"),
 	SYM(LaunchKernel, "cuLaunchKernel"),
+	SYM(OccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor"),
 	OPT(GetErrorString, "cuGetErrorString"),
 };
 

@@ -78,6 +78,8 @@ struct mess_cuda {
 				 unsigned bx, unsigned by, unsigned bz,
 				 unsigned shared, CUstream s, void **params,
 				 void **extra);
+	CUresult (*OccupancyMaxActiveBlocksPerMultiprocessor)(int *n, CUfunction f,
+							      int threads, size_t shared);
 	CUresult (*GetErrorString)(CUresult e, const char **s);	/* may be NULL */
 	/* NVML, NULL where absent */
 	int (*nvmlInit)(void);

@@ -179,6 +179,7 @@ static uint64_t pow2_ceil(uint64_t v)
 static void sizes(struct gpu *g)
 {
 	uint64_t l2 = g->l2_bytes ? g->l2_bytes : 64ULL << 20;
+	int per, occ = 0;
 
 	g->chase_bytes = g->cfg.buffer ? g->cfg.buffer :
 			 l2 * GPU_L2_TIMES > GPU_MIN_CHASE ? l2 * GPU_L2_TIMES :
@@ -187,10 +188,16 @@ static void sizes(struct gpu *g)
 	/* The generators address their arrays through a mask. */
 	g->gen_bytes = pow2_ceil(g->cfg.gen_bytes ? g->cfg.gen_bytes :
 				  4 * l2 > GPU_MIN_GEN ? 4 * l2 : GPU_MIN_GEN);
-	/* Every SM full but one CTA's room, which the chase takes. */
-	g->ctas = (unsigned)g->sms *
-		  (g->threads_per_sm > GPU_CTA_THREADS ?
-		   (unsigned)(g->threads_per_sm - GPU_CTA_THREADS) / GPU_CTA_THREADS : 1);
+	/* Every SM full but one CTA's room, which the chase takes, and no
+	 * more CTAs than fit at once (registers): one waiting for a slot
+	 * would only start once the others stopped. */
+	per = g->threads_per_sm > GPU_CTA_THREADS ?
+	      (g->threads_per_sm - GPU_CTA_THREADS) / GPU_CTA_THREADS : 1;
+	if (!g->cu.OccupancyMaxActiveBlocksPerMultiprocessor(&occ, g->gen,
+							      GPU_CTA_THREADS, 0) &&
+	    occ > 0 && occ < per)
+		per = occ;
+	g->ctas = (unsigned)g->sms * (unsigned)per;
 }
 
 static const char *timer_name(const struct gpu *g)
