@@ -68,3 +68,11 @@ check "fake driver: gpu:1 of one GPU exits 1 in one line naming what is allowed 
 	'[ $rc -eq 1 ] && [ "$(wc -l <"$out/err")" -eq 1 ] &&
 	 grep -q "^mess: --device: .gpu:1. is not a GPU here; allowed: gpu:0..gpu:0" "$out/err" &&
 	 [ -z "$(ls -A "$out/cwd")" ]'
+
+# A PTX the JIT refuses: its log on stderr, exit 2, nothing written.
+(cd "$out/cwd" && FAKECUDA_JIT_FAIL=1 LD_LIBRARY_PATH=$fake "$mess" curves --device gpu:0 --quick >"$out/stdout" 2>"$out/err")
+rc=$?
+check "fake driver: a JIT failure exits 2 with the call, the file and the JIT's log, nothing written (exit $rc): $(head -c 300 "$out/err")" \
+	'[ $rc -eq 2 ] && grep -q "^mess: --device gpu:0: cuModuleLoadDataEx failed: CUDA_ERROR_INVALID_PTX (fake) (CUresult 218)" "$out/err" &&
+	 grep -q "^mess: the JIT.s log for kernels/ptx/chase.ptx:" "$out/err" &&
+	 grep -q "^ptxas fatal   : fakecuda refused this PTX" "$out/err" && [ -z "$(ls -A "$out/cwd")" ]'

@@ -132,9 +132,22 @@ int cuModuleLoadDataEx(void **m, const void *image, unsigned n, int *opt, void *
 	const char *p = image;
 	struct fake_mod *mod;
 
-	(void)n; (void)opt; (void)val;
-	if (!strstr(p, "\n.version ") || !strstr(p, "\n.target sm_"))
+	/* FAKECUDA_JIT_FAIL: the JIT refuses, its error log filled in. */
+	if (getenv("FAKECUDA_JIT_FAIL") || !strstr(p, "\n.version ") ||
+	    !strstr(p, "\n.target sm_")) {
+		char *log = NULL;
+		size_t len = 0;
+
+		for (unsigned i = 0; i < n; i++) {
+			if (opt[i] == 5)	/* CU_JIT_ERROR_LOG_BUFFER */
+				log = val[i];
+			if (opt[i] == 6)	/* ..._SIZE_BYTES */
+				len = (size_t)(uintptr_t)val[i];
+		}
+		if (log && len)
+			snprintf(log, len, "ptxas fatal   : fakecuda refused this PTX (FAKECUDA_JIT_FAIL)");
 		return 218;
+	}
 	mod = malloc(sizeof(*mod));
 	mod->ptx = p;
 	*m = mod;

@@ -86,11 +86,9 @@ static int device(struct gpu *g)
 	size_t mem = 0;
 	int n = 0, v = 0;
 	CUresult e;
-	char why[256];
 
 	if ((e = cu->DeviceGetCount(&n)))
-		return mess_cuda_fail(cu, "cuDeviceGetCount", e, why, sizeof(why)),
-		       fprintf(stderr, "mess: --device %s: %s\n", g->cfg.device, why), -EIO;
+		return mess_gpu_fail(g, "cuDeviceGetCount", e);
 	if (g->cfg.gpu >= n) {
 		fprintf(stderr, "mess: --device: '%s' is not a GPU here; allowed: gpu:0..gpu:%d (the driver sees %d)\n",
 			g->cfg.device, n - 1, n);
@@ -98,8 +96,7 @@ static int device(struct gpu *g)
 	}
 	if ((e = cu->DeviceGet(&g->dev, g->cfg.gpu)) ||
 	    (e = cu->DeviceGetName(g->name, sizeof(g->name), g->dev)))
-		return mess_cuda_fail(cu, "cuDeviceGet", e, why, sizeof(why)),
-		       fprintf(stderr, "mess: --device %s: %s\n", g->cfg.device, why), -EIO;
+		return mess_gpu_fail(g, "cuDeviceGet", e);
 	g->sms = attr(g, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
 	g->threads_per_sm = attr(g, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
 	g->cc_major = attr(g, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
@@ -138,25 +135,16 @@ static int modules(struct gpu *g)
 	int rc;
 
 	if ((e = g->cu.CtxCreate(&g->ctx, CU_CTX_MAP_HOST, g->dev))) {
-		char why[256];
-
 		g->ctx = NULL;
-		mess_cuda_fail(&g->cu, "cuCtxCreate_v2", e, why, sizeof(why));
-		fprintf(stderr, "mess: --device %s: %s\n", g->cfg.device, why);
-		return -EIO;
+		return mess_gpu_fail(g, "cuCtxCreate_v2", e);
 	}
 	if ((rc = mess_gpu_module(g, mess_ptx_chase, "chase.ptx", &g->mod_chase)) ||
 	    (rc = mess_gpu_module(g, mess_ptx_gen, "gen.ptx", &g->mod_gen)))
 		return rc;
 	if ((e = g->cu.ModuleGetFunction(&g->chase, g->mod_chase,
 					 g->clk ? MESS_PTX_CHASE_CLK : MESS_PTX_CHASE)) ||
-	    (e = g->cu.ModuleGetFunction(&g->gen, g->mod_gen, MESS_PTX_GEN))) {
-		char why[256];
-
-		mess_cuda_fail(&g->cu, "cuModuleGetFunction", e, why, sizeof(why));
-		fprintf(stderr, "mess: --device %s: %s\n", g->cfg.device, why);
-		return -EIO;
-	}
+	    (e = g->cu.ModuleGetFunction(&g->gen, g->mod_gen, MESS_PTX_GEN)))
+		return mess_gpu_fail(g, "cuModuleGetFunction", e);
 	return 0;
 }
 

@@ -51,6 +51,8 @@ struct gpu {
 	double rd_pct;
 };
 
+/* A driver call that failed, said in one line naming --device: -EIO. */
+int mess_gpu_fail(const struct gpu *g, const char *call, CUresult e);
 /* run.c: the backend's measuring hooks */
 int mess_gpu_start(void *bs, const struct mess_session *s);
 double mess_gpu_set_load(void *bs, const struct mess_load *l, int *steady);

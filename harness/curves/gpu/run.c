@@ -29,8 +29,7 @@
 #define GPU_CHASE_SLACK_NS 2e9
 #define GPU_POLL_NS 50e3
 
-/* A driver call that failed, said in one line: -EIO. */
-static int fail(struct gpu *g, const char *call, CUresult e)
+int mess_gpu_fail(const struct gpu *g, const char *call, CUresult e)
 {
 	char why[256];
 
@@ -54,7 +53,7 @@ int mess_gpu_module(struct gpu *g, const char *ptx, const char *what,
 	if (!e)
 		return 0;
 	/* The JIT's own words: what the device minutes must bring back. */
-	fail(g, "cuModuleLoadDataEx", e);
+	mess_gpu_fail(g, "cuModuleLoadDataEx", e);
 	fprintf(stderr, "mess: the JIT's log for kernels/ptx/%s:\n%s%s%s\n", what,
 		log[0] ? log : "(empty)", info[0] ? "\n" : "", info);
 	return -EIO;
@@ -65,10 +64,10 @@ static int mapped(struct gpu *g, size_t bytes, void **host, CUdeviceptr *dev)
 	CUresult e = g->cu.MemHostAlloc(host, bytes, CU_MEMHOSTALLOC_DEVICEMAP);
 
 	if (e)
-		return fail(g, "cuMemHostAlloc", e);
+		return mess_gpu_fail(g, "cuMemHostAlloc", e);
 	memset(*host, 0, bytes);
 	e = g->cu.MemHostGetDevicePointer(dev, *host, 0);
-	return e ? fail(g, "cuMemHostGetDevicePointer_v2", e) : 0;
+	return e ? mess_gpu_fail(g, "cuMemHostGetDevicePointer_v2", e) : 0;
 }
 
 /*
@@ -101,7 +100,7 @@ static int chase_buffer(struct gpu *g)
 	}
 	e = g->cu.MemcpyHtoD(g->chase_buf, h, g->chase_bytes);
 	free(h);
-	return e ? fail(g, "cuMemcpyHtoD_v2", e) : 0;
+	return e ? mess_gpu_fail(g, "cuMemcpyHtoD_v2", e) : 0;
 }
 
 /* One chase of n loads on its stream: the timer delta (ns or cycles). */
@@ -129,7 +128,7 @@ static int chase(struct gpu *g, uint64_t n, double *dt)
 		mess_sleep_ns(GPU_POLL_NS);
 	}
 	if (e)
-		return fail(g, "the chase kernel", e);
+		return mess_gpu_fail(g, "the chase kernel", e);
 	if (g->out[3]) {
 		fprintf(stderr, "mess: --device %s: the chase met a NULL link: the chain is broken\n",
 			g->cfg.device);
@@ -177,11 +176,11 @@ int mess_gpu_start(void *bs, const struct mess_session *s)
 	g->warps = g->ctas * GPU_CTA_THREADS / MESS_PTX_GEN_WARP;
 	if ((e = g->cu.StreamCreate(&g->s_gen, CU_STREAM_NON_BLOCKING)) ||
 	    (e = g->cu.StreamCreate(&g->s_chase, CU_STREAM_NON_BLOCKING)))
-		return fail(g, "cuStreamCreate", e);
+		return mess_gpu_fail(g, "cuStreamCreate", e);
 	if ((e = g->cu.MemAlloc(&g->chase_buf, g->chase_bytes)) ||
 	    (e = g->cu.MemAlloc(&g->gen_ld, g->gen_bytes)) ||
 	    (e = g->cu.MemAlloc(&g->gen_st, g->gen_bytes)))
-		return fail(g, "cuMemAlloc_v2", e);
+		return mess_gpu_fail(g, "cuMemAlloc_v2", e);
 	if ((rc = mapped(g, sizeof(uint32_t), &h, &g->stop_d)))
 		return rc;
 	g->stop = h;
@@ -223,7 +222,7 @@ void mess_gpu_stop(void *bs)
 	__sync_synchronize();
 	e = g->cu.StreamSynchronize(g->s_gen);
 	if (e)
-		fail(g, "the generator kernel", e);
+		mess_gpu_fail(g, "the generator kernel", e);
 	*g->stop = 0;
 	g->running = 0;
 }
@@ -244,7 +243,7 @@ static int launch(struct gpu *g)
 	e = g->cu.LaunchKernel(g->gen, g->ctas, 1, 1, GPU_CTA_THREADS, 1, 1, 0,
 			       g->s_gen, args, NULL);
 	if (e)
-		return fail(g, "cuLaunchKernel (the generators)", e);
+		return mess_gpu_fail(g, "cuLaunchKernel (the generators)", e);
 	g->running = 1;
 	return 0;
 }
