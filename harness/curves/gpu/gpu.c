@@ -203,8 +203,9 @@ static void describe(struct gpu *g, struct mess_run_desc *d)
 		 ": a one-thread chase (ld.global.cg, %s) against generators on %u CTAs x %d threads over %d SMs; SM clock %.0f MHz, memory clock %.0f MHz x %d bits, L2 %.1f MiB, memory %.1f GiB",
 		 timer_name(g), g->ctas, GPU_CTA_THREADS, g->sms, g->sm_mhz, g->mem_mhz,
 		 g->bus_bits, g->l2_bytes / 1048576.0, g->mem_bytes / 1073741824.0);
-	snprintf(d->plot_how, sizeof(d->plot_how), "%.60s, %u CTAs on %d SMs",
-		 g->name, g->ctas, g->sms);
+	/* The title's first line names the device already. */
+	snprintf(d->plot_how, sizeof(d->plot_how), "%u CTAs on %d SMs", g->ctas,
+		 g->sms);
 	d->verb = "Measured";
 	d->nunits = (int)g->ctas;
 	d->node = -1;
@@ -276,7 +277,7 @@ static json_t *gpu_json(const void *bs, const struct mess_results *res)
 		"{s:{s:s, s:i, s:s, s:s, s:s, s:i, s:i, s:i, s:o, s:s, s:o, s:s, s:i, s:I, s:I, s:o},"
 		" s:{s:s, s:s, s:s, s:o, s:o, s:I, s:I, s:I},"
 		" s:{s:s, s:s, s:I, s:i, s:i, s:i, s:I, s:s},"
-		" s:{s:n, s:s}, s:{s:s, s:s}, s:s}",
+		" s:{s:n, s:s}, s:{s:s, s:s}, s:s, s:i, s:I, s:i}",
 		"gpu",
 		"device", g->name, "ordinal", g->cfg.gpu, "pci_bus_id", g->bus_id,
 		"driver", g->driver, "compute_capability", cc,
@@ -309,7 +310,9 @@ static json_t *gpu_json(const void *bs, const struct mess_results *res)
 		"rate", "the nop count is the spin: that many dependent multiply-adds every 4 operations per thread",
 		"llc_latency", "ns", "why", NOT_MEASURED_LLC,
 		"distribution", "status", "not measured", "why", NO_DIST,
-		"generator_cores_rule", "gpu: the generators are CTAs on the GPU's SMs; no CPU core ran one");
+		"generator_cores_rule", "gpu: the generators are CTAs on the GPU's SMs; no CPU core ran one",
+		/* a chase load's sector; the GPU's last cache is its L2 */
+		"line_bytes", 32, "llc_bytes", (json_int_t)g->l2_bytes, "llc_level", 2);
 }
 
 static void gpu_md(const void *bs, FILE *f, enum mess_md_part part,
