@@ -12,7 +12,22 @@
 # that would pass the budget (default 470 s, under the 8 minutes it is
 # given) is skipped and said so; a missing tool is named, never fatal:
 # on a machine without a GPU the GPU steps exit 3 and the script goes on.
+#
+#   tools/device-check.sh --stage
+# run here, beforehand, puts this build's mess, its data and the shared
+# libraries it needs beyond glibc (hwloc, numa, pfm, jansson, udev) into
+# build/device/ (a few MiB), for the device tool to carry: where the GPU
+# machine cannot build (no compiler or -dev package), that copy runs.
 set -u
+if [ "${1:-}" = --stage ]; then
+	m=$(make -s print-mess) && [ -x "$m" ] || { echo "no built mess: make first" >&2; exit 2; }
+	rm -rf build/device && mkdir -p build/device/lib build/device/share || exit 2
+	cp "$m" build/device/mess && cp -r "$(dirname "$m")/share/mess" build/device/share/ || exit 2
+	ldd "$m" | awk '$3 ~ /^\// { print $3 }' | grep -vE '/(libc|libm|libpthread|libdl|librt|ld-linux[^/]*)\.so' |
+		while read -r l; do cp -L "$l" build/device/lib/; done
+	echo "build/device: $(ls build/device/lib | tr '\n' ' ')($(du -sh build/device | cut -f1))"
+	exit 0
+fi
 budget=${1:-470}
 OUT=${OUT:?set OUT to the directory to fill}
 mkdir -p "$OUT"
@@ -68,10 +83,17 @@ lscpu >"$OUT/lscpu.txt" 2>&1 || true
 
 step build 240 make -j16
 mess=./$(make -s print-mess 2>/dev/null || echo build/x86_64/mess)
-if [ ! -x "$mess" ]; then
-	say "no $mess: nothing to run (see build.log)"
-	exit 2
+if ! "$mess" --version >/dev/null 2>&1; then
+	# The staged copy (--stage) and its libraries, where this machine
+	# could not build or run its own.
+	export LD_LIBRARY_PATH=$PWD/build/device/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+	mess=./build/device/mess
+	if ! "$mess" --version >/dev/null 2>&1; then
+		say "no mess runs here: neither the build (see build.log) nor build/device/ (tools/device-check.sh --stage, carried)"
+		exit 2
+	fi
 fi
+say "mess: $mess, $("$mess" --version)"
 
 step gpu-quick 120 "$mess" curves --device gpu:0 --quick --out "$OUT/gpu-quick"
 step gpu-clock64 90 "$mess" curves --device gpu:0 --quick --gpu-timer clock64 --out "$OUT/gpu-clock64"
