@@ -76,3 +76,11 @@ check "fake driver: a JIT failure exits 2 with the call, the file and the JIT's 
 	'[ $rc -eq 2 ] && grep -q "^mess: --device gpu:0: cuModuleLoadDataEx failed: CUDA_ERROR_INVALID_PTX (fake) (CUresult 218)" "$out/err" &&
 	 grep -q "^mess: the JIT.s log for kernels/ptx/chase.ptx:" "$out/err" &&
 	 grep -q "^ptxas fatal   : fakecuda refused this PTX" "$out/err" && [ -z "$(ls -A "$out/cwd")" ]'
+
+# A chain longer than its 32-bit indices: bad input, before the directory.
+(cd "$out/cwd" && LD_LIBRARY_PATH=$fake "$mess" curves --device gpu:0 --quick --buffer 2T --stride 64 >"$out/stdout" 2>"$out/err")
+rc=$?
+check "fake driver: --buffer 2T --stride 64 (2^35 lines) exits 1 in one line, nothing written (exit $rc): $(cat "$out/err")" \
+	'[ $rc -eq 1 ] && [ "$(wc -l <"$out/err")" -eq 1 ] &&
+	 grep -q "^mess: --buffer: 2199023255552 bytes are over 2^32 lines of --stride 64; allowed:" "$out/err" &&
+	 [ -z "$(ls -A "$out/cwd")" ]'

@@ -261,6 +261,13 @@ static int gpu_open(const struct mess_cfg *c, int argc, char **argv,
 		return rc;
 	}
 	sizes(g);
+	/* The chain's indices are 32-bit (core/measure/chain.h). */
+	if (g->chase_bytes / g->cfg.stride > UINT32_MAX) {
+		fprintf(stderr, "mess: --buffer: %llu bytes are over 2^32 lines of --stride %llu; allowed: a smaller buffer or a larger stride\n",
+			(unsigned long long)g->chase_bytes, (unsigned long long)g->cfg.stride);
+		mess_gpu_free(g);
+		return -EINVAL;
+	}
 	describe(g, d);
 	return 0;
 }

@@ -108,10 +108,9 @@ static int chase(struct gpu *g, uint64_t n, double *dt)
 {
 	CUdeviceptr start = g->chase_start, out = g->out_d;
 	void *args[] = { &start, &n, &out };
-	CUresult e;
-
 	double t0 = mess_now_ns(), limit = GPU_CHASE_SLACK_NS +
 		    GPU_CHASE_SLACK * (double)n * g->lat_guess_ns;
+	CUresult e;
 
 	g->out[3] = 0;
 	e = g->cu.LaunchKernel(g->chase, 1, 1, 1, 1, 1, 1, 0, g->s_chase, args, NULL);
