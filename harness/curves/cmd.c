@@ -53,6 +53,7 @@ static int load_resume_args(struct mess_run *r, int argc, char **argv,
  * this machine. */
 static const struct mess_backend *const backends[] = {
 	&mess_replay_backend,
+	&mess_gpu_backend,
 	&mess_synthetic_backend,	/* NULL but in the tests' binary */
 	&mess_measured_backend,
 };

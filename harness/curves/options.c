@@ -2,6 +2,7 @@
 /* The curve command's options: one table drives parsing, help and errors. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/measure/chain.h"
@@ -80,6 +81,10 @@ static const struct mess_opt mess_cfg_opts[] = {
 	  "with --replay: the CPU clock of a set whose latency is in cycles (PROFET's curves.json), overriding its info.txt" },
 	{ "backend", MESS_OPT_STR, S(backend), 0, 0, "NAME",
 	  "what gives the windows: measured (this machine; the default); --replay picks replay, and the tests' binary has synthetic (docs/adding-a-backend.md)" },
+	{ "device", MESS_OPT_STR, S(device), 0, 0, "gpu:N",
+	  "measure GPU N's memory (the CUDA driver's ordinal) instead of this machine's: a one-thread chase against generators on many CTAs (harness/curves/gpu/); exit 3 where there is no NVIDIA driver" },
+	{ "gpu-timer", MESS_OPT_STR, S(gpu_timer), 0, 0, "globaltimer|clock64",
+	  "with --device: the chase's timer, %globaltimer in ns (default) or %clock64 in SM cycles at the SM clock the driver states" },
 	MESS_OPT_NO_PLOTS(F(no_plots)),
 	MESS_OPT_FLAG_ROW("no-ladder", F(no_ladder),
 	  "do not measure LLC_LATENCY_NS, the last cache's latency plateau (3 sizes before the curves: under a second, 0.7 s on a loaded 2-core VM) that every export carries for the Mess simulator"),
@@ -154,6 +159,44 @@ static int resolve_counters(struct mess_cfg *cfg, char *err, size_t errlen)
 				    err, errlen);
 }
 
+/* --device gpu:N (N a decimal ordinal) and its --gpu-timer. */
+static int resolve_device(struct mess_cfg *cfg, int argc, char **argv,
+			  char *err, size_t errlen)
+{
+	const char *d = cfg->device;
+	char *end = NULL;
+	long n = -1;
+
+	cfg->gpu = -1;
+	if (!d[0]) {
+		if (mess_opts_given(argc, argv, "gpu-timer")) {
+			snprintf(err, errlen, "--gpu-timer: only with --device gpu:N");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!strncmp(d, "gpu:", 4) && d[4] >= '0' && d[4] <= '9')
+		n = strtol(d + 4, &end, 10);
+	if (n < 0 || n > 63 || *end) {
+		snprintf(err, errlen, "--device: '%s' is not allowed; allowed: gpu:N, N a GPU's ordinal 0..63 (e.g. gpu:0)",
+			 d);
+		return -EINVAL;
+	}
+	if (cfg->gpu_timer[0] && strcmp(cfg->gpu_timer, "globaltimer") &&
+	    strcmp(cfg->gpu_timer, "clock64")) {
+		snprintf(err, errlen, "--gpu-timer: '%s' is not allowed; allowed: globaltimer or clock64",
+			 cfg->gpu_timer);
+		return -EINVAL;
+	}
+	if (cfg->replay[0]) {
+		snprintf(err, errlen, "--device: '%s' with --replay; allowed: one of them (a replay measures nothing)",
+			 d);
+		return -EINVAL;
+	}
+	cfg->gpu = (int)n;
+	return 0;
+}
+
 int mess_options_parse(struct mess_cfg *cfg, int argc, char **argv,
 		       char *err, size_t errlen)
 {
@@ -169,6 +212,8 @@ int mess_options_parse(struct mess_cfg *cfg, int argc, char **argv,
 		return -EINVAL;
 	}
 	if (resolve_counters(cfg, err, errlen))
+		return -EINVAL;
+	if (resolve_device(cfg, argc, argv, err, errlen))
 		return -EINVAL;
 	static const char *const with_replay[] = { "replay-noise", "replay-seed",
 						   "replay-disturb", "ghz" };

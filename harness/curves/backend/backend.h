@@ -61,9 +61,13 @@ struct mess_cfg {
 	double replay_ghz;	/* --ghz: a set in CPU cycles (PROFET); 0 none */
 	int64_t replay_seed;	/* as seed */
 	char backend[32];	/* --backend NAME ("" by the options above) */
+	/* --device gpu:N: the GPU backend (gpu/); "" this machine */
+	char device[32];
+	char gpu_timer[16];	/* "globaltimer" (default) or "clock64" */
 	/* Resolved after parsing. */
 	int nmixes;
 	unsigned mix[MESS_GEN_NMIXES];	/* store percentages */
+	int gpu;	/* --device's ordinal; -1 none */
 };
 
 /* What the sweep asks for: a mix and how hard it presses, never a CPU
@@ -256,6 +260,7 @@ void mess_wstats_init(struct mess_wstats *st);
 /* The rows (cmd.c's table) */
 extern const struct mess_backend mess_measured_backend;
 extern const struct mess_backend mess_replay_backend;
+extern const struct mess_backend mess_gpu_backend;
 /* tests/curves/synthetic.c's, linked into the tests' mess-synthetic
  * only: a weak reference, NULL in mess (no test code in the product). */
 extern const struct mess_backend mess_synthetic_backend __attribute__((weak));
