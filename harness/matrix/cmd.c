@@ -131,6 +131,7 @@ struct mx {
 	char hmat_why[320];
 	char plots[600];
 	struct mess_judge judge;
+	struct mess_node_mem *mem;	/* each node's witnesses, at the size check */
 };
 
 /* The nodes with CPUs (libnuma's node of each core), in node order. */
@@ -169,6 +170,11 @@ static int size_check(struct mx *m, char *err, size_t errlen)
 			       2 * llc > (64u << 20) ? 2 * llc : 64u << 20);
 	for (int i = 0; i < m->ninits; i++)
 		most = m->inits[i].n > most ? m->inits[i].n : most;
+	m->mem = calloc((size_t)m->nnodes, sizeof(*m->mem));
+	if (!m->mem)
+		return mess_fail(err, errlen, -ENOMEM, "out of memory");
+	for (int i = 0; i < m->nnodes; i++)
+		mess_node_mem_of(&m->topo, m->nodes[i].os, &m->mem[i]);
 	for (int i = 0; i < m->nnodes; i++) {
 		size_t gens = (size_t)most * 2 * m->gen_bytes;
 		size_t need = gens > m->buffer ? gens : m->buffer;
@@ -331,6 +337,10 @@ static int measure(struct mx *m)
 static json_t *meta(const struct mess_rundir *rd, struct mx *m)
 {
 	json_t *m_ = mess_rundir_meta(rd, &m->topo, META_SCHEMA);
+	json_t *mem = json_array();
+
+	for (int i = 0; mem && m->mem && i < m->nnodes; i++)
+		json_array_append_new(mem, mess_node_mem_json(&m->mem[i]));
 
 	if (m_ && (mess_json_merge(m_, mess_json_pack(
 		"{s:i, s:i, s:I, s:s, s:{s:s, s:I, s:I, s:I, s:f, s:s}, s:{s:s, s:s, s:s, s:I, s:f, s:s, s:i}, s:i, s:s, s:s, s:s, s:s, s:s, s:b, s:i}",
@@ -355,7 +365,8 @@ static json_t *meta(const struct mess_rundir *rd, struct mx *m)
 			       "the ACPI HMAT table (/sys/firmware/acpi/tables/HMAT, its domains mapped to nodes by the SRAT): every pair it lists",
 		"labels", "local: the target's hwloc cpuset holds the initiator's cores, else remote; cpu-less: the target has no CPU (libnuma)",
 		"quick", m->o.quick, "pairs_measured", m->ncells)) ||
-	    mess_json_merge(m_, mess_json_pack("{s:o, s:o, s:b, s:s, s:s, s:s}",
+	    mess_json_merge(m_, mess_json_pack("{s:o, s:o, s:o, s:b, s:s, s:s, s:s}",
+		"node_memory", mem,
 		"environment", mess_judge_env_json(&m->judge),
 		"quality", mess_judge_quality(&m->judge, mess_mx_rules_json(), m->o.strict),
 		"strict", m->o.strict,
@@ -404,6 +415,7 @@ static void mx_free(struct mx *m)
 		free(m->inits[i].cores);
 	free(m->inits);
 	free(m->nodes);
+	free(m->mem);
 	free(m->cells);
 	mess_hmat_free(&m->hmat);
 	mess_judge_fini(&m->judge);

@@ -2,8 +2,8 @@
 /*
  * `mess nodes`: the NUMA nodes and the kind of memory behind each (DRAM,
  * HBM, CXL, NVM, SPM), so that a user can choose --mem-node by number or by
- * kind.  It measures nothing and writes no run directory: capacity and
- * locality come from hwloc, bandwidth and latency from the firmware (ACPI
+ * kind.  It measures nothing and writes no run directory: locality comes
+ * from hwloc, capacity from three witnesses (hwloc, libnuma, sysfs: mem.h), bandwidth and latency from the firmware (ACPI
  * HMAT) through hwloc's memory attributes, where it gives them.
  */
 #include "nodes/cmd.h"
@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/machine/mem.h"
 #include "core/machine/nodes.h"
 #include "core/options.h"
 #include "mess/json.h"
@@ -106,8 +107,28 @@ static void fw_label(const struct mess_node *n, char *buf, size_t len)
 	snprintf(buf, len, "%s; %s (from cores %s)", bw, lat, n->fw_from);
 }
 
-static void print_table(const struct mess_node *v, int n)
+/* "hwloc 4.3 GiB; libnuma 125.0 GiB, 120.2 GiB free; sysfs ...": each
+ * witness that says. */
+static void witnesses(const struct mess_node_mem *m, char *buf, size_t len)
 {
+	char a[32], b[32];
+	int at = 0;
+
+	for (int w = 0; w < MESS_NWIT && at < (int)len; w++) {
+		if (!m->total[w] && !m->free[w])
+			continue;
+		capacity(m->total[w], a, sizeof(a));
+		capacity(m->free[w], b, sizeof(b));
+		at += snprintf(buf + at, len - (size_t)at, "%s%s %s%s%s%s", at ? "; " : "",
+			       mess_wit_names[w], a, m->free[w] ? ", " : "",
+			       m->free[w] ? b : "", m->free[w] ? " free" : "");
+	}
+}
+
+static void print_table(struct mess_topo *t, const struct mess_node *v, int n)
+{
+	struct mess_node_mem mem;
+	char wit[256];
 	char kind[96], cap[32], fw[512], pkg[16];
 	int wk = 4, wc = 5, tiers = 0, assumed = 0, wide = 0, hmat = 0;
 	int seen[MESS_NKINDS] = { 0 };
@@ -126,7 +147,8 @@ static void print_table(const struct mess_node *v, int n)
 	       "firmware (HMAT): bandwidth; latency");
 	for (int i = 0; i < n; i++) {
 		mess_node_kind_label(&v[i], kind, sizeof(kind));
-		capacity(v[i].capacity, cap, sizeof(cap));
+		mess_node_mem_of(t, v[i].os, &mem);
+		capacity(mess_node_mem_total(&mem), cap, sizeof(cap));
 		fw_label(&v[i], fw, sizeof(fw));
 		if (v[i].package >= 0)
 			snprintf(pkg, sizeof(pkg), "%d", v[i].package);
@@ -149,6 +171,16 @@ static void print_table(const struct mess_node *v, int n)
 		printf("no subtype: hwloc (2.9) names kinds only for memory from a kmem DAX device; the\n"
 		       "  firmware's (HMAT) bandwidth above %.0fx its cores' home node's means HBM, else DRAM is assumed\n",
 		       MESS_HBM_BW_X);
+	/* Only this machine's kernel witnesses an XML file's nodes not. */
+	for (int i = 0; t->this_system && i < n; i++) {
+		mess_node_mem_of(t, v[i].os, &mem);
+		witnesses(&mem, wit, sizeof(wit));
+		printf("node %d memory: %s: capacity from %s, free from %s\n", v[i].os, wit,
+		       mem.total_from < 0 ? "none" : mess_wit_names[mem.total_from],
+		       mem.free_from < 0 ? "none" : mess_wit_names[mem.free_from]);
+	}
+	if (t->this_system)
+		printf("capacity: the largest consistent witness (no larger than the machine's MemTotal)\n");
 	if (tiers)
 		printf("tier: hwloc's MemoryTier, 0 for the highest-bandwidth tier\n");
 	if (wide)
@@ -157,8 +189,9 @@ static void print_table(const struct mess_node *v, int n)
 	       "or --mem-node KIND for the nearest node of that kind to the chase core.\n");
 }
 
-static json_t *node_json(const struct mess_node *n)
+static json_t *node_json(struct mess_topo *t, const struct mess_node *n)
 {
+	struct mess_node_mem mem;
 	json_t *fw = json_object();
 
 	/* hwloc's figures are whole MiB/s and ns. */
@@ -167,13 +200,15 @@ static json_t *node_json(const struct mess_node *n)
 				    json_integer((json_int_t)n->fw[i]));
 	json_object_set_new(fw, "initiator_cores",
 			    n->fw_from[0] ? json_string(n->fw_from) : json_null());
-	return mess_json_pack("{s:i, s:s, s:s, s:s?, s:o, s:s, s:o, s:o, s:o}",
+	mess_node_mem_of(t, n->os, &mem);
+	return mess_json_pack("{s:i, s:s, s:s, s:s?, s:o, s:o, s:s, s:o, s:o, s:o}",
 		"node", n->os, "kind", mess_kinds[n->kind].name,
 		"kind_from", n->assumed ? "no subtype: assumed" :
 			     n->hmat_x ? "no subtype: firmware (HMAT) bandwidth" :
 			     n->kind == MESS_KIND_UNKNOWN ? "subtype not known to mess" : "subtype",
 		"subtype", n->subtype[0] ? n->subtype : NULL,
-		"capacity_bytes", n->capacity ? json_integer((json_int_t)n->capacity) : json_null(),
+		"capacity_bytes", mess_node_mem_total(&mem) ? json_integer((json_int_t)mess_node_mem_total(&mem)) : json_null(),
+		"memory", mess_node_mem_json(&mem),
 		"cores", n->cores,
 		"package", n->package >= 0 ? json_integer(n->package) : json_null(),
 		"memory_tier", n->tier >= 0 ? json_integer(n->tier) : json_null(),
@@ -186,7 +221,7 @@ static int print_json(struct mess_topo *t, const struct mess_node *v, int n)
 	int rc;
 
 	for (int i = 0; i < n; i++)
-		json_array_append_new(nodes, node_json(&v[i]));
+		json_array_append_new(nodes, node_json(t, &v[i]));
 	for (int k = 0; k < MESS_NKINDS; k++)
 		json_object_set_new(kinds, mess_kinds[k].name, json_string(mess_kinds[k].desc));
 	j = mess_json_pack("{s:s, s:s?, s:s, s:s, s:o, s:o}",
@@ -229,7 +264,7 @@ int mess_nodes_main(int argc, char **argv)
 		printf("%s: %d NUMA node%s, %d cores (hwloc %s)\n\n", topo.cpu_model,
 		       n, n == 1 ? "" : "s", topo.ncores, ver ? ver : "version not recorded");
 		/* A failed write is main's to report, once for every command. */
-		print_table(v, n);
+		print_table(&topo, v, n);
 		rc = 0;
 	}
 	free(v);

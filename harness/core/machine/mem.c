@@ -92,15 +92,96 @@ long mess_node_free_hugepages(int node)
 	return n;
 }
 
+const char *const mess_wit_names[MESS_NWIT] = { "hwloc", "libnuma", "sysfs" };
+
+/* The largest of v[] within [1, cap] (cap 0: no bound), sysfs first on a
+ * tie; -1 none. */
+static int largest(const uint64_t *v, uint64_t cap)
+{
+	static const int order[MESS_NWIT] = { MESS_WIT_SYSFS, MESS_WIT_LIBNUMA, MESS_WIT_HWLOC };
+	int best = -1;
+
+	for (int i = 0; i < MESS_NWIT; i++) {
+		int w = order[i];
+
+		if (v[w] && (!cap || v[w] <= cap) && (best < 0 || v[w] > v[best]))
+			best = w;
+	}
+	return best;
+}
+
+void mess_node_mem_read(int node, uint64_t hwloc_bytes, int kernel,
+			struct mess_node_mem *m)
+{
+	unsigned long long kb;
+	long long fr = 0, tot;
+
+	memset(m, 0, sizeof(*m));
+	m->node = node;
+	m->total[MESS_WIT_HWLOC] = hwloc_bytes;
+	if (kernel && node >= 0) {
+		m->total[MESS_WIT_SYSFS] = mess_node_total(node);
+		m->free[MESS_WIT_SYSFS] = mess_node_free(node);
+		/* libnuma reads the real /sys: beside a fixture tree it would
+		 * witness another machine. */
+		if (!getenv("MESS_SYSFS_NODE_ROOT") && numa_available() >= 0 &&
+		    (tot = numa_node_size64(node, &fr)) > 0) {
+			m->total[MESS_WIT_LIBNUMA] = (uint64_t)tot;
+			m->free[MESS_WIT_LIBNUMA] = fr > 0 ? (uint64_t)fr : 0;
+		}
+	}
+	if (!mess_proc_key("/proc/meminfo", "MemTotal", 10, &kb))
+		m->machine = (uint64_t)kb << 10;
+	m->total_from = largest(m->total, kernel ? m->machine : 0);
+	m->free_from = largest(m->free, mess_node_mem_total(m));
+}
+
+uint64_t mess_node_mem_total(const struct mess_node_mem *m)
+{
+	return m->total_from < 0 ? 0 : m->total[m->total_from];
+}
+
+uint64_t mess_node_mem_free(const struct mess_node_mem *m)
+{
+	return m->free_from < 0 ? 0 : m->free[m->free_from];
+}
+
+static json_t *bytes(uint64_t b)
+{
+	return b ? json_integer((json_int_t)b) : json_null();
+}
+
+json_t *mess_node_mem_json(const struct mess_node_mem *m)
+{
+	json_t *w = json_object();
+
+	for (int i = 0; i < MESS_NWIT; i++)
+		json_object_set_new(w, mess_wit_names[i],
+			mess_json_pack("{s:o, s:o}", "capacity_bytes", bytes(m->total[i]),
+				       "free_bytes", bytes(m->free[i])));
+	return mess_json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:s, s:o}",
+		"node", m->node,
+		"capacity_bytes", bytes(mess_node_mem_total(m)),
+		"capacity_from", m->total_from < 0 ? json_null() : json_string(mess_wit_names[m->total_from]),
+		"free_bytes", bytes(mess_node_mem_free(m)),
+		"free_from", m->free_from < 0 ? json_null() : json_string(mess_wit_names[m->free_from]),
+		"machine_bytes", bytes(m->machine),
+		"rule", "the largest figure of the three witnesses that is consistent: a capacity no larger than the machine's MemTotal, free memory no larger than the capacity used; on a tie sysfs, then libnuma",
+		"witnesses", w);
+}
+
 int mess_node_fits(int node, size_t need, char *err, size_t errlen)
 {
-	size_t fr = node < 0 ? 0 : mess_node_free(node);
+	struct mess_node_mem m;
+	size_t fr;
 
+	mess_node_mem_read(node, 0, 1, &m);
+	fr = node < 0 ? 0 : (size_t)mess_node_mem_free(&m);
 	if (!fr || need <= fr)
 		return 0;
 	return mess_fail(err, errlen, -ENOMEM,
 			 "node %d has %zu MiB free of %zu MiB, the run needs %zu MiB",
-			 node, fr >> 20, mess_node_total(node) >> 20, need >> 20);
+			 node, fr >> 20, (size_t)mess_node_mem_total(&m) >> 20, need >> 20);
 }
 
 static char hugetlb_note[192];

@@ -4,6 +4,9 @@
 #define MESS_MEM_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include "mess/json.h"
 
 enum mess_hp { MESS_HP_NONE, MESS_HP_THP, MESS_HP_HUGETLB };
 
@@ -45,13 +48,42 @@ size_t mess_mem_available(void);
  * /sys/devices/system/node (fixture trees in tests). */
 size_t mess_node_total(int node);
 size_t mess_node_free(int node);
+/*
+ * A node's capacity and free memory from three witnesses, which need not
+ * agree: hwloc's local_memory (a guest's firmware tables, an XML file, a
+ * node hot-plugged or ballooned since: 4.3 GiB for a 125 GiB node was
+ * seen), libnuma's numa_node_size64 and the node's sysfs meminfo.  The
+ * largest consistent figure is used: a capacity no larger than the
+ * machine's MemTotal, free memory no larger than that capacity; on a tie
+ * the kernel's own sysfs, then libnuma.  0: the witness does not say
+ * (hwloc gives no free figure; libnuma is not asked when
+ * $MESS_SYSFS_NODE_ROOT replaces the sysfs it reads itself).
+ */
+enum mess_wit { MESS_WIT_HWLOC, MESS_WIT_LIBNUMA, MESS_WIT_SYSFS, MESS_NWIT };
+extern const char *const mess_wit_names[MESS_NWIT];
+struct mess_node_mem {
+	int node;
+	uint64_t total[MESS_NWIT], free[MESS_NWIT];
+	uint64_t machine;	/* /proc/meminfo MemTotal, 0 unknown */
+	int total_from, free_from;	/* the witness used, -1 none says */
+};
+/* hwloc_bytes: hwloc's figure (0 none); kernel: whether libnuma and sysfs
+ * describe this topology (not an XML file of another machine's). */
+void mess_node_mem_read(int node, uint64_t hwloc_bytes, int kernel,
+			struct mess_node_mem *m);
+uint64_t mess_node_mem_total(const struct mess_node_mem *m);
+uint64_t mess_node_mem_free(const struct mess_node_mem *m);
+/* meta.json's record: the figures used, their witness, all three. */
+json_t *mess_node_mem_json(const struct mess_node_mem *m);
 /* Free 2 MiB hugetlb pages on the node (its own pool, not the machine's),
  * -1 when unknown. */
 long mess_node_free_hugepages(int node);
 /*
  * Whether need bytes fit on the node: 0, or -ENOMEM with one line in err
  * ("node 4 has 120 MiB free of 128 MiB, the run needs 600 MiB").  A node
- * whose memory cannot be read fits (the allocation says).
+ * whose memory cannot be read fits (the allocation says).  The free
+ * figure is the kernel witnesses' (mess_node_mem_read): hwloc's capacity,
+ * which the kernel may contradict, refuses nothing.
  */
 int mess_node_fits(int node, size_t need, char *err, size_t errlen);
 /* Why the last allocation bound to a node got no hugetlb pages although

@@ -219,6 +219,8 @@ int mess_memsel_resolve(struct mess_topo *t, const char *val, int core,
 		m->fw_lat_ns = mess_node_latency_from(t, chosen->os, core);
 		m->fw_bw_gbs = mess_node_bw_from(t, chosen->os, core) * MESS_MIBS_TO_GBS;
 		firmware_table(t, chosen->os, core, m);
+		mess_node_mem_of(t, chosen->os, &m->mem);
+		m->mem_read = 1;
 		/* A kind hwloc did not name is said where the choice is. */
 		if (chosen->hmat_x && m->how == MESS_MEMSEL_KIND)
 			snprintf(m->rule + strlen(m->rule), sizeof(m->rule) - strlen(m->rule),
@@ -252,11 +254,12 @@ json_t *mess_memsel_json(const struct mess_memsel *m)
 				    "latency_ns", mess_json_real(m->fw_lat_ns > 0 ? m->fw_lat_ns : NAN, 0),
 				    "bandwidth_gbs", mess_json_real(m->fw_bw_gbs > 0 ? m->fw_bw_gbs : NAN, 3),
 				    "source", m->fw_source);
-	return mess_json_pack("{s:s?, s:s, s:i, s:s, s:s?, s:o*, s:o*}",
+	return mess_json_pack("{s:s?, s:s, s:i, s:s, s:s?, s:o*, s:o*, s:o*}",
 			      "given", m->given[0] ? m->given : NULL,
 			      "kind", kind, "node", m->node, "rule", m->rule,
 			      "hugetlb", *note ? note : NULL, "remote", remote,
-			      "firmware", fw);
+			      "firmware", fw,
+			      "memory", m->mem_read ? mess_node_mem_json(&m->mem) : NULL);
 }
 
 void mess_memsel_md(FILE *f, const struct mess_memsel *m)

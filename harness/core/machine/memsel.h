@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "core/machine/mem.h"
 #include "core/machine/nodes.h"
 #include "core/machine/topo.h"
 #include "mess/json.h"
@@ -45,6 +46,10 @@ struct mess_memsel {
 	 * pair, root only), fw_source saying which. */
 	double fw_lat_ns, fw_bw_gbs;
 	const char *fw_source;
+	/* The node's capacity and free memory from its three witnesses
+	 * (mem.h), at the choice; mem_read 0: never resolved (a replay's). */
+	struct mess_node_mem mem;
+	int mem_read;
 };
 
 /*
@@ -60,7 +65,8 @@ int mess_memsel_resolve(struct mess_topo *t, const char *val, int core,
 void mess_memsel_md(FILE *f, const struct mess_memsel *m);
 /* meta.json's memory_node_choice: given, kind, node, rule, and remote
  * (the sentence, local_node_of_kind) only when the node is remote,
- * firmware (latency_ns, bandwidth_gbs) only when the HMAT gives one. */
+ * firmware (latency_ns, bandwidth_gbs) only when the HMAT gives one,
+ * memory (its witnesses, mess_node_mem_json) once resolved. */
 json_t *mess_memsel_json(const struct mess_memsel *m);
 
 #endif

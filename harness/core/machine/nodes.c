@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/machine/mem.h"
 #include "core/options.h"
 
 /*
@@ -276,4 +277,14 @@ double mess_node_bw_from(struct mess_topo *t, int os, int core)
 const char *mess_nodes_hwloc_version(struct mess_topo *t)
 {
 	return hwloc_obj_get_info_by_name(hwloc_get_root_obj(t->hw), "hwlocVersion");
+}
+
+void mess_node_mem_of(struct mess_topo *t, int os, struct mess_node_mem *m)
+{
+	hwloc_obj_t o = hwloc_get_numanode_obj_by_os_index(t->hw, (unsigned)os);
+
+	/* An XML file of another machine: the kernel's figures are this
+	 * one's, no witness of that topology. */
+	mess_node_mem_read(os, o ? o->attr->numanode.local_memory : 0,
+			   t->this_system, m);
 }

@@ -113,4 +113,9 @@ double mess_node_latency_from(struct mess_topo *t, int os, int core);
  * when an XML file does not say): which kinds it can name depends on it. */
 const char *mess_nodes_hwloc_version(struct mess_topo *t);
 
+struct mess_node_mem;
+/* The node's memory from its three witnesses (mem.h), hwloc's from t; the
+ * kernel's only when t is this system's. */
+void mess_node_mem_of(struct mess_topo *t, int os, struct mess_node_mem *m);
+
 #endif

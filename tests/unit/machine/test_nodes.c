@@ -465,6 +465,39 @@ static void node_memory(void **state)
 	unsetenv("MESS_SYSFS_NODE_ROOT");
 }
 
+/* The three witnesses (issue 47): hwloc's 4.3 GiB of a 125 GiB node was
+ * seen.  A hwloc figure below sysfs's is not the one used; one above the
+ * machine's MemTotal is inconsistent; hwloc alone (an XML file of another
+ * machine, kernel 0) is used, and there is no free figure then. */
+static void node_witnesses(void **state)
+{
+	struct mess_node_mem m;
+	json_t *j;
+
+	setenv("MESS_SYSFS_NODE_ROOT", "tests/fixtures/sysfs-node", 1);
+	mess_node_mem_read(0, 16u << 20, 1, &m);
+	assert_int_equal(m.total_from, MESS_WIT_SYSFS);
+	assert_int_equal(mess_node_mem_total(&m), 1048576ULL << 10);
+	assert_int_equal(mess_node_mem_free(&m), (122880ULL + 2048) << 10);
+	/* libnuma reads the real /sys: not asked beside a fixture. */
+	assert_int_equal(m.total[MESS_WIT_LIBNUMA], 0);
+	mess_node_mem_read(0, 1ULL << 50, 1, &m);
+	if (m.machine) {
+		assert_int_equal(m.total_from, MESS_WIT_SYSFS);
+	}
+	mess_node_mem_read(0, 2ULL << 30, 0, &m);
+	assert_int_equal(m.total_from, MESS_WIT_HWLOC);
+	assert_int_equal(m.free_from, -1);
+	mess_node_mem_read(0, 16u << 20, 1, &m);
+	j = mess_node_mem_json(&m);
+	assert_non_null(j);
+	assert_string_equal(json_string_value(json_object_get(j, "capacity_from")), "sysfs");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(
+		json_object_get(j, "witnesses"), "hwloc"), "capacity_bytes")), 16u << 20);
+	json_decref(j);
+	unsetenv("MESS_SYSFS_NODE_ROOT");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -479,6 +512,7 @@ int main(void)
 		cmocka_unit_test(qemu_picks),
 		cmocka_unit_test(remote_said),
 		cmocka_unit_test(node_memory),
+		cmocka_unit_test(node_witnesses),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
