@@ -61,6 +61,8 @@ static const struct mess_opt opts[] = {
 	  "round trips per sample, timed together (default 50)" },
 	{ "max-pairs", MESS_OPT_UINT, F(max_pairs), 0, 1, 1000000, "N",
 	  "at most this many pairs: on a larger machine every k-th pair (default 2048)" },
+	{ "pairs", MESS_OPT_UINT, F(max_pairs), 0, 1, 1000000, "N",
+	  "a sample of N pairs, spread as --max-pairs spreads them (its other name)" },
 	{ "xchg", MESS_OPT_FLAG, F(xchg), 0, 0, 0, NULL,
 	  "hand the line over with atomic exchanges (a locked read-modify-write) instead of plain stores" },
 	MESS_OPT_JSON(F(json), "summary.json"),
@@ -85,7 +87,7 @@ void mess_c2c_usage(FILE *f)
 		"\nExamples:\n"
 		"  mess c2c --quick                    smoke-sized\n"
 		"  mess c2c --json | jq .groups        the groups' medians\n"
-		"  mess c2c --max-pairs 500            a sample of the pairs of a large machine\n"
+		"  mess c2c --pairs 500                a sample of the pairs of a large machine\n"
 		"  mess c2c --xchg                     the same with atomic exchanges\n"
 		"  mess c2c --quick --strict           fail (exit 2) when the table cannot be trusted\n"
 		"\nFiles: c2c.csv, summary.md, summary.json, meta.json, report.html and\n"

@@ -30,6 +30,7 @@
 #include "core/signals.h"
 #include "core/util.h"
 #include "matrix/matrix.h"
+#include "mess/pmudef.h"
 
 /* 2: environment, quality, strict. */
 #define META_SCHEMA 2
@@ -41,6 +42,7 @@ struct matrix_opts {
 	double window_ms;
 	uint64_t buffer;
 	uint64_t gen_bytes;
+	char initiators[256];
 	int quick;
 	int json;
 	int no_plots;
@@ -65,6 +67,8 @@ static const struct mess_opt opts[] = {
 	  "the chase's buffer on each target (default 4x the LLC, at least 64 MiB)" },
 	{ "gen-bytes", MESS_OPT_SIZE, F(gen_bytes), 0, 1 << 21, 1ULL << 40, "SIZE",
 	  "each generator's array on each target (default 2x the LLC, at least 64 MiB)" },
+	{ "initiators", MESS_OPT_STR, S(initiators), 0, 0, "LIST",
+	  "only these initiator nodes' rows (\"0,2\", \"0-3\"): a sample of a large machine (default every node with CPUs)" },
 	MESS_OPT_JSON(F(json), "summary.json"),
 	MESS_OPT_NO_PLOTS(F(no_plots)),
 	MESS_OPT_STRICT(F(strict)),
@@ -88,6 +92,7 @@ void mess_matrix_usage(FILE *f)
 	fprintf(f,
 		"\nExamples:\n"
 		"  mess matrix --quick                 smoke-sized: seconds per pair\n"
+		"  mess matrix --initiators 0,4        only nodes 0 and 4's rows (a big host)\n"
 		"  mess matrix --json | jq '.cells[] | [.initiator_node, .target_node, .lat_ns, .bw_gbs]'\n"
 		"  mess matrix --buffer 1G --repeats 9 a bigger chase, more repeats\n"
 		"  mess matrix --quick --strict        fail (exit 2) when the matrix cannot be trusted\n"
@@ -156,6 +161,45 @@ static int find_inits(struct mx *m)
 			free(in->cores);
 	}
 	return m->ninits ? 0 : -ENODEV;
+}
+
+/* --initiators: only the listed nodes' rows, in node order; each must be
+ * a node with CPUs. */
+static int select_inits(struct mx *m, char *err, size_t errlen)
+{
+	char allowed[256] = "";
+	int want[1024], n, keep = 0, at = 0;
+
+	if (!m->o.initiators[0])
+		return 0;
+	for (int i = 0; i < m->ninits && at < (int)sizeof(allowed); i++)
+		at += snprintf(allowed + at, sizeof(allowed) - (size_t)at, "%s%d",
+			       i ? "," : "", m->inits[i].node);
+	n = mess_cpulist_parse(m->o.initiators, want, 1024);
+	if (n <= 0)
+		return mess_fail(err, errlen, -EINVAL, "--initiators: '%s' is not allowed; allowed: a list of nodes with CPUs (\"0,2\", \"0-3\") of %s",
+				 m->o.initiators, allowed);
+	for (int k = 0; k < n; k++) {
+		int found = 0;
+
+		for (int i = 0; i < m->ninits; i++)
+			found |= m->inits[i].node == want[k];
+		if (!found)
+			return mess_fail(err, errlen, -EINVAL, "--initiators: node %d in '%s' is not allowed; allowed: nodes with CPUs %s",
+					 want[k], m->o.initiators, allowed);
+	}
+	for (int i = 0; i < m->ninits; i++) {
+		int listed = 0;
+
+		for (int k = 0; k < n; k++)
+			listed |= want[k] == m->inits[i].node;
+		if (listed)
+			m->inits[keep++] = m->inits[i];
+		else
+			free(m->inits[i].cores);
+	}
+	m->ninits = keep;
+	return 0;
 }
 
 /* The sizes, and every target able to hold what a pair binds to it (the
@@ -365,6 +409,8 @@ static json_t *meta(const struct mess_rundir *rd, struct mx *m)
 			       "the ACPI HMAT table (/sys/firmware/acpi/tables/HMAT, its domains mapped to nodes by the SRAT): every pair it lists",
 		"labels", "local: the target's hwloc cpuset holds the initiator's cores, else remote; cpu-less: the target has no CPU (libnuma)",
 		"quick", m->o.quick, "pairs_measured", m->ncells)) ||
+	    mess_json_merge(m_, mess_json_pack("{s:s?}", "initiators_given",
+		m->o.initiators[0] ? m->o.initiators : NULL)) ||
 	    mess_json_merge(m_, mess_json_pack("{s:o, s:o, s:o, s:b, s:s, s:s, s:s}",
 		"node_memory", mem,
 		"environment", mess_judge_env_json(&m->judge),
@@ -457,6 +503,10 @@ static int setup(struct mx *m, int argc, char **argv)
 	if (rc) {
 		fprintf(stderr, "mess matrix: no NUMA node with CPUs: %s\n", strerror(-rc));
 		return -EIO;
+	}
+	if (select_inits(m, err, sizeof(err))) {
+		fprintf(stderr, "mess matrix: %s\n", err);
+		return -EINVAL;
 	}
 	m->hmat_rc = mess_hmat_machine(&m->topo, &m->hmat, m->hmat_why,
 				       sizeof(m->hmat_why));
