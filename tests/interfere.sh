@@ -59,6 +59,11 @@ fi
 check "interfere: exit 0 (see $out/i.err)" '[ $rc = 0 ]' || cat "$out/i.err"
 j=$out/i.json m=$out/i/meta.json
 check "interfere --json prints summary.json" 'cmp -s "$j" "$out/i/summary.json"'
+# The cost before the work (issue 47): the rows and an estimate on stderr
+# before the first row, meta.json the estimate beside the time taken.
+check "interfere: 'N rows x M windows, about T' before the first row" \
+	"grep -m1 -E '^mess interfere: [0-9]+ rows? x [0-9]+ windows, about [0-9.:]+( s)? \\(from this machine.s first window' '$out/i.err' && [ \$(grep -n 'about' '$out/i.err' | head -1 | cut -d: -f1) -lt \$(grep -n '^interfere: \\[1/' '$out/i.err' | cut -d: -f1) ]"
+check "interfere meta.json: estimate_s and took_s" "jq -e '.estimate_s > 0 and .took_s > 0 and (.estimate_from | length > 0)' '$out/i/meta.json'"
 n=$(jq -r .max_aggressors "$m" 2>/dev/null)
 n=${n:-0}
 check "interfere: all the socket's other cores by default" "jq -e '.max_aggressors == .placement_cores and .max_aggressors >= 1' '$m'"

@@ -50,6 +50,11 @@ rc=$?
 check "matrix: exit 0 (see $out/mx.err)" '[ $rc = 0 ]' || cat "$out/mx.err"
 j=$out/mx.json
 check "matrix --json prints summary.json" 'cmp -s "$j" "$out/mx/summary.json"'
+# The cost before the work (issue 47): the pairs and an estimate on stderr
+# before the first pair, meta.json the estimate beside the time taken.
+check "matrix: 'N pairs x 3 repeats, about T' before the first pair" \
+	"grep -m1 -E '^mess matrix: [0-9]+ pairs? x 3 repeats, about [0-9.:]+( s)? \\(from this machine.s first window' '$out/mx.err' && [ \$(grep -n 'about' '$out/mx.err' | head -1 | cut -d: -f1) -lt \$(grep -n '^matrix: \\[1/' '$out/mx.err' | cut -d: -f1) ]"
+check "matrix meta.json: estimate_s and took_s" "jq -e '.estimate_s > 0 and .took_s > 0 and (.estimate_from | length > 0)' '$out/mx/meta.json'"
 check "matrix: $withcpu x $nodes pairs" "jq -e '.cells | length == $withcpu * $nodes' '$j'"
 check "matrix: each pair's figures finite and sane (1 ns..10 us, 0.01..10000 GB/s)" \
 	"jq -e '[.cells[] | (.lat_ns > 1 and .lat_ns < 10000 and .bw_gbs > 0.01 and .bw_gbs < 10000 and .bw21_gbs > 0.01)] | all' '$j'"
@@ -166,6 +171,8 @@ for op in store xchg; do
 	if [ $op = store ]; then
 		# --pairs N (issue 47): a sample of N pairs, --max-pairs's other name.
 		"$mess" c2c --quick --no-plots --pairs 1 --json --out "$out/c2c-pairs" >"$out/c2c-pairs.json" 2>/dev/null
+		check "c2c: 'N pairs x M samples, about T' before the work, meta.json estimate_s and took_s" \
+			"grep -q -E '^mess c2c: [0-9]+ pairs? x 200 samples, about [0-9.:]+( s)? \\(from this machine.s first window' '$out/c2c-$op.err' && jq -e '.estimate_s > 0 and .took_s >= 0' '$out/c2c-$op/meta.json'"
 		check "c2c --pairs 1: one pair of the $pairs, meta.json pairs_chosen 1" \
 			"[ -s '$out/c2c-pairs.json' ] && jq -e '.c2c.pairs | length == 1' '$out/c2c-pairs.json' && jq -e '.pairs_chosen == 1 and .pairs_all == $pairs' '$out/c2c-pairs/meta.json'"
 	fi

@@ -24,6 +24,7 @@
 
 #include "c2c/c2c.h"
 #include "core/clock.h"
+#include "core/measure/cost.h"
 #include "core/options.h"
 #include "core/rundir/outdir.h"
 #include "core/rundir/rundir.h"
@@ -197,6 +198,7 @@ struct c2c {
 	long all;
 	char plots[600];
 	struct mess_judge judge;
+	struct mess_cost cost;
 };
 
 static int setup(struct c2c *c, int argc, char **argv)
@@ -248,11 +250,35 @@ static int setup(struct c2c *c, int argc, char **argv)
 	return 0;
 }
 
+/* The first pair measured with a tenth of the samples (at least 10),
+ * timed: each pair costs about ten times that. */
+static void estimate(struct c2c *c, double *s)
+{
+	struct c2c_opts o = c->o;
+	struct mess_c2c_pair p = c->pairs[0];
+	double t0, t;
+
+	o.samples = c->o.samples / 10 > 10 ? c->o.samples / 10 : 10;
+	t0 = mess_now_ns();
+	c->cost.est_s = pingpong(&c->topo, &p, s, &o) ? NAN : 0;
+	t = (mess_now_ns() - t0) / 1e9;
+	if (!isnan(c->cost.est_s))
+		c->cost.est_s = c->npairs * t * ((double)c->o.samples / o.samples);
+	snprintf(c->cost.plan, sizeof(c->cost.plan), "%d pair%s x %d samples", c->npairs,
+		 c->npairs == 1 ? "" : "s", (int)c->o.samples);
+	snprintf(c->cost.from, sizeof(c->cost.from),
+		 "from this machine's first window: %d samples of PUs %d and %d in %.0f ms",
+		 (int)o.samples, p.a, p.b, t * 1e3);
+}
+
 static int measure(struct c2c *c)
 {
 	double *s = malloc(sizeof(*s) * (size_t)c->o.samples);
 	int rc = s ? 0 : -ENOMEM;
 
+	if (!rc)
+		estimate(c, s);
+	mess_cost_begin(&c->cost, "mess c2c");
 	for (int i = 0; i < c->npairs && !rc && !mess_interrupted; i++) {
 		struct mess_c2c_pair *p = &c->pairs[i];
 
@@ -274,7 +300,7 @@ static json_t *meta(const struct mess_rundir *rd, struct c2c *c)
 {
 	json_t *m = mess_rundir_meta(rd, &c->topo, META_SCHEMA);
 
-	if (m && mess_json_merge(m, mess_json_pack(
+	if (m && (mess_json_merge(m, mess_json_pack(
 		"{s:o, s:o, s:b, s:i, s:I, s:i, s:b, s:i, s:i, s:s, s:s, s:s, s:s, s:b, s:s}",
 		"environment", mess_judge_env_json(&c->judge),
 		"quality", mess_judge_quality(&c->judge, mess_c2c_rules_json(), c->o.strict),
@@ -286,7 +312,8 @@ static json_t *meta(const struct mess_rundir *rd, struct c2c *c)
 		"method", "two threads pinned to the pair's PUs (hwloc) hand one 128-byte-aligned line back and forth in the ISA's assembly (kernels/asm/<isa>/c2c.S): a 64-bit count stored (op) and awaited with acquire loads; a sample is a batch of round trips timed by clock_gettime(CLOCK_MONOTONIC) on the first PU, halved (one way); one batch first to warm, not kept",
 		"figures", "per pair: median, p99 (nearest rank) and least of the samples; per group: the median, least and most of its pairs' medians and the worst p99",
 		"groups", "what the pair's closest common hwloc object is: a core (smt), a cache (same cache: L2 or L3/CCX), below a package (same socket), else other socket",
-		"quick", c->o.quick, "plots", c->plots[0] ? c->plots : "pending"))) {
+		"quick", c->o.quick, "plots", c->plots[0] ? c->plots : "pending")) ||
+	    (c->cost.plan[0] && mess_json_merge(m, mess_cost_json(&c->cost))))) {
 		json_decref(m);
 		return NULL;
 	}
@@ -374,6 +401,7 @@ int mess_c2c_main(int argc, char **argv)
 				c.topo.cpu_model, c.npu, c.npairs,
 				c.npairs == 1 ? "" : "s", rd.dir);
 			rc = measure(&c);
+			mess_cost_end(&c.cost);
 			mess_rundir_stop_clock(&rd);
 			if (c.done || !rc) {
 				mess_judge_begin(&c.judge, !rc, "pairs in " MESS_C2C_CSV);

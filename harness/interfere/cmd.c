@@ -375,6 +375,7 @@ static json_t *meta(const struct mess_rundir *rd, struct ifr *m)
 		"knee", "x", MESS_IFR_KNEE_X,
 		"rule", "the fewest aggressors at which a mix's p99 reaches x times its p99 with 0 aggressors (summary.json knees)",
 		"quick", m->o.quick, "rows_measured", m->nrows)) ||
+	    (m->cost.plan[0] && mess_json_merge(j, mess_cost_json(&m->cost))) ||
 	    mess_json_set(j, "plots", json_string(m->plot_note[0] ? m->plot_note : "not yet")) ||
 	    mess_json_merge(j, mess_json_pack("{s:o, s:o, s:b}",
 		"environment", mess_judge_env_json(&m->judge),
@@ -481,6 +482,23 @@ static void plot(struct ifr *m, const char *rundir)
 		snprintf(m->plot_note, sizeof(m->plot_note), "plots/interference.png and .svg");
 }
 
+/* Every row's windows and its aggressors' settling, after populating the
+ * victim's buffer and the aggressors' arrays at the rate a probe on their
+ * node got. */
+static void estimate(struct ifr *m)
+{
+	int rows = m->nmixes * (m->naggr + 1);
+	double spb = mess_cost_touch_s_per_byte(m->aggr_node);
+	double win = (rows * m->o.repeats * m->o.run_ms + m->nmixes * m->naggr * m->o.settle_ms) / 1e3;
+
+	m->cost.est_s = win + spb * ((double)m->buffer + (double)m->naggr * 2 * m->gen_bytes);
+	snprintf(m->cost.plan, sizeof(m->cost.plan), "%d row%s x %d windows", rows,
+		 rows == 1 ? "" : "s", (int)m->o.repeats);
+	snprintf(m->cost.from, sizeof(m->cost.from),
+		 "from this machine's first window: 32 MiB populated on node %d in %.0f ms, and %.1f s of windows",
+		 m->aggr_node, spb * (32 << 20) * 1e3, win);
+}
+
 int mess_interfere_main(int argc, char **argv)
 {
 	static struct ifr m;
@@ -507,6 +525,8 @@ int mess_interfere_main(int argc, char **argv)
 				"mess interfere");
 	}
 	if (!rc)
+		estimate(&m);
+	if (!rc)
 		rc = mess_rundir_write_meta(&rd, meta(&rd, &m), 0);
 	if (rc) {
 		mess_rundir_close(&rd);
@@ -520,7 +540,9 @@ int mess_interfere_main(int argc, char **argv)
 		m.topo.cpu_model, m.victim, mess_ifr_places[m.place], m.naggr,
 		m.naggr == 1 ? "" : "s", m.naggr ? cores : "none", m.aggr_node,
 		m.nmixes, m.nmixes == 1 ? "" : "es", m.var->name, rd.dir);
+	mess_cost_begin(&m.cost, "mess interfere");
 	rc = mess_ifr_measure(&m);
+	mess_cost_end(&m.cost);
 	if (mess_interrupted)
 		rc = -EINTR;
 	mess_rundir_stop_clock(&rd);

@@ -11,6 +11,7 @@
 #include "core/machine/topo.h"
 #include "core/measure/registry.h"
 #include "interfere/interfere.h"
+#include "core/measure/cost.h"
 #include "mess_kernels.h"
 
 struct ifr_opts {
@@ -61,6 +62,7 @@ struct ifr {
 	/* What the files say the rows were measured on (write_files). */
 	struct mess_ifr_about about;
 	char about_cores[1024];
+	struct mess_cost cost;	/* the estimate before the rows, the time they took */
 };
 
 /* Every mix, 0 .. naggr aggressors: the rows.  0 or -errno (-EINTR:

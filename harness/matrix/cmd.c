@@ -21,6 +21,7 @@
 #include "core/machine/mem.h"
 #include "core/machine/nodes.h"
 #include "core/measure/chain.h"
+#include "core/measure/cost.h"
 #include "core/measure/gen.h"
 #include "core/measure/pool.h"
 #include "core/measure/registry.h"
@@ -30,7 +31,6 @@
 #include "core/signals.h"
 #include "core/util.h"
 #include "matrix/matrix.h"
-#include "mess/pmudef.h"
 
 /* 2: environment, quality, strict. */
 #define META_SCHEMA 2
@@ -137,6 +137,7 @@ struct mx {
 	char plots[600];
 	struct mess_judge judge;
 	struct mess_node_mem *mem;	/* each node's witnesses, at the size check */
+	struct mess_cost cost;
 };
 
 /* The nodes with CPUs (libnuma's node of each core), in node order. */
@@ -163,43 +164,25 @@ static int find_inits(struct mx *m)
 	return m->ninits ? 0 : -ENODEV;
 }
 
-/* --initiators: only the listed nodes' rows, in node order; each must be
- * a node with CPUs. */
+/* --initiators: only the listed nodes' rows (select.c), in node order. */
 static int select_inits(struct mx *m, char *err, size_t errlen)
 {
-	char allowed[256] = "";
-	int want[1024], n, keep = 0, at = 0;
+	int nodes[1024], keep[1024], k = 0, n = m->ninits < 1024 ? m->ninits : 1024, rc;
 
 	if (!m->o.initiators[0])
 		return 0;
-	for (int i = 0; i < m->ninits && at < (int)sizeof(allowed); i++)
-		at += snprintf(allowed + at, sizeof(allowed) - (size_t)at, "%s%d",
-			       i ? "," : "", m->inits[i].node);
-	n = mess_cpulist_parse(m->o.initiators, want, 1024);
-	if (n <= 0)
-		return mess_fail(err, errlen, -EINVAL, "--initiators: '%s' is not allowed; allowed: a list of nodes with CPUs (\"0,2\", \"0-3\") of %s",
-				 m->o.initiators, allowed);
-	for (int k = 0; k < n; k++) {
-		int found = 0;
-
-		for (int i = 0; i < m->ninits; i++)
-			found |= m->inits[i].node == want[k];
-		if (!found)
-			return mess_fail(err, errlen, -EINVAL, "--initiators: node %d in '%s' is not allowed; allowed: nodes with CPUs %s",
-					 want[k], m->o.initiators, allowed);
-	}
-	for (int i = 0; i < m->ninits; i++) {
-		int listed = 0;
-
-		for (int k = 0; k < n; k++)
-			listed |= want[k] == m->inits[i].node;
-		if (listed)
-			m->inits[keep++] = m->inits[i];
+	for (int i = 0; i < n; i++)
+		nodes[i] = m->inits[i].node;
+	rc = mess_mx_select(m->o.initiators, nodes, keep, n, err, errlen);
+	for (int i = 0; !rc && i < m->ninits; i++) {
+		if (i < n && keep[i])
+			m->inits[k++] = m->inits[i];
 		else
 			free(m->inits[i].cores);
 	}
-	m->ninits = keep;
-	return 0;
+	if (!rc)
+		m->ninits = k;
+	return rc;
 }
 
 /* The sizes, and every target able to hold what a pair binds to it (the
@@ -343,6 +326,24 @@ static void pair_init(struct mx *m, const struct init *in, const struct mess_nod
 	c->chase_on = c->chase_off = c->gen_on = c->gen_off = NAN;
 }
 
+/* Each pair: its latency runs and two mixes of a warm window and the
+ * repeats, after populating the chase's buffer and both mixes' arrays at
+ * the rate a probe on the first target got. */
+static void estimate(struct mx *m)
+{
+	double spb = mess_cost_touch_s_per_byte(m->nodes[0].os), bytes = 0, win;
+	int pairs = m->ninits * m->nnodes;
+
+	for (int i = 0; i < m->ninits; i++)
+		bytes += (double)m->nnodes * (m->buffer + 2.0 * m->inits[i].n * 2 * m->gen_bytes);
+	win = pairs * (m->o.repeats * m->o.run_ms + 2 * (1 + m->o.repeats) * m->o.window_ms) / 1e3;
+	m->cost.est_s = win + bytes * spb;
+	snprintf(m->cost.plan, sizeof(m->cost.plan), "%d pair%s x %d repeats", pairs, pairs == 1 ? "" : "s", (int)m->o.repeats);
+	snprintf(m->cost.from, sizeof(m->cost.from),
+		 "from this machine's first window: 32 MiB populated on node %d in %.0f ms, and %.1f s of runs and windows",
+		 m->nodes[0].os, spb * (32 << 20) * 1e3, win);
+}
+
 static int measure(struct mx *m)
 {
 	double lat[MESS_MX_MAX_REPEATS], bw[MESS_MX_MAX_REPEATS], bw21[MESS_MX_MAX_REPEATS];
@@ -409,6 +410,7 @@ static json_t *meta(const struct mess_rundir *rd, struct mx *m)
 			       "the ACPI HMAT table (/sys/firmware/acpi/tables/HMAT, its domains mapped to nodes by the SRAT): every pair it lists",
 		"labels", "local: the target's hwloc cpuset holds the initiator's cores, else remote; cpu-less: the target has no CPU (libnuma)",
 		"quick", m->o.quick, "pairs_measured", m->ncells)) ||
+	    mess_json_merge(m_, mess_cost_json(&m->cost)) ||
 	    mess_json_merge(m_, mess_json_pack("{s:s?}", "initiators_given",
 		m->o.initiators[0] ? m->o.initiators : NULL)) ||
 	    mess_json_merge(m_, mess_json_pack("{s:o, s:o, s:o, s:b, s:s, s:s, s:s}",
@@ -548,6 +550,8 @@ int mess_matrix_main(int argc, char **argv)
 		free(all);
 	}
 	if (!rc)
+		estimate(&m);
+	if (!rc)
 		rc = mess_rundir_write_meta(&rd, meta(&rd, &m), 0);
 	if (rc) {
 		mess_rundir_close(&rd);
@@ -561,7 +565,9 @@ int mess_matrix_main(int argc, char **argv)
 	if (m.hmat_rc && m.nnodes > 1)
 		fprintf(stderr, "mess matrix: the firmware's figures from hwloc, the nearest pairs' only: %s\n",
 			m.hmat_why);
+	mess_cost_begin(&m.cost, "mess matrix");
 	rc = measure(&m);
+	mess_cost_end(&m.cost);
 	if (mess_interrupted)
 		rc = -EINTR;
 	mess_rundir_stop_clock(&rd);

@@ -123,4 +123,10 @@ int mess_mx_plot(const char *dir, const struct mess_mx_cell *c, int n,
 void mess_mx_judge(const struct mess_mx_cell *c, int n, struct mess_verdict *v);
 json_t *mess_mx_rules_json(void);
 
+/* select.c: --initiators LIST ("0,2", "0-3") over the initiators' nodes:
+ * keep[i] whether nodes[i] is listed.  0, or -EINVAL with the one line in
+ * err (not a list, or a node without CPUs). */
+int mess_mx_select(const char *list, const int *nodes, int *keep, int n,
+		   char *err, size_t errlen);
+
 #endif
