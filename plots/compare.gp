@@ -42,7 +42,7 @@ stats datafile using 1:2 nooutput
 nblocks = STATS_blocks
 eval(term_png(1200, 800, 'enhanced'))
 set output outbase.'.png'
-set title "Bandwidth-latency curves on the same axes (lighter: fewer reads)\n".plotsets noenhanced font ','.fig_titlesize
+set title fit("Bandwidth-latency curves on the same axes (lighter: fewer reads)\n".plotsets, 1200, fig_titlesize) noenhanced font ','.fig_titlesize
 set xlabel 'Memory bandwidth [GB/s]'
 set ylabel 'Load-to-use latency [ns]'
 set xrange [0:*]
@@ -60,7 +60,7 @@ stats ratiofile using 1:2 nooutput
 rblocks = STATS_blocks
 eval(term_png(1200, 800, 'enhanced'))
 set output outbase.'-ratio.png'
-set title sprintf("Latency over %s's at the same bandwidth\none line per read share, labelled at its end, up to the lower maximum bandwidth\n%s", label(1), plotsets) noenhanced font ',16'
+set title fit(sprintf("Latency over %s's at the same bandwidth\none line per read share, labelled at its end, up to the lower maximum bandwidth\n%s", label(1), plotsets), 1200, 16) noenhanced font ',16'
 set ylabel sprintf('latency / latency of %s', label(1)) noenhanced
 set yrange [0:*]
 set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead back dt (8,5) lw 1.5 lc rgb '#555555'

@@ -62,7 +62,7 @@ short(b) = st[b] >= 0 ? sprintf('%.0f%% stores', st[b]) : \
 	   rs[b] >= 0 ? sprintf('%.0f%% read', rs[b]) : '?'
 keyname(b) = name(b).(bad[b] > 0 ? ' (INVALID)' : '')
 
-set title plottitle.(plotsub eq '' ? '' : "\n".plotsub) noenhanced font ','.fig_titlesize
+set title fit(plottitle.(plotsub eq '' ? '' : "\n".plotsub), fig_w, fig_titlesize) noenhanced font ','.fig_titlesize
 set xlabel 'Memory bandwidth [GB/s]'
 set ylabel 'Load-to-use latency [ns]'
 set xrange [0:xtop * 1.08]

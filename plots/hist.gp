@@ -60,7 +60,7 @@ do for [fmt in "png svg"] {
 	}
 	set output outbase.'.'.fmt
 	# Room under both panels for the left one's key.
-	set multiplot layout 1,2 title fulltitle noenhanced font ','.fig_titlesize \
+	set multiplot layout 1,2 title fit(fulltitle, 1600, fig_titlesize) noenhanced font ','.fig_titlesize \
 		margins 0.07, 0.98, 0.30, 0.86 spacing 0.09
 	set xlabel 'Memory bandwidth [GB/s]'
 	set ylabel 'Load-to-use latency [ns]'

@@ -70,6 +70,15 @@ check "mess report of the run: its curves.svg as the run's" \
 check "compare's figures: each set with its verdict and host in the title" \
 	'fig title "$out/cmp/plots/compare.svg" "dist-replay (INVALID" "on $host)" "MN5-GPP-SPR8480-DDR5 (no verdict)"'
 
+# Titles fitted to the width, never cut (issue 46 item 4): sets under
+# long names, as a cluster's scratch paths give them.
+long=$out/a-directory-name-as-long-as-a-cluster-scratch-path-makes-it/MN5-GPP-SPR8480-DDR5-measured-again-on-the-same-node-after-the-firmware-update
+mkdir -p "$long"
+cp "$ref/MN5-GPP-SPR8480-DDR5"/* "$long/" 2>/dev/null
+"$mess" compare "$d" "$long" --out "$out/cmp-long" >/dev/null 2>"$out/cmp-long.err"
+check "compare's figures: long set names wrapped, never cut" \
+	'fig fits "$out/cmp-long/plots/compare.svg" && fig fits "$out/cmp-long/plots/compare-ratio.svg" && fig title "$out/cmp-long/plots/compare.svg" "firmware-update (no verdict)"'
+
 # ---- one vocabulary: the mix names the curve, read shares labelled ----
 check "summary.md: the curve named by its mix, the read share nominal apart" \
 	'grep -q "^| mix (store %) | read share, nominal \[%\] | points |" "$d/summary.md" && ! grep -q "| read \[%\] |" "$d/summary.md"'
@@ -104,6 +113,14 @@ if [ -d "$raw" ]; then
 	"$mess" report "$out/import" --out "$out/import-page" >/dev/null 2>>"$out/import.err"
 	check "an imported tree drawn again: its curves labelled by read share, apart" \
 		'fig set "$out/import-page/plots/curves.svg"'
+	# Under a long path: the title wrapped, its verdict and path whole.
+	deep=$out/a-directory-name-as-long-as-a-cluster-scratch-path-makes-it/and-a-project-level/MN5-GPP-SPR8480-DDR5-AVX2-local
+	mkdir -p "$(dirname "$deep")"
+	cp -r "$raw" "$deep"
+	"$mess" import "$deep" --out "$out/import-deep" >/dev/null 2>>"$out/import.err"
+	"$mess" report "$out/import-deep" >/dev/null 2>>"$out/import.err"
+	check "an imported tree under a long path: the title wrapped, never cut" \
+		'fig fits "$out/import-deep/plots/curves.svg" && fig title "$out/import-deep/plots/curves.svg" PASS: "MN5-GPP-SPR8480-DDR5-AVX2-local"'
 fi
 
 # ---- tails: a small real run ----

@@ -22,6 +22,8 @@ exits 1 when any, 0 when none.
                        why; the three histograms' bandwidths in order
   absorb SVG           at least two y tick labels; each "MODE fit" line
                        never below all of MODE's points
+  fits SVG             every line of the title lies inside the figure's
+                       width (gnuplot centres a long title and cuts it)
   text SVG STRING      some text of the figure holds STRING
 """
 import re
@@ -134,6 +136,24 @@ def end_labels(svg):
 def check_title(svg, words):
     t = title_of(svg)
     return ['title "%s" lacks "%s"' % (t, w) for w in words if w not in t]
+
+
+def check_fits(svg):
+    m = re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', svg)
+    if not m:
+        return ['no viewBox']
+    w = float(m.group(1))
+    ts = texts(svg)
+    if not ts:
+        return ['no text']
+    big = max(t[3] for t in ts)
+    bad = []
+    for t in ts:
+        x0, x1, _, _ = box(t)
+        if t[3] == big and (x0 < 0 or x1 > w):
+            bad.append('title line "%s" spans x %.0f to %.0f, past the figure (0 to %.0f)'
+                       % (t[5], x0, x1, w))
+    return bad
 
 
 def key_order(svg):
@@ -284,6 +304,8 @@ def main(argv):
         bad = check_tails(svg)
     elif check == 'absorb':
         bad = check_absorb(svg)
+    elif check == 'fits':
+        bad = check_fits(svg)
     elif check == 'text':
         bad = [] if any(argv[3] in t[5] for t in texts(svg)) else \
             ['no text holds "%s"' % argv[3]]
