@@ -111,7 +111,13 @@ def title_of(svg):
     if not ts:
         return ''
     big = max(t[3] for t in ts)
-    return ' '.join(t[5] for t in ts if t[3] == big)
+    out = ''
+    for t in ts:
+        if t[3] == big:
+            # A line wrapped at a slash or hyphen (style.gp fit()) goes on
+            # without a space.
+            out += ('' if not out or out[-1] in '/-' else ' ') + t[5]
+    return out
 
 
 def overlaps(labels):
