@@ -17,9 +17,10 @@ exits 1 when any, 0 when none.
                        ringed
   set SVG              a published set's: end labels "N% read", none
                        overlapping, no two glued into one
-  tails SVG            a key entry per mix ("N % stores"), and where p99
-                       points are drawn apart (hollow, grey) the key says
-                       why; the three histograms' bandwidths in order
+  tails SVG            a key entry per mix ("N % stores"), every one drawn
+                       inside the figure, and where p99 points are drawn
+                       apart (hollow, grey) the key says why; the three
+                       histograms' bandwidths in order, in hues no mix has
   absorb SVG           at least two y tick labels; each "MODE fit" line
                        never below all of MODE's points
   fits SVG             every line of the title lies inside the figure's
@@ -253,6 +254,25 @@ def check_tails(svg):
         hollow += [m for m in markers(b) if m[3] == GREY]
     if hollow and not grey:
         bad.append('p99 points drawn apart without a key entry saying why')
+    # Every named series' key entry drawn, inside the figure (issue 46:
+    # the key stopped at "60 % stores", its not-trusted entry unseen).
+    h = re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', svg)
+    height = float(h.group(2)) if h else 1e9
+    drawn = {t[5] for t in texts(svg) if 0 < t[1] <= height}
+    for n in names:
+        if (re.match(r'^\d+ % stores$', n) or n.startswith('p99 not trusted')) and n not in drawn:
+            bad.append('the key leaves out "%s"' % n)
+    # No hue meaning two things: the histograms' colours none of a mix's.
+    mixc, histc = set(), set()
+    for n, b in groups(svg):
+        cs = {m[3] for m in markers(b)}
+        if re.match(r'^\d+ % stores$', n):
+            mixc |= cs
+        elif re.match(r'^(lowest bandwidth|mid|highest bandwidth)', n):
+            histc |= cs
+    if mixc & histc:
+        bad.append('a hue means a mix on the left and a bandwidth on the right: %s'
+                   % sorted(mixc & histc))
     bw = []
     for n in names:
         m = re.match(r'^(lowest bandwidth|mid|highest bandwidth): nop \d+, ([\d.]+) GB/s$', n)
