@@ -49,7 +49,7 @@ set xrange [0:*]
 set yrange [0:*]
 plot for [i=0:nblocks-1] datafile index i using 1:2:(col($4, $3)) \
 	with linespoints lc rgb variable lw 1.3 pt 7 ps 0.4 notitle, \
-     for [s=1:nsets] NaN with linespoints lc rgb dark[s] lw 3 pt 7 title short(label(s), 60)
+     for [s=1:nsets] NaN with linespoints lc rgb dark[s] lw 3 pt 7 title shorten(label(s), 60)
 eval(term_svg(1200, 800, 'enhanced'))
 set output outbase.'.svg'
 replot
@@ -71,7 +71,7 @@ plot for [i=0:rblocks-1] ratiofile index i using 1:2:(col($4, $3)) \
 	using 1:($5 > 0 ? $2 : NaN):(sprintf('%.0f%%', $3)) with labels left \
 	offset 0.4,0 font ',11' tc rgb '#444444' notitle, \
      for [s=2:nsets] NaN with lines lc rgb dark[s] lw 3 \
-	title sprintf('%s / %s', short(label(s), 44), short(label(1), 44))
+	title sprintf('%s / %s', shorten(label(s), 44), shorten(label(1), 44))
 eval(term_svg(1200, 800, 'enhanced'))
 set output outbase.'-ratio.svg'
 replot

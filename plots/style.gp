@@ -36,7 +36,7 @@ fit_cut(s, n, k) = k < 2 ? s[1:n]."\n".fit_line(s[n+1:], n) : \
 fit_line(s, n) = strlen(s) <= n ? s : fit_cut(s, n, fit_sp(s, n + 1))
 fit_lines(s, n, k) = k > 0 ? fit_line(s[1:k-1], n)."\n".fit_lines(s[k+1:], n, strstrt(s[k+1:], "\n")) : fit_line(s, n)
 fit(s, w, size) = fit_lines(s, int(0.85 * w / (0.75 * size)), strstrt(s, "\n"))
-# short(s, n): s in n characters at most, its middle left out ("…"): a
+# shorten(s, n): s in n characters at most, its middle left out ("…"): a
 # key entry stays one line (gnuplot sizes a key's box by a wrapped entry's
 # whole length) and keeps both ends, where set names differ.
-short(s, n) = strlen(s) <= n ? s : s[1:n/2-1].'…'.s[strlen(s)-n/2+2:]
+shorten(s, n) = strlen(s) <= n ? s : s[1:n/2-1].'…'.s[strlen(s)-n/2+2:]

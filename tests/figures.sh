@@ -93,6 +93,19 @@ check "summary.md and report.html point at the Glossary" \
 check "results/README.md has the Glossary" \
 	'grep -q "^## Glossary" "$here/../results/README.md"'
 
+# Eleven mixes whose ends lie within 80 ns and 1.5 GB/s (issue 46 item
+# 4): no end label pushed more than four label heights from its curve's
+# end (they stacked up to 98 px off), none on an "unloaded" label, every
+# mix still in the key.
+mkdir -p "$out/ends"
+awk 'BEGIN { for (m = 0; m <= 100; m += 10) { if (m) printf "\n\n"
+	for (k = 0; k < 6; k++) printf "%.2f %.1f %.2f %d 0 0\n", (k + 1) * (3 - m / 200),
+		100 + k * k * (11 + m / 50), 100 / (1 + m / 100), m } }' >"$out/ends/curves.dat"
+gnuplot -e "datafile='$out/ends/curves.dat'; outbase='$out/ends/curves'; unloaded=100; peak=0; plottitle='PASS: x'" \
+	"$plots/curves.gp" >"$out/ends/log" 2>&1
+check "curves.gp, eleven close ends: labels at their curves' ends, every mix in the key" \
+	'fig curves "$out/ends/curves.svg" && [ "$(grep -c "[0-9] % stores</text>" "$out/ends/curves.svg")" -eq 11 ]'
+
 # ---- every public set: labels by read share, apart, not glued ----
 for s in "$ref"/*/; do
 	s=${s%/}
@@ -134,6 +147,8 @@ if [ -s "$t/plots/tails.svg" ]; then
 	check "tails.svg: a key entry per mix, histograms in bandwidth order" 'fig tails "$t/plots/tails.svg"'
 	check "curves.svg of a real run: the title carries the verdict and the host" \
 		'fig title "$t/plots/curves.svg" "$(jq -r .quality.verdict "$t/meta.json")" "$host" && fig curves "$t/plots/curves.svg"'
+	check "curves.svg of a real run: the memory node's kind whole in the title (cut at 40 characters before)" \
+		'fig title "$t/plots/curves.svg" "memory node $(jq -r .memory_node_choice.node "$t/meta.json") ($(jq -r .memory_node_choice.kind "$t/meta.json"))"'
 	# A peak given afterwards rewrites summary.md's curves from
 	# curves.csv: the nominal share stays the run's (its points' median,
 	# accounted, is 67.x for 50 % stores), as in summary.json.

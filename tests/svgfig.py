@@ -14,7 +14,8 @@ exits 1 when any, 0 when none.
                        else read share falling); the "2x unloaded" label
                        covers no point; INVALID_STORE's series grey and
                        dashed, its end label grey, none of its points
-                       ringed
+                       ringed; each end label near its curve's end and
+                       on no "unloaded" label
   set SVG              a published set's: end labels "N% read", none
                        overlapping, no two glued into one
   tails SVG            a key entry per mix ("N % stores"), every one drawn
@@ -185,12 +186,42 @@ def check_order(svg):
     return bad
 
 
+def near_ends(svg, labels):
+    """Each end label beside its curve's highest-bandwidth point (within
+    four label heights: pushed apart, never floated away), and none on a
+    "unloaded" label (issue 46: one sat on "2x unloaded", others floated
+    1000 ns from their curves)."""
+    bad = []
+    ends = {}
+    for name, body in groups(svg):
+        m = re.match(r'^(\d+) % (stores|read)', name)
+        # Not the key's sample: the row of the series' own name.
+        keys = [t[1] for t in texts(body)]
+        ms = [k for k in markers(body) if all(abs(k[1] - y) > 10 for y in keys)]
+        if m and ms:
+            x, y, _, _ = max(ms)
+            ends['%s%% %s' % (m.group(1), m.group(2))] = (x, y)
+    lines = [t for t in texts(svg)
+             if t[5].startswith('2× unloaded') or t[5].startswith('unloaded ')]
+    for t in labels:
+        if t[5] in ends and abs(t[1] - ends[t[5]][1]) > 4 * 1.7 * t[3]:
+            bad.append('end label "%s" at y %.0f, %.0f px from its curve\'s end'
+                       % (t[5], t[1], abs(t[1] - ends[t[5]][1])))
+        ax0, ax1, ay0, ay1 = box(t)
+        for u in lines:
+            bx0, bx1, by0, by1 = box(u)
+            if ax0 < bx1 and bx0 < ax1 and ay0 < by1 and by0 < ay1:
+                bad.append('end label "%s" sits on "%s"' % (t[5], u[5]))
+    return bad
+
+
 def check_curves(svg, invalid):
     bad = check_order(svg)
     labels = end_labels(svg)
     if not labels:
         bad.append('no end labels')
     bad += overlaps(labels)
+    bad += near_ends(svg, labels)
     pts = []
     for _, body in groups(svg):
         pts += [(x, y) for x, y, _, _ in markers(body)]
@@ -240,6 +271,7 @@ def check_set(svg):
         if re.search(r'\d%\s*\d', t[5]):
             bad.append('labels glued into one: "%s"' % t[5])
     bad += overlaps(labels)
+    bad += near_ends(svg, labels)
     return bad
 
 
