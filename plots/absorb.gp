@@ -61,7 +61,7 @@ do for [i=1:words(rows)] {
 			eval(term_svg(fig_w, fig_h, 'noenhanced'))
 		}
 		set output outdir.'/absorb-'.id.'.'.fmt
-		set title plottitle."\n".id font ','.fig_titlesize
+		set title fit(plottitle."\n".id, fig_w, fig_titlesize) font ','.fig_titlesize
 		set xlabel 'noise instructions per iteration, k'
 		set ylabel 'time per iteration [ns]'
 		set xrange [0.4:*]
@@ -144,7 +144,7 @@ if (words(spseries) > 0) {
 			set label 9 sprintf('%d entr%s left out: k1 bracket wide or unclear (absorption_tables.csv has them)', \
 				spleft, spleft == 1 ? 'y' : 'ies') at screen 0.5, screen 0.03 center
 		}
-		set multiplot layout 1,3 title plottitle.": SPMXV" font ','.fig_titlesize margins 0.05, 0.98, 0.2, 0.82 spacing 0.06
+		set multiplot layout 1,3 title fit(plottitle.": SPMXV", 1800, fig_titlesize) font ','.fig_titlesize margins 0.05, 0.98, 0.2, 0.82 spacing 0.06
 		set xlabel 'swapping probability q'
 		set xrange [-0.05:1.05]
 		set yrange [0:*]

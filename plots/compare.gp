@@ -42,14 +42,14 @@ stats datafile using 1:2 nooutput
 nblocks = STATS_blocks
 eval(term_png(1200, 800, 'enhanced'))
 set output outbase.'.png'
-set title "Bandwidth-latency curves on the same axes (lighter: fewer reads)\n".plotsets noenhanced font ','.fig_titlesize
+set title fit("Bandwidth-latency curves on the same axes (lighter: fewer reads)\n".plotsets, 1200, fig_titlesize) noenhanced font ','.fig_titlesize
 set xlabel 'Memory bandwidth [GB/s]'
 set ylabel 'Load-to-use latency [ns]'
 set xrange [0:*]
 set yrange [0:*]
 plot for [i=0:nblocks-1] datafile index i using 1:2:(col($4, $3)) \
 	with linespoints lc rgb variable lw 1.3 pt 7 ps 0.4 notitle, \
-     for [s=1:nsets] NaN with linespoints lc rgb dark[s] lw 3 pt 7 title label(s)
+     for [s=1:nsets] NaN with linespoints lc rgb dark[s] lw 3 pt 7 title shorten(label(s), 60)
 eval(term_svg(1200, 800, 'enhanced'))
 set output outbase.'.svg'
 replot
@@ -60,7 +60,7 @@ stats ratiofile using 1:2 nooutput
 rblocks = STATS_blocks
 eval(term_png(1200, 800, 'enhanced'))
 set output outbase.'-ratio.png'
-set title sprintf("Latency over %s's at the same bandwidth\none line per read share, labelled at its end, up to the lower maximum bandwidth\n%s", label(1), plotsets) noenhanced font ',16'
+set title fit(sprintf("Latency over %s's at the same bandwidth\none line per read share, labelled at its end, up to the lower maximum bandwidth\n%s", label(1), plotsets), 1200, 16) noenhanced font ',16'
 set ylabel sprintf('latency / latency of %s', label(1)) noenhanced
 set yrange [0:*]
 set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead back dt (8,5) lw 1.5 lc rgb '#555555'
@@ -71,7 +71,7 @@ plot for [i=0:rblocks-1] ratiofile index i using 1:2:(col($4, $3)) \
 	using 1:($5 > 0 ? $2 : NaN):(sprintf('%.0f%%', $3)) with labels left \
 	offset 0.4,0 font ',11' tc rgb '#444444' notitle, \
      for [s=2:nsets] NaN with lines lc rgb dark[s] lw 3 \
-	title sprintf('%s / %s', label(s), label(1))
+	title sprintf('%s / %s', shorten(label(s), 44), shorten(label(1), 44))
 eval(term_svg(1200, 800, 'enhanced'))
 set output outbase.'-ratio.svg'
 replot

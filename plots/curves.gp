@@ -62,7 +62,7 @@ short(b) = st[b] >= 0 ? sprintf('%.0f%% stores', st[b]) : \
 	   rs[b] >= 0 ? sprintf('%.0f%% read', rs[b]) : '?'
 keyname(b) = name(b).(bad[b] > 0 ? ' (INVALID)' : '')
 
-set title plottitle.(plotsub eq '' ? '' : "\n".plotsub) noenhanced font ','.fig_titlesize
+set title fit(plottitle.(plotsub eq '' ? '' : "\n".plotsub), fig_w, fig_titlesize) noenhanced font ','.fig_titlesize
 set xlabel 'Memory bandwidth [GB/s]'
 set ylabel 'Load-to-use latency [ns]'
 set xrange [0:xtop * 1.08]
@@ -113,6 +113,10 @@ if (peak > 0) {
 # line, and a point's marker reaches 5 px around it.
 inbox(x, y, x0, x1, y0, y1) = x >= x0 && x <= x1 && y >= y0 && y <= y1 ? 1 : 0
 array linekey[2]
+# The placed labels' boxes (x from, x to, y centre), for the end labels.
+array ux0[2] = [0, 0]
+array ux1[2] = [-1, -1]
+array uy[2] = [0, 0]
 linekey[1] = ''
 linekey[2] = ''
 do for [tag=1:2] {
@@ -142,6 +146,9 @@ do for [tag=1:2] {
 			tcol = tag == 1 ? '#444444' : '#333333'
 			set label tag txt at first xa, first yc left \
 				tc rgb tcol font ',13' front boxed
+			ux0[tag] = xa
+			ux1[tag] = xa + w
+			uy[tag] = yc
 		}
 	}
 }
@@ -199,8 +206,21 @@ if (n > 0 && py[ord[n]] > ylim) {
 		if (py[ord[i]] > py[ord[i + 1]] - gap) { py[ord[i]] = py[ord[i + 1]] - gap }
 	}
 }
+# A label pushed more than three gaps from its curve's end (eleven ends
+# within a few ns stacked it 1000 ns off), or one on an "unloaded" label,
+# is left to the key (which names every kept curve).
+array lab[nblocks]
 do for [b=1:nblocks] {
-	if (keep[b]) {
+	lab[b] = keep[b] && abs(py[b] - ly[b]) <= 3 * gap
+	do for [tag=1:2] {
+		ex0 = lx[b] + 7 * xpx
+		ex1 = ex0 + (strlen(short(b)) * 0.6 * 12 + 4) * xpx
+		if (lab[b] && ex0 < ux1[tag] && ux0[tag] < ex1 && \
+		    abs(py[b] - uy[tag]) < (6.5 + 6 + 3) * ypx) { lab[b] = 0 }
+	}
+}
+do for [b=1:nblocks] {
+	if (lab[b]) {
 		if (bad[b] > 0) {
 			set label 10 + b short(b) at first lx[b], first py[b] left \
 				offset 0.6,0 font ',12' tc rgb grey front boxed

@@ -37,7 +37,7 @@ set yrange [ny - 0.5:-0.5]
 set xlabel xl noenhanced
 set ylabel yl noenhanced
 set cblabel cbl noenhanced
-set title plottitle noenhanced font ','.fig_titlesize
+set title fit(plottitle, nx > 12 ? 1400 : fig_w, fig_titlesize) noenhanced font ','.fig_titlesize
 set tics scale 0
 set xtics noenhanced
 set ytics noenhanced

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Tail latency of a run (issue 25): left, the p99 family beside the mean
 # family, one hue per mix with its store % in the key; right, one mix's
-# latency histogram at its lowest, mid and highest bandwidth.  A point
+# latency histogram at its lowest, mid and highest bandwidth, told apart
+# by marker and dash in a hue of their own.  A point
 # whose distribution disagrees with its mean (flagged dist_disagrees: a
 # p99 below the mean, or a window off the point) has its p99 drawn apart,
 # hollow and grey, and the key says so: never a p99 below the mean
@@ -51,6 +52,7 @@ set palette defined (0 '#0d0887', 1 '#6a00a8', 2 '#b12a90', 3 '#e16462', 4 '#f28
 set cbrange [0:(nblocks > 1 ? nblocks - 1 : 1)]
 unset colorbox
 grey = '#9a9a9a'
+hteal = '#00796b'
 
 do for [fmt in "png svg"] {
 	if (fmt eq 'png') {
@@ -60,7 +62,7 @@ do for [fmt in "png svg"] {
 	}
 	set output outbase.'.'.fmt
 	# Room under both panels for the left one's key.
-	set multiplot layout 1,2 title fulltitle noenhanced font ','.fig_titlesize \
+	set multiplot layout 1,2 title fit(fulltitle, 1600, fig_titlesize) noenhanced font ','.fig_titlesize \
 		margins 0.07, 0.98, 0.30, 0.86 spacing 0.09
 	set xlabel 'Memory bandwidth [GB/s]'
 	set ylabel 'Load-to-use latency [ns]'
@@ -68,9 +70,10 @@ do for [fmt in "png svg"] {
 	set format y '%g'
 	set xrange [0:*]
 	set yrange [0:*]
-	# The key below the panel: a mix per colour, then what solid,
-	# dashed and hollow grey mean.
-	set key at screen 0.07, screen 0.17 left top horizontal reverse Left noenhanced samplen 2 font ',12'
+	# The key below the panels: a mix per colour, then what solid,
+	# dashed and hollow grey mean, in columns of five rows (one
+	# column ran off the figure at 60 % stores on eleven mixes).
+	set key at screen 0.07, screen 0.17 left top vertical maxrows 5 reverse Left noenhanced samplen 2 font ',12'
 	set title 'mean (solid) and p99 (dashed) per point, every mix'
 	plot for [i=0:nblocks-1] tailfile index i using 1:2 with linespoints \
 		lc palette cb i lw 1.5 pt 7 ps 0.5 title mixname(i + 1), \
@@ -88,9 +91,11 @@ do for [fmt in "png svg"] {
 	set yrange [*:*]
 	if (histxmax > 0) { set xrange [0:histxmax] } else { set xrange [0:*] }
 	set key inside top right noenhanced maxrows 3 font ',12'
-	plot histfile index 0 using 1:2 with points pt 7 ps 0.45 lc rgb '#f2844b' title hl0, \
-	     histfile index 1 using 1:2 with points pt 7 ps 0.45 lc rgb '#b12a90' title hl1, \
-	     histfile index 2 using 1:2 with points pt 7 ps 0.45 lc rgb '#0d0887' title hl2
+	# Bandwidth by marker and dash in one teal, no mix's hue: a hue
+	# means a mix on the left panel, so never a bandwidth here.
+	plot histfile index 0 using 1:2 with linespoints pt 6 ps 0.6 dt (2,3) lc rgb hteal title hl0, \
+	     histfile index 1 using 1:2 with linespoints pt 4 ps 0.6 dt (6,4) lc rgb hteal title hl1, \
+	     histfile index 2 using 1:2 with linespoints pt 7 ps 0.6 lc rgb hteal title hl2
 	unset multiplot
 	set output
 }

@@ -21,7 +21,7 @@ load sd.'style.gp'
 set datafile separator ','
 set xlabel 'aggressor cores running'
 set ylabel "the victim's latency per dependent load [ns]"
-set title 'Interference'.(plottitle eq '' ? '' : ': '.plottitle) noenhanced font ','.fig_titlesize
+set title fit('Interference'.(plottitle eq '' ? '' : ': '.plottitle), fig_w, fig_titlesize) noenhanced font ','.fig_titlesize
 set key top left noenhanced box opaque
 set format x '%.0f'
 set xtics 1

@@ -32,7 +32,7 @@ set xtics ('1 KiB' 1024, '4 KiB' 4096, '16 KiB' 16384, '64 KiB' 65536, \
 	'64 MiB' 67108864, '256 MiB' 268435456, '1 GiB' 1073741824, '4 GiB' 4294967296.)
 set xlabel 'buffer size'
 set ylabel 'latency per dependent load [ns]'
-set title 'Latency ladder (the lat_mem_rd method)'.(plottitle eq '' ? '' : ': '.plottitle) noenhanced font ','.fig_titlesize
+set title fit('Latency ladder (the lat_mem_rd method)'.(plottitle eq '' ? '' : ': '.plottitle), fig_w, fig_titlesize) noenhanced font ','.fig_titlesize
 set key top left noenhanced box opaque
 
 levels = rundir.'/plots/ladder_levels.dat'

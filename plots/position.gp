@@ -38,7 +38,7 @@ if (unloaded > 0 && 2 * unloaded > ytop) ytop = 2 * unloaded
 eval(term_png(1200, 800, 'enhanced'))
 set output rundir.'/plots/position.png'
 
-set title plottitle noenhanced font ','.fig_titlesize
+set title fit(plottitle, 1200, fig_titlesize) noenhanced font ','.fig_titlesize
 set xlabel 'Memory bandwidth [GB/s]'
 set ylabel 'Load-to-use latency (curve model) [ns]'
 set xrange [0:xtop * 1.04]

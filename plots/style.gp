@@ -22,3 +22,21 @@ set border 3 lw 1.2
 set tics nomirror out
 set grid xtics ytics back lt 1 lc rgb '#e4e4e4' lw 0.8
 set style textbox opaque noborder
+
+# fit(s, w, size): s wrapped to lines that fit w px at font size size, so
+# a title is never cut at the figure's edges (gnuplot centres and clips
+# it).  Each line of s breaks at its last space (dropped), slash
+# or hyphen (kept) that fits, else mid-word; 0.75 em a character errs wide
+# for DejaVu Sans in pngcairo (a line of hyphenated names measured 0.70),
+# 85 % of the width leaves room for a title centred on the plot, not the
+# figure.
+fit_sp(s, i) = i < 1 ? 0 : (s[i:i] eq ' ' || s[i:i] eq '/' || s[i:i] eq '-' ? i : fit_sp(s, i - 1))
+fit_cut(s, n, k) = k < 2 ? s[1:n]."\n".fit_line(s[n+1:], n) : \
+	s[k:k] eq ' ' ? s[1:k-1]."\n".fit_line(s[k+1:], n) : s[1:k]."\n".fit_line(s[k+1:], n)
+fit_line(s, n) = strlen(s) <= n ? s : fit_cut(s, n, fit_sp(s, n + 1))
+fit_lines(s, n, k) = k > 0 ? fit_line(s[1:k-1], n)."\n".fit_lines(s[k+1:], n, strstrt(s[k+1:], "\n")) : fit_line(s, n)
+fit(s, w, size) = fit_lines(s, int(0.85 * w / (0.75 * size)), strstrt(s, "\n"))
+# shorten(s, n): s in n characters at most, its middle left out ("…"): a
+# key entry stays one line (gnuplot sizes a key's box by a wrapped entry's
+# whole length) and keeps both ends, where set names differ.
+shorten(s, n) = strlen(s) <= n ? s : s[1:n/2-1].'…'.s[strlen(s)-n/2+2:]

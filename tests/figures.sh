@@ -18,7 +18,9 @@
 #     each page points at results/README.md's Glossary;
 #   - a small real run's tails.svg: a key entry per mix, the histograms'
 #     bandwidths in order, and (hist.gp on a point flagged
-#     dist_disagrees) its p99 drawn apart with the key saying why;
+#     dist_disagrees) its p99 drawn apart with the key saying why; on
+#     eleven mixes every key entry inside the figure, the histograms in
+#     hues no mix has (issue 46 item 4);
 #   - plots/absorb.gp on a row whose fitted line falls below its points
 #     and whose times lie within one decade: the line stays within the
 #     data, the log axis has two labels or more; the SPMXV figure says how
@@ -70,6 +72,15 @@ check "mess report of the run: its curves.svg as the run's" \
 check "compare's figures: each set with its verdict and host in the title" \
 	'fig title "$out/cmp/plots/compare.svg" "dist-replay (INVALID" "on $host)" "MN5-GPP-SPR8480-DDR5 (no verdict)"'
 
+# Titles fitted to the width, never cut (issue 46 item 4): sets under
+# long names, as a cluster's scratch paths give them.
+long=$out/a-directory-name-as-long-as-a-cluster-scratch-path-makes-it/MN5-GPP-SPR8480-DDR5-measured-again-on-the-same-node-after-the-firmware-update
+mkdir -p "$long"
+cp "$ref/MN5-GPP-SPR8480-DDR5"/* "$long/" 2>/dev/null
+"$mess" compare "$d" "$long" --out "$out/cmp-long" >/dev/null 2>"$out/cmp-long.err"
+check "compare's figures: long set names wrapped, never cut" \
+	'fig fits "$out/cmp-long/plots/compare.svg" && fig fits "$out/cmp-long/plots/compare-ratio.svg" && fig title "$out/cmp-long/plots/compare.svg" "firmware-update (no verdict)"'
+
 # ---- one vocabulary: the mix names the curve, read shares labelled ----
 check "summary.md: the curve named by its mix, the read share nominal apart" \
 	'grep -q "^| mix (store %) | read share, nominal \[%\] | points |" "$d/summary.md" && ! grep -q "| read \[%\] |" "$d/summary.md"'
@@ -81,6 +92,19 @@ check "summary.md and report.html point at the Glossary" \
 	'grep -q "Glossary of results/README.md" "$d/summary.md" && grep -q "Glossary of results/README.md" "$d/report.html"'
 check "results/README.md has the Glossary" \
 	'grep -q "^## Glossary" "$here/../results/README.md"'
+
+# Eleven mixes whose ends lie within 80 ns and 1.5 GB/s (issue 46 item
+# 4): no end label pushed more than four label heights from its curve's
+# end (they stacked up to 98 px off), none on an "unloaded" label, every
+# mix still in the key.
+mkdir -p "$out/ends"
+awk 'BEGIN { for (m = 0; m <= 100; m += 10) { if (m) printf "\n\n"
+	for (k = 0; k < 6; k++) printf "%.2f %.1f %.2f %d 0 0\n", (k + 1) * (3 - m / 200),
+		100 + k * k * (11 + m / 50), 100 / (1 + m / 100), m } }' >"$out/ends/curves.dat"
+gnuplot -e "datafile='$out/ends/curves.dat'; outbase='$out/ends/curves'; unloaded=100; peak=0; plottitle='PASS: x'" \
+	"$plots/curves.gp" >"$out/ends/log" 2>&1
+check "curves.gp, eleven close ends: labels at their curves' ends, every mix in the key" \
+	'fig curves "$out/ends/curves.svg" && [ "$(grep -c "[0-9] % stores</text>" "$out/ends/curves.svg")" -eq 11 ]'
 
 # ---- every public set: labels by read share, apart, not glued ----
 for s in "$ref"/*/; do
@@ -104,6 +128,14 @@ if [ -d "$raw" ]; then
 	"$mess" report "$out/import" --out "$out/import-page" >/dev/null 2>>"$out/import.err"
 	check "an imported tree drawn again: its curves labelled by read share, apart" \
 		'fig set "$out/import-page/plots/curves.svg"'
+	# Under a long path: the title wrapped, its verdict and path whole.
+	deep=$out/a-directory-name-as-long-as-a-cluster-scratch-path-makes-it/and-a-project-level/MN5-GPP-SPR8480-DDR5-AVX2-local
+	mkdir -p "$(dirname "$deep")"
+	cp -r "$raw" "$deep"
+	"$mess" import "$deep" --out "$out/import-deep" >/dev/null 2>>"$out/import.err"
+	"$mess" report "$out/import-deep" >/dev/null 2>>"$out/import.err"
+	check "an imported tree under a long path: the title wrapped, never cut" \
+		'fig fits "$out/import-deep/plots/curves.svg" && fig title "$out/import-deep/plots/curves.svg" PASS: "MN5-GPP-SPR8480-DDR5-AVX2-local"'
 fi
 
 # ---- tails: a small real run ----
@@ -115,6 +147,8 @@ if [ -s "$t/plots/tails.svg" ]; then
 	check "tails.svg: a key entry per mix, histograms in bandwidth order" 'fig tails "$t/plots/tails.svg"'
 	check "curves.svg of a real run: the title carries the verdict and the host" \
 		'fig title "$t/plots/curves.svg" "$(jq -r .quality.verdict "$t/meta.json")" "$host" && fig curves "$t/plots/curves.svg"'
+	check "curves.svg of a real run: the memory node's kind whole in the title (cut at 40 characters before)" \
+		'fig title "$t/plots/curves.svg" "memory node $(jq -r .memory_node_choice.node "$t/meta.json") ($(jq -r .memory_node_choice.kind "$t/meta.json"))"'
 	# A peak given afterwards rewrites summary.md's curves from
 	# curves.csv: the nominal share stays the run's (its points' median,
 	# accounted, is 67.x for 50 % stores), as in summary.json.
@@ -144,6 +178,20 @@ gnuplot -e "tailfile='$out/hist/tails.dat'; histfile='$out/hist/hist.dat'; outba
 	"$plots/hist.gp" >"$out/hist/log" 2>&1
 check "hist.gp: a p99 below its mean drawn apart, the key saying why" \
 	'fig tails "$out/hist/tails.svg" && fig text "$out/hist/tails.svg" "p99 not trusted"'
+
+# Eleven mixes, a point in three flagged (issue 46 item 4): every mix
+# and the not-trusted entry in the key, inside the figure (it stopped at
+# "60 % stores"); the histograms in hues no mix has.
+mkdir -p "$out/hist11"
+awk 'BEGIN { for (m = 0; m <= 100; m += 10) { if (m) printf "\n\n"
+	for (k = 0; k < 15; k++) printf "%.1f %.1f %.1f %.1f %d %d\n", 5 + k * 14 * (1 - m / 250),
+		100 + k * k * 1.5, (100 + k * k * 1.5) * 1.4, 100 - m / 2, m, k % 3 == 0 } }' \
+	>"$out/hist11/tails.dat"
+cp "$out/hist/hist.dat" "$out/hist11/"
+gnuplot -e "tailfile='$out/hist11/tails.dat'; histfile='$out/hist11/hist.dat'; outbase='$out/hist11/tails'; plottitle='WARN: cpu on $host'; histmix='0 % stores'; hl0='lowest bandwidth: nop 64, 1.0 GB/s'; hl1='mid: nop 4, 5.0 GB/s'; hl2='highest bandwidth: nop 0, 9.0 GB/s'" \
+	"$plots/hist.gp" >"$out/hist11/log" 2>&1
+check "hist.gp, eleven mixes: each in the key, the flagged explained, no hue meaning two things" \
+	'fig tails "$out/hist11/tails.svg" && fig text "$out/hist11/tails.svg" "100 % stores" && fig text "$out/hist11/tails.svg" "p99 not trusted: 55 flagged"'
 
 # ---- a small real absorption table: its figure's title, axis, page ----
 ab=$out/absorb-run

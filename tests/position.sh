@@ -149,6 +149,18 @@ check "the fixture as it is: interval 9 (210 GB/s, 104 % of its curve's 201.31) 
 	'[ "$(field "$tmp/pos/position.csv" 5 beyond_max)" = 0 ] && [ "$(field "$tmp/pos/position.csv" 9 beyond_max)" = 1 ] &&
 	 jq -e ".latency.beyond_max_intervals == 1" "$tmp/pos/summary.json" >/dev/null'
 
+# The figure's title: the curves' verdict first (issue 46 item 4), the
+# public set's none said as such, a replayed run's INVALID as it is.
+if [ -s "$d/plots/position.svg" ]; then
+	check "the figure's title: the public set's verdict, none, first" \
+		'grep -q ">no verdict: x3.csv on MN5-GPP-SPR8480-DDR5<" "$d/plots/position.svg"'
+	"$mess" curves --replay "$set_dir" --replay-noise 0.03 --replay-seed 2 --replay-disturb 0.2 \
+		--out "$tmp/inv-replay" >/dev/null 2>&1
+	"$mess" position --curves "$tmp/inv-replay" $fx/perf-imc-spr.csv --out "$tmp/pos-inv" >/dev/null 2>&1
+	check "the figure's title: a replayed INVALID run's verdict first" \
+		'grep -q ">INVALID: perf-imc-spr.csv on inv-replay<" "$tmp/pos-inv/plots/position.svg"'
+fi
+
 # Bad input writes nothing.
 "$mess" position --curves "$set_dir" $fx/perf-imc-spr.csv --read-event nomatch --out "$tmp/bad" >/dev/null 2>"$tmp/err"
 rc=$?

@@ -14,14 +14,18 @@ exits 1 when any, 0 when none.
                        else read share falling); the "2x unloaded" label
                        covers no point; INVALID_STORE's series grey and
                        dashed, its end label grey, none of its points
-                       ringed
+                       ringed; each end label near its curve's end and
+                       on no "unloaded" label
   set SVG              a published set's: end labels "N% read", none
                        overlapping, no two glued into one
-  tails SVG            a key entry per mix ("N % stores"), and where p99
-                       points are drawn apart (hollow, grey) the key says
-                       why; the three histograms' bandwidths in order
+  tails SVG            a key entry per mix ("N % stores"), every one drawn
+                       inside the figure, and where p99 points are drawn
+                       apart (hollow, grey) the key says why; the three
+                       histograms' bandwidths in order, in hues no mix has
   absorb SVG           at least two y tick labels; each "MODE fit" line
                        never below all of MODE's points
+  fits SVG             every line of the title lies inside the figure's
+                       width (gnuplot centres a long title and cuts it)
   text SVG STRING      some text of the figure holds STRING
 """
 import re
@@ -109,7 +113,13 @@ def title_of(svg):
     if not ts:
         return ''
     big = max(t[3] for t in ts)
-    return ' '.join(t[5] for t in ts if t[3] == big)
+    out = ''
+    for t in ts:
+        if t[3] == big:
+            # A line wrapped at a slash or hyphen (style.gp fit()) goes on
+            # without a space.
+            out += ('' if not out or out[-1] in '/-' else ' ') + t[5]
+    return out
 
 
 def overlaps(labels):
@@ -136,6 +146,24 @@ def check_title(svg, words):
     return ['title "%s" lacks "%s"' % (t, w) for w in words if w not in t]
 
 
+def check_fits(svg):
+    m = re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', svg)
+    if not m:
+        return ['no viewBox']
+    w = float(m.group(1))
+    ts = texts(svg)
+    if not ts:
+        return ['no text']
+    big = max(t[3] for t in ts)
+    bad = []
+    for t in ts:
+        x0, x1, _, _ = box(t)
+        if t[3] == big and (x0 < 0 or x1 > w):
+            bad.append('title line "%s" spans x %.0f to %.0f, past the figure (0 to %.0f)'
+                       % (t[5], x0, x1, w))
+    return bad
+
+
 def key_order(svg):
     """The key's mixes in drawing order: the series' own titles."""
     out = []
@@ -158,12 +186,42 @@ def check_order(svg):
     return bad
 
 
+def near_ends(svg, labels):
+    """Each end label beside its curve's highest-bandwidth point (within
+    four label heights: pushed apart, never floated away), and none on a
+    "unloaded" label (issue 46: one sat on "2x unloaded", others floated
+    1000 ns from their curves)."""
+    bad = []
+    ends = {}
+    for name, body in groups(svg):
+        m = re.match(r'^(\d+) % (stores|read)', name)
+        # Not the key's sample: the row of the series' own name.
+        keys = [t[1] for t in texts(body)]
+        ms = [k for k in markers(body) if all(abs(k[1] - y) > 10 for y in keys)]
+        if m and ms:
+            x, y, _, _ = max(ms)
+            ends['%s%% %s' % (m.group(1), m.group(2))] = (x, y)
+    lines = [t for t in texts(svg)
+             if t[5].startswith('2× unloaded') or t[5].startswith('unloaded ')]
+    for t in labels:
+        if t[5] in ends and abs(t[1] - ends[t[5]][1]) > 4 * 1.7 * t[3]:
+            bad.append('end label "%s" at y %.0f, %.0f px from its curve\'s end'
+                       % (t[5], t[1], abs(t[1] - ends[t[5]][1])))
+        ax0, ax1, ay0, ay1 = box(t)
+        for u in lines:
+            bx0, bx1, by0, by1 = box(u)
+            if ax0 < bx1 and bx0 < ax1 and ay0 < by1 and by0 < ay1:
+                bad.append('end label "%s" sits on "%s"' % (t[5], u[5]))
+    return bad
+
+
 def check_curves(svg, invalid):
     bad = check_order(svg)
     labels = end_labels(svg)
     if not labels:
         bad.append('no end labels')
     bad += overlaps(labels)
+    bad += near_ends(svg, labels)
     pts = []
     for _, body in groups(svg):
         pts += [(x, y) for x, y, _, _ in markers(body)]
@@ -213,6 +271,7 @@ def check_set(svg):
         if re.search(r'\d%\s*\d', t[5]):
             bad.append('labels glued into one: "%s"' % t[5])
     bad += overlaps(labels)
+    bad += near_ends(svg, labels)
     return bad
 
 
@@ -227,6 +286,25 @@ def check_tails(svg):
         hollow += [m for m in markers(b) if m[3] == GREY]
     if hollow and not grey:
         bad.append('p99 points drawn apart without a key entry saying why')
+    # Every named series' key entry drawn, inside the figure (issue 46:
+    # the key stopped at "60 % stores", its not-trusted entry unseen).
+    h = re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', svg)
+    height = float(h.group(2)) if h else 1e9
+    drawn = {t[5] for t in texts(svg) if 0 < t[1] <= height}
+    for n in names:
+        if (re.match(r'^\d+ % stores$', n) or n.startswith('p99 not trusted')) and n not in drawn:
+            bad.append('the key leaves out "%s"' % n)
+    # No hue meaning two things: the histograms' colours none of a mix's.
+    mixc, histc = set(), set()
+    for n, b in groups(svg):
+        cs = {m[3] for m in markers(b)}
+        if re.match(r'^\d+ % stores$', n):
+            mixc |= cs
+        elif re.match(r'^(lowest bandwidth|mid|highest bandwidth)', n):
+            histc |= cs
+    if mixc & histc:
+        bad.append('a hue means a mix on the left and a bandwidth on the right: %s'
+                   % sorted(mixc & histc))
     bw = []
     for n in names:
         m = re.match(r'^(lowest bandwidth|mid|highest bandwidth): nop \d+, ([\d.]+) GB/s$', n)
@@ -284,6 +362,8 @@ def main(argv):
         bad = check_tails(svg)
     elif check == 'absorb':
         bad = check_absorb(svg)
+    elif check == 'fits':
+        bad = check_fits(svg)
     elif check == 'text':
         bad = [] if any(argv[3] in t[5] for t in texts(svg)) else \
             ['no text holds "%s"' % argv[3]]

@@ -306,7 +306,7 @@ static int write_curves(const struct position *p, const char *dir)
 int pos_plot(const struct position *p, const char *dir, char *err,
 	     size_t errlen)
 {
-	char pdir[PATH_MAX], qrun[2 * PATH_MAX], title[300], qtitle[700];
+	char pdir[PATH_MAX], qrun[2 * PATH_MAX], title[PATH_MAX + 200], qtitle[2 * PATH_MAX + 400];
 	char log[PATH_MAX + 32], *expr;
 	int rc;
 
@@ -317,8 +317,12 @@ int pos_plot(const struct position *p, const char *dir, char *err,
 	if (rc)
 		return mess_fail(err, errlen, rc, "cannot write %s/position_curves.dat: %s", pdir,
 			strerror(-rc));
-	snprintf(title, sizeof(title), "%.150s on %.120s", strrchr(p->trace_path, '/') ?
-		 strrchr(p->trace_path, '/') + 1 : p->trace_path, p->info.label);
+	/* The curves' verdict first, as every figure's (issue 46): the
+	 * positions are only as good as the curves they are read on.  The
+	 * whole names: plots/style.gp wraps a long title. */
+	snprintf(title, sizeof(title), "%s: %s on %s", p->info.verdict[0] ? p->info.verdict :
+		 "no verdict", strrchr(p->trace_path, '/') ? strrchr(p->trace_path, '/') + 1 :
+		 p->trace_path, p->info.label);
 	mess_gp_quote(qrun, sizeof(qrun), dir);
 	mess_gp_quote(qtitle, sizeof(qtitle), title);
 	snprintf(log, sizeof(log), "%s/position-gnuplot.log", pdir);

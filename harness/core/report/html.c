@@ -33,7 +33,7 @@ static const char *css =
 	".lv-INVALID{color:#b11}.lv-WARN{color:#a06b00}.lv-PASS{color:#1a7a1a}.lv-note{color:#666}\n"
 	"table{border-collapse:collapse;margin:.6em 0}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}\n"
 	"td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
-	"figure{margin:1em 0}figure img{width:100%;height:auto;border:1px solid #eee}\n"
+	"figure{margin:1em 0;overflow-x:auto}figure img{max-width:none;height:auto;border:1px solid #eee}\n"
 	"figcaption{color:#555;font-size:.9em}\n"
 	"dl{display:grid;grid-template-columns:max-content auto;gap:.1em .8em;margin:.3em 0 .3em 1em}dt{font-weight:bold}dd{margin:0}\n"
 	"td.heat{text-align:center;min-width:6em}\n"
@@ -241,7 +241,15 @@ static void put_measured(FILE *f, const json_t *meta)
  * (an <img> runs none and loads nothing the SVG names). */
 static void put_img(FILE *f, const char *name, const char *svg, size_t len)
 {
-	mess_h_put(f, "<img alt=\"plots/", name, "\" src=\"data:image/svg+xml;base64,");
+	const char *vb = memmem(svg, len < 1024 ? len : 1024, "viewBox=\"0 0 ", 13);
+	int w = vb ? atoi(vb + 13) : 0;
+
+	mess_h_put(f, "<img alt=\"plots/", name, "\"");
+	/* At its own width, the page scrolling sideways where it is wider:
+	 * fitted to the page, a 1600 px figure's 12 px text read as 8. */
+	if (w > 0 && w <= 4000)
+		fprintf(f, " width=\"%d\"", w);
+	fputs(" src=\"data:image/svg+xml;base64,", f);
 	mess_h_b64(f, svg, len);
 	fputs("\">\n", f);
 }

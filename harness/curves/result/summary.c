@@ -231,9 +231,11 @@ int mess_run_finish(struct mess_run *r, int complete)
 
 		gethostname(host, sizeof(host) - 1);
 		/* The verdict first: a figure pasted into a slide without
-		 * its page still says whether to believe it. */
+		 * its page still says whether to believe it.  The memory
+		 * node's kind whole (cut at 40 it read "(no subtype:
+		 * assum"): plots/style.gp wraps the title. */
 		snprintf(r->plot_title, sizeof(r->plot_title),
-			 "%s: %s on %s%.40s%s\n%.10s, %s%sbandwidth %s",
+			 "%s: %s on %s%s%s\n%.10s, %s%sbandwidth %s",
 			 mess_level_name(r->verdict.level), r->desc.device,
 			 host, r->desc.where, complete ? "" : " (partial)",
 			 r->rd.start_utc, r->desc.plot_how,
