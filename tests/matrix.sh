@@ -172,7 +172,7 @@ for op in store xchg; do
 		# --pairs N (issue 47): a sample of N pairs, --max-pairs's other name.
 		"$mess" c2c --quick --no-plots --pairs 1 --json --out "$out/c2c-pairs" >"$out/c2c-pairs.json" 2>/dev/null
 		check "c2c: 'N pairs x M samples, about T' before the work, meta.json estimate_s and took_s" \
-			"grep -q -E '^mess c2c: [0-9]+ pairs? x 200 samples, about [0-9.:]+( s)? \\(from this machine.s first window' '$out/c2c-$op.err' && jq -e '.estimate_s > 0 and .took_s >= 0' '$out/c2c-$op/meta.json'"
+			"grep -q -E '^mess c2c: [0-9]+ pairs? x 200 samples, about [0-9.:]+( s)? \\(from this machine.s first window' '$out/c2c-$op.err' && jq -e '.estimate_s >= 0 and .took_s >= 0' '$out/c2c-$op/meta.json'"
 		check "c2c --pairs 1: one pair of the $pairs, meta.json pairs_chosen 1" \
 			"[ -s '$out/c2c-pairs.json' ] && jq -e '.c2c.pairs | length == 1' '$out/c2c-pairs.json' && jq -e '.pairs_chosen == 1 and .pairs_all == $pairs' '$out/c2c-pairs/meta.json'"
 	fi

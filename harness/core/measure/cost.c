@@ -49,8 +49,8 @@ void mess_cost_end(struct mess_cost *c)
 json_t *mess_cost_json(const struct mess_cost *c)
 {
 	return mess_json_pack("{s:o, s:o, s:s, s:s}",
-			      "estimate_s", mess_json_real(c->est_s, 1),
-			      "took_s", mess_json_real(c->took_s, 1),
+			      "estimate_s", mess_json_real(c->est_s, 3),
+			      "took_s", mess_json_real(c->took_s, 3),
 			      "estimate_plan", c->plan,
 			      "estimate_from", c->from);
 }
