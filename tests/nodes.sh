@@ -74,6 +74,43 @@ jqcheck "JSON unknowns are null" $c '.nodes[0].firmware | .latency_ns == null an
 jqcheck "JSON machine-wide node" $c '.nodes[2] | .package == null and .cores == "0-3" and .kind == "cxl" and .subtype == "CXL-DRAM" and .firmware.read_latency_ns == 250'
 jqcheck "JSON assumed" $c '.nodes[0].kind_from == "no subtype: assumed" and .nodes[5].capacity_bytes == null and .nodes[6].kind == "unknown"'
 
+# Two HBM nodes both remote from core 0, equal in hwloc's figures (each
+# node's nearest initiators only), apart in the ACPI HMAT of the tree that
+# belongs to the fixture (MESS_FIRMWARE_ROOT): 190 ns to node 2, 135 ns to
+# node 3.  --mem-node hbm and interfere's default other node take node 3,
+# by the table's figure, and meta.json says so; without the table, the
+# OS index (node 2).  interfere with no aggressor binds nothing to them.
+r=hbm-remote-pair.xml
+tests/fixtures/acpi/hbm-remote-pair.py "$tmp/fw"
+# fwcheck WHAT FIRMWARE_ROOT ARGS -- FILTER: interfere's meta.json.
+fwcheck() {
+	local what=$1 root=$2 args=() filter
+	shift 2
+	while [ "$1" != -- ]; do args+=("$1"); shift; done
+	filter=$2
+	rm -rf "$tmp/fwrun"
+	HWLOC_XMLFILE=$fx/$r HWLOC_THISSYSTEM=0 MESS_FIRMWARE_ROOT=$root timeout 60 "$mess" interfere \
+		--quick --aggressors 0 --mixes 0 --no-plots --placement other-node "${args[@]}" \
+		--out "$tmp/fwrun" >"$tmp/fwrun.out" 2>&1
+	if jq -e "$filter" "$tmp/fwrun/meta.json" >/dev/null 2>&1; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL: $what: jq -e '$filter' on interfere's meta.json:"
+		jq -c '.memory_node_choice | {node, rule, decided_by, compared}' "$tmp/fwrun/meta.json" 2>&1 | sed 's/^/    /'
+		tail -3 "$tmp/fwrun.out" | sed 's/^/    /'
+	fi
+}
+fwcheck "--mem-node hbm: the remote pair told apart by the ACPI HMAT" "$tmp/fw" --mem-node hbm -- \
+	'.memory_node_choice | .node == 3 and .decided_by == "ACPI HMAT latency" and
+	 .compared == [{"node": 3, "latency_ns": 135, "source": "ACPI HMAT"}, {"node": 2, "latency_ns": 190, "source": "ACPI HMAT"}] and
+	 (.rule | startswith("latency: the ACPI HMAT'"'"'s lowest from core 0'"'"'s node 0 among 2 remote hbm nodes (135 ns vs 190 ns)"))'
+fwcheck "interfere's default other node: the remote pair told apart by the ACPI HMAT" "$tmp/fw" -- \
+	'.aggressor_node == 3 and (.aggressor_node_rule | test("ACPI HMAT.s lowest .*135 ns vs 190 ns")) and
+	 (.memory_node_choice | .given == null and .node == 3 and .decided_by == "ACPI HMAT latency")'
+fwcheck "--mem-node hbm without the table: the OS index" "" --mem-node hbm -- \
+	'.memory_node_choice | .node == 2 and .decided_by == "OS index" and (.rule | startswith("lowest OS index"))'
+
 # This machine: the JSON is JSON; a kind it lacks is exit 3; a real
 # (tiny) ladder on the kind of node 0 records the choice.
 jqcheck "JSON here" - '.nodes | length >= 1'

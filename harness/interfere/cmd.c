@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/machine/mem.h"
+#include "core/machine/nearest.h"
 #include "core/machine/nodes.h"
 #include "core/measure/chain.h"
 #include "core/options.h"
@@ -149,38 +150,39 @@ static int package_cores(struct ifr *m, int pkg)
 
 /* other-node without --mem-node: a node but the victim's, of another kind
  * on the victim's package first, then of another kind, then on the
- * package, then any; among equals the lowest firmware latency from the
- * victim (a node the firmware gives none for after), then the lowest
- * number (memsel's order for a kind). */
+ * package, then any; among equals the nearest by memsel's comparison
+ * (nearest.h: the firmware's latency from the victim, hwloc's else the
+ * ACPI HMAT's, then the lowest number), said in p. */
 static int pick_node(struct ifr *m, const struct mess_node *nodes, int nn,
-		     enum mess_kind vkind)
+		     enum mess_kind vkind, struct mess_near_pick *p)
 {
-	int best = -1, bscore = -1;
-	double blat = INFINITY;
+	struct mess_near c[nn];
+	const struct mess_node *best = NULL;
+	char said[224];
+	int nc = 0, tied;
 
-	for (int i = 0; i < nn; i++) {
-		int score;
-		double lat;
-
-		if (nodes[i].os == m->victim_node)
-			continue;
-		score = 2 * (nodes[i].kind != vkind) +
-			(mess_node_package(&m->topo, nodes[i].os) == m->victim_pkg);
-		lat = mess_node_latency_from(&m->topo, nodes[i].os, m->victim);
-		lat = isfinite(lat) ? lat : INFINITY;
-		if (score > bscore || (score == bscore && lat < blat)) {
-			bscore = score;
-			blat = lat;
-			best = i;
-		}
-	}
-	if (best < 0)
+	for (int i = 0; i < nn; i++)
+		if (nodes[i].os != m->victim_node)
+			c[nc++] = (struct mess_near){ nodes[i].os,
+				2 * (nodes[i].kind != vkind) +
+				(mess_node_package(&m->topo, nodes[i].os) == m->victim_pkg),
+				NAN, NULL };
+	if (!nc)
 		return -1;
-	snprintf(m->node_rule, sizeof(m->node_rule), "%s, %s the victim's socket",
-		 nodes[best].kind != vkind ? "another kind than the victim's node" :
+	tied = mess_near_sort(&m->topo, c, nc, m->victim, "kind and socket", p);
+	for (int i = 0; i < nn; i++)
+		if (nodes[i].os == c[0].os)
+			best = &nodes[i];
+	said[0] = 0;
+	if (tied > 1 && strcmp(p->decided_by, "OS index"))
+		mess_near_latency_said(p, m->victim, tied, "", said, sizeof(said));
+	else if (tied > 1)
+		snprintf(said, sizeof(said), "lowest OS index among %d", tied);
+	snprintf(m->node_rule, sizeof(m->node_rule), "%s, %s the victim's socket%s%s",
+		 best->kind != vkind ? "another kind than the victim's node" :
 		 "the victim's node's kind (no other kind here)",
-		 bscore & 1 ? "on" : "not on");
-	return nodes[best].os;
+		 c[0].rank & 1 ? "on" : "not on", said[0] ? "; " : "", said);
+	return best->os;
 }
 
 /* other-node: the aggressors' node.  0; -EOPNOTSUPP (one node) or
@@ -191,6 +193,7 @@ static int other_node(struct ifr *m)
 	int nn = mess_nodes_list(&m->topo, &nodes), rc = 0;
 	char err[512], num[16];
 	enum mess_kind vkind = MESS_KIND_DRAM;
+	struct mess_near_pick pick = { 0 };
 
 	for (int i = 0; i < nn; i++)
 		if (nodes[i].os == m->victim_node)
@@ -214,10 +217,14 @@ static int other_node(struct ifr *m)
 		}
 		snprintf(m->node_rule, sizeof(m->node_rule), "--mem-node %s", m->o.mem_node);
 	} else {
-		snprintf(num, sizeof(num), "%d", pick_node(m, nodes, nn, vkind));
+		snprintf(num, sizeof(num), "%d", pick_node(m, nodes, nn, vkind, &pick));
 		rc = mess_memsel_resolve(&m->topo, num, m->victim, &m->mem, err, sizeof(err));
 		if (rc)
 			fprintf(stderr, "mess interfere: %s\n", err);
+		/* Chosen here, not given: meta.json says by what. */
+		m->mem.given[0] = 0;
+		m->mem.near = pick;
+		snprintf(m->mem.rule, sizeof(m->mem.rule), "%s", m->node_rule);
 	}
 	m->aggr_node = m->mem.node;
 	free(nodes);

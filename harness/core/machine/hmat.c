@@ -340,6 +340,12 @@ static const struct mess_hmat_pair *pair(const struct mess_hmat *h, int init, in
 int mess_hmat_machine(const struct mess_topo *t, struct mess_hmat *h,
 		      char *why, size_t len)
 {
+	const char *root = getenv("MESS_FIRMWARE_ROOT");
+
+	/* A tree that belongs to the XML (tests, emulated machines); never
+	 * in place of this machine's own table. */
+	if (!t->this_system && root && *root)
+		return mess_hmat_read(root, h, why, len);
 	if (!t->this_system)
 		return mess_fail(why, len, -ENODEV,
 				 "the topology is hwloc's XML (HWLOC_XMLFILE), not this machine: this machine's table would not describe it");

@@ -51,8 +51,9 @@ long mess_srat_pxm_of(const unsigned char *t, size_t len, uint64_t addr);
  */
 int mess_hmat_read(const char *root, struct mess_hmat *h, char *why, size_t len);
 /* mess_hmat_read of this machine where the topology t is this machine's;
- * else -ENODEV and why (an XML topology: the table would be another
- * machine's). */
+ * for an XML topology, of the tree MESS_FIRMWARE_ROOT names (one that
+ * belongs to the XML: tests, emulation), else -ENODEV and why (this
+ * machine's table would be another machine's). */
 struct mess_topo;
 int mess_hmat_machine(const struct mess_topo *t, struct mess_hmat *h,
 		      char *why, size_t len);

@@ -9,6 +9,7 @@
 
 #include "core/machine/hmat.h"
 #include "core/machine/mem.h"
+#include "core/machine/nearest.h"
 #include "core/options.h"
 
 /* "a node number 0-3 or a kind: dram, hbm, cxl, nvm, spm" */
@@ -40,64 +41,42 @@ static void present(const struct mess_node *nodes, int n, char *buf, size_t len)
 		snprintf(buf + at, len - at, ")");
 }
 
-struct cand {
-	const struct mess_node *node;
-	int local;
-	double lat;	/* NAN: not given */
-};
-
-/* Nearer first: local to the core, then the lower firmware latency (one
- * not given counts as worse), then the lower OS index. */
-static int nearer(const void *pa, const void *pb)
-{
-	const struct cand *a = pa, *b = pb;
-	double la = isnan(a->lat) ? INFINITY : a->lat;
-	double lb = isnan(b->lat) ? INFINITY : b->lat;
-
-	if (a->local != b->local)
-		return b->local - a->local;
-	if (la != lb)
-		return la < lb ? -1 : 1;
-	return a->node->os - b->node->os;
-}
-
-/* The node of the kind nearest to the core, and which rule told it from
- * the runner-up.  -ENOENT when there is none. */
+/* The node of the kind nearest to the core (nearest.h: locality, then
+ * the firmware's latency, hwloc's else the ACPI table's, then the OS
+ * index), and which rule told it from the runner-up.  -ENOENT when there
+ * is none. */
 static int nearest(struct mess_topo *t, const struct mess_node *nodes, int n,
 		   enum mess_kind kind, int core, struct mess_memsel *m)
 {
-	struct cand c[n];
+	struct mess_near c[n];
 	const char *name = mess_kinds[kind].name;
+	char among[48];
 	int nc = 0, tied;
 
 	for (int i = 0; i < n; i++)
 		if (nodes[i].kind == kind)
-			c[nc++] = (struct cand){ &nodes[i],
-				mess_node_has_core(t, nodes[i].os, core),
-				mess_node_latency_from(t, nodes[i].os, core) };
+			c[nc++] = (struct mess_near){ nodes[i].os,
+				mess_node_has_core(t, nodes[i].os, core), NAN, NULL };
 	if (!nc)
 		return -ENOENT;
-	qsort(c, (size_t)nc, sizeof(c[0]), nearer);
-	m->node = c[0].node->os;
+	tied = mess_near_sort(t, c, nc, core, "locality", &m->near);
+	m->node = c[0].os;
 	/* The latency and index rules choose among the nodes as local as
 	 * the first (sorted first): their count, not the kind's. */
-	for (tied = 1; tied < nc && c[tied].local == c[0].local; tied++)
-		;
-	m->local_nodes = c[0].local ? tied : 0;
+	m->local_nodes = c[0].rank ? tied : 0;
+	snprintf(among, sizeof(among), "%s%s", c[0].rank ? "local " : "remote ", name);
 	if (nc == 1)
 		snprintf(m->rule, sizeof(m->rule), "the only %s node", name);
-	else if (c[0].local != c[1].local)
+	else if (c[0].rank != c[1].rank)
 		snprintf(m->rule, sizeof(m->rule),
 			 "locality: the %s node whose cpuset holds core %d (hwloc)",
 			 name, core);
-	else if (!isnan(c[0].lat) && (isnan(c[1].lat) || c[0].lat < c[1].lat))
-		snprintf(m->rule, sizeof(m->rule),
-			 "latency: the firmware's lowest from core %d among %d %s%s nodes (%.0f ns)",
-			 core, tied, c[0].local ? "local " : "", name, c[0].lat);
+	else if (strcmp(m->near.decided_by, "OS index"))
+		mess_near_latency_said(&m->near, core, tied, among, m->rule, sizeof(m->rule));
 	else
 		snprintf(m->rule, sizeof(m->rule),
-			 "lowest OS index: neither locality nor firmware latency tells the %d %s%s nodes apart",
-			 tied, c[0].local ? "local " : "", name);
+			 "lowest OS index: neither locality nor firmware latency (hwloc, the ACPI HMAT) tells the %d %s nodes apart",
+			 tied, among);
 	return 0;
 }
 
@@ -254,9 +233,11 @@ json_t *mess_memsel_json(const struct mess_memsel *m)
 				    "latency_ns", mess_json_real(m->fw_lat_ns > 0 ? m->fw_lat_ns : NAN, 0),
 				    "bandwidth_gbs", mess_json_real(m->fw_bw_gbs > 0 ? m->fw_bw_gbs : NAN, 3),
 				    "source", m->fw_source);
-	return mess_json_pack("{s:s?, s:s, s:i, s:s, s:s?, s:o*, s:o*, s:o*}",
+	return mess_json_pack("{s:s?, s:s, s:i, s:s, s:o*, s:o*, s:s?, s:o*, s:o*, s:o*}",
 			      "given", m->given[0] ? m->given : NULL,
 			      "kind", kind, "node", m->node, "rule", m->rule,
+			      "decided_by", m->near.decided_by ? json_string(m->near.decided_by) : NULL,
+			      "compared", mess_near_json(&m->near),
 			      "hugetlb", *note ? note : NULL, "remote", remote,
 			      "firmware", fw,
 			      "memory", m->mem_read ? mess_node_mem_json(&m->mem) : NULL);

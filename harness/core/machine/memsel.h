@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "core/machine/mem.h"
+#include "core/machine/nearest.h"
 #include "core/machine/nodes.h"
 #include "core/machine/topo.h"
 #include "mess/json.h"
@@ -35,6 +36,7 @@ struct mess_memsel {
 	char kind_text[96];		/* mess_node_kind_label's */
 	int local_nodes;		/* nodes of the kind local to the core */
 	char rule[224];			/* which rule chose it */
+	struct mess_near_pick near;	/* a kind's: what decided, the figures */
 	/* The chosen node's cpuset (hwloc) lacks the chase core: remote is
 	 * that sentence ("" local), local_of_kind the nearest node of its
 	 * kind local to the core, -1 none. */
@@ -65,6 +67,7 @@ int mess_memsel_resolve(struct mess_topo *t, const char *val, int core,
 void mess_memsel_md(FILE *f, const struct mess_memsel *m);
 /* meta.json's memory_node_choice: given, kind, node, rule, and remote
  * (the sentence, local_node_of_kind) only when the node is remote,
+ * decided_by and compared (the two figures) where nodes were compared,
  * firmware (latency_ns, bandwidth_gbs) only when the HMAT gives one,
  * memory (its witnesses, mess_node_mem_json) once resolved. */
 json_t *mess_memsel_json(const struct mess_memsel *m);

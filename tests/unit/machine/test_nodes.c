@@ -258,8 +258,8 @@ static void cxl_pick(void **state)
 	static const struct pick p[] = {
 		/* Both expanders are local to every core: latency decides. */
 		{ "cxl", 0, 0, 2, MESS_KIND_CXL,
-		  "latency: the firmware's lowest from core 0 among 2 local cxl nodes (250 ns)" },
-		{ "cxl", 3, 0, 3, MESS_KIND_CXL, "latency: the firmware's lowest from core 3 among 2 local cxl nodes (240 ns)" },
+		  "latency: hwloc's lowest from core 0 among 2 local cxl nodes (250 ns vs " },
+		{ "cxl", 3, 0, 3, MESS_KIND_CXL, "latency: hwloc's lowest from core 3 among 2 local cxl nodes (240 ns vs " },
 		/* No firmware figures: the lower OS index. */
 		{ "nvm", 2, 0, 4, MESS_KIND_NVM, "lowest OS index" },
 		{ "dram", 3, 0, 1, MESS_KIND_DRAM, "locality" },
@@ -297,6 +297,23 @@ static void choice_json(void **state)
 	j = mess_memsel_json(&m);
 	assert_true(json_is_null(json_object_get(j, "given")));
 	assert_non_null(strstr(json_string_value(json_object_get(j, "rule")), "default"));
+	/* Not chosen among nodes: no decided_by, nothing compared. */
+	assert_null(json_object_get(j, "decided_by"));
+	assert_null(json_object_get(j, "compared"));
+	json_decref(j);
+	/* Which figure told the first node from the runner-up. */
+	assert_int_equal(mess_memsel_resolve(&t, "dram", 2, &m, err, sizeof(err)), 0);
+	assert_string_equal(m.near.decided_by, "locality");
+	assert_int_equal(mess_memsel_resolve(&t, "nvm", 0, &m, err, sizeof(err)), 0);
+	assert_string_equal(m.near.decided_by, "OS index");
+	assert_int_equal(mess_memsel_resolve(&t, "cxl", 0, &m, err, sizeof(err)), 0);
+	j = mess_memsel_json(&m);
+	assert_string_equal(json_string_value(json_object_get(j, "decided_by")), "hwloc latency");
+	assert_int_equal(json_array_size(json_object_get(j, "compared")), 2);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(
+		json_object_get(j, "compared"), 0), "node")), 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(
+		json_object_get(j, "compared"), 1), "source")), "hwloc");
 	json_decref(j);
 	mess_topo_fini(&t);
 }
@@ -342,7 +359,7 @@ static void qemu_picks(void **state)
 {
 	static const struct pick b[] = {
 		{ "dram", 0, 0, 0, MESS_KIND_DRAM,
-		  "latency: the firmware's lowest from core 0 among 2 local dram nodes (100 ns)" },
+		  "latency: hwloc's lowest from core 0 among 2 local dram nodes (100 ns vs " },
 		{ "hbm", 2, 0, 3, MESS_KIND_HBM,
 		  "locality: the hbm node whose cpuset holds core 2 (hwloc); hbm by the HMAT's bandwidth, hwloc gives no subtype" },
 		{ "nvm", 0, -EOPNOTSUPP, 0, 0,
