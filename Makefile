@@ -318,6 +318,7 @@ check-cli: all
 	$(Q)tests/position.sh ./$(MESS)
 	$(Q)SKIPPED_FILE=build/skipped.txt tests/report-dirs.sh ./$(MESS)
 	$(Q)SKIPPED_FILE=build/skipped.txt tests/compare.sh ./$(MESS)
+	$(Q)tests/interleave.sh ./$(MESS)
 	$(Q)SKIPPED_FILE=build/skipped.txt tests/check.sh ./$(MESS)
 	$(Q)SKIPPED_FILE=build/skipped.txt tests/import.sh ./$(MESS)
 	$(Q)tests/input.sh ./$(MESS)
