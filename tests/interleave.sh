@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# usage: tests/interleave.sh MESS
+# usage: tests/interleave.sh MESS [MESS_SYNTHETIC]
 #
 # mess interleave without measuring: its bad input (one line, exit 1,
 # nothing written), a one-node machine (exit 3), and the comparison and
@@ -10,9 +10,13 @@
 # DRAM node 0, HBM node 2).  Each split's family is a replay of a
 # synthetic set saturating where that split would, min(BW_A / f, BW_B /
 # (1 - f)) for a share f of the pages on A, made complete in the top
-# directory beforehand: the rerun keeps them and only compares.
+# directory beforehand: the rerun keeps them and only compares.  With the
+# tests' binary (synthetic backend, which measures nothing and takes any
+# --mem-node) the runner's children too: each split a child given the
+# options as passed and its own --mem-node.
 set -u
 mess=$(realpath "$1")
+syn=${2:+$(realpath "$2")}
 fx=$(realpath "$(dirname "$0")/fixtures/topo")
 out=$(mktemp -d /tmp/mess-interleave.XXXXXX)
 trap 'rm -rf "$out"' EXIT
@@ -148,6 +152,30 @@ two 0 2 --out "$top" --no-plots --splits 0:1,1:3 >"$out/o" 2>"$out/e"
 rc=$?
 check "--splits 0:1,1:3: exit 0 (got $rc), two splits, 1:3 the most bandwidth" \
 	'[ $rc -eq 0 ] && jq -e "(.splits | length) == 2 and all(.best_per_read_share[]; .best == \"nodes 0:1,2:3\") and (.answer[0] | startswith(\"The most bandwidth at every read share\"))" "$j" >/dev/null'
+
+# The children, on the synthetic backend: one a split, the curves options
+# passed through, the split's --mem-node and --out last; run again, kept.
+if [ -n "$syn" ]; then
+	t2=$out/children
+	HWLOC_XMLFILE=$fx/xeon-max-flat.xml HWLOC_THISSYSTEM=0 "$syn" interleave 0 2 \
+		--backend synthetic --mixes 0,50,100 --no-plots --out "$t2" --splits 1:0,1:1,0:1 \
+		>"$out/o" 2>"$out/e"
+	rc=$?
+	check "synthetic children: exit 0 (got $rc), three families measured in turn" \
+		'[ $rc -eq 0 ] && [ "$(grep -c "^mess interleave: family [1-3] of 3: " "$out/e")" -eq 3 ]' ||
+		grep -v "^\[mix" "$out/e" | tail -5 | sed 's/^/    /'
+	check "each child got the options as given, then its --mem-node and --out" \
+		'jq -e --arg d "$t2/split-A1-B1" ".args == [\"--backend\", \"synthetic\", \"--mixes\", \"0,50,100\", \"--no-plots\", \"--mem-node\", \"0:1,2:1\", \"--out\", \$d]" "$t2/split-A1-B1/resume.json" >/dev/null &&
+		 jq -e ".args[5:7] == [\"--mem-node\", \"0\"]" "$t2/split-A1-B0/resume.json" >/dev/null &&
+		 jq -e ".args[5:7] == [\"--mem-node\", \"2\"]" "$t2/split-A0-B1/resume.json" >/dev/null'
+	check "the children's families complete and compared" \
+		'jq -e "all(.splits[]; .complete) and (.best_per_read_share | length) == 6" "$t2/interleave.json" >/dev/null && [ -s "$t2/compare/compare.json" ]'
+	HWLOC_XMLFILE=$fx/xeon-max-flat.xml HWLOC_THISSYSTEM=0 "$syn" interleave 0 2 \
+		--backend synthetic --mixes 0,50,100 --no-plots --out "$t2" --splits 1:0,1:1,0:1 \
+		>"$out/o" 2>"$out/e"
+	check "run again: the three kept, none measured" \
+		'[ "$(grep -c ": complete, kept$" "$out/e")" -eq 3 ] && ! grep -q "family [0-9] of" "$out/e"'
+fi
 
 echo "interleave: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
