@@ -310,7 +310,7 @@ $(addprefix check-,$(ISAS)): check-%:
 	[ $$rc -eq 0 ] || exit $$rc; \
 	$(MAKE) --no-print-directory CROSS_COMPILE=$(CROSS_$*) check-kernels check-e2e
 
-check-cli: all
+check-cli: all $(MESS_SYNTHETIC)
 	$(Q)for t in tests/cli/cases*.txt; do tests/cli/run-cli-tests.sh ./$(MESS) $$t || exit 1; done
 	$(Q)SKIPPED_FILE=build/skipped.txt tests/export.sh ./$(MESS)
 	$(Q)SKIPPED_FILE=build/skipped.txt tests/roundtrip.sh ./$(MESS)
@@ -318,6 +318,7 @@ check-cli: all
 	$(Q)tests/position.sh ./$(MESS)
 	$(Q)SKIPPED_FILE=build/skipped.txt tests/report-dirs.sh ./$(MESS)
 	$(Q)SKIPPED_FILE=build/skipped.txt tests/compare.sh ./$(MESS)
+	$(Q)tests/interleave.sh ./$(MESS) ./$(MESS_SYNTHETIC)
 	$(Q)SKIPPED_FILE=build/skipped.txt tests/check.sh ./$(MESS)
 	$(Q)SKIPPED_FILE=build/skipped.txt tests/import.sh ./$(MESS)
 	$(Q)tests/input.sh ./$(MESS)

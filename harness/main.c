@@ -24,6 +24,7 @@
 #include "fleet/cmd.h"
 #include "import/cmd.h"
 #include "interfere/cmd.h"
+#include "interleave/cmd.h"
 #include "ladder/cmd.h"
 #include "matrix/cmd.h"
 #include "nodes/cmd.h"
@@ -53,6 +54,8 @@ static const struct mess_cmd cmds[] = {
 	  mess_c2c_main, mess_c2c_usage, NULL },
 	{ "interfere", "a victim core's latency distribution as aggressor cores load the memory: the knee",
 	  mess_interfere_main, mess_interfere_usage, NULL },
+	{ "interleave", "curve families with the pages split between two memory nodes in a list of ratios: the best split",
+	  mess_interleave_main, mess_interleave_usage, NULL },
 	{ "position", "place an application's DRAM traffic (perf, likwid) on a curve family",
 	  mess_position_main, mess_position_usage, NULL },
 	{ "compare", "curve families side by side (runs, public sets): figures, ratios, application verdicts",

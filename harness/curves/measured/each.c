@@ -5,8 +5,8 @@
  * own under the top directory, then their comparison (core/compare/compare.h):
  * the one-command DDR-vs-HBM characterisation.
  *
- * Each family is measured by a child `mess curves` with --mem-node set to
- * its kind (the node of that kind nearest to the chase core, core/machine/memsel.h,
+ * Each family is measured by a child `mess curves` (core/rundir/families.h)
+ * with --mem-node set to its kind (the node of that kind nearest to the chase core, core/machine/memsel.h,
  * resolved again the same way: its meta.json keeps the rule that chose it)
  * and every other option passed through, so that a family is exactly what
  * a single run with --mem-node KIND would measure, resumable on its own.
@@ -15,99 +15,24 @@
  * same command again skips the complete families and resumes the others.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "core/clock.h"
 #include "core/compare/compare.h"
 #include "core/machine/memsel.h"
 #include "core/machine/nodes.h"
-#include "core/signals.h"
+#include "core/rundir/families.h"
 #include "core/util.h"
 #include "curves/measured/measured.h"
 #include "mess/json.h"
 #include "mess/load.h"
 
-struct family {
-	enum mess_kind kind;
-	int node;
-	char dir[PATH_MAX + 64];
-	char label[64];
-	int status;		/* child's exit status; -1 not run */
-	int complete;
-};
-
-/* Whether dir holds a run (its resume.json), complete or not. */
-static int run_state(const char *dir, int *complete)
-{
-	char path[PATH_MAX + 16];
-
-	snprintf(path, sizeof(path), "%s/resume.json", dir);
-	if (access(path, F_OK))
-		return 0;
-	*complete = mess_rundir_complete(dir);
-	return 1;
-}
-
-/* Run `mess curves` for one family; its exit status, or -errno. */
-static int child(struct family *f, int argc, char **argv, int resume)
-{
-	char **av = calloc(argc + 8, sizeof(char *));
-	int n = 0, st;
-	pid_t pid;
-
-	if (!av)
-		return -ENOMEM;
-	av[n++] = "mess";
-	av[n++] = "curves";
-	if (resume) {
-		av[n++] = "--resume";
-		av[n++] = f->dir;
-	} else {
-		/* Every option passed through; the family's own --mem-node
-		 * and --out after them win, as the last of an option given
-		 * twice does (core/options.c). */
-		for (int i = 1; i < argc; i++)
-			av[n++] = argv[i];
-		av[n++] = "--mem-node";
-		av[n++] = (char *)mess_kinds[f->kind].name;
-		av[n++] = "--out";
-		av[n++] = f->dir;
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		free(av);
-		return -errno;
-	}
-	if (!pid) {
-		int null = open("/dev/null", O_WRONLY);
-
-		/* Its run directory on stdout is ours to say, once. */
-		if (null >= 0)
-			dup2(null, STDOUT_FILENO);
-		execv("/proc/self/exe", av);
-		fprintf(stderr, "mess: cannot run /proc/self/exe: %s\n", strerror(errno));
-		_exit(2);
-	}
-	free(av);
-	/* Ctrl-C reaches the child too (same process group): wait for it to
-	 * save its state rather than leave it behind. */
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
 /* The families: one per kind that has a node, the nearest of its kind. */
-static int plan(struct mess_measured *r, const char *top, struct family *fam,
-		int *nfam)
+static int plan(struct mess_measured *r, const char *top,
+		struct mess_family_job *fam, int *nfam)
 {
 	struct mess_node *nodes;
 	int n = mess_nodes_list(&r->topo, &nodes);
@@ -126,8 +51,9 @@ static int plan(struct mess_measured *r, const char *top, struct family *fam,
 		    mess_memsel_resolve(&r->topo, mess_kinds[k].name,
 					r->chase_core, &sel, err, sizeof(err)))
 			continue;
-		fam[*nfam] = (struct family){ .kind = k, .node = sel.node,
-					      .status = -1 };
+		fam[*nfam] = (struct mess_family_job){ .status = -1 };
+		snprintf(fam[*nfam].mem_node, sizeof(fam[*nfam].mem_node), "%s",
+			 mess_kinds[k].name);
 		snprintf(fam[*nfam].dir, sizeof(fam[*nfam].dir), "%s/%s-node%d",
 			 top, mess_kinds[k].name, sel.node);
 		snprintf(fam[*nfam].label, sizeof(fam[*nfam].label), "%s node %d",
@@ -140,7 +66,8 @@ static int plan(struct mess_measured *r, const char *top, struct family *fam,
 	return 0;
 }
 
-static int compare(const char *top, struct family *fam, int nfam, int no_plots)
+static int compare(const char *top, struct mess_family_job *fam, int nfam,
+		   int no_plots)
 {
 	struct mess_family fams[MESS_NKINDS] = { 0 };
 	struct mess_set_info info[MESS_NKINDS];
@@ -171,7 +98,7 @@ static int compare(const char *top, struct family *fam, int nfam, int no_plots)
 
 int mess_curves_each(struct mess_measured *r, int argc, char **argv)
 {
-	struct family fam[MESS_NKINDS];
+	struct mess_family_job fam[MESS_NKINDS];
 	char top[PATH_MAX], host[256] = "host", now[32];
 	int nfam = 0, rc, failed = 0;
 
@@ -196,23 +123,9 @@ int mess_curves_each(struct mess_measured *r, int argc, char **argv)
 		fprintf(stderr, "mess: --out: cannot create %s: %s\n", top, strerror(-rc));
 		return -EINVAL;
 	}
-	mess_signals_install();
-	for (int i = 0; i < nfam && !mess_interrupted; i++) {
-		int complete = 0, exists = run_state(fam[i].dir, &complete);
-
-		if (exists && complete) {
-			fprintf(stderr, "mess: %s: complete, kept\n", fam[i].dir);
-			fam[i].complete = 1;
-			continue;
-		}
-		fprintf(stderr, "mess: family %d of %d: %s into %s\n", i + 1, nfam,
-			fam[i].label, fam[i].dir);
-		fam[i].status = child(&fam[i], argc, argv, exists);
-		if (fam[i].status == 130 || mess_interrupted)
-			return -EINTR;
-		fam[i].complete = fam[i].status == 0;
-		failed += !fam[i].complete;
-	}
+	rc = mess_families_run("mess", fam, nfam, argc, argv, &failed);
+	if (rc)
+		return rc;
 	rc = compare(top, fam, nfam, r->cfg.no_plots);
 	fprintf(stderr, "mess: --mem-node each: %d famil%s in %s%s\n", nfam,
 		nfam == 1 ? "y" : "ies", top, failed ? "; some failed (see above)" : "");
