@@ -128,7 +128,16 @@ static int no_room(struct mess_measured *r, size_t need, char *err, size_t errle
 			 need >> 20, avail >> 20, avail / 10 * 9 >> 20);
 		return 1;
 	}
-	if (mess_node_fits(r->mem.node, need, why, sizeof(why))) {
+	/* A split: each node its share of it. */
+	for (int i = 0, sum = 0; i < r->mem.nsplit; i++, sum = 0) {
+		for (int j = 0; j < r->mem.nsplit; j++)
+			sum += (int)r->mem.split_weight[j];
+		if (mess_node_fits(r->mem.split_node[i], need / (size_t)sum * r->mem.split_weight[i],
+				   why, sizeof(why)))
+			goto short_node;
+	}
+	if (!r->mem.nsplit && mess_node_fits(r->mem.node, need, why, sizeof(why))) {
+short_node:
 		snprintf(err, errlen, "--buffer/--gen-bytes/--mem-node: %s (mess nodes); allowed: a smaller --buffer or --gen-bytes, or another --mem-node",
 			 why);
 		return 1;
@@ -259,19 +268,25 @@ static int setup(struct mess_measured *r)
 	fprintf(stderr, "mess: allocating %llu MiB chase buffer and %d x 2 x %zu MiB generator arrays\n",
 		(unsigned long long)(r->cfg.buffer >> 20), r->ngen,
 		r->gen_bytes >> 20);
-	err = mess_buf_alloc(&r->chase, r->cfg.buffer, r->node, 1);
+	err = r->mem.nsplit ? mess_buf_alloc_placed(&r->chase, r->cfg.buffer, &r->place, 1) :
+	      mess_buf_alloc(&r->chase, r->cfg.buffer, r->node, 1);
 	if (err)
 		return err;
 	if (r->chase.hp == MESS_HP_NONE)
 		fprintf(stderr, "warning: no huge pages for the chase buffer (hugetlbfs pool empty, THP unavailable): TLB misses may inflate latency; recorded in meta.json\n");
 	if (r->ngen) {
-		err = mess_gens_start(&r->gens, &r->topo, r->gen_cores,
+		err = r->mem.nsplit ?
+		      mess_gens_start_placed(&r->gens, &r->topo, r->gen_cores, r->ngen,
+					     r->gen_bytes, &r->place, 1) :
+		      mess_gens_start(&r->gens, &r->topo, r->gen_cores,
 				      r->ngen, r->gen_bytes, r->node, 1);
 		if (err)
 			return err;
 		/* Recorded now: the arrays are gone when meta.json is final. */
 		mess_gens_hugepages(&r->gens, &r->gen_hp, &r->gen_huge_pct);
 	}
+	if (r->mem.nsplit)
+		mess_split_count(r);
 	return look(r);
 }
 
@@ -357,12 +372,21 @@ static int measured_open(const struct mess_cfg *c, int argc, char **argv,
 		*done = 1;
 		return mess_curves_each(r, argc, argv);
 	}
-	rc = mess_memsel_resolve(&r->topo, r->cfg.mem_node, r->chase_core,
-				 &r->mem, err, sizeof(err));
+	/* A bad --mem-place is bad input on any machine. */
+	if (r->cfg.mem_place[0] && mess_place_method_parse(r->cfg.mem_place, &r->place.asked)) {
+		fprintf(stderr, "mess: --mem-place: '%s' is not allowed; allowed: auto, weighted, ranges\n",
+			r->cfg.mem_place);
+		return -EINVAL;
+	}
+	rc = mess_memsel_resolve_split(&r->topo, r->cfg.mem_node, r->chase_core,
+				       &r->mem, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "mess: %s\n", rc == -ENOMEM ? strerror(-rc) : err);
 		return rc == -ENOMEM ? -EIO : rc;
 	}
+	rc = mess_split_choose(r);
+	if (rc)
+		return rc;
 	if (r->mem.remote[0])
 		fprintf(stderr, "mess: warning: --mem-node %s: %s\n",
 			r->mem.given[0] ? r->mem.given : "default", r->mem.remote);
