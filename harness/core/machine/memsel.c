@@ -318,7 +318,7 @@ int mess_memsel_resolve_split(struct mess_topo *t, const char *val, int core,
 	struct mess_node *nodes;
 	size_t at;
 
-	if (!strchr(val, ':') && !strchr(val, ','))
+	if (!strchr(val, ':'))
 		return mess_memsel_resolve(t, val, core, m, err, errlen);
 	/* The grammar first (exit 1 anywhere), then this machine. */
 	if (*val == ',' || val[strlen(val) - 1] == ',' || strstr(val, ",,"))
