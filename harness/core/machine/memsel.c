@@ -240,7 +240,7 @@ json_t *mess_memsel_json(const struct mess_memsel *m)
 	const char *kind = m->kind_text[0] ? m->kind_text : mess_kinds[m->kind].name;
 	const char *note = mess_buf_hugetlb_note();
 
-	json_t *remote = NULL, *fw = NULL;
+	json_t *remote = NULL, *fw = NULL, *split = NULL;
 
 	/* Only where it is remote: a local node's choice reads as before. */
 	if (m->remote[0])
@@ -254,8 +254,6 @@ json_t *mess_memsel_json(const struct mess_memsel *m)
 				    "latency_ns", mess_json_real(m->fw_lat_ns > 0 ? m->fw_lat_ns : NAN, 0),
 				    "bandwidth_gbs", mess_json_real(m->fw_bw_gbs > 0 ? m->fw_bw_gbs : NAN, 3),
 				    "source", m->fw_source);
-	json_t *split = NULL;
-
 	for (int i = 0; i < m->nsplit; i++) {
 		if (!split)
 			split = json_array();
@@ -316,6 +314,7 @@ int mess_memsel_resolve_split(struct mess_topo *t, const char *val, int core,
 	uint64_t num[MESS_PLACE_MAX];
 	char buf[MESS_MEMSEL_LEN], *tok, *save, first[24];
 	struct mess_node *nodes;
+	int grammar, pairs = 1;
 	size_t at;
 
 	if (!strchr(val, ':'))
@@ -328,22 +327,18 @@ int mess_memsel_resolve_split(struct mess_topo *t, const char *val, int core,
 	for (char *s = buf; (tok = strtok_r(s, ",", &save)); s = NULL) {
 		char *c = strchr(tok, ':');
 		uint64_t v;
+		int k;
 
 		if (n == MESS_PLACE_MAX)
 			return mess_fail(err, errlen, -EINVAL, "--mem-node: '%s' is not allowed: more than %d nodes; allowed: %s",
 					 val, MESS_PLACE_MAX, SPLIT_ALLOWED);
-		int k;
-
-		if (!c || c == tok || mess_opt_u64(c + 1, &v) || !v || v > MESS_PLACE_WMAX) {
-			*buf = 0;	/* said below, with the node */
+		/* A pair split_one refuses below, naming it. */
+		if (!c || c == tok || mess_opt_u64(c + 1, &v) || !v || v > MESS_PLACE_WMAX)
 			break;
-		}
 		*c = 0;
 		k = mess_kind_find(tok);
-		if (mess_opt_u64(tok, &v) == -EINVAL && (k < 0 || k == MESS_KIND_UNKNOWN)) {
-			*buf = 0;
+		if (mess_opt_u64(tok, &v) == -EINVAL && (k < 0 || k == MESS_KIND_UNKNOWN))
 			break;
-		}
 		num[n] = mess_opt_u64(tok, &v) ? UINT64_MAX : v;
 		for (int i = 0; i < n; i++)
 			if (num[n] != UINT64_MAX && num[i] == num[n])
@@ -351,11 +346,15 @@ int mess_memsel_resolve_split(struct mess_topo *t, const char *val, int core,
 						 val, tok, SPLIT_ALLOWED);
 		n++;
 	}
+	/* every pair well formed: as many as the commas say */
+	for (const char *p = val; *p; p++)
+		pairs += *p == ',';
+	grammar = n == pairs;
 	nn = mess_nodes_list(t, &nodes);
 	if (nn < 0)
 		return nn;
 	free(nodes);
-	if (*buf && n >= 2 && nn == 1)
+	if (grammar && n >= 2 && nn == 1)
 		return mess_fail(err, errlen, -EOPNOTSUPP,
 				 "--mem-node %s: this machine has one memory node, nothing to split", val);
 	snprintf(buf, sizeof(buf), "%s", val);

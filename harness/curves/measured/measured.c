@@ -303,6 +303,11 @@ static void describe(struct mess_measured *r)
 		 r->var->name);
 	snprintf(d->where, sizeof(d->where), ", memory node %d (%s)", r->node,
 		 kind ? kind : "kind unknown");
+	/* A split's figures name every node and weight, never the first alone. */
+	for (int i = 0, at = 0; i < r->mem.nsplit && at < (int)sizeof(d->where); i++)
+		at += snprintf(d->where + at, sizeof(d->where) - (size_t)at, "%s node %d (%s) %u",
+			       i ? " :" : ", memory split", r->mem.split_node[i],
+			       mess_kinds[r->mem.split_kind[i]].name, r->mem.split_weight[i]);
 	snprintf(d->how, sizeof(d->how), "; %d generator core%s of the machine's %d and a chase core; generator variant %s; huge pages %s",
 		 r->ngen, r->ngen == 1 ? "" : "s", r->topo.ncores, r->var->name,
 		 mess_hp_name(r->chase.hp));
