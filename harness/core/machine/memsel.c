@@ -272,6 +272,10 @@ json_t *mess_memsel_json(const struct mess_memsel *m)
 
 void mess_memsel_md(FILE *f, const struct mess_memsel *m)
 {
+	if (m->how == MESS_MEMSEL_SPLIT) {
+		fprintf(f, "Memory: split, %s (meta.json `memory_node_choice`).\n\n", m->rule);
+		return;
+	}
 	fprintf(f, "Memory: node %d, %s (%s; meta.json `memory_node_choice`).\n\n", m->node,
 		m->kind_text[0] ? m->kind_text : mess_kinds[m->kind].name, m->rule);
 }
@@ -380,7 +384,7 @@ int mess_memsel_resolve_split(struct mess_topo *t, const char *val, int core,
 	m->how = MESS_MEMSEL_SPLIT;
 	snprintf(m->given, sizeof(m->given), "%s", val);
 	m->nsplit = n;
-	at = (size_t)snprintf(m->rule, sizeof(m->rule), "given as a split:");
+	at = (size_t)snprintf(m->rule, sizeof(m->rule), "given as a split of pages over");
 	for (int i = 0; i < n && at < sizeof(m->rule); i++) {
 		m->split_node[i] = node[i];
 		m->split_kind[i] = kind[i];

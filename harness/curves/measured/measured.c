@@ -228,7 +228,9 @@ out:
  * refused run says its one line alone. */
 static void warn_start(const struct mess_measured *r)
 {
-	if (r->mem.how != MESS_MEMSEL_DEFAULT)
+	if (r->mem.how == MESS_MEMSEL_SPLIT)
+		fprintf(stderr, "mess: --mem-node %s: %s\n", r->mem.given, r->mem.rule);
+	else if (r->mem.how != MESS_MEMSEL_DEFAULT)
 		fprintf(stderr, "mess: --mem-node %s: node %d (%s)\n", r->mem.given,
 			r->mem.node, r->mem.rule);
 	if (r->cfg.buffer < 4 * r->llc_bytes)
@@ -261,10 +263,11 @@ static int setup(struct mess_measured *r)
 	mess_run_corectr_open(r);
 	/* Still before any traffic, on the chase core. */
 	mess_run_llc_latency(r);
-	fprintf(stderr, "mess: %s, chase on core %d, %d generator core%s, LLC %llu MiB, memory node %d\n",
+	fprintf(stderr, "mess: %s, chase on core %d, %d generator core%s, LLC %llu MiB, memory %s%d\n",
 		r->topo.cpu_model, r->chase_core, r->ngen,
 		r->ngen == 1 ? "" : "s",
-		(unsigned long long)(r->llc_bytes >> 20), r->node);
+		(unsigned long long)(r->llc_bytes >> 20),
+		r->mem.nsplit ? "split, first node " : "node ", r->node);
 	fprintf(stderr, "mess: allocating %llu MiB chase buffer and %d x 2 x %zu MiB generator arrays\n",
 		(unsigned long long)(r->cfg.buffer >> 20), r->ngen,
 		r->gen_bytes >> 20);
