@@ -57,8 +57,10 @@ static const struct mess_opt mess_cfg_opts[] = {
 	 * is no wave); the table's bounds are closed, so 0.99. */
 	{ "wave-tol", MESS_OPT_DOUBLE, F(wave_tol), 0, 0, 0.99, "FRACTION",
 	  "bandwidth drop that counts as a wave (default 0.02)" },
-	{ "mem-node", MESS_OPT_STR, S(mem_node), 0, 0, MESS_MEMSEL_ARG,
-	  "NUMA node for all buffers: its number, or a kind (hbm, cxl, ...) for the nearest node of it (see mess nodes; default: the chase core's node); each: one family per kind, into subdirectories, and their comparison" },
+	{ "mem-node", MESS_OPT_STR, S(mem_node), 0, 0, MESS_MEMSEL_ARG "|N:W,N:W",
+	  "NUMA node for all buffers: its number, or a kind (hbm, cxl, ...) for the nearest node of it (see mess nodes; default: the chase core's node); each: one family per kind, into subdirectories, and their comparison; N:W,N:W (e.g. 0:3,2:1): every buffer's pages split over the nodes in the ratio of the weights 1-255 (--mem-place)" },
+	{ "mem-place", MESS_OPT_STR, S(mem_place), 0, 0, "auto|weighted|ranges",
+	  "with a split --mem-node N:W,N:W: the kernel's weighted interleave (where its system-wide weights are in the ratio), ranges of each buffer bound to the nodes in turn, or auto (weighted where usable, else ranges; default)" },
 	{ "counters", MESS_OPT_STR, S(counters), 0, 0, "auto|off|LIST",
 	  "memory-controller counters for bandwidth and read share: auto (the first family that opens here), off (accounted only), or families by name (mess counters --list); default auto" },
 	/* Seeds 0..2^63-1: meta.json records them as JSON integers, which

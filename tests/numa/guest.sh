@@ -21,21 +21,35 @@ mkdir -p "$r"
 echo "topology $topo"
 
 # step NAME CMD...: run, keep its outputs, and watch /proc/PID/numa_maps of
-# the mess processes for bound mappings (bind:N) while it runs.
+# the mess processes for bound mappings (bind:N) while it runs.  Of the
+# snapshots, the one whose mappings with a policy (bind, interleave) held
+# the most KiB is also kept whole in OUT/NAME.numa_full: the buffers all
+# at once, for a split's shares (the sorted watch mixes snapshots).
 step() {
-	local name=$1 pid p
+	local name=$1 pid p kib best=0
 	shift
 	echo "== $name: $*"
 	local t0=$SECONDS
 	"$@" >"$out/$name.out" 2>"$out/$name.err" &
 	pid=$!
 	: >"$out/$name.numa_maps"
+	: >"$out/$name.numa_full"
 	while kill -0 "$pid" 2>/dev/null; do
+		: >/tmp/snap
 		# Children of --mem-node each run as /proc/self/exe, argv[0] mess.
 		for p in $(pgrep -f "^($mess|mess) "); do
 			grep -h 'bind:' "/proc/$p/numa_maps" 2>/dev/null |
 				sed "s/^/$(cat "/proc/$p/comm" 2>/dev/null) /" >>"$out/$name.numa_maps"
+			grep -hE 'bind:|interleave' "/proc/$p/numa_maps" 2>/dev/null |
+				sed "s/^/$p /" >>/tmp/snap
 		done
+		kib=$(awk '{ k = 4; for (i = 1; i <= NF; i++) if ($i ~ /^kernelpagesize_kB=/) k = substr($i, 19)
+			     for (i = 1; i <= NF; i++) if ($i ~ /^N[0-9]+=/) { split($i, a, "="); s += a[2] * k } }
+			   END { print s + 0 }' /tmp/snap)
+		if [ "$kib" -gt "$best" ]; then
+			best=$kib
+			cp /tmp/snap "$out/$name.numa_full"
+		fi
 		sleep 0.5
 	done
 	wait "$pid"
@@ -75,6 +89,13 @@ if [ "$topo" = A ]; then
 	# the local node of its kind; packages_loaded counts its package.
 	step remote "$mess" $c --mem-node 2 --chase-core 2 --out "$r/remote"
 	step ladder-hbm "$mess" ladder $q --mem-node hbm --out "$r/ladder-hbm"
+	# Issue 49: pages split 3:1 and 1:1 over DRAM node 0 and HBM node 2;
+	# Debian's 6.1 has no weighted interleave: ranges, and weighted
+	# refused.
+	sp="$c --buffer 64M --gen-bytes 16M"
+	step split31 "$mess" $sp --mem-node 0:3,2:1 --out "$r/split31"
+	step split11 "$mess" $sp --mem-node 0:1,hbm:1 --out "$r/split11"
+	step split-weighted "$mess" $sp --mem-node 0:1,2:1 --mem-place weighted --out "$r/split-w"
 	step ladder-nvm "$mess" ladder $q --mem-node nvm --core 2 --out "$r/ladder-nvm"
 	step ladder-dram-s1 "$mess" ladder $q --mem-node dram --core 2 --out "$r/ladder-dram-s1"
 	step each "$mess" $c --mem-node each --out "$r/each"

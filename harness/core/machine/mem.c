@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/machine/mem.h"
+#include "core/machine/place.h"
 #include "core/util.h"
 
 #include <errno.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 /* The node numbers an mbind mask here holds. */
 #define MESS_MAX_NODES 1024
@@ -257,13 +259,15 @@ static int hugetlb_on_node(struct mess_buf *b, size_t rlen, int node)
 	return 0;
 }
 
-/* kB of AnonHugePages in the mapping that holds p. */
-static long smaps_anon_huge_kb(const void *p)
+/* kB of AnonHugePages in the mappings over [p, p + len): a split
+ * buffer's bound ranges are a mapping each. */
+static long smaps_anon_huge_kb(const void *p, size_t len)
 {
 	FILE *f = fopen("/proc/self/smaps", "r");
+	uintptr_t a = (uintptr_t)p;
 	char line[512];
-	int in = 0;
-	long kb = -1;
+	int in = 0, seen = 0;
+	long kb, sum = 0;
 
 	if (!f)
 		return -1;
@@ -272,35 +276,42 @@ static long smaps_anon_huge_kb(const void *p)
 
 		/* Mapping headers start "lo-hi "; keys never parse so. */
 		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) {
-			in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+			in = a < hi && a + len > lo;
 			continue;
 		}
-		if (in && sscanf(line, "AnonHugePages: %ld kB", &kb) == 1)
-			break;
+		if (in && sscanf(line, "AnonHugePages: %ld kB", &kb) == 1) {
+			sum += kb;
+			seen = 1;
+		}
 	}
 	fclose(f);
-	return kb;
+	return seen ? sum : -1;
 }
 
 double mess_thp_pct(const void *p, size_t len)
 {
-	long kb = smaps_anon_huge_kb(p);
+	long kb = smaps_anon_huge_kb(p, len);
 
 	if (kb < 0 || !len)
 		return NAN;
 	return 100.0 * (double)kb * 1024 / (double)len;
 }
 
-int mess_buf_alloc(struct mess_buf *b, size_t len, int node, int want_huge)
+static int alloc(struct mess_buf *b, size_t len, int node,
+		 const struct mess_place *pl, int want_huge)
 {
 	size_t rlen = (len + MESS_HUGE_BYTES - 1) & ~(MESS_HUGE_BYTES - 1);
 	void *m = MAP_FAILED;
+	int err;
 
 	memset(b, 0, sizeof(*b));
 	b->node = -1;
 	if (!len)
 		return -EINVAL;
-	if (node >= 0 && numa_available() >= 0) {
+	/* A split takes no hugetlb pages, which come from each node's own
+	 * pool (one short node would SIGBUS its range); transparent huge
+	 * pages follow each range's policy. */
+	if (!pl && node >= 0 && numa_available() >= 0) {
 		char why[160];
 
 		if (mess_node_fits(node, rlen, why, sizeof(why)))
@@ -311,7 +322,7 @@ int mess_buf_alloc(struct mess_buf *b, size_t len, int node, int want_huge)
 				m = b->map;
 			pthread_mutex_unlock(&hugetlb_lock);
 		}
-	} else if (want_huge) {
+	} else if (!pl && want_huge) {
 		m = mmap(NULL, rlen, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
 		if (m != MAP_FAILED) {
@@ -343,7 +354,16 @@ int mess_buf_alloc(struct mess_buf *b, size_t len, int node, int want_huge)
 			madvise(b->p, rlen, MADV_HUGEPAGE);
 	}
 	b->len = rlen;
-	if (node >= 0 && numa_available() >= 0) {
+	if (pl) {
+		err = mess_place_apply(pl, b->p, rlen, want_huge ? MESS_HUGE_BYTES :
+				       (size_t)sysconf(_SC_PAGESIZE));
+		if (err) {
+			munmap(b->map, b->map_len);
+			memset(b, 0, sizeof(*b));
+			b->node = -1;
+			return err;
+		}
+	} else if (node >= 0 && numa_available() >= 0) {
 		if (b->hp != MESS_HP_HUGETLB)
 			numa_tonode_memory(b->p, rlen, node);
 		b->node = node;
@@ -362,6 +382,17 @@ int mess_buf_alloc(struct mess_buf *b, size_t len, int node, int want_huge)
 		b->hp = b->huge_pct > 0 ? MESS_HP_THP : MESS_HP_NONE;
 	}
 	return 0;
+}
+
+int mess_buf_alloc(struct mess_buf *b, size_t len, int node, int want_huge)
+{
+	return alloc(b, len, node, NULL, want_huge);
+}
+
+int mess_buf_alloc_placed(struct mess_buf *b, size_t len,
+			  const struct mess_place *pl, int want_huge)
+{
+	return alloc(b, len, -1, pl, want_huge);
 }
 
 void mess_buf_free(struct mess_buf *b)

@@ -35,9 +35,14 @@ struct mess_buf {
  * has not len bytes free (touching them would be an OOM kill).
  */
 int mess_buf_alloc(struct mess_buf *b, size_t len, int node, int want_huge);
+/* The same with the pages split over nodes (place.h) before the first
+ * touch: never hugetlb, the stripe a multiple of 2 MiB with want_huge. */
+struct mess_place;
+int mess_buf_alloc_placed(struct mess_buf *b, size_t len,
+			  const struct mess_place *pl, int want_huge);
 void mess_buf_free(struct mess_buf *b);
 /* Share (%) of [p, p + len) backed by transparent huge pages, from
- * /proc/self/smaps (the mapping holding p); NAN when it cannot be read. */
+ * /proc/self/smaps (the mappings over it); NAN when it cannot be read. */
 double mess_thp_pct(const void *p, size_t len);
 const char *mess_hp_name(enum mess_hp hp);
 /* Bytes the kernel says can still be allocated (MemAvailable), 0 unknown. */

@@ -219,7 +219,7 @@ json_t *mess_memsel_json(const struct mess_memsel *m)
 	const char *kind = m->kind_text[0] ? m->kind_text : mess_kinds[m->kind].name;
 	const char *note = mess_buf_hugetlb_note();
 
-	json_t *remote = NULL, *fw = NULL;
+	json_t *remote = NULL, *fw = NULL, *split = NULL;
 
 	/* Only where it is remote: a local node's choice reads as before. */
 	if (m->remote[0])
@@ -233,18 +233,145 @@ json_t *mess_memsel_json(const struct mess_memsel *m)
 				    "latency_ns", mess_json_real(m->fw_lat_ns > 0 ? m->fw_lat_ns : NAN, 0),
 				    "bandwidth_gbs", mess_json_real(m->fw_bw_gbs > 0 ? m->fw_bw_gbs : NAN, 3),
 				    "source", m->fw_source);
-	return mess_json_pack("{s:s?, s:s, s:i, s:s, s:o*, s:o*, s:s?, s:o*, s:o*, s:o*}",
+	for (int i = 0; i < m->nsplit; i++) {
+		if (!split)
+			split = json_array();
+		json_array_append_new(split, mess_json_pack("{s:i, s:s, s:i}",
+				"node", m->split_node[i], "kind", mess_kinds[m->split_kind[i]].name,
+				"weight", (int)m->split_weight[i]));
+	}
+	return mess_json_pack("{s:s?, s:s, s:i, s:s, s:o*, s:o*, s:s?, s:o*, s:o*, s:o*, s:o*}",
 			      "given", m->given[0] ? m->given : NULL,
 			      "kind", kind, "node", m->node, "rule", m->rule,
 			      "decided_by", m->near.decided_by ? json_string(m->near.decided_by) : NULL,
 			      "compared", mess_near_json(&m->near),
 			      "hugetlb", *note ? note : NULL, "remote", remote,
 			      "firmware", fw,
-			      "memory", m->mem_read ? mess_node_mem_json(&m->mem) : NULL);
+			      "memory", m->mem_read ? mess_node_mem_json(&m->mem) : NULL,
+			      "split", split);
 }
 
 void mess_memsel_md(FILE *f, const struct mess_memsel *m)
 {
+	if (m->how == MESS_MEMSEL_SPLIT) {
+		fprintf(f, "Memory: split, %s (meta.json `memory_node_choice`).\n\n", m->rule);
+		return;
+	}
 	fprintf(f, "Memory: node %d, %s (%s; meta.json `memory_node_choice`).\n\n", m->node,
 		m->kind_text[0] ? m->kind_text : mess_kinds[m->kind].name, m->rule);
+}
+
+#define SPLIT_ALLOWED "NODE:WEIGHT pairs such as 0:3,2:1 (a node number or a kind, a weight 1-255, two nodes or more)"
+
+/* One "X:W" of a split: X resolved as a lone --mem-node, W checked. */
+static int split_one(struct mess_topo *t, const char *val, char *tok, int core,
+		     int *node, enum mess_kind *kind, unsigned *w, char *err, size_t errlen)
+{
+	struct mess_memsel one;
+	char *colon = strchr(tok, ':');
+	uint64_t v = 0;
+	int rc;
+
+	if (!colon || colon == tok)
+		return mess_fail(err, errlen, -EINVAL, "--mem-node: '%s' is not allowed: '%s' is no NODE:WEIGHT; allowed: %s",
+				 val, tok, SPLIT_ALLOWED);
+	*colon = 0;
+	rc = mess_opt_u64(colon + 1, &v);
+	if (!rc && !v)
+		return mess_fail(err, errlen, -EINVAL, "--mem-node: '%s' is not allowed: weight 0 for node %s (all on one node: --mem-node N); allowed: %s",
+				 val, tok, SPLIT_ALLOWED);
+	if (rc || v > MESS_PLACE_WMAX)
+		return mess_fail(err, errlen, -EINVAL, "--mem-node: '%s' is not allowed: weight '%s' of node %s is not 1-%d; allowed: %s",
+				 val, colon + 1, tok, MESS_PLACE_WMAX, SPLIT_ALLOWED);
+	*w = (unsigned)v;
+	rc = mess_memsel_resolve(t, tok, core, &one, err, errlen);
+	*node = one.node;
+	*kind = one.kind;
+	return rc;
+}
+
+int mess_memsel_resolve_split(struct mess_topo *t, const char *val, int core,
+			      struct mess_memsel *m, char *err, size_t errlen)
+{
+	int node[MESS_PLACE_MAX], n = 0, rc, nn;
+	enum mess_kind kind[MESS_PLACE_MAX];
+	unsigned w[MESS_PLACE_MAX];
+	uint64_t num[MESS_PLACE_MAX];
+	char buf[MESS_MEMSEL_LEN], *tok, *save, first[24];
+	struct mess_node *nodes;
+	int grammar, pairs = 1;
+	size_t at;
+
+	if (!strchr(val, ':'))
+		return mess_memsel_resolve(t, val, core, m, err, errlen);
+	/* The grammar first (exit 1 anywhere), then this machine. */
+	if (*val == ',' || val[strlen(val) - 1] == ',' || strstr(val, ",,"))
+		return mess_fail(err, errlen, -EINVAL, "--mem-node: '%s' is not allowed: an empty NODE:WEIGHT; allowed: %s",
+				 val, SPLIT_ALLOWED);
+	snprintf(buf, sizeof(buf), "%s", val);
+	for (char *s = buf; (tok = strtok_r(s, ",", &save)); s = NULL) {
+		char *c = strchr(tok, ':');
+		uint64_t v;
+		int k;
+
+		if (n == MESS_PLACE_MAX)
+			return mess_fail(err, errlen, -EINVAL, "--mem-node: '%s' is not allowed: more than %d nodes; allowed: %s",
+					 val, MESS_PLACE_MAX, SPLIT_ALLOWED);
+		/* A pair split_one refuses below, naming it. */
+		if (!c || c == tok || mess_opt_u64(c + 1, &v) || !v || v > MESS_PLACE_WMAX)
+			break;
+		*c = 0;
+		k = mess_kind_find(tok);
+		if (mess_opt_u64(tok, &v) == -EINVAL && (k < 0 || k == MESS_KIND_UNKNOWN))
+			break;
+		num[n] = mess_opt_u64(tok, &v) ? UINT64_MAX : v;
+		for (int i = 0; i < n; i++)
+			if (num[n] != UINT64_MAX && num[i] == num[n])
+				return mess_fail(err, errlen, -EINVAL, "--mem-node: '%s' is not allowed: node %s given twice; allowed: %s",
+						 val, tok, SPLIT_ALLOWED);
+		n++;
+	}
+	/* every pair well formed: as many as the commas say */
+	for (const char *p = val; *p; p++)
+		pairs += *p == ',';
+	grammar = n == pairs;
+	nn = mess_nodes_list(t, &nodes);
+	if (nn < 0)
+		return nn;
+	free(nodes);
+	if (grammar && n >= 2 && nn == 1)
+		return mess_fail(err, errlen, -EOPNOTSUPP,
+				 "--mem-node %s: this machine has one memory node, nothing to split", val);
+	snprintf(buf, sizeof(buf), "%s", val);
+	n = 0;
+	for (char *s = buf; (tok = strtok_r(s, ",", &save)); s = NULL) {
+		rc = split_one(t, val, tok, core, &node[n], &kind[n], &w[n], err, errlen);
+		if (rc)
+			return rc;
+		for (int i = 0; i < n; i++)
+			if (node[i] == node[n])
+				return mess_fail(err, errlen, -EINVAL, "--mem-node: '%s' is not allowed: node %d given twice; allowed: %s",
+						 val, node[n], SPLIT_ALLOWED);
+		n++;
+	}
+	if (n < 2)
+		return mess_fail(err, errlen, -EINVAL, "--mem-node: '%s' is not allowed: one node (all on one node: --mem-node N); allowed: %s",
+				 val, SPLIT_ALLOWED);
+	/* The first node described as a lone choice would be. */
+	snprintf(first, sizeof(first), "%d", node[0]);
+	rc = mess_memsel_resolve(t, first, core, m, err, errlen);
+	if (rc)
+		return rc;
+	m->how = MESS_MEMSEL_SPLIT;
+	snprintf(m->given, sizeof(m->given), "%s", val);
+	m->nsplit = n;
+	at = (size_t)snprintf(m->rule, sizeof(m->rule), "given as a split of pages over");
+	for (int i = 0; i < n && at < sizeof(m->rule); i++) {
+		m->split_node[i] = node[i];
+		m->split_kind[i] = kind[i];
+		m->split_weight[i] = w[i];
+		at += (size_t)snprintf(m->rule + at, sizeof(m->rule) - at, "%s node %d (%s) weight %u",
+				       i ? "," : "", node[i], mess_kinds[kind[i]].name, w[i]);
+	}
+	return 0;
 }

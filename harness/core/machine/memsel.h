@@ -15,6 +15,7 @@
 #include "core/machine/mem.h"
 #include "core/machine/nearest.h"
 #include "core/machine/nodes.h"
+#include "core/machine/place.h"
 #include "core/machine/topo.h"
 #include "mess/json.h"
 
@@ -25,6 +26,7 @@ enum mess_memsel_how {
 	MESS_MEMSEL_DEFAULT,	/* not given: the chase core's own node */
 	MESS_MEMSEL_NUMBER,	/* --mem-node 1 */
 	MESS_MEMSEL_KIND,	/* --mem-node hbm */
+	MESS_MEMSEL_SPLIT,	/* --mem-node 0:3,2:1 (curves) */
 };
 
 struct mess_memsel {
@@ -52,6 +54,12 @@ struct mess_memsel {
 	 * (mem.h), at the choice; mem_read 0: never resolved (a replay's). */
 	struct mess_node_mem mem;
 	int mem_read;
+	/* A split: its nodes (the first is node, what the fields above
+	 * describe), their kinds and weights, as given. */
+	int nsplit;
+	int split_node[MESS_PLACE_MAX];
+	enum mess_kind split_kind[MESS_PLACE_MAX];
+	unsigned split_weight[MESS_PLACE_MAX];
 };
 
 /*
@@ -62,6 +70,13 @@ struct mess_memsel {
  */
 int mess_memsel_resolve(struct mess_topo *t, const char *val, int core,
 			struct mess_memsel *m, char *err, size_t errlen);
+/*
+ * The same, and a split of nodes N:W[,N:W...] (N a node number or a kind,
+ * W a weight 1-255, two nodes or more): -EINVAL with the one line; or
+ * -EOPNOTSUPP on a machine of one memory node.
+ */
+int mess_memsel_resolve_split(struct mess_topo *t, const char *val, int core,
+			      struct mess_memsel *m, char *err, size_t errlen);
 /* The line summary.md and ladder.md give it: "Memory: node 2, hbm
  * (locality: ...)." and a blank line. */
 void mess_memsel_md(FILE *f, const struct mess_memsel *m);

@@ -67,21 +67,30 @@ static void job_alloc(struct mess_pool_thread *pt, void *arg)
 	struct mess_gens *g = arg;
 	struct mess_gen_thread *t = &g->th[pt->idx];
 
+	if (g->place) {
+		pt->err = mess_buf_alloc_placed(&t->ld, g->array_bytes, g->place,
+						g->want_huge);
+		if (!pt->err)
+			pt->err = mess_buf_alloc_placed(&t->st, g->array_bytes,
+							g->place, g->want_huge);
+		return;
+	}
 	pt->err = mess_buf_alloc(&t->ld, g->array_bytes, g->node, g->want_huge);
 	if (!pt->err)
 		pt->err = mess_buf_alloc(&t->st, g->array_bytes, g->node,
 					 g->want_huge);
 }
 
-int mess_gens_start(struct mess_gens *g, struct mess_topo *topo,
-		    const int *cores, int n, size_t array_bytes, int node,
-		    int want_huge)
+static int start(struct mess_gens *g, struct mess_topo *topo, const int *cores,
+		 int n, size_t array_bytes, int node, const struct mess_place *pl,
+		 int want_huge)
 {
 	int err;
 
 	memset(g, 0, sizeof(*g));
 	g->array_bytes = array_bytes;
 	g->node = node;
+	g->place = pl;
 	g->want_huge = want_huge;
 	if (!n)
 		return 0;
@@ -96,6 +105,28 @@ int mess_gens_start(struct mess_gens *g, struct mess_topo *topo,
 	if (err)
 		mess_gens_stop(g);
 	return err;
+}
+
+int mess_gens_start(struct mess_gens *g, struct mess_topo *topo,
+		    const int *cores, int n, size_t array_bytes, int node,
+		    int want_huge)
+{
+	return start(g, topo, cores, n, array_bytes, node, NULL, want_huge);
+}
+
+int mess_gens_start_placed(struct mess_gens *g, struct mess_topo *topo,
+			   const int *cores, int n, size_t array_bytes,
+			   const struct mess_place *pl, int want_huge)
+{
+	return start(g, topo, cores, n, array_bytes, -1, pl, want_huge);
+}
+
+void mess_gens_place_count(const struct mess_gens *g, struct mess_place_count *c)
+{
+	for (int i = 0; i < g->n; i++) {
+		mess_place_count(g->place, g->th[i].ld.p, g->th[i].ld.len, c);
+		mess_place_count(g->place, g->th[i].st.p, g->th[i].st.len, c);
+	}
 }
 
 void mess_gens_set(struct mess_gens *g, const struct mess_gen_kernel *k,

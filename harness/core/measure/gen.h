@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "core/machine/mem.h"
+#include "core/machine/place.h"
 #include "core/measure/pool.h"
 #include "core/machine/topo.h"
 #include "mess_kernels.h"
@@ -22,6 +23,7 @@ struct mess_gens {
 	struct mess_gen_thread *th;
 	int n;
 	int node, want_huge;
+	const struct mess_place *place;	/* NULL: all on node */
 	size_t array_bytes;
 	const struct mess_gen_kernel *k;	/* NULL: idle */
 	uint64_t nop;
@@ -38,6 +40,11 @@ struct mess_gen_snap {
 int mess_gens_start(struct mess_gens *g, struct mess_topo *topo,
 		    const int *cores, int n, size_t array_bytes, int node,
 		    int want_huge);
+/* The arrays' pages split over nodes (place.h), and where they are. */
+int mess_gens_start_placed(struct mess_gens *g, struct mess_topo *topo,
+			   const int *cores, int n, size_t array_bytes,
+			   const struct mess_place *pl, int want_huge);
+void mess_gens_place_count(const struct mess_gens *g, struct mess_place_count *c);
 /* Switch every thread to kernel k at nop count (k NULL: idle). */
 void mess_gens_set(struct mess_gens *g, const struct mess_gen_kernel *k,
 		   uint64_t nop);

@@ -52,6 +52,7 @@ struct mess_cfg {
 	double peak_gbs;
 	double wave_tol;
 	char mem_node[MESS_MEMSEL_LEN];	/* "": the chase core's node */
+	char mem_place[16];	/* a split's method: "" (auto), weighted, ranges */
 	char counters[256];	/* "auto", "off" or memory-controller families */
 	int64_t seed;		/* 0..2^63-1: a JSON integer in meta.json */
 	uint64_t max_nop;

@@ -128,6 +128,7 @@ void mess_measured_judge(void *bs, const struct mess_results *res,
 
 	mess_env_verdict(&r->env, v);
 	host_state(r, v);
+	mess_split_judge(r, v);
 	if (hi > 0 && (hi - lo) > CLOCK_RANGE_NOTE * hi) {
 		struct mess_clock_seen c = {
 			.lo = lo, .hi = hi,
@@ -190,7 +191,7 @@ json_t *mess_measured_json(const void *bs, const struct mess_results *res)
 		"llc_bytes", (json_int_t)r->llc_bytes, "llc_level", r->llc_level,
 		"line_bytes", (int)r->topo.line_bytes,
 		"numa_nodes", r->topo.nnodes,
-		"memory_node_choice", mess_memsel_json(&r->mem),
+		"memory_node_choice", mess_split_json(r),
 		"huge_pages", mess_hp_name(r->ngen && ghp < r->chase.hp ? ghp : r->chase.hp),
 		"huge_pages_detail",
 		"chase", mess_hp_name(r->chase.hp),
@@ -229,6 +230,8 @@ void mess_measured_md(const void *bs, FILE *f, enum mess_md_part part,
 		/* How the node was chosen (the rule). */
 		fputc('\n', f);
 		mess_memsel_md(f, &r->mem);
+		if (r->mem.nsplit)
+			mess_split_md(f, r);
 	} else {
 		mess_run_counters_md(f, r, res->fam);
 		mess_tail_md(f, r, res);

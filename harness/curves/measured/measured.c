@@ -128,7 +128,16 @@ static int no_room(struct mess_measured *r, size_t need, char *err, size_t errle
 			 need >> 20, avail >> 20, avail / 10 * 9 >> 20);
 		return 1;
 	}
-	if (mess_node_fits(r->mem.node, need, why, sizeof(why))) {
+	/* A split: each node its share of it. */
+	for (int i = 0, sum = 0; i < r->mem.nsplit; i++, sum = 0) {
+		for (int j = 0; j < r->mem.nsplit; j++)
+			sum += (int)r->mem.split_weight[j];
+		if (mess_node_fits(r->mem.split_node[i], need / (size_t)sum * r->mem.split_weight[i],
+				   why, sizeof(why)))
+			goto short_node;
+	}
+	if (!r->mem.nsplit && mess_node_fits(r->mem.node, need, why, sizeof(why))) {
+short_node:
 		snprintf(err, errlen, "--buffer/--gen-bytes/--mem-node: %s (mess nodes); allowed: a smaller --buffer or --gen-bytes, or another --mem-node",
 			 why);
 		return 1;
@@ -219,7 +228,9 @@ out:
  * refused run says its one line alone. */
 static void warn_start(const struct mess_measured *r)
 {
-	if (r->mem.how != MESS_MEMSEL_DEFAULT)
+	if (r->mem.how == MESS_MEMSEL_SPLIT)
+		fprintf(stderr, "mess: --mem-node %s: %s\n", r->mem.given, r->mem.rule);
+	else if (r->mem.how != MESS_MEMSEL_DEFAULT)
 		fprintf(stderr, "mess: --mem-node %s: node %d (%s)\n", r->mem.given,
 			r->mem.node, r->mem.rule);
 	if (r->cfg.buffer < 4 * r->llc_bytes)
@@ -252,26 +263,33 @@ static int setup(struct mess_measured *r)
 	mess_run_corectr_open(r);
 	/* Still before any traffic, on the chase core. */
 	mess_run_llc_latency(r);
-	fprintf(stderr, "mess: %s, chase on core %d, %d generator core%s, LLC %llu MiB, memory node %d\n",
+	fprintf(stderr, "mess: %s, chase on core %d, %d generator core%s, LLC %llu MiB, memory %s%d\n",
 		r->topo.cpu_model, r->chase_core, r->ngen,
 		r->ngen == 1 ? "" : "s",
-		(unsigned long long)(r->llc_bytes >> 20), r->node);
+		(unsigned long long)(r->llc_bytes >> 20),
+		r->mem.nsplit ? "split, first node " : "node ", r->node);
 	fprintf(stderr, "mess: allocating %llu MiB chase buffer and %d x 2 x %zu MiB generator arrays\n",
 		(unsigned long long)(r->cfg.buffer >> 20), r->ngen,
 		r->gen_bytes >> 20);
-	err = mess_buf_alloc(&r->chase, r->cfg.buffer, r->node, 1);
+	err = r->mem.nsplit ? mess_buf_alloc_placed(&r->chase, r->cfg.buffer, &r->place, 1) :
+	      mess_buf_alloc(&r->chase, r->cfg.buffer, r->node, 1);
 	if (err)
 		return err;
 	if (r->chase.hp == MESS_HP_NONE)
 		fprintf(stderr, "warning: no huge pages for the chase buffer (hugetlbfs pool empty, THP unavailable): TLB misses may inflate latency; recorded in meta.json\n");
 	if (r->ngen) {
-		err = mess_gens_start(&r->gens, &r->topo, r->gen_cores,
+		err = r->mem.nsplit ?
+		      mess_gens_start_placed(&r->gens, &r->topo, r->gen_cores, r->ngen,
+					     r->gen_bytes, &r->place, 1) :
+		      mess_gens_start(&r->gens, &r->topo, r->gen_cores,
 				      r->ngen, r->gen_bytes, r->node, 1);
 		if (err)
 			return err;
 		/* Recorded now: the arrays are gone when meta.json is final. */
 		mess_gens_hugepages(&r->gens, &r->gen_hp, &r->gen_huge_pct);
 	}
+	if (r->mem.nsplit)
+		mess_split_count(r);
 	return look(r);
 }
 
@@ -288,6 +306,11 @@ static void describe(struct mess_measured *r)
 		 r->var->name);
 	snprintf(d->where, sizeof(d->where), ", memory node %d (%s)", r->node,
 		 kind ? kind : "kind unknown");
+	/* A split's figures name every node and weight, never the first alone. */
+	for (int i = 0, at = 0; i < r->mem.nsplit && at < (int)sizeof(d->where); i++)
+		at += snprintf(d->where + at, sizeof(d->where) - (size_t)at, "%s node %d (%s) %u",
+			       i ? " :" : ", memory split", r->mem.split_node[i],
+			       mess_kinds[r->mem.split_kind[i]].name, r->mem.split_weight[i]);
 	snprintf(d->how, sizeof(d->how), "; %d generator core%s of the machine's %d and a chase core; generator variant %s; huge pages %s",
 		 r->ngen, r->ngen == 1 ? "" : "s", r->topo.ncores, r->var->name,
 		 mess_hp_name(r->chase.hp));
@@ -357,12 +380,21 @@ static int measured_open(const struct mess_cfg *c, int argc, char **argv,
 		*done = 1;
 		return mess_curves_each(r, argc, argv);
 	}
-	rc = mess_memsel_resolve(&r->topo, r->cfg.mem_node, r->chase_core,
-				 &r->mem, err, sizeof(err));
+	/* A bad --mem-place is bad input on any machine. */
+	if (r->cfg.mem_place[0] && mess_place_method_parse(r->cfg.mem_place, &r->place.asked)) {
+		fprintf(stderr, "mess: --mem-place: '%s' is not allowed; allowed: auto, weighted, ranges\n",
+			r->cfg.mem_place);
+		return -EINVAL;
+	}
+	rc = mess_memsel_resolve_split(&r->topo, r->cfg.mem_node, r->chase_core,
+				       &r->mem, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "mess: %s\n", rc == -ENOMEM ? strerror(-rc) : err);
 		return rc == -ENOMEM ? -EIO : rc;
 	}
+	rc = mess_split_choose(r);
+	if (rc)
+		return rc;
 	if (r->mem.remote[0])
 		fprintf(stderr, "mess: warning: --mem-node %s: %s\n",
 			r->mem.given[0] ? r->mem.given : "default", r->mem.remote);

@@ -21,6 +21,7 @@
 #include "core/machine/environ.h"
 #include "core/machine/mem.h"
 #include "core/machine/memsel.h"
+#include "core/machine/place.h"
 #include "core/options.h"
 #include "core/signals.h"
 #include "core/util.h"
@@ -53,6 +54,11 @@ struct mess_measured {
 	int ngen;
 	int node;		/* NUMA node of every buffer */
 	struct mess_memsel mem;	/* how --mem-node chose it */
+	/* A split (mem.nsplit): how every buffer's pages are placed, the
+	 * stripes used and the pages found afterwards (place.h). */
+	struct mess_place place;
+	size_t stripe_chase, stripe_gen;
+	struct mess_place_count chase_pages, gen_pages;
 	uint64_t llc_bytes;
 	int llc_level;
 	size_t gen_bytes;
@@ -118,6 +124,16 @@ struct mess_clock_seen {
 /* Why the clock ranged lo-hi, one clause into buf (a table of causes). */
 const char *mess_clock_range_cause(const struct mess_clock_seen *c, char *buf,
 				   size_t len);
+
+/* split.c: a split --mem-node N:W,N:W: its method (--mem-place, parsed
+ * into place.asked) before the directory, 0 or -errno said; the pages
+ * found once the buffers are touched; the verdict's placement_off, the
+ * summary.md line and memory_node_choice with its placement. */
+int mess_split_choose(struct mess_measured *r);
+void mess_split_count(struct mess_measured *r);
+void mess_split_judge(const struct mess_measured *r, struct mess_verdict *v);
+void mess_split_md(FILE *f, const struct mess_measured *r);
+json_t *mess_split_json(const struct mess_measured *r);
 
 /* each.c: --mem-node each: one family per memory kind, compared. */
 int mess_curves_each(struct mess_measured *r, int argc, char **argv);

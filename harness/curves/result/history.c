@@ -48,19 +48,25 @@ static const json_t *at(const json_t *m, int i)
  * complete, and judged PASS. */
 static int comparable(const json_t *me, const json_t *m, const char *host)
 {
+	const json_t *a, *b;
+
 	if (!same_str(m, "tool", "mess") || !same_str(m, "host", host) ||
 	    !json_is_true(json_object_get(m, "complete")) ||
 	    !same_str(json_object_get(m, "quality"), "verdict", "PASS"))
 		return 0;
 	for (int i = 0; i < (int)(sizeof(same_way) / sizeof(same_way[0])); i++) {
-		const json_t *a = at(me, i), *b = at(m, i);
-
+		a = at(me, i);
+		b = at(m, i);
 		if (!a || !b || (json_is_array(a) ?
 			       json_array_size(a) != json_array_size(b) :
 			       !json_equal((json_t *)a, (json_t *)b)))
 			return 0;
 	}
-	return 1;
+	/* A split --mem-node (its memory_node is its first node's) is
+	 * measured the same way only as the same split. */
+	a = json_object_get(json_object_get(me, "memory_node_choice"), "split");
+	b = json_object_get(json_object_get(m, "memory_node_choice"), "split");
+	return (!a && !b) || (a && b && json_equal((json_t *)a, (json_t *)b));
 }
 
 static int newest_first(const void *a, const void *b)
