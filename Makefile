@@ -154,7 +154,7 @@ MESS_REFERENCE ?= $(abspath ../shared/reference/mess-results)
 export MESS_REFERENCE
 
 .PHONY: all install uninstall print-mess bench check check-suites check-par check-serial check-ptx check-gpu check-example check-faults check-layering check-circles check-unit check-cli check-replay check-golden check-smoke check-report check-absorb check-kernels check-e2e check-numa clean \
-	fuzz check-fuzz check-sanitize check-slurm \
+	fuzz check-fuzz check-sanitize check-slurm check-deps-cache \
 	$(addprefix check-,$(ISAS))
 .DEFAULT_GOAL := all
 # Keep test objects: they are intermediate files of pattern rules.
@@ -315,6 +315,11 @@ $(addprefix check-,$(ISAS)): check-%:
 	[ $$rc -eq 0 ] || exit $$rc; \
 	$(MAKE) --no-print-directory CROSS_COMPILE=$(CROSS_$*) check-kernels check-e2e
 
+# The foreign ISAs' libraries from the cache outside the checkout, a
+# stale entry never (tools/cross-deps.sh); seconds, nothing built.
+check-deps-cache:
+	$(Q)SKIPPED_FILE=build/skipped.txt tests/cross-deps-cache.sh
+
 check-cli: all
 	$(Q)for t in tests/cli/cases*.txt; do tests/cli/run-cli-tests.sh ./$(MESS) $$t || exit 1; done
 	$(Q)SKIPPED_FILE=build/skipped.txt tests/export.sh ./$(MESS)
@@ -472,7 +477,7 @@ check-circles: all
 # that none starts before the packages are in, and it finds the compiler
 # that this one may have lacked.
 CHECKS := check-layering check-circles check-ptx check-gpu check-unit check-fuzz check-sanitize check-cli check-replay check-golden check-smoke check-report check-absorb check-faults check-example check-numa $(BENCH) $(BENCH_MODEL) $(BENCH_PMU) \
-	check-slurm \
+	check-slurm check-deps-cache \
 	$(addprefix check-,$(ISAS))
 check:
 	$(Q)tools/deps.sh check
@@ -493,7 +498,7 @@ check:
 CHECK_JOBS ?= 2
 CHECK_PAR := check-numa check-sanitize $(addprefix check-,$(ISAS)) check-cli check-report \
 	check-faults check-fuzz check-unit check-gpu check-replay check-golden check-layering \
-	check-circles check-ptx $(BENCH) $(BENCH_MODEL) $(BENCH_PMU)
+	check-circles check-ptx check-deps-cache $(BENCH) $(BENCH_MODEL) $(BENCH_PMU)
 check-suites:
 	$(Q)MESS_NUMA_TIMEOUT=$${MESS_NUMA_TIMEOUT:-840} $(MAKE) --no-print-directory -j$(CHECK_JOBS) -Otarget check-par
 	$(Q)$(MAKE) --no-print-directory -j1 check-serial
