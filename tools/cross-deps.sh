@@ -65,9 +65,12 @@ stamp="$want cc=$cc_id libc=${libc_sum:-none} recipe=$recipe"
 if [ -f "$prefix/.stamp" ] && [ "$(cat "$prefix/.stamp")" = "$stamp" ]; then
 	exit 0
 fi
-cache=${MESS_DEPS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mess/deps}
+# No home (some CI runners): no cache.
+cache=${MESS_DEPS_CACHE:-}
+[ -n "$cache" ] || [ -z "${XDG_CACHE_HOME:-}${HOME:-}" ] ||
+	cache=${XDG_CACHE_HOME:-$HOME/.cache}/mess/deps
 cached=$cache/$arch-$(printf '%s' "$stamp" | sha256sum | cut -c1-16)
-if [ -f "$cached/.stamp" ] && [ "$(cat "$cached/.stamp")" = "$stamp" ]; then
+if [ -n "$cache" ] && [ -f "$cached/.stamp" ] && [ "$(cat "$cached/.stamp")" = "$stamp" ]; then
 	rm -rf "$prefix.new"
 	cp -a "$cached" "$prefix.new"
 	rm -rf "$prefix"
@@ -195,7 +198,7 @@ echo "$stamp" >"$prefix/.stamp"
 step "done: $prefix ($want)"
 # Into the cache whole or not at all (a rename); a cache that cannot be
 # written (read-only home) costs the next clone a build, nothing else.
-if mkdir -p "$cache" 2>/dev/null && tmp=$(mktemp -d "$cache/.$arch.XXXXXX" 2>/dev/null); then
+if [ -n "$cache" ] && mkdir -p "$cache" 2>/dev/null && tmp=$(mktemp -d "$cache/.$arch.XXXXXX" 2>/dev/null); then
 	if cp -a "$prefix/." "$tmp/" && mv -T "$tmp" "$cached" 2>/dev/null; then
 		step "kept in $cached"
 	else
