@@ -36,6 +36,8 @@ EMU = $(if $(FOREIGN),qemu-$(ARCH))
 # A foreign ISA links static cmocka, hwloc, libnuma, jansson and libpfm4
 # built from Debian's sources by tools/cross-deps.sh (bookworm has no riscv64
 # packages to install); static binaries run under qemu-user with no sysroot.
+# They are kept outside the checkout too (~/.cache/mess/deps), so a fresh
+# clone copies them instead of building them for 8 minutes.
 ifneq ($(FOREIGN),)
 DEPS := build/deps/$(ARCH)
 CPPFLAGS += -I$(DEPS)/include
@@ -151,8 +153,8 @@ OBJS := $(MAIN_OBJ) $(HARNESS_OBJS) $(LIB_OBJS) $(KERNEL_OBJS) $(TEST_OBJS) \
 MESS_REFERENCE ?= $(abspath ../shared/reference/mess-results)
 export MESS_REFERENCE
 
-.PHONY: all install uninstall print-mess bench check check-suites check-ptx check-gpu check-example check-faults check-layering check-circles check-unit check-cli check-replay check-golden check-smoke check-report check-absorb check-kernels check-e2e check-numa clean \
-	fuzz check-fuzz check-sanitize check-slurm \
+.PHONY: all install uninstall print-mess bench check check-suites check-par check-serial check-ptx check-gpu check-example check-faults check-layering check-circles check-unit check-cli check-replay check-golden check-smoke check-report check-absorb check-kernels check-e2e check-numa clean \
+	fuzz check-fuzz check-sanitize check-slurm check-deps-cache \
 	$(addprefix check-,$(ISAS))
 .DEFAULT_GOAL := all
 # Keep test objects: they are intermediate files of pattern rules.
@@ -299,6 +301,9 @@ endif
 # One ISA's kernel tests and, for a foreign ISA, the e2e sweep under qemu.
 # What cannot run here (no cross compiler, no qemu, no Debian sources for
 # the libraries) is reported as SKIPPED with the reason, never passed.
+# The ISA built here is built by this make first: two makes would race on
+# its objects when the checks run side by side.
+check-$(ARCH): all
 $(addprefix check-,$(ISAS)): check-%:
 	$(Q)if [ "$(HOST_ARCH)" = "$*" ]; then \
 		exec $(MAKE) --no-print-directory CROSS_COMPILE= check-kernels; fi; \
@@ -309,6 +314,11 @@ $(addprefix check-,$(ISAS)): check-%:
 	[ $$rc -ne 77 ] || skip "no static cmocka/hwloc/libnuma/jansson/libpfm4 for $* (see above)"; \
 	[ $$rc -eq 0 ] || exit $$rc; \
 	$(MAKE) --no-print-directory CROSS_COMPILE=$(CROSS_$*) check-kernels check-e2e
+
+# The foreign ISAs' libraries from the cache outside the checkout, a
+# stale entry never (tools/cross-deps.sh); seconds, nothing built.
+check-deps-cache:
+	$(Q)SKIPPED_FILE=build/skipped.txt tests/cross-deps-cache.sh
 
 check-cli: all $(MESS_SYNTHETIC)
 	$(Q)for t in tests/cli/cases*.txt; do tests/cli/run-cli-tests.sh ./$(MESS) $$t || exit 1; done
@@ -422,66 +432,8 @@ check-example: all
 		[ $$(grep -c ' ns ' $(BUILD)/example.out) -eq 11 ] && \
 		! grep -q -e nan -e inf $(BUILD)/example.out && echo "example: ok (linked $(SONAME) from a staged install)"
 
-# libFuzzer on the set loader (tests/fuzz/fuzz_load.c), built for this
-# host with clang whatever CROSS_COMPILE says: the sanitizers are clang's.
-# `make fuzz` runs FUZZ_RUNS inputs, growing build/fuzz/corpus-load from
-# the seeds in tests/fuzz/corpus/load; check-fuzz is a short run, skipped
-# when there is no clang.  An input that breaks a target is kept as
-# build/fuzz/crash-<sha1> (rerun: build/fuzz/fuzz_<name> FILE).
-FUZZ_CC ?= clang
-FUZZ_RUNS ?= 1000000
-FUZZ_CHECK_RUNS ?= 20000
-FUZZ_LOAD := build/fuzz/fuzz_load
-FUZZ_FLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -Iinclude \
-	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-
-$(FUZZ_LOAD): tests/fuzz/fuzz_load.c $(LIB_SRCS) $(wildcard include/mess/*.h)
-	$(quiet) FUZZCC $@
-	@mkdir -p $(@D)
-	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_load.c $(LIB_SRCS) $(LDLIBS_LIB)
-
-# The harness's readers of outside data, each with the sources it needs:
-# the option engine (fuzz_opts), the list parsers (fuzz_list), the
-# resume state read back as a resumed run's options (fuzz_resume), the
-# sampling decoders (fuzz_sample), the raw Mess tree (fuzz_messraw) and the
-# run-directory loaders (fuzz_rundir), these two an input split into the
-# files of a directory (tests/fuzz/fuzz_files.h).
-FUZZ_HARNESS := opts list resume sample messraw rundir
-FUZZ_OPTS_CORE := harness/core/options.c harness/core/numbers.c
-FUZZ_SRCS_opts := $(FUZZ_OPTS_CORE) lib/base/parse.c
-FUZZ_SRCS_list := $(FUZZ_SRCS_opts)
-FUZZ_SRCS_resume := $(FUZZ_OPTS_CORE) harness/core/rundir/rundir.c harness/core/rundir/rundir_lock.c harness/core/rundir/outdir.c harness/core/util.c \
-	harness/core/clock.c harness/core/signals.c harness/core/buildinfo.c harness/curves/options.c \
-	harness/core/pmu/families.c harness/absorb/options.c \
-	$(wildcard harness/core/report/html*.c) $(LIB_SRCS)
-# The sampling decoders (SPE, IBS, data source, perf.data and the record
-# walker): lib/ alone.
-FUZZ_SRCS_sample := $(LIB_SRCS)
-FUZZ_SRCS_messraw := $(LIB_SRCS)
-FUZZ_SRCS_rundir := $(LIB_SRCS)
-define FUZZ_RULE
-build/fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c $$(FUZZ_SRCS_$(1)) $$(wildcard harness/*/*.h harness/*/*/*.h include/mess/*.h tests/fuzz/*.h)
-	$$(quiet) FUZZCC $$@
-	@mkdir -p $$(@D)
-	$$(Q)$$(FUZZ_CC) $$(FUZZ_FLAGS) -Iharness -Ikernels/include -Ikernels/c -Ikernels/asm/$(ARCH) $$(BUILD_INFO) \
-		-o $$@ $$< $$(FUZZ_SRCS_$(1)) $$(LDLIBS_LIB)
-endef
-$(foreach t,$(FUZZ_HARNESS),$(eval $(call FUZZ_RULE,$(t))))
-
-fuzz: $(FUZZ_LOAD) $(FUZZ_HARNESS:%=build/fuzz/fuzz_%)
-	@mkdir -p build/fuzz/corpus-load
-	$(Q)./$(FUZZ_LOAD) -runs=$(FUZZ_RUNS) -artifact_prefix=build/fuzz/ build/fuzz/corpus-load tests/fuzz/corpus/load
-	$(Q)set -e; for t in $(FUZZ_HARNESS); do mkdir -p build/fuzz/corpus-$$t; \
-		echo "== fuzz_$$t: $(FUZZ_RUNS) runs"; \
-		./build/fuzz/fuzz_$$t -runs=$(FUZZ_RUNS) -artifact_prefix=build/fuzz/ build/fuzz/corpus-$$t tests/fuzz/corpus/$$t \
-			>build/fuzz/fuzz_$$t.log 2>&1 || { tail -n 40 build/fuzz/fuzz_$$t.log; exit 1; }; \
-		grep -E '^Done' build/fuzz/fuzz_$$t.log; done
-
-check-fuzz:
-	$(Q)if command -v $(FUZZ_CC) >/dev/null; then \
-		exec $(MAKE) --no-print-directory fuzz FUZZ_RUNS=$(FUZZ_CHECK_RUNS); fi; \
-	echo "SKIPPED check-fuzz: no $(FUZZ_CC) (apt-get install clang)"; \
-	mkdir -p build; echo "check-fuzz: no $(FUZZ_CC)" >>build/skipped.txt
+# make fuzz and check-fuzz: tests/fuzz/fuzz.mk.
+include tests/fuzz/fuzz.mk
 
 # The unit tests and the CLI tests under AddressSanitizer, LeakSanitizer
 # and UBSan, built in a tree of their own (BUILD is overridden for the
@@ -526,14 +478,33 @@ check-circles: all
 # that none starts before the packages are in, and it finds the compiler
 # that this one may have lacked.
 CHECKS := check-layering check-circles check-ptx check-gpu check-unit check-fuzz check-sanitize check-cli check-replay check-golden check-smoke check-report check-absorb check-faults check-example check-numa $(BENCH) $(BENCH_MODEL) $(BENCH_PMU) \
-	check-slurm \
+	check-slurm check-deps-cache \
 	$(addprefix check-,$(ISAS))
 check:
 	$(Q)tools/deps.sh check
 	$(Q)$(MAKE) --no-print-directory check-suites
 	@if [ -s build/skipped.txt ]; then echo "== skipped:"; sort -u build/skipped.txt; rm -f build/skipped.txt; fi
 
-check-suites: $(CHECKS)
+# One after another they took 30 min on a 2-core guest.  The suites whose
+# checks no load can fail run side by side, CHECK_JOBS at a time, the
+# longest first, each one's output held until it ends (-Otarget); then
+# the others (those that judge a measured figure or a run's time, and any
+# suite not named here) one at a time, on a machine the first group no
+# longer loads.  check-faults' few time bounds are wide (a signal obeyed
+# in 3 s, a refusal in 5 s; 0.7 s at a load of 10).  check-numa's QEMU
+# guests share the CPUs, so their limit is doubled (their timings mean
+# nothing).  check-example runs later: its install rewrites the man pages
+# that check-cli's docs.sh reads.  -j1: a -j given to make check must not
+# reach the second group.
+CHECK_JOBS ?= 2
+CHECK_PAR := check-numa check-sanitize $(addprefix check-,$(ISAS)) check-cli check-report \
+	check-faults check-fuzz check-unit check-gpu check-replay check-golden check-layering \
+	check-circles check-ptx check-deps-cache $(BENCH) $(BENCH_MODEL) $(BENCH_PMU)
+check-suites:
+	$(Q)MESS_NUMA_TIMEOUT=$${MESS_NUMA_TIMEOUT:-840} $(MAKE) --no-print-directory -j$(CHECK_JOBS) -Otarget check-par
+	$(Q)$(MAKE) --no-print-directory -j1 check-serial
+check-par: $(filter $(CHECKS),$(CHECK_PAR))
+check-serial: $(filter-out $(CHECK_PAR),$(CHECKS))
 
 # $(PREFIX)/bin/mess and its data in $(PREFIX)/share/mess; DESTDIR for
 # staged installs (packages).

@@ -13,10 +13,22 @@
 # ISA, of the same versions as the native packages, works for all three and
 # lets qemu-user run the binaries without a foreign sysroot.
 #
-# Exit status: 0 built (or already there), 77 cannot build here (the reason
-# is on stderr; the Makefile reports the ISA's tests as skipped), other:
-# a real failure.
+# The result is also kept outside the checkout, in
+# ${MESS_DEPS_CACHE:-${XDG_CACHE_HOME:-~/.cache}/mess/deps}/<arch>-<key>,
+# and a fresh clone copies it from there: building the three ISAs' took 8
+# of a fresh clone's make check minutes on a 2-core guest, and `make
+# clean` or a second worktree threw them away.  The key is a hash of all
+# that decides the libraries (the source package versions, the cross
+# compiler's version line, its libc.a's checksum and $recipe), so a
+# Debian update or another compiler builds anew, never uses a stale copy.
+#
+# Exit status: 0 built (or already there, or copied from the cache), 77
+# cannot build here (the reason is on stderr; the Makefile reports the
+# ISA's tests as skipped), other: a real failure.
 set -euo pipefail
+
+# Bump when a step below changes what is built (flags, options, a library).
+recipe=1
 
 arch=${1:?arch} cross=${2:?compiler prefix} prefix=${3:?prefix dir}
 pkgs=(cmocka hwloc numactl jansson libpfm4)
@@ -47,7 +59,23 @@ if ! want=$(versions); then
 	[ -f "$prefix/.stamp" ] && exit 0
 	skip "no Debian source index for ${pkgs[*]} (add a deb-src line to /etc/apt/sources.list.d and run apt-get update)"
 fi
-if [ -f "$prefix/.stamp" ] && [ "$(cat "$prefix/.stamp")" = "$want" ]; then
+cc_id=$("${cross}gcc" --version | head -n1)
+libc_sum=$(cksum <"$("${cross}gcc" -print-file-name=libc.a)" 2>/dev/null | cut -d' ' -f1) || true
+stamp="$want cc=$cc_id libc=${libc_sum:-none} recipe=$recipe"
+if [ -f "$prefix/.stamp" ] && [ "$(cat "$prefix/.stamp")" = "$stamp" ]; then
+	exit 0
+fi
+# No home (some CI runners): no cache.
+cache=${MESS_DEPS_CACHE:-}
+[ -n "$cache" ] || [ -z "${XDG_CACHE_HOME:-}${HOME:-}" ] ||
+	cache=${XDG_CACHE_HOME:-$HOME/.cache}/mess/deps
+cached=$cache/$arch-$(printf '%s' "$stamp" | sha256sum | cut -c1-16)
+if [ -n "$cache" ] && [ -f "$cached/.stamp" ] && [ "$(cat "$cached/.stamp")" = "$stamp" ]; then
+	rm -rf "$prefix.new"
+	cp -a "$cached" "$prefix.new"
+	rm -rf "$prefix"
+	mv "$prefix.new" "$prefix"
+	echo "cross-deps: $arch: from the cache $cached" >&2
 	exit 0
 fi
 
@@ -55,8 +83,11 @@ for t in cmake autoreconf make dpkg-source; do
 	command -v "$t" >/dev/null || skip "$t not found (apt-get install cmake autoconf automake libtool make dpkg-dev)"
 done
 
-# Sources are ISA-independent: fetch once, build per ISA out of tree.
+# Sources are ISA-independent: fetch once, build per ISA out of tree.  The
+# ISAs' checks run side by side (make check): one fetches at a time.
 mkdir -p "$src"
+exec 9>"$src/.lock"
+flock 9
 for p in "${pkgs[@]}"; do
 	ver=$(echo "$want" | tr ' ' '\n' | sed -n "s/^$p=//p")
 	upver=${ver#*:}
@@ -72,6 +103,7 @@ hwloc_src=$(ls -d "$src"/hwloc-*/ | tail -n1)
 numa_src=$(ls -d "$src"/numactl-*/ | tail -n1)
 jansson_src=$(ls -d "$src"/jansson-*/ | tail -n1)
 pfm_src=$(ls -d "$src"/libpfm4-*/ | tail -n1)
+flock -u 9
 
 host=$("${cross}gcc" -dumpmachine)
 obj=$prefix/obj
@@ -162,6 +194,15 @@ for f in lib/libcmocka.a lib/libhwloc.a lib/libnuma.a lib/libjansson.a \
 	[ -f "$prefix/$f" ] || { echo "cross-deps: $arch: $f missing after build (see $log)" >&2; exit 1; }
 done
 rm -rf "$obj"
-echo "$want" >"$prefix/.stamp"
+echo "$stamp" >"$prefix/.stamp"
 step "done: $prefix ($want)"
+# Into the cache whole or not at all (a rename); a cache that cannot be
+# written (read-only home) costs the next clone a build, nothing else.
+if [ -n "$cache" ] && mkdir -p "$cache" 2>/dev/null && tmp=$(mktemp -d "$cache/.$arch.XXXXXX" 2>/dev/null); then
+	if cp -a "$prefix/." "$tmp/" && mv -T "$tmp" "$cached" 2>/dev/null; then
+		step "kept in $cached"
+	else
+		rm -rf "$tmp"
+	fi
+fi
 cd "$here"
