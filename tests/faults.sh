@@ -250,8 +250,11 @@ for f in fleet.csv fleet.md meta.json; do
 	check "fleet, $f full: says run again" 'grep -q "run it again with a new --out" "$tmp/ff-${f%.*}.err"'
 done
 
-# 9-10. A signal is noticed within about a second even in long runs (a
-#    wide bound: the machine may be shared).  stopped SIG WAIT WHAT DIR
+# 9-10. A signal is noticed within about a second even in long runs: the
+#    bound is 10 s, wide because make check runs this beside QEMU guests (a
+#    9 s stop was seen at load 10), and the runs long (absorb's longest,
+#    10 s; 30 s chase windows) so that a command waiting its run out fails
+#    it mostly (absorb) or always (curves).  stopped SIG WAIT WHAT DIR
 #    MESS-ARGS...: start mess into DIR, send SIG after WAIT s, check it.
 stopped() {
 	local sig=$1 wait=$2 what=$3 dir=$4 pid rc ms t0
@@ -266,14 +269,14 @@ stopped() {
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	echo "faults: $what stopped ${ms} ms after SIG$sig"
 	check "SIG$sig: exit 130 (got $rc)" '[ $rc -eq 130 ]'
-	check "SIG$sig: stopped within 3 s (took $ms ms)" '[ $ms -lt 3000 ]'
+	check "SIG$sig: stopped within 10 s (took $ms ms)" '[ $ms -lt 10000 ]'
 	check "SIG$sig: meta.json says incomplete, no latency made up" \
 		'jq -e ".complete == false and (.unloaded_ns == null or .unloaded_ns > 0)" "$dir/meta.json" >/dev/null'
 }
-stopped INT 6 "mess absorb (5 s runs)" "$tmp/slow" \
-	absorb --no-plots --kernels stream --modes fp_add64 --run-ms 5000 --cores 1
-stopped TERM 8 "mess (curves, 5 s chase windows)" "$tmp/term" \
-	--no-plots --buffer 32M --gen-bytes 8M --chase-ms 5000
+stopped INT 6 "mess absorb (10 s runs)" "$tmp/slow" \
+	absorb --no-plots --kernels stream --modes fp_add64 --run-ms 10000 --cores 1
+stopped TERM 8 "mess (curves, 30 s chase windows)" "$tmp/term" \
+	--no-plots --buffer 32M --gen-bytes 8M --chase-ms 30000
 
 # 11. A replay (of the quick run) is never resumed: a full disk or a
 #     signal ends it with the partial result and the advice to run the same
