@@ -3,11 +3,10 @@
  * The autotuned sweep over nop counts: a mix's range probed, its points
  * placed and refined by bisection (where the curve bends most: the knee
  * rule; or where two points lie furthest apart: --sweep classic), then
- * its rules (lib's
- * mess_quality_curve) name the points that break one, and a candidate
- * wave past the maximum bandwidth: those are measured again, and what
- * still breaks a rule is flagged, kept, and said (the verdict at the end
- * is quality.c's).
+ * its rules (lib's mess_quality_curve) name the points that break one,
+ * and a candidate wave past the maximum bandwidth: those are measured
+ * again, and what still breaks a rule is flagged, kept, and said (the
+ * verdict at the end is quality.c's).
  */
 #include <errno.h>
 #include <math.h>
