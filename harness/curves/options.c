@@ -14,7 +14,10 @@
 
 /* --quick's settings, which its help states from these same numbers. */
 #define QUICK_MIXES "0,50,100"
-#define QUICK_POINTS 6
+#define QUICK_POINTS 6		/* classic's fewest; the knee rule's most: */
+#define QUICK_KNEE_POINTS 9	/* as many as classic usually measured */
+#define KNEE_POINTS 10
+#define CLASSIC_POINTS 12
 #define QUICK_REPEATS 3
 #define QUICK_CHASE_MS 15
 #define STR_(x) #x
@@ -22,16 +25,19 @@
 
 static const struct mess_opt mess_cfg_opts[] = {
 	{ "quick", MESS_OPT_FLAG, F(quick), 0, 0, 0, NULL,
-	  "CI-sized smoke run: mixes " QUICK_MIXES ", at least " STR(QUICK_POINTS)
-	  " points a curve (--points " STR(QUICK_POINTS) "; the sweep adds points where a curve bends, "
-	  "usually " STR(MESS_SWEEP_EXTRA_POINTS) " more), " STR(QUICK_REPEATS) " repeats of "
+	  "CI-sized smoke run: mixes " QUICK_MIXES ", at most " STR(QUICK_KNEE_POINTS)
+	  " points a curve (--points " STR(QUICK_KNEE_POINTS) "; with --sweep classic at least "
+	  STR(QUICK_POINTS) ", usually " STR(MESS_SWEEP_EXTRA_POINTS) " more), " STR(QUICK_REPEATS) " repeats of "
 	  STR(QUICK_CHASE_MS) " ms, buffer 4x LLC" },
 	MESS_OPT_OUT_RUN(S(out), ""),
 	MESS_OPT_RESUME(S(resume), F(force)),
 	{ "mixes", MESS_OPT_STR, S(mixes), 0, 0, "LIST",
 	  "store percentages: even values 0..100 (e.g. 0,20-40,100), 'all' (51) or 'default' (0,10,..,100)" },
 	{ "points", MESS_OPT_UINT, F(points), 0, 3, 200, "N",
-	  "minimum points per curve (default 12)" },
+	  "points per curve: with the knee sweep the most (default " STR(KNEE_POINTS)
+	  "), with classic the fewest, up to " STR(MESS_SWEEP_EXTRA_POINTS) " more (default " STR(CLASSIC_POINTS) ")" },
+	{ "sweep", MESS_OPT_STR, S(sweep), 0, 0, "knee|classic",
+	  "how the next point is chosen: knee (the default: halve the gap where the curve bends most) or classic (halve the widest gap, the rule before issue 47)" },
 	{ "repeats", MESS_OPT_UINT, F(repeats), 0, 1, 50, "N",
 	  "chase repeats per point, up to 3x as many while their median is uncertain; median and spread are reported (default 3)" },
 	{ "cores", MESS_OPT_STR, S(cores), 0, 0, "LIST",
@@ -104,7 +110,8 @@ void mess_options_defaults(struct mess_cfg *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	strcpy(cfg->mixes, "default");
 	strcpy(cfg->counters, "auto");
-	cfg->points = 12;
+	cfg->points = KNEE_POINTS;
+	strcpy(cfg->sweep, "knee");
 	cfg->repeats = 3;
 	cfg->stride = MESS_CHAIN_STRIDE;	/* core/measure/chain.h says why */
 	cfg->window = MESS_CHAIN_WINDOW;
@@ -118,7 +125,7 @@ void mess_options_defaults(struct mess_cfg *cfg)
 static void quick_defaults(struct mess_cfg *cfg)
 {
 	strcpy(cfg->mixes, QUICK_MIXES);
-	cfg->points = QUICK_POINTS;
+	cfg->points = QUICK_KNEE_POINTS;
 	/* Three short repeats rather than one long: a point's spread is
 	 * what its rules (non_monotone, stall) are judged against, and a
 	 * disturbed window costs 15 ms to measure again, not 40. */
@@ -213,6 +220,14 @@ int mess_options_parse(struct mess_cfg *cfg, int argc, char **argv,
 			 (unsigned long long)cfg->stride);
 		return -EINVAL;
 	}
+	if (strcmp(cfg->sweep, "knee") && strcmp(cfg->sweep, "classic")) {
+		snprintf(err, errlen, "--sweep: '%s' is not allowed; allowed: knee or classic",
+			 cfg->sweep);
+		return -EINVAL;
+	}
+	/* classic's own defaults: --sweep classic is the sweep before it */
+	if (!strcmp(cfg->sweep, "classic") && !mess_opts_given(argc, argv, "points"))
+		cfg->points = cfg->quick ? QUICK_POINTS : CLASSIC_POINTS;
 	if (resolve_counters(cfg, err, errlen))
 		return -EINVAL;
 	if (resolve_device(cfg, argc, argv, err, errlen))
@@ -241,7 +256,7 @@ void mess_options_usage(FILE *f, const char *prog)
 	fprintf(f,
 		"\nExamples:\n"
 		"  %s --quick                      smoke run, under a minute or two\n"
-		"  %s                              default family: 11 mixes, >= 12 points each\n"
+		"  %s                              default family: 11 mixes, <= " STR(KNEE_POINTS) " points each\n"
 		"  %s --mixes all --repeats 5      51 mixes, more repeats\n"
 		"  %s --cores 1-15 --mem-node 1    generators on cores 1-15, memory on node 1\n"
 		"  %s --mem-node hbm               memory on the HBM node nearest to the chase core\n"

@@ -41,7 +41,8 @@ struct mess_cfg {
 	int no_ladder;	/* no LLC_LATENCY_NS (measured/llc.c) */
 	int json;	/* summary.json on stdout when done */
 	int strict;	/* an INVALID verdict exits 2 */
-	uint64_t points;	/* minimum points per curve */
+	uint64_t points;	/* knee: most points per curve; classic: fewest */
+	char sweep[16];		/* the sweep's rule: "knee" or "classic" */
 	uint64_t repeats;
 	int64_t chase_core;
 	uint64_t buffer;	/* chase buffer bytes; 0 = auto */

@@ -7,6 +7,7 @@
  * in it, and those it has not stay null.
  */
 #include <errno.h>
+#include <string.h>
 
 #include "curves/result/run.h"
 #include "core/machine/topo.h"
@@ -65,9 +66,14 @@ json_t *mess_run_meta(struct mess_run *r)
 		m = NULL;
 	}
 	if (m && mess_json_merge(m, mess_json_pack(
-		"{s:I, s:I, s:o, s:b, s:o, s:o, s:o, s:i, s:i, s:i, s:i, s:i, s:s, s:s, s:o}",
+		"{s:I, s:s, s:I, s:I, s:o, s:b, s:o, s:o, s:o, s:i, s:i, s:i, s:i, s:i, s:s, s:s, s:o}",
 		"repeats", (json_int_t)r->cfg.repeats,
-		"points_min", (json_int_t)r->cfg.points, "mixes", mixes,
+		"sweep", r->cfg.sweep,
+		"points_min", (json_int_t)r->cfg.points,
+		/* the knee rule stops at --points, classic up to 3 past it */
+		"points_max", (json_int_t)r->cfg.points +
+			(strcmp(r->cfg.sweep, "classic") ? 0 : MESS_SWEEP_EXTRA_POINTS),
+		"mixes", mixes,
 		"quick", r->cfg.quick,
 		"unloaded_ns", mess_json_real(r->u.ns, 3),
 		"unloaded_std_ns", mess_json_real(r->u.std_ns, 3),

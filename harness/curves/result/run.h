@@ -67,9 +67,10 @@ struct mess_run {
 /* The results as the backends' sections read them. */
 void mess_run_results(const struct mess_run *r, struct mess_results *res);
 
-/* Points a curve usually gets past --points (the maximum's probe and
- * its confirmation, a bisection where it bends): the ETA's estimate, and
- * what --quick's help says it measures. */
+/* Points a curve usually gets past --points with --sweep classic (the
+ * maximum's probe and its confirmation, a bisection where it bends): the
+ * ETA's estimate, and what --quick's help says it measures (the knee
+ * rule stops at --points). */
 #define MESS_SWEEP_EXTRA_POINTS 3
 
 /* sweep.c */
