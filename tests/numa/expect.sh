@@ -24,14 +24,14 @@ own_nodes() {
 	       for (i = 1; i <= NF; i++) if ($i ~ /^N[0-9]+=/ && $i !~ "^N" b "=") bad++ }
 	     END { exit bad > 0 }' "$1"
 }
-# share NAME N: node N's share (%) of the KiB on any node in step NAME's
-# fullest snapshot of mappings with a policy (numa_maps, read by the
-# guest's watch, never by mess).
+# share FILE N: node N's share (%) of the KiB on any node in a fullest
+# snapshot of mappings with a policy (numa_maps, read by the guest's
+# watch, never by mess).
 share() {
 	awk -v n="$2" '{ k = 4; for (i = 1; i <= NF; i++) if ($i ~ /^kernelpagesize_kB=/) k = substr($i, 19)
 		for (i = 1; i <= NF; i++) if ($i ~ /^N[0-9]+=/) { split($i, a, "="); t += a[2] * k
 			if (a[1] == "N" n) s += a[2] * k } }
-		END { if (t > 0) printf "%.2f\n", 100 * s / t }' "$o/$1.numa_full"
+		END { if (t > 0) printf "%.2f\n", 100 * s / t }' "$1"
 }
 # near A B: |A - B| <= 2 (percentage points).
 near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; exit !(a != "" && d <= 2 && d >= -2) }'; }
@@ -207,11 +207,22 @@ if [ "$topo" = A ]; then
 
 	# Issue 49: a split of nodes; 6.1 has no weighted interleave, so
 	# auto binds ranges in turn and says why; the shares from numa_maps.
-	for f in split31:3:1 split11:1:1; do
+	# split11 a curves run of its own; mess interleave's sweep of splits
+	# 3:1 and 1:3, each a child run (its step's stderr, its own snapshot).
+	ok_step interleave
+	for f in split11:split11:1:1 interleave:il/split-A3-B1:3:1 interleave:il/split-A1-B3:1:3; do
+		st=${f%%:*} f=${f#*:}
 		d=${f%%:*} w0=${f#*:} w2=${w0#*:} w0=${w0%%:*}
 		m=$r/$d/meta.json
-		ok_step "$d"
-		expect "A: $d: ranges, and why (stderr)" has "$d" "ranges bound in turn: this kernel has no weighted interleave"
+		full=$o/$st.numa_full
+		if [ "$st" = interleave ]; then
+			full=$(grep -l -- "--out $r/$d " "$o"/interleave.cmd.* 2>/dev/null | head -1)
+			full=${full/.cmd./.numa_full.}
+			expect "A: $d: its child's mappings were seen" test -s "$full"
+		else
+			ok_step "$d"
+		fi
+		expect "A: $d: ranges, and why (stderr)" has "$st" "ranges bound in turn: this kernel has no weighted interleave"
 		expect "A: $d meta.json: ranges chosen by auto, the weights, no system weights" \
 			jqo "$m" ".memory_node_choice.placement | .method == \"ranges\" and .asked == \"auto\" and (.why | test(\"no weighted interleave\")) and .nodes == [0,2] and .weights_asked == [$w0,$w2] and .system_weights == null"
 		expect "A: $d meta.json: stripes of whole huge pages" \
@@ -222,13 +233,17 @@ if [ "$topo" = A ]; then
 		expect "A: $d summary.md: the split" grep -q "^Memory: split, given as a split of pages over node 0 (dram) weight $w0, node 2 (hbm) weight $w2" "$r/$d/summary.md"
 		expect "A: $d summary.md: its pages" grep -q "^Pages: ranges (ranges bound in turn" "$r/$d/summary.md"
 		expect "A: $d: no placement_off" eval 'test -s "$m" && ! grep -q placement_off "$m" "$r/$d/summary.md"'
-		s0=$(share "$d" 0) s2=$(share "$d" 2)
+		s0=$(share "$full" 0) s2=$(share "$full" 2)
 		expect "A: $d numa_maps: node 0 ${s0:-none} % of $((100 * w0 / (w0 + w2))) within 2" near "$s0" $((100 * w0 / (w0 + w2)))
 		expect "A: $d numa_maps: node 2 ${s2:-none} % of $((100 * w2 / (w0 + w2))) within 2" near "$s2" $((100 * w2 / (w0 + w2)))
-		expect "A: $d numa_maps: ranges bound to 0 and 2 only" eval 'grep -q "bind:2 .*N2=" "$o/$d.numa_full" && own_nodes "$o/$d.numa_full"'
+		expect "A: $d numa_maps: ranges bound to 0 and 2 only" eval 'grep -q "bind:2 .*N2=" "$full" && own_nodes "$full"'
 		mine=$(jq -r '.memory_node_choice.placement.pages | (.chase.on_node["0"] + .generators.on_node["0"]) * 100 / (.chase.pages + .generators.pages)' "$m")
 		expect "A: $d: meta.json's node 0 share (${mine:-none}) agrees with numa_maps' ($s0)" near "$mine" "$s0"
 	done
+	i=$r/il/interleave.json
+	expect "A: interleave.json: the two splits and the app answered" \
+		jqo "$i" '(.splits | length == 2) and (.apps | length == 1)'
+	expect "A: interleave: summary.md leads with the answer" grep -q . "$r/il/summary.md"
 	expect "A: split --mem-place weighted: exit 3" test "$(rc split-weighted)" = 3
 	expect "A: split --mem-place weighted: the reason, one line" \
 		test "$(cat "$o/split-weighted.err")" = "mess: --mem-place weighted: this kernel has no weighted interleave (no /sys/kernel/mm/mempolicy/weighted_interleave; Linux 6.9 has it); allowed here: --mem-place ranges or auto"

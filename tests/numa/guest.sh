@@ -24,9 +24,18 @@ echo "topology $topo"
 # the mess processes for bound mappings (bind:N) while it runs.  Of the
 # snapshots, the one whose mappings with a policy (bind, interleave) held
 # the most KiB is also kept whole in OUT/NAME.numa_full: the buffers all
-# at once, for a split's shares (the sorted watch mixes snapshots).
+# at once, for a split's shares (the sorted watch mixes snapshots); and
+# each mess process's own fullest in OUT/NAME.numa_full.PID, its command
+# line in OUT/NAME.cmd.PID (mess interleave's children, one a split).
+# kib_of FILE: the KiB on any node in numa_maps lines.
+kib_of() {
+	awk '{ k = 4; for (i = 1; i <= NF; i++) if ($i ~ /^kernelpagesize_kB=/) k = substr($i, 19)
+	       for (i = 1; i <= NF; i++) if ($i ~ /^N[0-9]+=/) { split($i, a, "="); s += a[2] * k } }
+	     END { print s + 0 }' "$1"
+}
 step() {
 	local name=$1 pid p kib best=0
+	local -A mine=()
 	shift
 	echo "== $name: $*"
 	local t0=$SECONDS
@@ -41,11 +50,16 @@ step() {
 			grep -h 'bind:' "/proc/$p/numa_maps" 2>/dev/null |
 				sed "s/^/$(cat "/proc/$p/comm" 2>/dev/null) /" >>"$out/$name.numa_maps"
 			grep -hE 'bind:|interleave' "/proc/$p/numa_maps" 2>/dev/null |
-				sed "s/^/$p /" >>/tmp/snap
+				sed "s/^/$p /" >/tmp/snap.1
+			cat /tmp/snap.1 >>/tmp/snap
+			kib=$(kib_of /tmp/snap.1)
+			if [ "$kib" -gt "${mine[$p]:-0}" ]; then
+				mine[$p]=$kib
+				cp /tmp/snap.1 "$out/$name.numa_full.$p"
+				tr '\0' ' ' <"/proc/$p/cmdline" >"$out/$name.cmd.$p" 2>/dev/null
+			fi
 		done
-		kib=$(awk '{ k = 4; for (i = 1; i <= NF; i++) if ($i ~ /^kernelpagesize_kB=/) k = substr($i, 19)
-			     for (i = 1; i <= NF; i++) if ($i ~ /^N[0-9]+=/) { split($i, a, "="); s += a[2] * k } }
-			   END { print s + 0 }' /tmp/snap)
+		kib=$(kib_of /tmp/snap)
 		if [ "$kib" -gt "$best" ]; then
 			best=$kib
 			cp /tmp/snap "$out/$name.numa_full"
@@ -93,8 +107,9 @@ if [ "$topo" = A ]; then
 	# Debian's 6.1 has no weighted interleave: ranges, and weighted
 	# refused.
 	sp="$c --buffer 64M --gen-bytes 16M"
-	step split31 "$mess" $sp --mem-node 0:3,2:1 --out "$r/split31"
 	step split11 "$mess" $sp --mem-node 0:1,hbm:1 --out "$r/split11"
+	# mess interleave: a sweep of splits, each a child curves run.
+	step interleave "$mess" interleave 0 2 --splits 3:1,1:3 $sp --app 70:1 --out "$r/il"
 	step split-weighted "$mess" $sp --mem-node 0:1,2:1 --mem-place weighted --out "$r/split-w"
 	step ladder-nvm "$mess" ladder $q --mem-node nvm --core 2 --out "$r/ladder-nvm"
 	step ladder-dram-s1 "$mess" ladder $q --mem-node dram --core 2 --out "$r/ladder-dram-s1"
