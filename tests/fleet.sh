@@ -135,6 +135,15 @@ done
 got=$(awk -F, 'NR > 1 && $7 == 1 { printf "%s ", $1 }' "$out/trivia-f/fleet.csv")
 check "4 % less bandwidth (below the 5 % minimum effect): nothing flagged (got: $got)" '[ -z "$got" ]'
 
+# The sweep's rule is part of the method: a node swept by the classic
+# rule (more points a mix) is not the knee rule's peer.
+"$synth" "$src" "$out/sweep" 3 >/dev/null
+jq '.sweep = "classic"' "$out/sweep/node0002/meta.json" >"$out/sweep.json" &&
+	mv "$out/sweep.json" "$out/sweep/node0002/meta.json"
+"$mess" fleet "$out/sweep" --out "$out/sweep-f" --no-plots >/dev/null 2>&1
+check "another sweep rule: measured differently, named" \
+	'[ "$(col curves node0002 "$out/sweep-f/fleet.csv")" = "measured differently" ] && grep -q "^- node0002, curves: \`sweep\` classic (group: knee)" "$out/sweep-f/fleet.md"'
+
 # ---- mixed: groups, methods, incomplete, no run, missing ----
 "$synth" "$src" "$out/mixed" 10 3:stride=512 4:incomplete 9:cpu=Other_CPU 10:cpu=Other_CPU >/dev/null
 mkdir "$out/mixed/broken"

@@ -23,7 +23,8 @@ static const char *const kept[] = {
 	"version", "git_revision", "cpu_model", "isa", "cores", "llc_bytes",
 	"llc_level", "line_bytes", "numa_nodes", "memory_node",
 	"memory_node_choice", "huge_pages", "bw_source", "bw_accounting",
-	"generator", "chase", "repeats", "points_min", "mixes", "quick",
+	"generator", "chase", "repeats", "points_min", "sweep", "points_max", "mixes",
+	"quick",
 };
 
 struct med {

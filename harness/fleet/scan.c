@@ -38,7 +38,8 @@ static const char *const curves_method[] = {
 	"meta.json:chase.buffer_bytes", "meta.json:chase.stride_bytes",
 	"meta.json:chase.window_bytes", "meta.json:chase.mode",
 	"meta.json:chase.ms_per_repeat", "meta.json:repeats",
-	"meta.json:points_min", "meta.json:mixes", "meta.json:quick", NULL,
+	"meta.json:points_min", "meta.json:sweep", "meta.json:points_max",
+	"meta.json:mixes", "meta.json:quick", NULL,
 };
 
 /* The ladder's own description names its repeats, run length and core. */
