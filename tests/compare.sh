@@ -194,7 +194,30 @@ if [ -s "$out/run-a/curves.csv" ] && [ -s "$out/run-b/curves.csv" ]; then
 	check "--app with an INVALID set: the answer says it is not a result to act on" \
 		'grep -q "^mess compare: --app .* Not a result to act on: inv INVALID (its figures are not to be trusted" "$out/vapp.err" &&
 		 jqe ".apps[0].verdict | test(\"Not a result to act on: inv INVALID\")" "$out/verdicts-app/compare.json"'
+	# The comparison measures nothing: it inherits its least trusted set's
+	# verdict, in compare.json and meta.json as a consumer reads them,
+	# each set's verdict with the directory it came from, and its page.
+	check "compare.json: each set's verdict with the directory it was read from" \
+		'python3 -c "
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert [s[\"verdict_inherited_from\"] for s in j[\"sets\"]] == sys.argv[2:], j[\"sets\"]
+" "$v/compare.json" "$out/pass" "$out/inv" "$ddr"'
+	check "compare.json and meta.json: the comparison inherits INVALID from inv, not to be acted on" \
+		'python3 -c "
+import json, sys
+for f in sys.argv[1:3]:
+    i = json.load(open(f))[\"inherited_verdict\"]
+    assert i[\"verdict\"] == \"INVALID\" and i[\"sets\"] == [\"inv\"], i
+    assert i[\"inherited_from\"] == [sys.argv[3]], i
+    assert i[\"reason\"] == \"mix 0 % stores: 5 of 9 points flagged\", i
+    assert i[\"means\"].startswith(\"not a result to act on\"), i
+" "$v/compare.json" "$v/meta.json" "$out/inv"'
+	check "report.html: Verdict: INVALID, inherited, from inv's directory" \
+		'grep -q "<h2>Verdict: INVALID, inherited</h2>" "$v/report.html" && grep -q "<code>$out/inv</code>" "$v/report.html"'
 	"$mess" compare "$out/pass" "$out/pass" --app 100:5 --out "$out/pass-app" --no-plots >/dev/null 2>&1
+	check "two PASS sets: the comparison inherits PASS, nothing to warn of" \
+		'jqe ".inherited_verdict.verdict == \"PASS\" and .inherited_verdict.means == null and (.inherited_verdict.sets | length) == 2" "$out/pass-app/compare.json"'
 	check "--app between trusted sets: no such sentence" \
 		'! grep -q "Not a result to act on" "$out/pass-app/compare.json"'
 fi

@@ -120,13 +120,46 @@ static void put_value(FILE *f, const json_t *v, int depth)
 	}
 }
 
+/* A command that measures nothing (position) carries the verdict of the
+ * set it read, and says whose. */
+static void put_inherited(FILE *f, const json_t *inh)
+{
+	const char *v = jstr(inh, "verdict") ? jstr(inh, "verdict") : "none";
+	const char *why = jstr(inh, "reason");
+
+	mess_h_put(f, "<section class=\"verdict v-", v, "\"><h2>Verdict: ");
+	mess_h_esc(f, v);
+	const json_t *from = json_object_get(inh, "inherited_from"), *e;
+	size_t i;
+
+	fputs(", inherited</h2>\n<p>Nothing was measured here: the verdict is that of the curves read, ", f);
+	if (json_is_string(from))
+		mess_h_put(f, "<code>", json_string_value(from), "</code>");
+	json_array_foreach(from, i, e)
+		mess_h_put(f, i ? ", <code>" : "<code>", json_string_value(e), "</code>");
+	if (why)
+		mess_h_put(f, ": ", why, "");
+	fputs(".</p>\n", f);
+	if (jstr(inh, "means"))
+		mess_h_put(f, "<p class=\"next-step\"><b>For these figures:</b> ",
+			   jstr(inh, "means"), ".</p>\n");
+	fputs("</section>\n", f);
+}
+
 static void put_verdict(FILE *f, const json_t *meta)
 {
 	const json_t *q = json_object_get(meta, "quality");
 	const char *v = jstr(q, "verdict");
+	const json_t *inh;
 	json_t *r;
 	size_t i;
 
+	/* An inherited none says what the plain none below says. */
+	inh = json_object_get(meta, "inherited_verdict");
+	if (!v && jstr(inh, "verdict") && strcmp(jstr(inh, "verdict"), "none")) {
+		put_inherited(f, inh);
+		return;
+	}
 	if (!v && meta) {
 		mess_h_put(f, "<section class=\"verdict\"><h2>Verdict: none</h2><p>",
 			   jstr(meta, "tool") ? jstr(meta, "tool") : "This run",
