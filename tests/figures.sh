@@ -122,6 +122,10 @@ done
 raw=$ref/../mess-results-raw/MN5-GPP-SPR8480-DDR5-AVX2-local
 if [ -d "$raw" ]; then
 	"$mess" import "$raw" --out "$out/import" >/dev/null 2>"$out/import.err"
+	# The import's own figure as the page: a 50 % read curve is not
+	# '50 % stores' in its key or labels (issue 46 item 6).
+	check "an imported tree's own figure: key and end labels by read share" \
+		'fig set "$out/import/plots/curves.svg" && ! grep -q "stores</text>" "$out/import/plots/curves.svg"'
 	"$mess" report "$out/import" >/dev/null 2>>"$out/import.err"
 	check "an imported tree's page names its curves by read share" \
 		'grep -q "<tr><td>100 % read</td>" "$out/import/report.html" && ! grep -q "<tr><td class=\"n\">0</td>" "$out/import/report.html"'

@@ -16,8 +16,9 @@ exits 1 when any, 0 when none.
                        dashed, its end label grey, none of its points
                        ringed; each end label near its curve's end and
                        on no "unloaded" label
-  set SVG              a published set's: end labels "N% read", none
-                       overlapping, no two glued into one
+  set SVG              a published set's: end labels "N% read" and key
+                       entries "N % read", none overlapping, no two
+                       glued into one
   tails SVG            a key entry per mix ("N % stores"), every one drawn
                        inside the figure, and where p99 points are drawn
                        apart (hollow, grey) the key says why; the three
@@ -267,6 +268,10 @@ def check_set(svg):
     for t in labels:
         if not t[5].endswith('% read'):
             bad.append('a published set\'s curve labelled "%s", not by read share' % t[5])
+    # The key says what the labels say: one name per curve (issue 46 item 6).
+    for name, _ in groups(svg):
+        if re.search(r'\d\s?%', name) and not re.search(r'\d % read( \(INVALID\))?$', name):
+            bad.append('a published set\'s key entry "%s", not by read share' % name)
     for t in texts(svg):
         if re.search(r'\d%\s*\d', t[5]):
             bad.append('labels glued into one: "%s"' % t[5])

@@ -42,7 +42,7 @@ static json_t *set_json(const struct mess_compare_ctx *c, size_t i)
 
 	mess_set_dir(in, dir, sizeof(dir));
 	return mess_json_pack(
-		"{s:s, s:s, s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I,"
+		"{s:s, s:s, s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:s, s:I,"
 		" s:s, s:s, s:o, s:o, s:o, s:o, s:s, s:b, s:o, s:o, s:o, s:s, s:o, s:s}",
 		"label", c->labels[i], "path", in->path,
 		"kind", in->kind_name ? in->kind_name : "",
@@ -56,6 +56,8 @@ static json_t *set_json(const struct mess_compare_ctx *c, size_t i)
 		"max_lat_max_ns", mess_json_real(s->max_lat_max_ns, DEC_NS),
 		"read_pct_min", mess_json_real(s->read_min_pct, 2),
 		"read_pct_max", mess_json_real(s->read_max_pct, 2),
+		"read_pct_kind", mess_compare_share_kind(c, i),
+		"saturation", mess_compare_saturation(c, i),
 		"curves", (json_int_t)s->ncurves,
 		"bw_source", in->bw_source, "huge_pages", in->huge_pages,
 		"memory", in->memory[0] ? json_string(in->memory) : json_null(),

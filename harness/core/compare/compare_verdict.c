@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/compare/compare_files.h"
+#include "mess/metrics.h"
 
 const char *mess_compare_unloaded_source(const struct mess_compare_ctx *c,
 					 size_t i)
@@ -34,6 +35,47 @@ int mess_compare_verdict_said(const struct mess_compare_ctx *c, size_t i)
 	const char *v = mess_compare_verdict(c, i);
 
 	return strcmp(v, "PASS") && strcmp(v, "none");
+}
+
+/*
+ * The Glossary's words for a set's read shares: a run's accounted shares
+ * are the mixes' by construction (nominal), only counted ones measured.
+ */
+const char *mess_compare_share_kind(const struct mess_compare_ctx *c, size_t i)
+{
+	const char *src = c->sets[i].info->bw_source;
+
+	if (!strcmp(src, "accounted"))
+		return "nominal";
+	if (!strcmp(src, "counters"))
+		return "measured";
+	return "as the set gives them";
+}
+
+/*
+ * The Glossary's word for a set without a saturated range: "not
+ * saturated" only where no curve loaded the memory; "unknown" where a
+ * latency doubled only at points that cannot say; else "none".
+ */
+const char *mess_compare_saturation(const struct mess_compare_ctx *c, size_t i)
+{
+	const struct mess_cmp_set *cs = &c->cmp.set[i];
+	struct mess_summary s;
+	const char *w = "none";
+
+	if (!isfinite(cs->unloaded_ns))
+		return "unknown";
+	if (cs->have_sat)
+		return "saturated";
+	if (mess_summarise(c->sets[i].fam, cs->unloaded_ns, 0, 0.05, &s))
+		return "none";
+	if (!s.loaded_curves)
+		w = "not saturated";
+	for (size_t k = 0; k < s.ncurves && s.loaded_curves; k++)
+		if (s.curves[k].sat_unknown)
+			w = "unknown";
+	mess_summary_free(&s);
+	return w;
 }
 
 /* How little a verdict lets a set be trusted: none is unknown, below WARN. */
