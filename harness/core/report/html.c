@@ -476,7 +476,7 @@ static void put_page(FILE *f, const char *dir, const char *outdir,
 	const char *label = slash && slash[1] ? slash + 1 : dir;
 	/* A comparison is of its sets, measured nowhere: compare.md's title
 	 * names them, where the host and a CPU would say "unknown on vm". */
-	char cmp[512], words[PATH_MAX + 512], who[400];
+	char cmp[512], words[PATH_MAX + 512], who[400], inv[PATH_MAX + 32];
 	int is_cmp = tool && !strcmp(tool, "mess compare") &&
 		     mess_h_compare_title(dir, cmp, sizeof(cmp));
 
@@ -530,8 +530,10 @@ static void put_page(FILE *f, const char *dir, const char *outdir,
 	mess_h_public(f, dir);
 	mess_h_put(f, "<footer>Written by mess ", mess_version, " (git ");
 	mess_h_esc(f, mess_git_rev);
-	mess_h_put(f, ") from the files beside it (meta.json, summary.json, the CSVs: results/README.md documents them); remake it with <code>mess report ",
-		   dir, "</code>.<br>Words on this page: ");
+	/* A command the user can type: mess may not be on PATH. */
+	mess_h_put(f, ") from the files beside it (meta.json, summary.json, the CSVs: results/README.md documents them); remake it with <code>",
+		   mess_invocation("mess report", inv, sizeof(inv)), " ");
+	mess_h_put(f, "", dir, "</code>.<br>Words on this page: ");
 	mess_h_esc(f, mess_glossary(words, sizeof(words)));
 	fputs(".</footer>\n</body></html>\n", f);
 }
