@@ -262,6 +262,11 @@ check "profet, measured clock 0.86 GHz spread 78 %, nominal 2.1: exported at the
 	 grep -q "^CPU_FREQ_SOURCE=the nominal clock (CPU_FREQ_NOMINAL): the measured one (CPU_FREQ_MEASURED) spread 78.0 %" "$tmp/clk-profet/info.txt" &&
 	 [ "$(grep -c "CPU_FREQ=2.100 GHz, the nominal clock (cpufreq base_frequency): the measured 0.860 GHz spread 78.0 %" "$tmp/clk.err")" -eq 1 ]' ||
 	cat "$tmp/clk.err"
+# --force (given for a verdict) takes no clock that spread: it went out at
+# 0.86 GHz with a note.
+"$mess" export "$tmp/clk-replay" --format profet --force --out "$tmp/clk-force" 2>/dev/null
+check "the same with --force: still the nominal clock, not the spread one" \
+	'grep -qx "CPU_FREQ=2.100000" "$tmp/clk-force/info.txt"'
 "$mess" export "$tmp/clk-replay" --format profet --ghz 3.0 --out "$tmp/clk-ghz" 2>/dev/null
 check "the same with --ghz 3.0: at that clock" 'grep -qx "CPU_FREQ=3.000000" "$tmp/clk-ghz/info.txt"'
 
@@ -408,6 +413,11 @@ check "profet, measured clock 0.86 GHz spread 78 %, nominal 2.1: exported at the
 	 grep -q "^CPU_FREQ_SOURCE=the nominal clock (CPU_FREQ_NOMINAL): the measured one (CPU_FREQ_MEASURED) spread 78.0 %" "$tmp/clk-profet/info.txt" &&
 	 [ "$(grep -c "CPU_FREQ=2.100 GHz, the nominal clock (cpufreq base_frequency): the measured 0.860 GHz spread 78.0 %" "$tmp/clk.err")" -eq 1 ]' ||
 	cat "$tmp/clk.err"
+# --force (given for a verdict) takes no clock that spread: it went out at
+# 0.86 GHz with a note.
+"$mess" export "$tmp/clk-replay" --format profet --force --out "$tmp/clk-force" 2>/dev/null
+check "the same with --force: still the nominal clock, not the spread one" \
+	'grep -qx "CPU_FREQ=2.100000" "$tmp/clk-force/info.txt"'
 "$mess" export "$tmp/clk-replay" --format profet --ghz 3.0 --out "$tmp/clk-ghz" 2>/dev/null
 check "the same with --ghz 3.0: at that clock" 'grep -qx "CPU_FREQ=3.000000" "$tmp/clk-ghz/info.txt"'
 
