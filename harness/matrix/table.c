@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/machine/nodes.h"
+#include "core/measure/chain.h"
 #include "core/util.h"
 #include "mess/stats.h"
 
@@ -173,12 +174,19 @@ static void md_table(FILE *f, const struct mess_mx_cell *c, int n, int what)
 
 void mess_mx_md(FILE *f, const struct mess_mx_cell *c, int n)
 {
+	unsigned gone = 0;
+
 	if (!n) {
 		fprintf(f, "Nothing was measured.\n\n");
 		return;
 	}
 	fprintf(f, "## Unloaded latency (ns per dependent load)\n\n");
 	md_table(f, c, n, MD_LAT);
+	for (int i = 0; i < n; i++)
+		gone += c[i].lat_impossible;
+	if (gone)
+		fprintf(f, "**%u latency run%s read faster than an L1 hit** (below %.1f ns): discarded, run again up to the repeats, never a figure (meta.json latency_runs_impossible).\n\n",
+			gone, gone == 1 ? "" : "s", MESS_L1_FLOOR_NS);
 	fprintf(f, "## Peak bandwidth, read only (GB/s, 1e9 B/s)\n\n");
 	md_table(f, c, n, MD_BW);
 	fprintf(f, "## Peak bandwidth, 2:1 reads to writes (GB/s; %.0f %% of the bytes read)\n\n",

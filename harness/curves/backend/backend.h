@@ -22,6 +22,7 @@
 
 #include "core/machine/cpufreq.h"
 #include "core/machine/memsel.h"
+#include "core/measure/chain.h"
 #include "core/measure/gen.h"
 #include "core/rundir/rundir.h"
 #include "mess/curve.h"
@@ -170,8 +171,6 @@ struct mess_repeater {
 	double floor_ns, ceil_gbs;
 };
 
-/* Four cycles at 5 GHz: below any L1 hit of any CPU mess runs on. */
-#define MESS_L1_FLOOR_NS 0.8
 /* A counted or replayed bandwidth this far past the theoretical peak is
  * no reading of that memory (the peak's own uncertainty allowed). */
 #define MESS_PEAK_CEIL 1.25

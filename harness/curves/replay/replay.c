@@ -99,24 +99,6 @@ static double replay_set_load(void *bs, const struct mess_load *l,
 	return noisy(rr, bw, 0, 1);
 }
 
-/* Whether window k is one MESS_FAULT_IMPOSSIBLE names. */
-static int fault_hit(unsigned long k)
-{
-	const char *f = getenv("MESS_FAULT_IMPOSSIBLE");
-	char *end;
-
-	while (f && *f) {
-		unsigned long v = strtoul(f, &end, 10);
-
-		if (end == f)
-			return 0;
-		if (v == k)
-			return 1;
-		f = *end == ',' ? end + 1 : end;
-	}
-	return 0;
-}
-
 /*
  * One window: the set's figures at the point (its unloaded latency when
  * idle) times noise.  A disturbance lasts the whole point: every window,
@@ -140,9 +122,9 @@ static int replay_window(void *bs, struct mess_window *w)
 	 * MESS_FAULT_IMPOSSIBLE ("3,7") read 0.67 ns, as a preempted chase
 	 * once did, and the next one 10x the set's bandwidth. */
 	rr->windows++;
-	if (fault_hit(rr->windows))
+	if (mess_fault_impossible(rr->windows))
 		w->lat_ns = 0.67;
-	if (fault_hit(rr->windows - 1))
+	if (mess_fault_impossible(rr->windows - 1))
 		w->bw_gbs *= 10;
 	w->rd_gbs = w->bw_gbs * rr->rd / 100;
 	w->wr_gbs = w->bw_gbs * (100 - rr->rd) / 100;
