@@ -27,6 +27,8 @@ exits 1 when any, 0 when none.
                        never below all of MODE's points
   fits SVG             every line of the title lies inside the figure's
                        width (gnuplot centres a long title and cuts it)
+  key SVG              the key's box inside the figure, holding each
+                       entry at pngcairo's width (0.70 em a character)
   text SVG STRING      some text of the figure holds STRING
 """
 import re
@@ -162,6 +164,43 @@ def check_fits(svg):
         if t[3] == big and (x0 < 0 or x1 > w):
             bad.append('title line "%s" spans x %.0f to %.0f, past the figure (0 to %.0f)'
                        % (t[5], x0, x1, w))
+    return bad
+
+
+BOXPATH = re.compile(r"<path stroke='black'\s+d='(M[-\d., MLZ]*Z)\s*'/>")
+
+
+def check_key(svg):
+    """The key's box inside the figure and holding its entries at
+    pngcairo's width (about 0.70 em a character for hyphenated names): a
+    long set name drew an empty box cut at the figure's right edge."""
+    m = re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', svg)
+    if not m:
+        return ['no viewBox']
+    w = float(m.group(1))
+    bad, boxes = [], set()
+    for m in BOXPATH.finditer(svg):
+        pts = [tuple(float(v) for v in p.split(','))
+               for p in re.findall(r'[-\d.]+,[-\d.]+', m.group(1))]
+        xs, ys = {p[0] for p in pts}, {p[1] for p in pts}
+        # A box: two x and two y (the plot's border has ticks besides).
+        if len(xs) == 2 and len(ys) == 2:
+            boxes.add((min(xs), max(xs), min(ys), max(ys)))
+    if not boxes:
+        return ['no key box']
+    for b in sorted(boxes):
+        if b[0] < 0.5 or b[1] > w - 0.5:
+            bad.append('the key\'s box spans x %.0f to %.0f, cut at the figure (0 to %.0f)'
+                       % (b[0], b[1], w))
+        inside = [t for t in texts(svg) if b[0] < t[0] < b[1] and b[2] < t[1] < b[3]]
+        if not inside:
+            bad.append('the key\'s box (x %.0f to %.0f) holds no entry' % (b[0], b[1]))
+        for t in inside:
+            x, _, _, size, anchor, txt = t
+            left = x - 0.70 * size * len(txt) if anchor == 'end' else x
+            if left < b[0] - 1:
+                bad.append('key entry "%s" (%d characters) needs x %.0f to %.0f, its box starts at %.0f'
+                           % (txt, len(txt), left, x, b[0]))
     return bad
 
 
@@ -369,6 +408,8 @@ def main(argv):
         bad = check_absorb(svg)
     elif check == 'fits':
         bad = check_fits(svg)
+    elif check == 'key':
+        bad = check_key(svg)
     elif check == 'text':
         bad = [] if any(argv[3] in t[5] for t in texts(svg)) else \
             ['no text holds "%s"' % argv[3]]
