@@ -224,15 +224,6 @@ struct lat_job {
 	double on, off;		/* MiB on the target, elsewhere */
 };
 
-static unsigned impossible_runs(const struct mx *m)
-{
-	unsigned n = 0;
-
-	for (int i = 0; i < m->ncells; i++)
-		n += m->cells[i].lat_impossible;
-	return n;
-}
-
 static void job_lat(struct mess_pool_thread *t, void *arg)
 {
 	struct lat_job *j = arg;
@@ -420,9 +411,7 @@ static json_t *meta(const struct mess_rundir *rd, struct mx *m)
 			       "the ACPI HMAT table (/sys/firmware/acpi/tables/HMAT, its domains mapped to nodes by the SRAT): every pair it lists",
 		"labels", "local: the target's hwloc cpuset holds the initiator's cores, else remote; cpu-less: the target has no CPU (libnuma)",
 		"quick", m->o.quick, "pairs_measured", m->ncells)) ||
-	    mess_json_merge(m_, mess_json_pack("{s:i, s:s}",
-		"latency_runs_impossible", (int)impossible_runs(m),
-		"impossible_rule", "a latency run faster than an L1 hit (below 0.8 ns, four cycles at 5 GHz) read nothing: discarded, run again up to the repeats, never a figure nor the length of a run")) ||
+	    mess_json_merge(m_, mess_mx_impossible_json(m->cells, m->ncells)) ||
 	    mess_json_merge(m_, mess_cost_json(&m->cost)) ||
 	    mess_json_merge(m_, mess_json_pack("{s:s?}", "initiators_given",
 		m->o.initiators[0] ? m->o.initiators : NULL)) ||

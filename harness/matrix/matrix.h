@@ -111,6 +111,9 @@ int mess_mx_csv(FILE *f, const struct mess_mx_cell *c, int n);
 void mess_mx_md(FILE *f, const struct mess_mx_cell *c, int n);
 /* summary.json's cells. */
 json_t *mess_mx_json(const struct mess_mx_cell *c, int n);
+/* meta.json latency_runs_impossible (the cells' runs faster than an L1 hit,
+ * discarded) and its rule. */
+json_t *mess_mx_impossible_json(const struct mess_mx_cell *c, int n);
 /* The heat maps of the latency and of the read-only bandwidth, initiators
  * down and targets across, each cell with the HMAT's figure under the
  * measured one (plots/matrix-latency, plots/matrix-bandwidth), titled
