@@ -154,6 +154,13 @@ if [ -s "$out/run-a/curves.csv" ] && [ -s "$out/run-b/curves.csv" ]; then
 		'jqe "any(.warnings[]; test(\"accounted\"))" "$out/mixed/compare.json" && grep -q "\*\*warning\*\*: bandwidth" "$out/mixed/compare.md"'
 	check "and on its report.html (issue 34)" \
 		'grep -q "<li>warning: bandwidth measured differently.*accounted.*counters" "$out/mixed/report.html"'
+	# The Glossary's words (issue 46 item 6): an accounted run's read
+	# shares are its mixes' nominal ones, never 'measured'; a counted
+	# set's are measured.
+	check "compare.md and compare.json: the run's read shares nominal, the public set's measured" \
+		'grep -q "^| read shares \[%\] | [0-9.]* – [0-9.]* (nominal, [0-9]* curves) | [0-9.]* – [0-9.]* (measured, [0-9]* curves) |$" "$out/mixed/compare.md" &&
+		 ! grep -q "read shares measured" "$out/mixed/compare.md" &&
+		 jqe "[.sets[].read_pct_kind] == [\"nominal\", \"measured\"]" "$out/mixed/compare.json"'
 	# Issue 34 item 3: each set's provenance with its date, how each was
 	# measured from its own files (the run's accounted, the public set's
 	# counters), never a table of unknowns.
@@ -194,10 +201,48 @@ if [ -s "$out/run-a/curves.csv" ] && [ -s "$out/run-b/curves.csv" ]; then
 	check "--app with an INVALID set: the answer says it is not a result to act on" \
 		'grep -q "^mess compare: --app .* Not a result to act on: inv INVALID (its figures are not to be trusted" "$out/vapp.err" &&
 		 jqe ".apps[0].verdict | test(\"Not a result to act on: inv INVALID\")" "$out/verdicts-app/compare.json"'
+	# The comparison measures nothing: it inherits its least trusted set's
+	# verdict, in compare.json and meta.json as a consumer reads them,
+	# each set's verdict with the directory it came from, and its page.
+	check "compare.json: each set's verdict with the directory it was read from" \
+		'python3 -c "
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert [s[\"verdict_inherited_from\"] for s in j[\"sets\"]] == sys.argv[2:], j[\"sets\"]
+" "$v/compare.json" "$out/pass" "$out/inv" "$ddr"'
+	check "compare.json and meta.json: the comparison inherits INVALID from inv, not to be acted on" \
+		'python3 -c "
+import json, sys
+for f in sys.argv[1:3]:
+    i = json.load(open(f))[\"inherited_verdict\"]
+    assert i[\"verdict\"] == \"INVALID\" and i[\"sets\"] == [\"inv\"], i
+    assert i[\"inherited_from\"] == [sys.argv[3]], i
+    assert i[\"reason\"] == \"mix 0 % stores: 5 of 9 points flagged\", i
+    assert i[\"means\"].startswith(\"not a result to act on\"), i
+" "$v/compare.json" "$v/meta.json" "$out/inv"'
+	check "report.html: Verdict: INVALID, inherited, from inv's directory" \
+		'grep -q "<h2>Verdict: INVALID, inherited</h2>" "$v/report.html" && grep -q "<code>$out/inv</code>" "$v/report.html"'
 	"$mess" compare "$out/pass" "$out/pass" --app 100:5 --out "$out/pass-app" --no-plots >/dev/null 2>&1
+	check "two PASS sets: the comparison inherits PASS, nothing to warn of" \
+		'jqe ".inherited_verdict.verdict == \"PASS\" and .inherited_verdict.means == null and (.inherited_verdict.sets | length) == 2" "$out/pass-app/compare.json"'
 	check "--app between trusted sets: no such sentence" \
 		'! grep -q "Not a result to act on" "$out/pass-app/compare.json"'
 fi
+
+# Saturation in the Glossary's words (issue 46 item 6): the DDR5 set's
+# latencies pulled toward its unloaded one, a quarter of the way (loaded,
+# never doubled: none) and a hundredth (never loaded: not saturated).
+for k in 0.25:half 0.01:flat; do
+	mkdir -p "$out/${k#*:}"
+	awk -F, -v OFS=, -v k="${k%%:*}" 'NR == 1 { print; next }
+		{ $6 = 115 + ($6 - 115) * k; $9 = $6; $7 = 0.1; print }' \
+		"$ddr/memory_curves.csv" >"$out/${k#*:}/memory_curves.csv"
+done
+"$mess" compare "$out/half" "$out/flat" "$ddr" --out "$out/sat" --no-plots >/dev/null 2>"$out/sat.err"
+check "saturation: loaded but never doubled is none, never loaded is not saturated, compare.md and .json" \
+	'grep -q "^| saturated bandwidth range \[GB/s\] | none: no curve.s latency reached 2x unloaded | not saturated: no curve loaded the memory | [0-9.]* – [0-9.]* |$" "$out/sat/compare.md" &&
+	 jqe "[.sets[].saturation] == [\"none\", \"not saturated\", \"saturated\"]" "$out/sat/compare.json"' ||
+	cat "$out/sat.err"
 
 echo "compare: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

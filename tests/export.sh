@@ -247,7 +247,30 @@ hbm=$ref/MN5-HBM-XeonMax9480-HBM2
 if [ ! -s "$hbm/memory_curves.csv" ]; then
 	. "$(dirname "$0")/reference.sh"
 	no_reference export "no public sets in $ref (set MESS_REFERENCE)"
-	echo "export: $pass passed, $fail failed"
+	# A run whose measured clock spread 78 % at 0.86 GHz (issue 46 item 7: a
+# PROFET set went out at it with a note): where the run states its
+# nominal clock, the cycles are at that one, said in one line why; where
+# it states none, refused without --force (tests/import.sh).
+"$mess" curves --replay "$ref/MN5-GPP-SPR8480-DDR5" --replay-seed 1 --out "$tmp/clk-replay" >/dev/null 2>&1
+jq '.cpu_frequency.measured_ghz = 0.86 | .cpu_frequency.measured_spread_pct = 78 |
+    .cpu_frequency.nominal_ghz = 2.1 | .cpu_frequency.nominal_source = "cpufreq base_frequency"' \
+	"$tmp/clk-replay/meta.json" >"$tmp/clk.json" && mv "$tmp/clk.json" "$tmp/clk-replay/meta.json"
+"$mess" export "$tmp/clk-replay" --format profet --out "$tmp/clk-profet" 2>"$tmp/clk.err"
+rc=$?
+check "profet, measured clock 0.86 GHz spread 78 %, nominal 2.1: exported at the nominal clock, one line why (exit $rc)" \
+	'[ $rc -eq 0 ] && grep -qx "CPU_FREQ=2.100000" "$tmp/clk-profet/info.txt" &&
+	 grep -q "^CPU_FREQ_SOURCE=the nominal clock (CPU_FREQ_NOMINAL): the measured one (CPU_FREQ_MEASURED) spread 78.0 %" "$tmp/clk-profet/info.txt" &&
+	 [ "$(grep -c "CPU_FREQ=2.100 GHz, the nominal clock (cpufreq base_frequency): the measured 0.860 GHz spread 78.0 %" "$tmp/clk.err")" -eq 1 ]' ||
+	cat "$tmp/clk.err"
+# --force (given for a verdict) takes no clock that spread: it went out at
+# 0.86 GHz with a note.
+"$mess" export "$tmp/clk-replay" --format profet --force --out "$tmp/clk-force" 2>/dev/null
+check "the same with --force: still the nominal clock, not the spread one" \
+	'grep -qx "CPU_FREQ=2.100000" "$tmp/clk-force/info.txt"'
+"$mess" export "$tmp/clk-replay" --format profet --ghz 3.0 --out "$tmp/clk-ghz" 2>/dev/null
+check "the same with --ghz 3.0: at that clock" 'grep -qx "CPU_FREQ=3.000000" "$tmp/clk-ghz/info.txt"'
+
+echo "export: $pass passed, $fail failed"
 	[ "$fail" -eq 0 ]
 	exit
 fi
@@ -375,5 +398,28 @@ start=$(date +%s%N)
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 echo "export: DDR5 reference set to the mess format in $ms ms"
 check "export takes under a second (wide bound)" '[ $ms -lt 1000 ]'
+# A run whose measured clock spread 78 % at 0.86 GHz (issue 46 item 7: a
+# PROFET set went out at it with a note): where the run states its
+# nominal clock, the cycles are at that one, said in one line why; where
+# it states none, refused without --force (tests/import.sh).
+"$mess" curves --replay "$ref/MN5-GPP-SPR8480-DDR5" --replay-seed 1 --out "$tmp/clk-replay" >/dev/null 2>&1
+jq '.cpu_frequency.measured_ghz = 0.86 | .cpu_frequency.measured_spread_pct = 78 |
+    .cpu_frequency.nominal_ghz = 2.1 | .cpu_frequency.nominal_source = "cpufreq base_frequency"' \
+	"$tmp/clk-replay/meta.json" >"$tmp/clk.json" && mv "$tmp/clk.json" "$tmp/clk-replay/meta.json"
+"$mess" export "$tmp/clk-replay" --format profet --out "$tmp/clk-profet" 2>"$tmp/clk.err"
+rc=$?
+check "profet, measured clock 0.86 GHz spread 78 %, nominal 2.1: exported at the nominal clock, one line why (exit $rc)" \
+	'[ $rc -eq 0 ] && grep -qx "CPU_FREQ=2.100000" "$tmp/clk-profet/info.txt" &&
+	 grep -q "^CPU_FREQ_SOURCE=the nominal clock (CPU_FREQ_NOMINAL): the measured one (CPU_FREQ_MEASURED) spread 78.0 %" "$tmp/clk-profet/info.txt" &&
+	 [ "$(grep -c "CPU_FREQ=2.100 GHz, the nominal clock (cpufreq base_frequency): the measured 0.860 GHz spread 78.0 %" "$tmp/clk.err")" -eq 1 ]' ||
+	cat "$tmp/clk.err"
+# --force (given for a verdict) takes no clock that spread: it went out at
+# 0.86 GHz with a note.
+"$mess" export "$tmp/clk-replay" --format profet --force --out "$tmp/clk-force" 2>/dev/null
+check "the same with --force: still the nominal clock, not the spread one" \
+	'grep -qx "CPU_FREQ=2.100000" "$tmp/clk-force/info.txt"'
+"$mess" export "$tmp/clk-replay" --format profet --ghz 3.0 --out "$tmp/clk-ghz" 2>/dev/null
+check "the same with --ghz 3.0: at that clock" 'grep -qx "CPU_FREQ=3.000000" "$tmp/clk-ghz/info.txt"'
+
 echo "export: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

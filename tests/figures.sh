@@ -16,6 +16,8 @@
 #   - one vocabulary: summary.md and report.html name a curve by its store
 #     % and the read share nominal (or measured) under its own header;
 #     each page points at results/README.md's Glossary;
+#   - compare's key with long set names: inside the figure, holding its
+#     entries (svgfig.py key);
 #   - a small real run's tails.svg: a key entry per mix, the histograms'
 #     bandwidths in order, and (hist.gp on a point flagged
 #     dist_disagrees) its p99 drawn apart with the key saying why; on
@@ -83,6 +85,16 @@ cp "$ref/MN5-GPP-SPR8480-DDR5"/* "$long/" 2>/dev/null
 "$mess" compare "$d" "$long" --out "$out/cmp-long" >/dev/null 2>"$out/cmp-long.err"
 check "compare's figures: long set names wrapped, never cut" \
 	'fig fits "$out/cmp-long/plots/compare.svg" && fig fits "$out/cmp-long/plots/compare-ratio.svg" && fig title "$out/cmp-long/plots/compare.svg" "firmware-update (no verdict)"'
+# A set named in 136 characters (issue 46 item 4): the key's entries
+# shortened so that its box stays inside the figure and holds them (an
+# entry this long drew an empty box cut at the right edge).
+longer=$out/k/MN5-GPP-SPR8480-DDR5-measured-again-on-the-same-node-after-the-firmware-update-and-the-bios-settings-changed-for-sub-numa-clustering-off
+mkdir -p "$longer"
+cp "$ref/MN5-GPP-SPR8480-DDR5"/* "$longer/" 2>/dev/null
+"$mess" compare "$d" "$longer" --out "$out/cmp-longer" >/dev/null 2>"$out/cmp-longer.err"
+check "compare's figures: the key inside the figure, its entries inside its box, with a 136-character set name" \
+	'fig key "$out/cmp-longer/plots/compare.svg" && fig key "$out/cmp-longer/plots/compare-ratio.svg" &&
+	 fig key "$out/cmp-long/plots/compare.svg"'
 
 # ---- one vocabulary: the mix names the curve, read shares labelled ----
 check "summary.md: the curve named by its mix, the read share nominal apart" \
@@ -125,6 +137,10 @@ done
 raw=$ref/../mess-results-raw/MN5-GPP-SPR8480-DDR5-AVX2-local
 if [ -d "$raw" ]; then
 	"$mess" import "$raw" --out "$out/import" >/dev/null 2>"$out/import.err"
+	# The import's own figure as the page: a 50 % read curve is not
+	# '50 % stores' in its key or labels (issue 46 item 6).
+	check "an imported tree's own figure: key and end labels by read share" \
+		'fig set "$out/import/plots/curves.svg" && ! grep -q "stores</text>" "$out/import/plots/curves.svg"'
 	"$mess" report "$out/import" >/dev/null 2>>"$out/import.err"
 	check "an imported tree's page names its curves by read share" \
 		'grep -q "<tr><td>100 % read</td>" "$out/import/report.html" && ! grep -q "<tr><td class=\"n\">0</td>" "$out/import/report.html"'

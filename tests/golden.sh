@@ -34,6 +34,9 @@
 set -u
 [ $# -ge 2 ] || { sed -n '3,33p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 mess=$(realpath "$1")
+# The hints name the command as it was invoked (mess_invocation): this
+# checkout's path would be recorded; every hint says "mess" here.
+export MESS_INVOKED_AS=mess
 here=$(cd "$(dirname "$0")" && pwd)
 golden=$here/golden
 record=${3:-}

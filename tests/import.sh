@@ -68,6 +68,13 @@ else
 		'[ -s "$tmp/run/report.html" ] && grep -q "skipped: gnuplot not found" "$tmp/run/report.html"'
 fi
 check "import: report.html with the peak from meta.json mess_plotter" 'grep -q "307.2" "$tmp/run/report.html"'
+# Issue 46 item 7: what the tree does not give is said once, with why
+# where it is known ("unknown on unknown", "cores: unknown").
+check "import: report.html's head says the machine and CPU are not given, once" \
+	'grep -q "<h1>mess import: machine and CPU not given in the set</h1>" "$tmp/run/report.html" &&
+	 ! grep -q "unknown on unknown" "$tmp/run/report.html"'
+check "import: report.html's cores row says why there is no count" \
+	'grep -q "<tr><th>cores</th><td>not recorded: a Mess benchmark tree does not say how many cores" "$tmp/run/report.html"'
 "$mess" import "$raw" --no-plots --out "$tmp/run-np" 2>/dev/null
 check "import --no-plots: no figure, and its page says why" \
 	'[ ! -e "$tmp/run-np/plots/curves.svg" ] && grep -q "No figure in plots/: the run skipped: --no-plots" "$tmp/run-np/report.html"'

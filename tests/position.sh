@@ -161,6 +161,45 @@ if [ -s "$d/plots/position.svg" ]; then
 		'grep -q ">INVALID: perf-imc-spr.csv on inv-replay<" "$tmp/pos-inv/plots/position.svg"'
 fi
 
+# The curves' verdict, inherited (issue 46, derived commands): a replayed
+# INVALID run says so in one stderr line, in summary.json and meta.json
+# (verdict, reason, the run it came from, what it means) and in
+# position.md's head; the public set (no verdict) warns of nothing.
+[ -d "$tmp/inv-replay" ] || "$mess" curves --replay "$set_dir" --replay-noise 0.03 --replay-seed 2 \
+	--replay-disturb 0.2 --out "$tmp/inv-replay" >/dev/null 2>&1
+if jq -e '.quality.verdict == "INVALID"' "$tmp/inv-replay/meta.json" >/dev/null 2>&1; then
+	"$mess" position --curves "$tmp/inv-replay" $fx/perf-imc-spr.csv --out "$tmp/pos-inv2" \
+		--no-plots >/dev/null 2>"$tmp/err"
+	check "INVALID curves: one stderr line names the family, its verdict and 'not a result to act on'" \
+		'[ "$(grep -c "is INVALID" "$tmp/err")" -eq 1 ] &&
+		 grep -q "^mess position: warning: the curve family read ($tmp/inv-replay) is INVALID (.*): not a result to act on" "$tmp/err"'
+	check "INVALID curves: summary.json's inherited_verdict (level, reason, the run read, its meaning)" \
+		'python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))[\"inherited_verdict\"]
+assert s[\"verdict\"] == \"INVALID\", s
+assert s[\"inherited_from\"] == sys.argv[2], s
+assert s[\"reason\"] and s[\"reasons\"] >= 1, s
+assert s[\"means\"].startswith(\"not a result to act on\"), s
+" "$tmp/pos-inv2/summary.json" "$tmp/inv-replay"'
+	check "INVALID curves: meta.json carries the same" \
+		'jq -e ".inherited_verdict.verdict == \"INVALID\"" "$tmp/pos-inv2/meta.json" >/dev/null &&
+		 [ "$(jq -c .inherited_verdict "$tmp/pos-inv2/meta.json")" = "$(jq -c .inherited_verdict "$tmp/pos-inv2/summary.json")" ]'
+	check "INVALID curves: report.html says the verdict, inherited, whose, not 'Verdict: none'" \
+		'grep -q "<h2>Verdict: INVALID, inherited</h2>" "$tmp/pos-inv2/report.html" &&
+		 grep -q "the curves read, <code>$tmp/inv-replay</code>" "$tmp/pos-inv2/report.html" &&
+		 ! grep -q "Verdict: none" "$tmp/pos-inv2/report.html"'
+	check "INVALID curves: position.md's head says the verdict, whose, and not to act on it" \
+		'grep -q "^## Verdict: INVALID, the curves.$" "$tmp/pos-inv2/position.md" &&
+		 grep -q "^Inherited from the curves read, .$tmp/inv-replay.: .*For the positions: not a result to act on" "$tmp/pos-inv2/position.md"'
+else
+	bad "the replay with --replay-disturb 0.2 was not INVALID: the inherited verdict is untested"
+fi
+"$mess" position --curves "$set_dir" $fx/perf-imc-spr.csv --out "$tmp/pos-none" --no-plots >/dev/null 2>"$tmp/err"
+check "no verdict in the public set: no verdict warning, summary.json says none" \
+	'! grep -q "curve family read" "$tmp/err" &&
+	 jq -e ".inherited_verdict.verdict == \"none\" and .inherited_verdict.means == null" "$tmp/pos-none/summary.json" >/dev/null'
+
 # Bad input writes nothing.
 "$mess" position --curves "$set_dir" $fx/perf-imc-spr.csv --read-event nomatch --out "$tmp/bad" >/dev/null 2>"$tmp/err"
 rc=$?

@@ -47,7 +47,17 @@ mkdir "$tmp/one" && ln -s "$ref/MN5-GPP-SPR8480-DDR5" "$tmp/one/gpp"
 "$mess" report "$tmp/one" --out "$tmp/one-out" >/dev/null 2>"$tmp/e"
 rc=$?
 check "one set inside: exit 1 (got $rc), the set named ($(cat "$tmp/e"))" \
-	'[ $rc -eq 1 ] && grep -q "$tmp/one holds one set in gpp, not one of its own: name it: mess report $tmp/one/gpp" "$tmp/e" && [ ! -e "$tmp/one-out" ]'
+	'[ $rc -eq 1 ] && grep -q "$tmp/one holds one set in gpp, not one of its own: name it: $mess report $tmp/one/gpp" "$tmp/e" && [ ! -e "$tmp/one-out" ]'
+# The hints name a command the user can type (issue 46 item 7): mess as it
+# was invoked, here by its path (it is not on PATH), or the wrapper that
+# says so (run.sh exports MESS_INVOKED_AS); never a bare 'mess report'.
+MESS_INVOKED_AS=./run.sh "$mess" report "$tmp/one" --out "$tmp/one-out" >/dev/null 2>"$tmp/e"
+check "one set inside, through run.sh: the hint says ./run.sh report ($(cat "$tmp/e"))" \
+	'grep -q "name it: ./run.sh report $tmp/one/gpp" "$tmp/e"'
+"$mess" report "$ref/MN5-GPP-SPR8480-DDR5" --no-plots --out "$tmp/hint" >/dev/null 2>&1
+check "report.html: the footer's hint names mess by its path" \
+	'grep -q "remake it with <code>$mess report $ref/MN5-GPP-SPR8480-DDR5</code>" "$tmp/hint/report.html" &&
+	 ! grep -q "<code>mess report" "$tmp/hint/report.html"'
 
 # 3. An empty directory.
 mkdir "$tmp/empty"

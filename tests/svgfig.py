@@ -16,8 +16,9 @@ exits 1 when any, 0 when none.
                        dashed, its end label grey, none of its points
                        ringed; each end label near its curve's end and
                        on no "unloaded" label
-  set SVG              a published set's: end labels "N% read", none
-                       overlapping, no two glued into one
+  set SVG              a published set's: end labels "N% read" and key
+                       entries "N % read", none overlapping, no two
+                       glued into one
   tails SVG            a key entry per mix ("N % stores"), every one drawn
                        inside the figure, and where p99 points are drawn
                        apart (hollow, grey) the key says why; the three
@@ -26,6 +27,8 @@ exits 1 when any, 0 when none.
                        never below all of MODE's points
   fits SVG             every line of the title lies inside the figure's
                        width (gnuplot centres a long title and cuts it)
+  key SVG              the key's box inside the figure, holding each
+                       entry at pngcairo's width (0.70 em a character)
   text SVG STRING      some text of the figure holds STRING
 """
 import re
@@ -164,6 +167,43 @@ def check_fits(svg):
     return bad
 
 
+BOXPATH = re.compile(r"<path stroke='black'\s+d='(M[-\d., MLZ]*Z)\s*'/>")
+
+
+def check_key(svg):
+    """The key's box inside the figure and holding its entries at
+    pngcairo's width (about 0.70 em a character for hyphenated names): a
+    long set name drew an empty box cut at the figure's right edge."""
+    m = re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', svg)
+    if not m:
+        return ['no viewBox']
+    w = float(m.group(1))
+    bad, boxes = [], set()
+    for m in BOXPATH.finditer(svg):
+        pts = [tuple(float(v) for v in p.split(','))
+               for p in re.findall(r'[-\d.]+,[-\d.]+', m.group(1))]
+        xs, ys = {p[0] for p in pts}, {p[1] for p in pts}
+        # A box: two x and two y (the plot's border has ticks besides).
+        if len(xs) == 2 and len(ys) == 2:
+            boxes.add((min(xs), max(xs), min(ys), max(ys)))
+    if not boxes:
+        return ['no key box']
+    for b in sorted(boxes):
+        if b[0] < 0.5 or b[1] > w - 0.5:
+            bad.append('the key\'s box spans x %.0f to %.0f, cut at the figure (0 to %.0f)'
+                       % (b[0], b[1], w))
+        inside = [t for t in texts(svg) if b[0] < t[0] < b[1] and b[2] < t[1] < b[3]]
+        if not inside:
+            bad.append('the key\'s box (x %.0f to %.0f) holds no entry' % (b[0], b[1]))
+        for t in inside:
+            x, _, _, size, anchor, txt = t
+            left = x - 0.70 * size * len(txt) if anchor == 'end' else x
+            if left < b[0] - 1:
+                bad.append('key entry "%s" (%d characters) needs x %.0f to %.0f, its box starts at %.0f'
+                           % (txt, len(txt), left, x, b[0]))
+    return bad
+
+
 def key_order(svg):
     """The key's mixes in drawing order: the series' own titles."""
     out = []
@@ -267,6 +307,10 @@ def check_set(svg):
     for t in labels:
         if not t[5].endswith('% read'):
             bad.append('a published set\'s curve labelled "%s", not by read share' % t[5])
+    # The key says what the labels say: one name per curve (issue 46 item 6).
+    for name, _ in groups(svg):
+        if re.search(r'\d\s?%', name) and not re.search(r'\d % read( \(INVALID\))?$', name):
+            bad.append('a published set\'s key entry "%s", not by read share' % name)
     for t in texts(svg):
         if re.search(r'\d%\s*\d', t[5]):
             bad.append('labels glued into one: "%s"' % t[5])
@@ -364,6 +408,8 @@ def main(argv):
         bad = check_absorb(svg)
     elif check == 'fits':
         bad = check_fits(svg)
+    elif check == 'key':
+        bad = check_key(svg)
     elif check == 'text':
         bad = [] if any(argv[3] in t[5] for t in texts(svg)) else \
             ['no text holds "%s"' % argv[3]]

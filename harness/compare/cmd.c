@@ -291,6 +291,8 @@ static json_t *meta(const struct mess_rundir *rd, const struct loaded *l,
 	static const struct mess_topo none;
 	json_t *m = mess_rundir_meta(rd, &none, META_SCHEMA);
 	json_t *sets = json_array(), *a = json_array();
+	const struct mess_set_info *info[MESS_CMP_MAX_SETS];
+	const char *lab[MESS_CMP_MAX_SETS];
 
 	/* The identity is the build's; the CPU is each set's, below. */
 	json_object_del(m, "cpu_model");
@@ -322,8 +324,13 @@ static json_t *meta(const struct mess_rundir *rd, const struct loaded *l,
 	for (size_t i = 0; i < napps; i++)
 		json_array_append_new(a, mess_json_pack("{s:f, s:f}", "read_pct", r[i],
 						       "bw_gbs", bw[i]));
-	if (m && mess_json_merge(m, mess_json_pack("{s:s, s:s, s:o, s:o, s:o, s:s, s:s}",
+	for (size_t i = 0; i < l->n; i++) {
+		info[i] = &l->info[i];
+		lab[i] = l->label[i];
+	}
+	if (m && mess_json_merge(m, mess_json_pack("{s:s, s:o, s:s, s:o, s:o, s:o, s:s, s:s}",
 		"measured", "nothing: every figure is read from the sets' files through the curve model",
+		"inherited_verdict", mess_compare_inherited(info, lab, l->n),
 		"latency_stat", o->stat,
 		"sets", sets, "ghz", o->ghz > 0 ? json_real(o->ghz) : json_null(),
 		"apps", a, "plots", plots,

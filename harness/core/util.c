@@ -428,6 +428,23 @@ int mess_proc_key(const char *path, const char *key, int base,
 
 const char *mess_argv0;
 
+int mess_fault_impossible(unsigned long k)
+{
+	const char *f = getenv("MESS_FAULT_IMPOSSIBLE");
+	char *end;
+
+	while (f && *f) {
+		unsigned long v = strtoul(f, &end, 10);
+
+		if (end == f)
+			return 0;
+		if (v == k)
+			return 1;
+		f = *end == ',' ? end + 1 : end;
+	}
+	return 0;
+}
+
 const char *mess_invocation(const char *cmd, char *buf, size_t len)
 {
 	const char *as = getenv("MESS_INVOKED_AS");

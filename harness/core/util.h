@@ -112,4 +112,9 @@ extern const char *mess_argv0;
  */
 const char *mess_invocation(const char *cmd, char *buf, size_t len);
 
+/* Whether MESS_FAULT_IMPOSSIBLE ("3,7") names reading k: the tests' hook
+ * that makes a chase read what no hardware can (tests/replay.sh,
+ * tests/matrix.sh). */
+int mess_fault_impossible(unsigned long k);
+
 #endif

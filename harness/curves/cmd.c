@@ -186,7 +186,8 @@ int mess_curves_main(int argc, char **argv)
 	if (!(r->cfg.peak_gbs > 0) && r->desc.peak_gbs > 0)
 		r->cfg.peak_gbs = r->desc.peak_gbs;
 	r->rep = (struct mess_repeater){ .be = r->be, .bs = r->bs,
-					 .desc = &r->desc };
+					 .desc = &r->desc, .floor_ns = MESS_L1_FLOOR_NS,
+					 .ceil_gbs = INFINITY };
 	mess_wstats_init(&r->rep.st);
 	/* Ctrl-C ends the sweep with a partial result and the end message. */
 	mess_signals_install();

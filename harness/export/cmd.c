@@ -60,7 +60,7 @@ static const struct mess_opt opts[] = {
 	MESS_OPT_FLAG_ROW("unloaded-row", F(unloaded_row),
 	  "start each share's curve at 0 GB/s with its least latency, as Mess writes it (default: its least-loaded point's latency)"),
 	MESS_OPT_FLAG_ROW("force", F(force),
-	  "export a run whose verdict is INVALID (info.txt SOURCE_VERDICT then says so), in cycles at a measured clock that spread above 5 %, or a --stat quantile family with points flagged dist_disagrees"),
+	  "export a run whose verdict is INVALID (info.txt SOURCE_VERDICT then says so), in cycles at a measured clock that spread above 5 % (where the set states no nominal clock, else that one is taken), or a --stat quantile family with points flagged dist_disagrees"),
 	MESS_OPT_HELP(F(help)),
 };
 
@@ -297,7 +297,9 @@ static int dist_ok(const char *run, size_t n, const struct export_opts *o,
  * clock that spread more than the run rules allow (a run under contention
  * once measured 0.827 GHz, 60 %, on a 3.2 GHz core) would scale them all
  * wrong, so it is refused without --ghz (give the clock) or --force (use
- * it all the same).  The clock used is said on stderr, as in info.txt.
+ * it all the same), unless the set states its nominal clock: that one is
+ * taken, and said why in one line (a run at 0.86 GHz, 78 % spread, went
+ * out with a note only).  The clock used is said on stderr, as in info.txt.
  * 0 or -EINVAL.
  */
 static int clock_ok(const char *run, const struct mess_set_info *info,
@@ -309,6 +311,13 @@ static int clock_ok(const char *run, const struct mess_set_info *info,
 	int measured = !(o->ghz > 0) && !(o->base_ghz > 0) &&
 		       isfinite(info->cpu_ghz_measured);
 
+	if (measured && in->ghz == info->cpu_ghz && isfinite(sp) &&
+	    sp > MESS_Q_CLOCK_SPREAD_WARN) {
+		mess_say("mess export: CPU_FREQ=%.3f GHz, the nominal clock (%s): the measured %.3f GHz spread %.1f %% (above %.0f %%, meta.json cpu_frequency), no clock to convert cycles with; --ghz GHZ gives another\n",
+			in->ghz, in->nominal_source ? in->nominal_source : "the set's",
+			info->cpu_ghz_measured, sp, MESS_Q_CLOCK_SPREAD_WARN);
+		return 0;
+	}
 	if (measured && isfinite(sp) && sp > MESS_Q_CLOCK_SPREAD_WARN && !o->force) {
 		mess_say("mess export: %s: the measured clock %.3f GHz spread %.1f %% (above %.0f %%, meta.json cpu_frequency): not exported in cycles; give --ghz GHZ, or --force to use it\n",
 			run, info->cpu_ghz_measured, sp, MESS_Q_CLOCK_SPREAD_WARN);
@@ -420,7 +429,7 @@ int mess_export_main(int argc, char **argv)
 	char err[1024], tool[200], llc[PATH_MAX + 128], gsrc[128], *run[1];
 	char setdir[PATH_MAX], axis[400] = "", chsrc[200] = "";
 	size_t ndd = 0;
-	int n, rc, gen = 0, channels;
+	int n, rc, gen = 0, channels, unsteady;
 
 	rc = mess_cmd_open("mess export", opts, NOPTS, &o, &o.help,
 			   mess_export_usage, argc, argv, run, 1, &n);
@@ -530,6 +539,14 @@ int mess_export_main(int argc, char **argv)
 		mess_say("mess export: note: --read-axis memory: %s's read share is the memory's already; exported as measured\n",
 			run[0]);
 
+	/* A measured clock that spread past the bound converts nothing
+	 * where the set states its nominal one (clock_ok says why). */
+	unsteady = !(o.ghz > 0) && !(o.base_ghz > 0) && isfinite(info.cpu_ghz_measured) &&
+		   isfinite(info.cpu_ghz) && info.cpu_ghz > 0 &&
+		   info.cpu_ghz_spread_pct > MESS_Q_CLOCK_SPREAD_WARN;
+	if (unsteady)
+		snprintf(gsrc, sizeof(gsrc), "the nominal clock (CPU_FREQ_NOMINAL): the measured one (CPU_FREQ_MEASURED) spread %.1f %%, above %.0f %%",
+			 info.cpu_ghz_spread_pct, MESS_Q_CLOCK_SPREAD_WARN);
 	struct mess_export_in in = {
 		.fam = &fam, .m = m, .origin = info.path, .tool = tool,
 		.channels = channels, .channels_source = chsrc,
@@ -538,11 +555,11 @@ int mess_export_main(int argc, char **argv)
 		.extra_info = llc,
 		/* The base CPU's clock for a PROFET target set, else the
 		 * clock the run measured it ran at, else its nominal. */
-		.ghz = o.base_ghz > 0 ? o.base_ghz : o.ghz > 0 ? o.ghz :
+		.ghz = o.base_ghz > 0 ? o.base_ghz : o.ghz > 0 ? o.ghz : unsteady ? info.cpu_ghz :
 			isfinite(info.cpu_ghz_measured) ? info.cpu_ghz_measured : info.cpu_ghz,
 		.ghz_source = o.base_ghz > 0 ?
 			"--base-ghz: the base CPU's clock, at which PROFET reads a target set's cycles (the set's own clocks are CPU_FREQ_NOMINAL and CPU_FREQ_MEASURED)" :
-			o.ghz > 0 ? "--ghz" : isfinite(info.cpu_ghz_measured) ?
+			o.ghz > 0 ? "--ghz" : unsteady || isfinite(info.cpu_ghz_measured) ?
 			gsrc : "the nominal clock (CPU_FREQ_NOMINAL)",
 		.nominal_ghz = info.cpu_ghz,
 		.nominal_source = info.cpu_ghz_source[0] ? info.cpu_ghz_source :

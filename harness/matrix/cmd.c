@@ -219,7 +219,7 @@ struct lat_job {
 	const struct mx *m;
 	int node;
 	double *lat;
-	unsigned n;
+	unsigned n, gone;
 	char huge[16];
 	double on, off;		/* MiB on the target, elsewhere */
 };
@@ -239,7 +239,7 @@ static void job_lat(struct mess_pool_thread *t, void *arg)
 	/* Every run's figure is kept: the median and spread are the
 	 * caller's. */
 	t->err = mess_mx_latency(b.p, j->m->buffer, j->m->o.run_ms,
-				 (unsigned)j->m->o.repeats, j->lat, &j->n);
+				 (unsigned)j->m->o.repeats, j->lat, &j->n, &j->gone);
 	mess_buf_free(&b);
 }
 
@@ -253,6 +253,7 @@ static int latency(struct mx *m, struct mess_mx_cell *c, double *lat, unsigned *
 		rc = mess_pool_call(&pool, 1, job_lat, &j);
 	mess_pool_stop(&pool);
 	*n = j.n;
+	c->lat_impossible = j.gone;
 	c->chase_on = j.on;
 	c->chase_off = j.off;
 	snprintf(c->huge, sizeof(c->huge), "%s", j.huge[0] ? j.huge : "none");
@@ -410,6 +411,7 @@ static json_t *meta(const struct mess_rundir *rd, struct mx *m)
 			       "the ACPI HMAT table (/sys/firmware/acpi/tables/HMAT, its domains mapped to nodes by the SRAT): every pair it lists",
 		"labels", "local: the target's hwloc cpuset holds the initiator's cores, else remote; cpu-less: the target has no CPU (libnuma)",
 		"quick", m->o.quick, "pairs_measured", m->ncells)) ||
+	    mess_json_merge(m_, mess_mx_impossible_json(m->cells, m->ncells)) ||
 	    mess_json_merge(m_, mess_cost_json(&m->cost)) ||
 	    mess_json_merge(m_, mess_json_pack("{s:s?}", "initiators_given",
 		m->o.initiators[0] ? m->o.initiators : NULL)) ||

@@ -46,6 +46,7 @@ struct mess_mx_cell {
 	 * measured (an interrupted run), repeats 0. */
 	double lat_ns, lat_spread_ns;
 	unsigned lat_repeats;
+	unsigned lat_impossible;	/* runs faster than an L1 hit, discarded */
 	double bw_gbs, bw_spread_gbs;
 	unsigned bw_repeats;
 	int bw_cores;		/* generator threads */
@@ -92,12 +93,13 @@ int mess_mx_placed(const char *path, int node, double *on_mib, double *off_mib);
 /*
  * latency.c: the unloaded latency of a chase over bytes of buf, the
  * curves' own (2 MiB TLB windows, lines 256 B apart): repeats runs of
- * about run_ms each, ns a load into lat[], *done of them; 0 or -errno
+ * about run_ms each, ns a load into lat[], *done of them; *gone runs
+ * faster than an L1 hit (MESS_L1_FLOOR_NS) discarded; 0 or -errno
  * (-EINTR when interrupted, the runs before kept; -EINVAL under one
  * window).
  */
 int mess_mx_latency(void *buf, size_t bytes, double run_ms, unsigned repeats,
-		    double *lat, unsigned *done);
+		    double *lat, unsigned *done, unsigned *gone);
 
 /* The distinct initiators (target 0) or targets (1) of the cells, in
  * their order, into out[n]: how many. */
@@ -109,6 +111,9 @@ int mess_mx_csv(FILE *f, const struct mess_mx_cell *c, int n);
 void mess_mx_md(FILE *f, const struct mess_mx_cell *c, int n);
 /* summary.json's cells. */
 json_t *mess_mx_json(const struct mess_mx_cell *c, int n);
+/* meta.json latency_runs_impossible (the cells' runs faster than an L1 hit,
+ * discarded) and its rule. */
+json_t *mess_mx_impossible_json(const struct mess_mx_cell *c, int n);
 /* The heat maps of the latency and of the read-only bandwidth, initiators
  * down and targets across, each cell with the HMAT's figure under the
  * measured one (plots/matrix-latency, plots/matrix-bandwidth), titled

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/machine/nodes.h"
+#include "core/measure/chain.h"
 #include "core/util.h"
 #include "mess/stats.h"
 
@@ -171,14 +172,34 @@ static void md_table(FILE *f, const struct mess_mx_cell *c, int n, int what)
 	fprintf(f, "\n");
 }
 
+static unsigned impossible_runs(const struct mess_mx_cell *c, int n)
+{
+	unsigned gone = 0;
+
+	for (int i = 0; i < n; i++)
+		gone += c[i].lat_impossible;
+	return gone;
+}
+
+json_t *mess_mx_impossible_json(const struct mess_mx_cell *c, int n)
+{
+	return mess_json_pack("{s:i, s:s}", "latency_runs_impossible", (int)impossible_runs(c, n),
+		"impossible_rule", "a latency run faster than an L1 hit (below 0.8 ns, four cycles at 5 GHz) read nothing: discarded, run again up to the repeats, never a figure nor the length of a run");
+}
+
 void mess_mx_md(FILE *f, const struct mess_mx_cell *c, int n)
 {
+	unsigned gone = impossible_runs(c, n);
+
 	if (!n) {
 		fprintf(f, "Nothing was measured.\n\n");
 		return;
 	}
 	fprintf(f, "## Unloaded latency (ns per dependent load)\n\n");
 	md_table(f, c, n, MD_LAT);
+	if (gone)
+		fprintf(f, "**%u latency run%s read faster than an L1 hit** (below %.1f ns): discarded, run again up to the repeats, never a figure (meta.json latency_runs_impossible).\n\n",
+			gone, gone == 1 ? "" : "s", MESS_L1_FLOOR_NS);
 	fprintf(f, "## Peak bandwidth, read only (GB/s, 1e9 B/s)\n\n");
 	md_table(f, c, n, MD_BW);
 	fprintf(f, "## Peak bandwidth, 2:1 reads to writes (GB/s; %.0f %% of the bytes read)\n\n",

@@ -242,10 +242,11 @@ static json_t *meta(const struct mess_rundir *rd, const struct mess_topo *t,
 	json_t *m = mess_rundir_meta(rd, t, META_SCHEMA);
 
 	if (m && mess_json_merge(m, mess_json_pack(
-		"{s:s, s:s, s:s, s:s, s:s, s:s, s:f, s:o, s:s, s:s, s:s}",
+		"{s:s, s:s, s:s, s:s, s:o, s:s, s:s, s:f, s:o, s:s, s:s, s:s}",
 		"what", "an application's DRAM traffic placed on a curve family; nothing measured on this host",
 		"trace", p->trace_path, "trace_format", p->tr.format,
-		"curves", p->info.path, "read_event", p->read_re,
+		"curves", p->info.path, "inherited_verdict", pos_verdict_json(p),
+		"read_event", p->read_re,
 		"write_event", p->write_re, "bytes_per_count", p->bytes_per_count,
 		"stress_score_cpu_ghz", mess_json_real(p->ghz, 6),
 		"stress_score_cpu_ghz_source", p->ghz_source,
@@ -271,6 +272,12 @@ static int run(struct position *p, const struct position_opts *o, int argc,
 		return rc == -EEXIST || (rc == -EINVAL && rd.why[0]) ? rc : -EIO;
 	}
 	/* After the directory is ours: a refusal is its one line alone. */
+	mess_set_dir(&p->info, err, sizeof(err));
+	if (pos_verdict_means(p)[0])
+		fprintf(stderr, "mess position: warning: the curve family read (%s) is %s%s%s%s: %s\n",
+			err, mess_set_verdict(&p->info),
+			p->info.verdict_reason[0] ? " (" : "", p->info.verdict_reason,
+			p->info.verdict_reason[0] ? ")" : "", pos_verdict_means(p));
 	if (p->beyond)
 		warn_beyond(p);
 	/* Only the identity of meta.json: no failure here is fatal. */

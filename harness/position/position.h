@@ -9,6 +9,7 @@
 #include <limits.h>
 
 #include "mess/curve.h"
+#include "mess/json.h"
 #include "mess/load.h"
 #include "mess/model.h"
 #include "mess/trace.h"
@@ -54,6 +55,12 @@ struct position {
 
 /* position.csv, position.md and summary.json in dir: 0 or -errno. */
 int pos_write(const struct position *p, const char *dir);
+/* The curves' verdict this run inherits, for summary.json and meta.json:
+ * its level, its first reason, where it was read and what it means. */
+json_t *pos_verdict_json(const struct position *p);
+/* What the inherited verdict means for the positions, in words: "" for
+ * PASS and none. */
+const char *pos_verdict_means(const struct position *p);
 /* plots/position.png and .svg; 0 or -errno with err saying why. */
 int pos_plot(const struct position *p, const char *dir, char *err,
 	     size_t errlen);

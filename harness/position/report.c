@@ -136,6 +136,32 @@ static json_t *int_or_null(int v)
 	return v >= 0 ? json_integer(v) : json_null();
 }
 
+const char *pos_verdict_means(const struct position *p)
+{
+	const char *v = mess_set_verdict(&p->info);
+
+	if (!strcmp(v, "INVALID"))
+		return "not a result to act on: the curves' figures are not to be trusted, nor the positions read on them; measure the curves again";
+	if (!strcmp(v, "pending"))
+		return "not a result to act on: the curves' run stopped before it was judged";
+	if (!strcmp(v, "WARN"))
+		return "the curves hold only within their stated spread, and so do the positions read on them";
+	return "";
+}
+
+/* Nothing is measured here: the verdict is the curves', and says whose. */
+json_t *pos_verdict_json(const struct position *p)
+{
+	char dir[PATH_MAX];
+
+	mess_set_dir(&p->info, dir, sizeof(dir));
+	return mess_json_pack("{s:s, s:o, s:i, s:s, s:o}",
+		"verdict", mess_set_verdict(&p->info),
+		"reason", str_or_null(p->info.verdict_reason),
+		"reasons", p->info.verdict_reasons, "inherited_from", dir,
+		"means", str_or_null(pos_verdict_means(p)));
+}
+
 static json_t *curves_json(const struct position *p)
 {
 	const struct mess_set_info *in = &p->info;
@@ -187,9 +213,9 @@ static int write_summary(const struct position *p, const struct totals *t,
 			"seconds", mess_json_real(t->region_s[i], 6),
 			"pct", mess_json_real(100 * ratio(t->region_s[i], t->dur), 2),
 			"intervals", (json_int_t)t->region_n[i]));
-	j = mess_json_pack("{s:i, s:o, s:o, s:o, s:o, s:{s:o, s:o, s:o, s:o}, s:{s:o, s:o, s:I, s:I}, s:{s:o, s:o, s:I, s:s, s:o, s:s}, s:s}",
+	j = mess_json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:{s:o, s:o, s:o, s:o}, s:{s:o, s:o, s:I, s:I}, s:{s:o, s:o, s:I, s:s, s:o, s:s}, s:s}",
 		"schema", SUMMARY_SCHEMA, "trace", trace_json(p, t),
-		"curves", curves_json(p),
+		"curves", curves_json(p), "inherited_verdict", pos_verdict_json(p),
 		"saturation_latency_ns", mess_json_real(2 * p->unloaded_ns, 3),
 		"regions", reg,
 		"bandwidth", "mean_gbs", mess_json_real(ratio(t->bytes, t->measured_dur) / 1e9, 4),
@@ -222,10 +248,17 @@ static int write_md(const struct position *p, const struct totals *t,
 {
 	FILE *f = mess_tmp_open(dir, "position.md");
 	const struct mess_set_info *in = &p->info;
+	char from[PATH_MAX];
 
 	if (!f)
 		return -errno;
 	fprintf(f, "# Memory position: %s on %s\n\n", p->trace_path, in->label);
+	/* Nothing measured here: the verdict is the curves', said whose. */
+	mess_set_dir(in, from, sizeof(from));
+	fprintf(f, "## Verdict: %s, the curves'\n\nInherited from the curves read, `%s`%s%s.%s%s%s\n\n",
+		mess_set_verdict(in), from, in->verdict_reason[0] ? ": " : "",
+		in->verdict_reason, pos_verdict_means(p)[0] ? "  **For the positions: " : "",
+		pos_verdict_means(p), pos_verdict_means(p)[0] ? ".**" : "");
 	fprintf(f, "Curves: `%s` (%s%s%s%s%s), unloaded latency %.1f ns (%s); saturation point: the model's latency reaches %.1f ns, 2x unloaded.\n\n",
 		in->path, in->kind_name, in->cpu_model[0] ? ", " : "", in->cpu_model,
 		in->tool[0] ? ", " : "", in->tool, p->unloaded_ns,

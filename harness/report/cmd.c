@@ -21,6 +21,7 @@
 #include "core/rundir/outdir.h"
 #include "core/report/plot.h"
 #include "core/rundir/rundir.h"
+#include "core/util.h"
 #include "mess/json.h"
 #include "mess/load.h"
 #include "mess/metrics.h"
@@ -284,7 +285,7 @@ static int readable(const char *dir, const json_t *meta)
 	if (rc == -ENOMEM)
 		return rc;
 	if (rc) {
-		char names[160];
+		char names[160], inv[PATH_MAX + 32];
 		int entries, sets = sets_inside(dir, names, sizeof(names), &entries);
 
 		/* What was found, said as it is: an empty directory, the
@@ -293,8 +294,9 @@ static int readable(const char *dir, const json_t *meta)
 			mess_say("mess report: %s holds %d sets, not one: name one of them (%s)\n",
 				dir, sets, names);
 		else if (sets == 1)
-			mess_say("mess report: %s holds one set in %s, not one of its own: name it: mess report %s/%s\n",
-				dir, names, dir, names);
+			mess_say("mess report: %s holds one set in %s, not one of its own: name it: %s %s/%s\n",
+				dir, names, mess_invocation("mess report", inv, sizeof(inv)),
+				dir, names);
 		else if (!entries)
 			mess_say("mess report: %s is empty; allowed: a run directory of mess or a curve set\n",
 				dir);

@@ -38,10 +38,12 @@ static json_t *set_json(const struct mess_compare_ctx *c, size_t i)
 {
 	const struct mess_set_info *in = c->sets[i].info;
 	const struct mess_cmp_set *s = &c->cmp.set[i];
+	char dir[PATH_MAX];
 
+	mess_set_dir(in, dir, sizeof(dir));
 	return mess_json_pack(
-		"{s:s, s:s, s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I,"
-		" s:s, s:s, s:o, s:o, s:o, s:o, s:s, s:b, s:o, s:o, s:o, s:s, s:o}",
+		"{s:s, s:s, s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:s, s:I,"
+		" s:s, s:s, s:o, s:o, s:o, s:o, s:s, s:b, s:o, s:o, s:o, s:s, s:o, s:s}",
 		"label", c->labels[i], "path", in->path,
 		"kind", in->kind_name ? in->kind_name : "",
 		"cpu_model", in->cpu_model,
@@ -54,6 +56,8 @@ static json_t *set_json(const struct mess_compare_ctx *c, size_t i)
 		"max_lat_max_ns", mess_json_real(s->max_lat_max_ns, DEC_NS),
 		"read_pct_min", mess_json_real(s->read_min_pct, 2),
 		"read_pct_max", mess_json_real(s->read_max_pct, 2),
+		"read_pct_kind", mess_compare_share_kind(c, i),
+		"saturation", mess_compare_saturation(c, i),
 		"curves", (json_int_t)s->ncurves,
 		"bw_source", in->bw_source, "huge_pages", in->huge_pages,
 		"memory", in->memory[0] ? json_string(in->memory) : json_null(),
@@ -69,7 +73,8 @@ static json_t *set_json(const struct mess_compare_ctx *c, size_t i)
 			    json_boolean(in->complete),
 		"verdict", mess_compare_verdict(c, i),
 		"verdict_reason", in->verdict_reason[0] ?
-			json_string(in->verdict_reason) : json_null());
+			json_string(in->verdict_reason) : json_null(),
+		"verdict_inherited_from", dir);
 }
 
 static json_t *share_json(const struct mess_compare_ctx *c, size_t k)
@@ -172,6 +177,14 @@ static json_t *build_json(const struct mess_compare_ctx *c)
 	for (size_t w = 0; !err && w < c->nwarn; w++)
 		err = json_array_append_new(json_object_get(j, "warnings"),
 					    json_string(c->warn[w]));
+	if (!err) {
+		const struct mess_set_info *info[MESS_CMP_MAX_SETS];
+
+		for (size_t i = 0; i < c->n; i++)
+			info[i] = c->sets[i].info;
+		err = mess_json_set(j, "inherited_verdict",
+				    mess_compare_inherited(info, c->labels, c->n));
+	}
 	if (err) {
 		json_decref(j);
 		return NULL;

@@ -12,6 +12,7 @@
 
 #include "mess/compare.h"
 #include "mess/curve.h"
+#include "mess/json.h"
 #include "mess/load.h"
 
 #define MESS_COMPARE_SCHEMA 1
@@ -54,5 +55,15 @@ int mess_compare_write(const char *outdir, const struct mess_compare_set *sets,
 const char *mess_compare_set_meta(const struct mess_set_info *in,
 				  const char *key, const char *none, char *buf,
 				  size_t len);
+
+/*
+ * The verdict a comparison inherits, measuring nothing: its least trusted
+ * set's (INVALID, pending, WARN, none, PASS in that order), the sets at
+ * that level (labels, directories), the first one's reason and what it
+ * means for the comparison; compare.json's and meta.json's
+ * inherited_verdict.  NULL: out of memory.
+ */
+json_t *mess_compare_inherited(const struct mess_set_info *const *info,
+			       const char *const *labels, size_t n);
 
 #endif

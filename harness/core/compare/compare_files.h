@@ -36,6 +36,14 @@ const char *mess_compare_unloaded_source(const struct mess_compare_ctx *c,
 const char *mess_compare_verdict(const struct mess_compare_ctx *c, size_t i);
 int mess_compare_verdict_said(const struct mess_compare_ctx *c, size_t i);
 
+/* Set i's read shares in the Glossary's words: "nominal" (accounted),
+ * "measured" (counted), "as the set gives them". */
+const char *mess_compare_share_kind(const struct mess_compare_ctx *c, size_t i);
+/* Set i's saturation in the Glossary's words: "saturated", "none" (no
+ * latency doubled), "not saturated" (no curve loaded the memory),
+ * "unknown" (no unloaded latency, or doubled only at flagged points). */
+const char *mess_compare_saturation(const struct mess_compare_ctx *c, size_t i);
+
 /* Whether every set has curves at (or around) share k. */
 int mess_compare_covered(const struct mess_compare_ctx *c, size_t k);
 

@@ -193,19 +193,29 @@ static void summary(const struct mess_compare_ctx *c, FILE *f)
 	for (size_t i = 0; i < c->n; i++) {
 		const struct mess_cmp_set *s = &c->cmp.set[i];
 
+		const char *w = mess_compare_saturation(c, i);
+
+		/* The Glossary's words: 'not saturated' is a set that never
+		 * loaded the memory, not one loaded whose latency never
+		 * doubled. */
 		fprintf(f, " %s |", !isfinite(s->unloaded_ns) ? "unknown (no unloaded latency)" :
-			!s->have_sat ? "not saturated" :
-			range(b, sizeof(b), s->sat_bw_min_gbs, s->sat_bw_max_gbs, 1));
+			s->have_sat ? range(b, sizeof(b), s->sat_bw_min_gbs, s->sat_bw_max_gbs, 1) :
+			!strcmp(w, "not saturated") ? "not saturated: no curve loaded the memory" :
+			!strcmp(w, "unknown") ? "unknown: the latency doubled only at flagged or low-load points" :
+			"none: no curve's latency reached 2x unloaded");
 	}
 	fprintf(f, "\n| maximum latency range [ns] |");
 	for (size_t i = 0; i < c->n; i++)
 		fprintf(f, " %s |", range(b, sizeof(b), c->cmp.set[i].max_lat_min_ns,
 					  c->cmp.set[i].max_lat_max_ns, 1));
-	fprintf(f, "\n| read shares measured [%%] |");
+	/* Measured only where counted (Glossary): an accounted run's are
+	 * its mixes' nominal shares. */
+	fprintf(f, "\n| read shares [%%] |");
 	for (size_t i = 0; i < c->n; i++)
-		fprintf(f, " %s (%zu curves) |",
+		fprintf(f, " %s (%s, %zu curves) |",
 			range(b, sizeof(b), c->cmp.set[i].read_min_pct,
-			      c->cmp.set[i].read_max_pct, 1), c->cmp.set[i].ncurves);
+			      c->cmp.set[i].read_max_pct, 1),
+			mess_compare_share_kind(c, i), c->cmp.set[i].ncurves);
 	fprintf(f, "\n\nSaturation: latency at or above 2x the set's unloaded latency (first such point per curve).\n");
 	/* A share that is not the memory's is compared as if it were: said
 	 * (issue 48: on Intel trees R = 0 is 50 % reads at the memory). */

@@ -5,10 +5,12 @@
  * covers a read share, and how each figure is computed.  A file of its
  * own, below the three writers, so that none calls back into another.
  */
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
 #include "core/compare/compare_files.h"
+#include "mess/metrics.h"
 
 const char *mess_compare_unloaded_source(const struct mess_compare_ctx *c,
 					 size_t i)
@@ -33,6 +35,86 @@ int mess_compare_verdict_said(const struct mess_compare_ctx *c, size_t i)
 	const char *v = mess_compare_verdict(c, i);
 
 	return strcmp(v, "PASS") && strcmp(v, "none");
+}
+
+/*
+ * The Glossary's words for a set's read shares: a run's accounted shares
+ * are the mixes' by construction (nominal), only counted ones measured.
+ */
+const char *mess_compare_share_kind(const struct mess_compare_ctx *c, size_t i)
+{
+	const char *src = c->sets[i].info->bw_source;
+
+	if (!strcmp(src, "accounted"))
+		return "nominal";
+	if (!strcmp(src, "counters"))
+		return "measured";
+	return "as the set gives them";
+}
+
+/*
+ * The Glossary's word for a set without a saturated range: "not
+ * saturated" only where no curve loaded the memory; "unknown" where a
+ * latency doubled only at points that cannot say; else "none".
+ */
+const char *mess_compare_saturation(const struct mess_compare_ctx *c, size_t i)
+{
+	const struct mess_cmp_set *cs = &c->cmp.set[i];
+	struct mess_summary s;
+	const char *w = "none";
+
+	if (!isfinite(cs->unloaded_ns))
+		return "unknown";
+	if (cs->have_sat)
+		return "saturated";
+	if (mess_summarise(c->sets[i].fam, cs->unloaded_ns, 0, 0.05, &s))
+		return "none";
+	if (!s.loaded_curves)
+		w = "not saturated";
+	for (size_t k = 0; k < s.ncurves && s.loaded_curves; k++)
+		if (s.curves[k].sat_unknown)
+			w = "unknown";
+	mess_summary_free(&s);
+	return w;
+}
+
+/* How little a verdict lets a set be trusted: none is unknown, below WARN. */
+static int distrust(const char *v)
+{
+	static const char *const order[] = { "PASS", "none", "WARN", "pending", "INVALID" };
+
+	for (int k = 4; k > 0; k--)
+		if (!strcmp(v, order[k]))
+			return k;
+	return 0;
+}
+
+json_t *mess_compare_inherited(const struct mess_set_info *const *info,
+			       const char *const *labels, size_t n)
+{
+	json_t *sets = json_array(), *from = json_array();
+	const char *v = "PASS", *why = NULL;
+	char dir[PATH_MAX];
+
+	for (size_t i = 0; i < n; i++)
+		if (distrust(mess_set_verdict(info[i])) > distrust(v))
+			v = mess_set_verdict(info[i]);
+	for (size_t i = 0; sets && from && i < n; i++) {
+		if (strcmp(mess_set_verdict(info[i]), v))
+			continue;
+		mess_set_dir(info[i], dir, sizeof(dir));
+		json_array_append_new(sets, json_string(labels[i]));
+		json_array_append_new(from, json_string(dir));
+		if (!why && info[i]->verdict_reason[0])
+			why = info[i]->verdict_reason;
+	}
+	return mess_json_pack("{s:s, s:o, s:o, s:o, s:o}", "verdict", v,
+		"sets", sets, "inherited_from", from,
+		"reason", why ? json_string(why) : json_null(),
+		"means", distrust(v) >= 3 ?
+			json_string("not a result to act on: a set compared is not to be trusted, nor what is read against it; measure it again and compare the new run") :
+			distrust(v) == 2 ? json_string("a set compared holds only within its stated spread, and so does what is read against it") :
+			json_null());
 }
 
 int mess_compare_covered(const struct mess_compare_ctx *c, size_t k)

@@ -23,6 +23,10 @@
  */
 #define MESS_CHAIN_STRIDE 256
 #define MESS_CHAIN_WINDOW (2u << 20)
+/* Four cycles at 5 GHz: below any L1 hit of any CPU mess runs on.  A
+ * chase that reads faster read nothing (a clock glitch, a preempted
+ * timer): discarded and counted, never a figure (issue 46). */
+#define MESS_L1_FLOOR_NS 0.8
 
 /* Sattolo's algorithm: next[] becomes one cycle through all n indices. */
 void mess_sattolo(uint32_t *next, uint32_t n, struct mess_rng *r);

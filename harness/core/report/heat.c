@@ -110,7 +110,7 @@ int mess_heat_plot(const char *rundir, const struct mess_heat *h, char *err,
 {
 	struct heat_paths *pp = calloc(1, sizeof(*pp));
 	char qx[256], qy[256], qcb[256], path[PATH_MAX + 160];
-	int ret;
+	int ret, figures = 0;
 
 	mess_set_err(err, errlen, "%s", "");
 	if (!pp)
@@ -132,10 +132,12 @@ int mess_heat_plot(const char *rundir, const struct mess_heat *h, char *err,
 	mess_gp_quote(qy, sizeof(qy), h->ylabel);
 	mess_gp_quote(qcb, sizeof(qcb), h->cblabel);
 	/* Text in the cells while it fits: a large machine's c2c has none. */
+	for (int i = 0; i < h->nx * h->ny; i++)
+		figures += isfinite(h->v[i]);
 	snprintf(pp->expr, sizeof(pp->expr),
-		 "outbase='%s'; plottitle='%s'; xl='%s'; yl='%s'; cbl='%s'; nx=%d; ny=%d; highgood=%d; labels=%d",
+		 "outbase='%s'; plottitle='%s'; xl='%s'; yl='%s'; cbl='%s'; nx=%d; ny=%d; highgood=%d; labels=%d; figures=%d",
 		 pp->qbase, pp->qtitle, qx, qy, qcb, h->nx, h->ny, !!h->high_good,
-		 h->text && h->nx <= 24 && h->ny <= 24);
+		 h->text && h->nx <= 24 && h->ny <= 24, figures);
 	ret = mess_gnuplot("heat.gp", pp->expr, pp->log, err, errlen);
 	for (int i = 0; !ret && i < 2; i++) {
 		snprintf(path, sizeof(path), "%s.%s", pp->base, i ? "svg" : "png");

@@ -120,13 +120,46 @@ static void put_value(FILE *f, const json_t *v, int depth)
 	}
 }
 
+/* A command that measures nothing (position) carries the verdict of the
+ * set it read, and says whose. */
+static void put_inherited(FILE *f, const json_t *inh)
+{
+	const char *v = jstr(inh, "verdict") ? jstr(inh, "verdict") : "none";
+	const char *why = jstr(inh, "reason");
+
+	mess_h_put(f, "<section class=\"verdict v-", v, "\"><h2>Verdict: ");
+	mess_h_esc(f, v);
+	const json_t *from = json_object_get(inh, "inherited_from"), *e;
+	size_t i;
+
+	fputs(", inherited</h2>\n<p>Nothing was measured here: the verdict is that of the curves read, ", f);
+	if (json_is_string(from))
+		mess_h_put(f, "<code>", json_string_value(from), "</code>");
+	json_array_foreach(from, i, e)
+		mess_h_put(f, i ? ", <code>" : "<code>", json_string_value(e), "</code>");
+	if (why)
+		mess_h_put(f, ": ", why, "");
+	fputs(".</p>\n", f);
+	if (jstr(inh, "means"))
+		mess_h_put(f, "<p class=\"next-step\"><b>For these figures:</b> ",
+			   jstr(inh, "means"), ".</p>\n");
+	fputs("</section>\n", f);
+}
+
 static void put_verdict(FILE *f, const json_t *meta)
 {
 	const json_t *q = json_object_get(meta, "quality");
 	const char *v = jstr(q, "verdict");
+	const json_t *inh;
 	json_t *r;
 	size_t i;
 
+	/* An inherited none says what the plain none below says. */
+	inh = json_object_get(meta, "inherited_verdict");
+	if (!v && jstr(inh, "verdict") && strcmp(jstr(inh, "verdict"), "none")) {
+		put_inherited(f, inh);
+		return;
+	}
 	if (!v && meta) {
 		mess_h_put(f, "<section class=\"verdict\"><h2>Verdict: none</h2><p>",
 			   jstr(meta, "tool") ? jstr(meta, "tool") : "This run",
@@ -213,7 +246,10 @@ static void put_measured(FILE *f, const json_t *meta)
 	} else if (json_is_integer(cores)) {
 		row(f, "cores", "%lld", (long long)json_integer_value(cores));
 	} else if (!json_is_null(cores)) {
-		row(f, "cores", "unknown");
+		/* Why, where it is known why. */
+		row(f, "cores", "%s", jstr(meta, "tree_format") ?
+		    "not recorded: a Mess benchmark tree does not say how many cores generated the traffic" :
+		    "not given in the set's files");
 	}
 	if (!json_is_null(json_object_get(meta, "huge_pages")))
 		row(f, "huge pages", "%s", OR_UNKNOWN(jstr(meta, "huge_pages")));
@@ -414,16 +450,33 @@ static void put_subreports(FILE *f, const char *dir)
 	}
 }
 
+/* "CPU on host", or what the files do not give, said once ("unknown on
+ * unknown" said nothing twice). */
+static const char *machine(const json_t *meta, char *buf, size_t len)
+{
+	const char *cpu = jstr(meta, "cpu_model"), *host = jstr(meta, "host");
+
+	if (cpu && host)
+		snprintf(buf, len, "%s on %s", cpu, host);
+	else if (cpu)
+		snprintf(buf, len, "%s, host not given in the set", cpu);
+	else if (host)
+		snprintf(buf, len, "CPU not given in the set, on %s", host);
+	else
+		snprintf(buf, len, "machine and CPU not given in the set");
+	return buf;
+}
+
 static void put_page(FILE *f, const char *dir, const char *outdir,
 		     const json_t *meta, const json_t *summary, double peak,
 		     const char *peak_how, const char *nofig)
 {
 	const char *tool = jstr(meta, "tool"), *cpu = jstr(meta, "cpu_model");
-	const char *host = jstr(meta, "host"), *slash = strrchr(dir, '/');
+	const char *slash = strrchr(dir, '/');
 	const char *label = slash && slash[1] ? slash + 1 : dir;
 	/* A comparison is of its sets, measured nowhere: compare.md's title
 	 * names them, where the host and a CPU would say "unknown on vm". */
-	char cmp[512], words[PATH_MAX + 512];
+	char cmp[512], words[PATH_MAX + 512], who[400], inv[PATH_MAX + 32];
 	int is_cmp = tool && !strcmp(tool, "mess compare") &&
 		     mess_h_compare_title(dir, cmp, sizeof(cmp));
 
@@ -431,7 +484,8 @@ static void put_page(FILE *f, const char *dir, const char *outdir,
 	      "<meta name=\"viewport\" content=\"width=device-width\">\n<title>", f);
 	mess_h_esc(f, meta ? (tool ? tool : "mess") : "curve set");
 	fputs(": ", f);
-	mess_h_esc(f, is_cmp ? cmp : meta ? OR_UNKNOWN(cpu) : label);
+	machine(meta, who, sizeof(who));
+	mess_h_esc(f, is_cmp ? cmp : meta ? (cpu ? cpu : "CPU not given in the set") : label);
 	fprintf(f, "</title>\n<style>\n%s</style></head><body>\n<h1>", css);
 	if (is_cmp) {
 		mess_h_esc(f, tool);
@@ -439,8 +493,7 @@ static void put_page(FILE *f, const char *dir, const char *outdir,
 		mess_h_esc(f, cmp);
 	} else if (meta) {
 		mess_h_esc(f, tool ? tool : "mess");
-		mess_h_put(f, ": ", OR_UNKNOWN(cpu), " on ");
-		mess_h_esc(f, OR_UNKNOWN(host));
+		mess_h_put(f, ": ", who, "");
 	} else {
 		fputs("Curve set ", f);
 		mess_h_esc(f, label);
@@ -477,8 +530,10 @@ static void put_page(FILE *f, const char *dir, const char *outdir,
 	mess_h_public(f, dir);
 	mess_h_put(f, "<footer>Written by mess ", mess_version, " (git ");
 	mess_h_esc(f, mess_git_rev);
-	mess_h_put(f, ") from the files beside it (meta.json, summary.json, the CSVs: results/README.md documents them); remake it with <code>mess report ",
-		   dir, "</code>.<br>Words on this page: ");
+	/* A command the user can type: mess may not be on PATH. */
+	mess_h_put(f, ") from the files beside it (meta.json, summary.json, the CSVs: results/README.md documents them); remake it with <code>",
+		   mess_invocation("mess report", inv, sizeof(inv)), " ");
+	mess_h_put(f, "", dir, "</code>.<br>Words on this page: ");
 	mess_h_esc(f, mess_glossary(words, sizeof(words)));
 	fputs(".</footer>\n</body></html>\n", f);
 }

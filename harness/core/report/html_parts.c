@@ -174,7 +174,7 @@ int mess_h_keyfigs(FILE *f, const char *dir, double peak, const char *how,
 	struct mess_kf_fmt kf = mess_h_kf_run;
 	json_t *wt = json_object_get(summary, "wave_tol_pct");
 	double unloaded, tol = json_is_number(wt) ? json_number_value(wt) / 100 : 0.02;
-	char err[512];
+	char err[512], inv[PATH_MAX + 32];
 	int ret = 0, is_run;
 
 	if (!info || mess_set_load(dir, 0, &fam, info, err, sizeof(err)))
@@ -197,8 +197,10 @@ int mess_h_keyfigs(FILE *f, const char *dir, double peak, const char *how,
 		mess_h_esc(f, how);
 		fputs("</td></tr>\n", f);
 	} else {
-		mess_h_put(f, "<td><i>unknown</i></td><td>give it: <code>mess report ", dir,
-			   " --peak-gbs GBS</code> (channels × MT/s × bytes per transfer)</td></tr>\n");
+		/* A command the user can type: mess may not be on PATH. */
+		mess_h_put(f, "<td><i>unknown</i></td><td>give it: <code>",
+			   mess_invocation("mess report", inv, sizeof(inv)), " ");
+		mess_h_put(f, "", dir, " --peak-gbs GBS</code> (channels × MT/s × bytes per transfer)</td></tr>\n");
 	}
 	mess_h_put(f, "<tr><th>bandwidth source</th><td colspan=\"2\">",
 		   info->bw_source[0] ? info->bw_source : "unknown",

@@ -22,6 +22,7 @@
 
 #include "core/machine/cpufreq.h"
 #include "core/machine/memsel.h"
+#include "core/measure/chain.h"
 #include "core/measure/gen.h"
 #include "core/rundir/rundir.h"
 #include "mess/curve.h"
@@ -146,6 +147,9 @@ struct mess_unloaded {
 /* What the driver's repeats keep across points (backend/repeats.c). */
 struct mess_wstats {
 	unsigned windows, windows_disturbed, windows_kept_disturbed;
+	/* Windows outside what the hardware can do, discarded (mess_repeats):
+	 * a latency below floor_ns, a bandwidth above ceil_gbs. */
+	unsigned windows_impossible;
 	unsigned remeasured;	/* points given more repeats for spread */
 	int disturb_persists;	/* the last point kept disturbed windows */
 	double worst_lost_pct, worst_steal_ms;	/* the worst disturbed window */
@@ -162,7 +166,16 @@ struct mess_repeater {
 	void *bs;
 	const struct mess_run_desc *desc;	/* dist_known */
 	struct mess_wstats st;
+	/* What no window can read (issue 46): a load faster than an L1 hit
+	 * (MESS_L1_FLOOR_NS, or the machine's own), more bandwidth than the
+	 * memory's peak allows (INFINITY: unknown).  Such a window is
+	 * discarded and counted, and sizes nothing. */
+	double floor_ns, ceil_gbs;
 };
+
+/* A counted or replayed bandwidth this far past the theoretical peak is
+ * no reading of that memory (the peak's own uncertainty allowed). */
+#define MESS_PEAK_CEIL 1.25
 
 /* The run's results, as the backends' sections and the finish read them. */
 struct mess_results {

@@ -64,6 +64,13 @@ void mess_wstats_init(struct mess_wstats *st)
 				    .clock_lo = INFINITY };
 }
 
+/* Outside what the hardware can do: a latency below an L1 hit (0.67 ns
+ * once, against an unloaded 255.7 ns), a bandwidth past the peak. */
+static int impossible(const struct mess_repeater *rp, const struct mess_window *w)
+{
+	return w->lat_ns < rp->floor_ns || w->bw_gbs > rp->ceil_gbs;
+}
+
 int mess_repeats(struct mess_repeater *rp, unsigned repeats,
 		 struct mess_point *p)
 {
@@ -71,7 +78,7 @@ int mess_repeats(struct mess_repeater *rp, unsigned repeats,
 	struct mess_window w[MESS_MAX_WINDOWS];
 	double lat[MESS_MAX_WINDOWS], sorted[MESS_MAX_WINDOWS];
 	struct kept t = { .steal = NAN, .ghz_lo = INFINITY, .ghz_hi = -INFINITY };
-	unsigned n = 0, target, cap, redo = 0, budget;
+	unsigned n = 0, target, cap, redo = 0, budget, gone = 0;
 	int spread_bad = 0, cut = 0;
 
 	/* --repeats allows 50: the table holds three times that. */
@@ -88,6 +95,14 @@ int mess_repeats(struct mess_repeater *rp, unsigned repeats,
 			r->windows += 1 + w[n].redone;
 			if (cut)
 				break;
+			/* Never a figure, measured again up to the repeats;
+			 * past that the point ends with the windows it has. */
+			if (impossible(rp, &w[n])) {
+				r->windows_impossible++;
+				if (gone++ < repeats)
+					continue;
+				break;
+			}
 			if (w[n].disturbed &&
 			    disturbed(r, &t, &w[n], &redo, budget))
 				continue;
@@ -95,16 +110,17 @@ int mess_repeats(struct mess_repeater *rp, unsigned repeats,
 			lat[n] = w[n].lat_ns;
 			n++;
 		}
-		/* Cut short: nothing measured is a figure, never a guess. */
-		if (cut) {
+		/* Cut short, or every window impossible: nothing measured
+		 * is a figure, never a guess. */
+		if (cut || !n) {
 			p->lat_ns = p->lat_ns_std = p->bw_gbs = NAN;
 			p->read_bw_gbs = p->write_bw_gbs = p->read_pct = NAN;
-			return -EINTR;
+			return cut ? -EINTR : 0;
 		}
 		memcpy(sorted, lat, n * sizeof(*lat));
 		p->lat_ns = mess_median(sorted, n);
 		spread_bad = mess_spread_bad(sorted, n, p->lat_ns, MESS_REPEAT_SPREAD_MAX);
-		if (!spread_bad || target >= cap)
+		if (!spread_bad || target >= cap || gone > repeats)
 			break;
 		/* More repeats, not other ones: the median of them all. */
 		target += repeats;

@@ -161,6 +161,14 @@ void mess_run_verdict(struct mess_run *r)
 				 "%u of %u chase windows were disturbed and measured again; none was kept; the worst: %s lost %.0f %% of its time %s",
 				 r->rep.st.windows_disturbed, r->rep.st.windows, r->rep.st.worst_who,
 				 r->rep.st.worst_lost_pct, cause(r));
+	/* Readings the hardware cannot give were discarded: said, and the
+	 * run judged by how many there were, as interfere's windows. */
+	if (r->rep.st.windows_impossible)
+		mess_verdict_add(v, 3 * r->rep.st.windows_impossible > r->rep.st.windows ?
+				 MESS_INVALID : MESS_WARN, "impossible",
+				 "%u of %u chase windows read what the hardware cannot do (a load faster than an L1 hit, %.2f ns, or a bandwidth past %.2fx the memory's peak): discarded, never a figure nor the size of a next window, each measured again up to the repeats",
+				 r->rep.st.windows_impossible, r->rep.st.windows,
+				 r->rep.floor_ns, MESS_PEAK_CEIL);
 	if (isfinite(r->desc.migrations) && r->desc.migrations > 0)
 		mess_verdict_add(v, MESS_WARN, "migrated",
 				 "measuring threads migrated %.0f times off the cores they were pinned to (something changed their affinity)",
@@ -199,7 +207,7 @@ json_t *mess_run_quality_json(const struct mess_run *r)
 			"flagged", (json_int_t)mess_curve_flagged(c), "flags", fl));
 	}
 	if (mess_json_merge(q, mess_json_pack(
-		"{s:o, s:{s:i, s:i, s:i, s:s, s:s}, s:i, s:i, s:[o,o], s:o, s:o, s:o, s:b,"
+		"{s:o, s:{s:i, s:i, s:i, s:i, s:s, s:s}, s:i, s:i, s:[o,o], s:o, s:o, s:o, s:b,"
 		" s:{s:s, s:I, s:I, s:o, s:o, s:s},"
 		" s:{s:o, s:o, s:o, s:s},"
 		" s:{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}}",
@@ -207,6 +215,7 @@ json_t *mess_run_quality_json(const struct mess_run *r)
 		"windows", "measured", (int)r->rep.st.windows,
 		"disturbed", (int)r->rep.st.windows_disturbed,
 		"kept_disturbed", (int)r->rep.st.windows_kept_disturbed,
+		"impossible", (int)r->rep.st.windows_impossible,
 		"disturbed_rule", "a measuring thread (the chase or a generator) lost more than 2 % of the window's wall time (wall minus its on-CPU time: steal, another task, interrupts), or the chase core's clock moved more than 5 % across it",
 		"bound", "a point measures at most as many disturbed windows again as it has repeats (one, after a point that had to keep one: a disturbance that stays is not waited out); then they are kept, and the point is flagged disturbed when they are half or more of its repeats (its figures are medians)",
 		"points_remeasured_for_rules", (int)r->points_rule_remeasured,
