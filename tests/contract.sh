@@ -21,6 +21,13 @@ fx=$(realpath "$(dirname "$0")/fixtures/trace")
 tmp=$(mktemp -d)
 holder=
 trap '[ -n "$holder" ] && kill $holder 2>/dev/null; rm -rf "$tmp"' EXIT
+# hold FILE: the lock held by a process that is itself the sleep (so that
+# killing $holder frees it; flock(1) FILE sleep would leave its child
+# sleeping for 10 min, the lock and make's output pipe with it).
+hold() {
+	exec 9<>"$1" >/dev/null 2>&1
+	flock 9 && exec sleep 600
+}
 pass=0 fail=0
 check() {
 	if (eval "$2"); then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1"; fi
@@ -76,7 +83,7 @@ refused() {
 D=$tmp/held-replay
 w_compare "$D" >/dev/null 2>&1
 before=$(sums "$D")
-flock "$D/.lock" sleep 600 & holder=$!
+hold "$D/.lock" & holder=$!
 for i in $(seq 50); do flock -n "$D/.lock" true 2>/dev/null || break; sleep 0.1; done
 for w in $writers; do
 	start=$(date +%s)
@@ -163,7 +170,7 @@ done
 #    export, compare and report (into another directory) read it.
 D=$tmp/import-owner-replay
 [ -d "$RAW" ] || D=$tmp/curves-owner-replay
-flock "$D/.lock" sleep 600 & holder=$!
+hold "$D/.lock" & holder=$!
 for i in $(seq 50); do flock -n "$D/.lock" true 2>/dev/null || break; sleep 0.1; done
 "$mess" export "$D" --force --out "$tmp/read-x" >/dev/null 2>d1.err
 check "D: export reads a held directory ($(tail -1 d1.err))" '[ -s "$tmp/read-x/info.txt" ]'
