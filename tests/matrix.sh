@@ -136,6 +136,24 @@ check "matrix --initiators $first: only node $first's row, every target" \
 check "matrix --initiators: meta.json records the list" \
 	"jq -e '.initiators_given == \"${first:-0}\" and .initiators == 1 and .pairs_measured == $nodes' '$out/mx-init/meta.json'"
 
+# Defaults sized from the node's free memory (issue 47): a node with
+# 1500 MiB free (MESS_FAULT_NODE_FREE_MIB), the chase's default buffer
+# 4x the LLC, the generators' arrays 2x the LLC each: they shrink until
+# they fit and say so; a --gen-bytes given is refused as before.
+llc=$(jq -r '.llc_bytes' "$out/mx/meta.json")
+if [ "$llc" -ge $((128 << 20)) ] && [ "$llc" -le $((320 << 20)) ]; then
+	MESS_FAULT_NODE_FREE_MIB=1500 "$mess" matrix --quick --no-plots --out "$out/mx-short" >/dev/null 2>"$out/mx-short.err"
+	rc=$?
+	check "matrix, a node with 1500 MiB free: default arrays shrunk, not refused (see $out/mx-short.err)" \
+		"[ $rc = 0 ] && grep -q '^mess matrix: generator arrays shrunk from [0-9]* to [0-9]* MiB to fit node 0' '$out/mx-short.err'"
+	check "matrix meta.json: the arrays it used, smaller than 2x the LLC" \
+		"jq -e '[.. | .array_bytes_per_thread? // empty][0] < 2 * .llc_bytes' '$out/mx-short/meta.json'"
+	MESS_FAULT_NODE_FREE_MIB=1500 "$mess" matrix --quick --no-plots --gen-bytes $((2 * llc)) --out "$out/mx-short2" >/dev/null 2>"$out/mx-short2.err"
+	rc=$?
+	check "matrix, --gen-bytes given that the node cannot hold: refused in one line" \
+		"[ $rc = 1 ] && [ \$(wc -l <'$out/mx-short2.err') = 1 ] && grep -q 'has 1500 MiB free' '$out/mx-short2.err' && [ ! -e '$out/mx-short2' ]"
+fi
+
 # Big hosts (issue 47): hwloc's node capacity (4.3 GiB on a 125 GiB
 # guest) is one witness of three.  This machine's topology with node 0
 # shrunk to 16 MiB in the XML, below the default buffers (256 MiB and

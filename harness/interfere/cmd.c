@@ -292,8 +292,10 @@ static int size_check(struct ifr *m)
 	m->buffer = MESS_HUGE_ROUND(m->o.buffer ? m->o.buffer : 4 * llc > (64u << 20) ? 4 * llc : 64u << 20);
 	m->gen_bytes = MESS_HUGE_ROUND(m->o.gen_bytes ? m->o.gen_bytes :
 				       2 * llc > (64u << 20) ? 2 * llc : 64u << 20);
-	if (mess_node_fits(m->aggr_node, (size_t)m->naggr * 2 * m->gen_bytes +
-			   (m->aggr_node == m->victim_node ? m->buffer : 0), why, sizeof(why)) ||
+	if (mess_node_fit_arrays("mess interfere", m->aggr_node,
+				 m->aggr_node == m->victim_node ? m->buffer : 0,
+				 (size_t)m->naggr * 2, &m->gen_bytes, m->o.gen_bytes != 0,
+				 llc, why, sizeof(why)) ||
 	    mess_node_fits(m->victim_node, m->buffer, why, sizeof(why))) {
 		fprintf(stderr, "mess interfere: --buffer/--gen-bytes: %s (the chase's %zu MiB, %d aggressors x 2 arrays of %zu MiB); allowed: a smaller --buffer or --gen-bytes, or fewer --aggressors\n",
 			why, m->buffer >> 20, m->naggr, m->gen_bytes >> 20);

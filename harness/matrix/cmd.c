@@ -203,11 +203,12 @@ static int size_check(struct mx *m, char *err, size_t errlen)
 	for (int i = 0; i < m->nnodes; i++)
 		mess_node_mem_of(&m->topo, m->nodes[i].os, &m->mem[i]);
 	for (int i = 0; i < m->nnodes; i++) {
-		size_t gens = (size_t)most * 2 * m->gen_bytes;
-		size_t need = gens > m->buffer ? gens : m->buffer;
 		char why[160];
 
-		if (mess_node_fits(m->nodes[i].os, need, why, sizeof(why)))
+		/* The chase and the generators take turns: the larger. */
+		if (mess_node_fit_arrays("mess matrix", m->nodes[i].os, 0, (size_t)most * 2,
+					 &m->gen_bytes, m->o.gen_bytes != 0, llc, why, sizeof(why)) ||
+		    mess_node_fits(m->nodes[i].os, m->buffer, why, sizeof(why)))
 			return mess_fail(err, errlen, -EINVAL, "--buffer/--gen-bytes: %s (the chase's %zu MiB, or %d generators x 2 arrays of %zu MiB); allowed: a smaller --buffer or --gen-bytes",
 				why, m->buffer >> 20, most, m->gen_bytes >> 20);
 	}

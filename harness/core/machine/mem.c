@@ -179,11 +179,31 @@ int mess_node_fits(int node, size_t need, char *err, size_t errlen)
 
 	mess_node_mem_read(node, 0, 1, &m);
 	fr = node < 0 ? 0 : (size_t)mess_node_mem_free(&m);
+	/* Tests: a node short of memory on a machine that is not
+	 * (MESS_FAULT_NODE_FREE_MIB). */
+	if (fr && getenv("MESS_FAULT_NODE_FREE_MIB"))
+		fr = (size_t)strtoull(getenv("MESS_FAULT_NODE_FREE_MIB"), NULL, 10) << 20;
 	if (!fr || need <= fr)
 		return 0;
 	return mess_fail(err, errlen, -ENOMEM,
 			 "node %d has %zu MiB free of %zu MiB, the run needs %zu MiB",
 			 node, fr >> 20, (size_t)mess_node_mem_total(&m) >> 20, need >> 20);
+}
+
+int mess_node_fit_arrays(const char *prog, int node, size_t fixed, size_t n,
+			 size_t *each, int given, size_t llc, char *err, size_t errlen)
+{
+	size_t was = *each;
+	int rc;
+
+	while ((rc = mess_node_fits(node, fixed + n * *each, err, errlen)) &&
+	       !given && *each > (64u << 20))
+		*each = MESS_HUGE_ROUND(*each / 2);
+	if (!rc && *each < was)
+		fprintf(stderr, "%s: generator arrays shrunk from %zu to %zu MiB to fit node %d's free memory (meta.json array_bytes_per_thread)%s\n",
+			prog, was >> 20, *each >> 20, node, *each < 2 * llc ?
+			"; warning: under 2x the LLC, part of their traffic may stay in the cache" : "");
+	return rc;
 }
 
 static char hugetlb_note[192];

@@ -91,6 +91,17 @@ long mess_node_free_hugepages(int node);
  * which the kernel may contradict, refuses nothing.
  */
 int mess_node_fits(int node, size_t need, char *err, size_t errlen);
+/*
+ * Generator arrays of the automatic size (*each, from the LLC; given 0)
+ * that the node cannot hold, halved in whole huge pages down to 64 MiB
+ * until fixed + n x *each fits (mess_node_fits): a default is sized from
+ * the node's free memory, never refused for it; a size the user gave
+ * (given 1) is never changed.  0, or mess_node_fits's -ENOMEM and err.
+ * A shrinking is said on stderr by prog, with a warning below 2x the LLC
+ * (llc): part of their traffic may then stay in the cache.
+ */
+int mess_node_fit_arrays(const char *prog, int node, size_t fixed, size_t n,
+			 size_t *each, int given, size_t llc, char *err, size_t errlen);
 /* Why the last allocation bound to a node got no hugetlb pages although
  * the machine's pool had some (its node's pool was short), "" none: the
  * note meta.json keeps (memory_node_choice.hugetlb). */
