@@ -34,7 +34,7 @@ kib_of() {
 	     END { print s + 0 }' "$1"
 }
 step() {
-	local name=$1 pid p kib best=0
+	local name=$1 pid p kib best=0 full
 	local -A mine=()
 	shift
 	echo "== $name: $*"
@@ -43,12 +43,17 @@ step() {
 	pid=$!
 	: >"$out/$name.numa_maps"
 	: >"$out/$name.numa_full"
+	# The whole snapshots only where a split is checked: each costs the
+	# watch time, and a short phase (interfere's aggressors) must not be
+	# missed between two looks.
+	case $name in split* | interleave) full=1 ;; *) full= ;; esac
 	while kill -0 "$pid" 2>/dev/null; do
 		: >/tmp/snap
 		# Children of --mem-node each run as /proc/self/exe, argv[0] mess.
 		for p in $(pgrep -f "^($mess|mess) "); do
 			grep -h 'bind:' "/proc/$p/numa_maps" 2>/dev/null |
 				sed "s/^/$(cat "/proc/$p/comm" 2>/dev/null) /" >>"$out/$name.numa_maps"
+			[ -n "$full" ] || continue
 			grep -hE 'bind:|interleave' "/proc/$p/numa_maps" 2>/dev/null |
 				sed "s/^/$p /" >/tmp/snap.1
 			cat /tmp/snap.1 >>/tmp/snap
@@ -59,10 +64,12 @@ step() {
 				tr '\0' ' ' <"/proc/$p/cmdline" >"$out/$name.cmd.$p" 2>/dev/null
 			fi
 		done
-		kib=$(kib_of /tmp/snap)
-		if [ "$kib" -gt "$best" ]; then
-			best=$kib
-			cp /tmp/snap "$out/$name.numa_full"
+		if [ -n "$full" ]; then
+			kib=$(kib_of /tmp/snap)
+			if [ "$kib" -gt "$best" ]; then
+				best=$kib
+				cp /tmp/snap "$out/$name.numa_full"
+			fi
 		fi
 		sleep 0.5
 	done
@@ -139,8 +146,9 @@ else
 	step matrix "$mess" matrix --quick --buffer 32M --gen-bytes 16M --out "$r/matrix"
 	step c2c "$mess" c2c --quick --samples 10 --batch 2 --out "$r/c2c"
 	# Aggressors on another socket than the victim's (core 0, socket 0),
-	# their arrays on the victim's node.
-	step interfere "$mess" interfere --quick --placement other-socket --aggressors 2 --mixes 0 \
+	# their arrays on the victim's node; settled 1.5 s a row so that the
+	# watch (every 0.5 s) sees their pages (quick's 50 ms was missed).
+	step interfere "$mess" interfere --quick --settle-ms 1500 --placement other-socket --aggressors 2 --mixes 0 \
 		--buffer 32M --gen-bytes 16M --no-plots --out "$r/interfere"
 fi
 touch "$out/done"
