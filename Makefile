@@ -445,7 +445,7 @@ include tests/fuzz/fuzz.mk
 SAN_BUILD := build/asan-$(ARCH)
 SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=undefined
-SAN_ENV := ASAN_OPTIONS=exitcode=86:detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1 \
+SAN_ENV := MESS_SANITIZED=1 ASAN_OPTIONS=exitcode=86:detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1 \
 	UBSAN_OPTIONS=exitcode=86:print_stacktrace=1:halt_on_error=1 \
 	LSAN_OPTIONS=exitcode=86:suppressions=$(abspath tests/sanitize/lsan.supp):print_suppressions=0
 check-sanitize:

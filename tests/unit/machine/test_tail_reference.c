@@ -51,8 +51,14 @@
  * 7-15 % low): 2 of 3 attempts failed here in 1 of 6 runs on a quiet
  * guest, all 3 in the helpers' loaded runs (issue 43).  A wrong cost or
  * timer rate moves every attempt alike, so more attempts keep the check
- * and lose only the chance. */
+ * and lose only the chance.  The attempts are spread in time (a pause
+ * after each failed one, doubling from 0.25 s to 4 s, 16 s at most in
+ * all): in one CI run beside the parallel suites, 8 back-to-back attempts
+ * (4 s) all read +5 to +6 % with the cost at 39 ns, the host in its slow
+ * state throughout, while the same build passed at once here. */
 #define ATTEMPTS 8
+#define PAUSE_FIRST_MS 250
+#define PAUSE_MAX_MS 4000
 #define AGREE_PCT 3.0
 /* The harness's first cost and its batch (curves/tail/tail.c, tail.h). */
 #define COST_REPEATS 7
@@ -231,6 +237,13 @@ static void measure(struct mess_hoststate *hs, void **p, double tick_ns,
 int main(void)
 {
 	const char *emu = getenv("MESS_EMU");
+	/* check-sanitize (MESS_SANITIZED) runs this for the memory errors of
+	 * the cost and cut code; its figures are printed, not judged: the
+	 * native check-unit judges the same measure, and a second judged run
+	 * beside the parallel suites would double the chance of a flip. */
+	const char *san = getenv("MESS_SANITIZED");
+	int judged = !(san && *san);
+	unsigned pause_ms = PAUSE_FIRST_MS;
 	struct mess_hoststate hs;
 	struct mess_timer timer;
 	struct mess_hist *h;
@@ -282,15 +295,30 @@ int main(void)
 	       cpu, (unsigned long long)(bytes >> 20), (unsigned long long)(llc >> 20),
 	       timer.hz / 1e9, timer.source, (unsigned long long)n,
 	       (unsigned long long)batches, REF_LOADS);
-	for (unsigned a = 1; a <= ATTEMPTS && !ok; a++) {
+	for (unsigned a = 1; a <= (judged ? ATTEMPTS : 1) && !ok; a++) {
 		struct attempt at;
+		struct timespec pause;
 
+		if (a > 1) {
+			pause.tv_sec = pause_ms / 1000;
+			pause.tv_nsec = (long)(pause_ms % 1000) * 1000000L;
+			nanosleep(&pause, NULL);
+			pause_ms = pause_ms * 2 > PAUSE_MAX_MS ? PAUSE_MAX_MS : pause_ms * 2;
+		}
 		measure(&hs, &p, tick_ns, n, batches, h, &at);
 		ok = fabs(at.diff_pct) <= AGREE_PCT;
 		printf("attempt %u: reference %.1f ns, timed %.1f ns, cost %.1f ns "
 		       "(before %.1f, after %.1f), diff %+.2f %% (median of %u pairs): %s\n",
 		       a, at.ref_ns, at.timed_ns, at.cost_ns, at.before, at.after,
 		       at.diff_pct, at.pairs, ok ? "ok" : "beyond the bound");
+	}
+	if (!judged) {
+		mess_hoststate_close(&hs);
+		munmap(mem, mem_len);
+		free(h);
+		printf("PASS tail reference: under the sanitizers the figures are not judged "
+		       "(check-unit judges them)\n");
+		return 0;
 	}
 	mess_hoststate_close(&hs);
 	munmap(mem, mem_len);
