@@ -482,8 +482,16 @@ CHECKS := check-layering check-circles check-ptx check-gpu check-unit check-fuzz
 	$(addprefix check-,$(ISAS))
 check:
 	$(Q)tools/deps.sh check
-	$(Q)$(MAKE) --no-print-directory check-suites
+	$(Q)mkdir -p build && : >build/check-times.tsv
+	$(Q)MESS_CHECK_TIMES=$(abspath build/check-times.tsv) $(MAKE) --no-print-directory check-suites
 	@if [ -s build/skipped.txt ]; then echo "== skipped:"; sort -u build/skipped.txt; rm -f build/skipped.txt; fi
+	@echo "== time per suite (build/check-times.tsv)"; tools/suite-times.sh build/check-times.tsv
+
+# Every suite's recipe lines, and those of what it builds, through
+# tools/suite-time.sh: make check prints each suite's time at the end
+# (a plain /bin/sh where MESS_CHECK_TIMES is not set).
+$(CHECKS): SHELL = tools/suite-time.sh
+$(CHECKS): .SHELLFLAGS = $@ -c
 
 # One after another they took 30 min on a 2-core guest.  The suites whose
 # checks no load can fail run side by side, CHECK_JOBS at a time, the
