@@ -14,10 +14,9 @@
 #define PROBE_BYTES (32UL << 20)
 
 /* The median of three populations, all kept until the last (pages one
- * frees are the next one's, already backed by a virtual machine's host):
- * one stalled (a compaction, a preemption: 300 ms for 32 MiB once on a
- * shared guest where the run's 3.6 GiB went at 1.5 ns/B) says little of
- * the run's gigabytes. */
+ * frees may be the next one's, already backed by a virtual machine's
+ * host): one stalled says little of the run's gigabytes (300 ms for
+ * 32 MiB once on a shared guest: 38 s estimated for a 5.6 s matrix). */
 #define TOUCHES 3
 
 static void probe(int node, struct mess_cost_probe *p)
