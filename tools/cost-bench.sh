@@ -11,10 +11,12 @@
 #
 # usage: tools/cost-bench.sh [--mixes 'LIST ...'] [--points 'N ...']
 #            [--cores 'LIST ...'] [--full] [--mess MESS] [--out OUT]
-#            [--runs DIR ...]
+#            [--commands 'curves matrix c2c interfere'] [--runs DIR ...]
 #   --mixes, --points, --cores: the values of one axis, each a value of
 #       mess's own option ('default' in --cores: mess's default
 #       generators); the first value of each is the base run's
+#   --commands: only these commands' runs (e.g. 'matrix c2c interfere'
+#       to time the estimates again without the curves' axes)
 #   --full: mess's default windows, repeats and buffer (else --quick:
 #       the defaults below take a few minutes on a 2-core guest)
 #   --runs DIR ...: no run, only the table of run directories measured
@@ -32,9 +34,10 @@ POINTS="6 12 24"
 CORES=default
 QUICK=--quick
 RUNS=
+COMMANDS="curves matrix c2c interfere"
 while [ $# -gt 0 ]; do
 	case $1 in
-	--mixes | --points | --cores | --mess | --out)
+	--mixes | --points | --cores | --mess | --out | --commands)
 		[ $# -ge 2 ] || { echo "cost-bench: $1 needs a value" >&2; exit 1; } ;;
 	esac
 	case $1 in
@@ -43,9 +46,10 @@ while [ $# -gt 0 ]; do
 	--cores) CORES=$2; shift 2 ;;
 	--mess) MESS=$2; shift 2 ;;
 	--out) OUT=$2; shift 2 ;;
+	--commands) COMMANDS=$2; shift 2 ;;
 	--full) QUICK=; shift ;;
 	--runs) shift; RUNS=1; break ;;
-	*) echo "cost-bench: unknown argument '$1' (allowed: --mixes, --points, --cores, --full, --mess, --out, --runs)" >&2; exit 1 ;;
+	*) echo "cost-bench: unknown argument '$1' (allowed: --mixes, --points, --cores, --full, --mess, --out, --commands, --runs)" >&2; exit 1 ;;
 	esac
 done
 command -v jq >/dev/null || { echo "cost-bench: needs jq" >&2; exit 2; }
@@ -94,13 +98,17 @@ else
 		[ "$3" = default ] && set -- "$1" "$2" ""
 		run "curves-$n" curves $QUICK --mixes "$1" --points "$2" ${3:+--cores "$3"}
 	}
-	curves "$m0" "$p0" "$c0"
-	for m in $MIXES; do [ "$m" = "$m0" ] || curves "$m" "$p0" "$c0"; done
-	for p in $POINTS; do [ "$p" = "$p0" ] || curves "$m0" "$p" "$c0"; done
-	for c in $CORES; do [ "$c" = "$c0" ] || curves "$m0" "$p0" "$c"; done
-	run matrix matrix $QUICK
-	run c2c c2c $QUICK
-	run interfere interfere $QUICK
+	# wants CMD: whether --commands names it.
+	wants() { case " $COMMANDS " in *" $1 "*) return 0 ;; esac; return 1; }
+	if wants curves; then
+		curves "$m0" "$p0" "$c0"
+		for m in $MIXES; do [ "$m" = "$m0" ] || curves "$m" "$p0" "$c0"; done
+		for p in $POINTS; do [ "$p" = "$p0" ] || curves "$m0" "$p" "$c0"; done
+		for c in $CORES; do [ "$c" = "$c0" ] || curves "$m0" "$p0" "$c"; done
+	fi
+	for c in matrix c2c interfere; do
+		if wants $c; then run $c $c $QUICK; fi
+	done
 fi
 
 # The table, then the line fitted to the curves runs of the base's

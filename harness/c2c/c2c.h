@@ -38,6 +38,11 @@ struct mess_c2c_sum {
 	double median_ns, min_ns, max_ns, p99_max_ns;
 };
 
+/* The estimate of pairs of samples (each of batch round trips, one more
+ * to warm) at one_way_ns, each pair's threads started and joined in
+ * fixed_s: seconds (issue 47). */
+double mess_c2c_estimate(int pairs, unsigned samples, unsigned batch,
+			 double one_way_ns, double fixed_s);
 /* The pair's figures from n samples (sorted in place; n 0: NAN). */
 void mess_c2c_finish(struct mess_c2c_pair *p, double *s, unsigned n);
 /* The groups' summaries, sum[MESS_NSHARES], over the measured pairs. */

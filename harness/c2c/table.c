@@ -28,6 +28,12 @@ static double rank(const double *sorted, unsigned n, double q)
 	return sorted[k ? k - 1 : 0];
 }
 
+double mess_c2c_estimate(int pairs, unsigned samples, unsigned batch,
+			 double one_way_ns, double fixed_s)
+{
+	return pairs * (fixed_s + (samples + 1.0) * batch * 2 * one_way_ns / 1e9);
+}
+
 void mess_c2c_finish(struct mess_c2c_pair *p, double *s, unsigned n)
 {
 	p->samples = n;

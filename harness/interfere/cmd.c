@@ -491,23 +491,6 @@ static void plot(struct ifr *m, const char *rundir)
 		snprintf(m->plot_note, sizeof(m->plot_note), "plots/interference.png and .svg");
 }
 
-/* Every row's windows and its aggressors' settling, after populating the
- * victim's buffer and the aggressors' arrays at the rate a probe on their
- * node got. */
-static void estimate(struct ifr *m)
-{
-	int rows = m->nmixes * (m->naggr + 1);
-	double spb = mess_cost_touch_s_per_byte(m->aggr_node);
-	double win = (rows * m->o.repeats * m->o.run_ms + m->nmixes * m->naggr * m->o.settle_ms) / 1e3;
-
-	m->cost.est_s = win + spb * ((double)m->buffer + (double)m->naggr * 2 * m->gen_bytes);
-	snprintf(m->cost.plan, sizeof(m->cost.plan), "%d row%s x %d windows", rows,
-		 rows == 1 ? "" : "s", (int)m->o.repeats);
-	snprintf(m->cost.from, sizeof(m->cost.from),
-		 "from this machine's first window: 32 MiB populated on node %d in %.0f ms, and %.1f s of windows",
-		 m->aggr_node, spb * (32 << 20) * 1e3, win);
-}
-
 int mess_interfere_main(int argc, char **argv)
 {
 	static struct ifr m;
@@ -534,7 +517,7 @@ int mess_interfere_main(int argc, char **argv)
 				"mess interfere");
 	}
 	if (!rc)
-		estimate(&m);
+		mess_ifr_estimate_run(&m);
 	if (!rc)
 		rc = mess_rundir_write_meta(&rd, meta(&rd, &m), 0);
 	if (rc) {

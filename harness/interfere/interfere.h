@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "core/machine/judge.h"
+#include "core/measure/cost.h"
 #include "mess/interfere.h"
 #include "mess/json.h"
 
@@ -81,5 +82,23 @@ json_t *mess_ifr_json(const struct mess_ifr_about *a,
  * rows for meta.json. */
 void mess_ifr_judge(const struct mess_ifr_row *r, int n, struct mess_verdict *v);
 json_t *mess_ifr_rules_json(void);
+
+/* estimate.c: what the rows will cost, from a probe of this machine's. */
+struct mess_ifr_plan {
+	int mixes, naggr;		/* rows: mixes x (naggr + 1) */
+	unsigned repeats;		/* windows a row */
+	double settle_ms;
+	size_t buffer, gen_bytes;	/* the victim's; each aggressor array's */
+	double lat_ns;			/* a load of the idle passes */
+	double setup_s;			/* the timer's and host-state probes' */
+	double window_s;		/* one attempt at a window */
+	int attempts;			/* each window's: the probe's */
+};
+/* The victim's buffer populated, its chain linked, its idle passes; the
+ * aggressors' arrays populated (in parallel: one thread's two counted);
+ * every row's windows, each attempt as long as the probe's and as many,
+ * and every loaded row's settling. */
+void mess_ifr_estimate(const struct mess_ifr_plan *pl, const struct mess_cost_probe *p,
+		       struct mess_cost_parts *s);
 
 #endif

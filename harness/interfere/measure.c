@@ -32,12 +32,6 @@
 /* The host-state probes' first, longer fixed cost (as the curves'). */
 #define L1_REPEATS 7
 #define L1_BATCHES 20000
-/* The unloaded latency, which sizes the windows' batches: the least of
- * this many runs of the chain (a run preempted on a shared host is only
- * slower), each of IDLE_LOADS loads at most (tens of ms; random lines, so
- * a part of the chain stands for the whole). */
-#define IDLE_PASSES 3
-#define IDLE_LOADS (1u << 18)
 
 struct victim {
 	struct mess_buf buf;
@@ -49,22 +43,26 @@ struct victim {
 	size_t nshares, capshares;
 	struct mess_disturb dist;
 	int dist_ok;
+	double setup_s;		/* the timer's and host-state probes' opening */
 };
 
 /* One run of the chain, untimed: ns a load. */
 static double idle_pass(struct victim *v, uint32_t nlines)
 {
-	uint64_t iters = (nlines < IDLE_LOADS ? nlines : IDLE_LOADS) / MESS_CHASE_UNROLL + 1;
+	uint64_t iters = (nlines < MESS_IFR_IDLE_LOADS ? nlines : MESS_IFR_IDLE_LOADS) /
+			 MESS_CHASE_UNROLL + 1;
 	double t0 = mess_thread_cpu_ns();
 
 	v->p = mess_chase(v->p, iters);
 	return (mess_thread_cpu_ns() - t0) / (double)(iters * MESS_CHASE_UNROLL);
 }
 
-static int victim_open(struct ifr *m, struct victim *v)
+/* The victim on bytes of buffer (m->buffer, or the estimate's probe). */
+static int victim_open(struct ifr *m, struct victim *v, size_t bytes)
 {
-	uint32_t nlines = (uint32_t)(m->buffer / STRIDE);
+	uint32_t nlines = (uint32_t)(bytes / STRIDE);
 	uint64_t l1, l2;
+	double t0;
 	int err = mess_topo_bind_core(&m->topo, m->victim);
 
 	if (err) {
@@ -72,10 +70,10 @@ static int victim_open(struct ifr *m, struct victim *v)
 			m->victim, strerror(-err));
 		return err;
 	}
-	err = mess_buf_alloc(&v->buf, m->buffer, m->victim_node, 1);
+	err = mess_buf_alloc(&v->buf, bytes, m->victim_node, 1);
 	if (err) {
 		fprintf(stderr, "mess interfere: the victim's buffer (%zu MiB on node %d): %s\n",
-			m->buffer >> 20, m->victim_node, strerror(-err));
+			bytes >> 20, m->victim_node, strerror(-err));
 		return err;
 	}
 	snprintf(m->chase_huge, sizeof(m->chase_huge), "%s", mess_hp_name(v->buf.hp));
@@ -87,8 +85,9 @@ static int victim_open(struct ifr *m, struct victim *v)
 		return err;
 	idle_pass(v, nlines);	/* the clock up */
 	m->unloaded_ns = INFINITY;
-	for (int i = 0; i < IDLE_PASSES; i++)
+	for (int i = 0; i < MESS_IFR_IDLE_PASSES; i++)
 		m->unloaded_ns = fmin(m->unloaded_ns, idle_pass(v, nlines));
+	t0 = mess_now_ns();
 	err = mess_timer_open(&v->timer);
 	if (err) {
 		fprintf(stderr, "mess interfere: the timer %s did not tick\n",
@@ -104,6 +103,7 @@ static int victim_open(struct ifr *m, struct victim *v)
 				  L1_BATCHES);
 	if (err)
 		return err;
+	v->setup_s = (mess_now_ns() - t0) / 1e9;
 	v->h = calloc(MESS_TAIL_NHIST, sizeof(*v->h));
 	if (!v->h)
 		return -ENOMEM;
@@ -183,6 +183,32 @@ static void kept_window(struct ifr *m, struct victim *v, double lat_ns,
 	window_figures(v, m->batch_loads, w.cost_ns, q);
 }
 
+int mess_ifr_probe_window(struct ifr *m, size_t bytes, double *setup_s,
+			  double *win_s, int *attempts)
+{
+	struct victim v = { 0 };
+	struct mess_ifr_row r = { .lost_pct = NAN };
+	struct mess_ifr_win q;
+	/* What victim_open says of the probe's victim is not the run's. */
+	double unloaded = m->unloaded_ns;
+	uint64_t batch = m->batch_loads;
+	int err = victim_open(m, &v, bytes);
+
+	if (!err) {
+		double t0 = mess_now_ns();
+
+		kept_window(m, &v, m->unloaded_ns, &r, &q);
+		*attempts = (int)(r.disturbed - r.disturbed_kept) + 1;
+		*win_s = (mess_now_ns() - t0) / 1e9 / *attempts;
+		*setup_s = v.setup_s;
+	}
+	victim_close(&v);
+	m->unloaded_ns = unloaded;
+	m->batch_loads = batch;
+	m->timer[0] = m->chase_huge[0] = 0;
+	return err;
+}
+
 /* Mix k with nag aggressors: the row's windows and bandwidth.  0, or
  * -EINTR (the row not kept). */
 static int row(struct ifr *m, struct victim *v, struct mess_gens *g,
@@ -228,7 +254,7 @@ int mess_ifr_measure(struct ifr *m)
 
 	memset(&g, 0, sizeof(g));
 	m->rows = calloc((size_t)total, sizeof(*m->rows));
-	rc = m->rows ? victim_open(m, &v) : -ENOMEM;
+	rc = m->rows ? victim_open(m, &v, m->buffer) : -ENOMEM;
 	if (!rc) {
 		rc = mess_gens_start(&g, &m->topo, m->cores, m->naggr, m->gen_bytes,
 				     m->aggr_node, 1);

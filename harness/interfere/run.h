@@ -65,6 +65,23 @@ struct ifr {
 	struct mess_cost cost;	/* the estimate before the rows, the time they took */
 };
 
+/* The unloaded latency, which sizes the windows' batches: the least of
+ * this many runs of the chain (a run preempted on a shared host is only
+ * slower), each of IDLE_LOADS loads at most (tens of ms; random lines, so
+ * a part of the chain stands for the whole), after one to warm. */
+#define MESS_IFR_IDLE_PASSES 3
+#define MESS_IFR_IDLE_LOADS (1u << 18)
+
+/* What the estimate needs of this machine's first window: the victim set
+ * up on bytes of buffer, one window of run_ms measured as the rows' are
+ * (again while disturbed): *setup_s the timer's and host-state probes'
+ * opening, *win_s an attempt, *attempts how many it took.  0 or -errno. */
+int mess_ifr_probe_window(struct ifr *m, size_t bytes, double *setup_s,
+			  double *win_s, int *attempts);
+
+/* estimate.c: the probes and m->cost's estimate. */
+void mess_ifr_estimate_run(struct ifr *m);
+
 /* Every mix, 0 .. naggr aggressors: the rows.  0 or -errno (-EINTR:
  * interrupted, the rows so far kept); said on stderr. */
 int mess_ifr_measure(struct ifr *m);

@@ -21,7 +21,6 @@
 #include "core/machine/mem.h"
 #include "core/machine/nodes.h"
 #include "core/measure/chain.h"
-#include "core/measure/cost.h"
 #include "core/measure/gen.h"
 #include "core/measure/pool.h"
 #include "core/measure/registry.h"
@@ -328,22 +327,21 @@ static void pair_init(struct mx *m, const struct init *in, const struct mess_nod
 	c->chase_on = c->chase_off = c->gen_on = c->gen_off = NAN;
 }
 
-/* Each pair: its latency runs and two mixes of a warm window and the
- * repeats, after populating the chase's buffer and both mixes' arrays at
- * the rate a probe on the first target got. */
+/* The warm pass at the firmware's latency, else the probe's chain's. */
 static void estimate(struct mx *m)
 {
-	double spb = mess_cost_touch_s_per_byte(m->nodes[0].os), bytes = 0, win;
-	int pairs = m->ninits * m->nnodes;
+	struct mess_cost_probe p;
+	struct mess_cost_parts s;
+	struct mess_mx_plan pl = { m->ninits * m->nnodes, m->buffer, m->gen_bytes,
+		(unsigned)m->o.repeats, m->o.run_ms, m->o.window_ms,
+		mess_hmat_lat(&m->hmat, m->inits[0].node, m->nodes[0].os) };
 
-	for (int i = 0; i < m->ninits; i++)
-		bytes += (double)m->nnodes * (m->buffer + 2.0 * m->inits[i].n * 2 * m->gen_bytes);
-	win = pairs * (m->o.repeats * m->o.run_ms + 2 * (1 + m->o.repeats) * m->o.window_ms) / 1e3;
-	m->cost.est_s = win + bytes * spb;
-	snprintf(m->cost.plan, sizeof(m->cost.plan), "%d pair%s x %d repeats", pairs, pairs == 1 ? "" : "s", (int)m->o.repeats);
-	snprintf(m->cost.from, sizeof(m->cost.from),
-		 "from this machine's first window: 32 MiB populated on node %d in %.0f ms, and %.1f s of runs and windows",
-		 m->nodes[0].os, spb * (32 << 20) * 1e3, win);
+	mess_cost_probe(&m->topo, m->inits[0].cores[0], m->nodes[0].os, &p);
+	pl.lat_ns = pl.lat_ns > 0 ? pl.lat_ns : p.pass_ns_line;
+	mess_mx_estimate(&pl, &p, &s);
+	mess_cost_set(&m->cost, &p, m->nodes[0].os, &s, "runs and windows");
+	snprintf(m->cost.plan, sizeof(m->cost.plan), "%d pair%s x %d repeats", pl.pairs,
+		 pl.pairs == 1 ? "" : "s", (int)m->o.repeats);
 }
 
 static int measure(struct mx *m)
@@ -396,8 +394,7 @@ static json_t *meta(const struct mess_rundir *rd, struct mx *m)
 		"variant", m->var->name,
 		"latency", "method", "the curves' dependent-load chase (the same kernel and chain: lines 256 B apart in random order inside 2 MiB TLB windows, the windows in random order) on the initiator's first core, buffer bound to the target (mbind), huge pages requested; repeats runs of run_ms, the median and 1.4826 x MAD",
 		"buffer_bytes", (json_int_t)m->buffer, "stride_bytes", (json_int_t)MESS_CHAIN_STRIDE, "window_bytes", (json_int_t)MESS_CHAIN_WINDOW,
-		"run_ms", m->o.run_ms,
-		"figure", "ns per load: median of the runs (matrix.csv lat_ns)",
+		"run_ms", m->o.run_ms, "figure", "ns per load: median of the runs (matrix.csv lat_ns)",
 		"bandwidth", "method", "the traffic generators on every core of the initiator, read-only (0 % stores), then the 2:1 mix (bw21: the mix whose memory-level bytes are nearest two thirds reads, bw21_read_pct), arrays bound to the target, huge pages requested; one window to warm each",
 		"source", "accounted: the generators' declared bytes per iteration (an ordinary store counted with its write-allocate read), not memory-controller counters",
 		"cores", "the initiator's cores (matrix.csv initiator_cores, bw_cores)",

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "core/machine/judge.h"
+#include "core/measure/cost.h"
 #include "mess/json.h"
 
 #define MESS_MX_CSV "matrix.csv"
@@ -100,6 +101,21 @@ int mess_mx_placed(const char *path, int node, double *on_mib, double *off_mib);
  */
 int mess_mx_latency(void *buf, size_t bytes, double run_ms, unsigned repeats,
 		    double *lat, unsigned *done, unsigned *gone);
+
+/* estimate.c: what the pairs will cost, from a probe of this machine's. */
+struct mess_mx_plan {
+	int pairs;
+	size_t buffer, gen_bytes;	/* the chase's; each generator array's */
+	unsigned repeats;
+	double run_ms, window_ms;
+	double lat_ns;			/* a load of the chase's warm pass */
+};
+/* A pair: the chase's buffer populated, its chain linked and warmed by a
+ * pass, its runs (each of run_ms to 4 run_ms: 2 counted); two mixes,
+ * each of every initiator core's two arrays populated (in parallel: one
+ * thread's counted), a warm window and the repeats'. */
+void mess_mx_estimate(const struct mess_mx_plan *pl, const struct mess_cost_probe *p,
+		      struct mess_cost_parts *s);
 
 /* The distinct initiators (target 0) or targets (1) of the cells, in
  * their order, into out[n]: how many. */
