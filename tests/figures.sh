@@ -17,7 +17,8 @@
 #     % and the read share nominal (or measured) under its own header;
 #     each page points at results/README.md's Glossary;
 #   - compare's key with long set names: inside the figure, holding its
-#     entries (svgfig.py key);
+#     entries (svgfig.py key); beside the plot, and the ratio figure's end
+#     labels apart, on three sets two of them alike;
 #   - a small real run's tails.svg: a key entry per mix, the histograms'
 #     bandwidths in order, and (hist.gp on a point flagged
 #     dist_disagrees) its p99 drawn apart with the key saying why; on
@@ -95,6 +96,16 @@ cp "$ref/MN5-GPP-SPR8480-DDR5"/* "$longer/" 2>/dev/null
 check "compare's figures: the key inside the figure, its entries inside its box, with a 136-character set name" \
 	'fig key "$out/cmp-longer/plots/compare.svg" && fig key "$out/cmp-longer/plots/compare-ratio.svg" &&
 	 fig key "$out/cmp-long/plots/compare.svg"'
+# Three sets, two of them alike (issue 46, seen in screenshots): the
+# ratio figure's end labels ("50%60%70%" glued where the alike sets'
+# ratio is 1 at the same bandwidths) never overlapping, and both
+# figures' keys beside the plot (inside, the key's opaque box hid the
+# first set's curves rising at the left).
+"$mess" compare "$ref/MN5-GPP-SPR8480-DDR5" "$long" "$d" --out "$out/cmp3" >/dev/null 2>"$out/cmp3.err"
+check "compare of three sets: the ratio's end labels apart, its key beside the plot" \
+	'fig ratio "$out/cmp3/plots/compare-ratio.svg"'
+check "compare of three sets: the overlay's key beside the plot, inside the figure" \
+	'fig keyout "$out/cmp3/plots/compare.svg" && fig key "$out/cmp3/plots/compare.svg"'
 
 # ---- one vocabulary: the mix names the curve, read shares labelled ----
 check "summary.md: the curve named by its mix, the read share nominal apart" \

@@ -28,7 +28,12 @@ exits 1 when any, 0 when none.
   fits SVG             every line of the title lies inside the figure's
                        width (gnuplot centres a long title and cuts it)
   key SVG              the key's box inside the figure, holding each
-                       entry at pngcairo's width (0.70 em a character)
+                       entry at pngcairo's width (0.70 em a character);
+                       a key without a box: each entry inside the figure
+  keyout SVG           every key entry outside the plot's area (beside
+                       it, not over the data)
+  ratio SVG            compare-ratio's end labels ("N%"): at least one,
+                       none overlapping another; its key outside the plot
   text SVG STRING      some text of the figure holds STRING
 """
 import re
@@ -187,7 +192,17 @@ def check_key(svg):
         if len(xs) == 2 and len(ys) == 2:
             boxes.add((min(xs), max(xs), min(ys), max(ys)))
     if not boxes:
-        return ['no key box']
+        entries = key_entries(svg)
+        if not entries:
+            return ['no key box and no key entry']
+        for t in entries:
+            x, _, _, size, anchor, txt = t
+            w0 = 0.70 * size * len(txt)
+            x0 = x - w0 if anchor == 'end' else x - w0 / 2 if anchor == 'middle' else x
+            if x0 < 0 or x0 + w0 > w:
+                bad.append('key entry "%s" needs x %.0f to %.0f, the figure is 0 to %.0f'
+                           % (txt, x0, x0 + w0, w))
+        return bad
     for b in sorted(boxes):
         if b[0] < 0.5 or b[1] > w - 0.5:
             bad.append('the key\'s box spans x %.0f to %.0f, cut at the figure (0 to %.0f)'
@@ -202,6 +217,43 @@ def check_key(svg):
                 bad.append('key entry "%s" (%d characters) needs x %.0f to %.0f, its box starts at %.0f'
                            % (txt, len(txt), left, x, b[0]))
     return bad
+
+
+def key_entries(svg):
+    """The key's entries: the texts that are a series' own title."""
+    names = {name for name, _ in groups(svg) if not name.startswith('gnuplot_plot_')}
+    return [t for t in texts(svg) if t[5] in names]
+
+
+def plot_area(svg):
+    """The plot's area from its border (set border 3: left and bottom
+    axes): x0, x1, y0, y1."""
+    m = re.search(r"d='M([\d.]+),([\d.]+) L\1,([\d.]+) L([\d.]+),\3", svg)
+    return (float(m.group(1)), float(m.group(4)), float(m.group(2)),
+            float(m.group(3))) if m else None
+
+
+def check_keyout(svg):
+    area = plot_area(svg)
+    if not area:
+        return ['no plot border found']
+    entries = key_entries(svg)
+    if not entries:
+        return ['no key entry']
+    bad = []
+    for t in entries:
+        x0, x1, y0, y1 = box(t)
+        if x0 < area[1] and area[0] < x1 and y0 < area[3] and area[2] < y1:
+            bad.append('key entry "%s" at x %.0f, y %.0f lies over the plot (x %.0f to %.0f, y %.0f to %.0f)'
+                       % (t[5], t[0], t[1], area[0], area[1], area[2], area[3]))
+    return bad
+
+
+def check_ratio(svg):
+    labels = [t for t in texts(svg) if re.match(r'^\d+%$', t[5])]
+    if not labels:
+        return ['no end label "N%"']
+    return overlaps(labels) + check_keyout(svg)
 
 
 def key_order(svg):
@@ -408,6 +460,10 @@ def main(argv):
         bad = check_absorb(svg)
     elif check == 'fits':
         bad = check_fits(svg)
+    elif check == 'keyout':
+        bad = check_keyout(svg)
+    elif check == 'ratio':
+        bad = check_ratio(svg)
     elif check == 'key':
         bad = check_key(svg)
     elif check == 'text':
