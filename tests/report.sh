@@ -235,6 +235,10 @@ check "ladder --json: summary.json on stdout" 'cmp -s "$out/ladder.json" "$out/l
 svg_has ladder.svg "$out/ladder/plots/ladder.svg" "Latency ladder (the lat_mem_rd method)" \
 	"buffer size" "latency per dependent load [ns]" "<title>median ± spread</title>" \
 	">4 KiB<" ">1 MiB<"
+# The verdict and the host in the title, as every other figure's (issue
+# 46: the ladder's said only the CPU).
+check "ladder.svg: the title carries the run's verdict and host" \
+	'python3 "$here/svgfig.py" title "$out/ladder/plots/ladder.svg" "$(jq -r .quality.verdict "$out/ladder/meta.json"):" "on $(uname -n)"'
 check "ladder.svg: no escaped name, no bare binary prefix ticks" \
 	'! grep -qE "lat\\\\_mem|>4ki<|>1Mi<" "$out/ladder/plots/ladder.svg"'
 page_ok ladder "$out/ladder/report.html" "Verdict: " "Figures" "How it was measured"
