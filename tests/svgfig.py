@@ -32,6 +32,8 @@ exits 1 when any, 0 when none.
                        a key without a box: each entry inside the figure
   keyout SVG           every key entry outside the plot's area (beside
                        it, not over the data)
+  inplot SVG STRING    the text holding STRING lies within the plot's
+                       width (not under a colour box beside it)
   ratio SVG            compare-ratio's end labels ("N%"): at least one,
                        none overlapping another; its key outside the plot
   text SVG STRING      some text of the figure holds STRING
@@ -249,6 +251,22 @@ def check_keyout(svg):
     return bad
 
 
+def check_inplot(svg, string):
+    area = plot_area(svg)
+    if not area:
+        return ['no plot border found']
+    hits = [t for t in texts(svg) if string in t[5]]
+    if not hits:
+        return ['no text holds "%s"' % string]
+    bad = []
+    for t in hits:
+        x0, x1, _, _ = box(t)
+        if x0 < area[0] or x1 > area[1]:
+            bad.append('"%s" spans x %.0f to %.0f, the plot x %.0f to %.0f'
+                       % (t[5], x0, x1, area[0], area[1]))
+    return bad
+
+
 def check_ratio(svg):
     labels = [t for t in texts(svg) if re.match(r'^\d+%$', t[5])]
     if not labels:
@@ -462,6 +480,8 @@ def main(argv):
         bad = check_fits(svg)
     elif check == 'keyout':
         bad = check_keyout(svg)
+    elif check == 'inplot':
+        bad = check_inplot(svg, argv[3])
     elif check == 'ratio':
         bad = check_ratio(svg)
     elif check == 'key':
