@@ -24,6 +24,9 @@ if (!exists("nmedian")) nmedian = 0
 if (!exists("nbars")) nbars = 0
 if (!exists("med_unl")) med_unl = NaN
 if (!exists("med_bw")) med_bw = NaN
+# verdicts: what to believe, first in each title ("no verdict (nodes:
+# 12 PASS)": a fleet has none of its own, its nodes' runs have theirs).
+if (!exists("verdicts")) verdicts = 'no verdict'
 
 sd = ''; s = ARG0; i = strstrt(s, '/')
 while (i > 0) { sd = sd.s[1:i]; s = s[i+1:]; i = strstrt(s, '/') }
@@ -46,7 +49,7 @@ set key bottom right noenhanced box opaque
 # ---- every node's curve ----
 eval(term_png(1200, 800, 'enhanced'))
 set output outbase.'-curves.png'
-set title sprintf('Every compared node, %d %% stores: outliers in colour, the median in black', mix) font ',16'
+set title fit(sprintf('%s: every compared node, %d %% stores: outliers in colour, the median in black', verdicts, mix), 1200, 16) font ',16'
 set xlabel 'Memory bandwidth [GB/s]'
 set ylabel 'Load-to-use latency [ns]'
 set xrange [0:*]
@@ -78,7 +81,7 @@ do for [t in 'png svg'] {
 	if (t eq 'png') { eval(term_png(1400, 900, 'enhanced')) }
 	if (t eq 'svg') { eval(term_svg(1400, 900, 'enhanced')) }
 	set output outbase.'-bars.'.t
-	set multiplot layout 2,1 title 'Per node: red flagged on that figure, orange flagged on another, dashed the g1 median' font ',15'
+	set multiplot layout 2,1 title fit(verdicts.': per node: red flagged on that figure, orange flagged on another, dashed the g1 median', 1400, 15) font ',15'
 	set ylabel 'Unloaded latency [ns]'
 	unset arrow
 	if (med_unl == med_unl) { set arrow 1 from graph 0, first med_unl to graph 1, first med_unl nohead front dt (8,5) lw 1.5 lc rgb '#000000' }

@@ -73,6 +73,12 @@ check "the ladder's levels read, from ladder/" \
 	'[ -n "$(col ladder_memory_ns node0001 "$csv")" ] && grep -q "^- g1 ladder (as node0001/ladder)" "$out/same-f/fleet.md"'
 if command -v gnuplot >/dev/null; then
 	check "plots written" '[ -s "$out/same-f/plots/fleet-curves.png" ] && [ -s "$out/same-f/plots/fleet-bars.png" ]'
+	# What to believe first in each title, as every figure's (issue
+	# 46): a fleet has no verdict of its own, its 12 PASS nodes theirs.
+	check "the figures' titles: no verdict of the fleet's own, the nodes' counted" \
+		'python3 "$(dirname "$0")/svgfig.py" title "$out/same-f/plots/fleet-curves.svg" "no verdict (nodes: 12 PASS):" &&
+		 python3 "$(dirname "$0")/svgfig.py" title "$out/same-f/plots/fleet-bars.svg" "no verdict (nodes: 12 PASS):" &&
+		 python3 "$(dirname "$0")/svgfig.py" fits "$out/same-f/plots/fleet-bars.svg"'
 fi
 
 # ---- two sick nodes ----
