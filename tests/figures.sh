@@ -7,7 +7,8 @@
 # the text of their SVGs (tests/svgfig.py):
 #   - a replayed run made disturbed (INVALID, its 30 % stores mix INVALID
 #     as a whole): curves.svg's title carries the verdict and the host,
-#     the key is in bandwidth order, no two end labels overlap, the
+#     the key is in bandwidth order, no two end labels overlap (one
+#     pushed off its curve's end has a leader line to it), the
 #     INVALID mix is grey and dashed and none of its points ringed, the
 #     "2x unloaded" label covers no point;
 #   - every public set drawn by mess report: end labels by read share,
@@ -131,6 +132,10 @@ gnuplot -e "datafile='$out/ends/curves.dat'; outbase='$out/ends/curves'; unloade
 	"$plots/curves.gp" >"$out/ends/log" 2>&1
 check "curves.gp, eleven close ends: labels at their curves' ends, every mix in the key" \
 	'fig curves "$out/ends/curves.svg" && [ "$(grep -c "[0-9] % stores</text>" "$out/ends/curves.svg")" -eq 11 ]'
+# A label pushed off its curve's end has a leader line to it (issue 46:
+# stacked two or three heights up, it read as another curve's).
+check "curves.gp, eleven close ends: a leader line to each label pushed off its curve's end" \
+	'fig leaders "$out/ends/curves.svg"'
 
 # ---- every public set: labels by read share, apart, not glued ----
 for s in "$ref"/*/; do
@@ -139,6 +144,8 @@ for s in "$ref"/*/; do
 	[ -f "$s/memory_curves.csv" ] || continue
 	"$mess" report "$s" --out "$out/set-$n" >/dev/null 2>"$out/set-$n.err"
 	check "$n: curves.svg end labels by read share, apart" 'fig set "$out/set-$n/plots/curves.svg"'
+	check "$n: curves.svg: a leader line to each end label pushed off its curve's end" \
+		'fig leaders "$out/set-$n/plots/curves.svg"'
 	check "$n: the page names its curves by read share, not 'store unknown'" \
 		'grep -q "<tr><td>[0-9]* % read</td>" "$out/set-$n/report.html" && ! grep -q "<td><i>unknown</i></td>" "$out/set-$n/report.html"'
 done

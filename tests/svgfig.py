@@ -32,6 +32,9 @@ exits 1 when any, 0 when none.
                        a key without a box: each entry inside the figure
   keyout SVG           every key entry outside the plot's area (beside
                        it, not over the data)
+  leaders SVG          curves.svg: each end label more than half its
+                       height off its curve's end has a leader line from
+                       that end to the label
   inplot SVG STRING    the text holding STRING lies within the plot's
                        width (not under a colour box beside it)
   ratio SVG            compare-ratio's end labels ("N%"): at least one,
@@ -248,6 +251,42 @@ def check_keyout(svg):
         if x0 < area[1] and area[0] < x1 and y0 < area[3] and area[2] < y1:
             bad.append('key entry "%s" at x %.0f, y %.0f lies over the plot (x %.0f to %.0f, y %.0f to %.0f)'
                        % (t[5], t[0], t[1], area[0], area[1], area[2], area[3]))
+    return bad
+
+
+def curve_ends(svg):
+    """Each labelled series' highest-bandwidth point, by its end label's
+    text ("30% stores")."""
+    ends = {}
+    for name, body in groups(svg):
+        m = re.match(r'^(\d+) % (stores|read)', name)
+        keys = [t[1] for t in texts(body)]
+        ms = [k for k in markers(body) if all(abs(k[1] - y) > 10 for y in keys)]
+        if m and ms:
+            x, y, _, _ = max(ms)
+            ends['%s%% %s' % (m.group(1), m.group(2))] = (x, y)
+    return ends
+
+
+LEADER = re.compile(r"d='M([-\d.]+),([-\d.]+) L([-\d.]+),([-\d.]+)\s*'")
+
+
+def check_leaders(svg):
+    ends = curve_ends(svg)
+    segs = [tuple(float(v) for v in m.groups()) for m in LEADER.finditer(svg)]
+    labels = [t for t in end_labels(svg) if t[5] in ends]
+    if not labels:
+        return ['no end label']
+    bad = []
+    for t in labels:
+        ex, ey = ends[t[5]]
+        mid = t[1] - 0.3 * t[3]     # the text's middle, above its baseline
+        if abs(mid - ey) <= 0.5 * t[3]:
+            continue
+        if not any(abs(a - ex) < 3 and abs(b - ey) < 3 and t[0] - 15 < c <= t[0] + 2 and
+                   abs(d - mid) < t[3] for a, b, c, d in segs):
+            bad.append('end label "%s" at y %.0f is %.0f px off its curve\'s end (%.0f, %.0f), with no leader line'
+                       % (t[5], t[1], abs(mid - ey), ex, ey))
     return bad
 
 
@@ -480,6 +519,8 @@ def main(argv):
         bad = check_fits(svg)
     elif check == 'keyout':
         bad = check_keyout(svg)
+    elif check == 'leaders':
+        bad = check_leaders(svg)
     elif check == 'inplot':
         bad = check_inplot(svg, argv[3])
     elif check == 'ratio':
