@@ -298,9 +298,10 @@ static int write_html(const struct mess_il *il, const struct sets *s)
 	title(il, s, t, sizeof(t));
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>", f);
 	esc(f, t);
-	fputs("</title>\n<style>body{font-family:sans-serif;max-width:1100px;margin:auto}"
+	/* As mess report's page: 1200 px figures whole in view. */
+	fputs("</title>\n<style>body{font-family:sans-serif;max-width:1202px;margin:auto}"
 	      "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px}"
-	      "figure{overflow-x:auto}img{max-width:none}</style></head><body>\n<h1>", f);
+	      "figure{margin:1em 0;overflow-x:auto}img{max-width:none}</style></head><body>\n<h1>", f);
 	esc(f, t);
 	fputs("</h1>\n", f);
 	for (size_t i = 0; i < s->nanswer; i++) {
