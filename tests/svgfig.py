@@ -35,6 +35,9 @@ exits 1 when any, 0 when none.
   leaders SVG          curves.svg: each end label more than half its
                        height off its curve's end has a leader line from
                        that end to the label
+  outliers SVG         fleet-curves.svg: the outliers' key entry in a
+                       hue no outlier's line has (one hue, not one of
+                       theirs)
   inplot SVG STRING    the text holding STRING lies within the plot's
                        width (not under a colour box beside it)
   ratio SVG            compare-ratio's end labels ("N%"): at least one,
@@ -290,6 +293,25 @@ def check_leaders(svg):
     return bad
 
 
+def check_outliers(svg):
+    keyed, lines = set(), set()
+    for name, body in groups(svg):
+        cols = {m[3] for m in markers(body)}
+        if name.startswith('outliers'):
+            keyed |= cols
+        elif name.startswith('gnuplot_plot_'):
+            lines |= cols
+    if not keyed:
+        return ['no "outliers" key entry with a marker']
+    bad = []
+    if len(keyed) > 1:
+        bad.append('the "outliers" entry holds %d hues (%s): the outliers\' lines are drawn as the key\'s'
+                   % (len(keyed), sorted(keyed)))
+    if keyed & lines:
+        bad.append('the "outliers" key entry\'s hue %s is an outlier\'s line\'s' % sorted(keyed & lines))
+    return bad
+
+
 def check_inplot(svg, string):
     area = plot_area(svg)
     if not area:
@@ -521,6 +543,8 @@ def main(argv):
         bad = check_keyout(svg)
     elif check == 'leaders':
         bad = check_leaders(svg)
+    elif check == 'outliers':
+        bad = check_outliers(svg)
     elif check == 'inplot':
         bad = check_inplot(svg, argv[3])
     elif check == 'ratio':
