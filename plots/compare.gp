@@ -35,7 +35,10 @@ label(i) = exists(sprintf('label%d', i)) ? value(sprintf('label%d', i)) : sprint
 
 set mxtics 2
 set mytics 2
-set key top left noenhanced box opaque
+# The key beside the plot, below it, with no box (a box drew over the
+# axis label): inside, its opaque box hid the
+# curves of the first set that rise at the left (issue 46).
+set key outside bottom center horizontal noenhanced
 
 # ---- overlay ----
 stats datafile using 1:2 nooutput
@@ -58,20 +61,51 @@ set output
 # ---- latency ratio ----
 stats ratiofile using 1:2 nooutput
 rblocks = STATS_blocks
-eval(term_png(1200, 800, 'enhanced'))
-set output outbase.'-ratio.png'
-set title fit(sprintf("Latency over %s's at the same bandwidth\none line per read share, labelled at its end, up to the lower maximum bandwidth\n%s", label(1), plotsets), 1200, 16) noenhanced font ',16'
+set title fit(sprintf("Latency over %s's at the same bandwidth\none line per read share (lighter: fewer reads), labelled at its end where a label fits, up to the lower maximum bandwidth\n%s", label(1), plotsets), 1200, 16) noenhanced font ',16'
 set ylabel sprintf('latency / latency of %s', label(1)) noenhanced
 set yrange [0:*]
 set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead back dt (8,5) lw 1.5 lc rgb '#555555'
 set offsets 0, graph 0.06, 0, 0
+keyfig = 'for [s=2:nsets] NaN with lines lc rgb dark[s] lw 3 title sprintf("%s / %s", shorten(label(s), 44), shorten(label(1), 44))'
+# The axes in pixels, from a first drawing nowhere, to place the end
+# labels: each line's at its highest bandwidth, left out where it would
+# overlap one placed before (lines of many sets end at the same
+# bandwidth and ratio: their labels were drawn over each other).
+eval(term_svg(1200, 800, 'enhanced'))
+set output '/dev/null'
+plot for [i=0:rblocks-1] ratiofile index i using 1:2 with lines notitle, @keyfig
+set output
+xpx = (GPVAL_X_MAX - GPVAL_X_MIN) / (GPVAL_TERM_XMAX - GPVAL_TERM_XMIN)
+ypx = (GPVAL_Y_MAX - GPVAL_Y_MIN) / (GPVAL_TERM_YMAX - GPVAL_TERM_YMIN)
+array ex[rblocks]
+array ey[rblocks]
+array er[rblocks]
+array keep[rblocks]
+do for [b=0:rblocks-1] {
+	stats ratiofile index b using 1:2 nooutput
+	ex[b+1] = STATS_max_x
+	imax = STATS_index_max_x
+	stats ratiofile index b using 2 every ::imax::imax nooutput
+	ey[b+1] = STATS_max
+	stats ratiofile index b using 3 every ::imax::imax nooutput
+	er[b+1] = STATS_max
+	# A label "100%" at font 12: about 0.6 em a character, 6 px off
+	# the line's end; two apart by 1.3 of its height.
+	keep[b+1] = 1
+	w = (strlen(sprintf('%.0f%%', er[b+1])) * 0.6 * 12 + 8) * xpx
+	do for [k=1:b] {
+		if (keep[k] && abs(ey[k] - ey[b+1]) < 1.3 * 12 * ypx && \
+		    abs(ex[k] - ex[b+1]) < w + 8 * xpx) { keep[b+1] = 0 }
+	}
+}
+eval(term_png(1200, 800, 'enhanced'))
+set output outbase.'-ratio.png'
 plot for [i=0:rblocks-1] ratiofile index i using 1:2:(col($4, $3)) \
 	with lines lc rgb variable lw 2 notitle, \
      for [i=0:rblocks-1] ratiofile index i \
-	using 1:($5 > 0 ? $2 : NaN):(sprintf('%.0f%%', $3)) with labels left \
-	offset 0.4,0 font ',11' tc rgb '#444444' notitle, \
-     for [s=2:nsets] NaN with lines lc rgb dark[s] lw 3 \
-	title sprintf('%s / %s', shorten(label(s), 44), shorten(label(1), 44))
+	using 1:($5 > 0 && keep[i+1] ? $2 : NaN):(sprintf('%.0f%%', $3)) with labels left \
+	offset 0.4,0 font ',12' tc rgb '#333333' notitle, \
+     @keyfig
 eval(term_svg(1200, 800, 'enhanced'))
 set output outbase.'-ratio.svg'
 replot

@@ -219,6 +219,20 @@ do for [b=1:nblocks] {
 		    abs(py[b] - uy[tag]) < (6.5 + 6 + 3) * ypx) { lab[b] = 0 }
 	}
 }
+# A label pushed off its curve's end by more than half its height gets a
+# leader line from that end to it: a label stacked two or three gaps up
+# (eleven ends within a few ns) read as another curve's.
+do for [b=1:nblocks] {
+	if (lab[b] && abs(py[b] - ly[b]) > 0.5 * 12 * ypx) {
+		if (bad[b] > 0) {
+			set arrow 20 + b from first lx[b], first ly[b] to first lx[b] + 5 * xpx, first py[b] \
+				nohead front lw 0.8 lc rgb grey
+		} else {
+			set arrow 20 + b from first lx[b], first ly[b] to first lx[b] + 5 * xpx, first py[b] \
+				nohead front lw 0.8 lc palette cb b - 1
+		}
+	}
+}
 do for [b=1:nblocks] {
 	if (lab[b]) {
 		if (bad[b] > 0) {

@@ -24,6 +24,9 @@ if (!exists("nmedian")) nmedian = 0
 if (!exists("nbars")) nbars = 0
 if (!exists("med_unl")) med_unl = NaN
 if (!exists("med_bw")) med_bw = NaN
+# verdicts: what to believe, first in each title ("no verdict (nodes:
+# 12 PASS)": a fleet has none of its own, its nodes' runs have theirs).
+if (!exists("verdicts")) verdicts = 'no verdict'
 
 sd = ''; s = ARG0; i = strstrt(s, '/')
 while (i > 0) { sd = sd.s[1:i]; s = s[i+1:]; i = strstrt(s, '/') }
@@ -46,7 +49,7 @@ set key bottom right noenhanced box opaque
 # ---- every node's curve ----
 eval(term_png(1200, 800, 'enhanced'))
 set output outbase.'-curves.png'
-set title sprintf('Every compared node, %d %% stores: outliers in colour, the median in black', mix) font ',16'
+set title fit(sprintf('%s: every compared node, %d %% stores: outliers in colour, the median in black', verdicts, mix), 1200, 16) font ',16'
 set xlabel 'Memory bandwidth [GB/s]'
 set ylabel 'Load-to-use latency [ns]'
 set xrange [0:*]
@@ -55,7 +58,10 @@ set yrange [0:*]
 set offsets 0, graph 0.12, 0, 0
 cmd = 'plot NaN notitle'
 if (nnormal > 0) cmd = cmd.sprintf(", curves using 1:2 with lines lc rgb '#b8b8b8' lw 1 title '%d nodes'", nnormal)
-if (noutliers > 0) cmd = cmd.", outl using 1:2:(ocol($3)) with linespoints lc rgb variable lw 2.2 pt 7 ps 0.6 title 'outliers', labels using 1:2:3 with labels left offset 0.6,0.3 font ',12' noenhanced notitle"
+# The outliers' key entry in a hue of its own: drawn with the lines, its
+# sample took the first outlier's red, as if red meant every outlier
+# (the others are blue, green, ...), each named at its end instead.
+if (noutliers > 0) cmd = cmd.", outl using 1:2:(ocol($3)) with linespoints lc rgb variable lw 2.2 pt 7 ps 0.6 notitle, labels using 1:2:3 with labels left offset 0.6,0.3 font ',12' noenhanced notitle, NaN with linespoints lc rgb '#555555' lw 2.2 pt 7 ps 0.6 title 'outliers: a hue each, named at the end'"
 if (nmedian > 0) cmd = cmd.", median using 1:2 with lines lc rgb '#000000' lw 3 title 'median (g1)'"
 eval(cmd)
 eval(term_svg(1200, 800, 'enhanced'))
@@ -78,7 +84,7 @@ do for [t in 'png svg'] {
 	if (t eq 'png') { eval(term_png(1400, 900, 'enhanced')) }
 	if (t eq 'svg') { eval(term_svg(1400, 900, 'enhanced')) }
 	set output outbase.'-bars.'.t
-	set multiplot layout 2,1 title 'Per node: red flagged on that figure, orange flagged on another, dashed the g1 median' font ',15'
+	set multiplot layout 2,1 title fit(verdicts.': per node: red flagged on that figure, orange flagged on another, dashed the g1 median', 1400, 15) font ',15'
 	set ylabel 'Unloaded latency [ns]'
 	unset arrow
 	if (med_unl == med_unl) { set arrow 1 from graph 0, first med_unl to graph 1, first med_unl nohead front dt (8,5) lw 1.5 lc rgb '#000000' }

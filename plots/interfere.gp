@@ -22,7 +22,9 @@ set datafile separator ','
 set xlabel 'aggressor cores running'
 set ylabel "the victim's latency per dependent load [ns]"
 set title fit('Interference'.(plottitle eq '' ? '' : ': '.plottitle), fig_w, fig_titlesize) noenhanced font ','.fig_titlesize
-set key top left noenhanced box opaque
+# The key beside the plot, below it: inside, its box hid the lines'
+# start at 0 aggressors (issue 46).
+set key outside bottom center horizontal noenhanced
 set format x '%.0f'
 set xtics 1
 set yrange [0:*]

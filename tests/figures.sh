@@ -7,7 +7,8 @@
 # the text of their SVGs (tests/svgfig.py):
 #   - a replayed run made disturbed (INVALID, its 30 % stores mix INVALID
 #     as a whole): curves.svg's title carries the verdict and the host,
-#     the key is in bandwidth order, no two end labels overlap, the
+#     the key is in bandwidth order, no two end labels overlap (one
+#     pushed off its curve's end has a leader line to it), the
 #     INVALID mix is grey and dashed and none of its points ringed, the
 #     "2x unloaded" label covers no point;
 #   - every public set drawn by mess report: end labels by read share,
@@ -17,7 +18,8 @@
 #     % and the read share nominal (or measured) under its own header;
 #     each page points at results/README.md's Glossary;
 #   - compare's key with long set names: inside the figure, holding its
-#     entries (svgfig.py key);
+#     entries (svgfig.py key); beside the plot, and the ratio figure's end
+#     labels apart, on three sets two of them alike;
 #   - a small real run's tails.svg: a key entry per mix, the histograms'
 #     bandwidths in order, and (hist.gp on a point flagged
 #     dist_disagrees) its p99 drawn apart with the key saying why; on
@@ -95,6 +97,16 @@ cp "$ref/MN5-GPP-SPR8480-DDR5"/* "$longer/" 2>/dev/null
 check "compare's figures: the key inside the figure, its entries inside its box, with a 136-character set name" \
 	'fig key "$out/cmp-longer/plots/compare.svg" && fig key "$out/cmp-longer/plots/compare-ratio.svg" &&
 	 fig key "$out/cmp-long/plots/compare.svg"'
+# Three sets, two of them alike (issue 46, seen in screenshots): the
+# ratio figure's end labels ("50%60%70%" glued where the alike sets'
+# ratio is 1 at the same bandwidths) never overlapping, and both
+# figures' keys beside the plot (inside, the key's opaque box hid the
+# first set's curves rising at the left).
+"$mess" compare "$ref/MN5-GPP-SPR8480-DDR5" "$long" "$d" --out "$out/cmp3" >/dev/null 2>"$out/cmp3.err"
+check "compare of three sets: the ratio's end labels apart, its key beside the plot" \
+	'fig ratio "$out/cmp3/plots/compare-ratio.svg"'
+check "compare of three sets: the overlay's key beside the plot, inside the figure" \
+	'fig keyout "$out/cmp3/plots/compare.svg" && fig key "$out/cmp3/plots/compare.svg"'
 
 # ---- one vocabulary: the mix names the curve, read shares labelled ----
 check "summary.md: the curve named by its mix, the read share nominal apart" \
@@ -120,6 +132,10 @@ gnuplot -e "datafile='$out/ends/curves.dat'; outbase='$out/ends/curves'; unloade
 	"$plots/curves.gp" >"$out/ends/log" 2>&1
 check "curves.gp, eleven close ends: labels at their curves' ends, every mix in the key" \
 	'fig curves "$out/ends/curves.svg" && [ "$(grep -c "[0-9] % stores</text>" "$out/ends/curves.svg")" -eq 11 ]'
+# A label pushed off its curve's end has a leader line to it (issue 46:
+# stacked two or three heights up, it read as another curve's).
+check "curves.gp, eleven close ends: a leader line to each label pushed off its curve's end" \
+	'fig leaders "$out/ends/curves.svg"'
 
 # ---- every public set: labels by read share, apart, not glued ----
 for s in "$ref"/*/; do
@@ -128,6 +144,8 @@ for s in "$ref"/*/; do
 	[ -f "$s/memory_curves.csv" ] || continue
 	"$mess" report "$s" --out "$out/set-$n" >/dev/null 2>"$out/set-$n.err"
 	check "$n: curves.svg end labels by read share, apart" 'fig set "$out/set-$n/plots/curves.svg"'
+	check "$n: curves.svg: a leader line to each end label pushed off its curve's end" \
+		'fig leaders "$out/set-$n/plots/curves.svg"'
 	check "$n: the page names its curves by read share, not 'store unknown'" \
 		'grep -q "<tr><td>[0-9]* % read</td>" "$out/set-$n/report.html" && ! grep -q "<td><i>unknown</i></td>" "$out/set-$n/report.html"'
 done

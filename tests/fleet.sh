@@ -73,6 +73,12 @@ check "the ladder's levels read, from ladder/" \
 	'[ -n "$(col ladder_memory_ns node0001 "$csv")" ] && grep -q "^- g1 ladder (as node0001/ladder)" "$out/same-f/fleet.md"'
 if command -v gnuplot >/dev/null; then
 	check "plots written" '[ -s "$out/same-f/plots/fleet-curves.png" ] && [ -s "$out/same-f/plots/fleet-bars.png" ]'
+	# What to believe first in each title, as every figure's (issue
+	# 46): a fleet has no verdict of its own, its 12 PASS nodes theirs.
+	check "the figures' titles: no verdict of the fleet's own, the nodes' counted" \
+		'python3 "$(dirname "$0")/svgfig.py" title "$out/same-f/plots/fleet-curves.svg" "no verdict (nodes: 12 PASS):" &&
+		 python3 "$(dirname "$0")/svgfig.py" title "$out/same-f/plots/fleet-bars.svg" "no verdict (nodes: 12 PASS):" &&
+		 python3 "$(dirname "$0")/svgfig.py" fits "$out/same-f/plots/fleet-bars.svg"'
 fi
 
 # ---- two sick nodes ----
@@ -91,6 +97,14 @@ check "the summary line names them" 'grep -q "2 outliers: node0005 (max_bw_s0_gb
 "$mess" fleet "$out/sick" --out "$out/sick-f30" --no-plots --mad 30 >/dev/null 2>&1
 check "--mad 30: a 20 % drop of the maximum (z about -20) is no longer flagged" \
 	'! grep -q max_bw <<<"$(col flags node0005 "$out/sick-f30/fleet.csv")"'
+# The outliers' key entry in a hue of its own, each outlier in its own
+# (issue 46: the key's sample took the first outlier's red, the second
+# outlier's line blue).
+if command -v gnuplot >/dev/null; then
+	"$mess" fleet "$out/sick" --out "$out/sick-p" >/dev/null 2>&1
+	check "fleet-curves.svg: the outliers' key entry in a hue no outlier's line has" \
+		'python3 "$(dirname "$0")/svgfig.py" outliers "$out/sick-p/plots/fleet-curves.svg"'
+fi
 
 # ---- eight "identical" nodes, +-2 % bandwidth noise, one at 0.75 ----
 # (issue 22 item 20): a small shift read on a steep part of a curve is no

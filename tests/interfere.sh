@@ -99,6 +99,9 @@ check "report.html: a table per mix with its knee, how it was measured known" \
 svg=
 command -v gnuplot >/dev/null && svg=plots/interference.svg
 verdict interfere "$out/i" "$out/i.err" "$j" $svg
+# The key beside the plot, not over its lines' start (issue 46).
+[ -n "$svg" ] && check "interference.svg: the key beside the plot, not over the data" \
+	'python3 "$(dirname "$0")/svgfig.py" keyout "$out/i/plots/interference.svg"'
 "$mess" interfere --quick --strict --no-plots --aggressors 0 --mixes 0 --out "$out/strict" >/dev/null 2>&1
 strict interfere "$out/strict" $?
 "$mess" interfere --quick --out "$out/i" >/dev/null 2>"$out/again.err"

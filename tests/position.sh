@@ -145,6 +145,13 @@ if [ -s "$d/plots/position.svg" ]; then
 	check "x3 trace: the plot keys them apart as extrapolated" \
 		'grep -q "$nb beyond the maximum: latency extrapolated" "$d/plots/position.svg"'
 fi
+# The maximum's label inside the plot (issue 46: the fixture's one
+# interval beyond sets the line near the right edge; the label right of
+# it ran under the colour box).
+if [ -s "$tmp/pos/plots/position.svg" ]; then
+	check "the curves' maximum labelled within the plot" \
+		'python3 "$(dirname "$0")/svgfig.py" inplot "$tmp/pos/plots/position.svg" "maximum,"'
+fi
 check "the fixture as it is: interval 9 (210 GB/s, 104 % of its curve's 201.31) beyond, interval 5 (98 %) not" \
 	'[ "$(field "$tmp/pos/position.csv" 5 beyond_max)" = 0 ] && [ "$(field "$tmp/pos/position.csv" 9 beyond_max)" = 1 ] &&
 	 jq -e ".latency.beyond_max_intervals == 1" "$tmp/pos/summary.json" >/dev/null'

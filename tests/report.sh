@@ -144,10 +144,15 @@ page_ok() { # NAME HTML TEXT...
 	check "$name: one image per plots/*.svg, byte for byte" 'figures_whole "$html"'
 	check "$name: each figure at its own width or wider in the page ($(sizes "$html"))" \
 		'[ -n "$(sizes "$html")" ] && ! sizes "$html" | grep -q small'
+	# Issue 46: a 1200 px figure in an 1100 px page had its right 100 px
+	# (a colour box's labels) out of view until scrolled.
+	check "$name: each figure up to 1200 px whole in view at a 1280 px window ($(sizes "$html"))" \
+		'! sizes "$html" | grep -q hidden'
 }
 # Each figure's width as laid out by the browser against its SVG's own
 # (issue 46: fitted to the page, a 1600 px figure's text read as 7 px):
-# "NAME RENDERED/NATURAL" per figure, "small" after one drawn narrower.
+# "NAME RENDERED/NATURAL" per figure, "small" after one drawn narrower,
+# "hidden" after one up to 1200 px wider than its figure's visible box.
 # A copy of the page with a script that writes them into its DOM.
 sizes() { # HTML
 	local html=$1 probe=$out/sizes-$$.html
@@ -157,7 +162,8 @@ sizes() { # HTML
 			'const m = atob(i.src.split(",")[1]).match(/viewBox="0 0 ([0-9.]+)/);' \
 			'const w = i.getBoundingClientRect().width, n = m ? +m[1] : 0;' \
 			'const p = document.createElement("pre"); p.className = "size";' \
-			'p.textContent = "SI" + "ZE " + i.alt + " " + Math.round(w) + "/" + n + (w + 1 < n ? " small" : "");' \
+			'const v = i.parentElement.clientWidth, h = n <= 1200 && v + 1 < w ? " hidden" : "";' \
+			'p.textContent = "SI" + "ZE " + i.alt + " " + Math.round(w) + "/" + n + (w + 1 < n ? " small" : "") + h;' \
 			'document.body.appendChild(p); }</script>'
 	} >"$probe"
 	"$browser" --headless --no-sandbox --disable-gpu --window-size=1280,2400 \
@@ -235,6 +241,10 @@ check "ladder --json: summary.json on stdout" 'cmp -s "$out/ladder.json" "$out/l
 svg_has ladder.svg "$out/ladder/plots/ladder.svg" "Latency ladder (the lat_mem_rd method)" \
 	"buffer size" "latency per dependent load [ns]" "<title>median ± spread</title>" \
 	">4 KiB<" ">1 MiB<"
+# The verdict and the host in the title, as every other figure's (issue
+# 46: the ladder's said only the CPU).
+check "ladder.svg: the title carries the run's verdict and host" \
+	'python3 "$here/svgfig.py" title "$out/ladder/plots/ladder.svg" "$(jq -r .quality.verdict "$out/ladder/meta.json"):" "on $(uname -n)"'
 check "ladder.svg: no escaped name, no bare binary prefix ticks" \
 	'! grep -qE "lat\\\\_mem|>4ki<|>1Mi<" "$out/ladder/plots/ladder.svg"'
 page_ok ladder "$out/ladder/report.html" "Verdict: " "Figures" "How it was measured"

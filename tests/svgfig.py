@@ -28,7 +28,20 @@ exits 1 when any, 0 when none.
   fits SVG             every line of the title lies inside the figure's
                        width (gnuplot centres a long title and cuts it)
   key SVG              the key's box inside the figure, holding each
-                       entry at pngcairo's width (0.70 em a character)
+                       entry at pngcairo's width (0.70 em a character);
+                       a key without a box: each entry inside the figure
+  keyout SVG           every key entry outside the plot's area (beside
+                       it, not over the data)
+  leaders SVG          curves.svg: each end label more than half its
+                       height off its curve's end has a leader line from
+                       that end to the label
+  outliers SVG         fleet-curves.svg: the outliers' key entry in a
+                       hue no outlier's line has (one hue, not one of
+                       theirs)
+  inplot SVG STRING    the text holding STRING lies within the plot's
+                       width (not under a colour box beside it)
+  ratio SVG            compare-ratio's end labels ("N%"): at least one,
+                       none overlapping another; its key outside the plot
   text SVG STRING      some text of the figure holds STRING
 """
 import re
@@ -187,7 +200,17 @@ def check_key(svg):
         if len(xs) == 2 and len(ys) == 2:
             boxes.add((min(xs), max(xs), min(ys), max(ys)))
     if not boxes:
-        return ['no key box']
+        entries = key_entries(svg)
+        if not entries:
+            return ['no key box and no key entry']
+        for t in entries:
+            x, _, _, size, anchor, txt = t
+            w0 = 0.70 * size * len(txt)
+            x0 = x - w0 if anchor == 'end' else x - w0 / 2 if anchor == 'middle' else x
+            if x0 < 0 or x0 + w0 > w:
+                bad.append('key entry "%s" needs x %.0f to %.0f, the figure is 0 to %.0f'
+                           % (txt, x0, x0 + w0, w))
+        return bad
     for b in sorted(boxes):
         if b[0] < 0.5 or b[1] > w - 0.5:
             bad.append('the key\'s box spans x %.0f to %.0f, cut at the figure (0 to %.0f)'
@@ -202,6 +225,114 @@ def check_key(svg):
                 bad.append('key entry "%s" (%d characters) needs x %.0f to %.0f, its box starts at %.0f'
                            % (txt, len(txt), left, x, b[0]))
     return bad
+
+
+def key_entries(svg):
+    """The key's entries: the texts that are a series' own title."""
+    names = {name for name, _ in groups(svg) if not name.startswith('gnuplot_plot_')}
+    return [t for t in texts(svg) if t[5] in names]
+
+
+def plot_area(svg):
+    """The plot's area from its border (set border 3: left and bottom
+    axes): x0, x1, y0, y1."""
+    m = re.search(r"d='M([\d.]+),([\d.]+) L\1,([\d.]+) L([\d.]+),\3", svg)
+    return (float(m.group(1)), float(m.group(4)), float(m.group(2)),
+            float(m.group(3))) if m else None
+
+
+def check_keyout(svg):
+    area = plot_area(svg)
+    if not area:
+        return ['no plot border found']
+    entries = key_entries(svg)
+    if not entries:
+        return ['no key entry']
+    bad = []
+    for t in entries:
+        x0, x1, y0, y1 = box(t)
+        if x0 < area[1] and area[0] < x1 and y0 < area[3] and area[2] < y1:
+            bad.append('key entry "%s" at x %.0f, y %.0f lies over the plot (x %.0f to %.0f, y %.0f to %.0f)'
+                       % (t[5], t[0], t[1], area[0], area[1], area[2], area[3]))
+    return bad
+
+
+def curve_ends(svg):
+    """Each labelled series' highest-bandwidth point, by its end label's
+    text ("30% stores")."""
+    ends = {}
+    for name, body in groups(svg):
+        m = re.match(r'^(\d+) % (stores|read)', name)
+        keys = [t[1] for t in texts(body)]
+        ms = [k for k in markers(body) if all(abs(k[1] - y) > 10 for y in keys)]
+        if m and ms:
+            x, y, _, _ = max(ms)
+            ends['%s%% %s' % (m.group(1), m.group(2))] = (x, y)
+    return ends
+
+
+LEADER = re.compile(r"d='M([-\d.]+),([-\d.]+) L([-\d.]+),([-\d.]+)\s*'")
+
+
+def check_leaders(svg):
+    ends = curve_ends(svg)
+    segs = [tuple(float(v) for v in m.groups()) for m in LEADER.finditer(svg)]
+    labels = [t for t in end_labels(svg) if t[5] in ends]
+    if not labels:
+        return ['no end label']
+    bad = []
+    for t in labels:
+        ex, ey = ends[t[5]]
+        mid = t[1] - 0.3 * t[3]     # the text's middle, above its baseline
+        if abs(mid - ey) <= 0.5 * t[3]:
+            continue
+        if not any(abs(a - ex) < 3 and abs(b - ey) < 3 and t[0] - 15 < c <= t[0] + 2 and
+                   abs(d - mid) < t[3] for a, b, c, d in segs):
+            bad.append('end label "%s" at y %.0f is %.0f px off its curve\'s end (%.0f, %.0f), with no leader line'
+                       % (t[5], t[1], abs(mid - ey), ex, ey))
+    return bad
+
+
+def check_outliers(svg):
+    keyed, lines = set(), set()
+    for name, body in groups(svg):
+        cols = {m[3] for m in markers(body)}
+        if name.startswith('outliers'):
+            keyed |= cols
+        elif name.startswith('gnuplot_plot_'):
+            lines |= cols
+    if not keyed:
+        return ['no "outliers" key entry with a marker']
+    bad = []
+    if len(keyed) > 1:
+        bad.append('the "outliers" entry holds %d hues (%s): the outliers\' lines are drawn as the key\'s'
+                   % (len(keyed), sorted(keyed)))
+    if keyed & lines:
+        bad.append('the "outliers" key entry\'s hue %s is an outlier\'s line\'s' % sorted(keyed & lines))
+    return bad
+
+
+def check_inplot(svg, string):
+    area = plot_area(svg)
+    if not area:
+        return ['no plot border found']
+    hits = [t for t in texts(svg) if string in t[5]]
+    if not hits:
+        return ['no text holds "%s"' % string]
+    bad = []
+    for t in hits:
+        x0, x1, _, _ = box(t)
+        if x0 < area[0] or x1 > area[1]:
+            bad.append('"%s" spans x %.0f to %.0f, the plot x %.0f to %.0f'
+                       % (t[5], x0, x1, area[0], area[1]))
+    return bad
+
+
+def check_ratio(svg):
+    labels = [t for t in texts(svg) if re.match(r'^\d+%$', t[5])]
+    if not labels:
+        return ['no end label "N%"']
+    return overlaps(labels) + check_keyout(svg)
 
 
 def key_order(svg):
@@ -408,6 +539,16 @@ def main(argv):
         bad = check_absorb(svg)
     elif check == 'fits':
         bad = check_fits(svg)
+    elif check == 'keyout':
+        bad = check_keyout(svg)
+    elif check == 'leaders':
+        bad = check_leaders(svg)
+    elif check == 'outliers':
+        bad = check_outliers(svg)
+    elif check == 'inplot':
+        bad = check_inplot(svg, argv[3])
+    elif check == 'ratio':
+        bad = check_ratio(svg)
     elif check == 'key':
         bad = check_key(svg)
     elif check == 'text':

@@ -234,7 +234,7 @@ void absorb_plots(struct absorb_table *t, const char *rundir, int complete)
 			 ns ? ", plots/absorb-spmxv.png and .svg (SPMXV vs q)" : "");
 	if (t->ladder_done && t->ladder.n && np >= 0) {
 		err[0] = 0;
-		rc = mess_ladder_plot(&t->ladder, rundir, title, err, sizeof(err));
+		rc = mess_ladder_plot(&t->ladder, rundir, gtitle, err, sizeof(err));
 		snprintf(t->plots_note + strlen(t->plots_note),
 			 sizeof(t->plots_note) - strlen(t->plots_note), "%s%s",
 			 rc ? "; ladder plot skipped: " : "; plots/ladder.png and .svg (latency ladder)",

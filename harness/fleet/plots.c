@@ -162,7 +162,9 @@ int fleet_plot(const struct fleet *f, const char *outdir, char *err, size_t errl
 	char expr[5 * PATH_MAX], mu[32] = "NaN", mb[32] = "NaN";
 	int ju = metric_index(f, M_UNLOADED, 0), jb = metric_index(f, M_MAXBW, f->plot_mix);
 	struct counts n = { 0 };
-	int rc;
+	char verdicts[160];
+	const char *sep = "";
+	int rc, o;
 
 	if ((size_t)snprintf(dir, sizeof(dir), "%s/plots", outdir) >= sizeof(dir))
 		return mess_fail(err, errlen, -ENAMETOOLONG, "output directory path too long");
@@ -180,9 +182,17 @@ int fleet_plot(const struct fleet *f, const char *outdir, char *err, size_t errl
 	mess_gp_quote(q[0], sizeof(q[0]), dir);
 	snprintf(path, sizeof(path), "%s/fleet", dir);
 	mess_gp_quote(q[1], sizeof(q[1]), path);
+	/* The titles say what to believe, as every figure's: a fleet has
+	 * no verdict of its own, its nodes' runs have theirs. */
+	o = snprintf(verdicts, sizeof(verdicts), "no verdict (nodes:");
+	for (int v = 0; v < FV_N; v++)
+		if (f->nverdict[v])
+			o += snprintf(verdicts + o, sizeof(verdicts) - o, "%s %zu %s",
+				      sep, f->nverdict[v], fleet_verdict_name[v]), sep = ",";
+	snprintf(verdicts + o, sizeof(verdicts) - o, ")");
 	snprintf(expr, sizeof(expr),
-		 "dir='%s'; outbase='%s'; mix=%d; nnormal=%d; noutliers=%d; nmedian=%d; nbars=%d; med_unl=%s; med_bw=%s",
-		 q[0], q[1], f->plot_mix, n.normal, n.outliers, n.median, n.bars, mu, mb);
+		 "dir='%s'; outbase='%s'; mix=%d; nnormal=%d; noutliers=%d; nmedian=%d; nbars=%d; med_unl=%s; med_bw=%s; verdicts='%s'",
+		 q[0], q[1], f->plot_mix, n.normal, n.outliers, n.median, n.bars, mu, mb, verdicts);
 	for (size_t i = 0; i < sizeof(out) / sizeof(out[0]); i++) {
 		/* Stale images must not pass for new ones if gnuplot fails. */
 		snprintf(path, sizeof(path), "%s/%s", dir, out[i]);

@@ -266,6 +266,26 @@ static void esc(FILE *f, const char *s)
 		}
 }
 
+/* A figure's width from its viewBox (gnuplot's 1200 unless asked
+ * otherwise): an <img> of an SVG without width or height is laid out
+ * at the page's width, the compare figures shrunk to 85 % (their 12 px
+ * labels read as 10), where mess report shows them at their own. */
+static int svg_width(const char *path)
+{
+	char head[1024] = "";
+	FILE *f = fopen(path, "r");
+	const char *vb;
+	int w;
+
+	if (f) {
+		head[fread(head, 1, sizeof(head) - 1, f)] = 0;
+		fclose(f);
+	}
+	vb = strstr(head, "viewBox=\"0 0 ");
+	w = vb ? atoi(vb + 13) : 0;
+	return w > 0 && w <= 4000 ? w : 1200;
+}
+
 static int write_html(const struct mess_il *il, const struct sets *s)
 {
 	static const char *const figs[] = { "compare/plots/compare.svg",
@@ -278,9 +298,10 @@ static int write_html(const struct mess_il *il, const struct sets *s)
 	title(il, s, t, sizeof(t));
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>", f);
 	esc(f, t);
-	fputs("</title>\n<style>body{font-family:sans-serif;max-width:1100px;margin:auto}"
+	/* As mess report's page: 1200 px figures whole in view. */
+	fputs("</title>\n<style>body{font-family:sans-serif;max-width:1202px;margin:auto}"
 	      "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px}"
-	      "figure{overflow-x:auto}img{max-width:none}</style></head><body>\n<h1>", f);
+	      "figure{margin:1em 0;overflow-x:auto}img{max-width:none}</style></head><body>\n<h1>", f);
 	esc(f, t);
 	fputs("</h1>\n", f);
 	for (size_t i = 0; i < s->nanswer; i++) {
@@ -304,7 +325,8 @@ static int write_html(const struct mess_il *il, const struct sets *s)
 	for (size_t i = 0; i < sizeof(figs) / sizeof(figs[0]); i++) {
 		snprintf(p, sizeof(p), "%s/%s", il->top, figs[i]);
 		if (!access(p, R_OK))
-			fprintf(f, "<figure><img src=\"%s\" alt=\"%s\"></figure>\n", figs[i], figs[i]);
+			fprintf(f, "<figure><img src=\"%s\" alt=\"%s\" width=\"%d\"></figure>\n",
+				figs[i], figs[i], svg_width(p));
 	}
 	fputs("<p>Every split is a run directory of its own (its report.html); the comparison's figures and how they are computed: compare/compare.md.</p>\n</body></html>\n", f);
 	return mess_tmp_commit(il->top, "report.html", f);

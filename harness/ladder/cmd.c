@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/machine/environ.h"
 #include "core/ladder/ladder_run.h"
@@ -206,7 +207,15 @@ static int finish(struct mess_ladder *l, struct ladder_run *run,
 		frc = mess_ladder_write(l, rd->dir, topo->cpu_model);
 		if (!frc)
 			frc = write_md(l, run, &o->mem, rd->dir, topo->cpu_model, !rc);
-		snprintf(title, sizeof(title), "%s%s", topo->cpu_model, rc ? " (partial)" : "");
+		char host[128] = "";
+
+		/* The verdict and the host in the figure's title, as every
+		 * other figure's: a ladder pasted alone says whether to
+		 * believe it. */
+		gethostname(host, sizeof(host) - 1);
+		snprintf(title, sizeof(title), "%s: %s%s on %s",
+			 mess_level_name(run->verdict.level), topo->cpu_model,
+			 rc ? " (partial)" : "", host[0] ? host : "unknown host");
 		if (!frc && !o->no_plots) {
 			if (mess_ladder_plot(l, rd->dir, title, err, sizeof(err)))
 				snprintf(plots, sizeof(plots), "skipped: %s", err);

@@ -23,8 +23,11 @@
 
 #define SVG_MAX (16u << 20)
 
+/* The page 1202 px wide at most: a 1200 px figure with its border whole
+ * in view (at 1100 its right 100 px, position's colour box and its
+ * labels, curves' peak line, lay out of view until scrolled). */
 static const char *css =
-	"body{font:15px/1.45 'DejaVu Sans',sans-serif;margin:1.5em auto;max-width:1100px;padding:0 1em;color:#222}\n"
+	"body{font:15px/1.45 'DejaVu Sans',sans-serif;margin:1.5em auto;max-width:1202px;padding:0 1em;color:#222}\n"
 	"h1{font-size:1.5em;margin-bottom:.2em}h2{font-size:1.2em;border-bottom:1px solid #ccc;margin-top:1.6em}\n"
 	".sub{color:#555;margin-top:0}\n"
 	".verdict{border-left:8px solid #888;padding:.4em 1em;background:#f6f6f6}\n"
