@@ -105,7 +105,7 @@ void mess_matrix_usage(FILE *f)
 		"Every matrix ends with a verdict, PASS, WARN or INVALID with its reasons\n"
 		"(first in summary.md and among the closing lines, meta.json quality): the\n"
 		"machine looked at before the start, the pairs whose repeats disagree or\n"
-		"whose memory was on another node.\n"
+		"whose memory was on another node, and the latency runs faster than an L1 hit.\n"
 		"Exit status: 0 ok, 1 bad usage, 2 failure (or INVALID with --strict), 3 no\n"
 		"generator variant runs here, 130 interrupted.\n");
 }
