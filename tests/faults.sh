@@ -351,5 +351,25 @@ if [ -d "$raw" ]; then
 	check "import: its page is whole" 'grep -q "</html>" "$d/report.html"'
 fi
 
+# 14. The floor under which a chase window read nothing is the chase
+#     core's own L1 hit x 0.8 (issue 46), not a fixed 0.8 ns: an L1 that
+#     reads 4000 ns (the hook) makes every window of about 100 ns
+#     impossible, where the fixed floor kept them all: discarded, counted,
+#     no figure, INVALID for them; the floor and its source in meta.json.
+d=$tmp/l1
+MESS_FAULT_L1_NS=4000 "$mess" $Q --out "$d" >/dev/null 2>"$tmp/l1.err"
+rc=$?
+check "L1 of 4000 ns: the run ends (exit $rc)" '[ $rc -eq 0 ]'
+check "L1 of 4000 ns: floor 3200 ns from it in meta.json quality.windows" \
+	'jq -e ".quality.windows.floor_ns == 3200 and .quality.windows.floor_source == \"MESS_FAULT_L1_NS 4000.00 ns x 0.8\"" "$d/meta.json" >/dev/null'
+check "L1 of 4000 ns: every chase window discarded ($(jq .quality.windows.impossible "$d/meta.json")), no latency in curves.csv" \
+	'jq -e ".quality.windows.impossible > 0" "$d/meta.json" >/dev/null &&
+	 awk -F, "NR == 1 && \$7 != \"lat_ns\" { exit 1 } NR > 1 && \$7 != \"\" { exit 1 }" "$d/curves.csv"'
+check "L1 of 4000 ns: INVALID, the reason impossible naming the floor" \
+	'jq -e ".quality.verdict == \"INVALID\" and any(.quality.reasons[]; .rule == \"impossible\" and .level == \"INVALID\" and (.text | test(\"below 3200.00 ns: MESS_FAULT_L1_NS 4000.00 ns x 0.8\")))" "$d/meta.json" >/dev/null'
+check "a run without the hook: the floor 0.8 x the L1 hit measured on its chase core" \
+	'jq -e ".quality.windows.floor_source | test(\"^measured L1 hit [0-9.]+ ns x 0.8$\")" "$tmp/full/meta.json" >/dev/null &&
+	 jq -e "(.quality.windows.floor_source | capture(\"hit (?<l1>[0-9.]+) ns\").l1 | tonumber) * 0.8 - .quality.windows.floor_ns | fabs < 0.01" "$tmp/full/meta.json" >/dev/null'
+
 echo "faults: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

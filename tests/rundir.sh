@@ -38,10 +38,14 @@ stopped() {
 }
 lines() { wc -l <"$1"; }
 
-# A complete curves run to meet.
+# A complete curves run to meet, started as run.sh starts it.
 R=$tmp/R
-"$mess" $S --out "$R" >/dev/null 2>&1
+MESS_INVOKED_AS=./run.sh "$mess" $S --out "$R" >/dev/null 2>&1
 check "a complete curves run" 'jq -e .complete "$R/meta.json" >/dev/null'
+# Its unknown peak's hint names a command that works (issue 46): run.sh's
+# own, with the run's directory, never a bare "mess report DIR".
+check "under run.sh, summary.md's peak hint: ./run.sh report $R --peak-gbs GBS" \
+	'grep -qF "also afterwards: ./run.sh report $R --peak-gbs GBS)" "$R/summary.md"'
 sum=$(sums "$R")
 
 # 1. Another command into it: refused, one line, nothing changed, and the
@@ -151,6 +155,8 @@ check "interrupted curves: continue with mess as invoked ($(tail -1 "$tmp/i1.err
 	'grep -qF "(continue with $mess --resume $tmp/I1)" "$tmp/i1.err"'
 "$mess" --resume "$tmp/I1" >/dev/null 2>&1
 check "the command it named completes the run" 'jq -e .complete "$tmp/I1/meta.json" >/dev/null'
+check "summary.md's peak hint: mess as invoked, report $tmp/I1" \
+	'grep -qF "also afterwards: $mess report $tmp/I1 --peak-gbs GBS)" "$tmp/I1/summary.md"'
 MESS_INVOKED_AS=./run.sh stopped "$tmp/i2.err" $S --out "$tmp/I2"
 check "interrupted under run.sh: continue with ./run.sh --resume ($(tail -1 "$tmp/i2.err"))" \
 	'grep -qF "(continue with ./run.sh --resume $tmp/I2)" "$tmp/i2.err"'

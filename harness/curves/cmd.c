@@ -186,8 +186,9 @@ int mess_curves_main(int argc, char **argv)
 	if (!(r->cfg.peak_gbs > 0) && r->desc.peak_gbs > 0)
 		r->cfg.peak_gbs = r->desc.peak_gbs;
 	r->rep = (struct mess_repeater){ .be = r->be, .bs = r->bs,
-					 .desc = &r->desc, .floor_ns = MESS_L1_FLOOR_NS,
-					 .ceil_gbs = INFINITY };
+					 .desc = &r->desc, .ceil_gbs = INFINITY };
+	r->rep.floor_ns = mess_l1_floor(NAN, r->rep.floor_source,
+					sizeof(r->rep.floor_source));
 	mess_wstats_init(&r->rep.st);
 	/* Ctrl-C ends the sweep with a partial result and the end message. */
 	mess_signals_install();

@@ -104,7 +104,7 @@ void mess_matrix_usage(FILE *f)
 		"Every matrix ends with a verdict, PASS, WARN or INVALID with its reasons\n"
 		"(first in summary.md and among the closing lines, meta.json quality): the\n"
 		"machine looked at before the start, the pairs whose repeats disagree or\n"
-		"whose memory was on another node.\n"
+		"whose memory was on another node, and the latency runs faster than an L1 hit.\n"
 		"Exit status: 0 ok, 1 bad usage, 2 failure (or INVALID with --strict), 3 no\n"
 		"generator variant runs here, 130 interrupted.\n");
 }
@@ -219,7 +219,8 @@ struct lat_job {
 	const struct mx *m;
 	int node;
 	double *lat;
-	unsigned n, gone;
+	unsigned n;
+	struct mess_mx_cell *c;
 	char huge[16];
 	double on, off;		/* MiB on the target, elsewhere */
 };
@@ -239,21 +240,20 @@ static void job_lat(struct mess_pool_thread *t, void *arg)
 	/* Every run's figure is kept: the median and spread are the
 	 * caller's. */
 	t->err = mess_mx_latency(b.p, j->m->buffer, j->m->o.run_ms,
-				 (unsigned)j->m->o.repeats, j->lat, &j->n, &j->gone);
+				 (unsigned)j->m->o.repeats, j->lat, &j->n, j->c);
 	mess_buf_free(&b);
 }
 
 static int latency(struct mx *m, struct mess_mx_cell *c, double *lat, unsigned *n)
 {
 	struct mess_pool pool = { 0 };
-	struct lat_job j = { .m = m, .node = c->target, .lat = lat, .on = NAN, .off = NAN };
+	struct lat_job j = { .m = m, .node = c->target, .lat = lat, .c = c, .on = NAN, .off = NAN };
 	int rc = mess_pool_start(&pool, &m->topo, &c->chase_core, 1);
 
 	if (!rc)
 		rc = mess_pool_call(&pool, 1, job_lat, &j);
 	mess_pool_stop(&pool);
 	*n = j.n;
-	c->lat_impossible = j.gone;
 	c->chase_on = j.on;
 	c->chase_off = j.off;
 	snprintf(c->huge, sizeof(c->huge), "%s", j.huge[0] ? j.huge : "none");
@@ -322,7 +322,7 @@ static void pair_init(struct mx *m, const struct init *in, const struct mess_nod
 	c->hmat_bw_gbs = mess_mx_mibs_gbs(c->hmat_bw_gbs);
 	c->lat_ns = c->bw_gbs = c->bw21_gbs = NAN;
 	c->bw21_read_pct = mess_gen_read_pct(m->k21);
-	c->lat_vs_hmat = c->bw_vs_hmat = NAN;
+	c->lat_vs_hmat = c->bw_vs_hmat = c->lat_floor_ns = NAN;
 	snprintf(c->huge, sizeof(c->huge), "none");
 	c->chase_on = c->chase_off = c->gen_on = c->gen_off = NAN;
 }

@@ -33,18 +33,23 @@ static double chase_ns(void **p, uint64_t iters)
 }
 
 int mess_mx_latency(void *buf, size_t bytes, double run_ms, unsigned repeats,
-		    double *lat, unsigned *done, unsigned *gone)
+		    double *lat, unsigned *done, struct mess_mx_cell *c)
 {
 	uint32_t n = (uint32_t)(bytes / MESS_CHAIN_STRIDE);
 	uint64_t iters = 1;
 	unsigned long k = 0;
+	unsigned *gone = &c->lat_impossible;
 	void *p;
 	int err, tries = 0;
-	double x;
+	double x, floor_ns;
 
 	*done = *gone = 0;
 	if (n < MESS_CHAIN_WINDOW / MESS_CHAIN_STRIDE)
 		return -EINVAL;
+	/* On the chase core, before its buffer is chased: its own L1 hit. */
+	floor_ns = c->lat_floor_ns = mess_l1_floor(mess_l1_hit_ns(MX_SEED),
+						   c->lat_floor_src,
+						   sizeof(c->lat_floor_src));
 	p = mess_chain_make(buf, MESS_CHAIN_STRIDE, n,
 			    MESS_CHAIN_WINDOW / MESS_CHAIN_STRIDE, MX_SEED, &err);
 	if (err)
@@ -56,7 +61,7 @@ int mess_mx_latency(void *buf, size_t bytes, double run_ms, unsigned repeats,
 	 * stretched an interfere row 30x): read again, a few times. */
 	for (;;) {
 		x = chase_ns(&p, iters);
-		if (x < MESS_L1_FLOOR_NS && tries++ < 8)
+		if (x < floor_ns && tries++ < 8)
 			continue;
 		if (!(x * (double)(iters * MESS_CHASE_UNROLL) < run_ms * 1e6 / 16) ||
 		    iters >= (1u << 30))
@@ -72,7 +77,7 @@ int mess_mx_latency(void *buf, size_t bytes, double run_ms, unsigned repeats,
 		x = chase_ns(&p, iters);
 		if (mess_fault_impossible(++k))
 			x = 0.67;
-		if (x < MESS_L1_FLOOR_NS)
+		if (x < floor_ns)
 			++*gone;
 		else
 			lat[(*done)++] = x;

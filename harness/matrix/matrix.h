@@ -48,6 +48,10 @@ struct mess_mx_cell {
 	double lat_ns, lat_spread_ns;
 	unsigned lat_repeats;
 	unsigned lat_impossible;	/* runs faster than an L1 hit, discarded */
+	/* The floor they were judged by (mess_l1_floor: the chase core's
+	 * own L1 hit) and what it came from. */
+	double lat_floor_ns;
+	char lat_floor_src[96];
 	double bw_gbs, bw_spread_gbs;
 	unsigned bw_repeats;
 	int bw_cores;		/* generator threads */
@@ -93,14 +97,15 @@ int mess_mx_placed(const char *path, int node, double *on_mib, double *off_mib);
 
 /*
  * latency.c: the unloaded latency of a chase over bytes of buf, the
- * curves' own (2 MiB TLB windows, lines 256 B apart): repeats runs of
- * about run_ms each, ns a load into lat[], *done of them; *gone runs
- * faster than an L1 hit (MESS_L1_FLOOR_NS) discarded; 0 or -errno
- * (-EINTR when interrupted, the runs before kept; -EINVAL under one
- * window).
+ * curves' own (2 MiB TLB windows, lines 256 B apart), on the calling
+ * thread's core: repeats runs of about run_ms each, ns a load into
+ * lat[], *done of them; the runs faster than an L1 hit (under the floor
+ * from the core's own, mess_l1_floor) discarded, counted in c with the
+ * floor; 0 or -errno (-EINTR when interrupted, the runs before kept;
+ * -EINVAL under one window).
  */
 int mess_mx_latency(void *buf, size_t bytes, double run_ms, unsigned repeats,
-		    double *lat, unsigned *done, unsigned *gone);
+		    double *lat, unsigned *done, struct mess_mx_cell *c);
 
 /* estimate.c: what the pairs will cost, from a probe of this machine's. */
 struct mess_mx_plan {
@@ -128,7 +133,7 @@ void mess_mx_md(FILE *f, const struct mess_mx_cell *c, int n);
 /* summary.json's cells. */
 json_t *mess_mx_json(const struct mess_mx_cell *c, int n);
 /* meta.json latency_runs_impossible (the cells' runs faster than an L1 hit,
- * discarded) and its rule. */
+ * discarded), its rule and each pair's floor. */
 json_t *mess_mx_impossible_json(const struct mess_mx_cell *c, int n);
 /* The heat maps of the latency and of the read-only bandwidth, initiators
  * down and targets across, each cell with the HMAT's figure under the

@@ -150,6 +150,10 @@ struct mess_summary {
 	 * set by the caller, summary.md then gives them a column of their
 	 * own ("read share, measured"), never read_pct's header. */
 	int read_counted;
+	/* The command that reports the run again with a peak, its
+	 * directory included ("./run.sh report results/x"): set by the
+	 * caller, which knows how mess was started; NULL: "mess report DIR". */
+	const char *report_cmd;
 };
 
 /* A point every reader, metric and plot can use: finite bandwidth and

@@ -522,7 +522,8 @@ int mess_summary_write_md(FILE *fp, const struct mess_summary *s,
 	if (have_peak)
 		fprintf(fp, "Theoretical peak: %.1f GB/s. ", peak);
 	else
-		fputs("Theoretical peak: unknown (give it with --peak-gbs GBS, also afterwards: mess report DIR --peak-gbs GBS). ", fp);
+		fprintf(fp, "Theoretical peak: unknown (give it with --peak-gbs GBS, also afterwards: %s --peak-gbs GBS). ",
+			s->report_cmd ? s->report_cmd : "mess report DIR");
 	fprintf(fp, "Saturation: latency >= 2 x unloaded (%.1f ns); wave: past a curve's maximum bandwidth, a drop > %.1f%% while pressure and latency rise.\n\n",
 		2.0 * s->unloaded_ns, 100.0 * s->wave_tol);
 

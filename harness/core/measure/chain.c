@@ -2,7 +2,13 @@
 #include "core/measure/chain.h"
 
 #include <errno.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+
+#include "core/clock.h"
+#include "mess/stats.h"
+#include "mess_kernels.h"
 
 void mess_sattolo(uint32_t *next, uint32_t n, struct mess_rng *r)
 {
@@ -90,4 +96,52 @@ void *mess_chain_make(void *buf, size_t stride, uint32_t n,
 		p = mess_chain_link(buf, stride, order, n);
 	free(order);
 	return p;
+}
+
+#define L1_LINES 64
+#define L1_LINE 64
+
+double mess_l1_hit_ns(uint64_t seed)
+{
+	void *buf = aligned_alloc(4096, L1_LINES * L1_LINE), *p;
+	double v[3];
+	int err;
+
+	if (!buf)
+		return NAN;
+	p = mess_chain_make(buf, L1_LINE, L1_LINES, 0, seed, &err);
+	if (!p) {
+		free(buf);
+		return NAN;
+	}
+	p = mess_chase(p, 16);	/* into L1 */
+	/* 64 unrolled iterations: 65536 loads, far above the clock's cost. */
+	for (int k = 0; k < 3; k++) {
+		double t0 = mess_now_ns();
+
+		p = mess_chase(p, 64);
+		v[k] = (mess_now_ns() - t0) / (64.0 * MESS_CHASE_UNROLL);
+	}
+	/* Keep the compiler from dropping the chase: p is its result. */
+	__asm__ volatile("" : : "r"(p) : "memory");
+	free(buf);
+	return mess_median(v, 3);
+}
+
+double mess_l1_floor(double l1_ns, char *src, size_t len)
+{
+	const char *f = getenv("MESS_FAULT_L1_NS");
+	const char *what = "measured L1 hit";
+
+	if (f && *f) {
+		l1_ns = strtod(f, NULL);
+		what = "MESS_FAULT_L1_NS";
+	}
+	if (!(isfinite(l1_ns) && l1_ns > 0)) {
+		snprintf(src, len, "fixed: %.1f ns, four cycles at 5 GHz (no L1 hit measured by this run)",
+			 MESS_L1_FLOOR_NS);
+		return MESS_L1_FLOOR_NS;
+	}
+	snprintf(src, len, "%s %.2f ns x %.1f", what, l1_ns, MESS_L1_FLOOR_SHARE);
+	return MESS_L1_FLOOR_SHARE * l1_ns;
 }

@@ -25,8 +25,26 @@
 #define MESS_CHAIN_WINDOW (2u << 20)
 /* Four cycles at 5 GHz: below any L1 hit of any CPU mess runs on.  A
  * chase that reads faster read nothing (a clock glitch, a preempted
- * timer): discarded and counted, never a figure (issue 46). */
+ * timer): discarded and counted, never a figure (issue 46).  The floor
+ * where no L1 hit was measured on the chase core (a replay). */
 #define MESS_L1_FLOOR_NS 0.8
+/* The floor where one was: this share of it.  An L1 hit probe lasts a
+ * fraction of a millisecond and may run at a lower clock than the
+ * windows after it (the governor raising it meanwhile): a load may then
+ * take up to a fifth less than the probe read, never less than that. */
+#define MESS_L1_FLOOR_SHARE 0.8
+
+/* An L1 hit's latency on the calling thread's core, ns a load: the
+ * median of 3 chases of a 64-line chain resident in L1 (3 x 65536 loads:
+ * 0.2 ms at 1 ns a load); NAN when its buffer cannot be had. */
+double mess_l1_hit_ns(uint64_t seed);
+/*
+ * The floor under which a chase read nothing: MESS_L1_FLOOR_SHARE x l1_ns
+ * (the L1 hit measured on the chase core), else MESS_L1_FLOOR_NS where
+ * l1_ns is no figure (NAN).  What it came from into src, for meta.json.
+ * MESS_FAULT_L1_NS (ns) stands for the measured L1 hit: the tests' hook.
+ */
+double mess_l1_floor(double l1_ns, char *src, size_t len);
 
 /* Sattolo's algorithm: next[] becomes one cycle through all n indices. */
 void mess_sattolo(uint32_t *next, uint32_t n, struct mess_rng *r);

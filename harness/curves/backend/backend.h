@@ -167,10 +167,12 @@ struct mess_repeater {
 	const struct mess_run_desc *desc;	/* dist_known */
 	struct mess_wstats st;
 	/* What no window can read (issue 46): a load faster than an L1 hit
-	 * (MESS_L1_FLOOR_NS, or the machine's own), more bandwidth than the
-	 * memory's peak allows (INFINITY: unknown).  Such a window is
-	 * discarded and counted, and sizes nothing. */
+	 * (mess_l1_floor: the chase core's own where the backend measured
+	 * it, else MESS_L1_FLOOR_NS; floor_source says which), more bandwidth
+	 * than the memory's peak allows (INFINITY: unknown).  Such a window
+	 * is discarded and counted, and sizes nothing. */
 	double floor_ns, ceil_gbs;
+	char floor_source[96];
 };
 
 /* A counted or replayed bandwidth this far past the theoretical peak is

@@ -429,6 +429,11 @@ static int measured_start(void *bs, const struct mess_session *s)
 	r->rep = s->rep;
 	warn_start(r);
 	err = setup(r);
+	/* Pinned to the chase core now: its own L1 hit is the floor. */
+	if (!err)
+		r->rep->floor_ns = mess_l1_floor(mess_l1_hit_ns(r->cfg.seed),
+						 r->rep->floor_source,
+						 sizeof(r->rep->floor_source));
 	describe(r);
 	return err;
 }

@@ -166,9 +166,9 @@ void mess_run_verdict(struct mess_run *r)
 	if (r->rep.st.windows_impossible)
 		mess_verdict_add(v, 3 * r->rep.st.windows_impossible > r->rep.st.windows ?
 				 MESS_INVALID : MESS_WARN, "impossible",
-				 "%u of %u chase windows read what the hardware cannot do (a load faster than an L1 hit, %.2f ns, or a bandwidth past %.2fx the memory's peak): discarded, never a figure nor the size of a next window, each measured again up to the repeats",
+				 "%u of %u chase windows read what the hardware cannot do (a load faster than an L1 hit, below %.2f ns: %s; or a bandwidth past %.2fx the memory's peak): discarded, never a figure nor the size of a next window, each measured again up to the repeats",
 				 r->rep.st.windows_impossible, r->rep.st.windows,
-				 r->rep.floor_ns, MESS_PEAK_CEIL);
+				 r->rep.floor_ns, r->rep.floor_source, MESS_PEAK_CEIL);
 	if (isfinite(r->desc.migrations) && r->desc.migrations > 0)
 		mess_verdict_add(v, MESS_WARN, "migrated",
 				 "measuring threads migrated %.0f times off the cores they were pinned to (something changed their affinity)",
@@ -207,7 +207,7 @@ json_t *mess_run_quality_json(const struct mess_run *r)
 			"flagged", (json_int_t)mess_curve_flagged(c), "flags", fl));
 	}
 	if (mess_json_merge(q, mess_json_pack(
-		"{s:o, s:{s:i, s:i, s:i, s:i, s:s, s:s}, s:i, s:i, s:[o,o], s:o, s:o, s:o, s:b,"
+		"{s:o, s:{s:i, s:i, s:i, s:i, s:o, s:s, s:s, s:s}, s:i, s:i, s:[o,o], s:o, s:o, s:o, s:b,"
 		" s:{s:s, s:I, s:I, s:o, s:o, s:s},"
 		" s:{s:o, s:o, s:o, s:s},"
 		" s:{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}}",
@@ -216,6 +216,8 @@ json_t *mess_run_quality_json(const struct mess_run *r)
 		"disturbed", (int)r->rep.st.windows_disturbed,
 		"kept_disturbed", (int)r->rep.st.windows_kept_disturbed,
 		"impossible", (int)r->rep.st.windows_impossible,
+		"floor_ns", mess_json_real(r->rep.floor_ns, 3),
+		"floor_source", r->rep.floor_source,
 		"disturbed_rule", "a measuring thread (the chase or a generator) lost more than 2 % of the window's wall time (wall minus its on-CPU time: steal, another task, interrupts), or the chase core's clock moved more than 5 % across it",
 		"bound", "a point measures at most as many disturbed windows again as it has repeats (one, after a point that had to keep one: a disturbance that stays is not waited out); then they are kept, and the point is flagged disturbed when they are half or more of its repeats (its figures are medians)",
 		"points_remeasured_for_rules", (int)r->points_rule_remeasured,

@@ -39,6 +39,7 @@ static int write_summary(struct mess_run *r, int complete)
 {
 	struct mess_summary s;
 	char title[512], next[MESS_REASON_LEN], words[PATH_MAX + 512];
+	char inv[PATH_MAX + 32], rep[2 * PATH_MAX + 64];
 	struct mess_results res;
 	json_t *extra;
 	FILE *f;
@@ -53,6 +54,11 @@ static int write_summary(struct mess_run *r, int complete)
 	/* A family that counts reads and writes apart gives each point a
 	 * measured read share, a column beside the mix's nominal one. */
 	s.read_counted = r->desc.read_counted;
+	/* An unknown peak's hint names a command the user can type: mess
+	 * may not be on PATH, run.sh says its own name. */
+	snprintf(rep, sizeof(rep), "%s %s",
+		 mess_invocation("mess report", inv, sizeof(inv)), r->rd.dir);
+	s.report_cmd = rep;
 	/* run_dir: where the run is, for a reader of --json's stdout (the
 	 * file alone says nothing of its folder). */
 	extra = mess_json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:s?, s:s, s:b}",

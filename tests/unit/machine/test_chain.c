@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The chase chain: one cycle over every line, windows kept together. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -154,6 +155,35 @@ static void rng_below_is_in_range_and_unbiased(void **state)
 		assert_true(hist[i] > 9400 && hist[i] < 10600);
 }
 
+/* The floor under which a chase read nothing follows the chase core's
+ * L1 hit (issue 46): a 2 ns window is below it where the L1 reads 4 ns,
+ * where the fixed 0.8 ns kept it; the fixed floor only without an L1. */
+static void l1_floor_follows_the_l1(void **state)
+{
+	char src[96];
+	double f, l1;
+
+	unsetenv("MESS_FAULT_L1_NS");
+	f = mess_l1_floor(4.0, src, sizeof(src));
+	assert_true(fabs(f - 3.2) < 1e-12);
+	assert_true(2.0 < f && 2.0 > MESS_L1_FLOOR_NS);
+	assert_string_equal(src, "measured L1 hit 4.00 ns x 0.8");
+	f = mess_l1_floor(NAN, src, sizeof(src));
+	assert_true(f == MESS_L1_FLOOR_NS);
+	assert_non_null(strstr(src, "fixed: 0.8 ns"));
+	assert_true(mess_l1_floor(0, src, sizeof(src)) == MESS_L1_FLOOR_NS);
+	/* The tests' hook stands for the measured L1. */
+	setenv("MESS_FAULT_L1_NS", "10", 1);
+	f = mess_l1_floor(1.0, src, sizeof(src));
+	unsetenv("MESS_FAULT_L1_NS");
+	assert_true(fabs(f - 8.0) < 1e-12);
+	assert_string_equal(src, "MESS_FAULT_L1_NS 10.00 ns x 0.8");
+	/* This core's own: an L1 hit of any CPU, far below memory's. */
+	l1 = mess_l1_hit_ns(1);
+	print_message("L1 hit here: %.2f ns\n", l1);
+	assert_true(l1 > 0.05 && l1 < 50);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -163,6 +193,7 @@ int main(void)
 		cmocka_unit_test(order_is_random_inside_windows),
 		cmocka_unit_test(link_makes_one_cycle),
 		cmocka_unit_test(rng_below_is_in_range_and_unbiased),
+		cmocka_unit_test(l1_floor_follows_the_l1),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

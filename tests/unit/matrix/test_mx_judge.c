@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * mess matrix's judging table (harness/matrix/judge.c) with constructed
- * cells: repeats that disagree, memory on another node, each at a known
- * level.
+ * cells: repeats that disagree, memory on another node, latency runs
+ * faster than an L1 hit, each at a known level.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -101,11 +101,52 @@ static void misplaced(void **state)
 	assert_null(find(&v, "misplaced"));
 }
 
+/* Latency runs faster than an L1 hit (issue 46): counted over all the
+ * runs timed, kept and discarded, as the curves' windows: WARN from one,
+ * INVALID above a third. */
+static void impossible(void **state)
+{
+	struct mess_mx_cell c[4];
+	struct mess_verdict v;
+	const struct mess_reason *q;
+
+	cells(c, 4);
+	for (int i = 0; i < 4; i++)
+		c[i].lat_repeats = 3;
+	judged(c, 4, &v);
+	assert_null(find(&v, "impossible"));
+	c[2].lat_impossible = 1;
+	judged(c, 4, &v);
+	q = find(&v, "impossible");
+	assert_non_null(q);
+	assert_int_equal(q->level, MESS_WARN);
+	assert_non_null(strstr(q->text, "1 of 13 latency runs"));
+	assert_int_equal(v.level, MESS_WARN);
+	/* 6 of 18 is a third, not above it: WARN; 7 of 19 INVALID. */
+	c[0].lat_impossible = c[1].lat_impossible = 2;
+	c[3].lat_impossible = 1;
+	judged(c, 4, &v);
+	assert_int_equal(find(&v, "impossible")->level, MESS_WARN);
+	assert_non_null(strstr(find(&v, "impossible")->text, "6 of 18"));
+	c[3].lat_impossible = 2;
+	judged(c, 4, &v);
+	assert_int_equal(find(&v, "impossible")->level, MESS_INVALID);
+	assert_int_equal(v.level, MESS_INVALID);
+	/* A pair whose every run was impossible: no figure, all counted. */
+	cells(c, 1);
+	c[0].lat_ns = c[0].lat_spread_ns = NAN;
+	c[0].lat_impossible = 4;
+	judged(c, 1, &v);
+	assert_non_null(strstr(find(&v, "impossible")->text, "4 of 4"));
+	assert_int_equal(v.level, MESS_INVALID);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(spread),
 		cmocka_unit_test(misplaced),
+		cmocka_unit_test(impossible),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
