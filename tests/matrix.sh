@@ -85,6 +85,9 @@ check "interfere --help lists report.html and the plots it writes" \
 if command -v gnuplot >/dev/null; then
 	check "matrix: plots/matrix-latency.svg, its title" 'grep -q "Unloaded latency" "$out/mx/plots/matrix-latency.svg" && [ -s "$out/mx/plots/matrix-latency.png" ]'
 	check "matrix: plots/matrix-bandwidth.svg, its title" 'grep -q "Peak bandwidth, read only" "$out/mx/plots/matrix-bandwidth.svg" && [ -s "$out/mx/plots/matrix-bandwidth.png" ]'
+	# The host in the title as every other figure's (issue 46's
+	# screenshots: the heat maps alone named no machine).
+	check "matrix: both heat maps' titles name the host" 'python3 tests/svgfig.py title "$out/mx/plots/matrix-latency.svg" "on $(hostname)" && python3 tests/svgfig.py title "$out/mx/plots/matrix-bandwidth.svg" "on $(hostname)"'
 	check "matrix meta.json: the plots" "jq -e '.plots | startswith(\"plots/matrix-latency\")' '$out/mx/meta.json'"
 	# One pair (a one-node machine) has no scale to read (issue 46 item
 	# 7: a full-width map with a colour bar of 4.78-4.89 GB/s): a small
@@ -230,6 +233,7 @@ for op in store xchg; do
 		check "c2c --no-plots: no figure, meta.json says so" "[ ! -e '$out/c2c-$op/plots' ] && jq -e '.plots == \"skipped: --no-plots\"' '$out/c2c-$op/meta.json'"
 	elif command -v gnuplot >/dev/null; then
 		check "c2c: plots/c2c.svg, its title" 'grep -q "Core-to-core latency (store)" "$out/c2c-$op/plots/c2c.svg" && [ -s "$out/c2c-$op/plots/c2c.png" ]'
+		check "c2c: plots/c2c.svg's title names the host" 'python3 tests/svgfig.py title "$out/c2c-$op/plots/c2c.svg" "on $(hostname)"'
 	fi
 	svg=
 	[ $op = store ] && command -v gnuplot >/dev/null && svg=plots/c2c.svg

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "c2c/c2c.h"
 #include "core/clock.h"
@@ -358,11 +359,13 @@ static void write_md(FILE *f, const void *arg)
 /* The heat map, or why not in meta.json plots: a figure is optional. */
 static void plot(struct c2c *c, const char *dir)
 {
-	char err[512], title[300], pre[32];
+	char err[512], title[440], pre[32], host[128] = "";
 
-	snprintf(title, sizeof(title), "%sCore-to-core latency (%s): %s",
+	/* The host, as every other figure's title has it. */
+	gethostname(host, sizeof(host) - 1);
+	snprintf(title, sizeof(title), "%sCore-to-core latency (%s): %s on %s",
 		 mess_judge_prefix(&c->judge, pre, sizeof(pre)),
-		 c->o.xchg ? "xchg" : "store", c->topo.cpu_model);
+		 c->o.xchg ? "xchg" : "store", c->topo.cpu_model, host[0] ? host : "unknown host");
 	if (c->o.no_plots)
 		snprintf(c->plots, sizeof(c->plots), "skipped: --no-plots");
 	else if (mess_c2c_plot(dir, c->pairs, c->done, c->pus, c->npu, title, err,

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/report/heat.h"
 
@@ -24,7 +25,7 @@ static int figure(const char *dir, const struct mess_mx_cell *c, int n,
 	double *v = calloc((size_t)(ni * nt) + 1, sizeof(double));
 	char *buf = calloc((size_t)(ni * nt + ni + nt) + 1, TEXT);
 	const char **text = calloc((size_t)(ni * nt + ni + nt) + 1, sizeof(char *));
-	char title[256];
+	char title[320], host[128] = "";
 	int rc = -ENOMEM;
 
 	if (!in || !tg || !v || !buf || !text)
@@ -67,8 +68,11 @@ static int figure(const char *dir, const struct mess_mx_cell *c, int n,
 			k = c[i].target == tg[j] ? &c[i] : NULL;
 		snprintf((char *)text[ni * nt + ni + j], TEXT, "node %d %s", tg[j], k->kind);
 	}
-	snprintf(title, sizeof(title), "%s%s: %s", pre, bw ? "Peak bandwidth, read only" :
-		 "Unloaded latency", cpu);
+	/* The host as every other figure's title has it: a heat map pasted
+	 * alone says which machine. */
+	gethostname(host, sizeof(host) - 1);
+	snprintf(title, sizeof(title), "%s%s: %s on %s", pre, bw ? "Peak bandwidth, read only" :
+		 "Unloaded latency", cpu, host[0] ? host : "unknown host");
 	rc = mess_heat_plot(dir, &(struct mess_heat){
 		.name = bw ? "matrix-bandwidth" : "matrix-latency", .title = title,
 		.xlabel = "memory node (target)", .ylabel = "initiator (node with CPUs)",
