@@ -263,6 +263,7 @@ def curve_ends(svg):
     ends = {}
     for name, body in groups(svg):
         m = re.match(r'^(\d+) % (stores|read)', name)
+        # Not the key's sample: the row of the series' own name.
         keys = [t[1] for t in texts(body)]
         ms = [k for k in markers(body) if all(abs(k[1] - y) > 10 for y in keys)]
         if m and ms:
@@ -363,15 +364,7 @@ def near_ends(svg, labels):
     "unloaded" label (issue 46: one sat on "2x unloaded", others floated
     1000 ns from their curves)."""
     bad = []
-    ends = {}
-    for name, body in groups(svg):
-        m = re.match(r'^(\d+) % (stores|read)', name)
-        # Not the key's sample: the row of the series' own name.
-        keys = [t[1] for t in texts(body)]
-        ms = [k for k in markers(body) if all(abs(k[1] - y) > 10 for y in keys)]
-        if m and ms:
-            x, y, _, _ = max(ms)
-            ends['%s%% %s' % (m.group(1), m.group(2))] = (x, y)
+    ends = curve_ends(svg)
     lines = [t for t in texts(svg)
              if t[5].startswith('2× unloaded') or t[5].startswith('unloaded ')]
     for t in labels:
