@@ -514,42 +514,43 @@ def check_absorb(svg):
     return bad
 
 
+
+def check_text(svg, want):
+    return [] if any(want in t[5] for t in texts(svg)) else \
+        ['no text holds "%s"' % want]
+
+
+# One row a check: its name on the command line, and how it takes the
+# words after the file.
+CHECKS = {
+    'title': lambda svg, a: check_title(svg, a),
+    'curves': lambda svg, a: check_curves(svg, a[0] if a else None),
+    'set': lambda svg, a: check_set(svg),
+    'tails': lambda svg, a: check_tails(svg),
+    'absorb': lambda svg, a: check_absorb(svg),
+    'fits': lambda svg, a: check_fits(svg),
+    'keyout': lambda svg, a: check_keyout(svg),
+    'leaders': lambda svg, a: check_leaders(svg),
+    'outliers': lambda svg, a: check_outliers(svg),
+    'inplot': lambda svg, a: check_inplot(svg, a[0]),
+    'ratio': lambda svg, a: check_ratio(svg),
+    'key': lambda svg, a: check_key(svg),
+    'text': lambda svg, a: check_text(svg, a[0]),
+}
+
+
 def main(argv):
     if len(argv) < 3:
         print(__doc__)
         return 2
     check, path = argv[1], argv[2]
     svg = open(path, encoding='utf-8').read()
-    if check == 'title':
-        bad = check_title(svg, argv[3:])
-    elif check == 'curves':
-        bad = check_curves(svg, argv[3] if len(argv) > 3 else None)
-    elif check == 'set':
-        bad = check_set(svg)
-    elif check == 'tails':
-        bad = check_tails(svg)
-    elif check == 'absorb':
-        bad = check_absorb(svg)
-    elif check == 'fits':
-        bad = check_fits(svg)
-    elif check == 'keyout':
-        bad = check_keyout(svg)
-    elif check == 'leaders':
-        bad = check_leaders(svg)
-    elif check == 'outliers':
-        bad = check_outliers(svg)
-    elif check == 'inplot':
-        bad = check_inplot(svg, argv[3])
-    elif check == 'ratio':
-        bad = check_ratio(svg)
-    elif check == 'key':
-        bad = check_key(svg)
-    elif check == 'text':
-        bad = [] if any(argv[3] in t[5] for t in texts(svg)) else \
-            ['no text holds "%s"' % argv[3]]
-    else:
+    args = argv[3:]
+    fn = CHECKS.get(check)
+    if not fn:
         print('svgfig.py: unknown check %s' % check)
         return 2
+    bad = fn(svg, args)
     for b in bad:
         print('%s: %s' % (path, b))
     return 1 if bad else 0
