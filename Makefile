@@ -504,16 +504,18 @@ $(CHECKS): .SHELLFLAGS = $@ -c
 # nothing).  check-example runs later: its install rewrites the man pages
 # that check-cli's docs.sh reads.  -j1: a -j given to make check must not
 # reach the second group.
-# The native build comes first, on its own: while it ran beside the
-# sanitizer's build and the foreign ISAs', check-numa (the longest, 650 s)
-# could not start until 500 s in, and ended alone with one CPU idle for
-# 170 s.  Then the longest first, so the shortest fill the end.
+# The native build comes first, on its own, with what the suites run
+# beside mess: while it ran beside the sanitizer's build and the foreign
+# ISAs', check-numa (the longest, 650 s) could not start until 500 s in,
+# and ended alone with one CPU idle for 170 s; and a suite whose own
+# program was still to build started after every shorter one that was
+# ready.  Then the longest first, so the shortest fill the end.
 CHECK_JOBS ?= 2
 CHECK_PAR := check-numa check-sanitize check-report check-cli check-faults check-ppc64le \
 	check-riscv64 check-fuzz check-aarch64 check-x86_64 check-gpu check-unit check-replay \
 	check-golden check-layering check-circles check-ptx check-deps-cache $(BENCH) $(BENCH_MODEL) $(BENCH_PMU)
 check-suites:
-	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) all
+	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) all $(MESS_SYNTHETIC) $(FAULT_SHIM) $(BENCH_SWEEP)
 	$(Q)MESS_NUMA_TIMEOUT=$${MESS_NUMA_TIMEOUT:-840} $(MAKE) --no-print-directory -j$(CHECK_JOBS) -Otarget check-par
 	$(Q)$(MAKE) --no-print-directory -j1 check-serial
 check-par: $(filter $(CHECKS),$(CHECK_PAR))
