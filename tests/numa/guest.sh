@@ -115,7 +115,8 @@ if [ "$topo" = A ]; then
 	# Issue 49: pages split 3:1 and 1:1 over DRAM node 0 and HBM node 2;
 	# Debian's 6.1 has no weighted interleave: ranges, and weighted
 	# refused.
-	sp="$c --buffer 64M --gen-bytes 16M"  # later options win: enough pages for 2 points
+	# Later options win: 64 MiB, pages enough for a share within 2 points.
+	sp="$c --buffer 64M --gen-bytes 16M"
 	step split11 "$mess" $sp --mem-node 0:1,hbm:1 --out "$r/split11"
 	# mess interleave: a sweep of splits, each a child curves run.
 	step interleave "$mess" interleave 0 2 --splits 3:1,1:3 $sp --app 70:1 --out "$r/il"
