@@ -150,17 +150,17 @@ struct mess_absorb_todo {
  * mess_absorb_next's k with max_pairs pairs, or, once the bisection has
  * nothing left inside k1's bracket (it is done, or doubles past k1) and
  * the bracket is wide, a doubtful point inside it taken further (further
- * 1) up to ext_pairs: of the points whose decision, at the side of the
- * threshold its median lies, would make the status ok, the one the
- * fewest pairs should decide (its pairs x (interval half-width / its
- * median's distance to the line)^2), none whose estimate exceeds
- * ext_pairs (else the first of two that would together); the search's
- * pairs past max_pairs bounded by ext_entry.  A
- * point is decided only by the sequential test: one still doubtful at
- * ext_pairs stays doubtful and the bracket wide.  Points past the
- * smallest slow k cannot move k1: they measure redo_far disturbed pairs
- * again, not redo.  1 with *t set, 0 when the search is done, -EINVAL as
- * mess_absorb_next, -ENOMEM.
+ * 1), 5 pairs at a time up to ext_pairs: of the points whose decision,
+ * at the side of the threshold its median lies, would make the status ok
+ * (else the first of two that would together, else one that leaves the
+ * bisection a k to place inside the bracket), the one the fewest pairs
+ * should decide (its pairs x (interval half-width / its median's distance
+ * to the line)^2), none whose estimate exceeds ext_pairs; the search's
+ * pairs past max_pairs bounded by ext_entry.  A point is decided only by
+ * the sequential test: one still doubtful at ext_pairs stays doubtful and
+ * the bracket wide.  Points past the smallest slow k cannot move k1: they
+ * measure redo_far disturbed pairs again, not redo.  1 with *t set, 0
+ * when the search is done, -EINVAL as mess_absorb_next, -ENOMEM.
  */
 int mess_absorb_step(const struct mess_absorb_point *pts, size_t n,
 		     const struct mess_absorb_cfg *cfg,

@@ -206,7 +206,9 @@ static void small_k1_decided(void **state)
 /*
  * lat_mem_rd-like: flat to k = 100, then 0.1 % of t0 per k (k1 120, the
  * 12 % tolerance 14 k within 1.4 % of the line), 1 % noise, 30 % of pairs
- * disturbed: no worse than main's, decided and pairs.
+ * disturbed: no worse than main's, ok in more seeds (9 of 20 against 6)
+ * for at most 5 % more pairs (4 %: the points the bisection places once a
+ * point taken further is decided).
  */
 static void knee_no_worse(void **state)
 {
@@ -231,7 +233,7 @@ static void knee_no_worse(void **state)
 	print_message("  lat_mem_rd-like: ok %u of 20 as it was (%u pairs run), %u now (%u pairs)\n",
 		      ok_old, pairs_old, ok_new, pairs_new);
 	assert_true(ok_new >= ok_old);
-	assert_true(pairs_new <= pairs_old * 1.02);
+	assert_true(pairs_new <= pairs_old * 1.05);
 }
 
 /* The rules on hand-made points: t0 = 10, thr = 0.2 (2 %), the line
@@ -270,18 +272,21 @@ static void step_rules(void **state)
 	assert_int_equal(mess_absorb_step(p, n, &c, &t), 1);
 	assert_int_equal(t.k, 2);
 	assert_int_equal(t.further, 1);
-	assert_int_equal(t.pairs, 40);
-	/* Its 25 pairs past max_pairs spent; 25 more left of ext_entry. */
+	assert_int_equal(t.pairs, 20);	/* 5 pairs a step */
+	/* At ext_pairs: no further. */
 	p[2].repeats = 40;
 	assert_int_equal(mess_absorb_step(p, n, &c, &t), 0);
-	p[2].repeats = 30;	/* 34 pairs needed */
+	p[2].repeats = 37;	/* 34 pairs needed; 3 to ext_pairs */
 	p[2].lo = 9.89;
 	p[2].hi = 10.21;
-	assert_int_equal(mess_absorb_step(p, n, &c, &t), 1);
-	assert_int_equal(t.pairs, 40);
-	c.ext_entry = 20;
+	assert_int_equal(mess_absorb_step(p, n, &c, &t), 0);
+	p[2].repeats = 30;	/* 34 pairs needed */
 	assert_int_equal(mess_absorb_step(p, n, &c, &t), 1);
 	assert_int_equal(t.pairs, 35);
+	/* Its 15 pairs past max_pairs spent: ext_entry 19 leaves 4. */
+	c.ext_entry = 19;
+	assert_int_equal(mess_absorb_step(p, n, &c, &t), 1);
+	assert_int_equal(t.pairs, 34);
 	c.ext_entry = 18;	/* 3 left: fewer than min_pairs */
 	assert_int_equal(mess_absorb_step(p, n, &c, &t), 0);
 	c.ext_entry = 50;
@@ -289,6 +294,12 @@ static void step_rules(void **state)
 	c.ext_pairs = 15;
 	assert_int_equal(mess_absorb_step(p, n, &c, &t), 0);
 	c.ext_pairs = 40;
+	/* Nearer the line after more pairs (need 30 x (0.16 / 0.05)^2 =
+	 * 307): left there. */
+	p[2].t = 10.15;
+	p[2].lo = 9.99;
+	p[2].hi = 10.31;
+	assert_int_equal(mess_absorb_step(p, n, &c, &t), 0);
 	/* 2 decided fast: ok, nothing taken further. */
 	p[2] = (struct mess_absorb_point){ 2, 10.02, 0.1, 33, 9.9, 10.15 };
 	assert_int_equal(mess_absorb_step(p, n, &c, &t), 0);
