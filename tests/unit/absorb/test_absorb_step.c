@@ -318,6 +318,52 @@ static void step_rules(void **state)
 	assert_int_equal(mess_absorb_step(p, n, &c, &t), -EINVAL);
 }
 
+/* A point whose decision leaves the bisection a k, and a bracket with
+ * nothing confidently slow. */
+static void step_opens(void **state)
+{
+	struct mess_absorb_point p[16];
+	struct mess_absorb_cfg c;
+	struct mess_absorb_todo t;
+	size_t n = 0;
+
+	mess_absorb_cfg_default(&c, 256);
+	c.rel_min = 0.02;
+	c.n_sigma = 0;
+	c.prec_div = 9;
+	put(p, &n, 0, 10, 0, 0, 5);
+	put(p, &n, 1, 10.09, 9.92, 10.26, 15);	/* doubtful, needs 36 */
+	put(p, &n, 2, 10, 9.8, 10.2001, 15);	/* doubtful, needs 15 */
+	put(p, &n, 4, 10.15, 9.98, 10.32, 15);	/* doubtful, needs 173 */
+	put(p, &n, 5, 10.6, 10.4, 10.8, 4);
+	put(p, &n, 8, 11.05, 10.85, 11.25, 4);
+	put(p, &n, 16, 12.25, 12.05, 12.45, 4);
+	put(p, &n, 32, 14.65, 14.45, 14.85, 4);
+	/* k1 4 in [0, 5): only 4 fast would make it ok, too near the line.
+	 * 2 fast leaves (2, 4) for the bisection (k = 3); 1 fast nothing. */
+	assert_int_equal(mess_absorb_step(p, n, &c, &t), 1);
+	assert_int_equal(t.k, 2);
+	assert_int_equal(t.further, 1);
+	assert_int_equal(t.pairs, 20);
+	/* Nothing confidently slow, the largest k doubtful above the line:
+	 * decided slow it leaves (128, 256) to bisect. */
+	n = 0;
+	put(p, &n, 0, 10, 0, 0, 5);
+	for (unsigned k = 1; k <= 128; k *= 2)
+		put(p, &n, k, 10, 9.9, 10.1, 4);
+	put(p, &n, 256, 10.55, 10.15, 10.95, 15);	/* needs 20 */
+	assert_int_equal(mess_absorb_step(p, n, &c, &t), 1);
+	assert_int_equal(t.k, 256);
+	assert_int_equal(t.further, 1);
+	/* Below the line it would be fast, k1 >= 256 ok: taken further. */
+	p[n - 1] = (struct mess_absorb_point){ 256, 9.9, 0.1, 15, 9.55, 10.25 };
+	assert_int_equal(mess_absorb_step(p, n, &c, &t), 1);
+	assert_int_equal(t.k, 256);
+	/* On the line: nothing to do but stay wide. */
+	p[n - 1] = (struct mess_absorb_point){ 256, 10.2, 0.1, 15, 9.8, 10.6 };
+	assert_int_equal(mess_absorb_step(p, n, &c, &t), 0);
+}
+
 /* The redo budget of mess_absorb_seq_add: cfg redo, 0 meaning min_pairs. */
 static void redo_budget(void **state)
 {
@@ -343,6 +389,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(step_rules),
+		cmocka_unit_test(step_opens),
 		cmocka_unit_test(redo_budget),
 		cmocka_unit_test(small_k1_decided),
 		cmocka_unit_test(knee_no_worse),
