@@ -210,9 +210,9 @@ check "interrupted run kept its points" '[ "$(wc -l <"$out/intr/absorption_point
 check "interrupted absorption.csv has its header" \
 	'[ "$(head -1 "$out/intr/absorption.csv")" = "kernel,variant,cores,q,mode,k1,k1_rel,k2,slope_ns,base_ns,perf,perf_unit,runs,status,k1_lo,k1_hi,fit,r2,speedup_k,speedup_rel,pairs,disturbed_pairs,remeasured_pairs,table" ]'
 # A point taken further before the interrupt: its later row (12 pairs, one
-# more disturbed and measured again) replaces the earlier (10, doubtful) on --resume, in the
-# tables and the totals (check_absorb_dir sums each point's last row; main
-# kept the earlier row and dropped the later one).
+# more disturbed and measured again) replaces the earlier (10, doubtful) on
+# --resume, in the tables and the totals (check_absorb_dir sums each
+# point's last row; main kept the earlier row and dropped the later one).
 pts="$out/intr/absorption_points.csv"
 [ -z "$(tail -c1 "$pts")" ] || sed -i '$d' "$pts"
 row=$(awk -F, 'NR > 1 && $6 > 0 { print NR; exit }' "$pts")
