@@ -239,8 +239,9 @@ static int run_pair(struct mess_absorb *a, struct row *r, struct mess_wl *w,
 		struct point_obs po;
 		double paired;
 
-		/* Held from an earlier session (--resume): its pairs are not
-		 * here, so it is measured again from none, up to td.pairs. */
+		/* A point of an earlier session (--resume) taken further:
+		 * its pairs are not on disk, so it is measured again from
+		 * none, up to td.pairs. */
 		err = absorb_measure_point(a, r, w, m, &td, &held[td.k], &pt,
 					   &paired, &po);
 		if (!err)
