@@ -86,9 +86,17 @@ struct mess_absorb_opts {
 	int help;
 };
 
+/* What a point's row of absorption_points.csv adds to its search's
+ * totals: taken away again when a later row replaces it. */
+struct point_counts {
+	unsigned disturbed, redone, kept;
+	uint64_t steal, nivcsw;
+};
+
 /* One row x mode: its search. */
 struct pair {
 	struct mess_absorb_point pts[MESS_NOISE_KMAX + 1];
+	struct point_counts cnt[MESS_NOISE_KMAX + 1];	/* of pts[i] */
 	size_t n;
 	uint64_t iters;		/* work per timed run; 0: not chosen yet */
 	int done;
@@ -310,14 +318,23 @@ void absorb_observe(struct point_obs *po, const struct run_obs *o, int at_k);
 void absorb_obs_add(struct run_obs *sum, const struct run_obs *o);
 
 /* pairs.c: mode m's noise at k on threads 0 .. cores - 1; a
- * point at k of row r, pairs of runs against k = 0 (*paired: their k = 0
- * runs' median; *po what disturbed them); 0 or -errno. */
+ * point at td->k of row r, pairs of runs against k = 0 up to td->pairs,
+ * after h's (*paired: their k = 0 runs' median; *po what disturbed them,
+ * h's pairs included); 0 or -errno. */
 int absorb_set_k(struct mess_absorb *a, int cores, enum mess_noise_mode m,
 		 unsigned k);
+/* A point's pairs as this session measured them, so that a point taken
+ * further (mess_absorb_step) goes on from them; zeroed: none yet. */
+struct absorb_held {
+	struct mess_absorb_seqstate s;
+	double t0[MESS_ABSORB_MAX_PAIRS];	/* the pairs' k = 0 runs */
+	struct point_obs po;
+};
 int absorb_measure_point(struct mess_absorb *a, struct row *r,
-			 struct mess_wl *w, enum mess_noise_mode m, unsigned k,
-			 struct mess_absorb_point *pt, double *paired,
-			 struct point_obs *po);
+			 struct mess_wl *w, enum mess_noise_mode m,
+			 const struct mess_absorb_todo *td,
+			 struct absorb_held *h, struct mess_absorb_point *pt,
+			 double *paired, struct point_obs *po);
 
 /* report.c */
 int absorb_write_tables(const struct absorb_table *t, const char *dir,

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "absorb/absorb.h"
@@ -203,6 +204,7 @@ static int run_pair(struct mess_absorb *a, struct row *r, struct mess_wl *w,
 	struct pair *pr = &r->pair[m];
 	const char *mn = mess_noise_mode_name(m);
 	struct timed warm = { NULL, w, m, 0, -1 };
+	struct absorb_held *held = NULL;
 	unsigned kmax = 0;
 	int err = 0;
 
@@ -219,26 +221,35 @@ static int run_pair(struct mess_absorb *a, struct row *r, struct mess_wl *w,
 		err = absorb_set_k(a, r->wl.cores, m, 0);
 	if (!err)
 		absorb_timed_run(a, r->wl.cores, &warm, NULL, NULL);
+	/* This session's pairs of each k, for a point taken further. */
+	held = calloc(MESS_NOISE_KMAX + 1, sizeof(*held));
+	if (!held && !err)
+		err = -ENOMEM;
 	while (!err) {
 		struct mess_absorb_point pt;
-		unsigned k;
-		int rc = mess_absorb_next(pr->pts, pr->n, &a->t.acfg, &k);
+		struct mess_absorb_todo td;
+		int rc = mess_absorb_step(pr->pts, pr->n, &a->t.acfg, &td);
 
 		if (rc <= 0) {
 			err = rc;
 			break;
 		}
-		if (buried(pr, k))
+		if (!td.further && buried(pr, td.k))
 			break;
 		struct point_obs po;
 		double paired;
 
-		err = absorb_measure_point(a, r, w, m, k, &pt, &paired, &po);
+		/* A point of an earlier session (--resume) taken further:
+		 * its pairs are not on disk, so it is measured again from
+		 * none, up to td.pairs. */
+		err = absorb_measure_point(a, r, w, m, &td, &held[td.k], &pt,
+					   &paired, &po);
 		if (!err)
 			err = absorb_record_point(a, r, m, &pt, paired, &po);
 		if (!err)
 			progress(a, r, m, &pt);
 	}
+	free(held);
 	/* The noise at the largest k must not have changed the results. */
 	for (size_t i = 0; i < pr->n; i++)
 		if (pr->pts[i].k > kmax)

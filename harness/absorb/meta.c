@@ -96,7 +96,7 @@ static json_t *err_json(int err)
 static json_t *disturbance_json(const struct absorb_table *t)
 {
 	return mess_json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:s}",
-		"rule", "a pair of runs is disturbed when the steal time of the run's CPUs (/proc/stat, USER_HZ ticks) or a measuring thread was preempted during either run: its involuntary context switches (/proc/thread-self/status, read by the thread outside the timed interval) grew and it lost more than 0.5 % of the run's wall time (wall minus its CLOCK_THREAD_CPUTIME_ID time); it is measured again, at most min_pairs times a point, then kept and counted",
+		"rule", "a pair of runs is disturbed when the steal time of the run's CPUs (/proc/stat, USER_HZ ticks) or a measuring thread was preempted during either run: its involuntary context switches (/proc/thread-self/status, read by the thread outside the timed interval) grew and it lost more than 0.5 % of the run's wall time (wall minus its CLOCK_THREAD_CPUTIME_ID time); it is measured again, at most min_pairs times a point (once past the smallest slow k, where a point cannot move k1: redo_far), then kept and counted",
 		"pairs_counted", (json_int_t)t->pairs_total,
 		"pairs_disturbed", (json_int_t)t->dist_pairs,
 		"pairs_measured_again", (json_int_t)t->dist_redone,
@@ -125,11 +125,16 @@ static json_t *host_state_json(const struct absorb_table *t)
 
 static json_t *seq_json(const struct absorb_table *t)
 {
-	return mess_json_pack("{s:s, s:f, s:i, s:i, s:f, s:s}",
+	return mess_json_pack("{s:s, s:f, s:i, s:i, s:f, s:i, s:i, s:i, s:s, s:s, s:s}",
 		"rule", "pairs (k = 0, then k) are added to a point until the 95 % interval of the median of their ratios, median +- t(n-1) x 1.2533 x max(1.4826 MAD, the baseline's spread) / sqrt(n), lies above 1 + thr / t0 (slow) or not (fast), or max_pairs (doubtful); per look, not corrected for the repeated looks",
 		"confidence", MESS_ABSORB_CONF,
 		"min_pairs", (int)t->acfg.min_pairs, "max_pairs", (int)t->acfg.max_pairs,
 		"tol_rel", t->acfg.tol_rel,
+		"ext_pairs", (int)t->acfg.ext_pairs,
+		"ext_entry", (int)t->acfg.ext_entry,
+		"redo_far", (int)t->acfg.redo_far,
+		"further_rule", "once the bisection has no k left inside a wide bracket, a doubtful point inside it (past k1_lo when nothing is confidently slow) is taken further, its pairs kept, 5 pairs a step up to ext_pairs: of the points whose decision at the side of the threshold its median lies would make the status ok (else the first of two that would together, else one whose decision leaves the bisection a k to place inside the bracket), the one needing the fewest pairs by pairs x (interval half-width / its median's distance to 1 + thr / t0)^2, none needing more than ext_pairs, estimated again after each step; at most ext_entry pairs past max_pairs a search. Still doubtful, it stays doubtful and the entry wide. Points past the smallest slow k cannot move k1: their disturbed pairs are measured again at most redo_far times",
+		"rows_rule", "absorption_points.csv: each step of a point taken further appends a row holding all its pairs and counts so far; a later row for the same (row, mode, table, k) replaces the earlier one, in the tables, the totals and on --resume (a point of an earlier session taken further in this one is measured again from none: its pairs are not on disk)",
 		"status", "k1_hi = smallest k confidently slow, k1_lo = largest k below it confidently not slow; none: k1_hi = 1; ok: k1 - k1_lo and (k1_hi - 1) - k1 within max(1, tol_rel x k1) (the true k1 lies in [k1_lo, k1_hi - 1]), or nothing slow and the largest k fast (k1 a lower bound); unclear: no k > 0 decided; wide: otherwise. Speed-ups count as absorbed (speedup_k, speedup_rel). The fit's shape (linear, sublinear, none) and R^2 are reported beside k1, never deciding it");
 }
 

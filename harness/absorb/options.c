@@ -28,7 +28,7 @@ static const struct mess_opt absorb_opts[] = {
 	{ "min-pairs", MESS_OPT_UINT, F(min_pairs), 0, 2, MESS_ABSORB_MAX_PAIRS, "N",
 	  "pairs (k = 0, then k) a point gets at least before the confidence test decides it (default 4)" },
 	{ "max-pairs", MESS_OPT_UINT, F(max_pairs), 0, 2, MESS_ABSORB_MAX_PAIRS, "N",
-	  "pairs a point gets at most: undecided then, it is doubtful (default 15, --quick 10)" },
+	  "pairs a point gets at most: undecided then, it is doubtful (default 15, --quick 10); a doubtful point whose decision would close a wide bracket is taken further, up to 40 (results/README.md)" },
 	{ "tables", MESS_OPT_UINT, F(tables), 0, 1, ABSORB_MAX_TABLES, "N",
 	  "measure the table N times, interleaved by row, and report the spread of k1 per entry (default 1)" },
 	{ "kmax", MESS_OPT_UINT, F(kmax), 0, 1, MESS_NOISE_KMAX, "K",

@@ -106,14 +106,17 @@ static uint64_t work(const struct pair *pr, const struct mess_absorb_point *bp,
  * median of the pairs' own k = 0 runs, to show the drift.
  */
 static int measure_pairs(struct mess_absorb *a, struct row *r,
-			 struct mess_wl *w, enum mess_noise_mode m, unsigned k,
-			 struct mess_absorb_point *pt, double *paired,
-			 struct point_obs *po)
+			 struct mess_wl *w, enum mess_noise_mode m,
+			 const struct mess_absorb_todo *td,
+			 struct absorb_held *h, struct mess_absorb_point *pt,
+			 double *paired, struct point_obs *po)
 {
 	struct pair *pr = &r->pair[m];
+	unsigned k = td->k;
 	struct timed j = { NULL, w, m, pr->iters, -1 };
-	struct mess_absorb_seqstate s;
-	double t0[MESS_ABSORB_MAX_PAIRS], tk[2 * MESS_ABSORB_MAX_PAIRS];
+	struct mess_absorb_seqstate *s = &h->s;
+	struct mess_absorb_cfg c = a->t.acfg;
+	double tk[2 * MESS_ABSORB_MAX_PAIRS];
 	const struct mess_absorb_point *bp = NULL;
 	double base = NAN, floor_rel = 0, thr_rel = 0;
 	size_t want;
@@ -127,14 +130,17 @@ static int measure_pairs(struct mess_absorb *a, struct row *r,
 		floor_rel = bp->sigma / bp->t;
 		thr_rel = mess_absorb_threshold(&a->t.acfg, bp) / bp->t;
 		j.iters = work(pr, bp, k);
+		/* The search's bound for this point (a point taken further:
+		 * its pairs so far in h count towards it). */
+		c.max_pairs = td->pairs;
+		c.redo = td->redo;
 	}
 	want = k && bp ? 0 : a->t.o.repeats;
-	memset(&s, 0, sizeof(s));
-	memset(po, 0, sizeof(*po));
+	*po = h->po;
 	do {
 		struct run_obs o0, o1;
 		struct mess_hoststate_probe p0, p1;
-		size_t n = s.n;
+		size_t n = s->n;
 		double x, y;
 		int moved;
 
@@ -151,33 +157,35 @@ static int measure_pairs(struct mess_absorb *a, struct row *r,
 		a->t.state_pairs += (unsigned long)moved;
 		absorb_observe(po, &o0, 0);
 		absorb_observe(po, &o1, 1);
-		v = mess_absorb_seq_add(&s, y / x,
+		v = mess_absorb_seq_add(s, y / x,
 					o0.disturbed || o1.disturbed || moved,
-					want, floor_rel, thr_rel, &a->t.acfg);
+					want, floor_rel, thr_rel, &c);
 		if (v < 0)
 			return -EIO;
-		if (s.n > n) {
-			t0[n] = x;
+		if (s->n > n) {
+			h->t0[n] = x;
 			tk[n] = y;
 		}
 	} while (v == MESS_ABSORB_MORE);
-	po->disturbed = s.disturbed;
-	po->redone = s.redone;
-	po->kept = s.kept;
+	po->disturbed = s->disturbed;
+	po->redone = s->redone;
+	po->kept = s->kept;
+	h->po = *po;
 	if (isnan(base)) {
-		/* Both runs of every pair are the baseline here. */
-		memcpy(tk + s.n, t0, s.n * sizeof(*t0));
-		base = mess_median(tk, 2 * (unsigned)s.n);
+		/* Both runs of every pair are the baseline here (never
+		 * taken further: tk holds all its pairs). */
+		memcpy(tk + s->n, h->t0, s->n * sizeof(*tk));
+		base = mess_median(tk, 2 * (unsigned)s->n);
 	}
-	*paired = mess_median(t0, (unsigned)s.n);
-	po->verdict = k ? mess_absorb_verdict_name(s.last.verdict) : "base";
+	*paired = mess_median(h->t0, (unsigned)s->n);
+	po->verdict = k ? mess_absorb_verdict_name(s->last.verdict) : "base";
 	*pt = (struct mess_absorb_point){
 		.k = k,
-		.t = k ? base * s.last.ratio : base,
-		.sigma = base * s.last.scale,
-		.repeats = (unsigned)s.n,
-		.lo = k ? base * s.last.lo : 0,
-		.hi = k ? base * s.last.hi : 0,
+		.t = k ? base * s->last.ratio : base,
+		.sigma = base * s->last.scale,
+		.repeats = (unsigned)s->n,
+		.lo = k ? base * s->last.lo : 0,
+		.hi = k ? base * s->last.hi : 0,
 	};
 	return isfinite(pt->t) && pt->t > 0 && isfinite(pt->lo) &&
 	       isfinite(pt->hi) ? 0 : -EIO;
@@ -190,19 +198,23 @@ static int measure_pairs(struct mess_absorb *a, struct row *r,
  * would double a quick table's time on a noisy host for little.
  */
 int absorb_measure_point(struct mess_absorb *a, struct row *r,
-			 struct mess_wl *w, enum mess_noise_mode m, unsigned k,
-			 struct mess_absorb_point *pt, double *paired,
-			 struct point_obs *po)
+			 struct mess_wl *w, enum mess_noise_mode m,
+			 const struct mess_absorb_todo *td,
+			 struct absorb_held *h, struct mess_absorb_point *pt,
+			 double *paired, struct point_obs *po)
 {
+	static const struct absorb_held none;
 	struct mess_absorb_point c;
 	struct point_obs co;
 	double cp;
-	int err = measure_pairs(a, r, w, m, k, pt, paired, po);
+	int err = measure_pairs(a, r, w, m, td, h, pt, paired, po);
 
-	for (int i = 0; !err && k == 0 && i < ABSORB_REMEASURE_MAX &&
+	for (int i = 0; !err && td->k == 0 && i < ABSORB_REMEASURE_MAX &&
 			pt->sigma > ABSORB_REMEASURE_REL * pt->t; i++) {
+		/* The baseline is never taken further: h is a scratch one. */
+		*h = none;
 		a->t.remeasured++;
-		err = measure_pairs(a, r, w, m, k, &c, &cp, &co);
+		err = measure_pairs(a, r, w, m, td, h, &c, &cp, &co);
 		/* The counts add up: both measurements ran.  The disturbed
 		 * pairs kept are the chosen measurement's, whose repeats the
 		 * point keeps; the other's were, in the end, measured again

@@ -39,16 +39,44 @@ static struct row *find_row_tb(struct absorb_table *t, const char *key, int tb)
 	"ci_lo_ns,ci_hi_ns,verdict,disturbed_pairs,remeasured_pairs,kept_disturbed_pairs," \
 	"steal_ticks,invol_cs,freq_mhz,table,instr_per_iter,cycles_per_iter"
 
+/*
+ * A point into its search's points and the totals.  A point already there
+ * (the same k) is replaced: a point taken further (mess_absorb_step) gets
+ * a later row of absorption_points.csv that holds all its pairs and
+ * counts, the earlier row's included, so the earlier row's share of the
+ * totals is taken away first.  1 when replaced, else 0; -ENOSPC.
+ */
 static int add_point(struct absorb_table *t, struct pair *pr,
 		     const struct mess_absorb_point *pt,
 		     const struct point_obs *po)
 {
-	for (size_t i = 0; i < pr->n; i++)
-		if (pr->pts[i].k == pt->k)
-			return -EEXIST;
-	if (pr->n >= sizeof(pr->pts) / sizeof(pr->pts[0]))
+	size_t i;
+	int old = 0;
+
+	for (i = 0; i < pr->n && pr->pts[i].k != pt->k; i++)
+		;
+	if (i == pr->n && pr->n >= sizeof(pr->pts) / sizeof(pr->pts[0]))
 		return -ENOSPC;
-	pr->pts[pr->n++] = *pt;
+	if (i < pr->n) {
+		const struct point_counts *c = &pr->cnt[i];
+
+		pr->pairs -= pr->pts[i].repeats;
+		pr->disturbed -= c->disturbed;
+		pr->redone -= c->redone;
+		pr->kept -= c->kept;
+		t->pairs_total -= pr->pts[i].repeats;
+		t->dist_pairs -= c->disturbed;
+		t->dist_redone -= c->redone;
+		t->dist_kept -= c->kept;
+		t->steal_ticks -= c->steal;
+		t->nivcsw -= c->nivcsw;
+		old = 1;
+	} else {
+		pr->n++;
+	}
+	pr->pts[i] = *pt;
+	pr->cnt[i] = (struct point_counts){ po->disturbed, po->redone,
+					    po->kept, po->steal, po->nivcsw };
 	pr->pairs += pt->repeats;
 	pr->disturbed += po->disturbed;
 	pr->redone += po->redone;
@@ -59,20 +87,22 @@ static int add_point(struct absorb_table *t, struct pair *pr,
 	t->dist_kept += po->kept;
 	t->steal_ticks += po->steal;
 	t->nivcsw += po->nivcsw;
+	/* Readings of the runs: the later row's include the earlier's. */
 	if (po->mhz_n) {
 		double mhz = po->mhz_sum / po->mhz_n;
 
 		t->mhz_min = isnan(t->mhz_min) ? mhz : fmin(t->mhz_min, mhz);
 		t->mhz_max = isnan(t->mhz_max) ? mhz : fmax(t->mhz_max, mhz);
 	}
-	return 0;
+	return old;
 }
 
 /* Points of an earlier session; rows and modes no longer asked for are
  * ignored (the options are the original ones, so there are none).  A
  * partial last line (a write cut short) is cut off, and a line that is not
- * a point of this run is said with its number: either point is measured
- * again, never appended to or guessed. */
+ * a point of this run is said with its number and measured again, never
+ * appended to or guessed.  A later row for a point already read replaces
+ * it (add_point): it is the point taken further. */
 static int load_points(struct mess_absorb *a)
 {
 	char line[1024], path[PATH_MAX + 64];
@@ -107,7 +137,7 @@ static int load_points(struct mess_absorb *a)
 		unsigned long long steal, cs;
 		enum mess_noise_mode m;
 		struct row *r = NULL;
-		int n = 0, commas = 0, bad, tb;
+		int n = 0, commas = 0, bad, tb, rc = 0;
 
 		if (++no == 1)
 			continue;	/* the header */
@@ -136,12 +166,14 @@ static int load_points(struct mess_absorb *a)
 			if (!po.mhz_n)
 				po.mhz_sum = 0;
 		}
-		if (bad || add_point(&a->t, &r->pair[m], &pt, &po)) {
+		if (!bad)
+			rc = add_point(&a->t, &r->pair[m], &pt, &po);
+		if (bad || rc < 0) {
 			fprintf(stderr, "mess absorb: --resume: %s:%ld: %s: dropped, measured again\n",
-				path, no, bad ? "not a point of this run" : "a second row for this point");
+				path, no, bad ? "not a point of this run" : "more points than k");
 			continue;
 		}
-		a->t.points_reused++;
+		a->t.points_reused += !rc;
 	}
 	fclose(f);
 	return 0;
@@ -281,9 +313,9 @@ int absorb_record_point(struct mess_absorb *a, struct row *r,
 	if (err)
 		return err;
 	err = add_point(&a->t, &r->pair[m], pt, po);
-	if (err)
+	if (err < 0)
 		return err;
-	a->t.points_measured++;
+	a->t.points_measured += !err;
 	return 0;
 }
 

@@ -55,6 +55,13 @@ struct mess_absorb_cfg {
 	unsigned min_pairs;	/* sequential test: pairs at least (4) */
 	unsigned max_pairs;	/* ... and at most (15, MESS_ABSORB_MAX_PAIRS) */
 	double tol_rel;		/* ok: bracket within max(1, this x k1) (0.12) */
+	/* mess_absorb_step: a doubtful point next to the knee taken on to
+	 * ext_pairs (40; at most max_pairs: never), ext_entry pairs past
+	 * max_pairs per search at most (50) */
+	unsigned ext_pairs, ext_entry;
+	/* Disturbed pairs a point measures again: redo (0: min_pairs);
+	 * past the smallest slow k, redo_far (1) */
+	unsigned redo, redo_far;
 };
 
 enum mess_absorb_status {
@@ -110,7 +117,8 @@ struct mess_absorb_result {
 };
 
 /* Defaults: rel_min 0.01, n_sigma 3, prec_div 32, slope_tol 0.1, r2_min
- * 0.9, pairs 4 to 15, tol_rel 0.12. */
+ * 0.9, pairs 4 to 15, tol_rel 0.12, ext_pairs 40, ext_entry 50, redo 0
+ * (min_pairs), redo_far 1. */
 void mess_absorb_cfg_default(struct mess_absorb_cfg *cfg, unsigned kmax);
 
 /*
@@ -129,6 +137,34 @@ void mess_absorb_cfg_default(struct mess_absorb_cfg *cfg, unsigned kmax);
  */
 int mess_absorb_next(const struct mess_absorb_point *pts, size_t n,
 		     const struct mess_absorb_cfg *cfg, unsigned *k);
+
+/* What a search measures next (mess_absorb_step). */
+struct mess_absorb_todo {
+	unsigned k;
+	int further;		/* k is measured: take its pairs on, keeping them */
+	unsigned pairs;		/* the point's pairs at most, all told */
+	unsigned redo;		/* disturbed pairs it measures again at most */
+};
+
+/*
+ * mess_absorb_next's k with max_pairs pairs, or, once the bisection has
+ * nothing left inside k1's bracket (it is done, or doubles past k1) and
+ * the bracket is wide, a doubtful point inside it taken further (further
+ * 1), 5 pairs at a time up to ext_pairs: of the points whose decision,
+ * at the side of the threshold its median lies, would make the status ok
+ * (else the first of two that would together, else one that leaves the
+ * bisection a k to place inside the bracket), the one the fewest pairs
+ * should decide (its pairs x (interval half-width / its median's distance
+ * to the line)^2), none whose estimate exceeds ext_pairs; the search's
+ * pairs past max_pairs bounded by ext_entry.  A point is decided only by
+ * the sequential test: one still doubtful at ext_pairs stays doubtful and
+ * the bracket wide.  Points past the smallest slow k cannot move k1: they
+ * measure redo_far disturbed pairs again, not redo.  1 with *t set, 0
+ * when the search is done, -EINVAL as mess_absorb_next, -ENOMEM.
+ */
+int mess_absorb_step(const struct mess_absorb_point *pts, size_t n,
+		     const struct mess_absorb_cfg *cfg,
+		     struct mess_absorb_todo *t);
 
 /*
  * Fit the three-phase model: flat level up to k1_fit, straight transient
@@ -233,7 +269,7 @@ int mess_absorb_seq(const double *q, size_t n, double floor_rel,
  * A point's pairs as they come, disturbed ones dropped: a pair during
  * which the machine was disturbed (the caller says how it knows: steal
  * time, a preempted thread) is not counted and is measured again, up to
- * min_pairs times per point; past that it is kept (a machine disturbed
+ * cfg redo (0: min_pairs) times per point; past that it is kept (a machine disturbed
  * all the time still gets a figure, in bounded time) and counted as kept.
  */
 struct mess_absorb_seqstate {
@@ -247,7 +283,8 @@ struct mess_absorb_seqstate {
 
 /*
  * Add one pair's ratio q.  Returns the verdict (MORE: measure another
- * pair; a pair dropped returns MORE) or -EINVAL (bad q, cfg or state, as
+ * pair; a pair dropped, up to cfg redo (0: min_pairs) per point, returns
+ * MORE) or -EINVAL (bad q, cfg or state, as
  * for mess_absorb_seq).  want > 0: a fixed number of pairs (the baseline):
  * MORE below it, FAST at it, no test.
  */

@@ -29,6 +29,9 @@ void mess_absorb_cfg_default(struct mess_absorb_cfg *cfg, unsigned kmax)
 		.min_pairs = 4,
 		.max_pairs = 15,
 		.tol_rel = 0.12,
+		.ext_pairs = 40,
+		.ext_entry = 50,
+		.redo_far = 1,
 	};
 }
 
@@ -56,7 +59,7 @@ static int cfg_ok(const struct mess_absorb_cfg *c)
 	       c->r2_min <= 1 && c->min_pairs >= 2 &&
 	       c->max_pairs >= c->min_pairs &&
 	       c->max_pairs <= MESS_ABSORB_MAX_PAIRS && c->tol_rel >= 0 &&
-	       isfinite(c->tol_rel);
+	       isfinite(c->tol_rel) && c->ext_pairs <= MESS_ABSORB_MAX_PAIRS;
 }
 
 /* Checks the points and finds the baseline (NULL if not measured yet). */

@@ -95,7 +95,7 @@ int mess_absorb_seq_add(struct mess_absorb_seqstate *s, double q,
 		return -EINVAL;
 	if (disturbed) {
 		s->disturbed++;
-		if (s->redone < cfg->min_pairs) {
+		if (s->redone < (cfg->redo ? cfg->redo : cfg->min_pairs)) {
 			s->redone++;
 			return MESS_ABSORB_MORE;
 		}
