@@ -120,7 +120,7 @@ static json_t *host_state_json(const struct absorb_table *t)
 		"l2_ns_at_start", mess_json_real(t->state_l2_ref_ns, 3),
 		"fixed_cost_ns_at_start", mess_json_real(t->state_cost_ns, 3),
 		"not_probed", t->state_why[0] ? json_string(t->state_why) : json_null(),
-		"rule", "before and after every pair, on core 0: the timed chase's fixed cost on an L1-resident chain and the latency of an L2-resident one (a quarter of the L2, at most 256 KiB); a pair whose two probes differ by more than 1 ns in cost or 2 ns in L2 latency straddled a change of the host's state, which steal and lost time cannot see, and is disturbed: measured again (disturbance.pairs_measured_again counts it) or kept and counted; pairs_straddled counts this session's");
+		"rule", "before and after every pair, on core 0: the timed chase's fixed cost on an L1-resident chain and the latency of an L2-resident one (a quarter of the L2, at most 256 KiB); a pair whose two probes differ by more than 8 ns in cost or 2 ns in L2 latency straddled a change of the host's state, which steal and lost time cannot see, and is disturbed: measured again (disturbance.pairs_measured_again counts it) or kept and counted; pairs_straddled counts this session's");
 }
 
 static json_t *seq_json(const struct absorb_table *t)

@@ -19,8 +19,9 @@ static void test_apart(void **state)
 {
 	struct mess_hoststate_probe q = { 27.0, 3.4 };
 	struct mess_hoststate_probe cases[] = {
-		{ 27.9, 3.4 },		/* cost 0.9 ns: same state */
-		{ 28.1, 3.4 },		/* cost 1.1 ns: apart */
+		{ 34.9, 3.4 },		/* cost 7.9 ns: same state */
+		{ 35.1, 3.4 },		/* cost 8.1 ns: apart */
+		{ 28.1, 3.4 },		/* cost 1.1 ns: same (apart at 1 ns) */
 		{ 27.0, 5.3 },		/* L2 1.9 ns: same */
 		{ 27.0, 5.5 },		/* L2 2.1 ns: apart */
 		{ 33.0, 55.0 },		/* issue 32's slow state */
@@ -28,7 +29,7 @@ static void test_apart(void **state)
 		{ 27.0, NAN },		/* no L2 chain: the cost alone */
 		{ 40.0, NAN },
 	};
-	const int want[] = { 0, 1, 0, 1, 1, 0, 0, 1 };
+	const int want[] = { 0, 1, 0, 0, 1, 1, 0, 0, 1 };
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
