@@ -53,6 +53,9 @@
  * would otherwise set the noise threshold for its whole search. */
 #define ABSORB_REMEASURE_REL 0.05
 #define ABSORB_REMEASURE_MAX 2
+/* Deviations the test's pooled floor is taken from, at most (a search
+ * counts a few hundred pairs near the line). */
+#define ABSORB_POOL_CAP 2048
 /* Searches extend k no further once a point is this many times t0. */
 #define ABSORB_STOP_SLOWDOWN 16
 #define ABSORB_MAX_COUNTS 8
@@ -104,6 +107,12 @@ struct pair {
 	/* Over its points: pairs counted, found disturbed, measured again,
 	 * kept though disturbed (points.csv has them per point). */
 	unsigned pairs, disturbed, redone, kept;
+	/* The test's floor for the next point: the pair ratio's noise
+	 * pooled over this session's points (mess_absorb_pool_sd), from
+	 * noise_n deviations; NAN until there are enough: the baseline's
+	 * spread then. */
+	double noise;
+	size_t noise_n;
 };
 
 /* What one point's runs saw (absorption_points.csv). */

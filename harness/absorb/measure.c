@@ -198,6 +198,20 @@ static int buried(const struct pair *pr, unsigned k)
 	return k > kmax && slow >= 3 && worst >= ABSORB_STOP_SLOWDOWN * base;
 }
 
+/* The test's floor from this session's points so far (held's pairs:
+ * mess_absorb_pool_add says which count). */
+static void pool_noise(struct pair *pr, const struct absorb_held *held,
+		       double *dev, size_t cap)
+{
+	size_t n = 0;
+
+	for (unsigned k = 0; k <= MESS_NOISE_KMAX; k++)
+		n = mess_absorb_pool_add(dev, n, cap, held[k].s.q,
+					 held[k].s.n);
+	pr->noise = mess_absorb_pool_sd(dev, n);
+	pr->noise_n = n;
+}
+
 static int run_pair(struct mess_absorb *a, struct row *r, struct mess_wl *w,
 		    enum mess_noise_mode m)
 {
@@ -205,6 +219,7 @@ static int run_pair(struct mess_absorb *a, struct row *r, struct mess_wl *w,
 	const char *mn = mess_noise_mode_name(m);
 	struct timed warm = { NULL, w, m, 0, -1 };
 	struct absorb_held *held = NULL;
+	double *dev = NULL;
 	unsigned kmax = 0;
 	int err = 0;
 
@@ -223,8 +238,11 @@ static int run_pair(struct mess_absorb *a, struct row *r, struct mess_wl *w,
 		absorb_timed_run(a, r->wl.cores, &warm, NULL, NULL);
 	/* This session's pairs of each k, for a point taken further. */
 	held = calloc(MESS_NOISE_KMAX + 1, sizeof(*held));
-	if (!held && !err)
+	dev = malloc(ABSORB_POOL_CAP * sizeof(*dev));
+	if ((!held || !dev) && !err)
 		err = -ENOMEM;
+	pr->noise = NAN;
+	pr->noise_n = 0;
 	while (!err) {
 		struct mess_absorb_point pt;
 		struct mess_absorb_todo td;
@@ -239,6 +257,7 @@ static int run_pair(struct mess_absorb *a, struct row *r, struct mess_wl *w,
 		struct point_obs po;
 		double paired;
 
+		pool_noise(pr, held, dev, ABSORB_POOL_CAP);
 		/* A point of an earlier session (--resume) taken further:
 		 * its pairs are not on disk, so it is measured again from
 		 * none, up to td.pairs. */
@@ -250,6 +269,7 @@ static int run_pair(struct mess_absorb *a, struct row *r, struct mess_wl *w,
 			progress(a, r, m, &pt);
 	}
 	free(held);
+	free(dev);
 	/* The noise at the largest k must not have changed the results. */
 	for (size_t i = 0; i < pr->n; i++)
 		if (pr->pts[i].k > kmax)

@@ -126,7 +126,7 @@ static json_t *host_state_json(const struct absorb_table *t)
 static json_t *seq_json(const struct absorb_table *t)
 {
 	return mess_json_pack("{s:s, s:f, s:i, s:i, s:f, s:i, s:i, s:i, s:s, s:s, s:s}",
-		"rule", "pairs (k = 0, then k) are added to a point until the 95 % interval of the median of their ratios, median +- t(n-1) x 1.2533 x max(1.4826 MAD, the baseline's spread) / sqrt(n), lies above 1 + thr / t0 (slow) or not (fast), or max_pairs (doubtful); per look, not corrected for the repeated looks",
+		"rule", "pairs (k = 0, then k) are added to a point until the 95 % interval of the median of their ratios, median +- t(n-1) x 1.2533 x max(1.4826 MAD, floor) / sqrt(n), lies above 1 + thr / t0 (slow) or not (fast), or max_pairs (doubtful); per look, not corrected for the repeated looks. floor: the noise of one pair's ratio pooled over this session's points of the search (those with 6 pairs or more and a median within 10 % of 1, each pair as its deviation from its point's median x sqrt(n / (n - 1)); 1.4826 x their median absolute deviation) once 30 deviations are pooled, else the baseline's spread (5 pairs alone: from a sixth to more than twice the noise the search then showed)",
 		"confidence", MESS_ABSORB_CONF,
 		"min_pairs", (int)t->acfg.min_pairs, "max_pairs", (int)t->acfg.max_pairs,
 		"tol_rel", t->acfg.tol_rel,

@@ -98,7 +98,8 @@ static uint64_t work(const struct pair *pr, const struct mess_absorb_point *bp,
  * baseline t0 (the k = 0 point), so that drift slower than a slice (a
  * shared host, frequency, a VM's neighbours) cancels instead of reading as
  * absorption or slowdown.  The k = 0 point pairs k = 0 with itself, --repeats times,
- * its ratios' spread being the noise floor; every other point takes pairs
+ * its ratios' spread being the noise floor until the search has pooled
+ * enough of its own pairs (pr->noise); every other point takes pairs
  * until the sequential test (mess_absorb_seq) decides it or max-pairs.
  * A pair during which steal time or a preemption hit either run, or
  * whose state probes before and after it are apart (core/measure/hoststate.h), is
@@ -127,7 +128,7 @@ static int measure_pairs(struct mess_absorb *a, struct row *r,
 			bp = &pr->pts[i];
 	if (bp && k) {
 		base = bp->t;
-		floor_rel = bp->sigma / bp->t;
+		floor_rel = isnan(pr->noise) ? bp->sigma / bp->t : pr->noise;
 		thr_rel = mess_absorb_threshold(&a->t.acfg, bp) / bp->t;
 		j.iters = work(pr, bp, k);
 		/* The search's bound for this point (a point taken further:

@@ -292,6 +292,29 @@ int mess_absorb_seq_add(struct mess_absorb_seqstate *s, double q,
 			int disturbed, size_t want, double floor_rel,
 			double thr_rel, const struct mess_absorb_cfg *cfg);
 
+/*
+ * The noise of one pair's ratio, pooled over a search's points, for the
+ * test's floor (floor_rel above): the baseline's 5 pairs alone gave
+ * floors from a sixth to more than twice what the search's own pairs
+ * then showed (a 2-core Xeon guest, session 16: lat_mem_rd's 3.4 %
+ * against 1.4 %, and every point within 2 % of the line doubtful at 15
+ * pairs).  A point
+ * adds its ratios when it has MESS_ABSORB_POOL_N pairs or more and its
+ * median lies within MESS_ABSORB_POOL_NEAR of 1 (far past k1 a ratio's
+ * spread grows with the slowdown: not the noise near the line), as
+ * deviations from its median, scaled by sqrt(n / (n - 1)) (a median
+ * taken from the same pairs sits closer to them).  mess_absorb_pool_add
+ * returns the new count (at most cap); mess_absorb_pool_sd the
+ * deviations' MAD as a standard deviation, NAN below MESS_ABSORB_POOL_MIN
+ * of them (dev is overwritten).
+ */
+#define MESS_ABSORB_POOL_N 6
+#define MESS_ABSORB_POOL_NEAR 0.10
+#define MESS_ABSORB_POOL_MIN 30
+size_t mess_absorb_pool_add(double *dev, size_t ndev, size_t cap,
+			    const double *q, size_t n);
+double mess_absorb_pool_sd(double *dev, size_t ndev);
+
 /* A point's verdict from its interval (FAST, SLOW or DOUBTFUL; the
  * baseline FAST): slow when lo - t0 > thr, fast when hi - t0 <= thr. */
 enum mess_absorb_verdict mess_absorb_verdict(const struct mess_absorb_point *p,

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "mess/stats.h"
 
@@ -108,6 +109,34 @@ int mess_absorb_seq_add(struct mess_absorb_seqstate *s, double q,
 	if (want)
 		s->last.verdict = s->n < want ? MESS_ABSORB_MORE : MESS_ABSORB_FAST;
 	return (int)s->last.verdict;
+}
+
+size_t mess_absorb_pool_add(double *dev, size_t ndev, size_t cap,
+			    const double *q, size_t n)
+{
+	double tmp[MESS_ABSORB_MAX_PAIRS], med, scale;
+
+	if (!dev || !q || n < MESS_ABSORB_POOL_N || n > MESS_ABSORB_MAX_PAIRS)
+		return ndev;
+	memcpy(tmp, q, n * sizeof(*q));
+	med = mess_median(tmp, n);
+	if (!(fabs(med - 1) <= MESS_ABSORB_POOL_NEAR))
+		return ndev;
+	scale = sqrt((double)n / (double)(n - 1));
+	for (size_t i = 0; i < n && ndev < cap; i++)
+		dev[ndev++] = (q[i] / med - 1) * scale;
+	return ndev;
+}
+
+double mess_absorb_pool_sd(double *dev, size_t ndev)
+{
+	if (!dev || ndev < MESS_ABSORB_POOL_MIN)
+		return NAN;
+	/* Deviations from each point's own median: their spread about 0,
+	 * not about their own median (which a few slow pairs would move). */
+	for (size_t i = 0; i < ndev; i++)
+		dev[i] = fabs(dev[i]);
+	return 1.4826 * mess_median(dev, ndev);
 }
 
 enum mess_absorb_verdict mess_absorb_verdict(const struct mess_absorb_point *p,

@@ -19,6 +19,7 @@
 
 #include "mess/absorb.h"
 #include "mess/stats.h"
+#include "near.h"
 
 #define T0 10.0
 #define BASE_PAIRS 5
@@ -317,6 +318,56 @@ static void disturbance_injected(void **state)
 	assert_int_equal(mess_absorb_seq_add(&s, 1.5, 0, 0, 0.01, 0.03, &c), -EINVAL);
 }
 
+/*
+ * The pooled floor (mess_absorb_pool_add, _sd): which points count, the
+ * scaling and the MAD on a known set, the cap, and on Gaussian pairs of
+ * known spread the figure the baseline's 5 pairs only guess at.
+ */
+static void noise_pool(void **state)
+{
+	static const double pat[6] = { 0.98, 0.99, 1.00, 1.00, 1.01, 1.02 };
+	double dev[64], far[6], q[15], sd;
+	size_t n = 0;
+
+	(void)state;
+	/* Five pairs: too few to count. */
+	assert_int_equal(mess_absorb_pool_add(dev, 0, 64, pat, 5), 0);
+	/* A median 20 % past 1: far past k1, not the noise near the line. */
+	for (int i = 0; i < 6; i++)
+		far[i] = pat[i] + 0.2;
+	assert_int_equal(mess_absorb_pool_add(dev, 0, 64, far, 6), 0);
+	for (int p = 0; p < 4; p++)
+		n = mess_absorb_pool_add(dev, n, 64, pat, 6);
+	assert_int_equal(n, 24);
+	assert_near(dev[0], -0.02 * sqrt(6.0 / 5.0), 1e-12);
+	/* Below 30 deviations: no floor of its own. */
+	assert_true(isnan(mess_absorb_pool_sd(dev, n)));
+	n = mess_absorb_pool_add(dev, n, 64, pat, 6);
+	assert_int_equal(n, 30);
+	/* |dev|: ten 0, ten 0.01, ten 0.02 (x sqrt(1.2)): the median 0.01. */
+	assert_near(mess_absorb_pool_sd(dev, n), 1.4826 * 0.01 * sqrt(1.2), 1e-12);
+	/* The cap. */
+	n = mess_absorb_pool_add(dev, 60, 64, pat, 6);
+	assert_int_equal(n, 64);
+	/* 60 points of 15 Gaussian ratios, spread 2 %: the pooled figure
+	 * within 8 % of it (900 deviations). */
+	{
+		static double big[1024];
+		struct machine g = { .noise = GAUSS, .rel = 0.02, .seed = 16 };
+		size_t m = 0;
+
+		for (int p = 0; p < 60; p++) {
+			for (int i = 0; i < 15; i++)
+				q[i] = 0.01 + draw(&g);
+			m = mess_absorb_pool_add(big, m, 1024, q, 15);
+		}
+		assert_int_equal(m, 900);
+		sd = mess_absorb_pool_sd(big, m);
+		print_message("  pooled spread %.4f for 0.02\n", sd);
+		assert_true(fabs(sd / 0.02 - 1) < 0.08);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -325,6 +376,7 @@ int main(void)
 		cmocka_unit_test(sublinear_saturation),
 		cmocka_unit_test(step_heavy_tails),
 		cmocka_unit_test(disturbance_injected),
+		cmocka_unit_test(noise_pool),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
