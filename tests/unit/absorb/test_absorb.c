@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "mess/absorb.h"
+#include "splitmix.h"
 #include "near.h"
 
 #define T0 10.0		/* ns per iteration without noise */
@@ -38,14 +39,6 @@ struct machine {
 	double s;	/* PHASES: slope of the line, ns/instruction */
 	uint64_t seed;
 };
-
-static uint64_t mix(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
 
 /* Standard normal from (seed, k, r), so a k measures the same whenever. */
 static double gauss(uint64_t seed, uint64_t k, uint64_t r)

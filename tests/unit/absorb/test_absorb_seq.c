@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "mess/absorb.h"
+#include "splitmix.h"
 #include "mess/stats.h"
 #include "near.h"
 
@@ -41,19 +42,6 @@ struct machine {
 	int flag;		/* whether the disturbance is detected */
 	unsigned long runs;	/* runs so far */
 };
-
-static uint64_t mix(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
-
-static double unif(uint64_t h)
-{
-	return ((h >> 11) + 0.5) / 9007199254740992.0;
-}
 
 /* One draw of the run noise: normal, or heavy-tailed (Student t with 2
  * degrees of freedom, infinite variance, plus one run in 20 a third

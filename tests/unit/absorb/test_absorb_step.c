@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "mess/absorb.h"
+#include "splitmix.h"
 #include "mess/stats.h"
 
 #define T0 10.0
@@ -35,19 +36,6 @@ struct machine {
 	uint64_t seed;
 	unsigned long runs;
 };
-
-static uint64_t mix(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
-
-static double unif(uint64_t h)
-{
-	return ((h >> 11) + 0.5) / 9007199254740992.0;
-}
 
 static double draw(struct machine *m)
 {
@@ -244,6 +232,15 @@ static void put(struct mess_absorb_point *p, size_t *n, unsigned k,
 	p[(*n)++] = (struct mess_absorb_point){ k, t, 0.1, repeats, lo, hi };
 }
 
+/* The rules' tests' search: a fixed 2 % threshold, precision k / 9. */
+static void step_cfg(struct mess_absorb_cfg *c)
+{
+	mess_absorb_cfg_default(c, 256);
+	c->rel_min = 0.02;
+	c->n_sigma = 0;
+	c->prec_div = 9;
+}
+
 static void step_rules(void **state)
 {
 	struct mess_absorb_point p[16];
@@ -251,10 +248,7 @@ static void step_rules(void **state)
 	struct mess_absorb_todo t;
 	size_t n = 0;
 
-	mess_absorb_cfg_default(&c, 256);
-	c.rel_min = 0.02;
-	c.n_sigma = 0;
-	c.prec_div = 9;
+	step_cfg(&c);
 	put(p, &n, 0, 10, 0, 0, 5);
 	put(p, &n, 1, 10, 9.7, 10.3, 15);	/* doubtful, 2 % off the line */
 	put(p, &n, 2, 10.05, 9.75, 10.35, 15);	/* doubtful, 1.5 % */
@@ -327,10 +321,7 @@ static void step_opens(void **state)
 	struct mess_absorb_todo t;
 	size_t n = 0;
 
-	mess_absorb_cfg_default(&c, 256);
-	c.rel_min = 0.02;
-	c.n_sigma = 0;
-	c.prec_div = 9;
+	step_cfg(&c);
 	put(p, &n, 0, 10, 0, 0, 5);
 	put(p, &n, 1, 10.09, 9.92, 10.26, 15);	/* doubtful, needs 36 */
 	put(p, &n, 2, 10, 9.8, 10.2001, 15);	/* doubtful, needs 15 */
