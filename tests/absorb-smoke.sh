@@ -143,6 +143,8 @@ check_absorb_dir() {
 		'jq -e ".slices == 2 and (.interleave | test(\"coin\"))" "$d/meta.json" >/dev/null'
 	check "meta.json: one entry per row, each with perf and work per mode" \
 		'jq -e "(.rows | length) == $ROWS and all(.rows[]; .perf > 0 and (.work_per_run | length) == 2 and all(.work_per_run[]; . > 0))" "$d/meta.json" >/dev/null'
+	check "meta.json: per row and mode the test's floor, pooled (0 < pooled_rel < 1) only from 30 deviations or more, else null" \
+		'jq -e "all(.rows[]; (.noise_floor | length) == 2 and all(.noise_floor[]; (.pairs_pooled >= 30 and .pooled_rel > 0 and .pooled_rel < 1) or (.pairs_pooled < 30 and .pooled_rel == null)))" "$d/meta.json" >/dev/null'
 	check "meta.json: STREAM bytes and write-allocate" \
 		'jq -e "any(.rows[]; .kernel == \"stream\" and .bytes_per_element_stream == 24 and .bytes_per_element_write_allocate == 32 and .triad_gbs_write_allocate > .perf)" "$d/meta.json" >/dev/null'
 	check "meta.json: buffers >= 4x LLC (STREAM arrays, lat_mem_rd, memory_ld64 noise)" \

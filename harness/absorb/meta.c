@@ -73,15 +73,26 @@ static json_t *rows_json(const struct absorb_table *t)
 
 	for (size_t i = 0; i < t->nrows; i++) {
 		const struct row *r = &t->rows[i];
-		json_t *o, *work = json_object();
+		json_t *o, *work = json_object(), *floor = json_object();
 
 		if (!r->meta)
 			continue;
-		for (int j = 0; j < t->nmodes; j++)
-			json_object_set_new(work, mess_noise_mode_name(t->modes[j]),
-				json_integer((json_int_t)r->pair[t->modes[j]].iters));
+		for (int j = 0; j < t->nmodes; j++) {
+			const struct pair *pr = &r->pair[t->modes[j]];
+			const char *mn = mess_noise_mode_name(t->modes[j]);
+
+			json_object_set_new(work, mn,
+				json_integer((json_int_t)pr->iters));
+			/* The floor the search's last point took: pooled,
+			 * or (null) the baseline's spread. */
+			json_object_set_new(floor, mn, mess_json_pack("{s:o, s:i}",
+				"pooled_rel", pr->noise_n >= MESS_ABSORB_POOL_MIN ?
+				mess_json_real(pr->noise, 5) : json_null(),
+				"pairs_pooled", (int)pr->noise_n));
+		}
 		o = json_deep_copy(r->meta);
 		json_object_set_new(o, "work_per_run", work);
+		json_object_set_new(o, "noise_floor", floor);
 		json_array_append_new(a, o);
 	}
 	return a;
