@@ -298,12 +298,11 @@ int mess_absorb_seq_add(struct mess_absorb_seqstate *s, double q,
  * floors from a sixth to more than twice what the search's own pairs
  * then showed (a 2-core Xeon guest, session 16: lat_mem_rd's 3.4 %
  * against 1.4 %, and every point within 2 % of the line doubtful at 15
- * pairs).  A point
- * adds its ratios when it has MESS_ABSORB_POOL_N pairs or more and its
- * median lies within MESS_ABSORB_POOL_NEAR of 1 (far past k1 a ratio's
- * spread grows with the slowdown: not the noise near the line), as
- * deviations from its median, scaled by sqrt(n / (n - 1)) (a median
- * taken from the same pairs sits closer to them).  mess_absorb_pool_add
+ * pairs).  A point adds its ratios when it has MESS_ABSORB_POOL_N pairs
+ * or more and its median lies within MESS_ABSORB_POOL_NEAR of 1 (far
+ * past k1 a ratio's spread grows with the slowdown: not the noise near
+ * the line), as deviations from its median, scaled by sqrt(n / (n - 1))
+ * (a median taken from the same pairs sits closer to them).  mess_absorb_pool_add
  * returns the new count (at most cap); mess_absorb_pool_sd the
  * deviations' MAD as a standard deviation, NAN below MESS_ABSORB_POOL_MIN
  * of them (dev is overwritten).

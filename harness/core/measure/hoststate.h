@@ -41,11 +41,12 @@
 /* Two probes this far apart say the state changed between them: the fixed
  * cost by more than 8 ns (a state flip moves it 6-15 ns; on a quiet Xeon
  * guest, session 16, the probes a pair apart wandered 25-40 ns, and a
- * pair's ratio strayed from its point's median alike at 0-1 ns and 4-8 ns
- * apart, 1.5-1.6 % typically, against 2.9 % past 8 ns: at 1 ns, 75 % of
- * absorb's pairs were measured again for nothing), the L2 latency by more
- * than 2 ns (quiet: within 0.1 ns of its median; the L2 taken: 24-120 ns;
- * pairs past 2 ns strayed 3.9 %).  User: absorb's pairs. */
+ * pair's ratio strayed from its point's median alike anywhere from 0 to
+ * 8 ns apart, 1.5-1.75 % typically, against 2.9 % past 8 ns: at 1 ns,
+ * 75 % of absorb's pairs were measured again for nothing), the L2
+ * latency by more than 2 ns (quiet: within 0.1 ns of its median; the L2
+ * taken: 24-120 ns; pairs past 2 ns strayed 3.9 %).  User: absorb's
+ * pairs. */
 #define MESS_HOSTSTATE_COST_APART_NS 8.0
 #define MESS_HOSTSTATE_L2_APART_NS 2.0
 
