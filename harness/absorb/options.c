@@ -39,7 +39,7 @@ static const struct mess_opt absorb_opts[] = {
 	  "noise threshold in baseline spreads (default 0: the confidence of each point's test takes the noise; a threshold that follows the baseline's spread moves k1 with the host's noise)" },
 	{ "run-ms", MESS_OPT_DOUBLE, F(run_ms), 0, 1, 10000, "MS",
 	  "length of one timed run at k = 0 (default 100)" },
-	{ "slices", MESS_OPT_UINT, F(slices), 0, 1, 64, "N",
+	{ "slices", MESS_OPT_UINT, F(slices), 0, 1, MESS_ABSORB_MAX_SLICES, "N",
 	  "each run of a pair cut into N slices, interleaved with the other's in random order, so host drift slower than a slice falls on both (default 8, --quick 2)" },
 	{ "stride", MESS_OPT_SIZE, F(stride), sizeof(void *), 8, 1 << 20, "BYTES",
 	  "lat_mem_rd stride, ladder and row, a multiple of 8 (default 64, lmbench's)" },

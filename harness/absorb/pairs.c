@@ -30,14 +30,16 @@ int absorb_set_k(struct mess_absorb *a, int cores, enum mess_noise_mode m,
  * shared host a neighbour's memory traffic comes and goes over tens of
  * milliseconds) falls on both alike.  The coin, not a fixed 0 k k 0, so
  * that nothing periodic on the host can line up with one of the two.
- * *x, *y: time per iteration at k = 0 and at k, means over the slices.
+ * *x, *y: time per iteration at k = 0 and at k, means over the slices;
+ * *q: the pair's ratio, the median of its sub-pairs' (mess_absorb_pair_ratio).
  */
 static int slices(struct mess_absorb *a, struct row *r, struct timed *j,
 		  enum mess_noise_mode m, unsigned k, double *x, double *y,
-		  struct run_obs *o0, struct run_obs *o1)
+		  double *q, struct run_obs *o0, struct run_obs *o1)
 {
 	unsigned ns = (unsigned)a->t.o.slices;
 	uint64_t iters = j->iters;
+	double sx[MESS_ABSORB_MAX_SLICES], sy[MESS_ABSORB_MAX_SLICES];
 
 	*x = *y = 0;
 	*o0 = *o1 = (struct run_obs){ .mhz = NAN };
@@ -63,10 +65,14 @@ static int slices(struct mess_absorb *a, struct row *r, struct timed *j,
 		}
 		t = absorb_timed_run(a, r->wl.cores, j, NULL, &o);
 		*(at_k ? y : x) += t / ns;
+		(at_k ? sy : sx)[i / 2] = t;
 		absorb_obs_add(at_k ? o1 : o0, &o);
 	}
 	j->iters = iters;
-	return mess_interrupted ? -EINTR : 0;
+	if (mess_interrupted)
+		return -EINTR;
+	*q = mess_absorb_pair_ratio(sx, sy, ns);
+	return isnan(*q) ? -EIO : 0;
 }
 
 /*
@@ -94,7 +100,8 @@ static uint64_t work(const struct pair *pr, const struct mess_absorb_point *bp,
 
 /*
  * A point: pairs of runs, k = 0 and k, interleaved in slices (slices()).
- * The slowdown is the median of the pairs' ratios, scaled by the
+ * The slowdown is the median of the pairs' ratios (each the median of its
+ * slices' sub-pair ratios: slices()), scaled by the
  * baseline t0 (the k = 0 point), so that drift slower than a slice (a
  * shared host, frequency, a VM's neighbours) cancels instead of reading as
  * absorption or slowdown.  The k = 0 point pairs k = 0 with itself, --repeats times,
@@ -142,13 +149,13 @@ static int measure_pairs(struct mess_absorb *a, struct row *r,
 		struct run_obs o0, o1;
 		struct mess_hoststate_probe p0, p1;
 		size_t n = s->n;
-		double x, y;
+		double x, y, q;
 		int moved;
 
 		if (mess_interrupted)
 			return -EINTR;
 		absorb_host_probe(a, &p0);
-		err = slices(a, r, &j, m, k, &x, &y, &o0, &o1);
+		err = slices(a, r, &j, m, k, &x, &y, &q, &o0, &o1);
 		if (err)
 			return err;
 		absorb_host_probe(a, &p1);
@@ -158,7 +165,7 @@ static int measure_pairs(struct mess_absorb *a, struct row *r,
 		a->t.state_pairs += (unsigned long)moved;
 		absorb_observe(po, &o0, 0);
 		absorb_observe(po, &o1, 1);
-		v = mess_absorb_seq_add(s, y / x,
+		v = mess_absorb_seq_add(s, q,
 					o0.disturbed || o1.disturbed || moved,
 					want, floor_rel, thr_rel, &c);
 		if (v < 0)

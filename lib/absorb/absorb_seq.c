@@ -111,6 +111,21 @@ int mess_absorb_seq_add(struct mess_absorb_seqstate *s, double q,
 	return (int)s->last.verdict;
 }
 
+double mess_absorb_pair_ratio(const double *x, const double *y, size_t ns)
+{
+	double r[MESS_ABSORB_MAX_SLICES];
+
+	if (!x || !y || !ns || ns > MESS_ABSORB_MAX_SLICES)
+		return NAN;
+	for (size_t i = 0; i < ns; i++) {
+		if (!(x[i] > 0) || !(y[i] > 0) || !isfinite(x[i]) ||
+		    !isfinite(y[i]))
+			return NAN;
+		r[i] = y[i] / x[i];
+	}
+	return mess_median(r, ns);
+}
+
 size_t mess_absorb_pool_add(double *dev, size_t ndev, size_t cap,
 			    const double *q, size_t n)
 {

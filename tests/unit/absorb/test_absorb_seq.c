@@ -356,6 +356,53 @@ static void noise_pool(void **state)
 	}
 }
 
+/*
+ * A pair's ratio from its slices: the median of the sub-pairs' ratios.
+ * One slice the host hit (3 x its time) leaves it where the others put
+ * it; the ratio of the sums, what it was before, moves by a quarter.
+ */
+static void pair_ratio(void **state)
+{
+	double x[8] = { 10, 10, 10, 10, 10, 10, 10, 10 };
+	double y[8] = { 10.2, 10.2, 10.2, 10.2, 10.2, 10.2, 10.2, 10.2 };
+	double sx = 0, sy = 0;
+
+	(void)state;
+	assert_near(mess_absorb_pair_ratio(x, y, 8), 1.02, 1e-12);
+	y[3] = 30.6;
+	for (int i = 0; i < 8; i++) {
+		sx += x[i];
+		sy += y[i];
+	}
+	assert_near(mess_absorb_pair_ratio(x, y, 8), 1.02, 1e-12);
+	assert_true(sy / sx > 1.27);
+	/* The k = 0 run hit instead: the same. */
+	y[3] = 10.2;
+	x[5] = 30;
+	assert_near(mess_absorb_pair_ratio(x, y, 8), 1.02, 1e-12);
+	/* Even counts: the mean of the middle two (ratios 1.0, 1.1). */
+	{
+		double a[2] = { 1, 1 }, b[2] = { 1.0, 1.1 };
+
+		assert_near(mess_absorb_pair_ratio(a, b, 2), 1.05, 1e-12);
+		assert_near(mess_absorb_pair_ratio(a, b, 1), 1.0, 1e-12);
+	}
+	/* x and y are left as they were (the caller keeps their means). */
+	assert_near(x[5], 30, 0);
+	assert_near(y[7], 10.2, 0);
+	/* Nothing to take a ratio of. */
+	assert_true(isnan(mess_absorb_pair_ratio(x, y, 0)));
+	assert_true(isnan(mess_absorb_pair_ratio(x, y, MESS_ABSORB_MAX_SLICES + 1)));
+	assert_true(isnan(mess_absorb_pair_ratio(NULL, y, 8)));
+	x[2] = 0;
+	assert_true(isnan(mess_absorb_pair_ratio(x, y, 8)));
+	x[2] = NAN;
+	assert_true(isnan(mess_absorb_pair_ratio(x, y, 8)));
+	x[2] = 10;
+	y[0] = INFINITY;
+	assert_true(isnan(mess_absorb_pair_ratio(x, y, 8)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -365,6 +412,7 @@ int main(void)
 		cmocka_unit_test(step_heavy_tails),
 		cmocka_unit_test(disturbance_injected),
 		cmocka_unit_test(noise_pool),
+		cmocka_unit_test(pair_ratio),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
