@@ -113,6 +113,11 @@ check_absorb_dir() {
 		'[ "$(awk -F, "NR > 1 && \$6 == 0" "$d/absorption_points.csv" | wc -l)" -eq $((ROWS * 2)) ]'
 	check "absorption_points.csv: a k twice in a row x mode only as a point taken further (more pairs, past max_pairs)" \
 		'tail -n +2 "$d/absorption_points.csv" | awk -F, -v mp=$(jq .sequential_test.max_pairs "$d/meta.json") "{ k = \$1 FS \$2 FS \$3 FS \$4 FS \$5 FS \$6 FS \$20; if ((k in n) && n[k] < mp) exit 1; n[k] = \$8 }"'
+	# Each point's verdict (its last row) as its reader takes it: the
+	# line t0 x (1 + 3 %), the indifference zone sequential_test.zone x
+	# 3 % about it.
+	check "absorption_points.csv: every verdict as its median and interval lie against the line and the zone" \
+		'jq -e ".sequential_test.zone == 0.5" "$d/meta.json" >/dev/null && latest "$d/absorption_points.csv" | awk -F, -v z=0.5 -v thr=0.03 "{ key = \$1 FS \$2 FS \$3 FS \$4 FS \$5 FS \$20; if (\$6 == 0) { b[key] = \$7; next } t = \$7 / b[key] - 1; lo = \$11 / b[key] - 1; hi = \$12 / b[key] - 1; e = 1e-6; want = (t > thr + e && lo > thr - z * thr + e) ? \"slow\" : (t <= thr - e && hi <= thr + z * thr - e) ? \"fast\" : \"?\"; bad = (want != \"?\" && \$13 != want) || (\$13 == \"slow\" && !(t > thr - e && lo > thr - z * thr - e)) || (\$13 == \"fast\" && !(t <= thr + e && hi <= thr + z * thr + e)); if (bad) { printf \"    %s: t %+.4f, interval %+.4f .. %+.4f\\n\", \$0, t, lo, hi; exit 1 } }"'
 	check "runs in absorption.csv = points in absorption_points.csv" \
 		'[ "$(tail -n +2 "$d/absorption.csv" | awk -F, "{ s += \$13 } END { print s }")" -eq "$(latest "$d/absorption_points.csv" | wc -l)" ]'
 	check "absorption.md: the table" 'grep -q "^| kernel | variant | cores | q | performance | fp_add64 | memory_ld64 |" "$d/absorption.md"'
@@ -212,14 +217,14 @@ check "interrupted run kept its points" '[ "$(wc -l <"$out/intr/absorption_point
 check "interrupted absorption.csv has its header" \
 	'[ "$(head -1 "$out/intr/absorption.csv")" = "kernel,variant,cores,q,mode,k1,k1_rel,k2,slope_ns,base_ns,perf,perf_unit,runs,status,k1_lo,k1_hi,fit,r2,speedup_k,speedup_rel,pairs,disturbed_pairs,remeasured_pairs,table" ]'
 # A point taken further before the interrupt: its later row (12 pairs, one
-# more disturbed and measured again) replaces the earlier (10, doubtful) on
+# more disturbed and measured again, its verdict as measured) replaces the earlier (10, doubtful) on
 # --resume, in the tables and the totals (check_absorb_dir sums each
 # point's last row; main kept the earlier row and dropped the later one).
 pts="$out/intr/absorption_points.csv"
 [ -z "$(tail -c1 "$pts")" ] || sed -i '$d' "$pts"
 row=$(awk -F, 'NR > 1 && $6 > 0 { print NR; exit }' "$pts")
-awk -F, -v OFS=, -v r="$row" 'NR == r { $8 = 10; $13 = "doubtful" } { print }
-	NR == r { $8 = 12; $14 += 1; $15 += 1; later = $0 } END { print later }' "$pts" >"$pts.new" &&
+awk -F, -v OFS=, -v r="$row" 'NR == r { v = $13; $8 = 10; $13 = "doubtful" } { print }
+	NR == r { $8 = 12; $13 = v; $14 += 1; $15 += 1; later = $0 } END { print later }' "$pts" >"$pts.new" &&
 	mv "$pts.new" "$pts"
 before=$(latest "$pts" | wc -l)
 ./run.sh absorb --resume "$out/intr" >/dev/null 2>"$out/resume.err"

@@ -62,6 +62,15 @@ struct mess_absorb_cfg {
 	/* Disturbed pairs a point measures again: redo (0: min_pairs);
 	 * past the smallest slow k, redo_far (1) */
 	unsigned redo, redo_far;
+	/* The test's indifference zone, x thr (0.5, in [0, 1)): a point is
+	 * slow when its median is above the line and its interval above
+	 * line - zone x thr, fast when its median is not and its interval
+	 * is below line + zone x thr.  Without one (0) a point whose
+	 * slowdown sits on the line is never decided: on a 2-core Xeon
+	 * guest (session 17) stream and haccmk under fp_add64 and
+	 * int64_add sat at +1.8 to +2.2 % from k = 1 to 3, and the entries
+	 * stayed wide in one run of three. */
+	double zone;
 };
 
 enum mess_absorb_status {
@@ -251,9 +260,12 @@ struct mess_absorb_seq {
  * 1.2533 x s / sqrt(n), t the Student quantile of MESS_ABSORB_CONF,
  * 1.2533 the median's standard error over the mean's, s the larger of the
  * ratios' robust spread (1.4826 MAD) and floor_rel (the baseline's: a few
- * ratios that agree by chance do not make a narrow interval).  SLOW when
- * lo > 1 + thr_rel, FAST when hi <= 1 + thr_rel (from min_pairs pairs on),
- * else MORE below max_pairs and DOUBTFUL at it.  The confidence is per
+ * ratios that agree by chance do not make a narrow interval).  With
+ * line = 1 + thr_rel and z = cfg zone x thr_rel: SLOW when the median is
+ * above the line and lo > line - z, FAST when it is not and
+ * hi <= line + z (from min_pairs pairs on), else MORE below max_pairs
+ * and DOUBTFUL at it: a slowdown within z of the line may be called
+ * either way, one outside it wrongly at most 2.5 % of the time per look.  The confidence is per
  * look, not corrected for the repeated looks.  Median and MAD stand one
  * disturbed pair in a few.
  * 0, or -EINVAL (NULL, n < 1, q not finite or <= 0, bad cfg, floor_rel or
@@ -332,9 +344,11 @@ size_t mess_absorb_pool_add(double *dev, size_t ndev, size_t cap,
 double mess_absorb_pool_sd(double *dev, size_t ndev);
 
 /* A point's verdict from its interval (FAST, SLOW or DOUBTFUL; the
- * baseline FAST): slow when lo - t0 > thr, fast when hi - t0 <= thr. */
+ * baseline FAST), z = cfg zone x thr: slow when t - t0 > thr and
+ * lo - t0 > thr - z, fast when t - t0 <= thr and hi - t0 <= thr + z. */
 enum mess_absorb_verdict mess_absorb_verdict(const struct mess_absorb_point *p,
-					     double base, double thr);
+					     double base, double thr,
+					     const struct mess_absorb_cfg *cfg);
 
 /*
  * k1 and its bracket from the n points sorted by k, the baseline first,

@@ -32,6 +32,7 @@ void mess_absorb_cfg_default(struct mess_absorb_cfg *cfg, unsigned kmax)
 		.ext_pairs = 40,
 		.ext_entry = 50,
 		.redo_far = 1,
+		.zone = 0.5,
 	};
 }
 
@@ -59,7 +60,8 @@ static int cfg_ok(const struct mess_absorb_cfg *c)
 	       c->r2_min <= 1 && c->min_pairs >= 2 &&
 	       c->max_pairs >= c->min_pairs &&
 	       c->max_pairs <= MESS_ABSORB_MAX_PAIRS && c->tol_rel >= 0 &&
-	       isfinite(c->tol_rel) && c->ext_pairs <= MESS_ABSORB_MAX_PAIRS;
+	       isfinite(c->tol_rel) && c->ext_pairs <= MESS_ABSORB_MAX_PAIRS &&
+	       c->zone >= 0 && c->zone < 1;
 }
 
 /* Checks the points and finds the baseline (NULL if not measured yet). */
@@ -154,7 +156,7 @@ int mess_absorb_next(const struct mess_absorb_point *pts, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		if (pts[i].k > m)
 			m = pts[i].k;
-		if (mess_absorb_verdict(&pts[i], base->t, thr) == MESS_ABSORB_SLOW &&
+		if (mess_absorb_verdict(&pts[i], base->t, thr, cfg) == MESS_ABSORB_SLOW &&
 		    pts[i].k < hi)
 			hi = pts[i].k;
 	}
@@ -163,7 +165,7 @@ int mess_absorb_next(const struct mess_absorb_point *pts, size_t n,
 
 		for (size_t i = 0; i < n; i++)
 			if (pts[i].k < hi && pts[i].k > lo &&
-			    mess_absorb_verdict(&pts[i], base->t, thr) == MESS_ABSORB_FAST)
+			    mess_absorb_verdict(&pts[i], base->t, thr, cfg) == MESS_ABSORB_FAST)
 				lo = pts[i].k;
 		for (size_t i = 0; i < n; i++)
 			if (pts[i].k > lo && pts[i].k < hi) {

@@ -57,11 +57,12 @@ int mess_absorb_seq(const double *q, size_t n, double floor_rel,
 		    double thr_rel, const struct mess_absorb_cfg *cfg,
 		    struct mess_absorb_seq *out)
 {
-	double med, s, h, line = 1 + thr_rel;
+	double med, s, h, line = 1 + thr_rel, z;
 
 	if (!q || !out || !cfg || n < 1 || cfg->min_pairs < 2 ||
 	    cfg->max_pairs < cfg->min_pairs ||
-	    cfg->max_pairs > MESS_ABSORB_MAX_PAIRS || !(floor_rel >= 0) ||
+	    cfg->max_pairs > MESS_ABSORB_MAX_PAIRS || !(cfg->zone >= 0) ||
+	    !(cfg->zone < 1) || !(floor_rel >= 0) ||
 	    !isfinite(floor_rel) || !(thr_rel >= 0) || !isfinite(thr_rel))
 		return -EINVAL;
 	for (size_t i = 0; i < n; i++)
@@ -75,9 +76,10 @@ int mess_absorb_seq(const double *q, size_t n, double floor_rel,
 	h = n > 1 ? t_quantile(n - 1) * MEDIAN_SE * s / sqrt((double)n) : INFINITY;
 	*out = (struct mess_absorb_seq){ med, med - h, med + h, s,
 					 MESS_ABSORB_MORE };
-	if (n >= cfg->min_pairs && out->lo > line)
+	z = cfg->zone * thr_rel;
+	if (n >= cfg->min_pairs && med > line && out->lo > line - z)
 		out->verdict = MESS_ABSORB_SLOW;
-	else if (n >= cfg->min_pairs && out->hi <= line)
+	else if (n >= cfg->min_pairs && med <= line && out->hi <= line + z)
 		out->verdict = MESS_ABSORB_FAST;
 	else if (n >= cfg->max_pairs)
 		out->verdict = MESS_ABSORB_DOUBTFUL;
@@ -155,17 +157,18 @@ double mess_absorb_pool_sd(double *dev, size_t ndev)
 }
 
 enum mess_absorb_verdict mess_absorb_verdict(const struct mess_absorb_point *p,
-					     double base, double thr)
+					     double base, double thr,
+					     const struct mess_absorb_cfg *cfg)
 {
-	double lo = p->lo, hi = p->hi;
+	double lo = p->lo, hi = p->hi, z = cfg->zone * thr;
 
 	if (p->k == 0)
 		return MESS_ABSORB_FAST;
 	if (lo == 0 && hi == 0)
 		lo = hi = p->t;
-	if (lo - base > thr)
+	if (p->t - base > thr && lo - base > thr - z)
 		return MESS_ABSORB_SLOW;
-	if (hi - base <= thr)
+	if (p->t - base <= thr && hi - base <= thr + z)
 		return MESS_ABSORB_FAST;
 	return MESS_ABSORB_DOUBTFUL;
 }
@@ -199,7 +202,7 @@ void mess_absorb_bracket(const struct mess_absorb_point *v, size_t n,
 	out->doubtful = 0;
 	for (size_t i = 1; i < n; i++) {
 		enum mess_absorb_verdict vd = mess_absorb_verdict(&v[i], out->base,
-								   out->thr);
+								   out->thr, cfg);
 
 		out->doubtful += vd == MESS_ABSORB_DOUBTFUL;
 		decided += vd != MESS_ABSORB_DOUBTFUL;
@@ -207,7 +210,7 @@ void mess_absorb_bracket(const struct mess_absorb_point *v, size_t n,
 			hi = i;
 	}
 	for (size_t i = 1; i < hi; i++)
-		if (mess_absorb_verdict(&v[i], out->base, out->thr) ==
+		if (mess_absorb_verdict(&v[i], out->base, out->thr, cfg) ==
 		    MESS_ABSORB_FAST)
 			lo = i;
 	/* The threshold rule on the medians, kept inside the bracket. */

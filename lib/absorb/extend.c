@@ -48,12 +48,12 @@ static void bracket(const struct mess_absorb_point *v, size_t n,
 /*
  * Pairs point p should need to be decided: its interval's half-width
  * shrinks about as 1 / sqrt(pairs), so the pairs that bring it within its
- * median's distance to the line (Student's quantile shrinking too makes
- * this an overestimate).  INFINITY on the line.
+ * median's distance to the far edge of the indifference zone, z past the
+ * line (Student's quantile shrinking too makes this an overestimate).
  */
-static double need(const struct mess_absorb_point *p, double line)
+static double need(const struct mess_absorb_point *p, double line, double z)
 {
-	double h = (p->hi - p->lo) / 2, d = fabs(p->t - line);
+	double h = (p->hi - p->lo) / 2, d = fabs(p->t - line) + z;
 
 	return d > 0 ? p->repeats * (h / d) * (h / d) : INFINITY;
 }
@@ -65,9 +65,9 @@ static double candidate(const struct mess_absorb_point *v, size_t i,
 {
 	if (v[i].k <= r->k1_lo || (!r->k1_lower_bound && v[i].k >= r->k1_hi) ||
 	    v[i].repeats >= cfg->ext_pairs ||
-	    mess_absorb_verdict(&v[i], r->base, r->thr) != MESS_ABSORB_DOUBTFUL)
+	    mess_absorb_verdict(&v[i], r->base, r->thr, cfg) != MESS_ABSORB_DOUBTFUL)
 		return INFINITY;
-	return need(&v[i], r->base + r->thr);
+	return need(&v[i], r->base + r->thr, cfg->zone * r->thr);
 }
 
 /* The status with point i decided where its median lies (no interval:
@@ -182,7 +182,7 @@ int mess_absorb_step(const struct mess_absorb_point *pts, size_t n,
 		m = v[i].k > m ? v[i].k : m;
 		if (v[i].repeats > cfg->max_pairs)
 			used += v[i].repeats - cfg->max_pairs;
-		if (v[i].k < slow && mess_absorb_verdict(&v[i], r.base, r.thr) ==
+		if (v[i].k < slow && mess_absorb_verdict(&v[i], r.base, r.thr, cfg) ==
 		    MESS_ABSORB_SLOW)
 			slow = v[i].k;
 	}

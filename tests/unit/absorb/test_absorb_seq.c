@@ -167,12 +167,35 @@ static void seq_stops_early_when_clear(void **state)
 	assert_true(o.lo > 1.03 && fabs(o.ratio - 1.505) < 1e-12 && o.hi > o.ratio);
 	for (int i = 0; i < 15; i++)
 		edge[i] = 1.03 + (i % 3 - 1) * 0.01;
+	/* On the line without an indifference zone: never decided. */
+	c.zone = 0;
 	assert_int_equal(mess_absorb_seq(edge, 14, 0.01, 0.03, &c, &o), 0);
 	assert_int_equal(o.verdict, MESS_ABSORB_MORE);
 	assert_int_equal(mess_absorb_seq(edge, 15, 0.01, 0.03, &c, &o), 0);
 	assert_int_equal(o.verdict, MESS_ABSORB_DOUBTFUL);
+	/* With the default zone (half the threshold: 1.5 % here), called by
+	 * its median's side once the interval lies inside it: the median on
+	 * the line is not above it, fast (hi 1.041 <= 1.045). */
+	c.zone = 0.5;
+	assert_int_equal(mess_absorb_seq(edge, 14, 0.01, 0.03, &c, &o), 0);
+	assert_int_equal(o.verdict, MESS_ABSORB_FAST);
+	assert_true(o.hi > 1.03 && o.hi <= 1.045);
+	/* 0.2 % above the line: slow (lo past 1.015), though lo < 1.03. */
+	for (int i = 0; i < 15; i++)
+		edge[i] += 0.002;
+	assert_int_equal(mess_absorb_seq(edge, 14, 0.01, 0.03, &c, &o), 0);
+	assert_int_equal(o.verdict, MESS_ABSORB_SLOW);
+	assert_true(o.lo < 1.03 && o.lo > 1.015);
+	/* Not while the interval reaches past the zone (4 pairs: +-2 %). */
+	assert_int_equal(mess_absorb_seq(edge, 4, 0.01, 0.03, &c, &o), 0);
+	assert_int_equal(o.verdict, MESS_ABSORB_MORE);
+	assert_true(o.hi > 1.045 && o.lo < 1.015);
+	/* A zone of the whole threshold or more is refused. */
+	c.zone = 1;
+	assert_int_equal(mess_absorb_seq(edge, 4, 0.01, 0.03, &c, &o), -EINVAL);
+	c.zone = 0.5;
 	/* The floor: three equal ratios are not a zero-width interval. */
-	double same[] = { 1.02, 1.02, 1.02, 1.02 };
+	double same[] = { 1.028, 1.028, 1.028, 1.028 };
 
 	assert_int_equal(mess_absorb_seq(same, 4, 0.01, 0.03, &c, &o), 0);
 	assert_true(o.hi - o.lo > 0.02);
