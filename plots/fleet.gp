@@ -61,8 +61,11 @@ if (nnormal > 0) cmd = cmd.sprintf(", curves using 1:2 with lines lc rgb '#b8b8b
 # The outliers' key entry in a hue of its own: drawn with the lines, its
 # sample took the first outlier's red, as if red meant every outlier
 # (the others are blue, green, ...), each named at its end instead.
-if (noutliers > 0) cmd = cmd.", outl using 1:2:(ocol($3)) with linespoints lc rgb variable lw 2.2 pt 7 ps 0.6 notitle, labels using 1:2:3 with labels left offset 0.6,0.3 font ',12' noenhanced notitle, NaN with linespoints lc rgb '#555555' lw 2.2 pt 7 ps 0.6 title 'outliers: a hue each, named at the end'"
+if (noutliers > 0) cmd = cmd.", outl using 1:2:(ocol($3)) with linespoints lc rgb variable lw 2.2 pt 7 ps 0.6 notitle, NaN with linespoints lc rgb '#555555' lw 2.2 pt 7 ps 0.6 title 'outliers: a hue each, named at the end'"
 if (nmedian > 0) cmd = cmd.", median using 1:2 with lines lc rgb '#000000' lw 3 title 'median (g1)'"
+# The names last, on a white box: drawn before the median, its line ran
+# across one.
+if (noutliers > 0) cmd = cmd.", labels using 1:2:3 with labels left offset 0.6,0.3 font ',12' noenhanced boxed notitle"
 eval(cmd)
 eval(term_svg(1200, 800, 'enhanced'))
 set output outbase.'-curves.svg'

@@ -3,7 +3,8 @@
 # load against the buffer size, log-log, each flat level drawn as a
 # plateau over the sizes it was read from; a level that is not flat is
 # no plateau: its median is marked (a cross, labelled "not flat"), no
-# line drawn.
+# line drawn.  The labels sit on white boxes: a level that is not flat
+# rises under its label, and its line crossed it.
 #
 #   gnuplot -e "rundir='run'; plottitle='Xeon'; nflat=3; nrough=1" plots/ladder.gp
 #
@@ -37,9 +38,9 @@ set key top left noenhanced box opaque
 
 levels = rundir.'/plots/ladder_levels.dat'
 flat = "levels using 1:($5 == 1 ? $3 : NaN):($2 - $1):(0) with vectors nohead lw 3 lc rgb '#d62728' title sprintf('plateaus (flat within %g %%)', flattol), \
-	levels using (sqrt($1 * $2)):($5 == 1 ? $3 * 1.3 : NaN):4 with labels tc rgb '#d62728' notitle"
+	levels using (sqrt($1 * $2)):($5 == 1 ? $3 * 1.3 : NaN):4 with labels tc rgb '#d62728' boxed notitle"
 rough = "levels using (sqrt($1 * $2)):($5 == 0 ? $3 : NaN) with points pt 2 ps 2 lw 2 lc rgb '#7f7f7f' title 'level not flat: median marked, no plateau', \
-	levels using (sqrt($1 * $2)):($5 == 0 ? $3 * 1.3 : NaN):(stringcolumn(4).' not flat') with labels tc rgb '#7f7f7f' notitle"
+	levels using (sqrt($1 * $2)):($5 == 0 ? $3 * 1.3 : NaN):(stringcolumn(4).' not flat') with labels tc rgb '#7f7f7f' boxed notitle"
 fig = "plot rundir.'/ladder.csv' every ::1 using 1:2:4 with yerrorlines lc rgb '#1f77b4' pt 7 ps 0.6 title 'median ± spread'". \
 	(nflat > 0 ? ", ".flat : ""). (nrough > 0 ? ", ".rough : "")
 

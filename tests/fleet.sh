@@ -104,6 +104,13 @@ if command -v gnuplot >/dev/null; then
 	"$mess" fleet "$out/sick" --out "$out/sick-p" >/dev/null 2>&1
 	check "fleet-curves.svg: the outliers' key entry in a hue no outlier's line has" \
 		'python3 "$(dirname "$0")/svgfig.py" outliers "$out/sick-p/plots/fleet-curves.svg"'
+	# The outliers' names after the median and on a box: its black line
+	# ran across one (session 15's screenshots).
+	check "fleet-curves.svg: the outliers' names drawn over the median's line, boxed" \
+		'python3 "$(dirname "$0")/svgfig.py" above "$out/sick-p/plots/fleet-curves.svg" median "^node[0-9]+$"'
+	# The page's machine: each node's own, not "CPU unknown".
+	check "report.html: the CPU and memory are each node's (fleet.csv), not unknown" \
+		'grep -q "each node&#39;s own: fleet.csv\|each node.s own: fleet.csv" "$out/sick-p/report.html" && ! grep -q "<th>CPU</th><td>unknown" "$out/sick-p/report.html"'
 fi
 
 # ---- eight "identical" nodes, +-2 % bandwidth noise, one at 0.75 ----

@@ -43,6 +43,9 @@ exits 1 when any, 0 when none.
   ratio SVG            compare-ratio's end labels ("N%"): at least one,
                        none overlapping another; its key outside the plot
   text SVG STRING      some text of the figure holds STRING
+  above SVG SERIES RE  every text matching RE (at least one) drawn after
+                       the series whose title starts with SERIES, on a
+                       box: that series' line cannot cross it
 """
 import re
 import sys
@@ -520,6 +523,24 @@ def check_text(svg, want):
         ['no text holds "%s"' % want]
 
 
+def check_above(svg, series, pattern):
+    start = [m.start() for m in GROUP.finditer(svg)
+             if plain(m.group(1)).startswith(series)]
+    if not start:
+        return ['no series "%s"' % series]
+    rx = re.compile(pattern)
+    hits = [(m.start(), plain(m.group(6))) for m in G_TEXT.finditer(svg)
+            if rx.search(plain(m.group(6)))]
+    if not hits:
+        return ['no text matches %s' % pattern]
+    bad = ['"%s" drawn before the series "%s": its line runs over it'
+           % (t, series) for at, t in hits if at < start[0]]
+    # A boxed label is drawn twice (gnuplot: the box, then the text).
+    if len(hits) < 2 * len({t for _, t in hits}):
+        bad.append('the labels matching %s are not boxed' % pattern)
+    return bad
+
+
 # One row a check: its name on the command line, and how it takes the
 # words after the file.
 CHECKS = {
@@ -536,6 +557,7 @@ CHECKS = {
     'ratio': lambda svg, a: check_ratio(svg),
     'key': lambda svg, a: check_key(svg),
     'text': lambda svg, a: check_text(svg, a[0]),
+    'above': lambda svg, a: check_above(svg, a[0], a[1]),
 }
 
 

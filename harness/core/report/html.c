@@ -223,11 +223,19 @@ static void put_measured(FILE *f, const json_t *meta)
 
 	fputs("<section><h2>How it was measured</h2><table>\n", f);
 	row(f, "host", "%s", OR_UNKNOWN(jstr(meta, "host")));
-	row(f, "CPU", "%s (%s)", OR_UNKNOWN(jstr(meta, "cpu_model")),
-	    OR_UNKNOWN(jstr(meta, "isa")));
+	/* A fleet's comparison ran on no node: its machines and memory are
+	 * each node's, in fleet.csv ("CPU unknown" read as if not known). */
+	if (jstr(meta, "fleet"))
+		row(f, "CPU, memory node and kind",
+		    "each node's own: fleet.csv's cpu_model, isa, memory_node and memory_node_choice.kind columns");
+	else
+		row(f, "CPU", "%s (%s)", OR_UNKNOWN(jstr(meta, "cpu_model")),
+		    OR_UNKNOWN(jstr(meta, "isa")));
 	/* A section null in meta.json is none of the run's (a replay's
 	 * cores); one absent is unknown (a set from elsewhere). */
-	if (json_is_integer(node) && json_is_null(choice) &&
+	if (jstr(meta, "fleet"))
+		;
+	else if (json_is_integer(node) && json_is_null(choice) &&
 	    json_integer_value(node) < 0)
 		;
 	else if (json_is_integer(node))
