@@ -123,14 +123,14 @@ static void md_notes(FILE *f, const struct absorb_table *t)
 {
 	fprintf(f, "\n## This run\n\n"
 		"How to read the tables (k1, ≥, bracket, status, past k1, k2, slope, k1_rel, runs, pairs): results/README.md, \"Absorption tables\".\n\n"
-		"- threshold: slow when t(k) − t0 > max(%g × t0, %g × spread0), decided per point with 95 %% confidence: pairs (k = 0, then k) from %u to %u until the interval of the median ratio lies on one side; ok when k1_lo and k1_hi are within max(1, %g × k1) of k1\n"
+		"- threshold: slow when t(k) − t0 > max(%g × t0, %g × spread0), decided per point with 95 %% confidence: pairs (k = 0, then k) from %u to %u until the interval of the median ratio lies on one side, give or take an indifference zone of %g × the threshold about it (a point inside it may be called either way, by its median); ok when k1_lo and k1_hi are within max(1, %g × k1) of k1\n"
 		"- disturbance: %lu of %lu pairs disturbed (steal time on the run's CPUs, or a measuring thread preempted for more than 0.5 %% of the run), %lu measured again, %lu kept; steal %llu ticks, %llu involuntary switches%s%s\n"
 		"- search: kmax %llu (K_MAX %d), k1 to max(1, k1/%u), slopes within %g, R² ≥ %g, stop at %d × t0\n"
-		"- points: the baseline %llu pairs of runs (k = 0, k = 0) of %g ms each, each run in %llu slices interleaved with the other's in random order; a baseline spread above %g × t0 measured again (up to %d times)\n"
+		"- points: the baseline %llu pairs of runs (k = 0, k = 0) of %g ms each, each run in %llu slices interleaved with the other's in random order, a pair's ratio the median of its slices' ratios; a baseline spread above %g × t0 measured again (up to %d times)\n"
 		"- performance: best of %llu trials after a warm-up\n"
 		"- k1_rel: %s\n",
 		t->o.threshold, t->o.sigmas, t->acfg.min_pairs, t->acfg.max_pairs,
-		t->acfg.tol_rel, t->dist_pairs, t->pairs_total + t->dist_redone,
+		t->acfg.zone, t->acfg.tol_rel, t->dist_pairs, t->pairs_total + t->dist_redone,
 		t->dist_redone, t->dist_kept, (unsigned long long)t->steal_ticks,
 		(unsigned long long)t->nivcsw,
 		t->steal_err ? "; steal not readable" : "",

@@ -265,9 +265,9 @@ struct mess_absorb_seq {
  * above the line and lo > line - z, FAST when it is not and
  * hi <= line + z (from min_pairs pairs on), else MORE below max_pairs
  * and DOUBTFUL at it: a slowdown within z of the line may be called
- * either way, one outside it wrongly at most 2.5 % of the time per look.  The confidence is per
- * look, not corrected for the repeated looks.  Median and MAD stand one
- * disturbed pair in a few.
+ * either way, one outside it wrongly at most 2.5 % of the time per look.
+ * The confidence is per look, not corrected for the repeated looks.
+ * Median and MAD stand one disturbed pair in a few.
  * 0, or -EINVAL (NULL, n < 1, q not finite or <= 0, bad cfg, floor_rel or
  * thr_rel negative or not finite).
  */
