@@ -284,8 +284,9 @@ int mess_absorb_seq(const double *q, size_t n, double floor_rel,
  * (session 17, stream and haccmk, 420 pairs near the line) the pairs'
  * ratios spread 1.56 % about their points' medians against 2.14 % for the
  * sums', and their largest tenth of deviations began at 4.5 % against
- * 12.7 %, at no systematic difference in the points' medians (within
- * +-1.2 % both ways).  NAN if ns is 0 or over MESS_ABSORB_MAX_SLICES or
+ * 12.7 %, at no systematic difference in the points' medians (most
+ * moved within +-1.2 %, both ways; the most, 4.7 %, a point whose pairs
+ * had slices hit).  NAN if ns is 0 or over MESS_ABSORB_MAX_SLICES or
  * a time is not finite and > 0.
  */
 #define MESS_ABSORB_MAX_SLICES 64
